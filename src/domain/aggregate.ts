@@ -1,0 +1,62 @@
+/**
+ * Aggregates over several operators' quotes, and the one rounding rule the domain shares.
+ */
+
+/**
+ * Moves the decimal point of `n` by `places` through its shortest decimal string, so the shift is
+ * exact in decimal terms (1.005 becomes 100.5, not 100.49999999999999 as `1.005 * 100` does).
+ */
+function shiftDecimal(n: number, places: number): number {
+  const [mantissa, exponent] = String(n).split('e');
+  return Number(`${mantissa}e${Number(exponent ?? 0) + places}`);
+}
+
+/**
+ * Rounds `value` to `decimals` decimal places, halves away from zero (1.005 → 1.01, -2.5 → -3 at 0).
+ *
+ * The halfway test is made on the number's shortest decimal representation, the one people read,
+ * so binary float noise never turns a written half into a round-down.
+ *
+ * @param value - any finite number
+ * @param decimals - an integer; negative values round to tens, hundreds, ...
+ * @throws RangeError when `value` is not finite or `decimals` is not an integer
+ */
+export function roundTo(value: number, decimals: number): number {
+  if (!Number.isFinite(value)) throw new RangeError(`roundTo: value must be finite, got ${value}`);
+  if (!Number.isInteger(decimals)) throw new RangeError(`roundTo: decimals must be an integer, got ${decimals}`);
+  // Work on the magnitude: Math.round is half-up, which on |value| is half away from zero.
+  const magnitude = shiftDecimal(Math.round(shiftDecimal(Math.abs(value), decimals)), -decimals);
+  // `0 * -1` would give -0, which prints as "0" but is not what callers compare against.
+  if (magnitude === 0) return 0;
+  return value < 0 ? -magnitude : magnitude;
+}
+
+/**
+ * The combined probability of one outcome across operators: YES prices weighted by each operator's
+ * 24-hour volume, so a thin market moves the figure less than a deep one. When no operator has
+ * traded in 24 hours there is nothing to weight by, so the plain mean is used.
+ *
+ * @returns a probability in (0, 1) (YES prices are in (0, 1), so any weighted mean is too)
+ * @throws RangeError for an empty list, a volume that is negative or not finite, or a price
+ *   outside (0, 1)
+ */
+export function volumeWeightedProbability(
+  quotes: ReadonlyArray<{ yesPrice: number; volume24hUsd: number }>,
+): number {
+  if (quotes.length === 0) throw new RangeError('volumeWeightedProbability: no quotes');
+  let weighted = 0;
+  let totalVolume = 0;
+  let priceSum = 0;
+  for (const { yesPrice, volume24hUsd } of quotes) {
+    if (!(yesPrice > 0 && yesPrice < 1)) {
+      throw new RangeError(`volumeWeightedProbability: yesPrice must be in (0, 1), got ${yesPrice}`);
+    }
+    if (!(Number.isFinite(volume24hUsd) && volume24hUsd >= 0)) {
+      throw new RangeError(`volumeWeightedProbability: bad volume ${volume24hUsd}`);
+    }
+    weighted += yesPrice * volume24hUsd;
+    totalVolume += volume24hUsd;
+    priceSum += yesPrice;
+  }
+  return totalVolume > 0 ? weighted / totalVolume : priceSum / quotes.length;
+}

@@ -1,0 +1,82 @@
+/**
+ * Odds conversions (American, decimal, implied probability) and the signed strings the sportsbook
+ * widget shows. Formulas: reference/sportsbook-geo-tracking.md, "Maths".
+ */
+import { roundTo } from './aggregate.js';
+
+/**
+ * American odds to decimal odds: 1 + A/100 for A > 0, 1 + 100/|A| for A < 0 (+150 → 2.5,
+ * -110 → 1.9091).
+ *
+ * @throws RangeError when `american` is not finite or lies strictly between -100 and +100, where
+ *   American odds are undefined
+ */
+export function americanToDecimal(american: number): number {
+  if (!Number.isFinite(american) || (american > -100 && american < 100)) {
+    throw new RangeError(`American odds must be >= +100 or <= -100, got ${american}`);
+  }
+  return american > 0 ? 1 + american / 100 : 1 + 100 / -american;
+}
+
+/**
+ * Decimal odds to integer American odds, always >= +100 or <= -100: +round(100(d - 1)) for d >= 2,
+ * -round(100 / (d - 1)) below. Magnitudes round half up, so 1.995 → -101 (100/0.995 = 100.50...).
+ *
+ * @throws RangeError when `decimal` is not finite or is <= 1 (no payout, no American odds)
+ */
+export function decimalToAmerican(decimal: number): number {
+  if (!Number.isFinite(decimal) || decimal <= 1) {
+    throw new RangeError(`Decimal odds must be finite and > 1, got ${decimal}`);
+  }
+  // Rounding the magnitude keeps |A| >= 100: both raw magnitudes are already >= 100.
+  return decimal >= 2 ? Math.round(100 * (decimal - 1)) : -Math.round(100 / (decimal - 1));
+}
+
+/**
+ * Implied probability of American odds, 1 / decimal, vig included (-110 → 1/1.9091 = 0.5238).
+ *
+ * @throws RangeError as {@link americanToDecimal}
+ */
+export function americanToProbability(american: number): number {
+  return 1 / americanToDecimal(american);
+}
+
+/**
+ * A probability to integer American odds: -100p/(1-p) for p >= 0.5, else 100(1-p)/p.
+ * Even money (p exactly 0.5) gives -100, from the p >= 0.5 branch; it pays the same as +100.
+ * Magnitudes round half up and are never below 100, since both formulas give >= 100 on their branch.
+ *
+ * @throws RangeError when `p` is not strictly between 0 and 1
+ */
+export function probabilityToAmerican(p: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`Probability must be in (0, 1), got ${p}`);
+  // roundTo on the magnitude, not Math.round on a negative, so halves go away from zero.
+  return p >= 0.5 ? -roundTo((100 * p) / (1 - p), 0) : roundTo((100 * (1 - p)) / p, 0);
+}
+
+/**
+ * American odds as the widget shows them, always signed: "+150", "-110".
+ * A non-integer input is rounded first: American odds are integers by definition.
+ *
+ * @throws RangeError when `american` is not finite
+ */
+export function formatAmerican(american: number): string {
+  if (!Number.isFinite(american)) throw new RangeError(`American odds must be finite, got ${american}`);
+  const rounded = roundTo(american, 0);
+  return rounded < 0 ? `-${-rounded}` : `+${rounded}`;
+}
+
+/**
+ * A handicap or total as a signed number with only the digits it needs: "+3.5", "-3", "+0.25",
+ * and plain "0" for a pick'em (zero has no side).
+ * Rounds to 4 decimals first so float noise from upstream arithmetic never reaches the page.
+ *
+ * @throws RangeError when `point` is not finite
+ */
+export function formatSignedPoint(point: number): string {
+  if (!Number.isFinite(point)) throw new RangeError(`Point must be finite, got ${point}`);
+  const rounded = roundTo(point, 4);
+  if (rounded === 0) return '0';
+  // String() gives the shortest form: no trailing zeros, no exponent in this range.
+  return rounded > 0 ? `+${String(rounded)}` : String(rounded);
+}
