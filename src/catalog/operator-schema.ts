@@ -1,0 +1,59 @@
+/**
+ * The operator catalog: who the operators are and how a widget presents them. This is reviewed
+ * business data (not upstream data), shared by every source, validated at start-up.
+ */
+import { z } from 'zod';
+import { OperatorId } from '../store/schemas.js';
+
+export const LOCALES = ['en', 'es', 'de', 'fr', 'pt'] as const;
+export const Locale = z.enum(LOCALES);
+export type Locale = z.infer<typeof Locale>;
+
+export const OperatorKind = z.enum(['exchange', 'crypto', 'sportsbook']);
+export type OperatorKind = z.infer<typeof OperatorKind>;
+
+export const AppStore = z.enum(['iOS', 'Google Play']);
+
+export const PromoCopy = z.object({
+  promoText: z.string().min(1).max(200),
+  ctaLabel: z.string().min(1).max(40),
+});
+
+export const Operator = z.object({
+  id: OperatorId,
+  name: z.string().min(1).max(60),
+  kind: OperatorKind,
+  /** Editorial rating out of 5, one decimal. */
+  rating: z.number().min(0).max(5).multipleOf(0.1),
+  appStores: z.array(AppStore),
+  /** Observed entry in the spec: PRO_LIQUIDITY. */
+  capabilities: z.array(z.string().regex(/^[A-Z][A-Z_]+$/)),
+  /** Where a click lands. Destinations come only from here, never from a request. */
+  affiliateUrl: z.url({ protocol: /^https$/ }),
+  /**
+   * The operator's own sites (a host and its subdomains). A signed deep link may land on a
+   * contract page only within these; affiliate URLs often sit on tracking hosts, so this is
+   * stated, not derived.
+   */
+  webDomains: z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/)).min(1),
+  promoCode: z.string().regex(/^[A-Z0-9]{3,20}$/).optional(),
+  /** Live-market coupon, e.g. "$10 bonus". */
+  couponValue: z.string().max(40).optional(),
+  /** Promo and call-to-action copy per locale; English is required (the fallback). */
+  promos: z.object({ en: PromoCopy }).catchall(PromoCopy),
+});
+export type Operator = z.infer<typeof Operator>;
+
+export const OperatorCatalog = z
+  .array(Operator)
+  .min(1)
+  .superRefine((ops, ctx) => {
+    const seen = new Set<string>();
+    for (const op of ops) {
+      if (seen.has(op.id)) ctx.addIssue({ code: 'custom', message: `duplicate operator id ${op.id}` });
+      seen.add(op.id);
+      for (const loc of Object.keys(op.promos)) {
+        if (!Locale.safeParse(loc).success) ctx.addIssue({ code: 'custom', message: `${op.id}: unknown locale ${loc}` });
+      }
+    }
+  });
