@@ -1,0 +1,66 @@
+/** Starts the real API and worker processes (as `npm start` does) against a given Redis. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { freePort } from '../../src/dev/private-redis.js';
+import { stopChild } from '../../src/dev/stop-child.js';
+
+const root = resolve(import.meta.dirname, '../..');
+
+export interface ServiceProcess {
+  base: string;
+  port: number;
+  child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Spawns `entry` (src/main.ts or workers/main.ts) with `env` on top of a quiet test environment. */
+export async function spawnProcess(entry: string, env: Record<string, string>): Promise<ServiceProcess> {
+  const port = Number(env.PORT ?? (await freePort()));
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, entry)], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  return {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    child,
+    output: () => out,
+    stop: () => stopChild(child),
+  };
+}
+
+/** Polls `url` until `accept(status)` or the timeout; throws with the process output on failure. */
+export async function waitFor(url: string, accept: (status: number) => boolean, proc: ServiceProcess, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (proc.child.exitCode !== null) throw new Error(`process exited ${proc.child.exitCode}:\n${proc.output()}`);
+    try {
+      const res = await fetch(url);
+      last = String(res.status);
+      await res.arrayBuffer();
+      if (accept(res.status)) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${url} (last: ${last}):\n${proc.output()}`);
+}
+
+/** Environment for fast refreshes in tests. */
+export function testEnv(redisUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    REDIS_URL: redisUrl,
+    HOST: '127.0.0.1',
+    REFRESH_EVENTS_SECONDS: '1',
+    REFRESH_SPORTSBOOK_SECONDS: '1',
+    REFRESH_METRICS_SECONDS: '2',
+    ...extra,
+  };
+}
