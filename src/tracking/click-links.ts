@@ -1,0 +1,126 @@
+/**
+ * Signed affiliate click links: `{base}/v1/click?<query>&s=<HMAC-SHA256 over the query>`.
+ * The destination is never taken on trust from a request: either the operator's configured
+ * affiliate URL, or a contract page that we signed ourselves and whose host belongs to that
+ * operator's domain.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export interface ClickTarget {
+  operatorId: string;
+  /** Widget class that showed the link. */
+  widget: 'broad' | 'sportsbook' | 'live-market' | 'event-specific';
+  /** Where in the widget: an event slug, a league, an asset. */
+  placement: string;
+  /** A contract page to land on instead of the affiliate home (event deep links). */
+  destination?: string;
+  country?: string;
+  advertiserId?: string;
+  impressionId: string;
+  /** Unix seconds after which the link is refused. */
+  expiresAt: number;
+}
+
+// Short, fixed parameter names keep links compact; order is fixed so signatures are canonical.
+const FIELDS = [
+  ['o', 'operatorId'],
+  ['w', 'widget'],
+  ['p', 'placement'],
+  ['d', 'destination'],
+  ['c', 'country'],
+  ['a', 'advertiserId'],
+  ['i', 'impressionId'],
+  ['e', 'expiresAt'],
+] as const;
+
+function canonical(params: URLSearchParams): string {
+  const out = new URLSearchParams();
+  for (const [short] of FIELDS) {
+    const v = params.get(short);
+    if (v !== null) out.set(short, v);
+  }
+  return out.toString();
+}
+
+function sign(secret: string, query: string): string {
+  return createHmac('sha256', secret).update(query).digest('base64url');
+}
+
+/** Builds the signed click URL for a target. */
+export function clickUrl(baseUrl: string, secret: string, target: ClickTarget): string {
+  const params = new URLSearchParams();
+  for (const [short, long] of FIELDS) {
+    const v = target[long];
+    if (v !== undefined && v !== '') params.set(short, String(v));
+  }
+  const query = canonical(params);
+  return `${baseUrl}/v1/click?${query}&s=${sign(secret, query)}`;
+}
+
+export type VerifyResult = { ok: true; target: ClickTarget } | { ok: false; reason: 'unsigned' | 'bad_signature' | 'expired' | 'malformed' };
+
+const WIDGETS = new Set(['broad', 'sportsbook', 'live-market', 'event-specific']);
+
+/**
+ * Verifies a click query string (constant-time signature comparison) and decodes its target.
+ * `now` is passed in so expiry is testable.
+ */
+export function verifyClick(rawQuery: string, secret: string, now: Date): VerifyResult {
+  const params = new URLSearchParams(rawQuery);
+  const sigs = params.getAll('s');
+  const sig = sigs[0];
+  if (!sig) return { ok: false, reason: 'unsigned' };
+  if (sigs.length !== 1 || !rawQuery.endsWith(`s=${sig}`)) return { ok: false, reason: 'bad_signature' };
+  // The signature covers exactly the canonical form; any extra, reordered or repeated
+  // parameter changes the query and is refused.
+  const query = canonical(params);
+  const rest = new URLSearchParams(rawQuery);
+  rest.delete('s');
+  if (rest.toString() !== query) return { ok: false, reason: 'bad_signature' };
+  const expected = Buffer.from(sign(secret, query));
+  const given = Buffer.from(sig);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
+  const o = params.get('o');
+  const w = params.get('w');
+  const p = params.get('p');
+  const i = params.get('i');
+  const e = Number(params.get('e'));
+  if (!o || !w || !WIDGETS.has(w) || !p || !i || !Number.isInteger(e)) return { ok: false, reason: 'malformed' };
+  if (e * 1000 < now.getTime()) return { ok: false, reason: 'expired' };
+  return {
+    ok: true,
+    target: {
+      operatorId: o,
+      widget: w as ClickTarget['widget'],
+      placement: p,
+      destination: params.get('d') ?? undefined,
+      country: params.get('c') ?? undefined,
+      advertiserId: params.get('a') ?? undefined,
+      impressionId: i,
+      expiresAt: e,
+    },
+  };
+}
+
+/** True when `host` is one of `domains` or a subdomain of one ("evil-kalshi.com" is not "kalshi.com"). */
+function withinDomains(host: string, domains: readonly string[]): boolean {
+  const h = host.toLowerCase();
+  return domains.some((d) => h === d || h.endsWith(`.${d}`));
+}
+
+/**
+ * Where a verified click lands: the signed contract page when it is https and within the
+ * operator's own web domains, else the operator's affiliate URL.
+ */
+export function landingUrl(target: ClickTarget, operator: { affiliateUrl: string; webDomains: readonly string[] }): string {
+  const { affiliateUrl } = operator;
+  if (target.destination) {
+    try {
+      const dest = new URL(target.destination);
+      if (dest.protocol === 'https:' && withinDomains(dest.hostname, operator.webDomains)) return dest.toString();
+    } catch {
+      // fall through to the affiliate URL
+    }
+  }
+  return affiliateUrl;
+}

@@ -1,0 +1,116 @@
+/**
+ * One zod schema per response payload, with the string forms of the spec's tables. Tests validate
+ * real responses against these; they also document the contract.
+ */
+import { z } from 'zod';
+import { IsoTime, League, Slug } from '../store/schemas.js';
+
+/** DESIGN money string: symbol, en-US figure, K/M/B suffix; or two decimals under 1,000. */
+export const MoneyString = z
+  .string()
+  .regex(/^-?(\$|€|£|CA\$|A\$|R\$|MX\$|¥|CHF |₹)(\d{1,3}(\.\d)?[KMB]|\d{1,3}(,\d{3})*(\.\d{2})?)$/, 'money string');
+export const SignedNumber = z.string().regex(/^([+-]\d+(\.\d+)?|0)$/, 'signed number');
+export const AmericanOddsString = z.string().regex(/^[+-]\d{3,}$/, 'American odds');
+export const TotalString = z.string().regex(/^\d+(\.\d+)?$/, 'total');
+export const WL = z.string().regex(/^\d+-\d+$/);
+export const WLP = z.string().regex(/^\d+-\d+-\d+$/);
+export const ClickUrl = z.url().regex(/\/v1\/click\?/, 'click-tracking URL');
+
+// -------------------------------------------------------------- 2.4 event-specific widget
+
+export const ContractPriceString = z.string().regex(/^(\d{1,2}¢|\d{1,3}\.\d%|\d+\.\d{2})$/);
+
+export const ComparisonEntry = z.object({
+  operator_id: z.string(),
+  operator_name: z.string(),
+  contract_price: ContractPriceString,
+  contract_volume: MoneyString,
+  is_best_odds: z.boolean(),
+  promo_applied: z.string().optional(),
+  deep_link: ClickUrl,
+});
+
+export const EventWidgetPayload = z.object({
+  widget_class: z.literal('event-specific'),
+  event_slug: Slug,
+  event_question: z.string(),
+  last_verified_timestamp: IsoTime,
+  outcomes: z.array(
+    z.object({
+      outcome_name: z.string(),
+      aggregated_probability_pct: z.number().min(0).max(100),
+      market_depth_volume: MoneyString,
+      comparison_pool: z.array(ComparisonEntry),
+    }),
+  ),
+});
+export type EventWidgetPayload = z.infer<typeof EventWidgetPayload>;
+
+// -------------------------------------------------------------- 2.2 sportsbook widget
+
+const LineOdds = z.object({ line: SignedNumber, odds: AmericanOddsString });
+const TotalOdds = z.object({ line: TotalString, odds: AmericanOddsString });
+
+export const SportsbookOperator = z.object({
+  name: z.string(),
+  capabilities: z.array(z.string()),
+  lines: z.object({
+    away_spread: LineOdds.optional(),
+    home_spread: LineOdds.optional(),
+    total_over: TotalOdds.optional(),
+    total_under: TotalOdds.optional(),
+    away_moneyline: AmericanOddsString.optional(),
+    home_moneyline: AmericanOddsString.optional(),
+  }),
+  /** The line keys this operator leads (DESIGN best-odds rule). */
+  best_odds: z.array(z.enum(['away_spread', 'home_spread', 'total_over', 'total_under', 'away_moneyline', 'home_moneyline'])),
+});
+
+export const SportsbookWidgetPayload = z.object({
+  widget_class: z.literal('sportsbook'),
+  league: League,
+  match_meta: z.object({
+    event_id: z.string(),
+    scheduled_time: IsoTime,
+    status: z.literal('UPCOMING'),
+    matchup: z.string(),
+  }),
+  team_analytics: z.record(
+    z.string().regex(/^[a-z0-9]+_(record|ats_ou)$/),
+    z.union([WL, z.object({ ats: WLP, ou: WLP })]),
+  ),
+  odds_matrix: z.object({ operators: z.array(SportsbookOperator) }),
+});
+export type SportsbookWidgetPayload = z.infer<typeof SportsbookWidgetPayload>;
+
+// -------------------------------------------------------------- 2.5 / 2.6 advertiser
+
+export const SpecificEventPayload = z.object({
+  message: z.string(),
+  data: z.object({
+    event: z.object({ slug: Slug, title: z.string(), category: z.string(), closes_at: IsoTime, last_verified_timestamp: IsoTime }),
+    operators: z.object({
+      operatorA: z.object({ id: z.string(), name: z.string() }),
+      operatorB: z.object({ id: z.string(), name: z.string() }),
+    }),
+    outcomes: z.array(
+      z.object({
+        name: z.string(),
+        operatorAPrice: z.number().gt(0).lt(1),
+        operatorBPrice: z.number().gt(0).lt(1),
+        spreadCents: z.number().nonnegative(),
+        operatorAVolume24h: z.number().nonnegative(),
+        operatorBVolume24h: z.number().nonnegative(),
+        operatorAMarketUrl: z.url(),
+        operatorBMarketUrl: z.url(),
+      }),
+    ),
+  }),
+});
+export type SpecificEventPayload = z.infer<typeof SpecificEventPayload>;
+
+export const EventListPayload = z.object({
+  message: z.string(),
+  data: z.object({ events: z.array(Slug) }),
+});
+export type EventListPayload = z.infer<typeof EventListPayload>;

@@ -1,0 +1,86 @@
+/** Sportsbook widget (spec 2.2): one matchup's odds matrix across operators, plus team trends. */
+import { roundTo } from '../domain/aggregate.js';
+import { LINE_KEYS, sportsbookLeaders, type LineKey } from '../domain/best-odds.js';
+import { formatAmerican, formatSignedPoint } from '../domain/odds.js';
+import { atsRecord, formatPair, formatTriple, overUnderRecord, straightUpRecord } from '../domain/team-records.js';
+import type { BookOdds, LeagueData, Matchup, PricedLine } from '../store/schemas.js';
+import type { WidgetContext } from './context.js';
+import type { SportsbookWidgetPayload } from './payload-schemas.js';
+
+/** The first matchup that has not started at `now` (optionally one involving `teamCode`). */
+export function nextMatchup(data: LeagueData, now: Date, teamCode?: string): Matchup | undefined {
+  return data.upcoming
+    .filter((m) => Date.parse(m.scheduledTime) > now.getTime())
+    .filter((m) => teamCode === undefined || m.homeCode === teamCode || m.awayCode === teamCode)
+    .sort((a, b) => Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime))[0];
+}
+
+const spread = (l: PricedLine | undefined) => l && { line: formatSignedPoint(l.point), odds: formatAmerican(l.price) };
+// Rounded like spreads so float noise from upstream arithmetic never reaches the page.
+const total = (l: PricedLine | undefined) => l && { line: String(roundTo(l.point, 4)), odds: formatAmerican(l.price) };
+
+function lines(book: BookOdds): SportsbookWidgetPayload['odds_matrix']['operators'][number]['lines'] {
+  const out: SportsbookWidgetPayload['odds_matrix']['operators'][number]['lines'] = {};
+  // Only the markets the operator offers; an absent key means "not offered".
+  if (book.awaySpread) out.away_spread = spread(book.awaySpread);
+  if (book.homeSpread) out.home_spread = spread(book.homeSpread);
+  if (book.totalOver) out.total_over = total(book.totalOver);
+  if (book.totalUnder) out.total_under = total(book.totalUnder);
+  if (book.awayMoneyline !== undefined) out.away_moneyline = formatAmerican(book.awayMoneyline);
+  if (book.homeMoneyline !== undefined) out.home_moneyline = formatAmerican(book.homeMoneyline);
+  return out;
+}
+
+function teamAnalytics(data: LeagueData, codes: readonly string[]): SportsbookWidgetPayload['team_analytics'] {
+  const out: SportsbookWidgetPayload['team_analytics'] = {};
+  for (const code of codes) {
+    const key = code.toLowerCase();
+    const su = straightUpRecord(data.finished, code);
+    const ats = atsRecord(data.finished, code);
+    const ou = overUnderRecord(data.finished, code);
+    out[`${key}_record`] = formatPair(su.wins, su.losses);
+    out[`${key}_ats_ou`] = {
+      ats: formatTriple(ats.wins, ats.losses, ats.pushes),
+      ou: formatTriple(ou.overs, ou.unders, ou.pushes),
+    };
+  }
+  return out;
+}
+
+/** "Away @ Home" for the US leagues; "Home vs Away" for football, as each is usually written. */
+function matchupText(data: LeagueData, m: Matchup): string {
+  const name = (code: string) => data.teams.find((t) => t.code === code)?.name ?? code;
+  return data.league === 'EPL' ? `${name(m.homeCode)} vs ${name(m.awayCode)}` : `${name(m.awayCode)} @ ${name(m.homeCode)}`;
+}
+
+/** Builds the sportsbook widget payload for one matchup. */
+export function buildSportsbookWidget(
+  data: LeagueData,
+  matchup: Matchup,
+  ctx: Pick<WidgetContext, 'operatorById'>,
+): SportsbookWidgetPayload {
+  const books = matchup.books.filter((b) => ctx.operatorById(b.operatorId));
+  const leaders = sportsbookLeaders(books);
+  return {
+    widget_class: 'sportsbook',
+    league: data.league,
+    match_meta: {
+      event_id: matchup.id,
+      scheduled_time: matchup.scheduledTime,
+      status: 'UPCOMING',
+      matchup: matchupText(data, matchup),
+    },
+    team_analytics: teamAnalytics(data, [matchup.awayCode, matchup.homeCode]),
+    odds_matrix: {
+      operators: books.map((book) => {
+        const op = ctx.operatorById(book.operatorId)!;
+        return {
+          name: op.name,
+          capabilities: op.capabilities,
+          lines: lines(book),
+          best_odds: LINE_KEYS.filter((k: LineKey) => leaders[k].has(book.operatorId)),
+        };
+      }),
+    },
+  };
+}

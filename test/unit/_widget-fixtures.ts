@@ -1,0 +1,71 @@
+/** Hand-made operator catalog and widget context shared by the widget unit tests (not a test file). */
+import type { Operator } from '../../src/catalog/operator-schema.js';
+import { clickUrl } from '../../src/tracking/click-links.js';
+import type { WidgetContext } from '../../src/widgets/context.js';
+
+export const CLICK_BASE = 'https://pw.example';
+export const CLICK_SECRET = 'test-click-secret-0123456789-abcdefghij';
+
+const promos = { en: { promoText: 'Get started', ctaLabel: 'Join' } };
+
+export const OPERATORS: Operator[] = [
+  {
+    id: 'kalshi',
+    name: 'Kalshi',
+    kind: 'exchange',
+    rating: 4.6,
+    appStores: ['iOS', 'Google Play'],
+    capabilities: ['PRO_LIQUIDITY'],
+    affiliateUrl: 'https://kalshi.com/sign-up',
+    webDomains: ['kalshi.com'],
+    promoCode: 'PWKALSHI',
+    promos,
+  },
+  {
+    id: 'polymarket',
+    name: 'Polymarket',
+    kind: 'crypto',
+    rating: 4.4,
+    appStores: ['iOS'],
+    capabilities: [],
+    affiliateUrl: 'https://polymarket.com/',
+    webDomains: ['polymarket.com'],
+    promos,
+  },
+  {
+    id: 'draftkings',
+    name: 'DraftKings',
+    kind: 'sportsbook',
+    rating: 4.5,
+    appStores: ['iOS', 'Google Play'],
+    capabilities: ['SAME_GAME_PARLAY'],
+    affiliateUrl: 'https://sportsbook.draftkings.com/',
+    webDomains: ['draftkings.com'],
+    promoCode: 'DK200',
+    promos,
+  },
+  {
+    id: 'fanduel',
+    name: 'FanDuel',
+    kind: 'sportsbook',
+    rating: 4.3,
+    appStores: ['iOS'],
+    capabilities: ['PRO_LIQUIDITY', 'LIVE'],
+    affiliateUrl: 'https://sportsbook.fanduel.com/',
+    webDomains: ['fanduel.com'],
+    promos,
+  },
+];
+
+/** A context over {@link OPERATORS}; `ghostbook` and anything else is unknown. */
+export function makeContext(overrides: Partial<WidgetContext> = {}): WidgetContext {
+  const byId = new Map(OPERATORS.map((o) => [o.id, o]));
+  return {
+    operatorById: (id) => byId.get(id),
+    clickUrl: (target) => clickUrl(CLICK_BASE, CLICK_SECRET, target),
+    linkExpiresAt: 1_900_000_000,
+    impressionId: 'imp-0001',
+    advertiserId: 'acme-media',
+    ...overrides,
+  };
+}

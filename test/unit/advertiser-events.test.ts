@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { buildEventList, buildSpecificEvent } from '../../src/widgets/advertiser-events.js';
+import { EventListPayload, SpecificEventPayload } from '../../src/widgets/payload-schemas.js';
+import type { MarketEvent, Quote } from '../../src/store/schemas.js';
+import { makeContext } from './_widget-fixtures.js';
+
+const CHANGED_AT = '2026-11-22T14:00:00.000Z';
+
+const q = (operatorId: string, yesPrice: number, volume24hUsd: number, path: string): Quote => ({
+  operatorId,
+  yesPrice,
+  volume24hUsd,
+  marketUrl: `https://${operatorId}.com/markets/${path}`,
+});
+
+function event(slug: string, closesAt: string): MarketEvent {
+  return {
+    slug,
+    question: `Question ${slug}?`,
+    category: 'politics',
+    closesAt,
+    outcomes: [{ name: 'Yes', quotes: [q('kalshi', 0.5, 1, slug)] }],
+  };
+}
+
+describe('buildEventList', () => {
+  const now = new Date('2026-11-22T14:00:00.000Z');
+
+  it('lists events closing after now, in snapshot order, and nothing closed', () => {
+    const events = [
+      event('closes-later', '2026-12-01T00:00:00.000Z'),
+      event('closed-yesterday', '2026-11-21T14:00:00.000Z'),
+      event('closes-now', '2026-11-22T14:00:00.000Z'),
+      event('closes-in-a-ms', '2026-11-22T14:00:00.001Z'),
+      event('already-closed-1ms', '2026-11-22T13:59:59.999Z'),
+      event('another-open', '2027-01-01T00:00:00.000Z'),
+    ];
+    const payload = buildEventList(events, now);
+    expect(() => EventListPayload.parse(payload)).not.toThrow();
+    expect(payload.data.events).toEqual(['closes-later', 'closes-in-a-ms', 'another-open']);
+    expect(typeof payload.message).toBe('string');
+  });
+
+  it('gives an empty list when nothing is open', () => {
+    const payload = buildEventList([event('old', '2020-01-01T00:00:00.000Z')], now);
+    expect(EventListPayload.parse(payload).data.events).toEqual([]);
+  });
+});
+
+describe('buildSpecificEvent', () => {
+  const EVENT: MarketEvent = {
+    slug: 'senate-control-2026',
+    question: 'Which party will control the Senate?',
+    category: 'politics',
+    closesAt: '2026-11-30T00:00:00.000Z',
+    outcomes: [
+      // combined volume 1,000 + 500 = 1,500
+      { name: 'Alpha', quotes: [q('kalshi', 0.57, 1_000, 'alpha'), q('polymarket', 0.55, 500, 'alpha')] },
+      // only A lists it
+      { name: 'Beta', quotes: [q('kalshi', 0.4, 9_999_999, 'beta')] },
+      // combined 100 + 5,000 = 5,100; B is listed first and a third operator is present
+      {
+        name: 'Gamma',
+        quotes: [q('polymarket', 0.3, 5_000, 'gamma'), q('draftkings', 0.2, 7, 'gamma'), q('kalshi', 0.1, 100, 'gamma')],
+      },
+      // combined 3,000 + 0 = 3,000
+      { name: 'Delta', quotes: [q('kalshi', 0.29, 3_000, 'delta'), q('polymarket', 0.58, 0, 'delta')] },
+      // only B lists it
+      { name: 'Epsilon', quotes: [q('polymarket', 0.9, 8_888_888, 'eps')] },
+    ],
+  };
+  const ctx = makeContext();
+  const opts = { operatorA: 'kalshi', operatorB: 'polymarket' };
+
+  it('compares the outcomes both operators list, in snapshot order, with exact spreads', () => {
+    const payload = buildSpecificEvent(EVENT, CHANGED_AT, opts, ctx);
+    expect(() => SpecificEventPayload.parse(payload)).not.toThrow();
+    expect(payload.data.event).toEqual({
+      slug: 'senate-control-2026',
+      title: 'Which party will control the Senate?',
+      category: 'politics',
+      closes_at: '2026-11-30T00:00:00.000Z',
+      last_verified_timestamp: CHANGED_AT,
+    });
+    expect(payload.data.operators).toEqual({
+      operatorA: { id: 'kalshi', name: 'Kalshi' },
+      operatorB: { id: 'polymarket', name: 'Polymarket' },
+    });
+    expect(payload.data.outcomes).toEqual([
+      {
+        name: 'Alpha',
+        operatorAPrice: 0.57,
+        operatorBPrice: 0.55,
+        // |57 - 55| = 2 (0.57 - 0.55 in floats is 0.0199999...)
+        spreadCents: 2,
+        operatorAVolume24h: 1_000,
+        operatorBVolume24h: 500,
+        operatorAMarketUrl: 'https://kalshi.com/markets/alpha',
+        operatorBMarketUrl: 'https://polymarket.com/markets/alpha',
+      },
+      {
+        name: 'Gamma',
+        operatorAPrice: 0.1,
+        operatorBPrice: 0.3,
+        // |10 - 30| = 20 (0.3 - 0.1 in floats is 0.19999999999999998)
+        spreadCents: 20,
+        operatorAVolume24h: 100,
+        operatorBVolume24h: 5_000,
+        operatorAMarketUrl: 'https://kalshi.com/markets/gamma',
+        operatorBMarketUrl: 'https://polymarket.com/markets/gamma',
+      },
+      {
+        name: 'Delta',
+        operatorAPrice: 0.29,
+        operatorBPrice: 0.58,
+        // |29 - 58| = 29
+        spreadCents: 29,
+        operatorAVolume24h: 3_000,
+        operatorBVolume24h: 0,
+        operatorAMarketUrl: 'https://kalshi.com/markets/delta',
+        operatorBMarketUrl: 'https://polymarket.com/markets/delta',
+      },
+    ]);
+  });
+
+  it('gives 0 cents for equal prices and keeps fractional cents', () => {
+    const e: MarketEvent = {
+      ...EVENT,
+      outcomes: [
+        { name: 'Same', quotes: [q('kalshi', 0.43, 1, 's'), q('polymarket', 0.43, 1, 's')] },
+        // |62.5 - 61| = 1.5
+        { name: 'Half', quotes: [q('kalshi', 0.625, 1, 'h'), q('polymarket', 0.61, 1, 'h')] },
+      ],
+    };
+    const payload = buildSpecificEvent(e, CHANGED_AT, opts, ctx);
+    expect(payload.data.outcomes.map((o) => o.spreadCents)).toEqual([0, 1.5]);
+  });
+
+  it('with a limit returns the highest combined volume first', () => {
+    // combined: Alpha 1,500, Gamma 5,100, Delta 3,000 -> Gamma, Delta, Alpha
+    const two = buildSpecificEvent(EVENT, CHANGED_AT, { ...opts, limit: 2 }, ctx);
+    expect(() => SpecificEventPayload.parse(two)).not.toThrow();
+    expect(two.data.outcomes.map((o) => o.name)).toEqual(['Gamma', 'Delta']);
+    const one = buildSpecificEvent(EVENT, CHANGED_AT, { ...opts, limit: 1 }, ctx);
+    expect(one.data.outcomes.map((o) => o.name)).toEqual(['Gamma']);
+    const many = buildSpecificEvent(EVENT, CHANGED_AT, { ...opts, limit: 100 }, ctx);
+    expect(many.data.outcomes.map((o) => o.name)).toEqual(['Gamma', 'Delta', 'Alpha']);
+  });
+
+  it('never invents a price: an event where A and B share no outcome has no outcomes', () => {
+    const e: MarketEvent = {
+      ...EVENT,
+      outcomes: [
+        { name: 'OnlyA', quotes: [q('kalshi', 0.5, 1, 'a')] },
+        { name: 'OnlyB', quotes: [q('polymarket', 0.5, 1, 'b')] },
+      ],
+    };
+    const payload = buildSpecificEvent(e, CHANGED_AT, opts, ctx);
+    expect(() => SpecificEventPayload.parse(payload)).not.toThrow();
+    expect(payload.data.outcomes).toEqual([]);
+  });
+
+  it('honours configurable operators A and B', () => {
+    const payload = buildSpecificEvent(EVENT, CHANGED_AT, { operatorA: 'polymarket', operatorB: 'kalshi' }, ctx);
+    expect(payload.data.operators.operatorA).toEqual({ id: 'polymarket', name: 'Polymarket' });
+    // Beta is listed only by kalshi (now B) and Epsilon only by polymarket (now A): both still left out.
+    expect(payload.data.outcomes.map((o) => [o.name, o.operatorAPrice, o.operatorBPrice])).toEqual([
+      ['Alpha', 0.55, 0.57],
+      ['Gamma', 0.3, 0.1],
+      ['Delta', 0.58, 0.29],
+    ]);
+  });
+});
