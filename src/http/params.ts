@@ -1,0 +1,46 @@
+/** Query and header parameter schemas with the error messages a publisher reads. */
+import { z } from 'zod';
+import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
+import { DISPLAY_FORMATS } from '../domain/contract-price.js';
+import { LEAGUES } from '../store/schemas.js';
+
+const required = (what: string) => ({
+  error: (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`),
+});
+
+/** An integer parameter in [min, max]; "1.5", "", "1e3" and "010x" are all refused. */
+export const intParam = (min: number, max: number) => {
+  const msg = `must be an integer from ${min} to ${max}`;
+  return z
+    .string()
+    .regex(/^\d{1,6}$/, msg)
+    .transform(Number)
+    .pipe(z.number().int().min(min, msg).max(max, msg));
+};
+
+export const enumParam = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: (iss) => (iss.input === undefined ? 'is required' : `must be one of ${values.join(', ')}`) });
+
+const SlugParam = z.string(required('an event slug')).pipe(
+  z.string().max(120, 'is too long').regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase words joined by hyphens'),
+);
+
+const AdvertiserIdParam = z.string().regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -').optional();
+
+export const EventWidgetQuery = z.object({
+  slug: SlugParam,
+  display_format: enumParam(DISPLAY_FORMATS).default('cents'),
+  advertiser_id: AdvertiserIdParam,
+});
+
+export const SportsbookWidgetQuery = z.object({
+  league: enumParam(LEAGUES),
+  team_context: z.string().trim().min(1, 'must not be empty').max(100, 'is too long').optional(),
+  advertiser_id: AdvertiserIdParam,
+});
+
+export const SpecificEventQuery = z.object({
+  limit: intParam(1, 100).optional(),
+});
+
+export const SlugPath = SlugParam;

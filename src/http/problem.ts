@@ -1,0 +1,61 @@
+/** RFC 9457 problem details: the one error shape of the API (DESIGN.md). */
+
+export interface ParamError {
+  param: string;
+  message: string;
+}
+
+export type ProblemCode =
+  | 'invalid_parameter'
+  | 'missing_credentials'
+  | 'invalid_credentials'
+  | 'not_found'
+  | 'invalid_link'
+  | 'link_expired'
+  | 'method_not_allowed'
+  | 'rate_limited'
+  | 'data_unavailable'
+  | 'internal_error';
+
+const TITLES: Record<ProblemCode, string> = {
+  invalid_parameter: 'Invalid parameter',
+  missing_credentials: 'Missing credentials',
+  invalid_credentials: 'Invalid credentials',
+  not_found: 'Not found',
+  invalid_link: 'Invalid link',
+  link_expired: 'Link expired',
+  method_not_allowed: 'Method not allowed',
+  rate_limited: 'Too many requests',
+  data_unavailable: 'Data not yet available',
+  internal_error: 'Internal error',
+};
+
+export class Problem extends Error {
+  override name = 'Problem';
+  constructor(
+    readonly status: number,
+    readonly code: ProblemCode,
+    readonly detail: string,
+    readonly errors: ParamError[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+
+  toJSON() {
+    return {
+      type: `https://predictwire.dev/problems/${this.code.replaceAll('_', '-')}`,
+      title: TITLES[this.code],
+      status: this.status,
+      detail: this.detail,
+      code: this.code,
+      errors: this.errors,
+    };
+  }
+}
+
+export const invalidParameters = (errors: ParamError[]) =>
+  new Problem(400, 'invalid_parameter', errors.map((e) => `${e.param}: ${e.message}`).join('; '), errors);
+export const notFound = (detail: string) => new Problem(404, 'not_found', detail);
+export const dataUnavailable = (detail: string) =>
+  new Problem(503, 'data_unavailable', detail, [], { 'retry-after': '5' });

@@ -1,0 +1,60 @@
+/** Advertiser data endpoints (spec 4.1, 4.2). Authentication is applied by the router. */
+import { buildEventList, buildSpecificEvent } from '../../widgets/advertiser-events.js';
+import { operatorById } from '../../catalog/operators.js';
+import type { Deps } from '../deps.js';
+import { SlugPath, SpecificEventQuery } from '../params.js';
+import { invalidParameters, notFound } from '../problem.js';
+import { parseQuery } from '../query.js';
+import { cachedJson } from '../respond.js';
+import { findEvent, requireSnapshot } from '../snapshot-lookup.js';
+import type { Handler } from '../types.js';
+import { BODY_TTL_MS } from '../widget-context.js';
+
+const HEADERS = { 'cache-control': 'private, max-age=5' };
+
+export function eventListRoute(deps: Deps): Handler {
+  return (req) => {
+    const snap = requireSnapshot(deps.snapshots, 'events', 'all');
+    const now = deps.now();
+    let entry = deps.payloads.get('events', 'list', now.getTime());
+    if (!entry) {
+      const payload = buildEventList(snap.data.events, now);
+      // An event drops off the list when it closes, snapshot change or not.
+      const nextClose = Math.min(...snap.data.events.map((e) => Date.parse(e.closesAt)).filter((t) => t > now.getTime()));
+      entry = deps.payloads.put('events', 'list', payload, snap.changedAt, Math.min(nextClose, now.getTime() + BODY_TTL_MS));
+    }
+    return cachedJson(req, entry, HEADERS);
+  };
+}
+
+export const SPECIFIC_PREFIX = '/advertiser/v1/widgets/specific/';
+
+export function specificEventRoute(deps: Deps): Handler {
+  return (req) => {
+    let rawSlug: string;
+    try {
+      rawSlug = decodeURIComponent(req.path.slice(SPECIFIC_PREFIX.length));
+    } catch {
+      rawSlug = '%'; // malformed percent-encoding: let the schema refuse it
+    }
+    const slug = SlugPath.safeParse(rawSlug);
+    if (!slug.success) throw invalidParameters([{ param: 'event_slug', message: slug.error.issues[0]?.message ?? 'invalid' }]);
+    const q = parseQuery(SpecificEventQuery, req.query);
+    const snap = requireSnapshot(deps.snapshots, 'events', 'all');
+    const now = deps.now();
+    const key = `specific|${slug.data}|${q.limit ?? 'all'}`;
+    let entry = deps.payloads.get('events', key, now.getTime());
+    if (!entry) {
+      const event = findEvent(snap, slug.data);
+      if (!event) throw notFound(`No event with slug "${slug.data}". GET /advertiser/v1/widgets/events lists the active ones.`);
+      const payload = buildSpecificEvent(
+        event,
+        snap.changedAt,
+        { operatorA: deps.config.advertiserOperators.a, operatorB: deps.config.advertiserOperators.b, limit: q.limit },
+        { operatorById },
+      );
+      entry = deps.payloads.put('events', key, payload, snap.changedAt);
+    }
+    return cachedJson(req, entry, HEADERS);
+  };
+}

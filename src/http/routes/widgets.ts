@@ -1,0 +1,72 @@
+/** Public (and advertiser-prefixed) widget routes: parse, look up, build once, serve cached bytes. */
+import type { Deps } from '../deps.js';
+import { EventWidgetQuery, SportsbookWidgetQuery } from '../params.js';
+import { notFound, Problem } from '../problem.js';
+import { parseQuery } from '../query.js';
+import { cachedJson, CORS_HEADERS } from '../respond.js';
+import { findEvent, requireSnapshot } from '../snapshot-lookup.js';
+import type { Handler, Request } from '../types.js';
+import { BODY_TTL_MS, widgetContext } from '../widget-context.js';
+import { buildEventWidget } from '../../widgets/event-widget.js';
+import { buildSportsbookWidget, nextMatchup } from '../../widgets/sportsbook-widget.js';
+import { matchTeam } from '../../widgets/team-match.js';
+
+/** Who gets credit for clicks: the authenticated advertiser, else the optional public hint. */
+export type Attribution = (req: Request, queryHint: string | undefined) => string | undefined;
+
+function cacheHeaders(deps: Deps, authenticated: boolean): Record<string, string> {
+  const age = deps.config.widgetMaxAgeSeconds;
+  return authenticated
+    ? { 'cache-control': `private, max-age=${age}` }
+    : { ...CORS_HEADERS, 'cache-control': `public, max-age=${age}, s-maxage=${age}, stale-while-revalidate=30` };
+}
+
+export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
+  const headers = cacheHeaders(deps, authenticated);
+  return (req) => {
+    const q = parseQuery(EventWidgetQuery, req.query);
+    const advertiserId = attribution(req, q.advertiser_id);
+    const snap = requireSnapshot(deps.snapshots, 'events', 'all');
+    const now = deps.now();
+    const key = `event|${q.slug}|${q.display_format}|${advertiserId ?? ''}`;
+    let entry = deps.payloads.get('events', key, now.getTime());
+    if (!entry) {
+      const event = findEvent(snap, q.slug);
+      if (!event) throw notFound(`No event with slug "${q.slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
+      const payload = buildEventWidget(event, snap.changedAt, q.display_format, widgetContext(deps.config, now, advertiserId));
+      entry = deps.payloads.put('events', key, payload, snap.changedAt, now.getTime() + BODY_TTL_MS);
+    }
+    return cachedJson(req, entry, headers);
+  };
+}
+
+export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
+  const headers = cacheHeaders(deps, authenticated);
+  return (req) => {
+    const q = parseQuery(SportsbookWidgetQuery, req.query);
+    attribution(req, q.advertiser_id); // validated for symmetry; the sportsbook payload has no links
+    const snap = requireSnapshot(deps.snapshots, 'sportsbook', q.league);
+    const now = deps.now();
+    const key = `sportsbook|${q.league}|${(q.team_context ?? '').toLowerCase()}`;
+    let entry = deps.payloads.get('sportsbook', key, now.getTime());
+    if (!entry) {
+      let teamCode: string | undefined;
+      if (q.team_context !== undefined) {
+        const match = matchTeam(snap.data.teams, q.team_context);
+        if (match.kind === 'none') throw notFound(`No ${q.league} team matches team_context "${q.team_context}".`);
+        if (match.kind === 'ambiguous') {
+          throw new Problem(400, 'invalid_parameter', `team_context "${q.team_context}" matches several teams`, [
+            { param: 'team_context', message: `matches ${match.teams.map((t) => t.name).join(', ')}; be more specific` },
+          ]);
+        }
+        teamCode = match.team.code;
+      }
+      const matchup = nextMatchup(snap.data, now, teamCode);
+      if (!matchup) throw notFound(teamCode ? `No upcoming ${q.league} matchup for ${teamCode}.` : `No upcoming ${q.league} matchup.`);
+      const payload = buildSportsbookWidget(snap.data, matchup, widgetContext(deps.config, now));
+      // The next matchup changes when this one starts, even if no snapshot arrives.
+      entry = deps.payloads.put('sportsbook', key, payload, snap.changedAt, Date.parse(matchup.scheduledTime));
+    }
+    return cachedJson(req, entry, headers);
+  };
+}

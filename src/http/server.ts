@@ -1,0 +1,95 @@
+/**
+ * uWebSockets.js binding. Translates a uWS request into a `Request`, runs the dispatcher, writes
+ * the `Reply` corked. No business logic lives here.
+ */
+import { App, us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import type { Logger } from '../log.js';
+import { Problem } from './problem.js';
+import type { Handler, Reply, Request } from './types.js';
+
+const STATUS_TEXT: Record<number, string> = {
+  200: '200 OK', 204: '204 No Content', 302: '302 Found', 304: '304 Not Modified', 400: '400 Bad Request',
+  401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found', 405: '405 Method Not Allowed',
+  410: '410 Gone', 413: '413 Payload Too Large', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
+};
+
+/** Turns a thrown error into a reply; anything that is not a Problem is our fault (500) and logged. */
+export function problemReply(err: unknown, log: Logger, req?: Request): Reply {
+  const problem = err instanceof Problem ? err : new Problem(500, 'internal_error', 'The server failed to answer this request.');
+  if (!(err instanceof Problem)) log.error({ err, path: req?.path }, 'unhandled error in handler');
+  return {
+    status: problem.status,
+    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...problem.headers },
+    body: JSON.stringify(problem),
+  };
+}
+
+function write(res: HttpResponse, method: string, reply: Reply): void {
+  res.cork(() => {
+    res.writeStatus(STATUS_TEXT[reply.status] ?? String(reply.status));
+    for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v);
+    const body = reply.body ?? '';
+    if (method === 'HEAD') res.endWithoutBody(Buffer.byteLength(body));
+    else res.end(body);
+  });
+}
+
+export interface HttpServer {
+  app: TemplatedApp;
+  port: number;
+  close(): void;
+}
+
+/**
+ * Serves `dispatch` on every path and method. `configure` may add WebSocket routes first (they must
+ * be registered before the catch-all).
+ */
+export function listenHttp(
+  host: string,
+  port: number,
+  dispatch: Handler,
+  log: Logger,
+  configure?: (app: TemplatedApp) => void,
+): Promise<HttpServer> {
+  const app = App();
+  configure?.(app);
+  app.any('/*', (res, req) => {
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const headers: Record<string, string> = {};
+    req.forEach((k, v) => {
+      headers[k] = v;
+    });
+    const request: Request = {
+      method: req.getCaseSensitiveMethod().toUpperCase(),
+      path: req.getUrl(),
+      query: req.getQuery() ?? '',
+      headers,
+      remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    };
+    let result: Reply | Promise<Reply>;
+    try {
+      result = dispatch(request);
+    } catch (err) {
+      result = problemReply(err, log, request);
+    }
+    if (result instanceof Promise) {
+      result
+        .catch((err: unknown) => problemReply(err, log, request))
+        .then((reply) => {
+          if (!aborted) write(res, request.method, reply);
+        });
+    } else {
+      write(res, request.method, result);
+    }
+  });
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (socket: us_listen_socket | false) => {
+      if (!socket) return reject(new Error(`could not listen on ${host}:${port}`));
+      resolve({ app, port: us_socket_local_port(socket), close: () => us_listen_socket_close(socket) });
+    });
+  });
+}

@@ -1,0 +1,22 @@
+/** Reads from the in-memory snapshot cache, turning "nothing yet" into a 503 problem. */
+import type { MarketEvent, Snapshot, SnapshotKind } from '../store/schemas.js';
+import type { SnapshotCache } from '../store/snapshot-cache.js';
+import { dataUnavailable } from './problem.js';
+
+export function requireSnapshot<K extends SnapshotKind>(cache: SnapshotCache, kind: K, key: string): Snapshot<K> {
+  const snap = cache.get(kind, key);
+  if (!snap) throw dataUnavailable(`No ${kind} data has been loaded yet for ${key}; try again shortly.`);
+  return snap;
+}
+
+// One slug index per snapshot object; dropped with the snapshot.
+const indexes = new WeakMap<object, Map<string, MarketEvent>>();
+
+export function findEvent(snap: Snapshot<'events'>, slug: string): MarketEvent | undefined {
+  let index = indexes.get(snap);
+  if (!index) {
+    index = new Map(snap.data.events.map((e) => [e.slug, e]));
+    indexes.set(snap, index);
+  }
+  return index.get(slug);
+}

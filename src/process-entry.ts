@@ -1,0 +1,23 @@
+/** The common entry of every long-running process: config, logger, start, graceful shutdown. */
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger, type Logger } from './log.js';
+import { onShutdown } from './shutdown.js';
+
+/**
+ * Loads config, starts the process and stops it on SIGINT/SIGTERM. A bad configuration prints its
+ * message and exits with status 2.
+ */
+export async function runProcess(name: string, start: (config: Config, log: Logger) => Promise<{ stop(): Promise<void> }>): Promise<void> {
+  try {
+    const config = loadConfig();
+    const log = createLogger(config.logLevel, name);
+    const proc = await start(config, log);
+    onShutdown(log, () => proc.stop());
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+}

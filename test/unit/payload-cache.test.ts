@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { PayloadCache } from '../../src/http/payload-cache.js';
+import { cachedJson } from '../../src/http/respond.js';
+import type { Request } from '../../src/http/types.js';
+
+const CHANGED_AT = '2026-11-22T14:00:00.000Z';
+const NOW = Date.parse('2026-11-22T14:00:05.000Z');
+
+const req = (headers: Record<string, string> = {}): Request => ({
+  method: 'GET',
+  path: '/v1/widgets/event',
+  query: 'slug=a',
+  headers,
+  remoteAddress: '127.0.0.1',
+});
+
+describe('PayloadCache', () => {
+  it('stores the JSON bytes, a quoted ETag and an HTTP date', () => {
+    const cache = new PayloadCache();
+    const payload = { a: 1, b: ['x', 'y'], c: 'é' };
+    const entry = cache.put('events', 'k1', payload, CHANGED_AT);
+    expect(entry.body.toString('utf8')).toBe('{"a":1,"b":["x","y"],"c":"é"}');
+    expect(entry.etag).toMatch(/^"[^"]+"$/);
+    // 2026-11-22 is a Sunday (day 326 of a year starting on Thursday: 325 mod 7 = 3 -> Thu+3)
+    expect(entry.lastModified).toBe('Sun, 22 Nov 2026 14:00:00 GMT');
+    expect(cache.get('events', 'k1', NOW)).toBe(entry);
+  });
+
+  it('gives the same ETag for the same body and a different one for a different body', () => {
+    const cache = new PayloadCache();
+    const a = cache.put('events', 'k1', { price: '62¢' }, CHANGED_AT);
+    const again = cache.put('sportsbook', 'other', { price: '62¢' }, '2026-11-23T00:00:00.000Z');
+    const b = cache.put('events', 'k2', { price: '63¢' }, CHANGED_AT);
+    expect(again.etag).toBe(a.etag);
+    expect(b.etag).not.toBe(a.etag);
+    // another PayloadCache (another API process) agrees
+    expect(new PayloadCache().put('metrics', 'x', { price: '62¢' }, CHANGED_AT).etag).toBe(a.etag);
+  });
+
+  it('misses unknown keys and kinds', () => {
+    const cache = new PayloadCache();
+    cache.put('events', 'k1', {}, CHANGED_AT);
+    expect(cache.get('events', 'k2', NOW)).toBeUndefined();
+    expect(cache.get('sportsbook', 'k1', NOW)).toBeUndefined();
+  });
+
+  it('invalidate(kind) drops that kind only', () => {
+    const cache = new PayloadCache();
+    cache.put('events', 'e1', { e: 1 }, CHANGED_AT);
+    cache.put('events', 'e2', { e: 2 }, CHANGED_AT);
+    const s = cache.put('sportsbook', 'NBA', { s: 1 }, CHANGED_AT);
+    const m = cache.put('metrics', 'broad', { m: 1 }, CHANGED_AT);
+    cache.invalidate('events');
+    expect(cache.get('events', 'e1', NOW)).toBeUndefined();
+    expect(cache.get('events', 'e2', NOW)).toBeUndefined();
+    expect(cache.get('sportsbook', 'NBA', NOW)).toBe(s);
+    expect(cache.get('metrics', 'broad', NOW)).toBe(m);
+    // invalidating a kind with nothing cached is harmless
+    cache.invalidate('events');
+    const e = cache.put('events', 'e1', { e: 3 }, CHANGED_AT);
+    expect(cache.get('events', 'e1', NOW)).toBe(e);
+  });
+
+  it('honours expiresAt: served before it, rebuilt from it on', () => {
+    const cache = new PayloadCache();
+    const entry = cache.put('events', 'live', { t: 1 }, CHANGED_AT, 10_000);
+    expect(cache.get('events', 'live', 9_999)).toBe(entry);
+    expect(cache.get('events', 'live', 10_000)).toBeUndefined();
+    expect(cache.get('events', 'live', 10_001)).toBeUndefined();
+    // no expiresAt: never expires by time
+    const forever = cache.put('events', 'still', { t: 2 }, CHANGED_AT);
+    expect(cache.get('events', 'still', Number.MAX_SAFE_INTEGER)).toBe(forever);
+  });
+
+  it('replacing a key replaces its entry', () => {
+    const cache = new PayloadCache();
+    cache.put('events', 'k', { v: 1 }, CHANGED_AT);
+    const v2 = cache.put('events', 'k', { v: 2 }, CHANGED_AT);
+    expect(cache.get('events', 'k', NOW)?.body.toString()).toBe('{"v":2}');
+    expect(cache.get('events', 'k', NOW)).toBe(v2);
+  });
+});
+
+describe('cachedJson', () => {
+  const cache = new PayloadCache();
+  const entry = cache.put('events', 'k', { hello: 'world' }, CHANGED_AT);
+  const extra = { 'cache-control': 'public, max-age=5', 'access-control-allow-origin': '*' };
+
+  it('answers 200 with the body, ETag, Last-Modified and the given headers', () => {
+    const r = cachedJson(req(), entry, extra);
+    expect(r.status).toBe(200);
+    expect(Buffer.from(r.body!).toString()).toBe('{"hello":"world"}');
+    expect(r.headers).toMatchObject({
+      etag: entry.etag,
+      'last-modified': 'Sun, 22 Nov 2026 14:00:00 GMT',
+      'cache-control': 'public, max-age=5',
+      'access-control-allow-origin': '*',
+    });
+    expect(r.headers!['content-type']).toMatch(/^application\/json/);
+  });
+
+  it.each([
+    ['the exact tag', (etag: string) => etag],
+    ['a weak tag', (etag: string) => `W/${etag}`],
+    ['a list containing it', (etag: string) => `"abc", ${etag}, "def"`],
+    ['a list containing it weakly', (etag: string) => `"abc",W/${etag}`],
+    ['*', () => '*'],
+  ])('answers 304 without a body for If-None-Match: %s', (_, header) => {
+    const r = cachedJson(req({ 'if-none-match': header(entry.etag) }), entry, extra);
+    expect(r.status).toBe(304);
+    expect(r.body).toBeUndefined();
+    expect(r.headers?.etag).toBe(entry.etag);
+    expect(r.headers?.['cache-control']).toBe('public, max-age=5');
+  });
+
+  it.each([
+    ['another tag', '"not-it"'],
+    ['the tag without quotes', 'UNQUOTED'],
+    ['an empty header', ''],
+  ])('answers 200 for If-None-Match: %s', (_, header) => {
+    const value = header === 'UNQUOTED' ? entry.etag.slice(1, -1) : header;
+    const r = cachedJson(req({ 'if-none-match': value }), entry, extra);
+    expect(r.status).toBe(200);
+    expect(Buffer.from(r.body!).toString()).toBe('{"hello":"world"}');
+  });
+
+  it('a changed body no longer matches the old ETag', () => {
+    const next = cache.put('events', 'k', { hello: 'there' }, '2026-11-22T14:01:00.000Z');
+    const r = cachedJson(req({ 'if-none-match': entry.etag }), next, extra);
+    expect(r.status).toBe(200);
+    expect(r.headers?.etag).toBe(next.etag);
+    expect(r.headers?.['last-modified']).toBe('Sun, 22 Nov 2026 14:01:00 GMT');
+  });
+});
