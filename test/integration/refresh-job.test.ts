@@ -1,0 +1,104 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { ZodError } from 'zod';
+import { snapKey } from '../../src/store/keys.js';
+import type { EventsData } from '../../src/store/schemas.js';
+import { readMeta, readSnapshot } from '../../src/store/snapshots.js';
+import { refreshSnapshot, type RefreshDeps } from '../../workers/refresh.js';
+import { useRedis } from '../support/redis.js';
+import { oneEvent as fixtureEvent } from '../support/fixtures.js';
+
+const redis = useRedis();
+const events = (price: number) => fixtureEvent(price);
+const log = pino({ level: 'silent' });
+
+describe('refreshSnapshot', () => {
+  let clock: Date;
+  let deps: RefreshDeps;
+
+  beforeEach(async () => {
+    await redis.client.flushdb();
+    clock = new Date('2026-11-22T14:00:00.000Z');
+    deps = { redis: redis.client, log, now: () => clock };
+  });
+
+  const at = (iso: string) => {
+    clock = new Date(iso);
+  };
+
+  it('writes what the fetch returns, passing it the current time', async () => {
+    const asked: string[] = [];
+    const r = await refreshSnapshot(deps, 'events', 'all', async (now) => {
+      asked.push(now.toISOString());
+      return events(0.62);
+    });
+    expect(r).toEqual({ version: 1 });
+    expect(asked).toEqual(['2026-11-22T14:00:00.000Z']);
+    expect((await readSnapshot(redis.client, 'events', 'all'))?.data).toEqual(events(0.62));
+  });
+
+  it('keeps the last good snapshot through a failing fetch and invalid data, then recovers', async () => {
+    await refreshSnapshot(deps, 'events', 'all', async () => events(0.62));
+    const good = await redis.client.get(snapKey('events', 'all'));
+
+    // 1. the source throws: rethrown as is, snapshot untouched, streak 1
+    at('2026-11-22T14:00:05.000Z');
+    const boom = new Error('upstream 502 Bad Gateway');
+    await expect(
+      refreshSnapshot(deps, 'events', 'all', async () => {
+        throw boom;
+      }),
+    ).rejects.toBe(boom);
+    expect(await redis.client.get(snapKey('events', 'all'))).toBe(good);
+    expect(await readMeta(redis.client, 'events', 'all')).toMatchObject({
+      version: 1,
+      failures: 1,
+      lastError: 'upstream 502 Bad Gateway',
+      lastErrorAt: '2026-11-22T14:00:05.000Z',
+      changedAt: '2026-11-22T14:00:00.000Z',
+    });
+
+    // 2. the source answers with data failing the schema: same treatment, streak 2
+    at('2026-11-22T14:00:10.000Z');
+    await expect(refreshSnapshot(deps, 'events', 'all', async () => events(1.5))).rejects.toBeInstanceOf(ZodError);
+    expect(await redis.client.get(snapKey('events', 'all'))).toBe(good);
+    const meta = await readMeta(redis.client, 'events', 'all');
+    expect(meta).toMatchObject({ version: 1, failures: 2, lastErrorAt: '2026-11-22T14:00:10.000Z' });
+    expect(meta?.lastError).toBeTruthy();
+    expect((await readSnapshot(redis.client, 'events', 'all'))?.data).toEqual(events(0.62));
+
+    // 3. recovery with new data: written as version 2, streak reset
+    at('2026-11-22T14:00:15.000Z');
+    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.65))).toEqual({ version: 2 });
+    const snap = await readSnapshot(redis.client, 'events', 'all');
+    expect(snap).toMatchObject({ version: 2, changedAt: '2026-11-22T14:00:15.000Z', data: events(0.65) });
+    expect((await readMeta(redis.client, 'events', 'all'))?.failures).toBe(0);
+  });
+
+  it('recovery with unchanged data also resets the streak without a new version', async () => {
+    await refreshSnapshot(deps, 'events', 'all', async () => events(0.62));
+    at('2026-11-22T14:00:05.000Z');
+    await expect(refreshSnapshot(deps, 'events', 'all', () => Promise.reject(new Error('timeout')))).rejects.toThrow('timeout');
+    at('2026-11-22T14:00:10.000Z');
+    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.62))).toEqual({ version: 0 });
+    expect(await readMeta(redis.client, 'events', 'all')).toMatchObject({
+      version: 1,
+      failures: 0,
+      fetchedAt: '2026-11-22T14:00:10.000Z',
+      changedAt: '2026-11-22T14:00:00.000Z',
+    });
+  });
+
+  it('a failure before any snapshot exists writes no snapshot', async () => {
+    await expect(refreshSnapshot(deps, 'events', 'all', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(await redis.client.exists(snapKey('events', 'all'))).toBe(0);
+    expect(await readSnapshot(redis.client, 'events', 'all')).toBeUndefined();
+    // then the first success starts at version 1 with a clean streak
+    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.5))).toEqual({ version: 1 });
+    expect((await readMeta(redis.client, 'events', 'all'))?.failures).toBe(0);
+  });
+
+  it('rethrows a non-Error rejection unchanged', async () => {
+    await expect(refreshSnapshot(deps, 'events', 'all', () => Promise.reject('plain string'))).rejects.toBe('plain string');
+  });
+});

@@ -1,0 +1,13 @@
+/** Job: refresh one league's sportsbook snapshot (`pw:snap:sportsbook:{LEAGUE}`). */
+import { League } from '../../src/store/schemas.js';
+import type { SportsbookSource } from '../../src/sources/source.js';
+import { refreshSnapshot, type RefreshDeps } from '../refresh.js';
+
+export const REFRESH_SPORTSBOOK = 'refresh-sportsbook';
+
+export function refreshSportsbook(deps: RefreshDeps, source: SportsbookSource) {
+  return (data: unknown) => {
+    const league = League.parse((data as { league?: unknown } | null)?.league);
+    return refreshSnapshot(deps, 'sportsbook', league, (now) => source.fetchLeague(league, { now }));
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Assembles the worker process: one BullMQ queue with its schedulers, one Worker dispatching jobs
+ * by name. main.ts runs it; tests start it the same way.
+ */
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Config } from '../src/config.js';
+import type { Logger } from '../src/log.js';
+import { BULL_PREFIX } from '../src/store/keys.js';
+import { connectRedis } from '../src/store/redis.js';
+import { createSources } from '../src/sources/registry.js';
+import { REFRESH_EVENTS, refreshEvents } from './jobs/refresh-events.js';
+import { REFRESH_METRICS, refreshMetrics } from './jobs/refresh-metrics.js';
+import { REFRESH_SPORTSBOOK, refreshSportsbook } from './jobs/refresh-sportsbook.js';
+import type { RefreshDeps } from './refresh.js';
+import { REFRESH_QUEUE, upsertSchedules } from './schedules.js';
+
+export interface WorkerProcess {
+  stop(): Promise<void>;
+}
+
+export async function startWorker(config: Config, log: Logger): Promise<WorkerProcess> {
+  const sources = createSources(config);
+  // BullMQ needs maxRetriesPerRequest: null on its connections (blocking commands).
+  const bullOpts = { maxRetriesPerRequest: null };
+  const redis = connectRedis(config.redisUrl, 'worker', log);
+  const queueConn = connectRedis(config.redisUrl, 'worker-queue', log, bullOpts);
+  const workerConn = connectRedis(config.redisUrl, 'worker-bull', log, bullOpts);
+
+  const deps: RefreshDeps = { redis, log, now: () => new Date() };
+  const jobs: Record<string, (data: unknown) => Promise<unknown>> = {
+    [REFRESH_EVENTS]: refreshEvents(deps, sources.events),
+    [REFRESH_SPORTSBOOK]: refreshSportsbook(deps, sources.sportsbook),
+    [REFRESH_METRICS]: refreshMetrics(deps, sources.metrics),
+  };
+
+  const queue = new Queue(REFRESH_QUEUE, { connection: queueConn, prefix: BULL_PREFIX });
+  await upsertSchedules(queue, config);
+  const worker = new Worker(
+    REFRESH_QUEUE,
+    async (job: Job) => {
+      const run = jobs[job.name];
+      if (!run) throw new Error(`unknown job ${job.name}`);
+      return run(job.data);
+    },
+    { connection: workerConn, prefix: BULL_PREFIX, concurrency: 4 },
+  );
+  worker.on('error', (err) => log.warn({ err: err.message }, 'worker error'));
+  log.info({ sources: config.sources, refreshSeconds: config.refreshSeconds }, 'worker started');
+
+  return {
+    async stop() {
+      await worker.close();
+      await queue.close();
+      await Promise.allSettled([redis.quit(), queueConn.quit(), workerConn.quit()]);
+    },
+  };
+}
