@@ -1,0 +1,92 @@
+/**
+ * `npm start`'s launcher: starts a private redis-server, the API and the worker; SIGINT stops all of
+ * them, leaving no process and no listening port; a missing redis-server is one clear line.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { resolve } from 'node:path';
+import { describe as suite, expect, it } from 'vitest';
+import { freePort } from '../../src/dev/private-redis.js';
+
+const root = resolve(import.meta.dirname, '../..');
+const launcher = resolve(root, 'src/dev/embedded.ts');
+
+const portOpen = (port: number) =>
+  new Promise<boolean>((done) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => (s.destroy(), done(true)));
+    s.once('error', () => done(false));
+  });
+
+/** Running (not a zombie waiting to be reaped) per ps. */
+const alive = (pid: number) => {
+  try {
+    const stat = execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+    return stat !== '' && !stat.startsWith('Z');
+  } catch {
+    return false; // ps exits 1 when the pid is gone
+  }
+};
+const describe = (pid: number) => {
+  try {
+    return `${pid} ${execFileSync('ps', ['-o', 'cmd=', '-p', String(pid)], { encoding: 'utf8' }).trim()}`;
+  } catch {
+    return `${pid} (gone)`;
+  }
+};
+
+/** Every descendant pid of `pid`, from ps. */
+function descendants(pid: number): number[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const [child, parent] of rows) if (parent === p) (out.push(child), walk(child));
+  };
+  walk(pid);
+  return out;
+}
+
+suite('embedded launcher', () => {
+  it('serves, then Ctrl-C leaves no process and no listening port', async () => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', REFRESH_EVENTS_SECONDS: '1', REFRESH_SPORTSBOOK_SECONDS: '1' };
+    delete env.REDIS_URL;
+    const child = spawn(process.execPath, ['--import', 'tsx', launcher], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    await expect.poll(() => out, { timeout: 45_000, interval: 200 }).toMatch(/predictwire is ready/);
+
+    const redisPort = Number(/redis:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1]);
+    expect(await portOpen(port)).toBe(true);
+    expect(await portOpen(redisPort)).toBe(true);
+    const key = /x-api-key=(pwk_\S+)/.exec(out)?.[1];
+    const list = await fetch(`http://127.0.0.1:${port}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': 'demo-advertiser', 'x-api-key': key ?? '' } });
+    expect(list.status).toBe(200);
+    const pids = descendants(child.pid!);
+    expect(pids.length).toBeGreaterThanOrEqual(3); // redis-server, api, worker
+
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
+    expect(code).toBe(0);
+    expect(await portOpen(port)).toBe(false);
+    expect(await portOpen(redisPort)).toBe(false);
+    // Helpers such as esbuild's service process exit when their parent's pipe closes, a moment later.
+    await expect.poll(() => pids.filter(alive).map(describe), { timeout: 5_000, interval: 100 }).toEqual([]);
+  }, 90_000);
+
+  it('says in one line how to install redis-server when it is missing', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, PATH: '/nonexistent' };
+    delete env.REDIS_URL;
+    const child = spawn(process.execPath, ['--import', 'tsx', launcher], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
+    expect(code).toBe(1);
+    expect(err.trim().split('\n')).toHaveLength(1);
+    expect(err).toMatch(/redis-server was not found.*apt-get install redis-server/);
+  }, 30_000);
+});

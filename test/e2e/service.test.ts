@@ -1,0 +1,335 @@
+/**
+ * End to end: the real worker and API processes against a real redis-server, called over HTTP.
+ * Expected values are recomputed here from the snapshot the worker wrote to Redis, with the
+ * test's own arithmetic, so the service's numbers are checked against source data.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
+import { operatorById } from '../../src/catalog/operators.js';
+import { readSnapshot } from '../../src/store/snapshots.js';
+import { LEAGUES, type MarketEvent } from '../../src/store/schemas.js';
+import {
+  EventListPayload,
+  EventWidgetPayload,
+  SpecificEventPayload,
+  SportsbookWidgetPayload,
+} from '../../src/widgets/payload-schemas.js';
+import { useRedis } from '../support/redis.js';
+import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+
+const redis = useRedis();
+let api: ServiceProcess;
+let worker: ServiceProcess;
+let apiKey: string;
+const ADVERTISER = 'e2e-advertiser';
+// Same default pepper as the service (dev mode), so keys created here verify there.
+const PEPPER = 'predictwire-dev-api-key-pepper-not-for-production';
+
+beforeAll(async () => {
+  const env = testEnv(redis.url);
+  worker = await spawnProcess('workers/main.ts', env);
+  api = await spawnProcess('src/main.ts', env);
+  apiKey = await new AdvertiserKeys(redis.client, PEPPER).create(ADVERTISER, 'E2E', new Date());
+  await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
+});
+
+afterAll(async () => {
+  await Promise.all([api?.stop(), worker?.stop()]);
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${api.base}${path}`, { headers, redirect: 'manual' });
+const adv = (path: string) => get(path, { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey });
+// Exact cents first (0.575 * 100 is 57.4999... in floating point), then half-up to whole cents.
+const cents = (price: number) => `${Math.min(99, Math.max(1, Math.round(Number((price * 100).toFixed(6)))))}¢`;
+
+async function eventSlugs(): Promise<string[]> {
+  const res = await adv('/advertiser/v1/widgets/events');
+  expect(res.status).toBe(200);
+  return EventListPayload.parse(await res.json()).data.events;
+}
+
+/** Reads the events snapshot from Redis until its changedAt equals `changedAt` (or gives up). */
+async function eventsAt(changedAt: string): Promise<MarketEvent[] | undefined> {
+  const snap = await readSnapshot(redis.client, 'events', 'all');
+  return snap?.changedAt === changedAt ? snap.data.events : undefined;
+}
+
+describe('event widget', () => {
+  it('serves every active event with the spec forms and prices from the snapshot', async () => {
+    const slugs = await eventSlugs();
+    expect(slugs.length).toBeGreaterThanOrEqual(12);
+    let checkedAgainstSnapshot = 0;
+    for (const slug of slugs) {
+      const res = await get(`/v1/widgets/event?slug=${slug}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = EventWidgetPayload.parse(await res.json());
+      expect(body.event_slug).toBe(slug);
+      expect(body.outcomes.length).toBeGreaterThanOrEqual(2);
+      const events = await eventsAt(body.last_verified_timestamp);
+      if (!events) continue; // a refresh landed in between; other slugs will be checked
+      const source = events.find((e) => e.slug === slug)!;
+      for (const outcome of body.outcomes) {
+        const src = source.outcomes.find((o) => o.name === outcome.outcome_name)!;
+        const known = src.quotes.filter((q) => operatorById(q.operatorId));
+        const volume = known.reduce((s, q) => s + q.volume24hUsd, 0);
+        const weighted = known.reduce((s, q) => s + q.yesPrice * q.volume24hUsd, 0) / volume;
+        // Shown to one decimal: within half a tenth of the exact weighted value.
+        expect(Math.abs(outcome.aggregated_probability_pct - weighted * 100)).toBeLessThanOrEqual(0.05 + 1e-9);
+        const minPrice = Math.min(...known.map((q) => q.yesPrice));
+        for (const entry of outcome.comparison_pool) {
+          const quote = known.find((q) => q.operatorId === entry.operator_id)!;
+          expect(entry.contract_price).toBe(cents(quote.yesPrice));
+          expect(entry.is_best_odds).toBe(Math.abs(quote.yesPrice - minPrice) < 1e-9);
+          expect(entry.operator_name).toBe(operatorById(entry.operator_id)!.name);
+          expect(entry.deep_link.startsWith(`http://localhost:${api.port}/v1/click?`)).toBe(true);
+        }
+      }
+      checkedAgainstSnapshot++;
+    }
+    expect(checkedAgainstSnapshot).toBeGreaterThan(0);
+  });
+
+  it('formats prices as implied_pct and decimal', async () => {
+    const [slug] = await eventSlugs();
+    const pct = EventWidgetPayload.parse(await (await get(`/v1/widgets/event?slug=${slug}&display_format=implied_pct`)).json());
+    const dec = EventWidgetPayload.parse(await (await get(`/v1/widgets/event?slug=${slug}&display_format=decimal`)).json());
+    for (const e of pct.outcomes.flatMap((o) => o.comparison_pool)) expect(e.contract_price).toMatch(/^\d{1,2}\.\d%$/);
+    for (const e of dec.outcomes.flatMap((o) => o.comparison_pool)) expect(e.contract_price).toMatch(/^\d+\.\d{2}$/);
+  });
+
+  it('agrees with the advertiser comparison on every shared price and volume', async () => {
+    let compared = 0;
+    for (const slug of await eventSlugs()) {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const [w, s] = await Promise.all([get(`/v1/widgets/event?slug=${slug}`), adv(`/advertiser/v1/widgets/specific/${slug}`)]);
+        const widget = EventWidgetPayload.parse(await w.json());
+        const specific = SpecificEventPayload.parse(await s.json());
+        if (widget.last_verified_timestamp !== specific.data.event.last_verified_timestamp) continue; // refresh between
+        const { operatorA, operatorB } = specific.data.operators;
+        for (const o of specific.data.outcomes) {
+          const pool = widget.outcomes.find((x) => x.outcome_name === o.name)!.comparison_pool;
+          const a = pool.find((p) => p.operator_id === operatorA.id)!;
+          const b = pool.find((p) => p.operator_id === operatorB.id)!;
+          expect(a.contract_price).toBe(cents(o.operatorAPrice));
+          expect(b.contract_price).toBe(cents(o.operatorBPrice));
+          expect(o.spreadCents).toBeCloseTo(Math.abs(o.operatorAPrice - o.operatorBPrice) * 100, 6);
+          expect(a.contract_volume).toBe(compactUsd(o.operatorAVolume24h));
+          expect(b.contract_volume).toBe(compactUsd(o.operatorBVolume24h));
+          compared++;
+        }
+        break;
+      }
+    }
+    expect(compared).toBeGreaterThan(10);
+  });
+
+  it('refreshes: the snapshot version and some prices change within a few seconds', async () => {
+    const first = (await readSnapshot(redis.client, 'events', 'all'))!;
+    const deadline = Date.now() + 8_000;
+    let next = first;
+    while (Date.now() < deadline && next.version === first.version) {
+      await new Promise((r) => setTimeout(r, 250));
+      next = (await readSnapshot(redis.client, 'events', 'all'))!;
+    }
+    expect(next.version).toBeGreaterThan(first.version);
+    const prices = (s: typeof first) => s.data.events.flatMap((e) => e.outcomes.flatMap((o) => o.quotes.map((q) => q.yesPrice)));
+    expect(prices(next)).not.toEqual(prices(first));
+    // The API picks the change up without waiting on Redis per request.
+    await expect
+      .poll(async () => {
+        const body = EventWidgetPayload.parse(await (await get(`/v1/widgets/event?slug=${first.data.events[0]!.slug}`)).json());
+        return Date.parse(body.last_verified_timestamp) >= Date.parse(next.changedAt);
+      }, { timeout: 3_000, interval: 100 })
+      .toBe(true);
+  });
+});
+
+describe('sportsbook widget', () => {
+  it.each(LEAGUES)('%s: next matchup, odds from the snapshot, team analytics', async (league) => {
+    const res = await get(`/v1/widgets/sportsbook?league=${league}`);
+    expect(res.status).toBe(200);
+    const body = SportsbookWidgetPayload.parse(await res.json());
+    const snap = (await readSnapshot(redis.client, 'sportsbook', league))!;
+    const matchup = snap.data.upcoming.find((m) => m.id === body.match_meta.event_id);
+    if (!matchup) return; // refreshed in between: forms were still checked by the schema
+    expect(Object.keys(body.team_analytics).sort()).toEqual(
+      [matchup.awayCode, matchup.homeCode].flatMap((c) => [`${c.toLowerCase()}_ats_ou`, `${c.toLowerCase()}_record`]).sort(),
+    );
+    // Record recomputed from the finished games.
+    const code = matchup.homeCode;
+    let w = 0;
+    let l = 0;
+    for (const g of snap.data.finished) {
+      if (g.homeCode !== code && g.awayCode !== code) continue;
+      const [mine, theirs] = g.homeCode === code ? [g.homeScore, g.awayScore] : [g.awayScore, g.homeScore];
+      if (mine > theirs) w++;
+      else if (mine < theirs) l++;
+    }
+    expect(body.team_analytics[`${code.toLowerCase()}_record`]).toBe(`${w}-${l}`);
+    expect(body.odds_matrix.operators.length).toBeGreaterThanOrEqual(5);
+    const names = body.odds_matrix.operators.map((o) => o.name);
+    expect(names).toContain(operatorById('kalshi')!.name);
+    expect(names).toContain(operatorById('polymarket')!.name);
+    for (const op of body.odds_matrix.operators) {
+      const book = matchup.books.find((b) => operatorById(b.operatorId)!.name === op.name)!;
+      if (book.homeMoneyline !== undefined) expect(Number(op.lines.home_moneyline)).toBe(book.homeMoneyline);
+      if (book.homeSpread) expect(Number(op.lines.home_spread!.line)).toBe(book.homeSpread.point);
+    }
+    // Every line key that any operator offers has at least one leader.
+    const leaders = new Set(body.odds_matrix.operators.flatMap((o) => o.best_odds));
+    expect(leaders.has('home_moneyline') && leaders.has('away_spread') && leaders.has('total_over')).toBe(true);
+  });
+
+  it('team_context picks the next matchup of the named team, by alias, any case', async () => {
+    const snap = (await readSnapshot(redis.client, 'sportsbook', 'NBA'))!;
+    const later = snap.data.upcoming.at(-1)!;
+    const team = snap.data.teams.find((t) => t.code === later.homeCode)!;
+    const alias = (team.aliases.at(-1) ?? team.name).toUpperCase();
+    const body = SportsbookWidgetPayload.parse(
+      await (await get(`/v1/widgets/sportsbook?league=NBA&team_context=${encodeURIComponent(alias)}`)).json(),
+    );
+    expect(body.match_meta.matchup).toContain(team.name);
+  });
+});
+
+describe('advertiser endpoints', () => {
+  it('limit returns the outcomes with the highest combined volume first', async () => {
+    for (const slug of await eventSlugs()) {
+      const all = SpecificEventPayload.parse(await (await adv(`/advertiser/v1/widgets/specific/${slug}`)).json());
+      if (all.data.outcomes.length < 3) continue;
+      const one = SpecificEventPayload.parse(await (await adv(`/advertiser/v1/widgets/specific/${slug}?limit=1`)).json());
+      if (one.data.event.last_verified_timestamp !== all.data.event.last_verified_timestamp) continue;
+      const top = Math.max(...all.data.outcomes.map((o) => o.operatorAVolume24h + o.operatorBVolume24h));
+      expect(one.data.outcomes).toHaveLength(1);
+      expect(one.data.outcomes[0]!.operatorAVolume24h + one.data.outcomes[0]!.operatorBVolume24h).toBe(top);
+      return;
+    }
+    throw new Error('no event with 3+ shared outcomes to test limit on');
+  });
+
+  it('refuses missing, wrong and revoked credentials at once', async () => {
+    const path = '/advertiser/v1/widgets/events';
+    const missing = await get(path);
+    expect(missing.status).toBe(401);
+    expect(((await missing.json()) as { code: string }).code).toBe('missing_credentials');
+    const wrong = await get(path, { 'x-advertiser-id': ADVERTISER, 'x-api-key': `pwk_${'A'.repeat(43)}` });
+    expect(wrong.status).toBe(401);
+    expect(((await wrong.json()) as { code: string }).code).toBe('invalid_credentials');
+
+    const keys = new AdvertiserKeys(redis.client, PEPPER);
+    const temp = await keys.create('e2e-temp', 'temp', new Date());
+    expect((await get(path, { 'x-advertiser-id': 'e2e-temp', 'x-api-key': temp })).status).toBe(200);
+    await keys.revoke('e2e-temp', new Date());
+    expect((await get(path, { 'x-advertiser-id': 'e2e-temp', 'x-api-key': temp })).status).toBe(401);
+  });
+
+  it('serves the widget endpoints authenticated under /advertiser too', async () => {
+    const [slug] = await eventSlugs();
+    expect((await adv(`/advertiser/v1/widgets/event?slug=${slug}`)).status).toBe(200);
+    expect((await get(`/advertiser/v1/widgets/event?slug=${slug}`)).status).toBe(401);
+    expect((await adv('/advertiser/v1/widgets/sportsbook?league=NFL')).status).toBe(200);
+  });
+});
+
+describe('bad input gets a problem response, never a 500', () => {
+  const cases: Array<[string, string, number, string, Record<string, string>?]> = [
+    ['GET', '/v1/widgets/sportsbook', 400, 'invalid_parameter'],
+    ['GET', '/v1/widgets/sportsbook?league=MLB', 400, 'invalid_parameter'],
+    ['GET', '/v1/widgets/sportsbook?league=nba', 400, 'invalid_parameter'],
+    ['GET', '/v1/widgets/sportsbook?league=NBA&team_context=zzzz-no-such-team', 404, 'not_found'],
+    ['GET', '/v1/widgets/event', 400, 'invalid_parameter'],
+    ['GET', '/v1/widgets/event?slug=Not%20A%20Slug', 400, 'invalid_parameter'],
+    ['GET', '/v1/widgets/event?slug=no-such-event', 404, 'not_found'],
+    ['GET', '/v1/widgets/event?slug=fed-december-2026&display_format=fractional', 400, 'invalid_parameter'],
+    ['GET', '/v1/widgets/event?slug=x&advertiser_id=%00', 400, 'invalid_parameter'],
+    ['GET', '/advertiser/v1/widgets/specific/no-such-event', 404, 'not_found', { auth: '1' }],
+    ['GET', '/advertiser/v1/widgets/specific/%E0%A4%A', 400, 'invalid_parameter', { auth: '1' }],
+    ['GET', '/advertiser/v1/widgets/specific/fed-december-2026?limit=0', 400, 'invalid_parameter', { auth: '1' }],
+    ['GET', '/advertiser/v1/widgets/specific/fed-december-2026?limit=101', 400, 'invalid_parameter', { auth: '1' }],
+    ['GET', '/advertiser/v1/widgets/specific/fed-december-2026?limit=2.5', 400, 'invalid_parameter', { auth: '1' }],
+    ['GET', '/advertiser/v1/widgets/specific/fed-december-2026?limit=abc', 400, 'invalid_parameter', { auth: '1' }],
+    ['GET', '/v1/nothing-here', 404, 'not_found'],
+    ['GET', '/v1/click?o=kalshi&s=forged', 403, 'invalid_link'],
+    ['POST', '/v1/widgets/event?slug=x', 405, 'method_not_allowed'],
+    ['DELETE', '/advertiser/v1/widgets/events', 405, 'method_not_allowed'],
+  ];
+  it.each(cases)('%s %s → %i %s', async (method, path, status, code, opts) => {
+    const headers: Record<string, string> = opts?.auth ? { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey } : {};
+    const res = await fetch(`${api.base}${path}`, { method, headers, redirect: 'manual' });
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    const body = (await res.json()) as { type: string; title: string; status: number; detail: string; code: string; errors: unknown[] };
+    expect(body).toMatchObject({ status, code });
+    expect(typeof body.title).toBe('string');
+    expect(typeof body.detail).toBe('string');
+    expect(Array.isArray(body.errors)).toBe(true);
+  });
+
+  it('names the bad parameter', async () => {
+    const body = (await (await get('/v1/widgets/sportsbook?league=XFL')).json()) as { errors: Array<{ param: string; message: string }> };
+    expect(body.errors).toEqual([{ param: 'league', message: 'must be one of NCAAB, NBA, NFL, EPL' }]);
+  });
+});
+
+describe('HTTP behaviour', () => {
+  it('ETag and 304, Cache-Control, CORS, HEAD and preflight', async () => {
+    const [slug] = await eventSlugs();
+    const path = `/v1/widgets/event?slug=${slug}`;
+    const first = await get(path);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    expect(first.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    expect(first.headers.get('access-control-allow-origin')).toBe('*');
+    const again = await get(path, { 'if-none-match': etag });
+    // A refresh may have replaced the body in between; then the ETag differs and it is a 200.
+    expect(again.status === 304 || again.headers.get('etag') !== etag).toBe(true);
+    const head = await fetch(`${api.base}${path}`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const pre = await fetch(`${api.base}${path}`, { method: 'OPTIONS', headers: { origin: 'https://publisher.example', 'access-control-request-method': 'GET' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get('access-control-allow-methods')).toContain('GET');
+  });
+
+  it('a deep link counts the click and lands on the contract page; an altered one is refused', async () => {
+    const [slug] = await eventSlugs();
+    const body = EventWidgetPayload.parse(await (await get(`/v1/widgets/event?slug=${slug}`)).json());
+    const entry = body.outcomes[0]!.comparison_pool[0]!;
+    const link = new URL(entry.deep_link);
+    const res = await get(`${link.pathname}${link.search}`);
+    expect(res.status).toBe(302);
+    const events = (await readSnapshot(redis.client, 'events', 'all'))!.data.events;
+    const quote = events.find((e) => e.slug === slug)!.outcomes.flatMap((o) => o.quotes).find((q) => q.operatorId === entry.operator_id)!;
+    expect(new URL(res.headers.get('location')!).hostname).toBe(new URL(quote.marketUrl).hostname);
+    const day = new Date().toISOString().slice(0, 10);
+    expect(Number(await redis.client.hget(`pw:clicks:${entry.operator_id}:${day}`, 'total'))).toBeGreaterThanOrEqual(1);
+
+    const tampered = link.search.replace(/([?&]o=)[^&]+/, '$1polymarket');
+    const refused = await get(`${link.pathname}${tampered === link.search ? `${link.search}x` : tampered}`);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('location')).toBeNull();
+  });
+
+  it('health and readiness', async () => {
+    expect((await get('/healthz')).status).toBe(200);
+    const ready = await get('/readyz');
+    expect(ready.status).toBe(200);
+    const body = (await ready.json()) as { snapshots: Array<{ kind: string; stale: boolean }> };
+    expect(body.snapshots).toHaveLength(6);
+  });
+});
+
+/** The test's own compact-money formatter for USD (DESIGN: $2.4M, $850K, $950.00). */
+function compactUsd(n: number): string {
+  const twoDp = Math.round(n * 100) / 100;
+  if (twoDp < 1000) return `$${twoDp.toFixed(2)}`;
+  const suffixes = ['K', 'M', 'B'];
+  let v = n / 1000;
+  let i = 0;
+  while (Math.round(v * 10) / 10 >= 1000 && i < suffixes.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `$${Math.round(v * 10) / 10}${suffixes[i]}`;
+}
