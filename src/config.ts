@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { OperatorId } from './store/schemas.js';
 
-const DATA_KINDS = ['events', 'sportsbook', 'metrics', 'prices'] as const;
+const DATA_KINDS = ['events', 'sportsbook', 'metrics', 'fx', 'prices'] as const;
 export type DataKind = (typeof DATA_KINDS)[number];
 
 /**
@@ -13,7 +13,7 @@ export type DataKind = (typeof DATA_KINDS)[number];
  * `events=simulator,sportsbook=simulator`. Unnamed kinds stay on the simulator.
  */
 const SourcesSpec = z.string().transform((raw, ctx) => {
-  const out: Record<DataKind, string> = { events: 'simulator', sportsbook: 'simulator', metrics: 'simulator', prices: 'simulator' };
+  const out: Record<DataKind, string> = { events: 'simulator', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'simulator' };
   for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
     const [kind, name] = part.includes('=') ? part.split('=', 2).map((s) => s.trim()) : [undefined, part];
     if (!name || !/^[a-z][a-z0-9+-]*$/.test(name)) {
@@ -61,6 +61,7 @@ const EnvSchema = z.object({
   REFRESH_EVENTS_SECONDS: Seconds(5),
   REFRESH_SPORTSBOOK_SECONDS: Seconds(5),
   REFRESH_METRICS_SECONDS: Seconds(60),
+  REFRESH_FX_SECONDS: Seconds(3600),
   /** A snapshot older than this many refresh intervals is stale in /readyz. */
   STALE_AFTER_INTERVALS: z.coerce.number().min(1).max(100).default(6),
   /** Advertiser comparison: A is the regulated exchange, B the crypto-based market. */
@@ -83,7 +84,7 @@ export interface Config {
   sources: Record<DataKind, string>;
   simulatorSeed: number;
   production: boolean;
-  refreshSeconds: { events: number; sportsbook: number; metrics: number };
+  refreshSeconds: { events: number; sportsbook: number; metrics: number; fx: number };
   staleAfterIntervals: number;
   advertiserOperators: { a: string; b: string };
   widgetMaxAgeSeconds: number;
@@ -127,7 +128,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sources: e.SOURCES,
     simulatorSeed: e.SIMULATOR_SEED,
     production,
-    refreshSeconds: { events: e.REFRESH_EVENTS_SECONDS, sportsbook: e.REFRESH_SPORTSBOOK_SECONDS, metrics: e.REFRESH_METRICS_SECONDS },
+    refreshSeconds: {
+      events: e.REFRESH_EVENTS_SECONDS,
+      sportsbook: e.REFRESH_SPORTSBOOK_SECONDS,
+      metrics: e.REFRESH_METRICS_SECONDS,
+      fx: e.REFRESH_FX_SECONDS,
+    },
     staleAfterIntervals: e.STALE_AFTER_INTERVALS,
     advertiserOperators: { a: e.ADVERTISER_OPERATOR_A, b: e.ADVERTISER_OPERATOR_B },
     widgetMaxAgeSeconds: e.WIDGET_MAX_AGE_SECONDS,

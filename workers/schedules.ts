@@ -3,6 +3,7 @@ import type { Queue } from 'bullmq';
 import type { Config } from '../src/config.js';
 import { LEAGUES } from '../src/store/schemas.js';
 import { REFRESH_EVENTS } from './jobs/refresh-events.js';
+import { REFRESH_FX } from './jobs/refresh-fx.js';
 import { REFRESH_METRICS } from './jobs/refresh-metrics.js';
 import { REFRESH_SPORTSBOOK } from './jobs/refresh-sportsbook.js';
 
@@ -20,6 +21,7 @@ export async function upsertSchedules(queue: Queue, config: Config): Promise<voi
   const s = config.refreshSeconds;
   await queue.upsertJobScheduler('events', { every: s.events * 1000 }, { name: REFRESH_EVENTS, opts: JOB_OPTS });
   await queue.upsertJobScheduler('metrics', { every: s.metrics * 1000 }, { name: REFRESH_METRICS, opts: JOB_OPTS });
+  await queue.upsertJobScheduler('fx', { every: s.fx * 1000 }, { name: REFRESH_FX, opts: JOB_OPTS });
   for (const league of LEAGUES) {
     await queue.upsertJobScheduler(`sportsbook-${league}`, { every: s.sportsbook * 1000 }, { name: REFRESH_SPORTSBOOK, data: { league }, opts: JOB_OPTS });
   }

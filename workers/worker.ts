@@ -9,6 +9,7 @@ import { BULL_PREFIX } from '../src/store/keys.js';
 import { connectRedis } from '../src/store/redis.js';
 import { createSources } from '../src/sources/registry.js';
 import { REFRESH_EVENTS, refreshEvents } from './jobs/refresh-events.js';
+import { REFRESH_FX, refreshFx } from './jobs/refresh-fx.js';
 import { REFRESH_METRICS, refreshMetrics } from './jobs/refresh-metrics.js';
 import { REFRESH_SPORTSBOOK, refreshSportsbook } from './jobs/refresh-sportsbook.js';
 import type { RefreshDeps } from './refresh.js';
@@ -31,6 +32,7 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
     [REFRESH_EVENTS]: refreshEvents(deps, sources.events),
     [REFRESH_SPORTSBOOK]: refreshSportsbook(deps, sources.sportsbook),
     [REFRESH_METRICS]: refreshMetrics(deps, sources.metrics),
+    [REFRESH_FX]: refreshFx(deps, sources.fx),
   };
 
   const queue = new Queue(REFRESH_QUEUE, { connection: queueConn, prefix: BULL_PREFIX });

@@ -1,12 +1,13 @@
 /** Picks the configured source for each data kind (`SOURCES`). */
 import { ConfigError, type Config } from '../config.js';
 import { createSimulator } from './simulator/index.js';
-import type { EventsSource, MetricsSource, SportsbookSource } from './source.js';
+import type { EventsSource, FxSource, MetricsSource, SportsbookSource } from './source.js';
 
 export interface Sources {
   events: EventsSource;
   sportsbook: SportsbookSource;
   metrics: MetricsSource;
+  fx: FxSource;
 }
 
 /** @throws ConfigError for a source name this build does not have. */
@@ -21,5 +22,6 @@ export function createSources(config: Config): Sources {
     events: pick('events', config.sources.events, { simulator }),
     sportsbook: pick('sportsbook', config.sources.sportsbook, { simulator }),
     metrics: pick('metrics', config.sources.metrics, { simulator }),
+    fx: pick('fx', config.sources.fx, { simulator }),
   };
 }

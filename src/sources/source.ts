@@ -2,7 +2,7 @@
  * The source interface. A source fetches upstream data and normalizes it into the internal model
  * (src/store/schemas.ts); workers validate what it returns before anything is written.
  */
-import type { EventsData, League, LeagueData, MetricsData } from '../store/schemas.js';
+import type { EventsData, FxData, League, LeagueData, MetricsData } from '../store/schemas.js';
 
 export interface FetchContext {
   /** The clock, passed in so sources (the simulator above all) are deterministic for tests. */
@@ -23,4 +23,9 @@ export interface SportsbookSource {
 export interface MetricsSource {
   readonly name: string;
   fetchMetrics(ctx: FetchContext): Promise<MetricsData>;
+}
+
+export interface FxSource {
+  readonly name: string;
+  fetchRates(ctx: FetchContext): Promise<FxData>;
 }

@@ -21,5 +21,6 @@ export interface SnapshotId {
 export const EXPECTED_SNAPSHOTS: readonly SnapshotId[] = [
   { kind: 'events', key: 'all' },
   { kind: 'metrics', key: 'all' },
+  { kind: 'fx', key: 'daily' },
   ...LEAGUES.map((league) => ({ kind: 'sportsbook' as const, key: league })),
 ];

@@ -143,9 +143,19 @@ export const MetricsData = z.object({
 });
 export type MetricsData = z.infer<typeof MetricsData>;
 
+// ---------------------------------------------------------------- FX reference rates
+
+/** Units of each currency per 1 USD (EUR 0.92 means $1 = €0.92), from a daily reference. */
+export const FxData = z.object({
+  /** The reference date the publisher stamped on the rates (YYYY-MM-DD). */
+  asOfDate: z.iso.date(),
+  rates: z.record(z.string().regex(/^[A-Z]{3}$/), z.number().positive().finite()),
+});
+export type FxData = z.infer<typeof FxData>;
+
 // ---------------------------------------------------------------- snapshot envelope
 
-export const SNAPSHOT_KINDS = ['events', 'sportsbook', 'metrics'] as const;
+export const SNAPSHOT_KINDS = ['events', 'sportsbook', 'metrics', 'fx'] as const;
 export type SnapshotKind = (typeof SNAPSHOT_KINDS)[number];
 
 /** The data schema of each snapshot kind. */
@@ -153,6 +163,7 @@ export const SnapshotData = {
   events: EventsData,
   sportsbook: LeagueData,
   metrics: MetricsData,
+  fx: FxData,
 } as const satisfies Record<SnapshotKind, z.ZodType>;
 
 export type SnapshotDataOf<K extends SnapshotKind> = z.infer<(typeof SnapshotData)[K]>;

@@ -316,7 +316,7 @@ describe('HTTP behaviour', () => {
     const ready = await get('/readyz');
     expect(ready.status).toBe(200);
     const body = (await ready.json()) as { snapshots: Array<{ kind: string; stale: boolean }> };
-    expect(body.snapshots).toHaveLength(6);
+    expect(body.snapshots).toHaveLength(7); // events, metrics, fx, four leagues
   });
 });
 

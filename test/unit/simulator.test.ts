@@ -428,3 +428,28 @@ describe('simulator: metrics', () => {
     }
   });
 });
+
+describe('simulator: FX reference rates', () => {
+  const sim = createSimulator({ seed: 7 });
+  const rates = (iso: string) => sim.fetchRates({ now: new Date(iso) });
+
+  it('publishes one set per business day at the 16:00 UTC fixing', async () => {
+    const before = await rates('2026-11-20T15:59:00.000Z'); // Friday, before the fixing
+    const after = await rates('2026-11-20T16:00:00.000Z');
+    expect(before.asOfDate).toBe('2026-11-19');
+    expect(after.asOfDate).toBe('2026-11-20');
+    expect(after.rates).not.toEqual(before.rates);
+    // Saturday and Sunday keep Friday's fixing.
+    expect(await rates('2026-11-22T12:00:00.000Z')).toEqual(after);
+    expect(await rates('2026-11-23T10:00:00.000Z')).toEqual(after); // Monday before 16:00
+  });
+
+  it('quotes every supported currency per USD at realistic levels', async () => {
+    const { rates: r } = await rates('2026-11-22T12:00:00.000Z');
+    expect(r.USD).toBe(1);
+    expect(r.EUR).toBeGreaterThan(0.8);
+    expect(r.EUR).toBeLessThan(1.05);
+    expect(r.JPY).toBeGreaterThan(120);
+    expect(Object.keys(r).sort()).toEqual(['AUD', 'BRL', 'CAD', 'CHF', 'EUR', 'GBP', 'INR', 'JPY', 'MXN', 'USD']);
+  });
+});

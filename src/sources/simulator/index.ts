@@ -4,12 +4,13 @@
  * the same seed and clock give deep-equal data, a later clock gives drifted prices.
  */
 import { LEAGUES, type League } from '../../store/schemas.js';
-import type { EventsSource, FetchContext, MetricsSource, SportsbookSource } from '../source.js';
+import type { EventsSource, FetchContext, FxSource, MetricsSource, SportsbookSource } from '../source.js';
 import { buildEvents } from './events.js';
+import { buildFx } from './fx.js';
 import { buildMetrics } from './metrics.js';
 import { createLeagueBuilder } from './season.js';
 
-export type Simulator = EventsSource & SportsbookSource & MetricsSource;
+export type Simulator = EventsSource & SportsbookSource & MetricsSource & FxSource;
 
 /** Rejects an aborted fetch or an invalid clock before doing any work. */
 function check(ctx: FetchContext): Date {
@@ -37,6 +38,9 @@ export function createSimulator(opts: { seed: number }): Simulator {
     async fetchMetrics(ctx) {
       const now = check(ctx);
       return buildMetrics(seed, now, buildEvents(seed, now), LEAGUES.map((l) => league(l, now, true)));
+    },
+    async fetchRates(ctx) {
+      return buildFx(seed, check(ctx));
     },
   };
 }
