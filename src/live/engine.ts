@@ -1,0 +1,210 @@
+/**
+ * The live-market engine of one API process. It folds price ticks from Redis pub/sub into
+ * per-(asset, horizon) contract windows aligned to the clock. A window's strike is the first tick at
+ * or after its start, written once with SET NX so every API instance shows the same strike; an
+ * instance that starts mid-window reads it back.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log.js';
+import { strikeKey, ticksChannel } from '../store/keys.js';
+import { ASSETS, HORIZONS, Tick, type Asset, type Horizon } from './market.js';
+import { DEFAULT_EWMA, updateVolatility, varianceFromAnnual, type VolState } from './volatility.js';
+import { tickBelongsTo, windowAt, type ContractWindow } from './window.js';
+
+/** Typical annualized volatility, the estimate's starting point before ticks teach it better. */
+export const PRIOR_ANNUAL_VOL: Readonly<Record<Asset, number>> = { BTC: 0.55, ETH: 0.7, SOL: 0.9 };
+
+interface AssetState {
+  spot?: number;
+  lastTickMs?: number;
+  source?: string;
+  vol: VolState | undefined;
+  priorVariance: number;
+}
+
+interface WindowState {
+  window: ContractWindow;
+  strike?: number;
+  /** A SET NX / GET for this window's strike is in flight. */
+  claiming: boolean;
+}
+
+/** Everything a payload builder needs about one (asset, horizon), at one moment. */
+export interface LiveView {
+  asset: Asset;
+  horizon: Horizon;
+  window: ContractWindow;
+  strike?: number;
+  spot?: number;
+  lastTickMs?: number;
+  /** Per-second variance of log price. */
+  variance: number;
+}
+
+/** `tick`: prices or the strike changed; `clock`: only the countdown moved (or the window rolled). */
+export type ChangeKind = 'tick' | 'clock';
+export type LiveListener = (asset: Asset, horizon: Horizon, kind: ChangeKind) => void;
+
+export interface LiveEngineOptions {
+  redis: Redis;
+  subscriber: Redis;
+  log: Logger;
+  now?: () => number;
+}
+
+export class LiveEngine {
+  readonly #assets = new Map<Asset, AssetState>();
+  readonly #windows = new Map<string, WindowState>();
+  readonly #listeners = new Set<LiveListener>();
+  readonly #redis: Redis;
+  readonly #subscriber: Redis;
+  readonly #log: Logger;
+  readonly #now: () => number;
+  #timer: NodeJS.Timeout | undefined;
+  #badTicks = 0;
+  #ticksApplied = 0;
+
+  constructor(opts: LiveEngineOptions) {
+    this.#redis = opts.redis;
+    this.#subscriber = opts.subscriber;
+    this.#log = opts.log;
+    this.#now = opts.now ?? Date.now;
+    for (const asset of ASSETS) {
+      this.#assets.set(asset, { vol: undefined, priorVariance: varianceFromAnnual(PRIOR_ANNUAL_VOL[asset]) });
+    }
+  }
+
+  /** Subscribes to the tick channels, loads current strikes, and starts the clock. */
+  async start(): Promise<void> {
+    this.#subscriber.on('message', (channel: string, message: string) => {
+      if (channel.startsWith('pw:ticks:')) this.ingest(message);
+    });
+    await this.#subscriber.subscribe(...ASSETS.map(ticksChannel));
+    await Promise.all(ASSETS.flatMap((a) => HORIZONS.map((h) => this.#roll(a, h, this.#now()))));
+    // The clock rolls windows at expiry and moves the countdown, ticks or no ticks.
+    this.#timer = setInterval(() => this.#onSecond(), 1000);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+
+  onChange(listener: LiveListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Parses and applies one tick message from `pw:ticks:{ASSET}`. Malformed ticks are counted and dropped. */
+  ingest(message: string): void {
+    let tick: Tick;
+    try {
+      tick = Tick.parse(JSON.parse(message));
+    } catch {
+      if (this.#badTicks++ % 1000 === 0) this.#log.warn({ message: message.slice(0, 200), dropped: this.#badTicks }, 'dropping malformed tick');
+      return;
+    }
+    this.apply(tick);
+  }
+
+  /** Applies a validated tick. */
+  apply(tick: Tick): void {
+    const tickMs = Date.parse(tick.ts);
+    const state = this.#assets.get(tick.asset)!;
+    // An older tick arriving late never moves the spot backwards.
+    if (state.lastTickMs !== undefined && tickMs < state.lastTickMs) return;
+    state.vol = state.vol
+      ? updateVolatility(state.vol, tick.price, tickMs, DEFAULT_EWMA)
+      : { variance: state.priorVariance, lastPrice: tick.price, lastMs: tickMs };
+    state.spot = tick.price;
+    state.lastTickMs = tickMs;
+    state.source = tick.source;
+    this.#ticksApplied++;
+    const now = this.#now();
+    for (const horizon of HORIZONS) {
+      const ws = this.#window(tick.asset, horizon, now);
+      if (ws.strike === undefined && !ws.claiming && tickBelongsTo(tickMs, ws.window)) void this.#claimStrike(tick.asset, horizon, ws, tick.price);
+      this.#emit(tick.asset, horizon, 'tick');
+    }
+  }
+
+  /** Counters for readiness output and benchmarks. */
+  stats(): { ticksApplied: number; badTicks: number; lastTickAt: Partial<Record<Asset, string>> } {
+    const lastTickAt: Partial<Record<Asset, string>> = {};
+    for (const [asset, s] of this.#assets) if (s.lastTickMs !== undefined) lastTickAt[asset] = new Date(s.lastTickMs).toISOString();
+    return { ticksApplied: this.#ticksApplied, badTicks: this.#badTicks, lastTickAt };
+  }
+
+  /** The current view of one (asset, horizon). */
+  view(asset: Asset, horizon: Horizon): LiveView {
+    const state = this.#assets.get(asset)!;
+    const ws = this.#window(asset, horizon, this.#now());
+    return {
+      asset,
+      horizon,
+      window: ws.window,
+      strike: ws.strike,
+      spot: state.spot,
+      lastTickMs: state.lastTickMs,
+      variance: state.vol?.variance ?? state.priorVariance,
+    };
+  }
+
+  /** The window state for `now`, rolled if the stored one has expired. */
+  #window(asset: Asset, horizon: Horizon, now: number): WindowState {
+    const id = `${asset}:${horizon}`;
+    const current = this.#windows.get(id);
+    if (current && now < current.window.endMs) return current;
+    const next: WindowState = { window: windowAt(now, horizon), claiming: false };
+    this.#windows.set(id, next);
+    return next;
+  }
+
+  /** Rolls to the window at `now` and reads a strike another instance may already have set. */
+  async #roll(asset: Asset, horizon: Horizon, now: number): Promise<void> {
+    const ws = this.#window(asset, horizon, now);
+    if (ws.strike !== undefined || ws.claiming) return;
+    ws.claiming = true;
+    try {
+      const stored = await this.#redis.get(strikeKey(asset, horizon, ws.window.startMs / 1000));
+      if (stored !== null && Number(stored) > 0) ws.strike = Number(stored);
+    } catch (err) {
+      this.#log.warn({ err: (err as Error).message, asset, horizon }, 'could not read strike');
+    } finally {
+      ws.claiming = false;
+    }
+    this.#emit(asset, horizon, 'clock');
+  }
+
+  /** SET NX the strike; whoever wins, read back the value every instance will show. */
+  async #claimStrike(asset: Asset, horizon: Horizon, ws: WindowState, price: number): Promise<void> {
+    ws.claiming = true;
+    const key = strikeKey(asset, horizon, ws.window.startMs / 1000);
+    try {
+      // Kept two windows past expiry so an instance starting late can still read it.
+      const ttlSec = Math.ceil((ws.window.endMs - ws.window.startMs) / 1000) * 3;
+      const set = await this.#redis.set(key, String(price), 'EX', ttlSec, 'NX');
+      ws.strike = set === 'OK' ? price : Number(await this.#redis.get(key));
+    } catch (err) {
+      this.#log.warn({ err: (err as Error).message, asset, horizon }, 'could not claim strike; will retry on the next tick');
+    } finally {
+      ws.claiming = false;
+    }
+    this.#emit(asset, horizon, 'tick');
+  }
+
+  #onSecond(): void {
+    const now = this.#now();
+    for (const asset of ASSETS) {
+      for (const horizon of HORIZONS) {
+        const before = this.#windows.get(`${asset}:${horizon}`);
+        if (!before || now >= before.window.endMs) void this.#roll(asset, horizon, now);
+        else this.#emit(asset, horizon, 'clock');
+      }
+    }
+  }
+
+  #emit(asset: Asset, horizon: Horizon, kind: ChangeKind): void {
+    for (const l of this.#listeners) l(asset, horizon, kind);
+  }
+}

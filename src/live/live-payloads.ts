@@ -1,0 +1,91 @@
+/**
+ * Turns engine changes into payload bytes per topic, coalesced: price changes are pushed at most
+ * once per `minIntervalMs`, and the first one after a quiet spell goes out at once. The clock
+ * (countdown, window roll) pushes only when nothing went out for a second, and never delays a
+ * price. REST reads the latest bytes; WebSocket subscribers get each push.
+ */
+import { createHash } from 'node:crypto';
+import type { CachedBody } from '../http/payload-cache.js';
+import type { ChangeKind, LiveEngine } from './engine.js';
+import { ASSETS, HORIZONS, liveTopic, type Asset, type Horizon } from './market.js';
+
+/** Builds a topic's payload; `shown` lists the operators it shows (for impression counts). */
+export type BuildLive = (asset: Asset, horizon: Horizon, nowMs: number) => { payload: unknown; shown: readonly string[] };
+export type Push = (topic: string, body: Buffer) => void;
+
+interface TopicState {
+  entry?: CachedBody;
+  builtMs: number;
+  /** Last push of a price change: what coalescing counts from. */
+  lastPushMs: number;
+  /** Last push of any kind. */
+  lastAnyPushMs: number;
+  timer?: NodeJS.Timeout;
+}
+
+export class LivePayloads {
+  readonly #topics = new Map<string, TopicState>();
+  #push: Push = () => {};
+
+  constructor(
+    readonly engine: LiveEngine,
+    private readonly build: BuildLive,
+    private readonly minIntervalMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    for (const a of ASSETS) for (const h of HORIZONS) this.#topics.set(liveTopic(a, h), { builtMs: 0, lastPushMs: 0, lastAnyPushMs: 0 });
+    engine.onChange((a, h, kind) => this.#schedule(a, h, kind));
+  }
+
+  /** Where pushes go (the WebSocket layer), set once the server exists. */
+  onPush(push: Push): void {
+    this.#push = push;
+  }
+
+  /** The latest body for a topic, built now if none is recent. */
+  latest(asset: Asset, horizon: Horizon): CachedBody {
+    const state = this.#topics.get(liveTopic(asset, horizon))!;
+    // seconds_left moves every second: never serve a body older than that.
+    if (!state.entry || this.now() - state.builtMs >= 1000) this.#rebuild(asset, horizon, state);
+    return state.entry!;
+  }
+
+  stop(): void {
+    for (const s of this.#topics.values()) clearTimeout(s.timer);
+  }
+
+  #schedule(asset: Asset, horizon: Horizon, kind: ChangeKind): void {
+    const state = this.#topics.get(liveTopic(asset, horizon))!;
+    if (state.timer) return; // a push is already due and will include this change
+    if (kind === 'clock') {
+      if (this.now() - state.lastAnyPushMs >= 1000) this.#flush(asset, horizon, state, kind);
+      return;
+    }
+    const wait = state.lastPushMs + this.minIntervalMs - this.now();
+    if (wait <= 0) return this.#flush(asset, horizon, state, kind);
+    state.timer = setTimeout(() => {
+      state.timer = undefined;
+      this.#flush(asset, horizon, state, kind);
+    }, wait);
+  }
+
+  #flush(asset: Asset, horizon: Horizon, state: TopicState, kind: ChangeKind): void {
+    this.#rebuild(asset, horizon, state);
+    if (kind === 'tick') state.lastPushMs = state.builtMs;
+    state.lastAnyPushMs = state.builtMs;
+    this.#push(liveTopic(asset, horizon), state.entry!.body);
+  }
+
+  #rebuild(asset: Asset, horizon: Horizon, state: TopicState): void {
+    const now = this.now();
+    const { payload, shown } = this.build(asset, horizon, now);
+    const body = Buffer.from(JSON.stringify(payload));
+    state.entry = {
+      body,
+      shown,
+      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+      lastModified: new Date(now).toUTCString(),
+    };
+    state.builtMs = now;
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * The live market end to end: real API processes on one real Redis, ticks published on
+ * `pw:ticks:{ASSET}` by the test, REST and WebSocket clients over real sockets.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { Tick } from '../../src/live/market.js';
+import { ticksChannel } from '../../src/store/keys.js';
+import { writeSnapshot } from '../../src/store/snapshots.js';
+import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
+import { oneEvent } from '../support/fixtures.js';
+import { useRedis } from '../support/redis.js';
+import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+
+const redis = useRedis();
+let a: ServiceProcess;
+let b: ServiceProcess;
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([spawnProcess('src/main.ts', testEnv(redis.url)), spawnProcess('src/main.ts', testEnv(redis.url))]);
+  await Promise.all([waitFor(`${a.base}/healthz`, (s) => s === 200, a), waitFor(`${b.base}/healthz`, (s) => s === 200, b)]);
+});
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+});
+
+const publishTick = (asset: Tick['asset'], price: number, at = Date.now()) =>
+  redis.client.publish(ticksChannel(asset), JSON.stringify({ asset, price, ts: new Date(at).toISOString(), source: 'test' } satisfies Tick));
+
+const live = async (proc: ServiceProcess, query: string) => {
+  const res = await fetch(`${proc.base}/v1/widgets/live-market${query}`);
+  expect(res.status).toBe(200);
+  return LiveMarketPayload.parse(await res.json());
+};
+
+/** A WebSocket client that collects parsed frames. */
+async function client(proc: ServiceProcess): Promise<{ ws: WebSocket; frames: Array<Record<string, unknown>>; next(pred: (f: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> }> {
+  const ws = new WebSocket(`${proc.base.replace('http', 'ws')}/v1/ws`);
+  const frames: Array<Record<string, unknown>> = [];
+  ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as Record<string, unknown>));
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  return {
+    ws,
+    frames,
+    async next(pred) {
+      await expect.poll(() => frames.some(pred), { timeout: 5_000, interval: 10 }).toBe(true);
+      return frames.find(pred)!;
+    },
+  };
+}
+
+describe('live-market REST', () => {
+  it('serves the spec form with the strike, spot difference and multipliers from the ticks', async () => {
+    await publishTick('ETH', 3_400.5);
+    await expect.poll(async () => (await live(a, '?asset=ETH&horizon_minutes=15')).market_status, { timeout: 5_000 }).toBe('open');
+    await publishTick('ETH', 3_412.75);
+    await expect.poll(async () => (await live(a, '?asset=ETH&horizon_minutes=15')).spot_price, { timeout: 5_000 }).toBe('$3,412.75');
+    const body = await live(a, '?asset=ETH&horizon_minutes=15');
+    expect(body.expiration_horizon).toBe('15 minutes');
+    expect(body.underlying_asset).toBe('ETH');
+    expect(body.providers_pool.length).toBeGreaterThanOrEqual(2);
+    expect(body.providers_pool.some((p) => p.is_best_odds)).toBe(true);
+    const strike = Number(body.providers_pool[0]!.live_metrics.target_price.replace(/[$,]/g, ''));
+    const diff = Number(body.providers_pool[0]!.live_metrics.spot_difference.replace(/[$,+]/g, ''));
+    expect(diff).toBeCloseTo(3_412.75 - strike, 2);
+    expect(body.active_micro_question).toContain(body.providers_pool[0]!.live_metrics.target_price);
+    // 1 / price: an up multiplier of x2.00 means the up contract costs 0.50.
+    for (const p of body.providers_pool) {
+      const up = 1 / Number(p.live_metrics.multipliers.payout_up.slice(1));
+      const down = 1 / Number(p.live_metrics.multipliers.payout_down.slice(1));
+      expect(up + down).toBeGreaterThan(0.99); // every venue's asks carry a margin
+    }
+  });
+
+  it('two API processes on one Redis show the same strike for the same window', async () => {
+    await publishTick('SOL', 187.31);
+    await expect.poll(async () => (await live(b, '?asset=SOL')).market_status, { timeout: 5_000 }).toBe('open');
+    const [pa, pb] = await Promise.all([live(a, '?asset=SOL'), live(b, '?asset=SOL')]);
+    expect(pa.window_start).toBe(pb.window_start);
+    expect(pa.providers_pool[0]!.live_metrics.target_price).toBe(pb.providers_pool[0]!.live_metrics.target_price);
+  });
+
+  it('defaults to BTC and 5 minutes and refuses anything else', async () => {
+    const body = await live(a, '');
+    expect(body.underlying_asset).toBe('BTC');
+    expect(body.expiration_horizon).toBe('5 minutes');
+    for (const q of ['?asset=DOGE', '?asset=btc', '?horizon_minutes=10', '?horizon_minutes=5.0']) {
+      const res = await fetch(`${a.base}/v1/widgets/live-market${q}`);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { code: string }).code).toBe('invalid_parameter');
+    }
+  });
+});
+
+describe('WebSocket /v1/ws', () => {
+  it('sends the current payload on subscribe, then an update after each tick', async () => {
+    const c = await client(a);
+    c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'live-market:ETH:15' }));
+    const first = await c.next((f) => f.topic === 'live-market:ETH:15');
+    LiveMarketPayload.parse(first.data);
+    await publishTick('ETH', 3_456.78);
+    const update = await c.next((f) => f.topic === 'live-market:ETH:15' && (f.data as { spot_price: string }).spot_price === '$3,456.78');
+    expect(LiveMarketPayload.parse(update.data).market_status).toBe('open');
+    c.ws.close();
+  });
+
+  it('answers bad messages and unknown topics with an error frame, and unsubscribes', async () => {
+    const c = await client(a);
+    c.ws.send('not json');
+    expect(await c.next((f) => f.op === 'error')).toMatchObject({ op: 'error', code: 'bad_request' });
+    c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'live-market:DOGE:5' }));
+    expect(await c.next((f) => f.code === 'unknown_topic')).toMatchObject({ op: 'error', code: 'unknown_topic' });
+    c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'event:no-such-event' }));
+    await expect.poll(() => c.frames.filter((f) => f.code === 'unknown_topic').length).toBe(2);
+
+    c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'live-market:BTC:5' }));
+    await c.next((f) => f.topic === 'live-market:BTC:5');
+    c.ws.send(JSON.stringify({ op: 'unsubscribe', topic: 'live-market:BTC:5' }));
+    await c.next((f) => f.op === 'unsubscribed');
+    const before = c.frames.filter((f) => f.topic === 'live-market:BTC:5').length;
+    for (let i = 0; i < 5; i++) await publishTick('BTC', 97_000 + i);
+    await new Promise((r) => setTimeout(r, 1_500)); // a second's countdown push would land here too
+    expect(c.frames.filter((f) => f.topic === 'live-market:BTC:5').length).toBe(before);
+    c.ws.close();
+  });
+
+  it('pushes the event widget when its snapshot changes', async () => {
+    await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.4), new Date());
+    const c = await client(a);
+    await expect
+      .poll(async () => {
+        c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'event:fed-december-2026' }));
+        await new Promise((r) => setTimeout(r, 100));
+        return c.frames.some((f) => f.topic === 'event:fed-december-2026');
+      }, { timeout: 5_000 })
+      .toBe(true);
+    await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.45), new Date());
+    const pushed = await c.next(
+      (f) => f.topic === 'event:fed-december-2026' && JSON.stringify(f.data).includes('"contract_price":"45¢"'),
+    );
+    expect(pushed.data).toMatchObject({ widget_class: 'event-specific', event_slug: 'fed-december-2026' });
+    c.ws.close();
+  });
+});
+
+describe('dead WebSocket clients', () => {
+  it('pings an idle client and closes it when no pong comes back', async () => {
+    const proc = await spawnProcess('src/main.ts', testEnv(redis.url, { WS_IDLE_TIMEOUT_SECONDS: '8' }));
+    try {
+      await waitFor(`${proc.base}/healthz`, (s) => s === 200, proc);
+      const connections = async () =>
+        ((await (await fetch(`${proc.base}/readyz`)).json()) as { websocket: { connections: number } }).websocket.connections;
+      const alive = await client(proc); // the ws library answers pings by itself
+      const dead = await client(proc);
+      let pings = 0;
+      alive.ws.on('ping', () => pings++);
+      expect(await connections()).toBe(2);
+      dead.ws.pause(); // reads nothing: never sees a ping, never answers one
+      await expect.poll(connections, { timeout: 30_000, interval: 250 }).toBe(1);
+      expect(pings).toBeGreaterThan(0);
+      expect(alive.ws.readyState).toBe(WebSocket.OPEN);
+      alive.ws.close();
+      dead.ws.terminate();
+    } finally {
+      await proc.stop();
+    }
+  }, 60_000);
+});
+
+describe('slow WebSocket clients', () => {
+  it('drops a client that stops reading, without holding up the others', async () => {
+    const proc = await spawnProcess('src/main.ts', testEnv(redis.url, { WS_MAX_BACKPRESSURE_BYTES: '4096', LIVE_PUSH_INTERVAL_MS: '10' }));
+    try {
+      await waitFor(`${proc.base}/healthz`, (s) => s === 200, proc);
+      const topics = ['BTC', 'ETH', 'SOL'].flatMap((x) => [`live-market:${x}:5`, `live-market:${x}:15`]);
+      const slow = await client(proc);
+      const fast = await client(proc);
+      for (const topic of topics) {
+        slow.ws.send(JSON.stringify({ op: 'subscribe', topic }));
+        fast.ws.send(JSON.stringify({ op: 'subscribe', topic }));
+      }
+      await slow.next((f) => f.topic === topics[5]);
+      const connections = async () =>
+        ((await (await fetch(`${proc.base}/readyz`)).json()) as { websocket: { connections: number } }).websocket.connections;
+      expect(await connections()).toBe(2);
+      slow.ws.pause(); // stops reading: the server's send buffer for it fills up
+      // Publish until the server has dropped the slow client (bounded: 30 s at most).
+      const deadline = Date.now() + 30_000;
+      let price = 90_000;
+      let batches = 0;
+      while (Date.now() < deadline) {
+        await Promise.all(['BTC', 'ETH', 'SOL'].map((x) => publishTick(x as Tick['asset'], (price += 0.01))));
+        await new Promise((r) => setTimeout(r, 5));
+        if (++batches % 20 === 0 && (await connections()) === 1) break;
+      }
+      expect(await connections()).toBe(1);
+      slow.ws.resume(); // let the close frame and FIN through
+      await expect.poll(() => slow.ws.readyState, { timeout: 5_000 }).toBe(WebSocket.CLOSED);
+      // The reading client stayed connected and kept getting fresh prices.
+      expect(fast.ws.readyState).toBe(WebSocket.OPEN);
+      const received = fast.frames.length;
+      await publishTick('BTC', 123_456.78);
+      await fast.next((f) => (f.data as { spot_price?: string } | undefined)?.spot_price === '$123,456.78');
+      expect(fast.frames.length).toBeGreaterThan(received);
+      fast.ws.close();
+    } finally {
+      await proc.stop();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_EWMA, updateVolatility, varianceFromAnnual, type VolState } from '../../src/live/volatility.js';
+
+/** |actual - expected| within `rel` of |expected|. */
+function expectRel(actual: number, expected: number, rel = 1e-9): void {
+  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(Math.abs(expected) * rel);
+}
+
+const OPTS = { timeConstantSec: 300, minIntervalSec: 0.25 };
+
+describe('varianceFromAnnual', () => {
+  it('divides the annual variance by the seconds in a 365-day year', () => {
+    // 0.55^2 / (365 * 24 * 3600) = 0.3025 / 31,536,000 = 9.59221207508879e-9
+    expectRel(varianceFromAnnual(0.55), 9.59221207508879e-9);
+    // 1.0^2 / 31,536,000 = 3.1709791983764586e-8
+    expectRel(varianceFromAnnual(1), 3.1709791983764586e-8);
+    expect(varianceFromAnnual(0)).toBe(0);
+  });
+});
+
+describe('updateVolatility', () => {
+  const start: VolState = { variance: 1e-8, lastPrice: 100, lastMs: 0 };
+
+  it('folds one return as a time-weighted EWMA of r^2/dt', () => {
+    const s = updateVolatility(start, 101, 1000, OPTS);
+    // dt = 1 s; r = ln(101/100) = 0.009950330853168092, r^2 = 9.900908408750885e-5, r^2/dt = same
+    // w = exp(-1/300) = 0.9966722160545233
+    // v = 0.99667221605 * 1e-8 + (1 - 0.99667221605) * 9.9009084087e-5
+    //   = 9.9667221605e-9 + 3.2948084e-7 = 3.3944756264331235e-7
+    expectRel(s.variance, 3.3944756264331235e-7);
+    expect(s.lastPrice).toBe(101);
+    expect(s.lastMs).toBe(1000);
+  });
+
+  it('floors dt at minIntervalSec and chains a second update', () => {
+    const s1 = updateVolatility(start, 101, 1000, OPTS);
+    // 100 ms later: dt = max(0.1, 0.25) = 0.25 s
+    const s2 = updateVolatility(s1, 100.5, 1100, OPTS);
+    // r = ln(100.5/101) = -0.004962789342129014, r^2 = 2.462927805434933e-5, r^2/dt = 9.851711221739732e-5
+    // w = exp(-0.25/300) = 0.9991670137924583
+    // v = 0.99916701379 * 3.3944756264e-7 + 0.00083298621 * 9.8517112217e-5
+    //   = 3.3916480e-7 + 8.2063402e-8 = 4.2122820318937535e-7
+    expectRel(s2.variance, 4.2122820318937535e-7);
+    expect(s2.lastMs).toBe(1100);
+    expect(s2.lastPrice).toBe(100.5);
+  });
+
+  it('uses the given time constant and interval floor', () => {
+    const s = updateVolatility({ variance: 0, lastPrice: 200, lastMs: 5000 }, 202, 7000, { timeConstantSec: 10, minIntervalSec: 0.5 });
+    // dt = 2 s; r = ln(1.01) = 0.009950330853168092; w = exp(-2/10) = 0.8187307530779818
+    // v = 0 + (1 - 0.81873075) * 9.9009084e-5 / 2 = 0.18126925 * 4.9504542e-5 = 8.97365105549075e-6
+    expectRel(s.variance, 8.97365105549075e-6);
+  });
+
+  it('defaults to a 300 s time constant and a 0.25 s floor', () => {
+    expect(DEFAULT_EWMA).toEqual({ timeConstantSec: 300, minIntervalSec: 0.25 });
+    // Same numbers as the two-step case above, without passing options.
+    const s2 = updateVolatility(updateVolatility(start, 101, 1000), 100.5, 1100);
+    expectRel(s2.variance, 4.2122820318937535e-7);
+  });
+
+  it('leaves the estimate unchanged when the price does not move, apart from decay', () => {
+    const s = updateVolatility(start, 100, 300_000, OPTS);
+    // r = 0; dt = 300 s; w = exp(-1) = 0.36787944117144233 -> v = 0.36787944e-8
+    expectRel(s.variance, 3.6787944117144233e-9);
+  });
+
+  it('ignores out-of-order and same-instant ticks', () => {
+    const s1 = updateVolatility(start, 101, 1000, OPTS);
+    expect(updateVolatility(s1, 150, 999, OPTS)).toBe(s1);
+    expect(updateVolatility(s1, 150, 1000, OPTS)).toBe(s1);
+  });
+
+  it('ignores non-positive and non-numeric prices', () => {
+    for (const bad of [0, -5, Number.NaN]) {
+      expect(updateVolatility(start, bad, 1000, OPTS)).toBe(start);
+    }
+  });
+});
