@@ -19,6 +19,9 @@ export const PromoCopy = z.object({
   ctaLabel: z.string().min(1).max(40),
 });
 
+/** An affiliate query parameter name such as aff_sub or btag. */
+const SubIdParam = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/);
+
 export const Operator = z.object({
   id: OperatorId,
   name: z.string().min(1).max(60),
@@ -37,6 +40,20 @@ export const Operator = z.object({
    */
   webDomains: z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/)).min(1),
   promoCode: z.string().regex(/^[A-Z0-9]{3,20}$/).optional(),
+  /**
+   * The query parameters this operator's affiliate program reads sub-ids from, per value we pass
+   * (a click on the affiliate URL carries them; contract-page deep links stay as they are).
+   */
+  subIdParams: z
+    .object({
+      impression: SubIdParam.optional(),
+      advertiser: SubIdParam.optional(),
+      widget: SubIdParam.optional(),
+      placement: SubIdParam.optional(),
+      country: SubIdParam.optional(),
+    })
+    .strict()
+    .optional(),
   /** Live-market coupon, e.g. "$10 bonus". */
   couponValue: z.string().max(40).optional(),
   /** Promo and call-to-action copy per locale; English is required (the fallback). */

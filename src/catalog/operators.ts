@@ -16,6 +16,7 @@ const CATALOG: Operator[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['PRO_LIQUIDITY', 'API_ACCESS', 'CASH_OUT', 'LIVE_BETTING'],
     affiliateUrl: 'https://kalshi.com/sign-up',
+    subIdParams: { impression: 'subId1', advertiser: 'subId2', placement: 'subId3' },
     webDomains: ['kalshi.com'],
     promoCode: 'WIRE10',
     couponValue: '$10 bonus',
@@ -35,6 +36,7 @@ const CATALOG: Operator[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['API_ACCESS', 'CASH_OUT'],
     affiliateUrl: 'https://forecastex.com/get-started',
+    subIdParams: { impression: 'sub1', advertiser: 'sub2' },
     webDomains: ['forecastex.com'],
     promos: {
       en: { promoText: 'Earn an annual incentive coupon on your open forecast positions', ctaLabel: 'Open an account' },
@@ -53,6 +55,7 @@ const CATALOG: Operator[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['PRO_LIQUIDITY', 'API_ACCESS', 'CASH_OUT'],
     affiliateUrl: 'https://polymarket.com/?via=predictwire',
+    subIdParams: { impression: 'sub_id', advertiser: 'sub_id2', country: 'sub_id3' },
     webDomains: ['polymarket.com'],
     couponValue: '$5 USDC',
     promos: {
@@ -71,6 +74,7 @@ const CATALOG: Operator[] = [
     appStores: [],
     capabilities: ['API_ACCESS', 'CASH_OUT'],
     affiliateUrl: 'https://limitless.exchange/?r=predictwire',
+    subIdParams: { impression: 'sub' },
     webDomains: ['limitless.exchange'],
     promoCode: 'LIMITWIRE',
     couponValue: '$5 bonus',
@@ -91,6 +95,7 @@ const CATALOG: Operator[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['LIVE_BETTING', 'CASH_OUT', 'SAME_GAME_PARLAY'],
     affiliateUrl: 'https://sportsbook.draftkings.com/r/sb/predictwire',
+    subIdParams: { impression: 'aff_sub', advertiser: 'aff_sub2', placement: 'aff_sub3', country: 'aff_sub4' },
     webDomains: ['draftkings.com'],
     promoCode: 'DKWIRE',
     couponValue: '$200 in bonus bets',
@@ -110,6 +115,7 @@ const CATALOG: Operator[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['LIVE_BETTING', 'CASH_OUT', 'SAME_GAME_PARLAY'],
     affiliateUrl: 'https://sportsbook.fanduel.com/join',
+    subIdParams: { impression: 'aff_sub', advertiser: 'aff_sub2', widget: 'aff_sub3' },
     webDomains: ['fanduel.com'],
     couponValue: '$150 in bonus bets',
     promos: {
@@ -128,6 +134,7 @@ const CATALOG: Operator[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['LIVE_BETTING', 'CASH_OUT', 'SAME_GAME_PARLAY'],
     affiliateUrl: 'https://sports.betmgm.com/en/mobileportal/register',
+    subIdParams: { impression: 'subid', advertiser: 'pid' },
     webDomains: ['betmgm.com'],
     promoCode: 'BETWIRE',
     couponValue: 'Up to $1,500 back',
@@ -147,6 +154,7 @@ const CATALOG: Operator[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['LIVE_BETTING', 'CASH_OUT', 'SAME_GAME_PARLAY'],
     affiliateUrl: 'https://www.caesars.com/sportsbook-and-casino/referral',
+    subIdParams: { impression: 'aff_sub', advertiser: 'aff_sub2' },
     webDomains: ['caesars.com'],
     promoCode: 'WIREFULL',
     promos: {
@@ -165,6 +173,7 @@ const CATALOG: Operator[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['LIVE_BETTING', 'CASH_OUT', 'SAME_GAME_PARLAY', 'LIVE_STREAMING'],
     affiliateUrl: 'https://www.bet365.com/olp/open-account',
+    subIdParams: { impression: 'btag', advertiser: 'aff_sub' },
     webDomains: ['bet365.com'],
     promoCode: 'WIRE365',
     promos: {
@@ -183,6 +192,7 @@ const CATALOG: Operator[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['PRO_LIQUIDITY', 'LIVE_BETTING', 'CASH_OUT', 'API_ACCESS'],
     affiliateUrl: 'https://register.betfair.com/account/registration',
+    subIdParams: { impression: 'btag', country: 'aff_sub' },
     webDomains: ['betfair.com'],
     promoCode: 'EXCH100',
     promos: {
@@ -201,6 +211,7 @@ const CATALOG: Operator[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['LIVE_BETTING', 'SAME_GAME_PARLAY'],
     affiliateUrl: 'https://sportsbook.fanatics.com/join',
+    subIdParams: { impression: 'sub1', advertiser: 'sub2', placement: 'sub3' },
     webDomains: ['fanatics.com'],
     promoCode: 'FANWIRE',
     promos: {

@@ -108,12 +108,35 @@ function withinDomains(host: string, domains: readonly string[]): boolean {
   return domains.some((d) => h === d || h.endsWith(`.${d}`));
 }
 
+/** Which of our values an operator's affiliate program takes, and under which parameter names. */
+export type SubIdParams = Partial<Record<'impression' | 'advertiser' | 'widget' | 'placement' | 'country', string>>;
+
+/** The operator's affiliate URL with the sub-id parameters it takes, filled from the signed target. */
+export function affiliateUrlWithSubIds(target: ClickTarget, affiliateUrl: string, subIdParams: SubIdParams | undefined): string {
+  if (!subIdParams) return affiliateUrl;
+  const values: Record<keyof SubIdParams, string | undefined> = {
+    impression: target.impressionId,
+    advertiser: target.advertiserId,
+    widget: target.widget,
+    placement: target.placement,
+    country: target.country,
+  };
+  const url = new URL(affiliateUrl);
+  for (const [field, param] of Object.entries(subIdParams) as Array<[keyof SubIdParams, string | undefined]>) {
+    const value = values[field];
+    if (param && value) url.searchParams.set(param, value);
+  }
+  return url.toString();
+}
+
 /**
  * Where a verified click lands: the signed contract page when it is https and within the
- * operator's own web domains, else the operator's affiliate URL.
+ * operator's own web domains (as it is), else the operator's affiliate URL with its sub-ids.
  */
-export function landingUrl(target: ClickTarget, operator: { affiliateUrl: string; webDomains: readonly string[] }): string {
-  const { affiliateUrl } = operator;
+export function landingUrl(
+  target: ClickTarget,
+  operator: { affiliateUrl: string; webDomains: readonly string[]; subIdParams?: SubIdParams },
+): string {
   if (target.destination) {
     try {
       const dest = new URL(target.destination);
@@ -122,5 +145,5 @@ export function landingUrl(target: ClickTarget, operator: { affiliateUrl: string
       // fall through to the affiliate URL
     }
   }
-  return affiliateUrl;
+  return affiliateUrlWithSubIds(target, operator.affiliateUrl, operator.subIdParams);
 }

@@ -11,4 +11,6 @@ export interface WidgetContext {
   linkExpiresAt: number;
   impressionId: string;
   advertiserId?: string;
+  /** The visitor's resolved country (ISO 3166-1 alpha-2 or ZZ), when the route resolved one; links carry it. */
+  country?: string;
 }

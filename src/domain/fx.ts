@@ -1,0 +1,46 @@
+/**
+ * Currency for a country and conversion of USD amounts with the FX reference snapshot
+ * (rates are units of each currency per 1 USD).
+ */
+import type { FxData } from '../store/schemas.js';
+import { isCurrencyCode, type CurrencyCode } from './money.js';
+
+// Euro area as of 2026 (Bulgaria joined on 1 January 2026), plus the states that use the euro by
+// agreement or unilaterally.
+const EURO = [
+  'AT', 'BE', 'BG', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK',
+  'AD', 'MC', 'SM', 'VA', 'ME', 'XK',
+];
+
+const BY_COUNTRY: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(EURO.map((c) => [c, 'EUR'])),
+  GB: 'GBP', GG: 'GBP', JE: 'GBP', IM: 'GBP',
+  CA: 'CAD',
+  AU: 'AUD',
+  BR: 'BRL',
+  MX: 'MXN',
+  JP: 'JPY',
+  CH: 'CHF', LI: 'CHF',
+  IN: 'INR',
+};
+
+/** The country's own currency when we support it, else USD (DESIGN "currency"). */
+export function currencyForCountry(country: string): CurrencyCode {
+  const code = BY_COUNTRY[country];
+  return code !== undefined && isCurrencyCode(code) ? code : 'USD';
+}
+
+/**
+ * Units of `currency` per 1 USD: 1 for USD, else from the snapshot; undefined when the snapshot
+ * is missing or has no usable rate for it.
+ */
+export function usdRate(currency: CurrencyCode, fx: FxData | undefined): number | undefined {
+  if (currency === 'USD') return 1;
+  const rate = fx?.rates[currency];
+  return rate !== undefined && Number.isFinite(rate) && rate > 0 ? rate : undefined;
+}
+
+/** Converts a USD amount at `rate` units per USD. */
+export function convertUsd(amountUsd: number, rate: number): number {
+  return amountUsd * rate;
+}

@@ -1,0 +1,47 @@
+/**
+ * Geo resolution for one request (DESIGN "Geo"): client address → country from the database;
+ * when that fails (unreadable, loopback, private or reserved, or not in the database) the
+ * request's fallback_geo, then DEFAULT_GEO, then ZZ.
+ */
+import type { Request } from '../http/types.js';
+import { AddressMatcher } from './cidr.js';
+import { clientAddress } from './client-address.js';
+import type { CountryLookup } from './country-db.js';
+import { UNKNOWN_COUNTRY } from './countries.js';
+import type { IpAddress } from './ip.js';
+import { isNonPublic } from './reserved.js';
+
+export type GeoSource = 'ip' | 'fallback_geo' | 'default_geo' | 'unknown';
+
+export interface GeoResult {
+  /** ISO 3166-1 alpha-2, or ZZ. */
+  country: string;
+  source: GeoSource;
+}
+
+export class GeoResolver {
+  readonly #trusted: AddressMatcher;
+
+  constructor(
+    private readonly db: CountryLookup,
+    trustProxy: readonly string[],
+    private readonly defaultGeo: string | undefined,
+  ) {
+    this.#trusted = new AddressMatcher(trustProxy);
+  }
+
+  /** The client address of a request, believing X-Forwarded-For only through trusted proxies. */
+  clientAddress(req: Pick<Request, 'remoteAddress' | 'headers'>): IpAddress | undefined {
+    return clientAddress(req.remoteAddress, req.headers['x-forwarded-for'], this.#trusted);
+  }
+
+  /** The country of the client, from its address, else `fallbackGeo` (already validated). */
+  resolve(req: Pick<Request, 'remoteAddress' | 'headers'>, fallbackGeo?: string): GeoResult {
+    const ip = this.clientAddress(req);
+    const fromIp = ip && !isNonPublic(ip) ? this.db.country(ip) : undefined;
+    if (fromIp) return { country: fromIp, source: 'ip' };
+    if (fallbackGeo) return { country: fallbackGeo, source: 'fallback_geo' };
+    if (this.defaultGeo) return { country: this.defaultGeo, source: 'default_geo' };
+    return { country: UNKNOWN_COUNTRY, source: 'unknown' };
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * GET /v1/widgets/broad (and /advertiser/v1/widgets/broad): spec 4.3. The body depends on the
+ * visitor's country, locale and currency, so:
+ * - the in-process cache key holds all three (plus limit, advertiser and the versions of the FX
+ *   rates and ranking signals the body was built from);
+ * - responses are `Cache-Control: private` (a shared cache or CDN cannot see the client address
+ *   the country came from, so it must not store them) with `Vary: Accept-Language` for browsers.
+ */
+import { z } from 'zod';
+import { ADVERTISER_ID } from '../../auth/advertiser-keys.js';
+import { COMPLIANCE } from '../../catalog/compliance.js';
+import { currencyForCountry, usdRate } from '../../domain/fx.js';
+import { resolveLocale } from '../../domain/locale.js';
+import { CURRENCIES, isCurrencyCode, type CurrencyCode } from '../../domain/money.js';
+import { isCountryCode } from '../../geo/countries.js';
+import { buildBroadWidget } from '../../widgets/broad-widget.js';
+import type { Deps } from '../deps.js';
+import { countImpressions } from '../impressions.js';
+import { intParam } from '../params.js';
+import { dataUnavailable } from '../problem.js';
+import { parseQuery } from '../query.js';
+import { cachedJson, CORS_HEADERS } from '../respond.js';
+import { requireSnapshot } from '../snapshot-lookup.js';
+import type { Handler } from '../types.js';
+import { BODY_TTL_MS, widgetContext } from '../widget-context.js';
+import type { Attribution } from './widgets.js';
+
+export const BroadWidgetQuery = z.object({
+  limit: intParam(1, 50).optional(),
+  fallback_geo: z
+    .string()
+    .refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code in upper case, such as GB')
+    .optional(),
+  currency: z
+    .string()
+    .refine(isCurrencyCode, `must be one of ${Object.keys(CURRENCIES).join(', ')}`)
+    .optional(),
+  advertiser_id: z.string().regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -').optional(),
+});
+
+export const BROAD_DEFAULT_LIMIT = 10;
+
+/** The broad widget route; `authenticated` selects the advertiser variant's cache policy. */
+export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
+  const age = deps.config.widgetMaxAgeSeconds;
+  const headers = {
+    ...(authenticated ? {} : CORS_HEADERS),
+    'cache-control': `private, max-age=${age}`,
+    vary: 'Accept-Language',
+  };
+  return (req) => {
+    const q = parseQuery(BroadWidgetQuery, req.query);
+    const advertiserId = attribution(req, q.advertiser_id);
+    const geo = deps.geo.resolve(req, q.fallback_geo);
+    const locale = resolveLocale(geo.country, req.headers['accept-language']);
+    const currency: CurrencyCode = q.currency !== undefined && isCurrencyCode(q.currency) ? q.currency : currencyForCountry(geo.country);
+    const limit = q.limit ?? BROAD_DEFAULT_LIMIT;
+    const metrics = requireSnapshot(deps.snapshots, 'metrics', 'all');
+    const fx = currency === 'USD' ? undefined : requireSnapshot(deps.snapshots, 'fx', 'daily');
+    const rate = usdRate(currency, fx?.data);
+    if (rate === undefined) throw dataUnavailable(`No ${currency} reference rate has been loaded yet; try again shortly or ask for USD.`);
+    const signals = deps.ranking.current();
+    const now = deps.now();
+    const key = ['broad', geo.country, locale, currency, limit, advertiserId ?? '', fx?.version ?? 0, signals.version].join('|');
+    let entry = deps.payloads.get('metrics', key, now.getTime());
+    if (!entry) {
+      // Converted amounts change with the rates too.
+      const changedAt = fx && fx.changedAt > metrics.changedAt ? fx.changedAt : metrics.changedAt;
+      const { payload, operatorIds } = buildBroadWidget(
+        {
+          metrics: metrics.data,
+          changedAt,
+          country: geo.country,
+          locale,
+          currency,
+          rate,
+          limit,
+          isAllowed: COMPLIANCE.isAllowed,
+          signals: signals.byOperator,
+          ctrPrior: { mean: signals.ctrMean, weight: deps.config.ranking.ctrPriorImpressions },
+          weights: deps.config.ranking.weights,
+        },
+        { ...widgetContext(deps.config, now, advertiserId), country: geo.country },
+      );
+      entry = deps.payloads.put('metrics', key, payload, changedAt, now.getTime() + BODY_TTL_MS, operatorIds);
+    }
+    countImpressions(deps, req, entry, 'broad', now);
+    return cachedJson(req, entry, headers);
+  };
+}

@@ -1,0 +1,38 @@
+/** Reads clicks and impressions per operator over a rolling window of UTC days. */
+import type { Redis } from 'ioredis';
+import { clicksKey, utcDay } from './click-counter.js';
+import { impressionsKey } from './impression-counter.js';
+
+export interface CtrCounts {
+  clicks: number;
+  impressions: number;
+}
+
+/** The `days` UTC days ending with today's, newest first. */
+export function windowDays(now: Date, days: number): string[] {
+  return Array.from({ length: days }, (_, i) => utcDay(new Date(now.getTime() - i * 86_400_000)));
+}
+
+/** Totals over the window for each operator, in one pipeline. */
+export async function readCtrCounts(redis: Redis, operatorIds: readonly string[], now: Date, days: number): Promise<Map<string, CtrCounts>> {
+  const dayList = windowDays(now, days);
+  const pipe = redis.pipeline();
+  for (const id of operatorIds) {
+    for (const day of dayList) pipe.hget(clicksKey(id, day), 'total').hget(impressionsKey(id, day), 'total');
+  }
+  const results = (await pipe.exec()) ?? [];
+  const out = new Map<string, CtrCounts>();
+  let i = 0;
+  for (const id of operatorIds) {
+    const c: CtrCounts = { clicks: 0, impressions: 0 };
+    for (let d = 0; d < dayList.length; d++) {
+      const [clickErr, clicks] = results[i++] ?? [null, null];
+      const [imprErr, impressions] = results[i++] ?? [null, null];
+      if (clickErr || imprErr) throw clickErr ?? imprErr;
+      c.clicks += Number(clicks ?? 0);
+      c.impressions += Number(impressions ?? 0);
+    }
+    out.set(id, c);
+  }
+  return out;
+}

@@ -1,0 +1,121 @@
+/**
+ * Broad widget (spec 2.1): the operators allowed in the visitor's country, ranked by the blended
+ * score (domain/ranking.ts), with localized promos, money in the requested currency and signed
+ * click links. Pure: snapshot, signals, country, locale, currency and rate are all passed in.
+ */
+import type { Locale } from '../catalog/operator-schema.js';
+import { convertUsd } from '../domain/fx.js';
+import { formatMoneyCompact, type CurrencyCode } from '../domain/money.js';
+import { rankOperators, type RankWeights } from '../domain/ranking.js';
+import { Category, type MetricsData } from '../store/schemas.js';
+import type { OperatorSignals } from '../tracking/ranking-inputs.js';
+import type { WidgetContext } from './context.js';
+import type { BroadWidgetPayload } from './payload-schemas.js';
+
+
+// -------------------------------------------------------------- builder
+
+/** Display labels of the categories (trending_summary.highest_volume_category). */
+export const CATEGORY_LABELS: Readonly<Record<Category, string>> = {
+  politics: 'Politics',
+  economics: 'Economics',
+  crypto: 'Crypto',
+  sports: 'Sports',
+  culture: 'Culture',
+};
+
+export interface BroadWidgetInput {
+  metrics: MetricsData;
+  /** When the data last changed (the payload timestamp). */
+  changedAt: string;
+  country: string;
+  locale: Locale;
+  currency: CurrencyCode;
+  /** Units of `currency` per USD. */
+  rate: number;
+  limit: number;
+  isAllowed(operatorId: string, country: string): boolean;
+  signals: ReadonlyMap<string, OperatorSignals>;
+  ctrPrior: { mean: number; weight: number };
+  weights: RankWeights;
+}
+
+export interface BroadWidgetResult {
+  payload: BroadWidgetPayload;
+  /** The operators shown, in rank order (they each get an impression when the payload is served). */
+  operatorIds: string[];
+}
+
+/**
+ * trending_summary is market-wide: global volume and the leading category sum every catalog
+ * operator in the snapshot, whatever the visitor's country (it names no operator).
+ */
+function trendingSummary(metrics: MetricsData, known: (id: string) => boolean, toMoney: (usd: number) => string) {
+  let total = 0;
+  const byCategory = new Map<Category, number>();
+  for (const m of metrics.operators) {
+    if (!known(m.operatorId)) continue;
+    total += m.volume24hUsd;
+    for (const [c, v] of Object.entries(m.volumeByCategoryUsd) as Array<[Category, number]>) byCategory.set(c, (byCategory.get(c) ?? 0) + v);
+  }
+  // Ties go to the first category in schema order; no volume at all names none.
+  let top: Category | undefined;
+  for (const c of Category.options) if ((byCategory.get(c) ?? 0) > (top === undefined ? 0 : byCategory.get(top)!)) top = c;
+  return { global_24h_volume: toMoney(total), highest_volume_category: top ? CATEGORY_LABELS[top] : '' };
+}
+
+/** Builds the broad widget payload for one country, locale, currency and limit. */
+export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): BroadWidgetResult {
+  const toMoney = (usd: number) => formatMoneyCompact(convertUsd(usd, input.rate), input.currency);
+  const known = (id: string) => ctx.operatorById(id) !== undefined;
+  const candidates = input.metrics.operators.filter((m) => known(m.operatorId) && input.isAllowed(m.operatorId, input.country));
+  const byId = new Map(candidates.map((m) => [m.operatorId, m]));
+  const ranked = rankOperators(
+    candidates.map((m) => {
+      const s = input.signals.get(m.operatorId);
+      return { operatorId: m.operatorId, volume24hUsd: m.volume24hUsd, oiAcceleration: s?.oiAcceleration ?? 0, clicks: s?.clicks ?? 0, impressions: s?.impressions ?? 0 };
+    }),
+    input.weights,
+    input.ctrPrior,
+  ).slice(0, input.limit);
+
+  const operators = ranked.map((r) => {
+    const op = ctx.operatorById(r.operatorId)!;
+    const m = byId.get(r.operatorId)!;
+    const copy = op.promos[input.locale] ?? op.promos.en;
+    return {
+      rank: r.rank,
+      operator_name: op.name,
+      rating: `${op.rating.toFixed(1)}/5`,
+      metrics: {
+        volume_24h: toMoney(m.volume24hUsd),
+        avg_value_per_event: toMoney(m.activeEvents > 0 ? m.volume24hUsd / m.activeEvents : 0),
+        total_liquidity: toMoney(m.liquidityUsd),
+      },
+      incentives: { promo_text: copy.promoText, promo_code: op.promoCode ?? '', cta_label: copy.ctaLabel },
+      routing: {
+        web_url: ctx.clickUrl({
+          operatorId: op.id,
+          widget: 'broad',
+          placement: `rank-${r.rank}`,
+          country: input.country,
+          advertiserId: ctx.advertiserId,
+          impressionId: ctx.impressionId,
+          expiresAt: ctx.linkExpiresAt,
+        }),
+        app_store_available: [...op.appStores],
+      },
+    };
+  });
+
+  return {
+    payload: {
+      widget_class: 'broad',
+      resolved_geo: input.country,
+      timestamp: input.changedAt,
+      trending_summary: trendingSummary(input.metrics, known, toMoney),
+      operators,
+    },
+    operatorIds: ranked.map((r) => r.operatorId),
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * Click and impression counters, OI history and the ranking signals against a real redis-server:
+ * recorded clicks move an operator up the broad ranking by the documented formula.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { COMPLIANCE } from '../../src/catalog/compliance.js';
+import { loadConfig } from '../../src/config.js';
+import { operatorById } from '../../src/catalog/operators.js';
+import type { MetricsData } from '../../src/store/schemas.js';
+import { clickUrl } from '../../src/tracking/click-links.js';
+import { clicksKey, recordClick } from '../../src/tracking/click-counter.js';
+import { readCtrCounts } from '../../src/tracking/ctr-counts.js';
+import { ImpressionCounter, impressionsKey } from '../../src/tracking/impression-counter.js';
+import { oiHistoryKey, readOiHistory } from '../../src/tracking/oi-history.js';
+import { RankingInputs } from '../../src/tracking/ranking-inputs.js';
+import { buildBroadWidget } from '../../src/widgets/broad-widget.js';
+import { refreshMetrics } from '../../workers/jobs/refresh-metrics.js';
+import { useRedis } from '../support/redis.js';
+
+const redis = useRedis();
+const log = pino({ level: 'silent' });
+const NOW = new Date('2026-11-22T14:00:00.000Z');
+const DAY = '2026-11-22';
+const H = 3_600_000;
+const EXPIRES = Math.floor(NOW.getTime() / 1000) + 3600;
+// The documented defaults (RANK_CTR_PRIOR_IMPRESSIONS 5000; weights 0.5 / 0.2 / 0.3).
+const { ctrPriorImpressions: M, weights: WEIGHTS } = loadConfig({ REDIS_URL: 'redis://127.0.0.1:1' }).ranking;
+
+const target = (operatorId: string, impressionId = 'imp-1') => ({
+  operatorId,
+  widget: 'broad' as const,
+  placement: 'rank-1',
+  country: 'GB',
+  impressionId,
+  expiresAt: EXPIRES,
+});
+
+const metricsWith = (oi: Record<string, number>, volume: Record<string, number> = {}): MetricsData => ({
+  operators: Object.keys({ ...oi, ...volume }).map((operatorId) => ({
+    operatorId,
+    volume24hUsd: volume[operatorId] ?? 1_000_000,
+    openInterestUsd: oi[operatorId] ?? 0,
+    liquidityUsd: 100_000,
+    activeEvents: 10,
+    volumeByCategoryUsd: { sports: volume[operatorId] ?? 1_000_000 },
+  })),
+});
+
+beforeEach(async () => {
+  await redis.client.flushdb();
+});
+
+describe('click counter', () => {
+  it('counts a click once per impression, operator and visitor, by widget and country', async () => {
+    expect(await recordClick(redis.client, target('bet365'), 'visitor-a', NOW)).toBe(true);
+    expect(await recordClick(redis.client, target('bet365'), 'visitor-a', NOW)).toBe(false);
+    expect(await recordClick(redis.client, target('bet365'), 'visitor-b', NOW)).toBe(true);
+    expect(await recordClick(redis.client, target('bet365', 'imp-2'), 'visitor-a', NOW)).toBe(true);
+    expect(await recordClick(redis.client, target('betfair'), 'visitor-a', NOW)).toBe(true);
+    expect(await redis.client.hgetall(clicksKey('bet365', DAY))).toEqual({ total: '3', 'widget:broad': '3', 'country:GB': '3' });
+    expect(await redis.client.hget(clicksKey('betfair', DAY), 'total')).toBe('1');
+    // the dedupe marker lives until the link expires, the counters for 90 days
+    const [marker] = await redis.client.keys('pw:clickseen:*');
+    expect(await redis.client.ttl(marker!)).toBeGreaterThan(3500);
+    expect(await redis.client.ttl(clicksKey('bet365', DAY))).toBeGreaterThan(80 * 86_400);
+  });
+});
+
+describe('impression counter', () => {
+  it('batches in memory and writes on flush and on stop', async () => {
+    const counter = new ImpressionCounter(redis.client, log, 60_000);
+    counter.count(['bet365', 'betfair'], 'broad', NOW);
+    counter.count(['bet365'], 'broad', NOW);
+    counter.count(['bet365'], 'event-specific', NOW);
+    expect(await redis.client.exists(impressionsKey('bet365', DAY))).toBe(0);
+    await counter.flush();
+    expect(await redis.client.hgetall(impressionsKey('bet365', DAY))).toEqual({ total: '3', 'widget:broad': '2', 'widget:event-specific': '1' });
+    counter.count(['betfair'], 'broad', NOW);
+    await counter.stop();
+    expect(await redis.client.hget(impressionsKey('betfair', DAY), 'total')).toBe('2');
+  });
+
+  it('reads totals over the rolling window only', async () => {
+    await redis.client.hset(impressionsKey('bet365', DAY), 'total', 100);
+    await redis.client.hset(impressionsKey('bet365', '2026-11-16'), 'total', 50); // 6 days back: inside 7
+    await redis.client.hset(impressionsKey('bet365', '2026-11-15'), 'total', 999); // 7 days back: outside
+    await redis.client.hset(clicksKey('bet365', '2026-11-20'), 'total', 4);
+    const counts = await readCtrCounts(redis.client, ['bet365', 'betfair'], NOW, 7);
+    expect(counts.get('bet365')).toEqual({ clicks: 4, impressions: 150 });
+    expect(counts.get('betfair')).toEqual({ clicks: 0, impressions: 0 });
+  });
+});
+
+describe('OI history from the metrics job', () => {
+  it('appends each run, trims by age, and gives the acceleration to the API', async () => {
+    let clock = new Date(NOW.getTime() - 3 * H);
+    const values = [100, 100, 110, 132]; // at -3h, -2h, -1h, now: growth +10% then +20%
+    let run = 0;
+    const source = { name: 'fixture', fetchMetrics: async () => metricsWith({ kalshi: values[run]!, polymarket: 1000 }) };
+    const job = refreshMetrics({ redis: redis.client, log, now: () => clock }, source, 3 * H);
+    for (run = 0; run < values.length; run++) {
+      clock = new Date(NOW.getTime() - (3 - run) * H);
+      await job();
+    }
+    // the -3h sample is older than the 3h retention measured from the last append? exactly 3h: kept
+    const history = await readOiHistory(redis.client, ['kalshi'], 0);
+    expect(history.get('kalshi')!.map((p) => p.oi)).toEqual([100, 100, 110, 132]);
+    expect(await redis.client.zcard(oiHistoryKey('polymarket'))).toBe(4);
+
+    const inputs = new RankingInputs(redis.client, log, { operatorIds: ['kalshi', 'polymarket'], oiPeriodMs: H, ctrWindowDays: 7, refreshMs: 60_000, now: () => NOW });
+    await inputs.reload();
+    expect(inputs.current().byOperator.get('kalshi')!.oiAcceleration).toBeCloseTo(0.1, 12);
+    expect(inputs.current().byOperator.get('polymarket')!.oiAcceleration).toBe(0);
+    expect(inputs.current().version).toBe(1);
+    await inputs.reload();
+    expect(inputs.current().version).toBe(1); // unchanged signals keep their version
+
+    // one more run an hour later drops the samples older than three hours
+    clock = new Date(NOW.getTime() + H + 1);
+    run = 3;
+    await job();
+    expect((await readOiHistory(redis.client, ['kalshi'], 0)).get('kalshi')!.map((p) => p.oi)).toEqual([110, 132, 132]);
+  });
+});
+
+describe('CTR moves the broad ranking', () => {
+  it('recorded clicks lift an operator by the documented formula', async () => {
+    const ids = ['bet365', 'betfair', 'betmgm'];
+    const metrics = metricsWith({}, { betfair: 80_000_000, bet365: 60_000_000, betmgm: 40_000_000 });
+    const inputs = new RankingInputs(redis.client, log, { operatorIds: ids, oiPeriodMs: H, ctrWindowDays: 7, refreshMs: 60_000, now: () => NOW });
+    const impressions = new ImpressionCounter(redis.client, log, 60_000);
+    const rank = () => {
+      const s = inputs.current();
+      return buildBroadWidget(
+        {
+          metrics,
+          changedAt: NOW.toISOString(),
+          country: 'GB',
+          locale: 'en',
+          currency: 'USD',
+          rate: 1,
+          limit: 10,
+          isAllowed: COMPLIANCE.isAllowed,
+          signals: s.byOperator,
+          ctrPrior: { mean: s.ctrMean, weight: M },
+          weights: WEIGHTS,
+        },
+        { operatorById, clickUrl: (t) => clickUrl('https://pw.example', 'integration-secret-0123456789abcdefgh', t), linkExpiresAt: EXPIRES, impressionId: 'imp-x', country: 'GB' },
+      ).operatorIds;
+    };
+
+    // 1000 impressions each, no clicks: volume decides (betfair 80M, bet365 60M, betmgm 40M)
+    for (let i = 0; i < 1000; i++) impressions.count(ids, 'broad', NOW);
+    await impressions.flush();
+    await inputs.reload();
+    expect(rank()).toEqual(['betfair', 'bet365', 'betmgm']);
+
+    // betmgm: 100 visitors click; the others 2 each. mean = 104 / 3000; with m = 5000:
+    // smoothed: betmgm (100 + m * mean) / 6000 = 0.0456, others (2 + m * mean) / 6000 = 0.0292
+    // n(ctr): betmgm 1, others 0; scores betfair 0.5, betmgm 0 + 0.3 = 0.3, bet365 0.25
+    for (let v = 0; v < 100; v++) await recordClick(redis.client, target('betmgm', `imp-${v % 7}`), `visitor-${v}`, NOW);
+    for (const id of ['bet365', 'betfair']) for (let v = 0; v < 2; v++) await recordClick(redis.client, target(id), `visitor-${v}`, NOW);
+    // repeated clicks of one visitor on one impression change nothing
+    for (let r = 0; r < 50; r++) await recordClick(redis.client, target('bet365'), 'visitor-0', NOW);
+    await inputs.reload();
+    const s = inputs.current();
+    expect(s.ctrMean).toBeCloseTo(104 / 3000, 12);
+    expect(s.byOperator.get('betmgm')).toEqual({ oiAcceleration: 0, clicks: 100, impressions: 1000 });
+    expect(rank()).toEqual(['betfair', 'betmgm', 'bet365']);
+  });
+
+  it('ten impressions, all clicked, cannot jump to the top', async () => {
+    expect(M).toBe(5000);
+    const ids = ['bet365', 'betfair', 'betmgm'];
+    const inputs = new RankingInputs(redis.client, log, { operatorIds: ids, oiPeriodMs: H, ctrWindowDays: 7, refreshMs: 60_000, now: () => NOW });
+    await redis.client.hset(impressionsKey('betfair', DAY), 'total', 20_000);
+    await redis.client.hset(clicksKey('betfair', DAY), 'total', 400); // 2%
+    await redis.client.hset(impressionsKey('bet365', DAY), 'total', 20_000);
+    await redis.client.hset(clicksKey('bet365', DAY), 'total', 600); // 3%
+    await redis.client.hset(impressionsKey('betmgm', DAY), 'total', 10);
+    await redis.client.hset(clicksKey('betmgm', DAY), 'total', 10); // 100% on ten impressions
+    await inputs.reload();
+    const s = inputs.current();
+    const ctr = (id: string) => {
+      const c = s.byOperator.get(id)!;
+      return (c.clicks + M * s.ctrMean) / (c.impressions + M);
+    };
+    // mean = 1010 / 40010; betmgm (10 + 5000 * mean) / 5010 = 0.0272 < bet365 (600 + 5000 * mean) / 25000 = 0.0290
+    expect(ctr('betmgm')).toBeCloseTo((10 + (5000 * 1010) / 40_010) / 5010, 12);
+    expect(ctr('betmgm')).toBeLessThan(ctr('bet365'));
+  });
+});

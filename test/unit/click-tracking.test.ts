@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { OPERATORS, operatorById } from '../../src/catalog/operators.js';
+import { isBot, isPrefetch } from '../../src/tracking/bot-filter.js';
+import { affiliateUrlWithSubIds, clickUrl, landingUrl, verifyClick, type ClickTarget } from '../../src/tracking/click-links.js';
+import { visitorId } from '../../src/tracking/click-counter.js';
+
+const SECRET = 'click-tracking-test-secret-0123456789abc';
+const NOW = new Date('2026-11-22T14:00:00.000Z');
+const TARGET: ClickTarget = {
+  operatorId: 'draftkings',
+  widget: 'broad',
+  placement: 'rank-2',
+  country: 'US',
+  advertiserId: 'acme-media',
+  impressionId: 'imp-9',
+  expiresAt: Math.floor(NOW.getTime() / 1000) + 600,
+};
+
+describe('affiliate landing with sub-ids', () => {
+  it('adds the operator’s own sub-id parameters from the signed target', () => {
+    const dk = operatorById('draftkings')!;
+    const landed = new URL(landingUrl(TARGET, dk));
+    expect(`${landed.origin}${landed.pathname}`).toBe(dk.affiliateUrl);
+    expect(Object.fromEntries(landed.searchParams)).toEqual({ aff_sub: 'imp-9', aff_sub2: 'acme-media', aff_sub3: 'rank-2', aff_sub4: 'US' });
+  });
+
+  it('keeps parameters the affiliate URL already has and skips values the link lacks', () => {
+    const poly = operatorById('polymarket')!;
+    const landed = new URL(landingUrl({ ...TARGET, operatorId: 'polymarket', advertiserId: undefined }, poly));
+    expect(Object.fromEntries(landed.searchParams)).toEqual({ via: 'predictwire', sub_id: 'imp-9', sub_id3: 'US' });
+    expect(affiliateUrlWithSubIds(TARGET, 'https://x.example/a?b=1', undefined)).toBe('https://x.example/a?b=1');
+  });
+
+  it('leaves contract-page deep links as they are', () => {
+    const kalshi = operatorById('kalshi')!;
+    const deep = { ...TARGET, operatorId: 'kalshi', destination: 'https://kalshi.com/markets/kxfed' };
+    expect(landingUrl(deep, kalshi)).toBe('https://kalshi.com/markets/kxfed');
+  });
+
+  it('every catalog operator lands on its own affiliate host', () => {
+    for (const op of OPERATORS) {
+      const landed = new URL(landingUrl({ ...TARGET, operatorId: op.id }, op));
+      expect(landed.host).toBe(new URL(op.affiliateUrl).host);
+    }
+  });
+
+  it('a link carries the country, and changing any character is refused', () => {
+    const url = clickUrl('https://pw.example', SECRET, TARGET);
+    const query = new URL(url).search.slice(1);
+    expect(verifyClick(query, SECRET, NOW)).toEqual({ ok: true, target: { ...TARGET, destination: undefined } });
+    for (let i = 0; i < query.length; i++) {
+      const c = query[i]!;
+      const altered = query.slice(0, i) + (c === 'A' ? 'B' : 'A') + query.slice(i + 1);
+      expect(verifyClick(altered, SECRET, NOW).ok, altered).toBe(false);
+    }
+    expect(verifyClick(query, SECRET, new Date((TARGET.expiresAt + 1) * 1000))).toEqual({ ok: false, reason: 'expired' });
+  });
+});
+
+describe('bots and prefetches', () => {
+  it.each([
+    ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'],
+    ['facebookexternalhit/1.1'],
+    ['Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.0.0 Safari/537.36'],
+    ['Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)'],
+    ['Pingdom.com_bot_version_1.4'],
+    [''],
+    [undefined],
+  ])('%j is a bot', (ua) => expect(isBot(ua)).toBe(true));
+
+  it.each([
+    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36'],
+    ['Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1'],
+    ['Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0'],
+  ])('%j is a person', (ua) => expect(isBot(ua)).toBe(false));
+
+  it('recognizes prefetch headers and HEAD', () => {
+    expect(isPrefetch('GET', { purpose: 'prefetch' })).toBe(true);
+    expect(isPrefetch('GET', { 'sec-purpose': 'prefetch;prerender' })).toBe(true);
+    expect(isPrefetch('GET', { 'x-moz': 'prefetch' })).toBe(true);
+    expect(isPrefetch('HEAD', {})).toBe(true);
+    expect(isPrefetch('GET', { accept: 'text/html' })).toBe(false);
+  });
+
+  it('visitor ids are stable, short and reveal no address', () => {
+    const a = visitorId('203.0.113.9', 'Firefox');
+    expect(a).toBe(visitorId('203.0.113.9', 'Firefox'));
+    expect(a).not.toBe(visitorId('203.0.113.10', 'Firefox'));
+    expect(a).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect(a).not.toContain('203');
+  });
+});
