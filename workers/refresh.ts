@@ -1,10 +1,13 @@
 /**
  * The shared shape of every refresh job: fetch from a source, validate, write the snapshot (which
- * publishes `pw:snap`). On failure the last good snapshot stays, the failure streak is recorded,
- * and the error is rethrown so BullMQ retries with backoff.
+ * publishes `pw:snap`). On failure (timeout, 429/5xx, data failing validation) the last good
+ * snapshot stays, the failure streak is recorded (readiness turns stale after the configured age),
+ * one warning is logged per streak, and the error is rethrown so BullMQ retries with backoff; the
+ * next scheduled run tries again, so recovery needs no restart. Recovery is logged once too.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../src/log.js';
+import { metaKey } from '../src/store/keys.js';
 import type { SnapshotDataOf, SnapshotKind } from '../src/store/schemas.js';
 import { recordFailure, writeSnapshot } from '../src/store/snapshots.js';
 
@@ -12,18 +15,27 @@ export interface RefreshDeps {
   redis: Redis;
   log: Logger;
   now(): Date;
+  /** Upper bound on one whole fetch (all its upstream calls and retries); default 60 s. */
+  fetchTimeoutMs?: number;
 }
+
+const DEFAULT_FETCH_TIMEOUT_MS = 60_000;
 
 export async function refreshSnapshot<K extends SnapshotKind>(
   deps: RefreshDeps,
   kind: K,
   key: string,
-  fetch: (now: Date) => Promise<SnapshotDataOf<K>>,
+  fetch: (now: Date, signal: AbortSignal) => Promise<SnapshotDataOf<K>>,
 ): Promise<{ version: number }> {
   const now = deps.now();
   try {
-    const data = await fetch(now);
+    // A hung upstream must not hold the job slot forever: the whole fetch shares one deadline.
+    const signal = AbortSignal.timeout(deps.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS);
+    const data = await fetch(now, signal);
+    const before = await deps.redis.hget(metaKey(kind, key), 'failures').catch(() => null);
     const result = await writeSnapshot(deps.redis, kind, key, data, now);
+    const streak = Number(before ?? 0);
+    if (streak > 0) deps.log.info({ kind, key, failedAttempts: streak }, 'refresh recovered');
     deps.log.debug({ kind, key, version: result.version }, result.version ? 'snapshot written' : 'snapshot unchanged');
     return result;
   } catch (err) {

@@ -1,13 +1,8 @@
 /** Finds the team a publisher's `team_context` text names: by code, name or alias, any case. */
 import type { Team } from '../store/schemas.js';
+import { foldName } from '../domain/text.js';
 
-const normalize = (s: string) =>
-  s
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
+const normalize = foldName;
 
 const containsWords = (haystack: string, needle: string) => needle !== '' && ` ${haystack} `.includes(` ${needle} `);
 

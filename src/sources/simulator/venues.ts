@@ -2,6 +2,7 @@
  * How each prediction venue quotes: price tick, typical half-spread, share of traded volume and the
  * shape of its contract-page URLs (see reference/prediction-markets.md for the real URL forms).
  */
+import { stripAccents } from '../../domain/text.js';
 
 export interface VenueProfile {
   /** Price increment of the venue's order book, in dollars. */
@@ -61,9 +62,7 @@ export function marketUrl(operatorId: string, ref: MarketRef): string {
 
 /** Lowercase hyphenated form of an outcome name, for URLs. */
 export function slugify(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  return stripAccents(name)
     .toLowerCase()
     .replace(/\+/g, ' plus ')
     .replace(/%/g, ' pct ')

@@ -1,0 +1,40 @@
+/**
+ * One binary market as a prediction venue lists it, after its venue's normalizer: prices in
+ * decimal dollars per $1 contract, volumes in USD. The catalog builder turns these into quotes;
+ * the matcher compares two venues' lists of them.
+ */
+export interface VenueMarket {
+  venue: 'kalshi' | 'polymarket';
+  /** Kalshi market ticker, or Polymarket market slug. */
+  id: string;
+  /** Kalshi event ticker, or Polymarket event slug. */
+  eventId: string;
+  /** Polymarket conditionId and YES/NO token ids (CLOB), when known. */
+  conditionId?: string;
+  tokenIds?: { yes: string; no: string };
+  /** The market's question or title. */
+  title: string;
+  /** The event's title, when the market is one of several. */
+  eventTitle?: string;
+  /** What YES means within the event (Kalshi yes_sub_title, Polymarket groupItemTitle). */
+  outcomeLabel?: string;
+  /** Tradeable now (Kalshi active/open; Polymarket active, not closed, accepting orders). */
+  open: boolean;
+  /** Price to buy YES / buy NO now, when the venue shows a live ask. */
+  yesAsk?: number;
+  noAsk?: number;
+  /** Last traded YES price. */
+  lastPrice?: number;
+  /** 24-hour traded volume in USD (Kalshi contracts converted at the traded price). */
+  volume24hUsd: number;
+  /** 24-hour volume in contracts, when the venue counts in contracts (Kalshi). */
+  volume24hContracts?: number;
+  openInterestUsd: number;
+  liquidityUsd: number;
+  /** When trading closes (ISO); undefined when the venue does not say. */
+  closesAt?: string;
+  /** The contract page. */
+  url: string;
+  /** The resolution rules, as the venue states them. */
+  rules?: string;
+}

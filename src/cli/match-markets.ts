@@ -1,0 +1,67 @@
+/**
+ * Prints candidate Kalshi × Polymarket pairs for review. It never writes the catalog: a person reads
+ * both venues' rules and adds an entry to src/catalog/events/data.ts (or EVENT_CATALOG_FILE).
+ *
+ *   npm run match-markets                                   # live listings (KALSHI_BASE_URL, POLYMARKET_GAMMA_URL)
+ *   npm run match-markets -- --kalshi k.json --polymarket p.json [--all] [--json]
+ *
+ * Files hold a Kalshi `GET /events?with_nested_markets=true` events array (or its envelope) and a
+ * Gamma `GET /events` array. `--all` also prints low and rejected pairs (look-alikes and why).
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { proposeMatches, type Proposal } from '../matching/match.js';
+import { KalshiClient } from '../sources/kalshi/client.js';
+import { normalizeKalshiEvents } from '../sources/kalshi/normalize.js';
+import { PolymarketClient } from '../sources/polymarket/client.js';
+import { normalizeGammaEvents } from '../sources/polymarket/normalize.js';
+
+const { values } = parseArgs({
+  options: {
+    kalshi: { type: 'string' },
+    polymarket: { type: 'string' },
+    all: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+const readArray = (file: string, key: string): unknown[] => {
+  const v: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  if (Array.isArray(v)) return v;
+  const inner = v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
+  if (Array.isArray(inner)) return inner;
+  throw new Error(`${file}: expected an array or {"${key}": [...]}`);
+};
+
+const kalshiRaw = values.kalshi
+  ? readArray(values.kalshi, 'events')
+  : await new KalshiClient({ ...(process.env.KALSHI_BASE_URL ? { baseUrl: process.env.KALSHI_BASE_URL } : {}) }).listEvents({ status: 'open' });
+const polyRaw = values.polymarket
+  ? readArray(values.polymarket, 'events')
+  : await new PolymarketClient({ ...(process.env.POLYMARKET_GAMMA_URL ? { gammaUrl: process.env.POLYMARKET_GAMMA_URL } : {}) }).listEvents();
+
+const k = normalizeKalshiEvents(kalshiRaw);
+const p = normalizeGammaEvents(polyRaw);
+const proposals = proposeMatches(k.markets, p.markets).filter((x) => values.all || x.band === 'high' || x.band === 'medium');
+
+const brief = (x: Proposal) => ({
+  band: x.band,
+  confidence: x.confidence,
+  kalshi: { ticker: x.kalshi.id, title: x.kalshi.title, closesAt: x.kalshi.closesAt },
+  polymarket: { eventSlug: x.polymarket.eventId, marketSlug: x.polymarket.id, conditionId: x.polymarket.conditionId, title: x.polymarket.title },
+  flags: x.flags,
+  reasons: x.reasons,
+});
+
+if (values.json) {
+  process.stdout.write(`${JSON.stringify(proposals.map(brief), null, 2)}\n`);
+} else {
+  process.stdout.write(`${k.markets.length} Kalshi and ${p.markets.length} Polymarket markets; ${proposals.length} proposals (review before adding to the catalog)\n\n`);
+  for (const x of proposals) {
+    process.stdout.write(`[${x.band} ${x.confidence.toFixed(2)}] ${x.kalshi.id}  <->  ${x.polymarket.eventId}/${x.polymarket.id}\n`);
+    process.stdout.write(`    K: ${x.kalshi.title}\n    P: ${x.polymarket.title}\n`);
+    for (const r of x.reasons) process.stdout.write(`    - ${r}\n`);
+    process.stdout.write('\n');
+  }
+}
+if (k.dropped.length + p.dropped.length > 0) process.stderr.write(`skipped ${k.dropped.length + p.dropped.length} malformed listings\n`);

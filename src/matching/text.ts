@@ -1,0 +1,57 @@
+/** Title normalization for matching: folded, stop words and dates removed, light stemming. */
+import { stripAccents } from '../domain/text.js';
+
+const STOP = new Set(
+  'a an the of in on at by to for be will would is are was with from as or and than this that who what which when whether before after during end market question yes no ever next new 2024 2025 2026 2027 2028 2029 2030 st nd rd th'.split(
+    ' ',
+  ),
+);
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_WORDS = new Set([...MONTHS, ...MONTHS.map((m) => m.slice(0, 3)), 'sept']);
+
+/** Words that turn a question around; one side having them and the other not hints at inversion. */
+export const NEGATIONS = new Set(['not', 'no', 'never', 'remain', 'remains', 'stay', 'stays', 'keep', 'keeps', 'retain', 'retains', 'fail', 'fails', 'without']);
+
+/** Phrases two venues use for the same thing, folded to one token. */
+const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bleaves? office\b|\bremoved from power\b|\bout as\b|\bstep(s)? down\b|\bresigns?\b/g, ' out '],
+  [/\bunited states\b|\bu\.s\.a?\b|\bus\b/g, ' usa '],
+];
+
+/** Lowercase ASCII with punctuation as spaces (accents dropped). */
+export function fold(s: string): string {
+  return stripAccents(s)
+    .toLowerCase()
+    .replace(/[’']/g, '')
+    .replace(/[^a-z0-9.]+/g, ' ')
+    .replace(/\.(?!\d)/g, ' ')
+    .trim();
+}
+
+const stem = (w: string) => (w.length > 4 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
+
+/** Content tokens of a text: no stop words, no month names or bare day numbers, stemmed. */
+export function tokens(s: string): string[] {
+  // ISO timestamps carry no words; the deadline reader handles dates.
+  let t = ` ${fold(s.replace(/\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?/gi, ' '))} `;
+  for (const [re, rep] of PHRASES) t = t.replace(re, rep);
+  return t
+    .split(/\s+/)
+    .filter((w) => w && !STOP.has(w) && !MONTH_WORDS.has(w) && !/^\d{1,2}$/.test(w))
+    .map(stem);
+}
+
+/** Numbers in a label that are not dates ("at least 6" → ["6"], "25-50k" → ["25", "50k"]). */
+export function numericTokens(s: string): string[] {
+  const withoutDates = fold(s)
+    .replace(/\d{4}-\d{2}-\d{2}(t[\d:.]+z?)?/g, ' ')
+    .replace(new RegExp(`\\b(${[...MONTH_WORDS].join('|')})\\s+\\d{1,2}\\b`, 'g'), ' ')
+    .replace(/\b(19|20)\d{2}\b/g, ' ');
+  return withoutDates.match(/\d+(\.\d+)?k?/g) ?? [];
+}
+
+/** True when any negation word appears. */
+export function hasNegation(s: string): boolean {
+  return fold(s).split(' ').some((w) => NEGATIONS.has(w));
+}

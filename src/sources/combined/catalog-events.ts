@@ -1,0 +1,102 @@
+/**
+ * The real events source: fetches exactly the Kalshi and Polymarket markets the reviewed catalog
+ * references and builds EventsData from the catalog. A venue that fails fails the refresh (the
+ * worker keeps the last good snapshot, where both venues' prices are still consistent); a bad or
+ * closed market only costs its own quote.
+ */
+import { buildCatalogEvents, indexMarkets } from '../../catalog/events/build.js';
+import type { EventCatalog, PolymarketRef } from '../../catalog/events/schema.js';
+import type { VenueMarket } from '../../catalog/events/venue-market.js';
+import type { Logger } from '../../log.js';
+import type { EventsData } from '../../store/schemas.js';
+import { catalogCategories, type MarketsWithCategory } from './derived-metrics.js';
+import { reportDropped } from '../http/parse.js';
+import { mapLimit } from '../http/paginate.js';
+import type { KalshiClient } from '../kalshi/client.js';
+import { normalizeKalshiMarkets } from '../kalshi/normalize.js';
+import type { PolymarketClient } from '../polymarket/client.js';
+import { normalizeGammaEvents } from '../polymarket/normalize.js';
+import type { EventsSource, FetchContext } from '../source.js';
+
+export interface CatalogEventsOptions {
+  catalog: EventCatalog;
+  kalshi?: KalshiClient;
+  polymarket?: PolymarketClient;
+  log?: Logger;
+}
+
+/** An events source that also remembers the venue markets of its last good fetch (for metrics). */
+export interface CatalogEventsSource extends EventsSource {
+  /** The last good fetch: its data, the venue markets behind it and their categories; undefined before the first. */
+  last(): MarketsWithCategory | undefined;
+}
+
+async function kalshiMarkets(client: KalshiClient, catalog: EventCatalog, ctx: FetchContext, log?: Logger): Promise<VenueMarket[]> {
+  const tickers = catalog.flatMap((e) => e.outcomes.flatMap((o) => o.refs.flatMap((r) => (r.operator === 'kalshi' ? [r.ticker] : []))));
+  if (tickers.length === 0) return [];
+  const { markets, dropped } = normalizeKalshiMarkets(await client.marketsByTicker(tickers, ctx.signal));
+  reportDropped(log, 'kalshi', 'markets', dropped);
+  return markets;
+}
+
+async function polymarketMarkets(client: PolymarketClient, catalog: EventCatalog, ctx: FetchContext, log?: Logger): Promise<VenueMarket[]> {
+  const refs = catalog.flatMap((e) => e.outcomes.flatMap((o) => o.refs.filter((r): r is PolymarketRef => r.operator === 'polymarket')));
+  const slugs = [...new Set(refs.map((r) => r.eventSlug))];
+  if (slugs.length === 0) return [];
+  // Gamma's /events budget is 500 per 10 s; a few at a time is plenty.
+  const raw = await mapLimit(slugs, 4, (slug) => client.eventBySlug(slug, ctx.signal));
+  const { markets, dropped } = normalizeGammaEvents(raw);
+  reportDropped(log, 'polymarket', 'markets', dropped);
+  // Gamma sometimes omits bestAsk/bestBid; the CLOB's book is the authority then.
+  const wanted = new Set(refs.map((r) => `${r.eventSlug}/${r.marketSlug}`));
+  await mapLimit(
+    markets.filter((m) => m.open && m.tokenIds && wanted.has(`${m.eventId}/${m.id}`) && (m.yesAsk === undefined || m.noAsk === undefined)),
+    4,
+    async (m) => {
+      const tokens = m.tokenIds!;
+      if (m.yesAsk === undefined) {
+        const p = await client.price(tokens.yes, 'SELL', ctx.signal);
+        if (p !== undefined) m.yesAsk = p;
+      }
+      if (m.noAsk === undefined) {
+        const p = await client.price(tokens.no, 'SELL', ctx.signal);
+        if (p !== undefined) m.noAsk = p;
+      }
+    },
+  );
+  return markets;
+}
+
+/** Creates the catalog-driven events source over the given venue clients. */
+export function createCatalogEventsSource(opts: CatalogEventsOptions): CatalogEventsSource {
+  const name = [opts.kalshi && 'kalshi', opts.polymarket && 'polymarket'].filter(Boolean).join('+');
+  let last: MarketsWithCategory | undefined;
+  const categories = catalogCategories(opts.catalog);
+  return {
+    name,
+    last: () => last,
+    async fetchEvents(ctx: FetchContext): Promise<EventsData> {
+      // When one venue fails the fetch is lost anyway: stop the other venue's calls and retries.
+      const stop = new AbortController();
+      const inner: FetchContext = { now: ctx.now, signal: ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal };
+      const abortOnError = <T>(p: Promise<T>): Promise<T> =>
+        p.catch((err: unknown) => {
+          stop.abort(err);
+          throw err;
+        });
+      const [k, p] = await Promise.all([
+        opts.kalshi ? abortOnError(kalshiMarkets(opts.kalshi, opts.catalog, inner, opts.log)) : Promise.resolve([]),
+        opts.polymarket ? abortOnError(polymarketMarkets(opts.polymarket, opts.catalog, inner, opts.log)) : Promise.resolve([]),
+      ]);
+      const markets = [...k, ...p];
+      const catalog = opts.catalog
+        .map((e) => ({ ...e, outcomes: e.outcomes.map((o) => ({ ...o, refs: o.refs.filter((r) => (r.operator === 'kalshi' ? !!opts.kalshi : !!opts.polymarket)) })) }))
+        .map((e) => ({ ...e, outcomes: e.outcomes.filter((o) => o.refs.length > 0) }))
+        .filter((e) => e.outcomes.length > 0);
+      const { data, skipped } = buildCatalogEvents(catalog, indexMarkets(markets));
+      if (skipped.length > 0) opts.log?.debug({ skipped: skipped.slice(0, 30), count: skipped.length }, 'catalog quotes skipped');
+      last = { data, markets, categories };
+      return data;
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The real sportsbook source: The Odds API for the bookmakers, optionally Kalshi's game-winner
+ * contracts beside them, and finished games from /scores graded against the consensus line we saw
+ * last before kick-off (kept in memory: after a restart, trends rebuild as games finish).
+ *
+ * Every odds call costs quota, so a league is fetched at most once per `minIntervalMs` (the
+ * worker may refresh more often; in between it gets the last fetch, re-filtered to games not yet
+ * started). Scores are fetched at most once per `scoresIntervalMs`.
+ */
+import type { Logger } from '../../log.js';
+import type { FinishedGame, League, LeagueData, Matchup } from '../../store/schemas.js';
+import { reportDropped } from '../http/parse.js';
+import type { KalshiClient } from '../kalshi/client.js';
+import { addKalshiGameOdds, KALSHI_GAME_SERIES } from '../kalshi/games.js';
+import { normalizeKalshiMarkets } from '../kalshi/normalize.js';
+import type { OddsApiClient } from '../odds-api/client.js';
+import { SPORT_KEYS, TeamResolver } from '../odds-api/mapping.js';
+import { normalizeOdds } from '../odds-api/normalize.js';
+import { consensusLine, normalizeScores, type ClosingLine } from '../odds-api/scores.js';
+import type { FetchContext, SportsbookSource } from '../source.js';
+
+export interface OddsSportsbookOptions {
+  odds: OddsApiClient;
+  /** When set, Kalshi game contracts are priced into the matrix. */
+  kalshi?: KalshiClient;
+  log?: Logger;
+  minIntervalMs?: number;
+  scoresIntervalMs?: number;
+}
+
+/** A sportsbook source that remembers its last good leagues (for metrics). */
+export interface OddsSportsbookSource extends SportsbookSource {
+  lastLeagues(): readonly LeagueData[];
+}
+
+interface LeagueState {
+  teams: TeamResolver;
+  /** Last consensus line seen per upcoming game id. */
+  closing: Map<string, ClosingLine>;
+  finished: Map<string, FinishedGame>;
+  upcoming?: { at: number; matchups: Matchup[] };
+  scoresAt?: number;
+  last?: LeagueData;
+}
+
+// Enough for a season of any of the four leagues; older games drop off first.
+const MAX_FINISHED = 1_500;
+
+/** Creates the odds-provider sportsbook source. */
+export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSportsbookSource {
+  const minInterval = opts.minIntervalMs ?? 0;
+  const scoresInterval = opts.scoresIntervalMs ?? 600_000;
+  const states = new Map<League, LeagueState>();
+  const stateOf = (league: League): LeagueState => {
+    let s = states.get(league);
+    if (!s) {
+      // One resolver per league for the process: codes derived for unknown teams stay stable.
+      s = { teams: new TeamResolver(league), closing: new Map(), finished: new Map() };
+      states.set(league, s);
+    }
+    return s;
+  };
+
+  async function upcoming(league: League, s: LeagueState, ctx: FetchContext): Promise<Matchup[]> {
+    const t = ctx.now.getTime();
+    if (s.upcoming && t - s.upcoming.at < minInterval) return s.upcoming.matchups.filter((m) => Date.parse(m.scheduledTime) > t);
+    const raw = await opts.odds.odds(SPORT_KEYS[league], ctx.signal);
+    const { upcoming: games, dropped } = normalizeOdds(raw, { league, format: 'american', now: ctx.now, teams: s.teams });
+    reportDropped(opts.log, 'odds-api', 'odds entries', dropped);
+    let matchups = games;
+    if (opts.kalshi && matchups.length > 0) {
+      const k = normalizeKalshiMarkets(await opts.kalshi.listMarkets({ series_ticker: KALSHI_GAME_SERIES[league], status: 'open' }, ctx.signal));
+      reportDropped(opts.log, 'kalshi', 'game markets', k.dropped);
+      matchups = addKalshiGameOdds(matchups, k.markets, s.teams.teams(), ctx.now);
+    }
+    for (const m of games) {
+      const line = consensusLine(m);
+      if (line) s.closing.set(m.id, line);
+    }
+    s.upcoming = { at: t, matchups };
+    return matchups;
+  }
+
+  async function finished(league: League, s: LeagueState, ctx: FetchContext): Promise<FinishedGame[]> {
+    const t = ctx.now.getTime();
+    if (s.closing.size > 0 && (s.scoresAt === undefined || t - s.scoresAt >= scoresInterval)) {
+      try {
+        const r = normalizeScores(await opts.odds.scores(SPORT_KEYS[league], ctx.signal), s.closing, s.teams);
+        reportDropped(opts.log, 'odds-api', 'scores', r.dropped);
+        for (const g of r.finished) {
+          s.finished.set(g.id, g);
+          s.closing.delete(g.id);
+        }
+        s.scoresAt = t;
+      } catch (err) {
+        // Trends are secondary: a failed scores call must not cost the odds refresh.
+        opts.log?.warn({ league, err: err instanceof Error ? err.message : String(err) }, 'odds-api scores failed; keeping the finished games we have');
+      }
+    }
+    const all = [...s.finished.values()].sort((a, b) => Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime));
+    for (const g of all.slice(0, Math.max(0, all.length - MAX_FINISHED))) s.finished.delete(g.id);
+    return all.slice(-MAX_FINISHED);
+  }
+
+  return {
+    name: opts.kalshi ? 'odds-api+kalshi' : 'odds-api',
+    lastLeagues: () => [...states.values()].flatMap((s) => (s.last ? [s.last] : [])),
+    async fetchLeague(league: League, ctx: FetchContext): Promise<LeagueData> {
+      const s = stateOf(league);
+      const matchups = await upcoming(league, s, ctx);
+      const done = await finished(league, s, ctx);
+      const data: LeagueData = { league, teams: s.teams.teams(), finished: done, upcoming: matchups };
+      s.last = data;
+      return data;
+    },
+  };
+}

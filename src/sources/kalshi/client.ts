@@ -1,0 +1,64 @@
+/**
+ * Kalshi trade API v2 client (market data needs no key). Listings are cursor-paginated; the
+ * envelope is validated here, each market by the normalizer.
+ */
+import type { Logger } from '../../log.js';
+import { HttpClient } from '../http/client.js';
+import { UpstreamShapeError } from '../http/errors.js';
+import { chunk, collectPages } from '../http/paginate.js';
+import { EventsPage, MarketsPage } from './schemas.js';
+
+export const KALSHI_DEFAULT_BASE_URL = 'https://external-api.kalshi.com/trade-api/v2';
+
+export interface KalshiClientOptions {
+  baseUrl?: string;
+  timeoutMs?: number;
+  log?: Logger;
+}
+
+// Kalshi documents limit <= 1000 for /markets and <= 200 for /events; a ticker list is kept short
+// so the URL stays well under common proxy limits.
+const TICKERS_PER_CALL = 50;
+
+/** The Kalshi REST client. */
+export class KalshiClient {
+  private readonly http: HttpClient;
+
+  constructor(opts: KalshiClientOptions = {}) {
+    this.http = new HttpClient({
+      name: 'kalshi',
+      baseUrl: opts.baseUrl ?? KALSHI_DEFAULT_BASE_URL,
+      ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+      ...(opts.log ? { log: opts.log } : {}),
+    });
+  }
+
+  /** Exactly these markets (`GET /markets?tickers=`), every page, raw. */
+  async marketsByTicker(tickers: readonly string[], signal?: AbortSignal): Promise<unknown[]> {
+    const out: unknown[] = [];
+    for (const group of chunk([...new Set(tickers)], TICKERS_PER_CALL)) {
+      out.push(...(await this.listMarkets({ tickers: group.join(',') }, signal)));
+    }
+    return out;
+  }
+
+  /** `GET /markets` with filters, following the cursor, raw. Multivariate parlays excluded. */
+  async listMarkets(filter: { tickers?: string; series_ticker?: string; event_ticker?: string; status?: string }, signal?: AbortSignal): Promise<unknown[]> {
+    return collectPages(async (cursor) => {
+      const res = await this.http.getJson('/markets', { ...filter, limit: 1000, mve_filter: 'exclude', cursor }, signal);
+      const page = MarketsPage.safeParse(res.body);
+      if (!page.success) throw new UpstreamShapeError('kalshi', `/markets envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
+      return { items: page.data.markets, cursor: page.data.cursor };
+    });
+  }
+
+  /** `GET /events?with_nested_markets=true`, following the cursor, raw. */
+  async listEvents(filter: { status?: string; series_ticker?: string } = {}, signal?: AbortSignal): Promise<unknown[]> {
+    return collectPages(async (cursor) => {
+      const res = await this.http.getJson('/events', { ...filter, with_nested_markets: true, limit: 200, cursor }, signal);
+      const page = EventsPage.safeParse(res.body);
+      if (!page.success) throw new UpstreamShapeError('kalshi', `/events envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
+      return { items: page.data.events, cursor: page.data.cursor };
+    });
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Kalshi markets → VenueMarket. Pure: upstream JSON in, our model out. Each market is validated
+ * on its own; a malformed one is dropped and reported, the others kept.
+ */
+import type { VenueMarket } from '../../catalog/events/venue-market.js';
+import { idField, num, parseEach, type Dropped } from '../http/parse.js';
+import { KalshiEvent, KalshiMarket } from './schemas.js';
+
+/** A live price strictly between 0 and 1 (0 and 1 mean "no order on that side"). */
+const live = (p: number | undefined): number | undefined => (p !== undefined && p > 0 && p < 1 ? p : undefined);
+
+/** The series ticker of an event ticker: the part before the first hyphen (KXFED-26DEC → KXFED). */
+export function seriesOf(eventTicker: string): string {
+  return eventTicker.split('-', 1)[0] ?? eventTicker;
+}
+
+/**
+ * The market's web page. With a reviewed page slug it is the documented
+ * kalshi.com/markets/{series}/{page}/{event}; without one, kalshi.com/events/{EVENT_TICKER}.
+ */
+export function kalshiMarketUrl(eventTicker: string, page?: string, series: string = seriesOf(eventTicker)): string {
+  return page
+    ? `https://kalshi.com/markets/${series.toLowerCase()}/${page}/${eventTicker.toLowerCase()}`
+    : `https://kalshi.com/events/${encodeURIComponent(eventTicker)}`;
+}
+
+/**
+ * One validated Kalshi market as a VenueMarket.
+ * - YES ask from `yes_ask_dollars`; when that side is empty, 1 - best NO bid (the same order book).
+ * - Volume counts contracts ($1 notional); USD = contracts x the last traded price (or the mid
+ *   when nothing traded yet).
+ */
+export function kalshiToVenueMarket(m: KalshiMarket, opts: { page?: string; series?: string; eventTitle?: string } = {}): VenueMarket {
+  const yesBid = live(num(m.yes_bid_dollars));
+  const noBid = live(num(m.no_bid_dollars));
+  const yesAsk = live(num(m.yes_ask_dollars)) ?? (noBid !== undefined ? live(round6(1 - noBid)) : undefined);
+  const noAsk = live(num(m.no_ask_dollars)) ?? (yesBid !== undefined ? live(round6(1 - yesBid)) : undefined);
+  const last = live(num(m.last_price_dollars));
+  const mid = yesBid !== undefined && yesAsk !== undefined ? (yesBid + yesAsk) / 2 : yesAsk;
+  const traded = last ?? mid ?? 0;
+  const contracts24h = num(m.volume_24h_fp) ?? 0;
+  const oiContracts = num(m.open_interest_fp) ?? 0;
+  const open = m.status === 'active' || m.status === 'open';
+  return {
+    venue: 'kalshi',
+    id: m.ticker,
+    eventId: m.event_ticker,
+    title: m.title,
+    ...(opts.eventTitle ? { eventTitle: opts.eventTitle } : {}),
+    ...(m.yes_sub_title ? { outcomeLabel: m.yes_sub_title } : {}),
+    open,
+    ...(yesAsk !== undefined ? { yesAsk } : {}),
+    ...(noAsk !== undefined ? { noAsk } : {}),
+    ...(last !== undefined ? { lastPrice: last } : {}),
+    volume24hUsd: round2(contracts24h * traded),
+    volume24hContracts: contracts24h,
+    openInterestUsd: round2(oiContracts * traded),
+    liquidityUsd: num(m.liquidity_dollars) ?? 0,
+    closesAt: new Date(m.close_time).toISOString(),
+    url: kalshiMarketUrl(m.event_ticker, opts.page, opts.series),
+    ...(m.rules_primary || m.rules_secondary ? { rules: [m.rules_primary, m.rules_secondary].filter(Boolean).join('\n') } : {}),
+  };
+}
+
+/** Validates and normalizes a `GET /markets` list. */
+export function normalizeKalshiMarkets(raw: readonly unknown[]): { markets: VenueMarket[]; dropped: Dropped[] } {
+  const { ok, dropped } = parseEach(raw, KalshiMarket, idField('ticker'));
+  return { markets: ok.map((m) => kalshiToVenueMarket(m)), dropped };
+}
+
+/** Validates and normalizes a `GET /events?with_nested_markets=true` list (the matcher's input). */
+export function normalizeKalshiEvents(raw: readonly unknown[]): { markets: VenueMarket[]; dropped: Dropped[] } {
+  const events = parseEach(raw, KalshiEvent, idField('event_ticker'));
+  const markets: VenueMarket[] = [];
+  const dropped = [...events.dropped];
+  for (const ev of events.ok) {
+    const inner = parseEach(ev.markets ?? [], KalshiMarket, idField('ticker'));
+    dropped.push(...inner.dropped);
+    for (const m of inner.ok) markets.push(kalshiToVenueMarket(m, { series: ev.series_ticker, eventTitle: ev.title }));
+  }
+  return { markets, dropped };
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+// Float noise from 1 - 0.56 (0.43999999999999995) must not reach a price.
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;

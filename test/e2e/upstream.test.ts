@@ -1,0 +1,178 @@
+/**
+ * End to end on real sources: a local server replays the recorded Kalshi, Polymarket, Odds API and
+ * ECB responses; the real worker and API processes are pointed at it through SOURCES and the base
+ * URL variables. The widgets serve the recorded prices converted; killing the replay server leaves
+ * the last good data served and /readyz reporting the stale source after the configured age;
+ * restarting it recovers with no service restart.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
+import { readSnapshot } from '../../src/store/snapshots.js';
+import { EventListPayload, EventWidgetPayload, SpecificEventPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import { useRedis } from '../support/redis.js';
+import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { replayEnv, startReplayServer, type ReplayServer } from '../support/upstream-replay.js';
+
+const redis = useRedis();
+let replay: ReplayServer;
+let api: ServiceProcess;
+let worker: ServiceProcess;
+let apiKey: string;
+const ADVERTISER = 'e2e-upstream';
+const PEPPER = 'predictwire-dev-api-key-pepper-not-for-production';
+
+beforeAll(async () => {
+  replay = await startReplayServer();
+  replay.oddsRemaining = 1_000_000;
+  const env = testEnv(redis.url, {
+    ...replayEnv(replay.base),
+    SOURCES: 'events=kalshi+polymarket,sportsbook=odds-api,metrics=derived,fx=ecb',
+    // Stale after 2 missed one-second refreshes: short enough to watch it happen.
+    STALE_AFTER_INTERVALS: '2',
+    UPSTREAM_TIMEOUT_MS: '1000',
+  });
+  worker = await spawnProcess('workers/main.ts', env);
+  api = await spawnProcess('src/main.ts', env);
+  apiKey = await new AdvertiserKeys(redis.client, PEPPER).create(ADVERTISER, 'E2E upstream', new Date());
+  await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
+});
+
+afterAll(async () => {
+  await Promise.all([api?.stop(), worker?.stop()]);
+  await replay?.stop();
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${api.base}${path}`, { headers, redirect: 'manual' });
+const adv = (path: string) => get(path, { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey });
+const widget = async (slug: string, format = 'cents') => {
+  const res = await get(`/v1/widgets/event?slug=${slug}&display_format=${format}`);
+  expect(res.status).toBe(200);
+  return EventWidgetPayload.parse(await res.json());
+};
+/** Where a signed deep link lands (the click endpoint's 302). */
+const landing = async (deepLink: string) => {
+  const u = new URL(deepLink);
+  const res = await get(`${u.pathname}${u.search}`);
+  expect(res.status).toBe(302);
+  return res.headers.get('location');
+};
+const pool = (w: EventWidgetPayload) => w.outcomes.map((o) => [o.outcome_name, o.comparison_pool.map((e) => `${e.operator_id} ${e.contract_price} ${e.contract_volume}`)]);
+
+interface Ready {
+  snapshots: Array<{ kind: string; key: string; stale: boolean; stale_after_seconds: number; failures: number; last_error?: string }>;
+}
+const ready = async () => {
+  const res = await get('/readyz');
+  return { status: res.status, body: (await res.json()) as Ready };
+};
+const eventsEntry = (r: Ready) => r.snapshots.find((s) => s.kind === 'events')!;
+
+describe('recorded prices through the real sources', () => {
+  it('event widget: Kalshi prices from *_dollars, volumes from contracts x traded price, links to the market', async () => {
+    const w = await widget('us-iran-nuclear-deal-2026');
+    expect(w.event_question).toBe('When will the US agree to a new Iranian nuclear deal?');
+    // yes_ask_dollars 0.18 / 0.45 / 0.63; volume_24h_fp 90806 x 0.16, 28052 x 0.45, 9380 x 0.64
+    expect(pool(w)).toEqual([
+      ['Before April 2026', ['kalshi 18¢ $14.5K']],
+      ['Before August 2026', ['kalshi 45¢ $12.6K']],
+      ['Before 2027', ['kalshi 63¢ $6K']],
+    ]);
+    expect(w.outcomes[0]!.aggregated_probability_pct).toBe(18);
+    expect((await widget('us-iran-nuclear-deal-2026', 'implied_pct')).outcomes[1]!.comparison_pool[0]!.contract_price).toBe('45.0%');
+    expect(await landing(w.outcomes[0]!.comparison_pool[0]!.deep_link)).toBe('https://kalshi.com/events/KXUSAIRANAGREEMENT-27');
+  });
+
+  it('event widget: Polymarket prices from bestAsk, USDC volume, the event/market page', async () => {
+    const w = await widget('iran-israel-us-conflict-ends-march-2026');
+    expect(pool(w)).toEqual([
+      ['By March 7', ['polymarket 9¢ $224.5K']],
+      ['By March 15', ['polymarket 24¢ $93.1K']],
+      ['By March 31', ['polymarket 64¢ $34.8K']],
+    ]);
+    expect(await landing(w.outcomes[2]!.comparison_pool[0]!.deep_link)).toBe(
+      'https://polymarket.com/event/iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31',
+    );
+  });
+
+  it('a pair whose Kalshi side is finalized shows Polymarket only; the A/B comparison invents no Kalshi price', async () => {
+    const w = await widget('khamenei-out-by-end-of-february-2026');
+    // bestAsk 0.999 (shown clamped to 99¢); NO = 1 - bestBid 0.998
+    expect(pool(w)).toEqual([
+      ['Yes', ['polymarket 99¢ $36.4M']],
+      ['No', ['polymarket 1¢ $36.4M']],
+    ]);
+    const res = await adv('/advertiser/v1/widgets/specific/khamenei-out-by-end-of-february-2026');
+    expect(res.status).toBe(200);
+    const body = SpecificEventPayload.parse(await res.json());
+    expect(body.data.event.title).toBe('Will Ali Khamenei be out as Supreme Leader of Iran by the end of February 2026?');
+    expect(body.data.outcomes).toEqual([]);
+  });
+
+  it('advertiser list: the catalog events still open', async () => {
+    const res = await adv('/advertiser/v1/widgets/events');
+    const slugs = EventListPayload.parse(await res.json()).data.events;
+    expect(slugs).toEqual(expect.arrayContaining(['us-iran-nuclear-deal-2026', 'us-recognizes-reza-pahlavi-2026', 'iran-democracy-index-2026']));
+    // closed before today: left out of the list, still addressable by slug
+    expect(slugs).not.toContain('khamenei-out-by-end-of-february-2026');
+  });
+
+  it('sportsbook widget: the recorded bookmaker odds in American form, keyed to our operators', async () => {
+    const res = await get('/v1/widgets/sportsbook?league=NBA');
+    expect(res.status).toBe(200);
+    const body = SportsbookWidgetPayload.parse(await res.json());
+    expect(body.match_meta.matchup).toBe('Los Angeles Lakers @ Orlando Magic');
+    const dk = body.odds_matrix.operators.find((o) => o.name === 'DraftKings')!;
+    expect(dk.lines).toEqual({
+      away_spread: { line: '+3.5', odds: '-110' },
+      home_spread: { line: '-3.5', odds: '-110' },
+      total_over: { line: '236.5', odds: '-110' },
+      total_under: { line: '236.5', odds: '-110' },
+      away_moneyline: '+135',
+      home_moneyline: '-155',
+    });
+    // williamhill_us is shown as Caesars; Betfair's exchange prices only the moneyline
+    const names = body.odds_matrix.operators.map((o) => o.name);
+    expect(names).toEqual(expect.arrayContaining(['DraftKings', 'FanDuel', 'BetMGM', 'Caesars Sportsbook', 'Betfair Exchange']));
+    expect(body.odds_matrix.operators.find((o) => o.name === 'Betfair Exchange')!.lines).toEqual({ away_moneyline: '+140', home_moneyline: '-143' });
+  });
+
+  it('FX from the ECB file, per USD; metrics derived from the fetched markets', async () => {
+    const fx = (await readSnapshot(redis.client, 'fx', 'daily'))!;
+    expect(fx.data).toMatchObject({ asOfDate: '2025-05-09', rates: { USD: 1, EUR: 0.888731, GBP: 0.753377 } });
+    const metrics = (await readSnapshot(redis.client, 'metrics', 'all'))!;
+    const poly = metrics.data.operators.find((o) => o.operatorId === 'polymarket')!;
+    expect(poly.activeEvents).toBe(2);
+    expect(poly.volume24hUsd).toBe(Math.round(36397256.45 + 224487.95 + 93118.59 + 34766.86));
+  });
+});
+
+describe('upstream outage', () => {
+  it('keeps serving the last good data, reports the stale source, and recovers without a restart', async () => {
+    const before = await widget('us-recognizes-reza-pahlavi-2026');
+    expect(pool(before)).toEqual([
+      ['Yes', ['kalshi 27¢ $11.3K']],
+      ['No', ['kalshi 75¢ $11.3K']],
+    ]);
+    expect((await ready()).status).toBe(200);
+
+    await replay.stop();
+    await expect.poll(async () => eventsEntry((await ready()).body).stale, { timeout: 20_000, interval: 250 }).toBe(true);
+    const down = await ready();
+    expect(down.status).toBe(503);
+    expect(eventsEntry(down.body)).toMatchObject({ stale_after_seconds: 2 });
+    expect(eventsEntry(down.body).failures).toBeGreaterThan(0);
+    expect(eventsEntry(down.body).last_error).toMatch(/^(kalshi|polymarket-gamma): /);
+    // Same prices, same timestamp: the payload says how old its data is.
+    const during = await widget('us-recognizes-reza-pahlavi-2026');
+    expect(pool(during)).toEqual(pool(before));
+    expect(during.last_verified_timestamp).toBe(before.last_verified_timestamp);
+    expect((await get('/v1/widgets/sportsbook?league=NBA')).status).toBe(200);
+
+    await replay.restart();
+    await expect.poll(async () => (await ready()).status, { timeout: 30_000, interval: 250 }).toBe(200);
+    const back = await ready();
+    expect(eventsEntry(back.body)).toMatchObject({ stale: false, failures: 0 });
+    expect(eventsEntry(back.body).last_error).toBeUndefined();
+    expect(pool(await widget('us-recognizes-reza-pahlavi-2026'))).toEqual(pool(before));
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * A local HTTP server replaying the recorded upstream responses (test/fixtures/recorded) in each
+ * provider's documented shape: Kalshi (/kalshi/...), Polymarket Gamma (/gamma/...) and CLOB
+ * (/clob/...), The Odds API (/odds/...) and the ECB file (/ecb/...). Tests can inject faults, page
+ * sizes and malformed entries, and stop and restart it on the same port.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const dir = resolve(import.meta.dirname, '../fixtures/recorded');
+const json = (name: string): unknown => JSON.parse(readFileSync(resolve(dir, name), 'utf8'));
+
+type Obj = Record<string, unknown>;
+
+/** Recorded data, copied per server so a test may edit its own. */
+export function recorded() {
+  const kalshiEvents = json('kalshi-events-nested.json') as Obj[];
+  const kalshiSeries = json('kalshi-markets.json') as Record<string, Obj[]>;
+  const kalshiMarkets: Obj[] = [
+    ...kalshiEvents.flatMap((e) => (e.markets as Obj[]).map((m) => ({ ...m }))),
+    ...Object.values(kalshiSeries).flat(),
+  ];
+  return {
+    kalshiEvents,
+    kalshiMarkets,
+    gammaEvents: [...(json('polymarket-gamma-events-2026.json') as Obj[]), ...(json('polymarket-gamma-events.json') as Obj[])],
+    clobBook: json('polymarket-clob-ws-book.json') as { asset_id: string; bids: { price: string }[]; asks: { price: string }[] },
+    nbaOdds: json('odds-api-nba-odds.json') as Obj[],
+    ecbXml: readFileSync(resolve(dir, 'ecb-eurofxref-daily.xml'), 'utf8'),
+  };
+}
+
+export interface Fault {
+  /** Requests whose path starts with this. */
+  prefix: string;
+  /** 0 = never answer (a hung upstream). */
+  status: number;
+  headers?: Record<string, string>;
+  /** How many requests it hits (default 1). */
+  times?: number;
+}
+
+export interface ReplayServer {
+  base: string;
+  port: number;
+  data: ReturnType<typeof recorded>;
+  /** Every request path+query served, in order. */
+  requests: string[];
+  /** Page size of cursor-paginated Kalshi listings. */
+  kalshiPageSize: number;
+  /** Quota left on The Odds API (decremented per odds call; headers report it). */
+  oddsRemaining: number;
+  /** /scores answers per sport key (no real recorded /scores response exists; tests supply one). */
+  scores: Record<string, unknown[]>;
+  /** Epoch ms the replayed NBA games are moved to (the earliest one), so they are upcoming. */
+  oddsStartAt: number;
+  fault(f: Fault): void;
+  stop(): Promise<void>;
+  /** Listens again on the same port. */
+  restart(): Promise<void>;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': typeof body === 'string' ? 'application/xml' : 'application/json', ...headers });
+  res.end(text);
+}
+
+/** Starts the replay server on 127.0.0.1 (port 0 = any free port). */
+export async function startReplayServer(port = 0): Promise<ReplayServer> {
+  const faults: Array<Fault & { left: number }> = [];
+  const state: ReplayServer = {
+    base: '',
+    port: 0,
+    data: recorded(),
+    requests: [],
+    kalshiPageSize: 1000,
+    oddsRemaining: 500,
+    scores: {},
+    oddsStartAt: Date.now() + 86_400_000,
+    fault: (f) => faults.push({ ...f, left: f.times ?? 1 }),
+    stop: async () => undefined,
+    restart: async () => undefined,
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = new URL(req.url ?? '/', 'http://replay');
+    const path = url.pathname;
+    const q = url.searchParams;
+    state.requests.push(`${path}${url.search}`);
+    const fault = faults.find((f) => f.left > 0 && path.startsWith(f.prefix));
+    if (fault) {
+      fault.left--;
+      if (fault.status === 0) return;
+      return send(res, fault.status, { error: 'injected' }, fault.headers);
+    }
+    const d = state.data;
+
+    if (path === '/kalshi/markets' || path === '/kalshi/events') {
+      let items: Obj[];
+      if (path === '/kalshi/markets') {
+        const tickers = q.get('tickers')?.split(',');
+        items = d.kalshiMarkets.filter(
+          (m) =>
+            (!tickers || tickers.includes(String(m.ticker))) &&
+            (!q.get('event_ticker') || m.event_ticker === q.get('event_ticker')) &&
+            (!q.get('series_ticker') || String(m.event_ticker).startsWith(`${q.get('series_ticker')}-`)) &&
+            (q.get('status') !== 'open' || m.status === 'active'),
+        );
+      } else {
+        items = d.kalshiEvents;
+      }
+      const start = Number(q.get('cursor') || 0);
+      const page = items.slice(start, start + state.kalshiPageSize);
+      const next = start + state.kalshiPageSize < items.length ? String(start + state.kalshiPageSize) : '';
+      return send(res, 200, { [path === '/kalshi/markets' ? 'markets' : 'events']: page, cursor: next });
+    }
+    const slugMatch = /^\/gamma\/events\/slug\/([^/]+)$/.exec(path);
+    if (slugMatch) {
+      const ev = d.gammaEvents.find((e) => e.slug === decodeURIComponent(slugMatch[1] as string));
+      return ev ? send(res, 200, ev) : send(res, 404, { error: 'not found' });
+    }
+    if (path === '/gamma/events') {
+      const offset = Number(q.get('offset') ?? 0);
+      const limit = Number(q.get('limit') ?? 100);
+      return send(res, 200, d.gammaEvents.slice(offset, offset + limit));
+    }
+    if (path === '/clob/price') {
+      if (q.get('token_id') !== d.clobBook.asset_id) return send(res, 404, { error: 'No orderbook exists for the requested token id' });
+      const prices = (q.get('side') === 'SELL' ? d.clobBook.asks : d.clobBook.bids).map((l) => Number(l.price));
+      const best = q.get('side') === 'SELL' ? Math.min(...prices) : Math.max(...prices);
+      return send(res, 200, { price: String(best) });
+    }
+    const odds = /^\/odds\/v4\/sports\/([a-z_]+)\/odds$/.exec(path);
+    if (odds) {
+      if (state.oddsRemaining <= 0) return send(res, 429, { message: 'quota exhausted' }, { 'x-requests-remaining': '0', 'x-requests-used': '500' });
+      state.oddsRemaining -= 1;
+      const headers = { 'x-requests-remaining': String(state.oddsRemaining), 'x-requests-used': String(500 - state.oddsRemaining), 'x-requests-last': '3' };
+      if (odds[1] !== 'basketball_nba') return send(res, 200, [], headers);
+      // Recorded in 2022: moved forward in time, offsets between games kept, prices untouched.
+      const first = Math.min(...d.nbaOdds.map((e) => Date.parse(String(e.commence_time))));
+      const shifted = d.nbaOdds.map((e) => ({
+        ...e,
+        commence_time: new Date(Date.parse(String(e.commence_time)) - first + state.oddsStartAt).toISOString().replace('.000Z', 'Z'),
+      }));
+      return send(res, 200, shifted, headers);
+    }
+    const scores = /^\/odds\/v4\/sports\/([a-z_]+)\/scores$/.exec(path);
+    if (scores) return send(res, 200, state.scores[scores[1] as string] ?? [], { 'x-requests-remaining': String(state.oddsRemaining) });
+    if (path === '/ecb/eurofxref-daily.xml') return send(res, 200, d.ecbXml);
+    return send(res, 404, { error: `no replay for ${path}` });
+  };
+
+  let server: Server = createServer(handle);
+  const listen = (p: number) =>
+    new Promise<void>((ok, fail) => {
+      server.once('error', fail);
+      server.listen(p, '127.0.0.1', () => {
+        server.off('error', fail);
+        ok();
+      });
+    });
+  await listen(port);
+  state.port = (server.address() as AddressInfo).port;
+  state.base = `http://127.0.0.1:${state.port}`;
+  state.stop = () =>
+    new Promise<void>((ok) => {
+      server.close(() => ok());
+      server.closeAllConnections();
+    });
+  state.restart = async () => {
+    server = createServer(handle);
+    await listen(state.port);
+  };
+  return state;
+}
+
+/** Environment pointing every real source at a replay server. */
+export function replayEnv(base: string): Record<string, string> {
+  return {
+    KALSHI_BASE_URL: `${base}/kalshi`,
+    POLYMARKET_GAMMA_URL: `${base}/gamma`,
+    POLYMARKET_CLOB_URL: `${base}/clob`,
+    ODDS_API_BASE_URL: `${base}/odds`,
+    ODDS_API_KEY: 'test-key',
+    ECB_FX_URL: `${base}/ecb/eurofxref-daily.xml`,
+  };
+}

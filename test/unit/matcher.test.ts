@@ -1,0 +1,74 @@
+/** The matcher over the two recorded listings of early March 2026 (same project, overlapping). */
+import { describe, expect, it } from 'vitest';
+import type { VenueMarket } from '../../src/catalog/events/venue-market.js';
+import { deadlineOf, statedDeadlines } from '../../src/matching/dates.js';
+import { proposeMatches } from '../../src/matching/match.js';
+import { tokens } from '../../src/matching/text.js';
+import { normalizeKalshiEvents } from '../../src/sources/kalshi/normalize.js';
+import { normalizeGammaEvents } from '../../src/sources/polymarket/normalize.js';
+import { recorded } from '../support/upstream-replay.js';
+
+const kalshi = normalizeKalshiEvents(recorded().kalshiEvents).markets;
+const poly = normalizeGammaEvents(recorded().gammaEvents.slice(0, 2)).markets;
+
+describe('proposeMatches over the recorded listings', () => {
+  const proposals = proposeMatches(kalshi, poly);
+
+  it('proposes the true pair with high confidence and notes the rule difference', () => {
+    const high = proposals.filter((p) => p.band === 'high');
+    expect(high.map((p) => [p.kalshi.id, p.polymarket.id])).toEqual([['KXKHAMENEIOUT-AKHA-26MAR01', 'khamenei-out-as-supreme-leader-of-iran-by-february-28']]);
+    const [pair] = high;
+    expect(pair!.confidence).toBeGreaterThanOrEqual(0.75);
+    // "before March 1, 2026" and "by February 28" are the same deadline
+    expect(pair!.flags.datesDiffer).toBe(false);
+    expect(pair!.flags.possibleInversion).toBe(false);
+    // Kalshi settles a death at the last traded price; Polymarket does not say so
+    expect(pair!.flags.rulesDiffer).toBe(true);
+    expect(pair!.reasons.join(' ')).toMatch(/death/);
+  });
+
+  it('rejects the look-alikes whose dates differ, whatever their titles', () => {
+    const lookAlikes = proposals.filter((p) => p.kalshi.id.startsWith('KXKHAMENEIOUT') && p.kalshi.id !== 'KXKHAMENEIOUT-AKHA-26MAR01');
+    expect(lookAlikes.map((p) => p.kalshi.id).sort()).toEqual([
+      'KXKHAMENEIOUT-AKHA-26APR01',
+      'KXKHAMENEIOUT-AKHA-26FEB01',
+      'KXKHAMENEIOUT-AKHA-26JUL01',
+      'KXKHAMENEIOUT-AKHA-26SEP01',
+    ]);
+    for (const p of lookAlikes) {
+      expect(p.band).toBe('rejected');
+      expect(p.flags.datesDiffer).toBe(true);
+    }
+    // No other pair reaches medium: the venues' other Iran markets are different questions.
+    expect(proposals.filter((p) => p.band === 'medium')).toEqual([]);
+  });
+
+  it('rejects a pair whose outcomes differ and flags one phrased the other way round', () => {
+    const base: VenueMarket = {
+      venue: 'kalshi', id: 'KXIRANDEMOCRACY-27MAR01-T6', eventId: 'E', title: "Will Iran's score in the EIU Democracy Index be at least 6 in the 2026 edition?",
+      open: true, volume24hUsd: 0, openInterestUsd: 0, liquidityUsd: 0, closesAt: '2027-03-01T14:59:00.000Z', url: 'https://kalshi.com/events/E',
+    };
+    const seven: VenueMarket = { ...base, venue: 'polymarket', id: 'iran-democracy-index-7', title: "Will Iran's EIU Democracy Index score be at least 7 in the 2026 edition?" };
+    const notSix: VenueMarket = { ...base, venue: 'polymarket', id: 'iran-not-6', title: "Will Iran's EIU Democracy Index score not be at least 6 in the 2026 edition?" };
+    const [diff] = proposeMatches([base], [seven]);
+    expect(diff).toMatchObject({ band: 'rejected', flags: { outcomesDiffer: true } });
+    const [inv] = proposeMatches([base], [notSix]);
+    expect(inv!.flags.possibleInversion).toBe(true);
+    expect(inv!.band).not.toBe('rejected');
+  });
+});
+
+describe('matching helpers', () => {
+  it('reads deadlines: "by X" is the end of day X, "before X" its start', () => {
+    expect(statedDeadlines('by February 28?', 2026)).toEqual([Date.UTC(2026, 2, 1)]);
+    expect(statedDeadlines('Before March 1, 2026', 2026)).toEqual([Date.UTC(2026, 2, 1)]);
+    expect(statedDeadlines('Before 2027', 2026)).toEqual([Date.UTC(2027, 0, 1)]);
+    expect(deadlineOf(['Before April'], '2026-04-01T14:00:00Z')).toEqual({ at: Date.UTC(2026, 3, 1), from: 'text' });
+    expect(deadlineOf([undefined, 'No date here'], '2026-04-01T14:00:00Z')).toEqual({ at: Date.parse('2026-04-01T14:00:00Z'), from: 'close' });
+  });
+
+  it('normalizes titles to content tokens, folding venue phrasings together', () => {
+    expect(tokens('Will Ali Khamenei leave office before 2026-03-01T15:00:00.000Z?')).toEqual(['ali', 'khamenei', 'out']);
+    expect(tokens('Khamenei out as Supreme Leader of Iran by February 28?')).toEqual(['khamenei', 'out', 'supreme', 'leader', 'iran']);
+  });
+});
