@@ -1,16 +1,31 @@
 /**
- * Assembles one API process from a config: Redis connections, snapshot cache, router, server.
- * main.ts runs it; tests and benchmarks start it the same way.
+ * Assembles one API process from a config: Redis connections, snapshot cache, live engine, router,
+ * HTTP and WebSocket server. main.ts runs it; tests and benchmarks start it the same way.
  */
 import { AdvertiserKeys } from './auth/advertiser-keys.js';
+import { OPERATORS } from './catalog/operators.js';
+import { CountryDb } from './geo/country-db.js';
+import { GeoResolver } from './geo/resolver.js';
+import { ImpressionCounter } from './tracking/impression-counter.js';
+import { RankingInputs } from './tracking/ranking-inputs.js';
+import { operatorById } from './catalog/operators.js';
 import type { Config } from './config.js';
-import type { Logger } from './log.js';
 import type { Deps } from './http/deps.js';
 import { PayloadCache } from './http/payload-cache.js';
 import { createRouter } from './http/router.js';
+import { eventWidgetBody } from './http/routes/widgets.js';
 import { listenHttp } from './http/server.js';
+import { widgetContext } from './http/widget-context.js';
+import { LiveEngine } from './live/engine.js';
+import { LivePayloads } from './live/live-payloads.js';
+import { ASSETS, HORIZONS, type Asset, type Horizon } from './live/market.js';
+import { LIVE_VENUES } from './live/venues.js';
+import type { Logger } from './log.js';
 import { connectRedis } from './store/redis.js';
+import type { Snapshot } from './store/schemas.js';
 import { SnapshotCache } from './store/snapshot-cache.js';
+import { buildLiveMarketWidget } from './widgets/live-market-widget.js';
+import { DEFAULT_WS_OPTIONS, registerWebSocket, type WsHub } from './ws/server.js';
 
 export interface ApiProcess {
   port: number;
@@ -18,27 +33,103 @@ export interface ApiProcess {
   stop(): Promise<void>;
 }
 
+const LIVE_TOPIC = /^live-market:([A-Z]+):(\d+)$/;
+
 export async function startApi(config: Config, log: Logger): Promise<ApiProcess> {
   const redis = connectRedis(config.redisUrl, 'api', log);
   const subscriber = connectRedis(config.redisUrl, 'api-sub', log);
+  // Ticks get a connection of their own so a burst of them never queues behind snapshot notices.
+  const tickSubscriber = connectRedis(config.redisUrl, 'api-ticks', log);
+
   const snapshots = new SnapshotCache(redis, subscriber, log);
   const payloads = new PayloadCache();
-  snapshots.onChange((snap) => {
-    payloads.invalidate(snap.kind);
-    log.debug({ kind: snap.kind, key: snap.key, version: snap.version }, 'snapshot updated');
-  });
-  await snapshots.start();
+  const engine = new LiveEngine({ redis, subscriber: tickSubscriber, log });
+  const live = new LivePayloads(
+    engine,
+    (asset, horizon, nowMs) => {
+      const payload = buildLiveMarketWidget(
+        engine.view(asset, horizon),
+        nowMs,
+        { refreshIntervalSeconds: config.live.refreshSeconds[horizon], staleAfterMs: config.live.staleAfterMs, venues: LIVE_VENUES },
+        { ...widgetContext(config, new Date(nowMs)), operatorById },
+      );
+      return { payload, shown: payload.providers_pool.map((p) => p.operator_id) };
+    },
+    config.live.pushIntervalMs,
+  );
 
+  // Broad widget: the country database is opened once; impressions are batched; ranking signals
+  // are held in memory and reloaded when metrics change (below) and every 15 s for new clicks.
+  const geo = new GeoResolver(await CountryDb.open(), config.trustProxy, config.defaultGeo);
+  const impressions = new ImpressionCounter(redis, log);
+  impressions.start();
+  const ranking = new RankingInputs(redis, log, {
+    operatorIds: OPERATORS.map((op) => op.id),
+    oiPeriodMs: config.ranking.oiPeriodMinutes * 60_000,
+    ctrWindowDays: config.ranking.ctrWindowDays,
+    refreshMs: 15_000,
+    now: () => new Date(),
+  });
+
+  let hub: WsHub | undefined;
   const deps: Deps = {
     config,
     redis,
     snapshots,
     payloads,
     advertisers: new AdvertiserKeys(redis, config.apiKeyPepper),
+    live,
+    geo,
+    impressions,
+    ranking,
+    wsConnections: () => hub?.connections() ?? 0,
     log,
     now: () => new Date(),
   };
-  const server = await listenHttp(config.host, config.port, createRouter(deps), log);
+
+  const lookup = (topic: string): Buffer | undefined => {
+    const m = LIVE_TOPIC.exec(topic);
+    if (m) {
+      const [asset, horizon] = [m[1] as Asset, Number(m[2]) as Horizon];
+      return ASSETS.includes(asset) && HORIZONS.includes(horizon) ? live.latest(asset, horizon).body : undefined;
+    }
+    if (topic.startsWith('event:')) {
+      try {
+        return eventWidgetBody(deps, topic.slice('event:'.length), 'cents', undefined).body;
+      } catch {
+        return undefined; // unknown slug or no data yet: an unknown topic for the client
+      }
+    }
+    return undefined;
+  };
+
+  snapshots.onChange((snap) => {
+    payloads.invalidate(snap.kind);
+    log.debug({ kind: snap.kind, key: snap.key, version: snap.version }, 'snapshot updated');
+    if (snap.kind !== 'events' || !hub) return;
+    // Only events someone watches are rebuilt and pushed.
+    for (const e of (snap as Snapshot<'events'>).data.events) {
+      const topic = `event:${e.slug}`;
+      if (!hub.hasSubscribers(topic)) continue;
+      const body = lookup(topic);
+      if (body) hub.push(topic, body);
+    }
+  });
+  snapshots.onChange((snap) => {
+    if (snap.kind === 'metrics') void ranking.reload();
+  });
+  await snapshots.start();
+  await ranking.start();
+  await engine.start();
+
+  const server = await listenHttp(config.host, config.port, createRouter(deps), log, (app) => {
+    hub = registerWebSocket(app, lookup, log, {
+      ...DEFAULT_WS_OPTIONS,
+      maxBackpressure: config.wsMaxBackpressureBytes,
+      idleTimeoutSec: config.wsIdleTimeoutSeconds,
+    });
+  });
+  live.onPush((topic, body) => hub?.push(topic, body));
   log.info({ port: server.port, host: config.host }, 'api listening');
 
   return {
@@ -46,7 +137,11 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     deps,
     async stop() {
       server.close();
-      await Promise.allSettled([redis.quit(), subscriber.quit()]);
+      engine.stop();
+      live.stop();
+      ranking.stop();
+      await impressions.stop();
+      await Promise.allSettled([redis.quit(), subscriber.quit(), tickSubscriber.quit()]);
     },
   };
 }

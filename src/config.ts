@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { OperatorId } from './store/schemas.js';
+import { invalidRanges } from './geo/cidr.js';
 
 const DATA_KINDS = ['events', 'sportsbook', 'metrics', 'fx', 'prices'] as const;
 export type DataKind = (typeof DATA_KINDS)[number];
@@ -48,7 +49,10 @@ const EnvSchema = z.object({
   CLICK_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Key for hashing advertiser API keys at rest. */
   API_KEY_PEPPER: z.string().min(32, 'must be at least 32 characters').optional(),
-  TRUST_PROXY: AddressList,
+  TRUST_PROXY: AddressList.superRefine((list, ctx) => {
+    const bad = invalidRanges(list);
+    if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `not an address or CIDR range: ${bad.join(', ')}` });
+  }),
   DEFAULT_GEO: z
     .string()
     .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US')
@@ -67,8 +71,37 @@ const EnvSchema = z.object({
   /** Advertiser comparison: A is the regulated exchange, B the crypto-based market. */
   ADVERTISER_OPERATOR_A: OperatorId.default('kalshi'),
   ADVERTISER_OPERATOR_B: OperatorId.default('polymarket'),
+  /** Live market: the refresh interval a widget is told per horizon, staleness, push coalescing. */
+  LIVE_REFRESH_SECONDS_5: z.coerce.number().int().min(1).max(300).default(2),
+  LIVE_REFRESH_SECONDS_15: z.coerce.number().int().min(1).max(900).default(5),
+  LIVE_STALE_AFTER_SECONDS: z.coerce.number().positive().max(3600).default(15),
+  LIVE_PUSH_INTERVAL_MS: z.coerce.number().int().min(10).max(10_000).default(100),
+  /** Bytes a WebSocket client may fall behind by before it is dropped. */
+  WS_MAX_BACKPRESSURE_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(256 * 1024),
+  /** Seconds of silence before uWS pings a WebSocket client; one that does not answer is closed. */
+  WS_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(8).max(960).default(32),
+  COINBASE_WS_URL: z.url({ protocol: /^wss?$/ }).default('wss://ws-feed.exchange.coinbase.com'),
   /** Cache-Control max-age for widget responses. */
   WIDGET_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
+  /** Broad-widget ranking: weights of the normalized signals, OI period, CTR window and prior. */
+  RANK_WEIGHT_VOLUME: z.coerce.number().min(0).max(100).default(0.5),
+  RANK_WEIGHT_OI_ACCEL: z.coerce.number().min(0).max(100).default(0.2),
+  RANK_WEIGHT_CTR: z.coerce.number().min(0).max(100).default(0.3),
+  RANK_OI_PERIOD_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
+  RANK_CTR_WINDOW_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+  RANK_CTR_PRIOR_IMPRESSIONS: z.coerce.number().min(0).max(10_000_000).default(5000),
+  /** Real upstream sources (used only when SOURCES names them); the defaults are the public hosts. */
+  KALSHI_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://external-api.kalshi.com/trade-api/v2'),
+  POLYMARKET_GAMMA_URL: z.url({ protocol: /^https?$/ }).default('https://gamma-api.polymarket.com'),
+  POLYMARKET_CLOB_URL: z.url({ protocol: /^https?$/ }).default('https://clob.polymarket.com'),
+  ODDS_API_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.the-odds-api.com'),
+  ODDS_API_KEY: z.string().min(1).optional(),
+  ODDS_API_REGIONS: z.string().regex(/^[a-z]{2}(,[a-z]{2})*$/, 'comma list such as us,eu').default('us'),
+  /** Each odds call costs quota: a league is fetched from The Odds API at most this often. */
+  ODDS_API_MIN_INTERVAL_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
+  ECB_FX_URL: z.url({ protocol: /^https?$/ }).default('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml'),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  EVENT_CATALOG_FILE: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -88,6 +121,28 @@ export interface Config {
   staleAfterIntervals: number;
   advertiserOperators: { a: string; b: string };
   widgetMaxAgeSeconds: number;
+  ranking: {
+    weights: { volume: number; oiAccel: number; ctr: number };
+    oiPeriodMinutes: number;
+    ctrWindowDays: number;
+    ctrPriorImpressions: number;
+  };
+  upstream: {
+    kalshiBaseUrl: string;
+    polymarketGammaUrl: string;
+    polymarketClobUrl: string;
+    oddsApiBaseUrl: string;
+    oddsApiKey: string | undefined;
+    oddsApiRegions: string;
+    oddsApiMinIntervalSeconds: number;
+    ecbFxUrl: string;
+    timeoutMs: number;
+    eventCatalogFile: string | undefined;
+  };
+  live: { refreshSeconds: { 5: number; 15: number }; staleAfterMs: number; pushIntervalMs: number };
+  coinbaseWsUrl: string;
+  wsMaxBackpressureBytes: number;
+  wsIdleTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -137,5 +192,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staleAfterIntervals: e.STALE_AFTER_INTERVALS,
     advertiserOperators: { a: e.ADVERTISER_OPERATOR_A, b: e.ADVERTISER_OPERATOR_B },
     widgetMaxAgeSeconds: e.WIDGET_MAX_AGE_SECONDS,
+    ranking: {
+      weights: { volume: e.RANK_WEIGHT_VOLUME, oiAccel: e.RANK_WEIGHT_OI_ACCEL, ctr: e.RANK_WEIGHT_CTR },
+      oiPeriodMinutes: e.RANK_OI_PERIOD_MINUTES,
+      ctrWindowDays: e.RANK_CTR_WINDOW_DAYS,
+      ctrPriorImpressions: e.RANK_CTR_PRIOR_IMPRESSIONS,
+    },
+    upstream: {
+      kalshiBaseUrl: e.KALSHI_BASE_URL,
+      polymarketGammaUrl: e.POLYMARKET_GAMMA_URL,
+      polymarketClobUrl: e.POLYMARKET_CLOB_URL,
+      oddsApiBaseUrl: e.ODDS_API_BASE_URL,
+      oddsApiKey: e.ODDS_API_KEY,
+      oddsApiRegions: e.ODDS_API_REGIONS,
+      oddsApiMinIntervalSeconds: e.ODDS_API_MIN_INTERVAL_SECONDS,
+      ecbFxUrl: e.ECB_FX_URL,
+      timeoutMs: e.UPSTREAM_TIMEOUT_MS,
+      eventCatalogFile: e.EVENT_CATALOG_FILE,
+    },
+    live: {
+      refreshSeconds: { 5: e.LIVE_REFRESH_SECONDS_5, 15: e.LIVE_REFRESH_SECONDS_15 },
+      staleAfterMs: e.LIVE_STALE_AFTER_SECONDS * 1000,
+      pushIntervalMs: e.LIVE_PUSH_INTERVAL_MS,
+    },
+    coinbaseWsUrl: e.COINBASE_WS_URL,
+    wsMaxBackpressureBytes: e.WS_MAX_BACKPRESSURE_BYTES,
+    wsIdleTimeoutSeconds: e.WS_IDLE_TIMEOUT_SECONDS,
   };
 }

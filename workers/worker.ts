@@ -20,7 +20,7 @@ export interface WorkerProcess {
 }
 
 export async function startWorker(config: Config, log: Logger): Promise<WorkerProcess> {
-  const sources = createSources(config);
+  const sources = createSources(config, log);
   // BullMQ needs maxRetriesPerRequest: null on its connections (blocking commands).
   const bullOpts = { maxRetriesPerRequest: null };
   const redis = connectRedis(config.redisUrl, 'worker', log);
@@ -31,7 +31,8 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
   const jobs: Record<string, (data: unknown) => Promise<unknown>> = {
     [REFRESH_EVENTS]: refreshEvents(deps, sources.events),
     [REFRESH_SPORTSBOOK]: refreshSportsbook(deps, sources.sportsbook),
-    [REFRESH_METRICS]: refreshMetrics(deps, sources.metrics),
+    // Acceleration compares two periods back from the newest sample: keep three.
+    [REFRESH_METRICS]: refreshMetrics(deps, sources.metrics, 3 * config.ranking.oiPeriodMinutes * 60_000),
     [REFRESH_FX]: refreshFx(deps, sources.fx),
   };
 

@@ -1,7 +1,7 @@
 /**
  * `npm start`: the embedded default. Without REDIS_URL it starts a private redis-server (data under
- * .data/, git-ignored), seeds a demo advertiser, then runs the API and the worker as child
- * processes. Ctrl-C or SIGTERM stops everything it started.
+ * .data/, git-ignored), seeds a demo advertiser, then runs the API, the worker and the price feed
+ * as child processes. Ctrl-C or SIGTERM stops everything it started.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
 
   const apiKey = await seedDemoAdvertiser(config.redisUrl, config.apiKeyPepper);
 
-  for (const [name, entry] of [['api', 'src/main.ts'], ['worker', 'workers/main.ts']] as const) {
+  for (const [name, entry] of [['api', 'src/main.ts'], ['worker', 'workers/main.ts'], ['feed', 'workers/feed/main.ts']] as const) {
     const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, entry)], { env, stdio: 'inherit', cwd: root });
     child.on('exit', (code, signal) => {
       if (!stopping) {
@@ -92,6 +92,8 @@ async function main(): Promise<void> {
       `  redis        ${config.redisUrl}${redis ? ' (private, data in .data/redis)' : ''}`,
       `  event        ${base}/v1/widgets/event?slug=fed-december-2026`,
       `  sportsbook   ${base}/v1/widgets/sportsbook?league=NBA`,
+      `  live market  ${base}/v1/widgets/live-market?asset=BTC&horizon_minutes=5`,
+      `  websocket    ${base.replace('http', 'ws')}/v1/ws  {"op":"subscribe","topic":"live-market:ETH:15"}`,
       `  events list  curl -H 'x-advertiser-id: ${DEMO_ADVERTISER}' -H 'x-api-key: ${apiKey}' ${base}/advertiser/v1/widgets/events`,
       `  readiness    ${base}/readyz`,
       '',

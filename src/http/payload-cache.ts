@@ -11,6 +11,8 @@ export interface CachedBody {
   lastModified: string;
   /** Epoch ms after which the body must be rebuilt even without a snapshot change. */
   expiresAt?: number;
+  /** Operators the body shows: each serving counts an impression for them. */
+  shown: readonly string[];
 }
 
 // Bounds memory if a client walks many variants; clearing is cheap and rebuilding is fast.
@@ -26,13 +28,14 @@ export class PayloadCache {
   }
 
   /** Serializes `payload`, stores it and returns the entry. */
-  put(kind: SnapshotKind, key: string, payload: unknown, changedAt: string, expiresAt?: number): CachedBody {
+  put(kind: SnapshotKind, key: string, payload: unknown, changedAt: string, expiresAt?: number, shown: readonly string[] = []): CachedBody {
     const body = Buffer.from(JSON.stringify(payload));
     const entry: CachedBody = {
       body,
       etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
       lastModified: new Date(changedAt).toUTCString(),
       expiresAt,
+      shown,
     };
     let map = this.#byKind.get(kind);
     if (!map) this.#byKind.set(kind, (map = new Map()));

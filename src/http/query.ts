@@ -2,12 +2,27 @@
 import type { z } from 'zod';
 import { invalidParameters } from './problem.js';
 
+// Widgets are embedded on many pages with the same few query strings: parse each once. Results are
+// plain immutable data; only successes are kept, and each schema's memo is bounded.
+const MEMO_LIMIT = 1_000;
+const memos = new WeakMap<z.ZodType, Map<string, unknown>>();
+
 /**
  * Parses a raw query string against a zod object schema. Only the first value of a repeated
  * parameter counts. Unknown parameters are ignored (publishers add cache-busters).
  * @throws Problem 400 invalid_parameter listing every bad parameter.
  */
 export function parseQuery<S extends z.ZodType>(schema: S, rawQuery: string): z.infer<S> {
+  let memo = memos.get(schema);
+  if (!memo) memos.set(schema, (memo = new Map()));
+  if (memo.has(rawQuery)) return memo.get(rawQuery) as z.infer<S>;
+  const value = parseUncached(schema, rawQuery);
+  if (memo.size >= MEMO_LIMIT) memo.clear();
+  memo.set(rawQuery, Object.freeze(value));
+  return value;
+}
+
+function parseUncached<S extends z.ZodType>(schema: S, rawQuery: string): z.infer<S> {
   const params = new URLSearchParams(rawQuery);
   const obj: Record<string, string> = {};
   for (const [k, v] of params) if (!(k in obj)) obj[k] = v;

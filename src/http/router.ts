@@ -7,8 +7,10 @@ import type { Deps } from './deps.js';
 import { invalidParameters, notFound, Problem } from './problem.js';
 import { PREFLIGHT_HEADERS } from './respond.js';
 import { eventListRoute, SPECIFIC_PREFIX, specificEventRoute } from './routes/advertiser.js';
+import { broadWidgetRoute } from './routes/broad.js';
 import { clickRoute } from './routes/click.js';
 import { healthRoute, readyRoute } from './routes/health.js';
+import { liveMarketRoute } from './routes/live-market.js';
 import { eventWidgetRoute, sportsbookWidgetRoute, type Attribution } from './routes/widgets.js';
 import { problemReply } from './server.js';
 import type { Handler, Reply, Request } from './types.js';
@@ -36,9 +38,13 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): H
     ['/v1/click', clickRoute(deps)],
     ['/v1/widgets/event', eventWidgetRoute(deps, false, publicAttribution)],
     ['/v1/widgets/sportsbook', sportsbookWidgetRoute(deps, false, publicAttribution)],
+    ['/v1/widgets/live-market', liveMarketRoute(deps, false)],
     ['/advertiser/v1/widgets/event', auth(eventWidgetRoute(deps, true, authenticatedAttribution))],
     ['/advertiser/v1/widgets/sportsbook', auth(sportsbookWidgetRoute(deps, true, authenticatedAttribution))],
+    ['/advertiser/v1/widgets/live-market', auth(liveMarketRoute(deps, true))],
     ['/advertiser/v1/widgets/events', auth(eventListRoute(deps))],
+    ['/v1/widgets/broad', broadWidgetRoute(deps, false, publicAttribution)],
+    ['/advertiser/v1/widgets/broad', auth(broadWidgetRoute(deps, true, authenticatedAttribution))],
     ...Object.entries(extra),
   ]);
   const specific = auth(specificEventRoute(deps));
@@ -66,10 +72,12 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): H
     } catch (err) {
       result = problemReply(err, deps.log, req);
     }
+    if (result instanceof Promise) result = result.catch((err: unknown) => problemReply(err, deps.log, req));
+    if (!deps.log.isLevelEnabled('debug')) return result;
     const log = (reply: Reply) => {
       deps.log.debug({ method: req.method, path: req.path, status: reply.status, us: Number(process.hrtime.bigint() - start) / 1000 }, 'request');
       return reply;
     };
-    return result instanceof Promise ? result.catch((err: unknown) => problemReply(err, deps.log, req)).then(log) : log(result);
+    return result instanceof Promise ? result.then(log) : log(result);
   };
 }

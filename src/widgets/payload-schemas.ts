@@ -8,13 +8,39 @@ import { IsoTime, League, Slug } from '../store/schemas.js';
 /** DESIGN money string: symbol, en-US figure, K/M/B suffix; or two decimals under 1,000. */
 export const MoneyString = z
   .string()
-  .regex(/^-?(\$|€|£|CA\$|A\$|R\$|MX\$|¥|CHF |₹)(\d{1,3}(\.\d)?[KMB]|\d{1,3}(,\d{3})*(\.\d{2})?)$/, 'money string');
+  .regex(/^-?(\$|€|£|CA\$|A\$|R\$|MX\$|¥|CHF |₹)(\d{1,3}(,\d{3})*(\.\d)?[KMB]|\d{1,3}(,\d{3})*(\.\d{2})?)$/, 'money string');
 export const SignedNumber = z.string().regex(/^([+-]\d+(\.\d+)?|0)$/, 'signed number');
 export const AmericanOddsString = z.string().regex(/^[+-]\d{3,}$/, 'American odds');
 export const TotalString = z.string().regex(/^\d+(\.\d+)?$/, 'total');
 export const WL = z.string().regex(/^\d+-\d+$/);
 export const WLP = z.string().regex(/^\d+-\d+-\d+$/);
 export const ClickUrl = z.url().regex(/\/v1\/click\?/, 'click-tracking URL');
+
+// -------------------------------------------------------------- 2.1 broad widget
+
+export const BroadWidgetPayload = z.object({
+  widget_class: z.literal('broad'),
+  resolved_geo: z.string().regex(/^[A-Z]{2}$/),
+  timestamp: IsoTime,
+  trending_summary: z.object({
+    global_24h_volume: MoneyString,
+    highest_volume_category: z.string(),
+  }),
+  operators: z.array(
+    z.object({
+      rank: z.number().int().min(1),
+      operator_name: z.string(),
+      rating: z.string().regex(/^\d(\.\d)?\/5$/),
+      metrics: z.object({ volume_24h: MoneyString, avg_value_per_event: MoneyString, total_liquidity: MoneyString }),
+      incentives: z.object({ promo_text: z.string(), promo_code: z.string(), cta_label: z.string() }),
+      routing: z.object({
+        web_url: ClickUrl,
+        app_store_available: z.array(z.enum(['iOS', 'Google Play'])),
+      }),
+    }),
+  ),
+});
+export type BroadWidgetPayload = z.infer<typeof BroadWidgetPayload>;
 
 // -------------------------------------------------------------- 2.4 event-specific widget
 
@@ -114,3 +140,41 @@ export const EventListPayload = z.object({
   data: z.object({ events: z.array(Slug) }),
 });
 export type EventListPayload = z.infer<typeof EventListPayload>;
+
+// -------------------------------------------------------------- 2.3 live-market widget
+
+export const LiveMarketProvider = z.object({
+  /** Machine identifier of the operator (as in the event widget); an addition to spec 2.3. */
+  operator_id: z.string(),
+  operator_name: z.string(),
+  is_best_odds: z.boolean(),
+  live_metrics: z.object({
+    /** Spot minus strike, signed, full precision: "+$12.50". */
+    spot_difference: z.string().regex(/^[+-]\$\d{1,3}(,\d{3})*\.\d{2}$/),
+    /** The strike: "$97,250.12". */
+    target_price: z.string().regex(/^\$\d{1,3}(,\d{3})*\.\d{2}$/),
+    multipliers: z.object({
+      payout_up: z.string().regex(/^x\d+\.\d{2}$/),
+      payout_down: z.string().regex(/^x\d+\.\d{2}$/),
+    }),
+  }),
+  incentives: z.object({ coupon_value: z.string(), cta_url: ClickUrl }),
+});
+
+export const LiveMarketPayload = z.object({
+  widget_class: z.literal('live-market'),
+  refresh_interval_seconds: z.number().int().positive(),
+  underlying_asset: z.enum(['BTC', 'ETH', 'SOL']),
+  active_micro_question: z.string(),
+  expiration_horizon: z.enum(['5 minutes', '15 minutes']),
+  providers_pool: z.array(LiveMarketProvider),
+  /** open: priced; awaiting_strike: no tick yet in this window; stale: no recent tick, no prices shown. */
+  market_status: z.enum(['open', 'awaiting_strike', 'stale']),
+  window_start: IsoTime,
+  expires_at: IsoTime,
+  seconds_left: z.number().int().nonnegative(),
+  spot_price: z.string().nullable(),
+  /** When the data last changed: the last tick's time (or the window start before any tick). */
+  timestamp: IsoTime,
+});
+export type LiveMarketPayload = z.infer<typeof LiveMarketPayload>;

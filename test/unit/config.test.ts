@@ -131,4 +131,29 @@ describe('loadConfig', () => {
     expect(msg).toContain('DEFAULT_GEO');
     expect(msg).toContain('LOG_LEVEL');
   });
+
+  it('reads the broad-widget ranking settings, with documented defaults', () => {
+    expect(loadConfig({ REDIS_URL: REDIS }).ranking).toEqual({
+      weights: { volume: 0.5, oiAccel: 0.2, ctr: 0.3 },
+      oiPeriodMinutes: 60,
+      ctrWindowDays: 7,
+      ctrPriorImpressions: 5000,
+    });
+    const c = loadConfig({
+      REDIS_URL: REDIS,
+      RANK_WEIGHT_VOLUME: '1',
+      RANK_WEIGHT_OI_ACCEL: '0',
+      RANK_WEIGHT_CTR: '2.5',
+      RANK_OI_PERIOD_MINUTES: '15',
+      RANK_CTR_WINDOW_DAYS: '30',
+      RANK_CTR_PRIOR_IMPRESSIONS: '0',
+    });
+    expect(c.ranking).toEqual({ weights: { volume: 1, oiAccel: 0, ctr: 2.5 }, oiPeriodMinutes: 15, ctrWindowDays: 30, ctrPriorImpressions: 0 });
+    expect(configError({ REDIS_URL: REDIS, RANK_WEIGHT_CTR: '-1' })).toContain('RANK_WEIGHT_CTR');
+    expect(configError({ REDIS_URL: REDIS, RANK_CTR_WINDOW_DAYS: '0' })).toContain('RANK_CTR_WINDOW_DAYS');
+  });
+
+  it('refuses a malformed TRUST_PROXY entry, naming the variable', () => {
+    expect(configError({ REDIS_URL: REDIS, TRUST_PROXY: '10.0.0.0/8,not-a-range' })).toContain('TRUST_PROXY');
+  });
 });

@@ -35,12 +35,23 @@ export function readyRoute(deps: Deps): Handler {
           changed_at: loaded?.changedAt ?? null,
           fetched_at: meta?.fetchedAt ?? null,
           stale: !fresh,
+          /** Seconds without a successful fetch after which this snapshot counts as stale. */
+          stale_after_seconds: maxAgeMs / 1000,
           failures: meta?.failures ?? 0,
+          // The failing upstream names itself in the message ("kalshi: HTTP 503 from ..."); only while failing.
+          ...(meta?.failures && meta.lastError ? { last_error: meta.lastError, last_error_at: meta.lastErrorAt ?? null } : {}),
         };
       }),
     );
     const ready = redisOk && snapshots.every((s) => s.loaded && !s.stale);
-    return json(ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', redis: redisOk ? 'ok' : 'unreachable', snapshots });
+    const live = deps.live.engine.stats();
+    return json(ready ? 200 : 503, {
+      status: ready ? 'ready' : 'not_ready',
+      redis: redisOk ? 'ok' : 'unreachable',
+      snapshots,
+      live: { ticks_applied: live.ticksApplied, bad_ticks: live.badTicks, last_tick_at: live.lastTickAt },
+      websocket: { connections: deps.wsConnections() },
+    });
   };
 }
 

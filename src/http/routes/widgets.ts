@@ -1,5 +1,8 @@
 /** Public (and advertiser-prefixed) widget routes: parse, look up, build once, serve cached bytes. */
+import type { DisplayFormat } from '../../domain/contract-price.js';
 import type { Deps } from '../deps.js';
+import { countImpressions } from '../impressions.js';
+import type { CachedBody } from '../payload-cache.js';
 import { EventWidgetQuery, SportsbookWidgetQuery } from '../params.js';
 import { notFound, Problem } from '../problem.js';
 import { parseQuery } from '../query.js';
@@ -14,11 +17,29 @@ import { matchTeam } from '../../widgets/team-match.js';
 /** Who gets credit for clicks: the authenticated advertiser, else the optional public hint. */
 export type Attribution = (req: Request, queryHint: string | undefined) => string | undefined;
 
-function cacheHeaders(deps: Deps, authenticated: boolean): Record<string, string> {
+export function cacheHeaders(deps: Deps, authenticated: boolean): Record<string, string> {
   const age = deps.config.widgetMaxAgeSeconds;
   return authenticated
     ? { 'cache-control': `private, max-age=${age}` }
     : { ...CORS_HEADERS, 'cache-control': `public, max-age=${age}, s-maxage=${age}, stale-while-revalidate=30` };
+}
+
+/**
+ * The event widget body for a slug, built once per snapshot version and variant. Shared by the
+ * REST route and the WebSocket `event:{slug}` topic.
+ * @throws Problem 404 for an unknown slug, 503 before the first snapshot.
+ */
+export function eventWidgetBody(deps: Deps, slug: string, format: DisplayFormat, advertiserId: string | undefined): CachedBody {
+  const snap = requireSnapshot(deps.snapshots, 'events', 'all');
+  const now = deps.now();
+  const key = `event|${slug}|${format}|${advertiserId ?? ''}`;
+  const hit = deps.payloads.get('events', key, now.getTime());
+  if (hit) return hit;
+  const event = findEvent(snap, slug);
+  if (!event) throw notFound(`No event with slug "${slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
+  const payload = buildEventWidget(event, snap.changedAt, format, widgetContext(deps.config, now, advertiserId));
+  const shown = [...new Set(payload.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.operator_id)))];
+  return deps.payloads.put('events', key, payload, snap.changedAt, now.getTime() + BODY_TTL_MS, shown);
 }
 
 export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
@@ -26,16 +47,8 @@ export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution
   return (req) => {
     const q = parseQuery(EventWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const snap = requireSnapshot(deps.snapshots, 'events', 'all');
-    const now = deps.now();
-    const key = `event|${q.slug}|${q.display_format}|${advertiserId ?? ''}`;
-    let entry = deps.payloads.get('events', key, now.getTime());
-    if (!entry) {
-      const event = findEvent(snap, q.slug);
-      if (!event) throw notFound(`No event with slug "${q.slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
-      const payload = buildEventWidget(event, snap.changedAt, q.display_format, widgetContext(deps.config, now, advertiserId));
-      entry = deps.payloads.put('events', key, payload, snap.changedAt, now.getTime() + BODY_TTL_MS);
-    }
+    const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId);
+    countImpressions(deps, req, entry, 'event-specific', deps.now());
     return cachedJson(req, entry, headers);
   };
 }
