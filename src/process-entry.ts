@@ -1,6 +1,7 @@
 /** The common entry of every long-running process: config, logger, start, graceful shutdown. */
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
+import { EXIT_WITH_PARENT_ENV, onParentExit } from './dev/parent-watch.js';
 import { onShutdown } from './shutdown.js';
 
 /**
@@ -13,6 +14,8 @@ export async function runProcess(name: string, start: (config: Config, log: Logg
     const log = createLogger(config.logLevel, name);
     const proc = await start(config, log);
     onShutdown(log, () => proc.stop());
+    // Started by `npm start`: go down gracefully if the launcher is gone.
+    if (process.env[EXIT_WITH_PARENT_ENV] === '1') onParentExit(() => process.kill(process.pid, 'SIGTERM'));
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

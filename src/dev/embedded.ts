@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { AdvertiserKeys } from '../auth/advertiser-keys.js';
 import { ConfigError, loadConfig } from '../config.js';
+import { EXIT_WITH_PARENT_ENV, onParentExit } from './parent-watch.js';
 import { stopChild } from './stop-child.js';
 import { MissingRedisError, startPrivateRedis, type PrivateRedis } from './private-redis.js';
 
@@ -69,11 +70,16 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
+  onParentExit(() => void stopAll(0));
 
   const apiKey = await seedDemoAdvertiser(config.redisUrl, config.apiKeyPepper);
 
   for (const [name, entry] of [['api', 'src/main.ts'], ['worker', 'workers/main.ts'], ['feed', 'workers/feed/main.ts']] as const) {
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, entry)], { env, stdio: 'inherit', cwd: root });
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, entry)], {
+      env: { ...env, [EXIT_WITH_PARENT_ENV]: '1' },
+      stdio: 'inherit',
+      cwd: root,
+    });
     child.on('exit', (code, signal) => {
       if (!stopping) {
         process.stderr.write(`${name} exited (${signal ?? code}); stopping everything\n`);
@@ -90,6 +96,8 @@ async function main(): Promise<void> {
       '',
       `predictwire ${ready ? 'is ready' : 'started (not ready yet: see /readyz)'}`,
       `  redis        ${config.redisUrl}${redis ? ' (private, data in .data/redis)' : ''}`,
+      // From localhost the IP lookup finds no country: fallback_geo stands in for one.
+      `  broad        ${base}/v1/widgets/broad?fallback_geo=US&limit=5`,
       `  event        ${base}/v1/widgets/event?slug=fed-december-2026`,
       `  sportsbook   ${base}/v1/widgets/sportsbook?league=NBA`,
       `  live market  ${base}/v1/widgets/live-market?asset=BTC&horizon_minutes=5`,

@@ -78,6 +78,25 @@ suite('embedded launcher', () => {
     await expect.poll(() => pids.filter(alive).map(describe), { timeout: 5_000, interval: 100 }).toEqual([]);
   }, 90_000);
 
+  it('SIGTERM to npm (as a supervisor sends it) also stops everything npm start started', async () => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' };
+    delete env.REDIS_URL;
+    const npm = spawn('npm', ['start'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    npm.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    npm.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    await expect.poll(() => out, { timeout: 45_000, interval: 200 }).toMatch(/predictwire is ready/);
+    const redisPort = Number(/redis:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1]);
+    const pids = descendants(npm.pid!);
+    expect(pids.length).toBeGreaterThanOrEqual(5); // sh, launcher, redis-server, api, worker, feed
+
+    npm.kill('SIGTERM'); // reaches npm and its shell, never the launcher below them
+    await expect.poll(() => pids.filter(alive).map(describe), { timeout: 15_000, interval: 200 }).toEqual([]);
+    expect(await portOpen(port)).toBe(false);
+    expect(await portOpen(redisPort)).toBe(false);
+  }, 90_000);
+
   it('says in one line how to install redis-server when it is missing', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PATH: '/nonexistent' };
     delete env.REDIS_URL;
