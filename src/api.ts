@@ -18,7 +18,7 @@ import { listenHttp } from './http/server.js';
 import { widgetContext } from './http/widget-context.js';
 import { LiveEngine } from './live/engine.js';
 import { LivePayloads } from './live/live-payloads.js';
-import { ASSETS, HORIZONS, type Asset, type Horizon } from './live/market.js';
+import { ASSETS, HORIZONS, liveTopic } from './live/market.js';
 import { LIVE_VENUES } from './live/venues.js';
 import type { Logger } from './log.js';
 import { connectRedis } from './store/redis.js';
@@ -33,7 +33,8 @@ export interface ApiProcess {
   stop(): Promise<void>;
 }
 
-const LIVE_TOPIC = /^live-market:([A-Z]+):(\d+)$/;
+// Exactly the topics that are published: "live-market:BTC:05" must not pass for ":5".
+const LIVE_TOPICS = new Map(ASSETS.flatMap((a) => HORIZONS.map((h) => [liveTopic(a, h), [a, h] as const])));
 
 export async function startApi(config: Config, log: Logger): Promise<ApiProcess> {
   const redis = connectRedis(config.redisUrl, 'api', log);
@@ -46,15 +47,13 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   const engine = new LiveEngine({ redis, subscriber: tickSubscriber, log });
   const live = new LivePayloads(
     engine,
-    (asset, horizon, nowMs) => {
-      const payload = buildLiveMarketWidget(
+    (asset, horizon, nowMs, advertiserId) =>
+      buildLiveMarketWidget(
         engine.view(asset, horizon),
         nowMs,
         { refreshIntervalSeconds: config.live.refreshSeconds[horizon], staleAfterMs: config.live.staleAfterMs, venues: LIVE_VENUES },
-        { ...widgetContext(config, new Date(nowMs)), operatorById },
-      );
-      return { payload, shown: payload.providers_pool.map((p) => p.operator_id) };
-    },
+        { ...widgetContext(config, new Date(nowMs), advertiserId), operatorById },
+      ),
     config.live.pushIntervalMs,
   );
 
@@ -88,11 +87,8 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   };
 
   const lookup = (topic: string): Buffer | undefined => {
-    const m = LIVE_TOPIC.exec(topic);
-    if (m) {
-      const [asset, horizon] = [m[1] as Asset, Number(m[2]) as Horizon];
-      return ASSETS.includes(asset) && HORIZONS.includes(horizon) ? live.latest(asset, horizon).body : undefined;
-    }
+    const assetHorizon = LIVE_TOPICS.get(topic);
+    if (assetHorizon) return live.latest(...assetHorizon).body;
     if (topic.startsWith('event:')) {
       try {
         return eventWidgetBody(deps, topic.slice('event:'.length), 'cents', undefined).body;
@@ -136,12 +132,16 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     port: server.port,
     deps,
     async stop() {
-      server.close();
+      // No more ticks, so nothing re-arms a push; then tell WebSocket clients we are going away.
       engine.stop();
+      await tickSubscriber.quit().catch(() => {});
       live.stop();
       ranking.stop();
+      hub?.closeAll();
+      await new Promise((r) => setTimeout(r, 50)); // let the close frames go out
+      server.close();
       await impressions.stop();
-      await Promise.allSettled([redis.quit(), subscriber.quit(), tickSubscriber.quit()]);
+      await Promise.allSettled([redis.quit(), subscriber.quit()]);
     },
   };
 }

@@ -20,7 +20,14 @@ export function requireAdvertiser(keys: AdvertiserKeys, handler: Handler): Handl
         CHALLENGE,
       );
     }
-    if (!(await keys.verify(id, key))) {
+    let valid: boolean;
+    try {
+      valid = await keys.verify(id, key);
+    } catch {
+      // Redis unreachable: say so, rather than a 500 or a misleading 401.
+      throw new Problem(503, 'data_unavailable', 'Credentials cannot be checked right now; try again shortly.', [], { 'retry-after': '5' });
+    }
+    if (!valid) {
       throw new Problem(401, 'invalid_credentials', 'The advertiser id and API key do not match an active key.', [], CHALLENGE);
     }
     return handler(req);

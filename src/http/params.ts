@@ -25,7 +25,7 @@ const SlugParam = z.string(required('an event slug')).pipe(
   z.string().max(120, 'is too long').regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase words joined by hyphens'),
 );
 
-const AdvertiserIdParam = z.string().regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -').optional();
+export const AdvertiserIdParam = z.string().regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -').optional();
 
 export const EventWidgetQuery = z.object({
   slug: SlugParam,

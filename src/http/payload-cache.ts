@@ -15,15 +15,21 @@ export interface CachedBody {
   shown: readonly string[];
 }
 
-// Bounds memory if a client walks many variants; clearing is cheap and rebuilding is fast.
+// Bounds memory when a client walks many variants. Least recently used goes first, so a client
+// cycling through junk variants cannot push out the bodies everyone else is reading.
 const MAX_ENTRIES_PER_KIND = 5_000;
 
 export class PayloadCache {
   readonly #byKind = new Map<SnapshotKind, Map<string, CachedBody>>();
 
   get(kind: SnapshotKind, key: string, nowMs: number): CachedBody | undefined {
-    const hit = this.#byKind.get(kind)?.get(key);
-    if (hit?.expiresAt !== undefined && hit.expiresAt <= nowMs) return undefined;
+    const map = this.#byKind.get(kind);
+    const hit = map?.get(key);
+    if (!hit) return undefined;
+    if (hit.expiresAt !== undefined && hit.expiresAt <= nowMs) return undefined;
+    // Map order is insertion order: re-inserting marks this entry most recently used.
+    map!.delete(key);
+    map!.set(key, hit);
     return hit;
   }
 
@@ -39,7 +45,8 @@ export class PayloadCache {
     };
     let map = this.#byKind.get(kind);
     if (!map) this.#byKind.set(kind, (map = new Map()));
-    if (map.size >= MAX_ENTRIES_PER_KIND) map.clear();
+    map.delete(key);
+    if (map.size >= MAX_ENTRIES_PER_KIND) map.delete(map.keys().next().value!);
     map.set(key, entry);
     return entry;
   }

@@ -5,6 +5,7 @@
 import { App, us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from '../log.js';
 import { Problem } from './problem.js';
+import { CORS_HEADERS } from './respond.js';
 import type { Handler, Reply, Request } from './types.js';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -20,7 +21,8 @@ export function problemReply(err: unknown, log: Logger, req?: Request): Reply {
   if (!(err instanceof Problem)) log.error({ err, path: req?.path }, 'unhandled error in handler');
   return {
     status: problem.status,
-    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...problem.headers },
+    // CORS on errors too: a widget in a browser must be able to read why it failed.
+    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...CORS_HEADERS, ...problem.headers },
     body: JSON.stringify(problem),
   };
 }
@@ -30,7 +32,9 @@ function write(res: HttpResponse, method: string, reply: Reply): void {
     res.writeStatus(STATUS_TEXT[reply.status] ?? String(reply.status));
     for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v);
     const body = reply.body ?? '';
-    if (method === 'HEAD') res.endWithoutBody(Buffer.byteLength(body));
+    // 204 and 304 carry no body and no Content-Length (a 304's would have to match the 200's).
+    if (reply.status === 204 || reply.status === 304) res.endWithoutBody();
+    else if (method === 'HEAD') res.endWithoutBody(Buffer.byteLength(body));
     else res.end(body);
   });
 }
@@ -89,7 +93,15 @@ export function listenHttp(
   return new Promise((resolve, reject) => {
     app.listen(host, port, (socket: us_listen_socket | false) => {
       if (!socket) return reject(new Error(`could not listen on ${host}:${port}`));
-      resolve({ app, port: us_socket_local_port(socket), close: () => us_listen_socket_close(socket) });
+      resolve({
+        app,
+        port: us_socket_local_port(socket),
+        close: () => {
+          us_listen_socket_close(socket);
+          // Then every open connection, keep-alive HTTP included: no request is served after Redis is gone.
+          app.close();
+        },
+      });
     });
   });
 }

@@ -1,20 +1,29 @@
 /** Builds the pure WidgetContext from the process's config and catalog. */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { operatorById } from '../catalog/operators.js';
 import type { Config } from '../config.js';
 import { clickUrl } from '../tracking/click-links.js';
 import type { WidgetContext } from '../widgets/context.js';
 
-/** Links stay valid this long; cached bodies are rebuilt well before that. */
-export const LINK_TTL_SECONDS = 7 * 86_400;
+const DAY_SECONDS = 86_400;
+/** Links stay valid at least this long; cached bodies are rebuilt well before that. */
+export const LINK_TTL_SECONDS = 7 * DAY_SECONDS;
 export const BODY_TTL_MS = 3_600_000;
 
-export function widgetContext(config: Config, now: Date, advertiserId?: string): WidgetContext {
+/**
+ * The context for one build. With a `variant` (the cache key plus the data version), the impression
+ * id is derived from it and link expiry is aligned to the UTC day, so the same data builds the same
+ * bytes on every API process and after every rebuild: ETags stay stable and 304s work behind a load
+ * balancer. Without one (a body built per request), the id is random.
+ */
+export function widgetContext(config: Config, now: Date, advertiserId?: string, variant?: string): WidgetContext {
+  const nowSec = Math.floor(now.getTime() / 1000);
   return {
     operatorById,
     clickUrl: (target) => clickUrl(config.publicBaseUrl, config.clickSigningSecret, target),
-    linkExpiresAt: Math.floor(now.getTime() / 1000) + LINK_TTL_SECONDS,
-    impressionId: randomBytes(9).toString('base64url'),
+    linkExpiresAt: variant === undefined ? nowSec + LINK_TTL_SECONDS : Math.floor(nowSec / DAY_SECONDS) * DAY_SECONDS + LINK_TTL_SECONDS + DAY_SECONDS,
+    impressionId:
+      variant === undefined ? randomBytes(9).toString('base64url') : createHash('sha256').update(variant).digest('base64url').slice(0, 12),
     advertiserId,
   };
 }

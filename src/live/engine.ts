@@ -27,7 +27,12 @@ interface WindowState {
   strike?: number;
   /** A SET NX / GET for this window's strike is in flight. */
   claiming: boolean;
+  /** The first qualifying tick that arrived while a read was in flight: the strike if none is stored. */
+  pendingPrice?: number;
 }
+
+/** Ticks stamped further ahead of our clock than this are refused: one would freeze the spot. */
+const MAX_CLOCK_SKEW_MS = 5_000;
 
 /** Everything a payload builder needs about one (asset, horizon), at one moment. */
 export interface LiveView {
@@ -110,6 +115,10 @@ export class LiveEngine {
   /** Applies a validated tick. */
   apply(tick: Tick): void {
     const tickMs = Date.parse(tick.ts);
+    if (tickMs > this.#now() + MAX_CLOCK_SKEW_MS) {
+      if (this.#badTicks++ % 1000 === 0) this.#log.warn({ ts: tick.ts, asset: tick.asset }, 'dropping tick stamped in the future');
+      return;
+    }
     const state = this.#assets.get(tick.asset)!;
     // An older tick arriving late never moves the spot backwards.
     if (state.lastTickMs !== undefined && tickMs < state.lastTickMs) return;
@@ -123,7 +132,10 @@ export class LiveEngine {
     const now = this.#now();
     for (const horizon of HORIZONS) {
       const ws = this.#window(tick.asset, horizon, now);
-      if (ws.strike === undefined && !ws.claiming && tickBelongsTo(tickMs, ws.window)) void this.#claimStrike(tick.asset, horizon, ws, tick.price);
+      if (ws.strike === undefined && tickBelongsTo(tickMs, ws.window)) {
+        if (!ws.claiming) void this.#claimStrike(tick.asset, horizon, ws, tick.price);
+        else ws.pendingPrice ??= tick.price;
+      }
       this.#emit(tick.asset, horizon, 'tick');
     }
   }
@@ -173,6 +185,8 @@ export class LiveEngine {
     } finally {
       ws.claiming = false;
     }
+    // Nothing stored, but a tick of this window came in while we were reading: it is the first.
+    if (ws.strike === undefined && ws.pendingPrice !== undefined) return this.#claimStrike(asset, horizon, ws, ws.pendingPrice);
     this.#emit(asset, horizon, 'clock');
   }
 
@@ -184,11 +198,14 @@ export class LiveEngine {
       // Kept two windows past expiry so an instance starting late can still read it.
       const ttlSec = Math.ceil((ws.window.endMs - ws.window.startMs) / 1000) * 3;
       const set = await this.#redis.set(key, String(price), 'EX', ttlSec, 'NX');
-      ws.strike = set === 'OK' ? price : Number(await this.#redis.get(key));
+      const strike = set === 'OK' ? price : Number(await this.#redis.get(key));
+      // A key that vanished between SET NX and GET reads as 0: leave the strike open for the next tick.
+      if (strike > 0) ws.strike = strike;
     } catch (err) {
       this.#log.warn({ err: (err as Error).message, asset, horizon }, 'could not claim strike; will retry on the next tick');
     } finally {
       ws.claiming = false;
+      ws.pendingPrice = undefined;
     }
     this.#emit(asset, horizon, 'tick');
   }

@@ -9,8 +9,8 @@ import type { CachedBody } from '../http/payload-cache.js';
 import type { ChangeKind, LiveEngine } from './engine.js';
 import { ASSETS, HORIZONS, liveTopic, type Asset, type Horizon } from './market.js';
 
-/** Builds a topic's payload; `shown` lists the operators it shows (for impression counts). */
-export type BuildLive = (asset: Asset, horizon: Horizon, nowMs: number) => { payload: unknown; shown: readonly string[] };
+/** Builds a topic's payload, its links attributed to `advertiserId` when given. */
+export type BuildLive = (asset: Asset, horizon: Horizon, nowMs: number, advertiserId?: string) => unknown;
 export type Push = (topic: string, body: Buffer) => void;
 
 interface TopicState {
@@ -50,6 +50,14 @@ export class LivePayloads {
     return state.entry!;
   }
 
+  /**
+   * A body whose links credit `advertiserId`, built for this request: attributed requests are the
+   * advertiser API's and few, and sharing them would leak one advertiser's links to another.
+   */
+  forAdvertiser(asset: Asset, horizon: Horizon, advertiserId: string): CachedBody {
+    return this.#entry(this.build(asset, horizon, this.now(), advertiserId), this.now());
+  }
+
   stop(): void {
     for (const s of this.#topics.values()) clearTimeout(s.timer);
   }
@@ -76,16 +84,15 @@ export class LivePayloads {
     this.#push(liveTopic(asset, horizon), state.entry!.body);
   }
 
+  #entry(payload: unknown, now: number): CachedBody {
+    const body = Buffer.from(JSON.stringify(payload));
+    // No impressions counted from here: widgets poll this every few seconds, which is not a view.
+    return { body, shown: [], etag: `"${createHash('sha1').update(body).digest('base64url')}"`, lastModified: new Date(now).toUTCString() };
+  }
+
   #rebuild(asset: Asset, horizon: Horizon, state: TopicState): void {
     const now = this.now();
-    const { payload, shown } = this.build(asset, horizon, now);
-    const body = Buffer.from(JSON.stringify(payload));
-    state.entry = {
-      body,
-      shown,
-      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
-      lastModified: new Date(now).toUTCString(),
-    };
+    state.entry = this.#entry(this.build(asset, horizon, now), now);
     state.builtMs = now;
   }
 }

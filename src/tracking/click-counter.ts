@@ -2,8 +2,9 @@
  * Click counters in Redis, per operator and UTC day, so they survive restarts. A click counts once
  * per (impression id, operator, visitor): the dedupe key is SET NX with a TTL until the link
  * expires. An impression id names one built payload, which the in-process cache may serve to many
- * visitors, so the visitor (a hash of client address and user agent) is part of the key; one
- * visitor's repeated clicks on the same list count once.
+ * visitors, so the visitor (a hash of the client address) is part of the key; one visitor's
+ * repeated clicks on the same list count once. The user agent is left out on purpose: a client
+ * that rotates it must not turn one click into many.
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -18,9 +19,9 @@ export const COUNTER_RETENTION_SECONDS = 90 * 86_400;
 /** The UTC day (YYYY-MM-DD) a counter is filed under. */
 export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
-/** A short, non-reversible visitor id: no address is stored. */
-export function visitorId(clientAddress: string | undefined, userAgent: string | undefined): string {
-  return createHash('sha256').update(`${clientAddress ?? ''}\n${userAgent ?? ''}`).digest('base64url').slice(0, 16);
+/** A short, non-reversible visitor id from the client address: no address is stored. */
+export function visitorId(clientAddress: string | undefined): string {
+  return createHash('sha256').update(clientAddress ?? '').digest('base64url').slice(0, 16);
 }
 
 /**

@@ -32,6 +32,8 @@ export async function readCtrCounts(redis: Redis, operatorIds: readonly string[]
       c.clicks += Number(clicks ?? 0);
       c.impressions += Number(impressions ?? 0);
     }
+    // A rate above 1 is not a rate: clicks on links from outside the window, or noise, are capped.
+    c.clicks = Math.min(c.clicks, c.impressions);
     out.set(id, c);
   }
   return out;

@@ -31,11 +31,13 @@ export interface WsHub {
   hasSubscribers(topic: string): boolean;
   /** Open connections, for readiness output. */
   connections(): number;
+  /** Closes every connection with 1001 (going away), for shutdown. */
+  closeAll(): void;
 }
 
 /** Registers /v1/ws on `app`. */
 export function registerWebSocket(app: TemplatedApp, lookup: TopicLookup, log: Logger, opts: WsOptions = DEFAULT_WS_OPTIONS): WsHub {
-  let open = 0;
+  const open = new Set<WebSocket<Client>>();
   app.ws<Client>('/v1/ws', {
     maxPayloadLength: 4 * 1024,
     idleTimeout: opts.idleTimeoutSec,
@@ -51,12 +53,12 @@ export function registerWebSocket(app: TemplatedApp, lookup: TopicLookup, log: L
         context,
       );
     },
-    open: () => {
-      open++;
+    open: (ws) => {
+      open.add(ws);
     },
     // Also runs when uWS drops a client past the backpressure limit.
-    close: () => {
-      open--;
+    close: (ws) => {
+      open.delete(ws);
     },
     message: (ws: WebSocket<Client>, message: ArrayBuffer, isBinary: boolean) => {
       const msg = isBinary ? 'binary frames are not supported' : parseClientMessage(Buffer.from(message).toString('utf8'));
@@ -88,6 +90,9 @@ export function registerWebSocket(app: TemplatedApp, lookup: TopicLookup, log: L
       if (app.numSubscribers(topic) > 0) app.publish(topic, dataFrame(topic, body), false);
     },
     hasSubscribers: (topic) => app.numSubscribers(topic) > 0,
-    connections: () => open,
+    connections: () => open.size,
+    closeAll() {
+      for (const ws of [...open]) ws.end(1001, 'server shutting down');
+    },
   };
 }

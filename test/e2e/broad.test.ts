@@ -78,7 +78,7 @@ describe('broad widget', () => {
     expect(body.trending_summary.global_24h_volume).toMatch(/^€/);
     // country-dependent: never stored by a shared cache; browsers re-ask per language
     expect(res.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
-    expect(res.headers.get('vary')).toBe('Accept-Language');
+    expect(res.headers.get('vary')).toBe('Accept-Language, X-Advertiser-Id');
 
     // Amounts are the snapshot's USD figures at the FX rate (when no refresh landed in between).
     const [metrics, fx] = await Promise.all([readSnapshot(redis.client, 'metrics', 'all'), readSnapshot(redis.client, 'fx', 'daily')]);
@@ -191,8 +191,12 @@ describe('click tracking', () => {
     expect((await get(`${link.pathname}${link.search}`, { 'user-agent': 'Another Browser/1.0', 'sec-purpose': 'prefetch' })).status).toBe(302);
     expect((await fetch(`${api.base}${link.pathname}${link.search}`, { method: 'HEAD', redirect: 'manual' })).status).toBe(302);
     expect(Number(await redis.client.hget(clicksKey(op.id, day()), 'total'))).toBe(before + 1);
-    // another visitor counts
+    // the same address with another user agent is the same visitor: rotating it inflates nothing
     expect((await get(`${link.pathname}${link.search}`, { 'user-agent': 'Another Browser/1.0' })).status).toBe(302);
+    expect(Number(await redis.client.hget(clicksKey(op.id, day()), 'total'))).toBe(before + 1);
+    // a visitor from another address counts (seen through the trusted proxy)
+    const other = await fetch(`${proxied.base}${link.pathname}${link.search}`, { headers: { 'x-forwarded-for': '81.2.69.142' }, redirect: 'manual' });
+    expect(other.status).toBe(302);
     expect(Number(await redis.client.hget(clicksKey(op.id, day()), 'total'))).toBe(before + 2);
   });
 

@@ -113,6 +113,9 @@ describe('WebSocket /v1/ws', () => {
     expect(await c.next((f) => f.code === 'unknown_topic')).toMatchObject({ op: 'error', code: 'unknown_topic' });
     c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'event:no-such-event' }));
     await expect.poll(() => c.frames.filter((f) => f.code === 'unknown_topic').length).toBe(2);
+    // An alias of a real topic would subscribe to a channel nobody publishes on.
+    c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'live-market:BTC:05' }));
+    await expect.poll(() => c.frames.filter((f) => f.code === 'unknown_topic').length).toBe(3);
 
     c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'live-market:BTC:5' }));
     await c.next((f) => f.topic === 'live-market:BTC:5');

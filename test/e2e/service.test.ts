@@ -266,6 +266,12 @@ describe('bad input gets a problem response, never a 500', () => {
     expect(Array.isArray(body.errors)).toBe(true);
   });
 
+  it('error replies carry CORS headers, so a browser widget can read why it failed', async () => {
+    const res = await get('/v1/widgets/event?slug=no-such-event', { origin: 'https://publisher.example' });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
   it('names the bad parameter', async () => {
     const body = (await (await get('/v1/widgets/sportsbook?league=XFL')).json()) as { errors: Array<{ param: string; message: string }> };
     expect(body.errors).toEqual([{ param: 'league', message: 'must be one of NCAAB, NBA, NFL, EPL' }]);
@@ -281,9 +287,16 @@ describe('HTTP behaviour', () => {
     expect(etag).toMatch(/^".+"$/);
     expect(first.headers.get('cache-control')).toMatch(/max-age=\d+/);
     expect(first.headers.get('access-control-allow-origin')).toBe('*');
+    // The x-advertiser-id header changes the links: shared caches must key on it.
+    expect(first.headers.get('vary')).toMatch(/x-advertiser-id/i);
     const again = await get(path, { 'if-none-match': etag });
     // A refresh may have replaced the body in between; then the ETag differs and it is a 200.
     expect(again.status === 304 || again.headers.get('etag') !== etag).toBe(true);
+    if (again.status === 304) {
+      // No Content-Length: a 304's would have to equal the 200's, and 0 makes caches drop the body.
+      expect(again.headers.get('content-length')).toBeNull();
+      expect(await again.text()).toBe('');
+    }
     const head = await fetch(`${api.base}${path}`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');

@@ -127,6 +127,15 @@ describe('live engine', () => {
     expect(await strikeOf(e)).toBe(105);
   });
 
+  it('refuses a tick stamped well ahead of the clock, which would otherwise freeze the spot', async () => {
+    const e = await startEngine();
+    e.apply(tick(100, T0));
+    e.apply(tick(999, T0 + 60_000)); // a minute in the future
+    e.apply(tick(101, T0 + 1_000));
+    expect(e.view('BTC', 5).spot).toBe(101);
+    expect(e.stats().badTicks).toBe(1);
+  });
+
   it('drops malformed tick messages without stopping', async () => {
     const e = await startEngine();
     for (const bad of ['not json', '{}', JSON.stringify({ ...tick(1, T0), asset: 'DOGE' }), JSON.stringify({ ...tick(1, T0), price: -5 })]) {

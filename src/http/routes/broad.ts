@@ -46,17 +46,21 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
   const headers = {
     ...(authenticated ? {} : CORS_HEADERS),
     'cache-control': `private, max-age=${age}`,
-    vary: 'Accept-Language',
+    vary: 'Accept-Language, X-Advertiser-Id',
   };
   return (req) => {
     const q = parseQuery(BroadWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
     const geo = deps.geo.resolve(req, q.fallback_geo);
     const locale = resolveLocale(geo.country, req.headers['accept-language']);
-    const currency: CurrencyCode = q.currency !== undefined && isCurrencyCode(q.currency) ? q.currency : currencyForCountry(geo.country);
+    const requested = q.currency !== undefined && isCurrencyCode(q.currency) ? q.currency : undefined;
     const limit = q.limit ?? BROAD_DEFAULT_LIMIT;
     const metrics = requireSnapshot(deps.snapshots, 'metrics', 'all');
-    const fx = currency === 'USD' ? undefined : requireSnapshot(deps.snapshots, 'fx', 'daily');
+    const fxSnap = deps.snapshots.get('fx', 'daily');
+    // The country's currency is a nicety: without its rate, fall back to USD. An asked-for one is owed.
+    let currency: CurrencyCode = requested ?? currencyForCountry(geo.country);
+    if (!requested && currency !== 'USD' && usdRate(currency, fxSnap?.data) === undefined) currency = 'USD';
+    const fx = currency === 'USD' ? undefined : fxSnap;
     const rate = usdRate(currency, fx?.data);
     if (rate === undefined) throw dataUnavailable(`No ${currency} reference rate has been loaded yet; try again shortly or ask for USD.`);
     const signals = deps.ranking.current();
@@ -80,7 +84,7 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
           ctrPrior: { mean: signals.ctrMean, weight: deps.config.ranking.ctrPriorImpressions },
           weights: deps.config.ranking.weights,
         },
-        { ...widgetContext(deps.config, now, advertiserId), country: geo.country },
+        { ...widgetContext(deps.config, now, advertiserId, `${key}|${metrics.version}`), country: geo.country },
       );
       entry = deps.payloads.put('metrics', key, payload, changedAt, now.getTime() + BODY_TTL_MS, operatorIds);
     }

@@ -24,7 +24,7 @@ export function clickRoute(deps: Deps): Handler {
     if (!operator) throw new Problem(403, 'invalid_link', 'This link names an operator we no longer list.');
     const userAgent = req.headers['user-agent'];
     if (!isBot(userAgent) && !isPrefetch(req.method, req.headers)) {
-      const visitor = visitorId(deps.geo.clientAddress(req)?.text, userAgent);
+      const visitor = visitorId(deps.geo.clientAddress(req)?.text);
       try {
         await recordClick(deps.redis, result.target, visitor, now);
       } catch (err) {

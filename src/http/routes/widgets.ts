@@ -21,7 +21,12 @@ export function cacheHeaders(deps: Deps, authenticated: boolean): Record<string,
   const age = deps.config.widgetMaxAgeSeconds;
   return authenticated
     ? { 'cache-control': `private, max-age=${age}` }
-    : { ...CORS_HEADERS, 'cache-control': `public, max-age=${age}, s-maxage=${age}, stale-while-revalidate=30` };
+    : {
+        ...CORS_HEADERS,
+        'cache-control': `public, max-age=${age}, s-maxage=${age}, stale-while-revalidate=30`,
+        // The x-advertiser-id header changes the links: a shared cache must key on it.
+        vary: 'X-Advertiser-Id',
+      };
 }
 
 /**
@@ -37,7 +42,7 @@ export function eventWidgetBody(deps: Deps, slug: string, format: DisplayFormat,
   if (hit) return hit;
   const event = findEvent(snap, slug);
   if (!event) throw notFound(`No event with slug "${slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
-  const payload = buildEventWidget(event, snap.changedAt, format, widgetContext(deps.config, now, advertiserId));
+  const payload = buildEventWidget(event, snap.changedAt, format, widgetContext(deps.config, now, advertiserId, `${key}|${snap.version}`));
   const shown = [...new Set(payload.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.operator_id)))];
   return deps.payloads.put('events', key, payload, snap.changedAt, now.getTime() + BODY_TTL_MS, shown);
 }
