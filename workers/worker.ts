@@ -8,6 +8,7 @@ import type { Logger } from '../src/log.js';
 import { BULL_PREFIX } from '../src/store/keys.js';
 import { connectRedis } from '../src/store/redis.js';
 import { createSources } from '../src/sources/registry.js';
+import { redisLeagueMemory } from '../src/store/league-memory.js';
 import { REFRESH_EVENTS, refreshEvents } from './jobs/refresh-events.js';
 import { REFRESH_FX, refreshFx } from './jobs/refresh-fx.js';
 import { REFRESH_METRICS, refreshMetrics } from './jobs/refresh-metrics.js';
@@ -20,10 +21,10 @@ export interface WorkerProcess {
 }
 
 export async function startWorker(config: Config, log: Logger): Promise<WorkerProcess> {
-  const sources = createSources(config, log);
   // BullMQ needs maxRetriesPerRequest: null on its connections (blocking commands).
   const bullOpts = { maxRetriesPerRequest: null };
   const redis = connectRedis(config.redisUrl, 'worker', log);
+  const sources = createSources(config, { log, leagueMemory: redisLeagueMemory(redis) });
   const queueConn = connectRedis(config.redisUrl, 'worker-queue', log, bullOpts);
   const workerConn = connectRedis(config.redisUrl, 'worker-bull', log, bullOpts);
 

@@ -11,6 +11,7 @@ import { CatalogError, loadEventCatalog } from '../catalog/events/load.js';
 import { createLogger, type Logger } from '../log.js';
 import { createCatalogEventsSource, type CatalogEventsSource } from './combined/catalog-events.js';
 import { createDerivedMetricsSource } from './combined/derived-metrics.js';
+import type { LeagueMemory } from './combined/league-memory.js';
 import { createOddsSportsbookSource, type OddsSportsbookSource } from './combined/odds-sportsbook.js';
 import { createEcbSource } from './ecb/source.js';
 import { KalshiClient } from './kalshi/client.js';
@@ -32,7 +33,14 @@ const bad = (msg: string) => new ConfigError(`invalid configuration:\n  ${msg}`)
 const canonical = (name: string) => name.split('+').sort().join('+');
 
 /** @throws ConfigError for a source name this build does not have, a missing key, or a bad event catalog. */
-export function createSources(config: Config, log: Logger = createLogger(config.logLevel, 'sources')): Sources {
+export interface SourceOptions {
+  log?: Logger;
+  /** Where sources keep what must survive a restart (the worker passes a Redis-backed one). */
+  leagueMemory?: LeagueMemory;
+}
+
+export function createSources(config: Config, opts: SourceOptions = {}): Sources {
+  const log = opts.log ?? createLogger(config.logLevel, 'sources');
   const simulator = createSimulator({ seed: config.simulatorSeed });
   const up = config.upstream;
   let kalshi: KalshiClient | undefined;
@@ -61,7 +69,13 @@ export function createSources(config: Config, log: Logger = createLogger(config.
   const oddsSportsbook = (withKalshi: boolean): OddsSportsbookSource => {
     if (!up.oddsApiKey) throw bad('ODDS_API_KEY: required when SOURCES picks sportsbook=odds-api');
     const odds = new OddsApiClient({ baseUrl: up.oddsApiBaseUrl, apiKey: up.oddsApiKey, regions: up.oddsApiRegions, timeoutMs: up.timeoutMs, log });
-    return createOddsSportsbookSource({ odds, log, minIntervalMs: up.oddsApiMinIntervalSeconds * 1000, ...(withKalshi ? { kalshi: kalshiClient() } : {}) });
+    return createOddsSportsbookSource({
+      odds,
+      log,
+      minIntervalMs: up.oddsApiMinIntervalSeconds * 1000,
+      ...(opts.leagueMemory ? { memory: opts.leagueMemory } : {}),
+      ...(withKalshi ? { kalshi: kalshiClient() } : {}),
+    });
   };
 
   const events = pick<EventsSource>('events', config.sources.events, {

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { createSources } from '../../src/sources/registry.js';
 
 const log = pino({ level: 'silent' });
-const sources = (env: Record<string, string>) => createSources(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6399', ...env }), log);
+const sources = (env: Record<string, string>) => createSources(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6399', ...env }), { log });
 
 describe('createSources', () => {
   it('defaults to the simulator everywhere, with no credentials', () => {

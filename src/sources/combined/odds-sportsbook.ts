@@ -1,7 +1,8 @@
 /**
  * The real sportsbook source: The Odds API for the bookmakers, optionally Kalshi's game-winner
  * contracts beside them, and finished games from /scores graded against the consensus line we saw
- * last before kick-off (kept in memory: after a restart, trends rebuild as games finish).
+ * last before kick-off. Lines and graded games live in a LeagueMemory (Redis in the worker), so a
+ * restart forgets neither.
  *
  * Every odds call costs quota, so a league is fetched at most once per `minIntervalMs` (the
  * worker may refresh more often; in between it gets the last fetch, re-filtered to games not yet
@@ -17,6 +18,7 @@ import type { OddsApiClient } from '../odds-api/client.js';
 import { SPORT_KEYS, TeamResolver } from '../odds-api/mapping.js';
 import { normalizeOdds } from '../odds-api/normalize.js';
 import { consensusLine, normalizeScores, type ClosingLine } from '../odds-api/scores.js';
+import { processMemory, type LeagueMemory } from './league-memory.js';
 import type { FetchContext, SportsbookSource } from '../source.js';
 
 export interface OddsSportsbookOptions {
@@ -26,6 +28,8 @@ export interface OddsSportsbookOptions {
   log?: Logger;
   minIntervalMs?: number;
   scoresIntervalMs?: number;
+  /** Where closing lines and graded games are kept between runs (default: this process only). */
+  memory?: LeagueMemory;
 }
 
 /** A sportsbook source that remembers its last good leagues (for metrics). */
@@ -41,6 +45,8 @@ interface LeagueState {
   upcoming?: { at: number; matchups: Matchup[] };
   scoresAt?: number;
   last?: LeagueData;
+  /** What was last saved to memory, to save only on change. */
+  saved?: string;
 }
 
 // Enough for a season of any of the four leagues; older games drop off first.
@@ -50,16 +56,36 @@ const MAX_FINISHED = 1_500;
 export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSportsbookSource {
   const minInterval = opts.minIntervalMs ?? 0;
   const scoresInterval = opts.scoresIntervalMs ?? 600_000;
+  const memory = opts.memory ?? processMemory();
   const states = new Map<League, LeagueState>();
-  const stateOf = (league: League): LeagueState => {
+  const stateOf = async (league: League): Promise<LeagueState> => {
     let s = states.get(league);
     if (!s) {
+      const remembered = await memory.load(league);
       // One resolver per league for the process: codes derived for unknown teams stay stable.
-      s = { teams: new TeamResolver(league), closing: new Map(), finished: new Map() };
+      s = {
+        teams: new TeamResolver(league),
+        closing: new Map(Object.entries(remembered?.closing ?? {})),
+        finished: new Map((remembered?.finished ?? []).map((g) => [g.id, g])),
+      };
+      s.saved = remembered && JSON.stringify(remembered);
       states.set(league, s);
     }
     return s;
   };
+
+  async function remember(league: League, s: LeagueState, finished: FinishedGame[]): Promise<void> {
+    const remembered = { closing: Object.fromEntries(s.closing), finished };
+    const json = JSON.stringify(remembered);
+    if (json === s.saved) return;
+    try {
+      await memory.save(league, remembered);
+      s.saved = json;
+    } catch (err) {
+      // The refresh itself succeeded; saving is retried on the next one.
+      opts.log?.warn({ league, err: err instanceof Error ? err.message : String(err) }, 'could not save closing lines');
+    }
+  }
 
   async function upcoming(league: League, s: LeagueState, ctx: FetchContext): Promise<Matchup[]> {
     const t = ctx.now.getTime();
@@ -106,9 +132,10 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
     name: opts.kalshi ? 'odds-api+kalshi' : 'odds-api',
     lastLeagues: () => [...states.values()].flatMap((s) => (s.last ? [s.last] : [])),
     async fetchLeague(league: League, ctx: FetchContext): Promise<LeagueData> {
-      const s = stateOf(league);
+      const s = await stateOf(league);
       const matchups = await upcoming(league, s, ctx);
       const done = await finished(league, s, ctx);
+      await remember(league, s, done);
       const data: LeagueData = { league, teams: s.teams.teams(), finished: done, upcoming: matchups };
       s.last = data;
       return data;
