@@ -6,6 +6,26 @@ const normalize = foldName;
 
 const containsWords = (haystack: string, needle: string) => needle !== '' && ` ${haystack} `.includes(` ${needle} `);
 
+interface PreparedTeam {
+  team: Team;
+  /** Folded code. */
+  code: string;
+  /** Folded name and aliases. */
+  names: string[];
+}
+
+// Folded once per team list (one per snapshot), not once per request.
+const preparedLists = new WeakMap<readonly Team[], PreparedTeam[]>();
+
+function prepare(teams: readonly Team[]): PreparedTeam[] {
+  let prepared = preparedLists.get(teams);
+  if (!prepared) {
+    prepared = teams.map((team) => ({ team, code: normalize(team.code), names: [team.name, ...team.aliases].map(normalize) }));
+    preparedLists.set(teams, prepared);
+  }
+  return prepared;
+}
+
 export type TeamMatch = { kind: 'one'; team: Team } | { kind: 'none' } | { kind: 'ambiguous'; teams: Team[] };
 
 /**
@@ -17,14 +37,14 @@ export type TeamMatch = { kind: 'one'; team: Team } | { kind: 'none' } | { kind:
 export function matchTeam(teams: readonly Team[], text: string): TeamMatch {
   const q = normalize(text);
   if (q === '') return { kind: 'none' };
-  const exact = teams.filter((t) => [t.code, t.name, ...t.aliases].some((n) => normalize(n) === q));
+  const prepared = prepare(teams);
+  const exact = prepared.filter((p) => p.code === q || p.names.includes(q)).map((p) => p.team);
   if (exact.length === 1) return { kind: 'one', team: exact[0]! };
   if (exact.length > 1) return { kind: 'ambiguous', teams: exact };
 
   let best: Team[] = [];
   let bestLen = 0;
-  for (const team of teams) {
-    const names = [team.name, ...team.aliases].map(normalize);
+  for (const { team, names } of prepared) {
     const len = Math.max(
       0,
       ...names.filter((n) => containsWords(q, n)).map((n) => n.length),
