@@ -2,7 +2,6 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { ZodError } from 'zod';
 import { snapKey } from '../../src/store/keys.js';
-import type { EventsData } from '../../src/store/schemas.js';
 import { readMeta, readSnapshot } from '../../src/store/snapshots.js';
 import { refreshSnapshot, type RefreshDeps } from '../../workers/refresh.js';
 import { useRedis } from '../support/redis.js';

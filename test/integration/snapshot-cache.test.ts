@@ -2,35 +2,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { snapKey, SNAP_CHANNEL } from '../../src/store/keys.js';
-import type { EventsData, LeagueData, Snapshot } from '../../src/store/schemas.js';
+import type { Snapshot } from '../../src/store/schemas.js';
 import { SnapshotCache } from '../../src/store/snapshot-cache.js';
 import { writeSnapshot } from '../../src/store/snapshots.js';
 import { useRedis } from '../support/redis.js';
-import { oneEvent as fixtureEvent, T1, T2, T3 } from '../support/fixtures.js';
+import { oneMatchup, oneEvent as fixtureEvent, T1, T2, T3 } from '../support/fixtures.js';
 
 const redis = useRedis();
 const events = (price: number) => fixtureEvent(price);
 const log = pino({ level: 'silent' });
 
-function league(homeMoneyline: number): LeagueData {
-  return {
-    league: 'NBA',
-    teams: [
-      { code: 'BOS', name: 'Boston Celtics', aliases: [] },
-      { code: 'NYK', name: 'New York Knicks', aliases: [] },
-    ],
-    finished: [],
-    upcoming: [
-      {
-        id: 'm1',
-        scheduledTime: '2026-11-23T00:30:00.000Z',
-        homeCode: 'BOS',
-        awayCode: 'NYK',
-        books: [{ operatorId: 'draftkings', lastUpdate: '2026-11-22T13:59:00.000Z', homeMoneyline }],
-      },
-    ],
-  };
-}
+const league = (homeMoneyline: number) => oneMatchup(homeMoneyline);
 
 /** Polls `check` every 20 ms until it returns true or 2 s pass. */
 async function eventually(check: () => boolean, what: string): Promise<void> {

@@ -2,31 +2,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { ZodError } from 'zod';
 import { metaKey, snapKey, SNAP_CHANNEL } from '../../src/store/keys.js';
-import type { EventsData, LeagueData } from '../../src/store/schemas.js';
+import type { EventsData } from '../../src/store/schemas.js';
 import { readMeta, readSnapshot, recordFailure, writeSnapshot } from '../../src/store/snapshots.js';
 import { useRedis } from '../support/redis.js';
-import { oneEvent as fixtureEvent, T1, T2, T3 } from '../support/fixtures.js';
+import { oneMatchup, oneEvent as fixtureEvent, T1, T2, T3 } from '../support/fixtures.js';
 
 const redis = useRedis();
 const events = (price: number) => fixtureEvent(price, 1234.5);
 
-const NBA: LeagueData = {
-  league: 'NBA',
-  teams: [
-    { code: 'BOS', name: 'Boston Celtics', aliases: [] },
-    { code: 'NYK', name: 'New York Knicks', aliases: [] },
-  ],
-  finished: [],
-  upcoming: [
-    {
-      id: 'm1',
-      scheduledTime: '2026-11-23T00:30:00.000Z',
-      homeCode: 'BOS',
-      awayCode: 'NYK',
-      books: [{ operatorId: 'draftkings', lastUpdate: '2026-11-22T13:59:00.000Z', homeMoneyline: -150, awayMoneyline: 130 }],
-    },
-  ],
-};
+const NBA = oneMatchup(-150, 130);
 
 /** Collects `pw:snap` messages on a second connection; `drain()` waits for all sent so far. */
 class SnapListener {
