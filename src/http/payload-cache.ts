@@ -15,6 +15,21 @@ export interface CachedBody {
   shown: readonly string[];
 }
 
+/**
+ * Serializes a payload into a servable body with its ETag. `lastModified` is when the data last
+ * changed; `shown` lists the operators it shows (impressions are counted for them when served).
+ */
+export function toCachedBody(payload: unknown, lastModified: Date, opts: { expiresAt?: number; shown?: readonly string[] } = {}): CachedBody {
+  const body = Buffer.from(JSON.stringify(payload));
+  return {
+    body,
+    etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+    lastModified: lastModified.toUTCString(),
+    expiresAt: opts.expiresAt,
+    shown: opts.shown ?? [],
+  };
+}
+
 // Bounds memory when a client walks many variants. Least recently used goes first, so a client
 // cycling through junk variants cannot push out the bodies everyone else is reading.
 const MAX_ENTRIES_PER_KIND = 5_000;
@@ -35,14 +50,7 @@ export class PayloadCache {
 
   /** Serializes `payload`, stores it and returns the entry. */
   put(kind: SnapshotKind, key: string, payload: unknown, changedAt: string, expiresAt?: number, shown: readonly string[] = []): CachedBody {
-    const body = Buffer.from(JSON.stringify(payload));
-    const entry: CachedBody = {
-      body,
-      etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
-      lastModified: new Date(changedAt).toUTCString(),
-      expiresAt,
-      shown,
-    };
+    const entry = toCachedBody(payload, new Date(changedAt), { expiresAt, shown });
     let map = this.#byKind.get(kind);
     if (!map) this.#byKind.set(kind, (map = new Map()));
     map.delete(key);

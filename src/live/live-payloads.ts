@@ -4,8 +4,7 @@
  * (countdown, window roll) pushes only when nothing went out for a second, and never delays a
  * price. REST reads the latest bytes; WebSocket subscribers get each push.
  */
-import { createHash } from 'node:crypto';
-import type { CachedBody } from '../http/payload-cache.js';
+import { toCachedBody, type CachedBody } from '../http/payload-cache.js';
 import type { ChangeKind, LiveEngine } from './engine.js';
 import { ASSETS, HORIZONS, liveTopic, type Asset, type Horizon } from './market.js';
 
@@ -84,10 +83,9 @@ export class LivePayloads {
     this.#push(liveTopic(asset, horizon), state.entry!.body);
   }
 
+  // No operators listed as shown: widgets poll this every few seconds, which is not a view.
   #entry(payload: unknown, now: number): CachedBody {
-    const body = Buffer.from(JSON.stringify(payload));
-    // No impressions counted from here: widgets poll this every few seconds, which is not a view.
-    return { body, shown: [], etag: `"${createHash('sha1').update(body).digest('base64url')}"`, lastModified: new Date(now).toUTCString() };
+    return toCachedBody(payload, new Date(now));
   }
 
   #rebuild(asset: Asset, horizon: Horizon, state: TopicState): void {
