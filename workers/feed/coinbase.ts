@@ -6,6 +6,7 @@
 import WebSocket from 'ws';
 import { z } from 'zod';
 import type { Asset, Tick } from '../../src/live/market.js';
+import { backoffDelay } from '../../src/sources/http/backoff.js';
 import type { Logger } from '../../src/log.js';
 import type { PriceSource } from './price-source.js';
 
@@ -80,9 +81,8 @@ export function createCoinbasePrices(opts: CoinbaseOptions): PriceSource {
     ws.on('close', () => {
       clearTimeout(watchdog);
       if (stopped) return;
-      // Full jitter: a fleet of feeds does not reconnect in step.
-      const delay = Math.random() * Math.min(maxBackoff, 500 * 2 ** attempt++);
-      retry = setTimeout(() => connect(onTick), delay);
+      // Full jitter, as for every upstream: a fleet of feeds does not reconnect in step.
+      retry = setTimeout(() => connect(onTick), backoffDelay(attempt++, { baseMs: 500, maxMs: maxBackoff }));
     });
   };
 
