@@ -3,7 +3,6 @@
  * real redis-server, called from a loopback client (so geo lookup fails and fallback_geo decides).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
 import { COMPLIANCE } from '../../src/catalog/compliance.js';
 import { OPERATORS } from '../../src/catalog/operators.js';
 import { readSnapshot } from '../../src/store/snapshots.js';
@@ -11,7 +10,7 @@ import { clicksKey } from '../../src/tracking/click-counter.js';
 import { impressionsKey } from '../../src/tracking/impression-counter.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
-import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
 const redis = useRedis();
 let api: ServiceProcess;
@@ -19,7 +18,6 @@ let proxied: ServiceProcess;
 let worker: ServiceProcess;
 let apiKey: string;
 const ADVERTISER = 'broad-e2e';
-const PEPPER = 'predictwire-dev-api-key-pepper-not-for-production';
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0';
 
 beforeAll(async () => {
@@ -28,7 +26,7 @@ beforeAll(async () => {
   api = await spawnProcess('src/main.ts', env);
   // A second API process behind a "proxy" on loopback: X-Forwarded-For is believed only there.
   proxied = await spawnProcess('src/main.ts', { ...env, TRUST_PROXY: '127.0.0.1,::1' });
-  apiKey = await new AdvertiserKeys(redis.client, PEPPER).create(ADVERTISER, 'Broad E2E', new Date());
+  apiKey = await advertiserKeys(redis.client).create(ADVERTISER, 'Broad E2E', new Date());
   await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
   await waitFor(`${proxied.base}/readyz`, (s) => s === 200, proxied);
 });

@@ -10,7 +10,7 @@ import { writeSnapshot } from '../../src/store/snapshots.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import { oneEvent } from '../support/fixtures.js';
 import { useRedis } from '../support/redis.js';
-import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { spawnProcess, testEnv, waitFor, wsConnections, type ServiceProcess } from '../support/service.js';
 
 const redis = useRedis();
 let a: ServiceProcess;
@@ -152,8 +152,7 @@ describe('dead WebSocket clients', () => {
     const proc = await spawnProcess('src/main.ts', testEnv(redis.url, { WS_IDLE_TIMEOUT_SECONDS: '8' }));
     try {
       await waitFor(`${proc.base}/healthz`, (s) => s === 200, proc);
-      const connections = async () =>
-        ((await (await fetch(`${proc.base}/readyz`)).json()) as { websocket: { connections: number } }).websocket.connections;
+      const connections = () => wsConnections(proc);
       const alive = await client(proc); // the ws library answers pings by itself
       const dead = await client(proc);
       let pings = 0;
@@ -184,8 +183,7 @@ describe('slow WebSocket clients', () => {
         fast.ws.send(JSON.stringify({ op: 'subscribe', topic }));
       }
       await slow.next((f) => f.topic === topics[5]);
-      const connections = async () =>
-        ((await (await fetch(`${proc.base}/readyz`)).json()) as { websocket: { connections: number } }).websocket.connections;
+      const connections = () => wsConnections(proc);
       expect(await connections()).toBe(2);
       slow.ws.pause(); // stops reading: the server's send buffer for it fills up
       // Publish until the server has dropped the slow client (bounded: 30 s at most).

@@ -4,7 +4,6 @@
  * test's own arithmetic, so the service's numbers are checked against source data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
 import { operatorById } from '../../src/catalog/operators.js';
 import { readSnapshot } from '../../src/store/snapshots.js';
 import { LEAGUES, type MarketEvent } from '../../src/store/schemas.js';
@@ -15,21 +14,19 @@ import {
   SportsbookWidgetPayload,
 } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
-import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
 const redis = useRedis();
 let api: ServiceProcess;
 let worker: ServiceProcess;
 let apiKey: string;
 const ADVERTISER = 'e2e-advertiser';
-// Same default pepper as the service (dev mode), so keys created here verify there.
-const PEPPER = 'predictwire-dev-api-key-pepper-not-for-production';
 
 beforeAll(async () => {
   const env = testEnv(redis.url);
   worker = await spawnProcess('workers/main.ts', env);
   api = await spawnProcess('src/main.ts', env);
-  apiKey = await new AdvertiserKeys(redis.client, PEPPER).create(ADVERTISER, 'E2E', new Date());
+  apiKey = await advertiserKeys(redis.client).create(ADVERTISER, 'E2E', new Date());
   await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
 });
 
@@ -217,7 +214,7 @@ describe('advertiser endpoints', () => {
     expect(wrong.status).toBe(401);
     expect(((await wrong.json()) as { code: string }).code).toBe('invalid_credentials');
 
-    const keys = new AdvertiserKeys(redis.client, PEPPER);
+    const keys = advertiserKeys(redis.client);
     const temp = await keys.create('e2e-temp', 'temp', new Date());
     expect((await get(path, { 'x-advertiser-id': 'e2e-temp', 'x-api-key': temp })).status).toBe(200);
     await keys.revoke('e2e-temp', new Date());

@@ -6,11 +6,10 @@
  * restarting it recovers with no service restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
 import { readSnapshot } from '../../src/store/snapshots.js';
 import { EventListPayload, EventWidgetPayload, SpecificEventPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
-import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 import { replayEnv, startReplayServer, type ReplayServer } from '../support/upstream-replay.js';
 
 const redis = useRedis();
@@ -19,7 +18,6 @@ let api: ServiceProcess;
 let worker: ServiceProcess;
 let apiKey: string;
 const ADVERTISER = 'e2e-upstream';
-const PEPPER = 'predictwire-dev-api-key-pepper-not-for-production';
 
 beforeAll(async () => {
   replay = await startReplayServer();
@@ -33,7 +31,7 @@ beforeAll(async () => {
   });
   worker = await spawnProcess('workers/main.ts', env);
   api = await spawnProcess('src/main.ts', env);
-  apiKey = await new AdvertiserKeys(redis.client, PEPPER).create(ADVERTISER, 'E2E upstream', new Date());
+  apiKey = await advertiserKeys(redis.client).create(ADVERTISER, 'E2E upstream', new Date());
   await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
 });
 

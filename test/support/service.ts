@@ -1,6 +1,9 @@
 /** Starts the real API and worker processes (as `npm start` does) against a given Redis. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import type { Redis } from 'ioredis';
+import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
+import { loadConfig } from '../../src/config.js';
 import { freePort } from '../../src/dev/private-redis.js';
 import { stopChild } from '../../src/dev/stop-child.js';
 
@@ -63,4 +66,18 @@ export function testEnv(redisUrl: string, extra: Record<string, string> = {}): R
     REFRESH_METRICS_SECONDS: '2',
     ...extra,
   };
+}
+
+/**
+ * Advertiser keys hashed with the pepper a service spawned from `testEnv` uses (the development
+ * default), so keys created here verify there.
+ */
+export function advertiserKeys(redis: Redis): AdvertiserKeys {
+  return new AdvertiserKeys(redis, loadConfig(testEnv('redis://127.0.0.1:6379')).apiKeyPepper);
+}
+
+/** Open WebSocket connections of an API process, from its /readyz counters. */
+export async function wsConnections(proc: ServiceProcess): Promise<number> {
+  const body = (await (await fetch(`${proc.base}/readyz`)).json()) as { websocket: { connections: number } };
+  return body.websocket.connections;
 }
