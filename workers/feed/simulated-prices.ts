@@ -3,7 +3,7 @@
  * ticks a second, with bursts of higher volatility now and then. The price path is deterministic
  * for a seed (tick timing follows the wall clock).
  */
-import { ASSETS, type Asset, type Tick } from '../../src/live/market.js';
+import { ASSETS, type Asset } from '../../src/live/market.js';
 import { createRng } from '../../src/sources/simulator/rng.js';
 import type { PriceSource } from './price-source.js';
 

@@ -17,7 +17,7 @@ import { matchTeam } from '../../widgets/team-match.js';
 /** Who gets credit for clicks: the authenticated advertiser, else the optional public hint. */
 export type Attribution = (req: Request, queryHint: string | undefined) => string | undefined;
 
-export function cacheHeaders(deps: Deps, authenticated: boolean): Record<string, string> {
+function cacheHeaders(deps: Deps, authenticated: boolean): Record<string, string> {
   const age = deps.config.widgetMaxAgeSeconds;
   return authenticated
     ? { 'cache-control': `private, max-age=${age}` }
