@@ -7,9 +7,8 @@
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../src/log.js';
-import { metaKey } from '../src/store/keys.js';
 import type { SnapshotDataOf, SnapshotKind } from '../src/store/schemas.js';
-import { recordFailure, writeSnapshot } from '../src/store/snapshots.js';
+import { recordFailure, writeSnapshot, type WriteResult } from '../src/store/snapshots.js';
 
 export interface RefreshDeps {
   redis: Redis;
@@ -26,16 +25,14 @@ export async function refreshSnapshot<K extends SnapshotKind>(
   kind: K,
   key: string,
   fetch: (now: Date, signal: AbortSignal) => Promise<SnapshotDataOf<K>>,
-): Promise<{ version: number }> {
+): Promise<WriteResult> {
   const now = deps.now();
   try {
     // A hung upstream must not hold the job slot forever: the whole fetch shares one deadline.
     const signal = AbortSignal.timeout(deps.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS);
     const data = await fetch(now, signal);
-    const before = await deps.redis.hget(metaKey(kind, key), 'failures').catch(() => null);
     const result = await writeSnapshot(deps.redis, kind, key, data, now);
-    const streak = Number(before ?? 0);
-    if (streak > 0) deps.log.info({ kind, key, failedAttempts: streak }, 'refresh recovered');
+    if (result.endedFailures > 0) deps.log.info({ kind, key, failedAttempts: result.endedFailures }, 'refresh recovered');
     deps.log.debug({ kind, key, version: result.version }, result.version ? 'snapshot written' : 'snapshot unchanged');
     return result;
   } catch (err) {

@@ -59,7 +59,8 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): H
   };
 
   return (req: Request): Reply | Promise<Reply> => {
-    const start = process.hrtime.bigint();
+    const debug = deps.log.isLevelEnabled('debug');
+    const start = debug ? process.hrtime.bigint() : 0n;
     const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
     const handler = resolve(path);
     let result: Reply | Promise<Reply>;
@@ -73,7 +74,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): H
       result = problemReply(err, deps.log, req);
     }
     if (result instanceof Promise) result = result.catch((err: unknown) => problemReply(err, deps.log, req));
-    if (!deps.log.isLevelEnabled('debug')) return result;
+    if (!debug) return result;
     const log = (reply: Reply) => {
       deps.log.debug({ method: req.method, path: req.path, status: reply.status, us: Number(process.hrtime.bigint() - start) / 1000 }, 'request');
       return reply;

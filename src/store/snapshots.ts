@@ -12,21 +12,24 @@ const SAFE_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
 // KEYS: snapshot, meta. ARGV: kind, key, data JSON, content hash, now ISO, channel.
 const WRITE_SCRIPT = `
+local failures = tonumber(redis.call('HGET', KEYS[2], 'failures') or '0') or 0
 if redis.call('HGET', KEYS[2], 'hash') == ARGV[4] and redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('HSET', KEYS[2], 'fetchedAt', ARGV[5], 'failures', 0)
-  return 0
+  return {0, failures}
 end
 local v = redis.call('HINCRBY', KEYS[2], 'version', 1)
 redis.call('SET', KEYS[1], '{"kind":"' .. ARGV[1] .. '","key":"' .. ARGV[2] .. '","version":' .. v ..
   ',"changedAt":"' .. ARGV[5] .. '","data":' .. ARGV[3] .. '}')
 redis.call('HSET', KEYS[2], 'hash', ARGV[4], 'changedAt', ARGV[5], 'fetchedAt', ARGV[5], 'failures', 0)
 redis.call('PUBLISH', ARGV[6], '{"kind":"' .. ARGV[1] .. '","key":"' .. ARGV[2] .. '","version":' .. v .. '}')
-return v
+return {v, failures}
 `;
 
 export interface WriteResult {
   /** The new version, or 0 when the content was unchanged (only fetchedAt moved). */
   version: number;
+  /** The failure streak this successful write ended (0 when the last refresh succeeded too). */
+  endedFailures: number;
 }
 
 /**
@@ -44,7 +47,7 @@ export async function writeSnapshot<K extends SnapshotKind>(
   const valid = SnapshotData[kind].parse(data);
   const json = JSON.stringify(valid);
   const hash = createHash('sha256').update(json).digest('base64url');
-  const version = (await redis.eval(
+  const [version, endedFailures] = (await redis.eval(
     WRITE_SCRIPT,
     2,
     snapKey(kind, key),
@@ -55,8 +58,8 @@ export async function writeSnapshot<K extends SnapshotKind>(
     hash,
     now.toISOString(),
     SNAP_CHANNEL,
-  )) as number;
-  return { version };
+  )) as [number, number];
+  return { version, endedFailures };
 }
 
 const Envelope = z.object({

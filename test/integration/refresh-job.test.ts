@@ -31,7 +31,7 @@ describe('refreshSnapshot', () => {
       asked.push(now.toISOString());
       return events(0.62);
     });
-    expect(r).toEqual({ version: 1 });
+    expect(r).toEqual({ version: 1, endedFailures: 0 });
     expect(asked).toEqual(['2026-11-22T14:00:00.000Z']);
     expect((await readSnapshot(redis.client, 'events', 'all'))?.data).toEqual(events(0.62));
   });
@@ -68,7 +68,7 @@ describe('refreshSnapshot', () => {
 
     // 3. recovery with new data: written as version 2, streak reset
     at('2026-11-22T14:00:15.000Z');
-    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.65))).toEqual({ version: 2 });
+    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.65))).toEqual({ version: 2, endedFailures: 2 });
     const snap = await readSnapshot(redis.client, 'events', 'all');
     expect(snap).toMatchObject({ version: 2, changedAt: '2026-11-22T14:00:15.000Z', data: events(0.65) });
     expect((await readMeta(redis.client, 'events', 'all'))?.failures).toBe(0);
@@ -79,7 +79,7 @@ describe('refreshSnapshot', () => {
     at('2026-11-22T14:00:05.000Z');
     await expect(refreshSnapshot(deps, 'events', 'all', () => Promise.reject(new Error('timeout')))).rejects.toThrow('timeout');
     at('2026-11-22T14:00:10.000Z');
-    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.62))).toEqual({ version: 0 });
+    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.62))).toEqual({ version: 0, endedFailures: 1 });
     expect(await readMeta(redis.client, 'events', 'all')).toMatchObject({
       version: 1,
       failures: 0,
@@ -93,7 +93,7 @@ describe('refreshSnapshot', () => {
     expect(await redis.client.exists(snapKey('events', 'all'))).toBe(0);
     expect(await readSnapshot(redis.client, 'events', 'all')).toBeUndefined();
     // then the first success starts at version 1 with a clean streak
-    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.5))).toEqual({ version: 1 });
+    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.5))).toEqual({ version: 1, endedFailures: 1 });
     expect((await readMeta(redis.client, 'events', 'all'))?.failures).toBe(0);
   });
 

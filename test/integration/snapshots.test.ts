@@ -61,7 +61,7 @@ describe('snapshot store', () => {
 
   it('writes version 1, publishes a notice, and reads back what was written', async () => {
     const r = await writeSnapshot(redis.client, 'events', 'all', events(0.62), T1);
-    expect(r).toEqual({ version: 1 });
+    expect(r).toEqual({ version: 1, endedFailures: 0 });
     await listener.drain(redis.client);
     expect(listener.messages.map((m) => JSON.parse(m))).toEqual([{ kind: 'events', key: 'all', version: 1 }]);
     const snap = await readSnapshot(redis.client, 'events', 'all');
@@ -110,7 +110,7 @@ describe('snapshot store', () => {
     listener.messages.length = 0;
 
     const r = await writeSnapshot(redis.client, 'events', 'all', events(0.62), T2);
-    expect(r).toEqual({ version: 0 });
+    expect(r).toEqual({ version: 0, endedFailures: 0 });
     await listener.drain(redis.client);
     expect(listener.messages).toEqual([]);
     expect(await redis.client.get(snapKey('events', 'all'))).toBe(before);
@@ -163,11 +163,11 @@ describe('snapshot store', () => {
     expect(await redis.client.get(snapKey('events', 'all'))).toBe(before);
 
     // an unchanged successful fetch also ends the streak
-    expect((await writeSnapshot(redis.client, 'events', 'all', events(0.62), T3)).version).toBe(0);
+    expect(await writeSnapshot(redis.client, 'events', 'all', events(0.62), T3)).toEqual({ version: 0, endedFailures: 2 });
     expect((await readMeta(redis.client, 'events', 'all'))?.failures).toBe(0);
 
     await recordFailure(redis.client, 'events', 'all', 'again', T3);
-    expect((await writeSnapshot(redis.client, 'events', 'all', events(0.64), T3)).version).toBe(2);
+    expect(await writeSnapshot(redis.client, 'events', 'all', events(0.64), T3)).toEqual({ version: 2, endedFailures: 1 });
     expect((await readMeta(redis.client, 'events', 'all'))?.failures).toBe(0);
   });
 

@@ -40,7 +40,7 @@ describe('refresh-events with the real source', () => {
     });
     const run = refreshEvents(deps, source);
 
-    expect(await run()).toEqual({ version: 1 });
+    expect(await run()).toEqual({ version: 1, endedFailures: 0 });
     const good = await redis.client.get(snapKey('events', 'all'));
     const snap = await readSnapshot(redis.client, 'events', 'all');
     expect(snap!.data.events.find((e) => e.slug === 'us-recognizes-reza-pahlavi-2026')!.outcomes[0]!.quotes[0]!.yesPrice).toBe(0.27);
@@ -65,14 +65,14 @@ describe('refresh-events with the real source', () => {
 
     // 4. The upstream is back: same content, so no new version, but the streak resets and fetchedAt moves.
     clock = new Date('2026-03-01T12:00:20.000Z');
-    expect(await run()).toEqual({ version: 0 });
+    expect(await run()).toEqual({ version: 0, endedFailures: 3 });
     expect(await readMeta(redis.client, 'events', 'all')).toMatchObject({ version: 1, failures: 0, fetchedAt: '2026-03-01T12:00:20.000Z' });
     expect(lines.filter((l) => l.msg === 'refresh recovered')).toHaveLength(1);
 
     // 5. A new price upstream becomes version 2.
     replay.data.kalshiMarkets.find((m) => m.ticker === 'KXRECOGPERSONIRAN-26')!.yes_ask_dollars = '0.2900';
     clock = new Date('2026-03-01T12:00:25.000Z');
-    expect(await run()).toEqual({ version: 2 });
+    expect(await run()).toEqual({ version: 2, endedFailures: 0 });
     const next = await readSnapshot(redis.client, 'events', 'all');
     expect(next!.data.events.find((e) => e.slug === 'us-recognizes-reza-pahlavi-2026')!.outcomes[0]!.quotes[0]!.yesPrice).toBe(0.29);
     expect(next!.changedAt).toBe('2026-03-01T12:00:25.000Z');
