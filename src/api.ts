@@ -8,7 +8,6 @@ import { CountryDb } from './geo/country-db.js';
 import { GeoResolver } from './geo/resolver.js';
 import { ImpressionCounter } from './tracking/impression-counter.js';
 import { RankingInputs } from './tracking/ranking-inputs.js';
-import { operatorById } from './catalog/operators.js';
 import type { Config } from './config.js';
 import type { Deps } from './http/deps.js';
 import { PayloadCache } from './http/payload-cache.js';
@@ -52,7 +51,7 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
         engine.view(asset, horizon),
         nowMs,
         { refreshIntervalSeconds: config.live.refreshSeconds[horizon], staleAfterMs: config.live.staleAfterMs, venues: LIVE_VENUES },
-        { ...widgetContext(config, new Date(nowMs), advertiserId), operatorById },
+        widgetContext(config, new Date(nowMs), advertiserId),
       ),
     config.live.pushIntervalMs,
   );
