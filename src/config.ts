@@ -3,7 +3,7 @@
  * names the variable.
  */
 import { z } from 'zod';
-import { OperatorId } from './store/schemas.js';
+import { OperatorId } from './model/index.js';
 import { invalidRanges } from './geo/cidr.js';
 
 const DATA_KINDS = ['events', 'sportsbook', 'metrics', 'fx', 'prices'] as const;

@@ -1,7 +1,7 @@
 /** Every job scheduler, upserted from this one place so intervals live in configuration only. */
 import type { Queue } from 'bullmq';
 import type { Config } from '../src/config.js';
-import { LEAGUES } from '../src/store/schemas.js';
+import { LEAGUES } from '../src/model/index.js';
 import { REFRESH_EVENTS } from './jobs/refresh-events.js';
 import { REFRESH_FX } from './jobs/refresh-fx.js';
 import { REFRESH_METRICS } from './jobs/refresh-metrics.js';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { isCountryCode, UNKNOWN_COUNTRY } from '../geo/countries.js';
-import { OperatorId } from '../store/schemas.js';
+import { OperatorId } from '../model/index.js';
 import { COMPLIANCE_RULES } from './compliance-rules.js';
 import { OPERATORS } from './operators.js';
 

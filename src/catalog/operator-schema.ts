@@ -3,7 +3,7 @@
  * business data (not upstream data), shared by every source, validated at start-up.
  */
 import { z } from 'zod';
-import { OperatorId } from '../store/schemas.js';
+import { OperatorId } from '../model/index.js';
 
 export const LOCALES = ['en', 'es', 'de', 'fr', 'pt'] as const;
 export const Locale = z.enum(LOCALES);

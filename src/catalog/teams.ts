@@ -3,7 +3,7 @@
  * unique within a league (no bare "Los Angeles" or "Wildcats"), so a team_context search isolates
  * one team. Shared by the simulator and the real sportsbook sources, so both use the same codes.
  */
-import type { League, Team } from '../store/schemas.js';
+import type { League, Team } from '../model/index.js';
 
 type Row = readonly [code: string, name: string, ...aliases: string[]];
 

@@ -2,7 +2,7 @@
  * Best-odds badges (DESIGN, "Best odds"; reference "Best line"). Every function compares exact
  * values, never display strings, and flags every operator tied for best.
  */
-import type { BookOdds, PricedLine } from '../store/schemas.js';
+import type { BookOdds, PricedLine } from '../model/index.js';
 import { americanToDecimal } from './odds.js';
 
 /** Differences at or below this are float noise, not a better price: they count as ties. */

@@ -2,7 +2,7 @@
  * A team's season records from finished games: straight up, against the spread, over/under.
  * Grading follows reference "ATS margin": graded against each game's stated closing line.
  */
-import type { FinishedGame } from '../store/schemas.js';
+import type { FinishedGame } from '../model/index.js';
 
 /** Wins, losses and pushes (ATS). */
 export interface WLP {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import { DISPLAY_FORMATS } from '../domain/contract-price.js';
-import { LEAGUES } from '../store/schemas.js';
+import { LEAGUES } from '../model/index.js';
 
 const required = (what: string) => ({
   error: (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`),

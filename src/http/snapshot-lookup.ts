@@ -1,5 +1,6 @@
 /** Reads from the in-memory snapshot cache, turning "nothing yet" into a 503 problem. */
-import type { MarketEvent, Snapshot, SnapshotKind } from '../store/schemas.js';
+import type { MarketEvent } from '../model/index.js';
+import type { Snapshot, SnapshotKind } from '../store/schemas.js';
 import type { SnapshotCache } from '../store/snapshot-cache.js';
 import { dataUnavailable } from './problem.js';
 

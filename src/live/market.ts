@@ -1,6 +1,6 @@
 /** Live-market vocabulary: assets, horizons, topics and the tick wire format (DESIGN.md). */
 import { z } from 'zod';
-import { IsoTime } from '../store/schemas.js';
+import { IsoTime } from '../model/index.js';
 
 export const ASSETS = ['BTC', 'ETH', 'SOL'] as const;
 export type Asset = (typeof ASSETS)[number];

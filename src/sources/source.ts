@@ -1,8 +1,8 @@
 /**
  * The source interface. A source fetches upstream data and normalizes it into the internal model
- * (src/store/schemas.ts); workers validate what it returns before anything is written.
+ * (src/model); workers validate what it returns before anything is written.
  */
-import type { EventsData, FxData, League, LeagueData, MetricsData } from '../store/schemas.js';
+import type { EventsData, FxData, League, LeagueData, MetricsData } from '../model/index.js';
 
 export interface FetchContext {
   /** The clock, passed in so sources (the simulator above all) are deterministic for tests. */

@@ -1,5 +1,6 @@
 /** Redis key and channel names: the wire contract between processes (DESIGN.md). */
-import { LEAGUES, type SnapshotKind } from './schemas.js';
+import { LEAGUES } from '../model/index.js';
+import type { SnapshotKind } from './schemas.js';
 
 export const SNAP_CHANNEL = 'pw:snap';
 export const snapKey = (kind: SnapshotKind, key: string) => `pw:snap:${kind}:${key}`;

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { metaKey, snapKey, SNAP_CHANNEL } from './keys.js';
-import { IsoTime, SnapshotData, type Snapshot, type SnapshotDataOf, type SnapshotKind } from './schemas.js';
+import { IsoTime } from '../model/index.js';
+import { SnapshotData, type Snapshot, type SnapshotDataOf, type SnapshotKind } from './schemas.js';
 
 const SAFE_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 

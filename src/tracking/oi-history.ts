@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { OiPoint } from '../domain/ranking.js';
-import type { MetricsData } from '../store/schemas.js';
+import type { MetricsData } from '../model/index.js';
 
 export const oiHistoryKey = (operatorId: string) => `pw:oi:${operatorId}`;
 

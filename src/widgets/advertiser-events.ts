@@ -1,7 +1,7 @@
 /** Advertiser endpoints (spec 2.5, 2.6): the active-event list and the operator A/B comparison. */
 import { priceToCents } from '../domain/contract-price.js';
 import { roundTo } from '../domain/aggregate.js';
-import type { MarketEvent, Quote } from '../store/schemas.js';
+import type { MarketEvent, Quote } from '../model/index.js';
 import type { WidgetContext } from './context.js';
 import type { EventListPayload, SpecificEventPayload } from './payload-schemas.js';
 

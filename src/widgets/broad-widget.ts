@@ -7,7 +7,7 @@ import type { Locale } from '../catalog/operator-schema.js';
 import { convertUsd } from '../domain/fx.js';
 import { formatMoneyCompact, type CurrencyCode } from '../domain/money.js';
 import { rankOperators, type RankWeights } from '../domain/ranking.js';
-import { Category, type MetricsData } from '../store/schemas.js';
+import { Category, type MetricsData } from '../model/index.js';
 import type { OperatorSignals } from '../tracking/ranking-inputs.js';
 import type { WidgetContext } from './context.js';
 import type { BroadWidgetPayload } from './payload-schemas.js';

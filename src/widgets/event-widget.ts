@@ -3,7 +3,7 @@ import { volumeWeightedProbability, roundTo } from '../domain/aggregate.js';
 import { lowestPriceLeaders } from '../domain/best-odds.js';
 import { formatContractPrice, type DisplayFormat } from '../domain/contract-price.js';
 import { formatMoneyCompact } from '../domain/money.js';
-import type { MarketEvent } from '../store/schemas.js';
+import type { MarketEvent } from '../model/index.js';
 import type { WidgetContext } from './context.js';
 import type { EventWidgetPayload } from './payload-schemas.js';
 

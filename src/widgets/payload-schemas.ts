@@ -3,7 +3,7 @@
  * real responses against these; they also document the contract.
  */
 import { z } from 'zod';
-import { IsoTime, League, Slug } from '../store/schemas.js';
+import { IsoTime, League, Slug } from '../model/index.js';
 
 /** DESIGN money string: symbol, en-US figure, K/M/B suffix; or two decimals under 1,000. */
 export const MoneyString = z

@@ -3,7 +3,7 @@ import { roundTo } from '../domain/aggregate.js';
 import { LINE_KEYS, sportsbookLeaders, type LineKey } from '../domain/best-odds.js';
 import { formatAmerican, formatSignedPoint } from '../domain/odds.js';
 import { atsRecord, formatPair, formatTriple, overUnderRecord, straightUpRecord } from '../domain/team-records.js';
-import type { BookOdds, LeagueData, Matchup, PricedLine } from '../store/schemas.js';
+import type { BookOdds, LeagueData, Matchup, PricedLine } from '../model/index.js';
 import type { WidgetContext } from './context.js';
 import type { SportsbookWidgetPayload } from './payload-schemas.js';
 

@@ -1,5 +1,5 @@
 /** Finds the team a publisher's `team_context` text names: by code, name or alias, any case. */
-import type { Team } from '../store/schemas.js';
+import type { Team } from '../model/index.js';
 import { foldName } from '../domain/text.js';
 
 const normalize = foldName;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorById } from '../../src/catalog/operators.js';
 import { readSnapshot } from '../../src/store/snapshots.js';
-import { LEAGUES, type MarketEvent } from '../../src/store/schemas.js';
+import { LEAGUES, type MarketEvent } from '../../src/model/index.js';
 import {
   EventListPayload,
   EventWidgetPayload,

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { COMPLIANCE } from '../../src/catalog/compliance.js';
 import { loadConfig } from '../../src/config.js';
 import { operatorById } from '../../src/catalog/operators.js';
-import type { MetricsData } from '../../src/store/schemas.js';
+import type { MetricsData } from '../../src/model/index.js';
 import { clickUrl } from '../../src/tracking/click-links.js';
 import { clicksKey, recordClick } from '../../src/tracking/click-counter.js';
 import { readCtrCounts } from '../../src/tracking/ctr-counts.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { ZodError } from 'zod';
 import { metaKey, snapKey, SNAP_CHANNEL } from '../../src/store/keys.js';
-import type { EventsData } from '../../src/store/schemas.js';
+import type { EventsData } from '../../src/model/index.js';
 import { readMeta, readSnapshot, recordFailure, writeSnapshot } from '../../src/store/snapshots.js';
 import { useRedis } from '../support/redis.js';
 import { oneMatchup, oneEvent as fixtureEvent, T1, T2, T3 } from '../support/fixtures.js';

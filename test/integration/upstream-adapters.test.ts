@@ -14,7 +14,7 @@ import { QuotaExhaustedError, UpstreamBackoffError, UpstreamHttpError, UpstreamT
 import { KalshiClient } from '../../src/sources/kalshi/client.js';
 import { OddsApiClient } from '../../src/sources/odds-api/client.js';
 import { PolymarketClient } from '../../src/sources/polymarket/client.js';
-import { EventsData, LeagueData } from '../../src/store/schemas.js';
+import { EventsData, LeagueData } from '../../src/model/index.js';
 import { recorded, startReplayServer, type ReplayServer } from '../support/upstream-replay.js';
 
 let replay: ReplayServer;

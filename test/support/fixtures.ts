@@ -1,5 +1,5 @@
 /** Small hand-made snapshot data shared by the integration tests. */
-import type { EventsData, LeagueData } from '../../src/store/schemas.js';
+import type { EventsData, LeagueData } from '../../src/model/index.js';
 
 export const T1 = new Date('2026-11-22T14:00:00.000Z');
 export const T2 = new Date('2026-11-22T14:00:05.000Z');

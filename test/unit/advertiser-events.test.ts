@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildEventList, buildSpecificEvent } from '../../src/widgets/advertiser-events.js';
 import { EventListPayload, SpecificEventPayload } from '../../src/widgets/payload-schemas.js';
-import type { MarketEvent, Quote } from '../../src/store/schemas.js';
+import type { MarketEvent, Quote } from '../../src/model/index.js';
 import { makeContext } from './_widget-fixtures.js';
 
 const CHANGED_AT = '2026-11-22T14:00:00.000Z';

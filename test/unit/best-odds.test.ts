@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type { BookOdds } from '../../src/store/schemas.js';
+import type { BookOdds } from '../../src/model/index.js';
 import {
   compareMoneyline,
   compareOver,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMPLIANCE } from '../../src/catalog/compliance.js';
 import { operatorById } from '../../src/catalog/operators.js';
-import type { MetricsData } from '../../src/store/schemas.js';
+import type { MetricsData } from '../../src/model/index.js';
 import { clickUrl, verifyClick } from '../../src/tracking/click-links.js';
 import type { OperatorSignals } from '../../src/tracking/ranking-inputs.js';
 import { buildBroadWidget, type BroadWidgetInput } from '../../src/widgets/broad-widget.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyClick } from '../../src/tracking/click-links.js';
 import { buildEventWidget } from '../../src/widgets/event-widget.js';
 import { EventWidgetPayload } from '../../src/widgets/payload-schemas.js';
-import type { MarketEvent } from '../../src/store/schemas.js';
+import type { MarketEvent } from '../../src/model/index.js';
 import { CLICK_SECRET, makeContext } from './_widget-fixtures.js';
 
 const CHANGED_AT = '2026-11-22T14:00:00.000Z';

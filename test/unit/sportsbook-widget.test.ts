@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSportsbookWidget, nextMatchup } from '../../src/widgets/sportsbook-widget.js';
 import { SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
-import type { BookOdds, FinishedGame, LeagueData, Matchup } from '../../src/store/schemas.js';
+import type { BookOdds, FinishedGame, LeagueData, Matchup } from '../../src/model/index.js';
 import { makeContext } from './_widget-fixtures.js';
 
 const T = '2026-11-22T12:00:00.000Z';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchTeam, type TeamMatch } from '../../src/widgets/team-match.js';
-import type { Team } from '../../src/store/schemas.js';
+import type { Team } from '../../src/model/index.js';
 
 const TEAMS: Team[] = [
   { code: 'BOS', name: 'Boston Celtics', aliases: ['Boston', 'Celtics'] },

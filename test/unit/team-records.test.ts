@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import type { FinishedGame } from '../../src/store/schemas.js';
+import type { FinishedGame } from '../../src/model/index.js';
 import {
   atsRecord,
   formatPair,

@@ -14,7 +14,7 @@ import { TeamResolver } from '../../src/sources/odds-api/mapping.js';
 import { normalizeOdds, toAmerican } from '../../src/sources/odds-api/normalize.js';
 import { normalizeGammaEvents, polymarketUrl } from '../../src/sources/polymarket/normalize.js';
 import { catalogCategories, deriveMetrics } from '../../src/sources/combined/derived-metrics.js';
-import { EventsData, LeagueData } from '../../src/store/schemas.js';
+import { EventsData, LeagueData } from '../../src/model/index.js';
 import { recorded } from '../support/upstream-replay.js';
 
 const byId = (ms: VenueMarket[], id: string) => ms.find((m) => m.id === id)!;

@@ -5,7 +5,7 @@
  * when the snapshot changes, always finds the newest sample.
  */
 import type { MetricsSource } from '../../src/sources/source.js';
-import { MetricsData } from '../../src/store/schemas.js';
+import { MetricsData } from '../../src/model/index.js';
 import { appendOiHistory } from '../../src/tracking/oi-history.js';
 import { refreshSnapshot, type RefreshDeps } from '../refresh.js';
 

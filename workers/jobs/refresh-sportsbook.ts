@@ -1,5 +1,5 @@
 /** Job: refresh one league's sportsbook snapshot (`pw:snap:sportsbook:{LEAGUE}`). */
-import { League } from '../../src/store/schemas.js';
+import { League } from '../../src/model/index.js';
 import type { SportsbookSource } from '../../src/sources/source.js';
 import { refreshSnapshot, type RefreshDeps } from '../refresh.js';
 

@@ -3,7 +3,7 @@
  * that is open and has a live ask on the needed side; an outcome with no quote is left out, and an
  * event with no outcome left is left out, each with a reason the caller logs.
  */
-import type { EventsData, MarketEvent, Quote } from '../../store/schemas.js';
+import type { EventsData, MarketEvent, Quote } from '../../model/index.js';
 import { kalshiMarketUrl } from '../../sources/kalshi/normalize.js';
 import type { EventCatalog, MarketRef } from './schema.js';
 import type { VenueMarket } from './venue-market.js';

@@ -3,7 +3,7 @@
  * real-world event. Nothing here is inferred at run time; the matcher only proposes entries.
  */
 import { z } from 'zod';
-import { Category, IsoTime, Slug } from '../../store/schemas.js';
+import { Category, IsoTime, Slug } from '../../model/index.js';
 
 /**
  * `invert: true` when the venue's YES is our outcome's NO (the venue asks "will X stay?" where we

@@ -8,7 +8,7 @@ import { buildCatalogEvents, indexMarkets } from '../../catalog/events/build.js'
 import type { EventCatalog, PolymarketRef } from '../../catalog/events/schema.js';
 import type { VenueMarket } from '../../catalog/events/venue-market.js';
 import type { Logger } from '../../log.js';
-import type { EventsData } from '../../store/schemas.js';
+import type { EventsData } from '../../model/index.js';
 import { catalogCategories, type MarketsWithCategory } from './derived-metrics.js';
 import { reportDropped } from '../http/parse.js';
 import { mapLimit } from '../http/paginate.js';

@@ -6,7 +6,7 @@
  * no handle, so its volume is 0.
  */
 import { OPERATORS } from '../../catalog/operators.js';
-import type { Category, EventsData, LeagueData, MetricsData, OperatorMetrics } from '../../store/schemas.js';
+import type { Category, EventsData, LeagueData, MetricsData, OperatorMetrics } from '../../model/index.js';
 import type { EventCatalog } from '../../catalog/events/schema.js';
 import type { VenueMarket } from '../../catalog/events/venue-market.js';
 import type { FetchContext, MetricsSource } from '../source.js';

@@ -5,7 +5,7 @@
  * free of Redis and its tests can use the in-memory one.
  */
 import { z } from 'zod';
-import { FinishedGame, type League } from '../../store/schemas.js';
+import { FinishedGame, type League } from '../../model/index.js';
 
 export const RememberedLeague = z.object({
   closing: z.record(z.string(), z.object({ spreadHome: z.number().finite(), total: z.number().positive().finite() })),

@@ -9,7 +9,7 @@
  * started). Scores are fetched at most once per `scoresIntervalMs`.
  */
 import type { Logger } from '../../log.js';
-import type { FinishedGame, League, LeagueData, Matchup } from '../../store/schemas.js';
+import type { FinishedGame, League, LeagueData, Matchup } from '../../model/index.js';
 import { reportDropped } from '../http/parse.js';
 import type { KalshiClient } from '../kalshi/client.js';
 import { addKalshiGameOdds, KALSHI_GAME_SERIES } from '../kalshi/games.js';

@@ -4,7 +4,7 @@
  * 1 EUR. A small hand-written reader is enough (no XML dependency). We store units per 1 USD:
  * rate(X per USD) = rate(X per EUR) / rate(USD per EUR), and EUR = 1 / rate(USD per EUR).
  */
-import { FxData } from '../../store/schemas.js';
+import { FxData } from '../../model/index.js';
 import { UpstreamShapeError } from '../http/errors.js';
 
 /** Attributes of an XML start tag, single or double quoted. */

@@ -1,6 +1,6 @@
 /** The ECB daily reference rates as an FX source. */
 import type { Logger } from '../../log.js';
-import type { FxData } from '../../store/schemas.js';
+import type { FxData } from '../../model/index.js';
 import { HttpClient } from '../http/client.js';
 import type { FetchContext, FxSource } from '../source.js';
 import { ecbToFx } from './parse.js';

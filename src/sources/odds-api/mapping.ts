@@ -3,7 +3,7 @@
  * operator ids (books we do not carry are left out), and team names to our team codes.
  */
 import { TEAMS } from '../../catalog/teams.js';
-import type { League, Team } from '../../store/schemas.js';
+import type { League, Team } from '../../model/index.js';
 import { foldName } from '../../domain/text.js';
 
 export const SPORT_KEYS: Readonly<Record<League, string>> = {

@@ -4,7 +4,7 @@
  * market is dropped on its own; a bookmaker we do not carry is skipped silently.
  */
 import { decimalToAmerican } from '../../domain/odds.js';
-import { AmericanOdds, type BookOdds, type League, type Matchup, type PricedLine } from '../../store/schemas.js';
+import { AmericanOdds, type BookOdds, type League, type Matchup, type PricedLine } from '../../model/index.js';
 import { idField, parseEach, type Dropped } from '../http/parse.js';
 import { BOOKMAKER_OPERATORS, TeamResolver } from './mapping.js';
 import { OddsBookmaker, OddsEvent, OddsMarket } from './schemas.js';

@@ -3,7 +3,7 @@
  * so the line a game is graded against is the consensus (median over books) of the last odds we saw
  * before it started; a game we never saw priced is not graded (left out). Pure.
  */
-import type { FinishedGame, Matchup } from '../../store/schemas.js';
+import type { FinishedGame, Matchup } from '../../model/index.js';
 import { idField, parseEach, type Dropped } from '../http/parse.js';
 import type { TeamResolver } from './mapping.js';
 import { ScoreEvent } from './schemas.js';

@@ -2,7 +2,7 @@
  * One book's prices for one upcoming matchup. A book re-prices on its own cadence, so its lines
  * are evaluated at its last update time (which is also the lastUpdate it reports).
  */
-import type { BookOdds, League } from '../../store/schemas.js';
+import type { BookOdds, League } from '../../model/index.js';
 import type { BookProfile } from './books.js';
 import { drift, type Octave } from './drift.js';
 import { marketView, spreadLine, totalLine, type GameView } from './game-model.js';

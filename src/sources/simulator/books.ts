@@ -4,7 +4,7 @@
  * can put them beside the books.
  */
 import { OPERATORS } from '../../catalog/operators.js';
-import type { League } from '../../store/schemas.js';
+import type { League } from '../../model/index.js';
 import { between, key, mix, unit } from './rng.js';
 
 export interface BookProfile {

@@ -3,7 +3,7 @@
  * (next Fed meeting, next year-end, next ceremony), so closesAt is always ahead of `now` and a slug
  * only changes when its real-world edition would.
  */
-import type { Category } from '../../store/schemas.js';
+import type { Category } from '../../model/index.js';
 import { kalshiDateCode, monthName, monthTitle, nextAnnual, utc, weekdayOnOrAfter } from './calendar.js';
 
 export interface OutcomeTemplate {

@@ -2,7 +2,7 @@
  * Prediction-market events: fair probabilities from drifting logits, then each venue's ask price
  * (fair value, the venue's own lean, half the spread, rounded to its tick) and 24-hour volume.
  */
-import type { EventsData, MarketEvent, Outcome, Quote } from '../../store/schemas.js';
+import type { EventsData, MarketEvent, Outcome, Quote } from '../../model/index.js';
 import { drift, epochSec, EVENT_OCTAVES, HOT_OCTAVES, VENUE_OCTAVES, VOLUME_OCTAVES } from './drift.js';
 import { EVENT_TEMPLATES, kalshiTicker, type EventTemplate } from './event-catalog.js';
 import { between, createRng, key, mix } from './rng.js';

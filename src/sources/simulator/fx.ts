@@ -3,7 +3,7 @@
  * per business day: the rate is the drift value at the day's 16:00 UTC fixing, weekends keep
  * Friday's.
  */
-import type { FxData } from '../../store/schemas.js';
+import type { FxData } from '../../model/index.js';
 import { isoDay } from './calendar.js';
 import { drift, type Octave } from './drift.js';
 import { key } from './rng.js';

@@ -3,7 +3,7 @@
  * for football), the market's drifting view of it, fair probabilities for each bet, and final
  * scores. Team strength is fixed per season; the market view wanders around it over time.
  */
-import type { League } from '../../store/schemas.js';
+import type { League } from '../../model/index.js';
 import { drift, LINE_OCTAVES } from './drift.js';
 import { createRng, key, type Rng } from './rng.js';
 import { normalCdf, poissonPmf } from './stats.js';

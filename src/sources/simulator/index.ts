@@ -3,7 +3,7 @@
  * so the service runs and demos with no network. Output is a pure function of (seed, ctx.now):
  * the same seed and clock give deep-equal data, a later clock gives drifted prices.
  */
-import { LEAGUES, type League } from '../../store/schemas.js';
+import { LEAGUES, type League } from '../../model/index.js';
 import type { EventsSource, FetchContext, FxSource, MetricsSource, SportsbookSource } from '../source.js';
 import { buildEvents } from './events.js';
 import { buildFx } from './fx.js';

@@ -4,7 +4,7 @@
  * sports); a sportsbook's is a seeded daily handle under sports. Everything drifts with the clock.
  */
 import { OPERATORS } from '../../catalog/operators.js';
-import type { Category, EventsData, LeagueData, MetricsData, OperatorMetrics } from '../../store/schemas.js';
+import type { Category, EventsData, LeagueData, MetricsData, OperatorMetrics } from '../../model/index.js';
 import { drift, epochSec, VOLUME_OCTAVES } from './drift.js';
 import { createRng, key } from './rng.js';
 

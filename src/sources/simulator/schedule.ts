@@ -4,7 +4,7 @@
  * early November, the Premier League in mid-August). Times are set in local time and converted
  * to UTC with each country's daylight-saving rule.
  */
-import type { League } from '../../store/schemas.js';
+import type { League } from '../../model/index.js';
 import { addDays, isoDay, weekdayOnOrAfter } from './calendar.js';
 import { createRng, key, shuffled } from './rng.js';
 import { TEAMS } from './teams.js';

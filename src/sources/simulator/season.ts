@@ -4,7 +4,7 @@
  * the clock, so they are cached per season (results computed as the clock passes each game); only
  * the upcoming odds are re-evaluated on each call.
  */
-import type { FinishedGame, League, LeagueData, Matchup } from '../../store/schemas.js';
+import type { FinishedGame, League, LeagueData, Matchup } from '../../model/index.js';
 import { bookOdds } from './book-lines.js';
 import { booksFor } from './books.js';
 import { finalScore, marketView, spreadLine, totalLine } from './game-model.js';
