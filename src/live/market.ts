@@ -17,3 +17,30 @@ export const Tick = z.object({
 export type Tick = z.infer<typeof Tick>;
 
 export const liveTopic = (asset: Asset, horizon: Horizon) => `live-market:${asset}:${horizon}`;
+
+/**
+ * One venue's own quote for the current window of an (asset, horizon) up/down market, published by
+ * the process that holds the venue connections on `pw:quotes:{ASSET}` and kept, latest per venue,
+ * at `pw:quote:{ASSET}:{h}:{operatorId}` (EX 30) so an API process starting mid-window finds it.
+ *
+ * - `up` / `down`: the venue's best asks, before fees (fees are applied where prices are shown);
+ *   both null when the book has no usable ask (empty or crossed): the venue is out for now.
+ * - `strike`: the venue's own reference price for the window (Kalshi's strike, Polymarket's start
+ *   price) when it publishes one, else null.
+ * - The publisher re-sends every held quote at least every 5 s and on each change; a consumer treats
+ *   a quote older than 15 s, or for another window, as absent.
+ */
+export const VenueQuoteMessage = z.object({
+  asset: z.enum(ASSETS),
+  horizonMinutes: z.union([z.literal(5), z.literal(15)]),
+  operatorId: z.string().regex(/^[a-z][a-z0-9-]{1,39}$/),
+  windowStart: IsoTime,
+  expiresAt: IsoTime,
+  up: z.number().gt(0).lt(1).nullable(),
+  down: z.number().gt(0).lt(1).nullable(),
+  strike: z.number().positive().finite().nullable(),
+  marketUrl: z.url({ protocol: /^https$/ }),
+  ts: IsoTime,
+  source: z.string().min(1).max(40),
+});
+export type VenueQuoteMessage = z.infer<typeof VenueQuoteMessage>;
