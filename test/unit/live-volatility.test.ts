@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRng } from '../../src/sources/simulator/rng.js';
 import { DEFAULT_EWMA, updateVolatility, varianceFromAnnual, type VolState } from '../../src/live/volatility.js';
 
 /** |actual - expected| within `rel` of |expected|. */
@@ -32,17 +33,40 @@ describe('updateVolatility', () => {
     expect(s.lastMs).toBe(1000);
   });
 
-  it('floors dt at minIntervalSec and chains a second update', () => {
+  it('folds ticks closer than minIntervalSec into one return over the true elapsed time', () => {
     const s1 = updateVolatility(start, 101, 1000, OPTS);
-    // 100 ms later: dt = max(0.1, 0.25) = 0.25 s
-    const s2 = updateVolatility(s1, 100.5, 1100, OPTS);
-    // r = ln(100.5/101) = -0.004962789342129014, r^2 = 2.462927805434933e-5, r^2/dt = 9.851711221739732e-5
-    // w = exp(-0.25/300) = 0.9991670137924583
-    // v = 0.99916701379 * 3.3944756264e-7 + 0.00083298621 * 9.8517112217e-5
-    //   = 3.3916480e-7 + 8.2063402e-8 = 4.2122820318937535e-7
-    expectRel(s2.variance, 4.2122820318937535e-7);
-    expect(s2.lastMs).toBe(1100);
-    expect(s2.lastPrice).toBe(100.5);
+    // 100 ms later: under the 0.25 s minimum, so no update yet (the return is not lost, see below)
+    expect(updateVolatility(s1, 100.5, 1100, OPTS)).toBe(s1);
+    // 300 ms after the last update: r = ln(100.2/101) from the last update's price, dt = 0.3 s
+    const s2 = updateVolatility(s1, 100.2, 1300, OPTS);
+    // r = ln(100.2/101) = -0.0079523282, r^2 = 6.3239524e-5, r^2/dt = 2.1079841e-4
+    // w = exp(-0.3/300) = 0.999000499833375
+    // v = 0.9990005 * 3.3944756264e-7 + 0.0009995 * 2.10798265e-4 = 3.3910828e-7 + 2.1069306e-7 = 5.498013328e-7
+    const r = Math.log(100.2 / 101);
+    const w = Math.exp(-0.3 / 300);
+    expectRel(s2.variance, w * 3.3944756264331235e-7 + (1 - w) * ((r * r) / 0.3), 1e-12);
+    expectRel(s2.variance, 5.498013328e-7, 1e-8);
+    expect(s2.lastMs).toBe(1300);
+    expect(s2.lastPrice).toBe(100.2);
+  });
+
+  it('is unbiased at every tick spacing: within 10% of the true sigma on seeded GBM paths', () => {
+    const sigmaAnnual = 0.6;
+    const trueVar = varianceFromAnnual(sigmaAnnual);
+    for (const spacingMs of [50, 100, 250, 1000]) {
+      const rng = createRng(8_061 + spacingMs);
+      const stepSd = Math.sqrt(trueVar * (spacingMs / 1000));
+      // Start from a prior half the true variance: the estimate has to learn the rest.
+      let price = 97_000;
+      let state: VolState = { variance: trueVar / 2, lastPrice: price, lastMs: 0 };
+      // 40 minutes of ticks: eight time constants, so the prior is forgotten.
+      for (let t = spacingMs; t <= 2_400_000; t += spacingMs) {
+        price *= Math.exp(stepSd * rng.normal() - (stepSd * stepSd) / 2);
+        state = updateVolatility(state, price, t);
+      }
+      const estimatedSigma = Math.sqrt(state.variance);
+      expect(Math.abs(estimatedSigma / Math.sqrt(trueVar) - 1), `${spacingMs} ms ticks`).toBeLessThan(0.1);
+    }
   });
 
   it('uses the given time constant and interval floor', () => {
@@ -55,8 +79,9 @@ describe('updateVolatility', () => {
   it('defaults to a 300 s time constant and a 0.25 s floor', () => {
     expect(DEFAULT_EWMA).toEqual({ timeConstantSec: 300, minIntervalSec: 0.25 });
     // Same numbers as the two-step case above, without passing options.
-    const s2 = updateVolatility(updateVolatility(start, 101, 1000), 100.5, 1100);
-    expectRel(s2.variance, 4.2122820318937535e-7);
+    const s1 = updateVolatility(start, 101, 1000);
+    expect(updateVolatility(s1, 100.5, 1100)).toBe(s1);
+    expectRel(updateVolatility(s1, 100.2, 1300).variance, 5.498013328e-7, 1e-8);
   });
 
   it('leaves the estimate unchanged when the price does not move, apart from decay', () => {
