@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { OperatorId } from './model/index.js';
 import { invalidRanges } from './geo/cidr.js';
 
-const DATA_KINDS = ['events', 'sportsbook', 'metrics', 'fx', 'prices'] as const;
+const DATA_KINDS = ['events', 'sportsbook', 'metrics', 'fx', 'prices', 'quotes'] as const;
 export type DataKind = (typeof DATA_KINDS)[number];
 
 /**
@@ -14,7 +14,7 @@ export type DataKind = (typeof DATA_KINDS)[number];
  * `events=simulator,sportsbook=simulator`. Unnamed kinds stay on the simulator.
  */
 const SourcesSpec = z.string().transform((raw, ctx) => {
-  const out: Record<DataKind, string> = { events: 'simulator', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'simulator' };
+  const out: Record<DataKind, string> = { events: 'simulator', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'simulator', quotes: 'simulator' };
   for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
     const [kind, name] = part.includes('=') ? part.split('=', 2).map((s) => s.trim()) : [undefined, part];
     if (!name || !/^[a-z][a-z0-9+-]*$/.test(name)) {
@@ -76,6 +76,8 @@ const EnvSchema = z.object({
   LIVE_REFRESH_SECONDS_15: z.coerce.number().int().min(1).max(900).default(5),
   LIVE_STALE_AFTER_SECONDS: z.coerce.number().positive().max(3600).default(15),
   LIVE_PUSH_INTERVAL_MS: z.coerce.number().int().min(10).max(10_000).default(100),
+  /** Only a tick stamped within this many ms of a window's start may become its strike. */
+  LIVE_STRIKE_MAX_LAG_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /** Bytes a WebSocket client may fall behind by before it is dropped. */
   WS_MAX_BACKPRESSURE_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(256 * 1024),
   /** Seconds of silence before uWS pings a WebSocket client; one that does not answer is closed. */
@@ -139,7 +141,7 @@ export interface Config {
     timeoutMs: number;
     eventCatalogFile: string | undefined;
   };
-  live: { refreshSeconds: { 5: number; 15: number }; staleAfterMs: number; pushIntervalMs: number };
+  live: { refreshSeconds: { 5: number; 15: number }; staleAfterMs: number; pushIntervalMs: number; strikeMaxLagMs: number };
   coinbaseWsUrl: string;
   wsMaxBackpressureBytes: number;
   wsIdleTimeoutSeconds: number;
@@ -214,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       refreshSeconds: { 5: e.LIVE_REFRESH_SECONDS_5, 15: e.LIVE_REFRESH_SECONDS_15 },
       staleAfterMs: e.LIVE_STALE_AFTER_SECONDS * 1000,
       pushIntervalMs: e.LIVE_PUSH_INTERVAL_MS,
+      strikeMaxLagMs: e.LIVE_STRIKE_MAX_LAG_MS,
     },
     coinbaseWsUrl: e.COINBASE_WS_URL,
     wsMaxBackpressureBytes: e.WS_MAX_BACKPRESSURE_BYTES,
