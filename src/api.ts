@@ -40,17 +40,26 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   const subscriber = connectRedis(config.redisUrl, 'api-sub', log);
   // Ticks get a connection of their own so a burst of them never queues behind snapshot notices.
   const tickSubscriber = connectRedis(config.redisUrl, 'api-ticks', log);
+  // Venue quotes likewise, so they never queue behind ticks nor ticks behind them.
+  const quoteSubscriber = connectRedis(config.redisUrl, 'api-quotes', log);
 
   const snapshots = new SnapshotCache(redis, subscriber, log);
   const payloads = new PayloadCache();
-  const engine = new LiveEngine({ redis, subscriber: tickSubscriber, log });
+  const engine = new LiveEngine({ redis, subscriber: tickSubscriber, quoteSubscriber, log, strikeMaxLagMs: config.live.strikeMaxLagMs });
+  // The simulator models venues that publish no quote; real sources show only what venues quote.
+  const modelMissingVenues = config.sources.quotes === 'simulator';
   const live = new LivePayloads(
     engine,
     (asset, horizon, nowMs, advertiserId) =>
       buildLiveMarketWidget(
         engine.view(asset, horizon),
         nowMs,
-        { refreshIntervalSeconds: config.live.refreshSeconds[horizon], staleAfterMs: config.live.staleAfterMs, venues: LIVE_VENUES },
+        {
+          refreshIntervalSeconds: config.live.refreshSeconds[horizon],
+          staleAfterMs: config.live.staleAfterMs,
+          venues: LIVE_VENUES,
+          modelMissingVenues,
+        },
         widgetContext(config, new Date(nowMs), advertiserId),
       ),
     config.live.pushIntervalMs,
@@ -133,7 +142,7 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     async stop() {
       // No more ticks, so nothing re-arms a push; then tell WebSocket clients we are going away.
       engine.stop();
-      await tickSubscriber.quit().catch(() => {});
+      await Promise.allSettled([tickSubscriber.quit(), quoteSubscriber.quit()]);
       live.stop();
       ranking.stop();
       hub?.closeAll();

@@ -1,15 +1,18 @@
 /**
  * The live-market engine of one API process. It folds price ticks from Redis pub/sub into
- * per-(asset, horizon) contract windows aligned to the clock. A window's strike is the first tick at
- * or after its start, written once with SET NX so every API instance shows the same strike; an
- * instance that starts mid-window reads it back.
+ * per-(asset, horizon) contract windows aligned to the clock. A window's strike is the first tick
+ * stamped within `strikeMaxLagMs` of its start, written once with SET NX so every API instance
+ * shows the same strike; an instance that starts mid-window reads it back. A window whose start no
+ * tick caught has no strike at all: a late price is never the strike. The venues' own quotes
+ * (`pw:quotes:{ASSET}`) are held beside the ticks and handed out with the view.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import { strikeKey, ticksChannel } from '../store/keys.js';
-import { ASSETS, HORIZONS, Tick, type Asset, type Horizon } from './market.js';
+import { ASSETS, HORIZONS, Tick, type Asset, type Horizon, type VenueQuoteMessage } from './market.js';
+import { VenueQuoteBook } from './venue-quote-book.js';
 import { DEFAULT_EWMA, updateVolatility, varianceFromAnnual, type VolState } from './volatility.js';
-import { tickBelongsTo, windowAt, type ContractWindow } from './window.js';
+import { tickMaySetStrike, windowAt, type ContractWindow } from './window.js';
 
 /** Typical annualized volatility, the estimate's starting point before ticks teach it better. */
 export const PRIOR_ANNUAL_VOL: Readonly<Record<Asset, number>> = { BTC: 0.55, ETH: 0.7, SOL: 0.9 };
@@ -23,10 +26,14 @@ interface AssetState {
 }
 
 interface WindowState {
+  asset: Asset;
+  horizon: Horizon;
   window: ContractWindow;
   strike?: number;
   /** A SET NX / GET for this window's strike is in flight. */
   claiming: boolean;
+  /** A qualifying tick is being stored: the strike is coming, not missed. */
+  tickClaimed: boolean;
   /** The first qualifying tick that arrived while a read was in flight: the strike if none is stored. */
   pendingPrice?: number;
 }
@@ -40,22 +47,35 @@ export interface LiveView {
   horizon: Horizon;
   window: ContractWindow;
   strike?: number;
+  /**
+   * `set`: the strike is known; `awaiting`: the window is young enough (or a qualifying tick is
+   * being stored) for one to come; `missed`: no tick caught the window start, so there is none.
+   */
+  strikeStatus: 'set' | 'awaiting' | 'missed';
   spot?: number;
   lastTickMs?: number;
   /** Per-second variance of log price. */
   variance: number;
+  /** The latest quote each venue published for this (asset, horizon), whatever its window or age. */
+  quotes: readonly VenueQuoteMessage[];
 }
 
-/** `tick`: prices or the strike changed; `clock`: only the countdown moved (or the window rolled). */
-export type ChangeKind = 'tick' | 'clock';
+/** `tick`: prices, quotes or the strike changed; `clock`: only the countdown moved; `roll`: a window expired. */
+export type ChangeKind = 'tick' | 'clock' | 'roll';
 export type LiveListener = (asset: Asset, horizon: Horizon, kind: ChangeKind) => void;
 
 export interface LiveEngineOptions {
   redis: Redis;
   subscriber: Redis;
+  /** The connection for venue quotes; without one the engine holds no quotes. */
+  quoteSubscriber?: Redis;
   log: Logger;
+  /** Only a tick stamped within this many ms of a window's start may become its strike. */
+  strikeMaxLagMs?: number;
   now?: () => number;
 }
+
+export const DEFAULT_STRIKE_MAX_LAG_MS = 2000;
 
 export class LiveEngine {
   readonly #assets = new Map<Asset, AssetState>();
@@ -65,7 +85,10 @@ export class LiveEngine {
   readonly #subscriber: Redis;
   readonly #log: Logger;
   readonly #now: () => number;
+  readonly #strikeMaxLagMs: number;
+  readonly #quotes: VenueQuoteBook | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
   #badTicks = 0;
   #ticksApplied = 0;
 
@@ -74,25 +97,41 @@ export class LiveEngine {
     this.#subscriber = opts.subscriber;
     this.#log = opts.log;
     this.#now = opts.now ?? Date.now;
+    this.#strikeMaxLagMs = opts.strikeMaxLagMs ?? DEFAULT_STRIKE_MAX_LAG_MS;
+    this.#quotes = opts.quoteSubscriber && new VenueQuoteBook(opts.redis, opts.quoteSubscriber, opts.log, (a, h) => this.#emit(a, h, 'tick'));
     for (const asset of ASSETS) {
       this.#assets.set(asset, { vol: undefined, priorVariance: varianceFromAnnual(PRIOR_ANNUAL_VOL[asset]) });
     }
   }
 
-  /** Subscribes to the tick channels, loads current strikes, and starts the clock. */
+  /** Subscribes to the tick and quote channels, loads current strikes and quotes, and starts the clock. */
   async start(): Promise<void> {
     this.#subscriber.on('message', (channel: string, message: string) => {
       if (channel.startsWith('pw:ticks:')) this.ingest(message);
     });
     await this.#subscriber.subscribe(...ASSETS.map(ticksChannel));
-    await Promise.all(ASSETS.flatMap((a) => HORIZONS.map((h) => this.#roll(a, h, this.#now()))));
-    // The clock rolls windows at expiry and moves the countdown, ticks or no ticks.
-    this.#timer = setInterval(() => this.#onSecond(), 1000);
-    this.#timer.unref();
+    await this.#quotes?.start();
+    await Promise.all(ASSETS.flatMap((a) => HORIZONS.map((h) => this.#readStrike(this.#window(a, h, this.#now())))));
+    this.#armClock();
   }
 
   stop(): void {
-    clearInterval(this.#timer);
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+  }
+
+  /**
+   * The clock fires on each whole second: windows expire on whole minutes, so the roll happens at
+   * expiry (not up to a second later) and the countdown moves when its displayed value does.
+   */
+  #armClock(): void {
+    if (this.#stopped) return;
+    // +1 ms: a timer may fire a hair early, and the roll must see the new second.
+    this.#timer = setTimeout(() => {
+      this.#onSecond();
+      this.#armClock();
+    }, 1001 - (this.#now() % 1000));
+    this.#timer.unref();
   }
 
   onChange(listener: LiveListener): () => void {
@@ -132,7 +171,8 @@ export class LiveEngine {
     const now = this.#now();
     for (const horizon of HORIZONS) {
       const ws = this.#window(tick.asset, horizon, now);
-      if (ws.strike === undefined && tickBelongsTo(tickMs, ws.window)) {
+      if (ws.strike === undefined && tickMaySetStrike(tickMs, ws.window, this.#strikeMaxLagMs)) {
+        ws.tickClaimed = true;
         if (!ws.claiming) void this.#claimStrike(tick.asset, horizon, ws, tick.price);
         else ws.pendingPrice ??= tick.price;
       }
@@ -141,24 +181,29 @@ export class LiveEngine {
   }
 
   /** Counters for readiness output and benchmarks. */
-  stats(): { ticksApplied: number; badTicks: number; lastTickAt: Partial<Record<Asset, string>> } {
+  stats(): { ticksApplied: number; badTicks: number; lastTickAt: Partial<Record<Asset, string>>; quotesHeld: number; badQuotes: number } {
     const lastTickAt: Partial<Record<Asset, string>> = {};
     for (const [asset, s] of this.#assets) if (s.lastTickMs !== undefined) lastTickAt[asset] = new Date(s.lastTickMs).toISOString();
-    return { ticksApplied: this.#ticksApplied, badTicks: this.#badTicks, lastTickAt };
+    return { ticksApplied: this.#ticksApplied, badTicks: this.#badTicks, lastTickAt, ...(this.#quotes?.stats() ?? { quotesHeld: 0, badQuotes: 0 }) };
   }
 
   /** The current view of one (asset, horizon). */
   view(asset: Asset, horizon: Horizon): LiveView {
     const state = this.#assets.get(asset)!;
-    const ws = this.#window(asset, horizon, this.#now());
+    const now = this.#now();
+    const ws = this.#window(asset, horizon, now);
+    const strikeStatus =
+      ws.strike !== undefined ? 'set' : ws.tickClaimed || now <= ws.window.startMs + this.#strikeMaxLagMs ? 'awaiting' : 'missed';
     return {
       asset,
       horizon,
       window: ws.window,
       strike: ws.strike,
+      strikeStatus,
       spot: state.spot,
       lastTickMs: state.lastTickMs,
       variance: state.vol?.variance ?? state.priorVariance,
+      quotes: this.#quotes?.of(asset, horizon) ?? [],
     };
   }
 
@@ -167,15 +212,19 @@ export class LiveEngine {
     const id = `${asset}:${horizon}`;
     const current = this.#windows.get(id);
     if (current && now < current.window.endMs) return current;
-    const next: WindowState = { window: windowAt(now, horizon), claiming: false };
+    const next: WindowState = { asset, horizon, window: windowAt(now, horizon), claiming: false, tickClaimed: false };
     this.#windows.set(id, next);
     return next;
   }
 
-  /** Rolls to the window at `now` and reads a strike another instance may already have set. */
-  async #roll(asset: Asset, horizon: Horizon, now: number): Promise<void> {
-    const ws = this.#window(asset, horizon, now);
+  /**
+   * Reads the strike another instance may have stored for this window: at the roll, when starting
+   * mid-window, and each second while the window has none (another instance may have caught the
+   * start this one missed; what it stored is still the price at the start).
+   */
+  async #readStrike(ws: WindowState): Promise<void> {
     if (ws.strike !== undefined || ws.claiming) return;
+    const { asset, horizon } = ws;
     ws.claiming = true;
     try {
       const stored = await this.#redis.get(strikeKey(asset, horizon, ws.window.startMs / 1000));
@@ -185,9 +234,9 @@ export class LiveEngine {
     } finally {
       ws.claiming = false;
     }
-    // Nothing stored, but a tick of this window came in while we were reading: it is the first.
+    // Nothing stored, but a tick of this window's start came in while we were reading: it is the first.
     if (ws.strike === undefined && ws.pendingPrice !== undefined) return this.#claimStrike(asset, horizon, ws, ws.pendingPrice);
-    this.#emit(asset, horizon, 'clock');
+    if (ws.strike !== undefined) this.#emit(asset, horizon, 'tick');
   }
 
   /** SET NX the strike; whoever wins, read back the value every instance will show. */
@@ -201,11 +250,14 @@ export class LiveEngine {
       const strike = set === 'OK' ? price : Number(await this.#redis.get(key));
       // A key that vanished between SET NX and GET reads as 0: leave the strike open for the next tick.
       if (strike > 0) ws.strike = strike;
+      ws.pendingPrice = undefined;
     } catch (err) {
-      this.#log.warn({ err: (err as Error).message, asset, horizon }, 'could not claim strike; will retry on the next tick');
+      // Keep the price: it is still the price at the start, and the clock retries it each second.
+      ws.pendingPrice = price;
+      this.#log.warn({ err: (err as Error).message, asset, horizon }, 'could not claim strike; will retry');
     } finally {
       ws.claiming = false;
-      ws.pendingPrice = undefined;
+      ws.tickClaimed = ws.pendingPrice !== undefined;
     }
     this.#emit(asset, horizon, 'tick');
   }
@@ -215,8 +267,10 @@ export class LiveEngine {
     for (const asset of ASSETS) {
       for (const horizon of HORIZONS) {
         const before = this.#windows.get(`${asset}:${horizon}`);
-        if (!before || now >= before.window.endMs) void this.#roll(asset, horizon, now);
-        else this.#emit(asset, horizon, 'clock');
+        const ws = this.#window(asset, horizon, now);
+        // An expired window's payload must go at once: subscribers would otherwise hold it.
+        this.#emit(asset, horizon, ws !== before ? 'roll' : 'clock');
+        if (ws.strike === undefined) void this.#readStrike(ws);
       }
     }
   }

@@ -1,12 +1,14 @@
 /**
  * Turns engine changes into payload bytes per topic, coalesced: price changes are pushed at most
- * once per `minIntervalMs`, and the first one after a quiet spell goes out at once. The clock
- * (countdown, window roll) pushes only when nothing went out for a second, and never delays a
- * price. REST reads the latest bytes; WebSocket subscribers get each push.
+ * once per `minIntervalMs`, and the first one after a quiet spell goes out at once. The countdown
+ * pushes only when nothing went out for a second, and never delays a price; a window's expiry is
+ * pushed at once. REST reads the latest bytes, never those of an expired window; WebSocket
+ * subscribers get each push.
  */
 import { toCachedBody, type CachedBody } from '../http/payload-cache.js';
 import type { ChangeKind, LiveEngine } from './engine.js';
 import { ASSETS, HORIZONS, liveTopic, type Asset, type Horizon } from './market.js';
+import { windowAt } from './window.js';
 
 /** Builds a topic's payload, its links attributed to `advertiserId` when given. */
 export type BuildLive = (asset: Asset, horizon: Horizon, nowMs: number, advertiserId?: string) => unknown;
@@ -15,6 +17,8 @@ export type Push = (topic: string, body: Buffer) => void;
 interface TopicState {
   entry?: CachedBody;
   builtMs: number;
+  /** The expiry of the window the entry was built for: it is never served from then on. */
+  validUntilMs: number;
   /** Last push of a price change: what coalescing counts from. */
   lastPushMs: number;
   /** Last push of any kind. */
@@ -32,7 +36,7 @@ export class LivePayloads {
     private readonly minIntervalMs: number,
     private readonly now: () => number = Date.now,
   ) {
-    for (const a of ASSETS) for (const h of HORIZONS) this.#topics.set(liveTopic(a, h), { builtMs: 0, lastPushMs: 0, lastAnyPushMs: 0 });
+    for (const a of ASSETS) for (const h of HORIZONS) this.#topics.set(liveTopic(a, h), { builtMs: 0, validUntilMs: 0, lastPushMs: 0, lastAnyPushMs: 0 });
     engine.onChange((a, h, kind) => this.#schedule(a, h, kind));
   }
 
@@ -44,8 +48,9 @@ export class LivePayloads {
   /** The latest body for a topic, built now if none is recent. */
   latest(asset: Asset, horizon: Horizon): CachedBody {
     const state = this.#topics.get(liveTopic(asset, horizon))!;
-    // seconds_left moves every second: never serve a body older than that.
-    if (!state.entry || this.now() - state.builtMs >= 1000) this.#rebuild(asset, horizon, state);
+    // seconds_left moves every second: never serve a body older than that, nor one of an expired window.
+    const now = this.now();
+    if (!state.entry || now - state.builtMs >= 1000 || now >= state.validUntilMs) this.#rebuild(asset, horizon, state);
     return state.entry!;
   }
 
@@ -63,6 +68,12 @@ export class LivePayloads {
 
   #schedule(asset: Asset, horizon: Horizon, kind: ChangeKind): void {
     const state = this.#topics.get(liveTopic(asset, horizon))!;
+    if (kind === 'roll') {
+      // The old window's payload is void: replace it now, whatever push was due.
+      clearTimeout(state.timer);
+      state.timer = undefined;
+      return this.#flush(asset, horizon, state, kind);
+    }
     if (state.timer) return; // a push is already due and will include this change
     if (kind === 'clock') {
       if (this.now() - state.lastAnyPushMs >= 1000) this.#flush(asset, horizon, state, kind);
@@ -78,7 +89,7 @@ export class LivePayloads {
 
   #flush(asset: Asset, horizon: Horizon, state: TopicState, kind: ChangeKind): void {
     this.#rebuild(asset, horizon, state);
-    if (kind === 'tick') state.lastPushMs = state.builtMs;
+    if (kind !== 'clock') state.lastPushMs = state.builtMs;
     state.lastAnyPushMs = state.builtMs;
     this.#push(liveTopic(asset, horizon), state.entry!.body);
   }
@@ -92,5 +103,6 @@ export class LivePayloads {
     const now = this.now();
     state.entry = this.#entry(this.build(asset, horizon, now), now);
     state.builtMs = now;
+    state.validUntilMs = windowAt(now, horizon).endMs;
   }
 }

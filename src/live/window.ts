@@ -15,7 +15,11 @@ export function windowAt(atMs: number, horizonMinutes: number): ContractWindow {
   return { horizonMinutes, startMs, endMs: startMs + len };
 }
 
-/** Whether a tick stamped `tickMs` may set the strike of `w`: at or after the start, before expiry. */
-export function tickBelongsTo(tickMs: number, w: ContractWindow): boolean {
-  return tickMs >= w.startMs && tickMs < w.endMs;
+/**
+ * Whether a tick stamped `tickMs` may set the strike of `w`: at or after the start and at most
+ * `maxLagMs` after it (and before expiry). A later tick is not the price at the window start, so it
+ * never becomes the strike, however long the feed was silent.
+ */
+export function tickMaySetStrike(tickMs: number, w: ContractWindow, maxLagMs: number): boolean {
+  return tickMs >= w.startMs && tickMs <= w.startMs + maxLagMs && tickMs < w.endMs;
 }

@@ -1,6 +1,9 @@
 /** Live-market widget (spec 2.3): one up/down contract window with every venue's prices. */
+import { feeSchedule } from '../catalog/fee-schedules.js';
+import { priceAfterFee } from '../domain/fees.js';
 import { formatMoneyPrecise } from '../domain/money.js';
 import type { LiveView } from '../live/engine.js';
+import { quotesForWindow } from '../live/live-quotes.js';
 import { probabilityAbove } from '../live/probability.js';
 import { liveLeaders, modelQuote, type LiveVenue, type VenueQuote } from '../live/venues.js';
 import type { WidgetContext } from './context.js';
@@ -11,54 +14,96 @@ export interface LiveMarketOptions {
   /** No tick for this long: the market is stale and no prices are shown. */
   staleAfterMs: number;
   venues: readonly LiveVenue[];
-  /** Quotes a source provides for this window, used instead of the model where present. */
-  quotes?: ReadonlyMap<string, VenueQuote>;
+  /**
+   * Whether a venue without a live quote for the window is priced by the model (the simulator).
+   * With real sources it is left out: a price the venue never quoted is never shown under its name.
+   */
+  modelMissingVenues: boolean;
+}
+
+/** One venue's row before formatting: raw asks, and the strike its question is about. */
+interface VenuePrice {
+  operatorId: string;
+  up: number;
+  down: number;
+  strike: number;
 }
 
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 const multiplier = (price: number) => `x${(1 / price).toFixed(2)}`;
 
+/**
+ * Each listed venue's asks and strike for the window, in venue order. A venue's own live quote
+ * wins, with its own strike (the engine's strike when it publishes none); a quote with null asks
+ * leaves the venue out; a venue with no quote is modelled only when `modelMissingVenues`. A venue
+ * with no strike to measure against is left out.
+ */
+function venuePrices(view: LiveView, nowMs: number, opts: LiveMarketOptions, ctx: WidgetContext): VenuePrice[] {
+  const { window: w, strike, spot } = view;
+  const live = quotesForWindow(view.quotes, w, nowMs);
+  const fairUp = strike !== undefined && spot !== undefined ? probabilityAbove(spot, strike, (w.endMs - nowMs) / 1000, view.variance) : undefined;
+  const out: VenuePrice[] = [];
+  for (const v of opts.venues) {
+    if (!v.horizons.includes(view.horizon) || !ctx.operatorById(v.operatorId)) continue;
+    const q = live.get(v.operatorId);
+    if (q) {
+      const ref = q.strike ?? strike;
+      if (q.up !== null && q.down !== null && ref !== undefined) out.push({ operatorId: v.operatorId, up: q.up, down: q.down, strike: ref });
+    } else if (opts.modelMissingVenues && fairUp !== undefined && strike !== undefined) {
+      out.push({ ...modelQuote(v, fairUp), strike });
+    }
+  }
+  return out;
+}
+
+/** The per-contract price a buyer pays at `ask` on `operatorId`, taker fee included. */
+const afterFee = (operatorId: string, ask: number) => priceAfterFee(feeSchedule(operatorId), 'crypto', ask);
+
 /** Builds the payload for `view` at `nowMs`. Pure: the same inputs give the same payload. */
 export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveMarketOptions, ctx: WidgetContext): LiveMarketPayload {
   const { window: w, strike, spot, lastTickMs } = view;
   const secondsLeft = Math.max(0, Math.ceil((w.endMs - nowMs) / 1000));
-  const stale = lastTickMs === undefined || nowMs - lastTickMs > opts.staleAfterMs;
-  const status: LiveMarketPayload['market_status'] = stale ? 'stale' : strike === undefined ? 'awaiting_strike' : 'open';
-  const strikeText = strike === undefined ? 'the opening price' : formatMoneyPrecise(strike, 'USD');
+  const stale = spot === undefined || lastTickMs === undefined || nowMs - lastTickMs > opts.staleAfterMs;
+  const prices = stale ? [] : venuePrices(view, nowMs, opts, ctx);
 
-  let providers: LiveMarketPayload['providers_pool'] = [];
-  if (status === 'open' && strike !== undefined && spot !== undefined) {
-    const fairUp = probabilityAbove(spot, strike, (w.endMs - nowMs) / 1000, view.variance);
-    const quotes = opts.venues
-      .filter((v) => v.horizons.includes(view.horizon) && ctx.operatorById(v.operatorId))
-      .map((v) => opts.quotes?.get(v.operatorId) ?? modelQuote(v, fairUp));
-    const best = liveLeaders(quotes);
-    providers = quotes.map((q) => {
-      const op = ctx.operatorById(q.operatorId)!;
-      return {
-        operator_id: op.id,
-        operator_name: op.name,
-        is_best_odds: best.has(q.operatorId),
-        live_metrics: {
-          spot_difference: formatMoneyPrecise(spot - strike, 'USD', { signed: true }),
-          target_price: formatMoneyPrecise(strike, 'USD'),
-          multipliers: { payout_up: multiplier(q.up), payout_down: multiplier(q.down) },
-        },
-        incentives: {
-          coupon_value: op.couponValue ?? '',
-          cta_url: ctx.clickUrl({
-            operatorId: op.id,
-            widget: 'live-market',
-            placement: `${view.asset}:${view.horizon}`,
-            advertiserId: ctx.advertiserId,
-            impressionId: ctx.impressionId,
-            expiresAt: ctx.linkExpiresAt,
-          }),
-        },
-      };
-    });
-  }
+  let status: LiveMarketPayload['market_status'];
+  if (stale) status = 'stale';
+  else if (strike !== undefined || prices.length > 0) status = 'open';
+  else status = view.strikeStatus === 'missed' ? 'no_strike' : 'awaiting_strike';
 
+  // Shown prices include the venue's taker fee, and best odds compare those (DESIGN: after fees).
+  const quotes: VenueQuote[] = prices.map((p) => ({ operatorId: p.operatorId, up: afterFee(p.operatorId, p.up), down: afterFee(p.operatorId, p.down) }));
+  const best = liveLeaders(quotes);
+  const providers: LiveMarketPayload['providers_pool'] = quotes.map((q, i) => {
+    const op = ctx.operatorById(q.operatorId)!;
+    const venueStrike = prices[i]!.strike;
+    return {
+      operator_id: op.id,
+      operator_name: op.name,
+      is_best_odds: best.has(q.operatorId),
+      live_metrics: {
+        spot_difference: formatMoneyPrecise(spot! - venueStrike, 'USD', { signed: true }),
+        target_price: formatMoneyPrecise(venueStrike, 'USD'),
+        multipliers: { payout_up: multiplier(q.up), payout_down: multiplier(q.down) },
+      },
+      incentives: {
+        coupon_value: op.couponValue ?? '',
+        cta_url: ctx.clickUrl({
+          operatorId: op.id,
+          widget: 'live-market',
+          placement: `${view.asset}:${view.horizon}`,
+          advertiserId: ctx.advertiserId,
+          impressionId: ctx.impressionId,
+          expiresAt: ctx.linkExpiresAt,
+        }),
+      },
+    };
+  });
+
+  // The question is built around the first venue listed (venue order), so it names that venue's
+  // own strike; with no venue listed, the window's own strike if there is one.
+  const questionStrike = prices[0]?.strike ?? strike;
+  const strikeText = questionStrike === undefined ? 'the opening price' : formatMoneyPrecise(questionStrike, 'USD');
   return {
     widget_class: 'live-market',
     refresh_interval_seconds: opts.refreshIntervalSeconds,

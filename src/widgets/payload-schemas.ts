@@ -149,10 +149,11 @@ export const LiveMarketProvider = z.object({
   operator_name: z.string(),
   is_best_odds: z.boolean(),
   live_metrics: z.object({
-    /** Spot minus strike, signed, full precision: "+$12.50". */
+    /** Spot minus this venue's strike, signed, full precision: "+$12.50". */
     spot_difference: z.string().regex(/^[+-]\$\d{1,3}(,\d{3})*\.\d{2}$/),
-    /** The strike: "$97,250.12". */
+    /** This venue's strike (its own reference price, else the window's): "$97,250.12". */
     target_price: z.string().regex(/^\$\d{1,3}(,\d{3})*\.\d{2}$/),
+    /** 1 / (ask + the venue's taker fee per contract). */
     multipliers: z.object({
       payout_up: z.string().regex(/^x\d+\.\d{2}$/),
       payout_down: z.string().regex(/^x\d+\.\d{2}$/),
@@ -168,8 +169,12 @@ export const LiveMarketPayload = z.object({
   active_micro_question: z.string(),
   expiration_horizon: z.enum(['5 minutes', '15 minutes']),
   providers_pool: z.array(LiveMarketProvider),
-  /** open: priced; awaiting_strike: no tick yet in this window; stale: no recent tick, no prices shown. */
-  market_status: z.enum(['open', 'awaiting_strike', 'stale']),
+  /**
+   * open: priced; awaiting_strike: the window has just started and its strike is not in yet;
+   * no_strike: no tick caught the window start, so this window shows no prices until the next one;
+   * stale: no recent tick, no prices shown.
+   */
+  market_status: z.enum(['open', 'awaiting_strike', 'no_strike', 'stale']),
   window_start: IsoTime,
   expires_at: IsoTime,
   seconds_left: z.number().int().nonnegative(),

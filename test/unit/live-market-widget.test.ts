@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { operatorById } from '../../src/catalog/operators.js';
 import type { LiveView } from '../../src/live/engine.js';
-import { LIVE_VENUES, type LiveVenue, type VenueQuote } from '../../src/live/venues.js';
+import type { VenueQuoteMessage } from '../../src/live/market.js';
+import { LIVE_VENUES, type LiveVenue } from '../../src/live/venues.js';
 import { verifyClick } from '../../src/tracking/click-links.js';
 import { buildLiveMarketWidget, type LiveMarketOptions } from '../../src/widgets/live-market-widget.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
@@ -24,10 +26,41 @@ const GHOST: LiveVenue = { operatorId: 'ghostbook', horizons: [5, 15], margin: 0
 // In the catalog, but lists the 15-minute horizon only.
 const DK15: LiveVenue = { operatorId: 'draftkings', horizons: [15], margin: 0.05, skew: 0, tick: 0.01 };
 
-const OPTS: LiveMarketOptions = { refreshIntervalSeconds: 1, staleAfterMs: 30_000, venues: [POLY, KALSHI, GHOST, DK15] };
+const OPTS: LiveMarketOptions = { refreshIntervalSeconds: 1, staleAfterMs: 30_000, venues: [POLY, KALSHI, GHOST, DK15], modelMissingVenues: true };
+/** Real sources: only venues with a live quote are shown. */
+const REAL: LiveMarketOptions = { ...OPTS, modelMissingVenues: false };
 
 function view(over: Partial<LiveView> = {}): LiveView {
-  return { asset: 'BTC', horizon: 5, window: W5, strike: 97_250.12, spot: 97_262.62, lastTickMs: TICK, variance: VAR_55, ...over };
+  return {
+    asset: 'BTC',
+    horizon: 5,
+    window: W5,
+    strike: 97_250.12,
+    strikeStatus: 'set',
+    spot: 97_262.62,
+    lastTickMs: TICK,
+    variance: VAR_55,
+    quotes: [],
+    ...over,
+  };
+}
+
+/** A venue's quote for the W5 window as the wire carries it, published a second before NOW. */
+function quote(operatorId: string, up: number | null, down: number | null, over: Partial<VenueQuoteMessage> = {}): VenueQuoteMessage {
+  return {
+    asset: 'BTC',
+    horizonMinutes: 5,
+    operatorId,
+    windowStart: new Date(W5.startMs).toISOString(),
+    expiresAt: new Date(W5.endMs).toISOString(),
+    up,
+    down,
+    strike: null,
+    marketUrl: `https://${operatorId}.example/market`,
+    ts: new Date(NOW - 1_000).toISOString(),
+    source: 'test',
+    ...over,
+  };
 }
 
 function build(v: LiveView, nowMs = NOW, opts: LiveMarketOptions = OPTS, ctx = makeContext()) {
@@ -80,22 +113,24 @@ describe('buildLiveMarketWidget: open market', () => {
     }
   });
 
-  it('prices each venue from the model and prints 1/price multipliers', () => {
+  it('prices each venue from the model, adds its taker fee and prints 1/price multipliers', () => {
     // σ²T = 9.59221e-9 * 120 = 1.1510654e-6, σ√T = 0.0010728772
     // ln(97262.62 / 97250.12) = 1.2852629e-4
     // d2 = (1.2852629e-4 - 5.755327e-7) / 0.0010728772 = 0.1192595 -> fair up N(d2) = 0.5474651
     // Polymarket: up 0.5474651 + 0.01 + 0.002 = 0.5594651 -> 0.560; down 0.4525349 + 0.008 = 0.4605349 -> 0.461
-    //   1/0.56 = 1.7857 -> x1.79; 1/0.461 = 2.1692 -> x2.17; overround 1.021
+    //   fee (crypto 0.07, 100 contracts): 7 x 0.56 x 0.44 = 1.7248 -> +0.017248 = 0.577248 -> 1/ = 1.7324 -> x1.73
+    //   7 x 0.461 x 0.539 = 1.739353 -> 1.73935 -> +0.0173935 = 0.4783935 -> 1/ = 2.0903 -> x2.09; overround 1.0556415
     // Kalshi: up 0.5474651 + 0.015 - 0.002 = 0.5604651 -> 0.57; down 0.4525349 + 0.017 = 0.4695349 -> 0.47
-    //   1/0.57 = 1.7544 -> x1.75; 1/0.47 = 2.1277 -> x2.13; overround 1.04
+    //   fee (0.07, cent up per 100): 7 x 0.57 x 0.43 = 1.7157 -> 1.72 -> 0.5872 -> 1/ = 1.7030 -> x1.70
+    //   7 x 0.47 x 0.53 = 1.7437 -> 1.75 -> 0.4875 -> 1/ = 2.0513 -> x2.05; overround 1.0747
     const m = byName(p);
-    expect(m.get('Polymarket')!.live_metrics.multipliers).toEqual({ payout_up: 'x1.79', payout_down: 'x2.17' });
-    expect(m.get('Kalshi')!.live_metrics.multipliers).toEqual({ payout_up: 'x1.75', payout_down: 'x2.13' });
+    expect(m.get('Polymarket')!.live_metrics.multipliers).toEqual({ payout_up: 'x1.73', payout_down: 'x2.09' });
+    expect(m.get('Kalshi')!.live_metrics.multipliers).toEqual({ payout_up: 'x1.70', payout_down: 'x2.05' });
   });
 
-  it('flags the lowest overround as best odds', () => {
+  it('flags the lowest after-fee overround as best odds', () => {
     const m = byName(p);
-    // 1.021 < 1.04
+    // 1.0556415 < 1.0747
     expect(m.get('Polymarket')!.is_best_odds).toBe(true);
     expect(m.get('Kalshi')!.is_best_odds).toBe(false);
   });
@@ -164,53 +199,103 @@ describe('buildLiveMarketWidget: other cases', () => {
     expect(build(view({ lastTickMs: W5.endMs - 2 }), W5.endMs - 1).seconds_left).toBe(1);
   });
 
-  it('uses a source quote instead of the model for that operator only', () => {
-    const quotes = new Map<string, VenueQuote>([
-      ['polymarket', { operatorId: 'polymarket', up: 0.6, down: 0.45 }],
+  it('uses a venue quote instead of the model for that operator only, after its fee', () => {
+    const quotes = [
+      quote('polymarket', 0.6, 0.45),
       // A quote for an operator the catalog does not know stays out.
-      ['ghostbook', { operatorId: 'ghostbook', up: 0.01, down: 0.01 }],
-    ]);
-    const p = build(view(), NOW, { ...OPTS, quotes });
+      quote('ghostbook', 0.01, 0.01),
+    ];
+    const p = build(view({ quotes }));
     const m = byName(p);
     expect([...m.keys()].sort()).toEqual(['Kalshi', 'Polymarket']);
-    // 1/0.6 = 1.6667 -> x1.67; 1/0.45 = 2.2222 -> x2.22
-    expect(m.get('Polymarket')!.live_metrics.multipliers).toEqual({ payout_up: 'x1.67', payout_down: 'x2.22' });
-    // Kalshi stays on the model (x1.75 / x2.13, overround 1.04) and now leads: 1.04 < 0.6 + 0.45 = 1.05
-    expect(m.get('Kalshi')!.live_metrics.multipliers).toEqual({ payout_up: 'x1.75', payout_down: 'x2.13' });
+    // 0.6 + 7 x 0.6 x 0.4 / 100 = 0.6168 -> 1/ = 1.6213 -> x1.62; 0.45 + 7 x 0.45 x 0.55 / 100 = 0.467325 -> 2.1398 -> x2.14
+    expect(m.get('Polymarket')!.live_metrics.multipliers).toEqual({ payout_up: 'x1.62', payout_down: 'x2.14' });
+    // Kalshi stays on the model (x1.70 / x2.05, overround 1.0747) and now leads: 0.6168 + 0.467325 = 1.084125
+    expect(m.get('Kalshi')!.live_metrics.multipliers).toEqual({ payout_up: 'x1.70', payout_down: 'x2.05' });
     expect(m.get('Kalshi')!.is_best_odds).toBe(true);
     expect(m.get('Polymarket')!.is_best_odds).toBe(false);
   });
 
-  it('ranks by overround before payout: a cheaper up side does not win with a higher overround', () => {
-    // Polymarket 0.50 + 0.56 = 1.06 (cheapest up) vs Kalshi on the model 0.57 + 0.47 = 1.04
-    const quotes = new Map<string, VenueQuote>([['polymarket', { operatorId: 'polymarket', up: 0.5, down: 0.56 }]]);
-    const m = byName(build(view(), NOW, { ...OPTS, quotes }));
-    expect(m.get('Kalshi')!.is_best_odds).toBe(true);
-    expect(m.get('Polymarket')!.is_best_odds).toBe(false);
-    // 1/0.5 = 2 -> x2.00; 1/0.56 = 1.7857 -> x1.79
-    expect(m.get('Polymarket')!.live_metrics.multipliers).toEqual({ payout_up: 'x2.00', payout_down: 'x1.79' });
+  it("prices Kalshi's ask of 0.51 with the cent-rounded 0.07 fee: 0.5275, x1.90", () => {
+    // 0.07 x 100 x 0.51 x 0.49 = 1.7493 -> $1.75 per 100 -> 0.51 + 0.0175 = 0.5275 -> 1/ = 1.8957
+    // 0.50: 0.07 x 100 x 0.25 = 1.75 exactly (no bump) -> 0.5175 -> 1/ = 1.9324
+    const p = build(view({ horizon: 15, window: W15, quotes: [quote('kalshi', 0.51, 0.5, { horizonMinutes: 15, windowStart: new Date(W15.startMs).toISOString(), expiresAt: new Date(W15.endMs).toISOString() })] }), NOW, REAL);
+    expect(p.providers_pool.map((e) => [e.operator_name, e.live_metrics.multipliers])).toEqual([['Kalshi', { payout_up: 'x1.90', payout_down: 'x1.93' }]]);
   });
 
-  it('breaks an overround tie by the higher up payout, and flags a full tie on both', () => {
-    // Polymarket 0.55 + 0.47 = 1.02, Kalshi 0.52 + 0.50 = 1.02: Kalshi's up pays more (1/0.52 > 1/0.55).
-    const tie = new Map<string, VenueQuote>([
-      ['polymarket', { operatorId: 'polymarket', up: 0.55, down: 0.47 }],
-      ['kalshi', { operatorId: 'kalshi', up: 0.52, down: 0.5 }],
-    ]);
-    const m = byName(build(view(), NOW, { ...OPTS, quotes: tie }));
-    expect(m.get('Kalshi')!.is_best_odds).toBe(true);
+  it('moves the best-odds flag when fees change the order', () => {
+    // The real catalog, so Limitless (fee rate 0.03) is listed beside Polymarket (crypto 0.07).
+    const ctx = makeContext({ operatorById });
+    const opts = { ...REAL, venues: LIVE_VENUES };
+    // Before fees Polymarket is cheaper: 0.50 + 0.51 = 1.01 against Limitless 0.51 + 0.51 = 1.02.
+    // After fees: Polymarket 0.5175 + 0.527493 = 1.044993; Limitless 2 x (0.51 + 0.03 x 0.51 x 0.49) = 1.034994.
+    const m = byName(build(view({ quotes: [quote('polymarket', 0.5, 0.51), quote('limitless', 0.51, 0.51)] }), NOW, opts, ctx));
+    expect(m.get('Limitless')!.is_best_odds).toBe(true);
     expect(m.get('Polymarket')!.is_best_odds).toBe(false);
+    // 1 / 0.517497 = 1.9324 -> x1.93
+    expect(m.get('Limitless')!.live_metrics.multipliers).toEqual({ payout_up: 'x1.93', payout_down: 'x1.93' });
+  });
 
-    const full = new Map<string, VenueQuote>([
-      ['polymarket', { operatorId: 'polymarket', up: 0.52, down: 0.5 }],
-      ['kalshi', { operatorId: 'kalshi', up: 0.52, down: 0.5 }],
-    ]);
-    const f = build(view(), NOW, { ...OPTS, quotes: full });
-    expect(f.providers_pool.map((e) => e.is_best_odds)).toEqual([true, true]);
+  it("shows each venue's own strike and spot difference, and names the first venue's strike in the question", () => {
+    const quotes = [quote('polymarket', 0.55, 0.47, { strike: 97_200 }), quote('kalshi', 0.52, 0.49, { strike: 97_300.5 })];
+    const p = build(view({ quotes }), NOW, REAL);
+    const m = byName(p);
+    // 97,262.62 - 97,200.00 = +62.62; 97,262.62 - 97,300.50 = -37.88
+    expect(m.get('Polymarket')!.live_metrics).toMatchObject({ target_price: '$97,200.00', spot_difference: '+$62.62' });
+    expect(m.get('Kalshi')!.live_metrics).toMatchObject({ target_price: '$97,300.50', spot_difference: '-$37.88' });
+    expect(p.providers_pool[0]!.operator_name).toBe('Polymarket');
+    expect(p.active_micro_question).toBe('Will BTC be at or above $97,200.00 at 14:10 UTC?');
+  });
+
+  it("measures a venue that publishes no strike against the window's own strike", () => {
+    const p = build(view({ quotes: [quote('kalshi', 0.52, 0.49)] }), NOW, REAL);
+    expect(p.providers_pool[0]!.live_metrics).toMatchObject({ target_price: '$97,250.12', spot_difference: '+$12.50' });
+  });
+
+  it('with real sources leaves out a venue with no quote, a stale one, one for another window, and null asks', () => {
+    const cases: Array<[string, VenueQuoteMessage[]]> = [
+      ['absent', []],
+      // 15,001 ms old: past the wire contract's 15 s
+      ['stale', [quote('kalshi', 0.52, 0.49, { ts: new Date(NOW - 15_001).toISOString() })]],
+      ['previous window', [quote('kalshi', 0.52, 0.49, { windowStart: '2026-11-22T14:00:00.000Z', expiresAt: '2026-11-22T14:05:00.000Z' })]],
+      ['null asks', [quote('kalshi', null, null)]],
+    ];
+    for (const [why, kalshi] of cases) {
+      const p = build(view({ quotes: [quote('polymarket', 0.55, 0.47), ...kalshi] }), NOW, REAL);
+      expect(p.providers_pool.map((e) => e.operator_name), why).toEqual(['Polymarket']);
+      expect(p.market_status).toBe('open');
+    }
+    // Exactly 15 s old still counts.
+    const edge = build(view({ quotes: [quote('kalshi', 0.52, 0.49, { ts: new Date(NOW - 15_000).toISOString() })] }), NOW, REAL);
+    expect(edge.providers_pool.map((e) => e.operator_name)).toEqual(['Kalshi']);
+  });
+
+  it('with real sources and no quote at all shows an open market with no venue, never a modelled price', () => {
+    const p = build(view(), NOW, REAL);
+    expect(p.market_status).toBe('open');
+    expect(p.providers_pool).toEqual([]);
+    expect(p.active_micro_question).toContain('$97,250.12');
+  });
+
+  it('under the simulator models a venue whose quote is stale, but a null-ask quote takes the venue out', () => {
+    const stale = build(view({ quotes: [quote('kalshi', 0.52, 0.49, { ts: new Date(NOW - 20_000).toISOString() })] }));
+    expect(byName(stale).get('Kalshi')!.live_metrics.multipliers).toEqual({ payout_up: 'x1.70', payout_down: 'x2.05' });
+    const out = build(view({ quotes: [quote('kalshi', null, null)] }));
+    expect(out.providers_pool.map((e) => e.operator_name)).toEqual(['Polymarket']);
+  });
+
+  it("prices a venue's own strike even when the window missed its start", () => {
+    const p = build(view({ strike: undefined, strikeStatus: 'missed', quotes: [quote('polymarket', 0.55, 0.47, { strike: 97_200 })] }), NOW, REAL);
+    expect(p.market_status).toBe('open');
+    expect(p.providers_pool.map((e) => [e.operator_name, e.live_metrics.target_price])).toEqual([['Polymarket', '$97,200.00']]);
+    // A venue with no strike of its own has nothing to be measured against.
+    const q = build(view({ strike: undefined, strikeStatus: 'missed', quotes: [quote('polymarket', 0.55, 0.47)] }), NOW, REAL);
+    expect(q.market_status).toBe('no_strike');
+    expect(q.providers_pool).toEqual([]);
   });
 
   it('is stale with no tick at all: no prices', () => {
-    const p = build(view({ spot: undefined, lastTickMs: undefined, strike: undefined }));
+    const p = build(view({ spot: undefined, lastTickMs: undefined, strike: undefined, strikeStatus: 'missed' }));
     expect(p.market_status).toBe('stale');
     expect(p.providers_pool).toEqual([]);
     expect(p.spot_price).toBeNull();
@@ -227,8 +312,17 @@ describe('buildLiveMarketWidget: other cases', () => {
     expect(build(view({ lastTickMs: NOW - 30_000 })).market_status).toBe('open');
   });
 
+  it('reports no_strike when no tick caught the window start: no prices, no links', () => {
+    const p = build(view({ strike: undefined, strikeStatus: 'missed' }));
+    expect(p.market_status).toBe('no_strike');
+    expect(p.providers_pool).toEqual([]);
+    expect(p.active_micro_question).toBe('Will BTC be at or above the opening price at 14:10 UTC?');
+    expect(JSON.stringify(p)).not.toContain('/v1/click');
+    expect(p.spot_price).toBe('$97,262.62');
+  });
+
   it('awaits the strike when the window has none yet: no prices', () => {
-    const p = build(view({ strike: undefined }));
+    const p = build(view({ strike: undefined, strikeStatus: 'awaiting' }));
     expect(p.market_status).toBe('awaiting_strike');
     expect(p.providers_pool).toEqual([]);
     expect(p.active_micro_question).toContain('BTC');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tickBelongsTo, windowAt } from '../../src/live/window.js';
+import { tickMaySetStrike, windowAt } from '../../src/live/window.js';
 
 const t = (iso: string) => Date.parse(iso);
 
@@ -50,14 +50,24 @@ describe('windowAt', () => {
   });
 });
 
-describe('tickBelongsTo', () => {
+describe('tickMaySetStrike', () => {
   const w = windowAt(t('2026-11-22T14:05:00.000Z'), 5);
 
-  it('includes the start and excludes the end', () => {
-    expect(tickBelongsTo(w.startMs, w)).toBe(true);
-    expect(tickBelongsTo(w.startMs + 1, w)).toBe(true);
-    expect(tickBelongsTo(w.endMs - 1, w)).toBe(true);
-    expect(tickBelongsTo(w.endMs, w)).toBe(false);
-    expect(tickBelongsTo(w.startMs - 1, w)).toBe(false);
+  it('accepts ticks from the start (inclusive) to the start plus the lag (inclusive)', () => {
+    expect(tickMaySetStrike(w.startMs, w, 2000)).toBe(true);
+    expect(tickMaySetStrike(w.startMs + 2000, w, 2000)).toBe(true);
+    expect(tickMaySetStrike(w.startMs + 2001, w, 2000)).toBe(false);
+    expect(tickMaySetStrike(w.startMs - 1, w, 2000)).toBe(false);
+  });
+
+  it('refuses a tick minutes late, and anything at or after expiry whatever the lag', () => {
+    expect(tickMaySetStrike(w.startMs + 120_000, w, 2000)).toBe(false);
+    expect(tickMaySetStrike(w.endMs - 1, w, 600_000)).toBe(true);
+    expect(tickMaySetStrike(w.endMs, w, 600_000)).toBe(false);
+  });
+
+  it('with a zero lag takes only a tick stamped exactly at the start', () => {
+    expect(tickMaySetStrike(w.startMs, w, 0)).toBe(true);
+    expect(tickMaySetStrike(w.startMs + 1, w, 0)).toBe(false);
   });
 });
