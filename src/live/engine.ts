@@ -34,6 +34,8 @@ interface WindowState {
   claiming: boolean;
   /** A qualifying tick is being stored: the strike is coming, not missed. */
   tickClaimed: boolean;
+  /** The clock has told listeners about this window (a read may roll to it first). */
+  announced: boolean;
   /** The first qualifying tick that arrived while a read was in flight: the strike if none is stored. */
   pendingPrice?: number;
 }
@@ -212,7 +214,7 @@ export class LiveEngine {
     const id = `${asset}:${horizon}`;
     const current = this.#windows.get(id);
     if (current && now < current.window.endMs) return current;
-    const next: WindowState = { asset, horizon, window: windowAt(now, horizon), claiming: false, tickClaimed: false };
+    const next: WindowState = { asset, horizon, window: windowAt(now, horizon), claiming: false, tickClaimed: false, announced: false };
     this.#windows.set(id, next);
     return next;
   }
@@ -266,10 +268,10 @@ export class LiveEngine {
     const now = this.#now();
     for (const asset of ASSETS) {
       for (const horizon of HORIZONS) {
-        const before = this.#windows.get(`${asset}:${horizon}`);
         const ws = this.#window(asset, horizon, now);
         // An expired window's payload must go at once: subscribers would otherwise hold it.
-        this.#emit(asset, horizon, ws !== before ? 'roll' : 'clock');
+        this.#emit(asset, horizon, ws.announced ? 'clock' : 'roll');
+        ws.announced = true;
         if (ws.strike === undefined) void this.#readStrike(ws);
       }
     }

@@ -1,14 +1,21 @@
 /**
  * The live engine against a real redis-server: strikes claimed once with SET NX and shared by every
- * instance, windows aligned to the clock, late ticks, instances starting mid-window. The clock is
- * injected so boundaries are exact.
+ * instance, only from a tick at the window start; windows aligned to the clock, late ticks,
+ * instances starting mid-window; venue quotes folded from `pw:quotes:{ASSET}` and the stored keys.
+ * The clock is injected so boundaries are exact.
  */
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { widgetContext } from '../../src/http/widget-context.js';
 import { LiveEngine } from '../../src/live/engine.js';
-import type { Tick } from '../../src/live/market.js';
-import { strikeKey, ticksChannel } from '../../src/store/keys.js';
+import { LivePayloads } from '../../src/live/live-payloads.js';
+import type { Tick, VenueQuoteMessage } from '../../src/live/market.js';
+import { LIVE_VENUES } from '../../src/live/venues.js';
+import { quoteKey, quotesChannel, strikeKey, ticksChannel } from '../../src/store/keys.js';
+import { buildLiveMarketWidget } from '../../src/widgets/live-market-widget.js';
+import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
 
 const redis = useRedis();
@@ -19,8 +26,8 @@ let clock = T0;
 const engines: Array<{ engine: LiveEngine; conns: Redis[] }> = [];
 
 async function startEngine(): Promise<LiveEngine> {
-  const conns = [new Redis(redis.url), new Redis(redis.url)];
-  const engine = new LiveEngine({ redis: conns[0]!, subscriber: conns[1]!, log, now: () => clock });
+  const conns = [new Redis(redis.url), new Redis(redis.url), new Redis(redis.url)];
+  const engine = new LiveEngine({ redis: conns[0]!, subscriber: conns[1]!, quoteSubscriber: conns[2]!, log, strikeMaxLagMs: 2_000, now: () => clock });
   await engine.start();
   engines.push({ engine, conns });
   return engine;
@@ -60,10 +67,11 @@ describe('live engine', () => {
     expect(e.view('BTC', 5).spot).toBe(97_300);
     const startSec = T0 / 1000;
     expect(await redis.client.get(strikeKey('BTC', 5, startSec))).toBe('97250.12');
-    // 14:05 is inside the 14:00-14:15 window, which started before any tick: the first tick
-    // this instance saw in it becomes that window's strike.
-    expect(await strikeOf(e, 15)).toBe(97_250.12);
     expect(await redis.client.ttl(strikeKey('BTC', 5, startSec))).toBeGreaterThan(300);
+    // 14:05 is five minutes into the 14:00-14:15 window: its start was missed, and a price
+    // from 14:05 is not the price at 14:00, so that window has no strike at all.
+    expect(e.view('BTC', 15)).toMatchObject({ strike: undefined, strikeStatus: 'missed' });
+    expect(await redis.client.get(strikeKey('BTC', 15, (T0 - 300_000) / 1000))).toBeNull();
   });
 
   it('a late tick from the previous window does not set the new window strike', async () => {
@@ -144,5 +152,192 @@ describe('live engine', () => {
     expect(e.stats()).toMatchObject({ ticksApplied: 0, badTicks: 4 });
     e.ingest(JSON.stringify(tick(100, T0)));
     expect(await strikeOf(e)).toBe(100);
+  });
+});
+
+const config = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' });
+
+/** The payload as an API process builds it from this engine at the injected clock. */
+function payload(e: LiveEngine, horizon: 5 | 15 = 5, modelMissingVenues = false, nowMs = clock): LiveMarketPayload {
+  const opts = { refreshIntervalSeconds: 2, staleAfterMs: 15_000, venues: LIVE_VENUES, modelMissingVenues };
+  return LiveMarketPayload.parse(buildLiveMarketWidget(e.view('BTC', horizon), nowMs, opts, widgetContext(config, new Date(nowMs))));
+}
+
+/** Lets a (wrong) SET NX that a tick may have started reach Redis before absence is checked. */
+const settle = () => new Promise((r) => setTimeout(r, 200));
+
+describe('the strike is the price at the window start', () => {
+  it('a first tick later than the lag never becomes the strike: no_strike, nothing stored, until the next window', async () => {
+    clock = T0 + 1_000;
+    const e = await startEngine();
+    expect(e.view('BTC', 5).strikeStatus).toBe('awaiting');
+    expect(payload(e, 5, true).market_status).toBe('stale'); // no tick yet at all
+    clock = T0 + 2_500;
+    e.apply(tick(97_100, T0 + 2_001)); // 1 ms past the 2 s lag
+    await settle();
+    expect(e.view('BTC', 5)).toMatchObject({ strike: undefined, strikeStatus: 'missed', spot: 97_100 });
+    expect(await redis.client.get(strikeKey('BTC', 5, T0 / 1000))).toBeNull();
+    // Under the simulator too: no prices, no links.
+    const p = payload(e, 5, true);
+    expect(p.market_status).toBe('no_strike');
+    expect(p.providers_pool).toEqual([]);
+    // The next window takes the tick at its own start.
+    clock = T0 + 300_010;
+    e.apply(tick(97_200, T0 + 300_000));
+    expect(await strikeOf(e)).toBe(97_200);
+    expect(payload(e, 5, true).market_status).toBe('open');
+  });
+
+  it('a tick stamped exactly at the lag limit is still the start price', async () => {
+    clock = T0 + 2_000;
+    const e = await startEngine();
+    e.apply(tick(97_150, T0 + 2_000));
+    expect(await strikeOf(e)).toBe(97_150);
+  });
+
+  it('an instance starting mid-window with no stored strike reports no_strike and stores nothing', async () => {
+    clock = T0 + 60_000;
+    const e = await startEngine();
+    e.apply(tick(97_300, T0 + 60_001));
+    await settle();
+    expect(e.view('BTC', 5)).toMatchObject({ strike: undefined, strikeStatus: 'missed' });
+    expect(await redis.client.get(strikeKey('BTC', 5, T0 / 1000))).toBeNull();
+    const p = payload(e, 5, true);
+    expect(p.market_status).toBe('no_strike');
+    expect(p.providers_pool).toEqual([]);
+    expect(p.active_micro_question).toContain('the opening price');
+  });
+
+  it('an instance that missed the start learns the strike another instance caught, so both agree', async () => {
+    const a = await startEngine();
+    const b = await startEngine();
+    a.apply(tick(97_010, T0 + 5)); // only a sees the start
+    expect(await strikeOf(a)).toBe(97_010);
+    clock = T0 + 3_000;
+    b.apply(tick(97_500, T0 + 2_999)); // b's first tick is late: it must not become the strike
+    // b re-reads the stored strike on its clock while its window has none.
+    await expect.poll(() => b.view('BTC', 5).strike, { timeout: 3_000, interval: 20 }).toBe(97_010);
+  });
+});
+
+/** A venue's quote for the BTC window containing T0, published a second before the clock. */
+function venueQuote(operatorId: string, up: number | null, down: number | null, over: Partial<VenueQuoteMessage> = {}): VenueQuoteMessage {
+  const horizon = over.horizonMinutes ?? 5;
+  const len = horizon * 60_000;
+  const start = Math.floor(clock / len) * len;
+  return {
+    asset: 'BTC',
+    horizonMinutes: horizon,
+    operatorId,
+    windowStart: new Date(start).toISOString(),
+    expiresAt: new Date(start + len).toISOString(),
+    up,
+    down,
+    strike: null,
+    marketUrl: `https://${operatorId}.example/m`,
+    ts: new Date(clock - 1_000).toISOString(),
+    source: 'test',
+    ...over,
+  };
+}
+
+const publishQuote = (q: VenueQuoteMessage) => redis.client.publish(quotesChannel(q.asset), JSON.stringify(q));
+const names = (p: LiveMarketPayload) => p.providers_pool.map((e) => e.operator_name);
+
+describe('venue quotes', () => {
+  it('reads stored quotes at start, folds published ones, keeps the newest per venue and drops malformed ones', async () => {
+    clock = T0 + 60_000;
+    await redis.client.set(quoteKey('BTC', 5, 'limitless'), JSON.stringify(venueQuote('limitless', 0.52, 0.5)), 'EX', 30);
+    const e = await startEngine();
+    expect(e.view('BTC', 5).quotes.map((q) => q.operatorId)).toEqual(['limitless']);
+    await publishQuote(venueQuote('polymarket', 0.55, 0.47, { strike: 97_200 }));
+    await expect.poll(() => e.view('BTC', 5).quotes.length, { timeout: 2_000, interval: 10 }).toBe(2);
+    // An older message for the same venue and window does not replace the newer one.
+    await publishQuote(venueQuote('polymarket', 0.9, 0.2, { ts: new Date(clock - 5_000).toISOString() }));
+    await redis.client.publish(quotesChannel('BTC'), JSON.stringify({ ...venueQuote('polymarket', 0.5, 0.5), up: 1.5 }));
+    await redis.client.publish(quotesChannel('BTC'), 'not json');
+    await expect.poll(() => e.stats().badQuotes, { timeout: 2_000, interval: 10 }).toBe(2);
+    expect(e.view('BTC', 5).quotes.find((q) => q.operatorId === 'polymarket')).toMatchObject({ up: 0.55, strike: 97_200 });
+    expect(e.view('BTC', 15).quotes).toEqual([]);
+  });
+
+  it("builds the payload from the venues' own quotes and strikes, after fees, leaving out stale, wrong-window and null-ask quotes", async () => {
+    const e = await startEngine();
+    e.apply(tick(97_250.12, T0)); // the window's own strike
+    expect(await strikeOf(e)).toBe(97_250.12);
+    clock = T0 + 60_000;
+    e.apply(tick(97_262.62, T0 + 59_000));
+    await publishQuote(venueQuote('polymarket', 0.55, 0.47, { strike: 97_200 }));
+    await expect.poll(() => e.view('BTC', 5).quotes.length, { timeout: 2_000, interval: 10 }).toBe(1);
+
+    const limitlessCases: Array<[string, VenueQuoteMessage]> = [
+      ['stale', venueQuote('limitless', 0.52, 0.5, { ts: new Date(clock - 16_000).toISOString() })],
+      ['wrong window', venueQuote('limitless', 0.52, 0.5, { windowStart: new Date(T0 - 300_000).toISOString(), expiresAt: new Date(T0).toISOString() })],
+      ['null asks', venueQuote('limitless', null, null, { ts: new Date(clock - 500).toISOString() })],
+    ];
+    for (const [why, q] of limitlessCases) {
+      await redis.client.del(quoteKey('BTC', 5, 'limitless'));
+      const fresh = await startEngine(); // a fresh book, so an older case's quote cannot linger
+      fresh.apply(tick(97_262.62, T0 + 59_000));
+      await publishQuote(venueQuote('polymarket', 0.55, 0.47, { strike: 97_200 }));
+      await publishQuote(q);
+      await expect.poll(() => fresh.view('BTC', 5).quotes.length, { timeout: 2_000, interval: 10 }).toBe(2);
+      expect(names(payload(fresh, 5)), why).toEqual(['Polymarket']);
+      // Under the simulator a stale or wrong-window venue is modelled; a venue saying null asks is out.
+      expect(names(payload(fresh, 5, true)), why).toEqual(why === 'null asks' ? ['Polymarket'] : ['Polymarket', 'Limitless']);
+    }
+
+    const p = payload(e, 5);
+    expect(p.market_status).toBe('open');
+    expect(names(p)).toEqual(['Polymarket']); // Limitless published nothing: left out, never modelled
+    const poly = p.providers_pool[0]!;
+    // Its own strike: 97,262.62 - 97,200.00 = +62.62 (the window's strike, 97,250.12, is not used).
+    expect(poly.live_metrics).toMatchObject({ target_price: '$97,200.00', spot_difference: '+$62.62' });
+    // 0.55 + 0.07 x 0.55 x 0.45 = 0.567325 -> x1.76; 0.47 + 0.07 x 0.47 x 0.53 = 0.487437 -> x2.05
+    expect(poly.live_metrics.multipliers).toEqual({ payout_up: 'x1.76', payout_down: 'x2.05' });
+    expect(poly.is_best_odds).toBe(true);
+    expect(p.active_micro_question).toContain('$97,200.00');
+  });
+
+  it("shows a venue with its own strike on a window whose start the engine missed; one without a strike stays out", async () => {
+    const e = await startEngine(); // 14:05: five minutes into the 15-minute window
+    e.apply(tick(97_262.62, T0 + 1));
+    await publishQuote(venueQuote('kalshi', 0.52, 0.49, { horizonMinutes: 15, strike: 97_180.25 }));
+    await publishQuote(venueQuote('polymarket', 0.55, 0.47, { horizonMinutes: 15 }));
+    await expect.poll(() => e.view('BTC', 15).quotes.length, { timeout: 2_000, interval: 10 }).toBe(2);
+    const p = payload(e, 15);
+    expect(e.view('BTC', 15).strikeStatus).toBe('missed');
+    expect(p.market_status).toBe('open');
+    // 0.52 + ceil(0.07 x 100 x 0.52 x 0.48 = 1.7472 -> 1.75) / 100 = 0.5375 -> x1.86;
+    // 0.49 + ceil(1.7493 -> 1.75) / 100 = 0.5075 -> x1.97
+    expect(p.providers_pool.map((x) => [x.operator_name, x.live_metrics.target_price, x.live_metrics.multipliers])).toEqual([
+      ['Kalshi', '$97,180.25', { payout_up: 'x1.86', payout_down: 'x1.97' }],
+    ]);
+  });
+});
+
+describe('payloads at expiry', () => {
+  it('never serves a payload of an expired window, and pushes the new window at the roll', async () => {
+    const e = await startEngine();
+    e.apply(tick(100, T0));
+    expect(await strikeOf(e)).toBe(100);
+    const live = new LivePayloads(e, (_a, h, nowMs) => payload(e, h as 5 | 15, true, nowMs), 100, () => clock);
+    const pushed: string[] = [];
+    live.onPush((topic, body) => {
+      if (topic === 'live-market:BTC:5') pushed.push((JSON.parse(body.toString()) as LiveMarketPayload).window_start);
+    });
+    clock = T0 + 299_900;
+    e.apply(tick(101, T0 + 299_900));
+    const old = new Date(T0).toISOString();
+    const next = new Date(T0 + 300_000).toISOString();
+    expect((JSON.parse(live.latest('BTC', 5).body.toString()) as LiveMarketPayload).window_start).toBe(old);
+    expect(pushed.at(-1)).toBe(old);
+    clock = T0 + 300_000; // 100 ms later: the body is young, but its window has expired
+    const body = JSON.parse(live.latest('BTC', 5).body.toString()) as LiveMarketPayload;
+    expect(body.window_start).toBe(next);
+    expect(body.market_status).toBe('awaiting_strike');
+    // The clock pushes the new window although a push went out 100 ms before (a countdown would wait).
+    await expect.poll(() => pushed.at(-1), { timeout: 3_000, interval: 20 }).toBe(next);
+    live.stop();
   });
 });
