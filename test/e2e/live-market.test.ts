@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Tick } from '../../src/live/market.js';
-import { ticksChannel } from '../../src/store/keys.js';
 import { writeSnapshot } from '../../src/store/snapshots.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import { oneEvent } from '../support/fixtures.js';
+import { publishTick as publish, seedStrike } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, wsConnections, type ServiceProcess } from '../support/service.js';
 
@@ -25,8 +25,7 @@ afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
 });
 
-const publishTick = (asset: Tick['asset'], price: number, at = Date.now()) =>
-  redis.client.publish(ticksChannel(asset), JSON.stringify({ asset, price, ts: new Date(at).toISOString(), source: 'test' } satisfies Tick));
+const publishTick = (asset: Tick['asset'], price: number, at = Date.now()) => publish(redis.client, asset, price, at);
 
 const live = async (proc: ServiceProcess, query: string) => {
   const res = await fetch(`${proc.base}/v1/widgets/live-market${query}`);
@@ -52,6 +51,8 @@ async function client(proc: ServiceProcess): Promise<{ ws: WebSocket; frames: Ar
 
 describe('live-market REST', () => {
   it('serves the spec form with the strike, spot difference and multipliers from the ticks', async () => {
+    // The processes started mid-window: the strike comes from an instance that caught the start.
+    await seedStrike(redis.client, 'ETH', 15, 3_400.5);
     await publishTick('ETH', 3_400.5);
     await expect.poll(async () => (await live(a, '?asset=ETH&horizon_minutes=15')).market_status, { timeout: 5_000 }).toBe('open');
     await publishTick('ETH', 3_412.75);
@@ -65,6 +66,7 @@ describe('live-market REST', () => {
     const diff = Number(body.providers_pool[0]!.live_metrics.spot_difference.replace(/[$,+]/g, ''));
     expect(diff).toBeCloseTo(3_412.75 - strike, 2);
     expect(body.active_micro_question).toContain(body.providers_pool[0]!.live_metrics.target_price);
+    expect(body.providers_pool[0]!.live_metrics.target_price).toBe('$3,400.50');
     // 1 / price: an up multiplier of x2.00 means the up contract costs 0.50.
     for (const p of body.providers_pool) {
       const up = 1 / Number(p.live_metrics.multipliers.payout_up.slice(1));
@@ -74,6 +76,7 @@ describe('live-market REST', () => {
   });
 
   it('two API processes on one Redis show the same strike for the same window', async () => {
+    await seedStrike(redis.client, 'SOL', 5, 187.31);
     await publishTick('SOL', 187.31);
     await expect.poll(async () => (await live(b, '?asset=SOL')).market_status, { timeout: 5_000 }).toBe('open');
     const [pa, pb] = await Promise.all([live(a, '?asset=SOL'), live(b, '?asset=SOL')]);
@@ -95,6 +98,7 @@ describe('live-market REST', () => {
 
 describe('WebSocket /v1/ws', () => {
   it('sends the current payload on subscribe, then an update after each tick', async () => {
+    await seedStrike(redis.client, 'ETH', 15, 3_450);
     const c = await client(a);
     c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'live-market:ETH:15' }));
     const first = await c.next((f) => f.topic === 'live-market:ETH:15');
@@ -176,6 +180,7 @@ describe('slow WebSocket clients', () => {
     try {
       await waitFor(`${proc.base}/healthz`, (s) => s === 200, proc);
       const topics = ['BTC', 'ETH', 'SOL'].flatMap((x) => [`live-market:${x}:5`, `live-market:${x}:15`]);
+      for (const x of ['BTC', 'ETH', 'SOL'] as const) for (const h of [5, 15] as const) await seedStrike(redis.client, x, h, 90_000);
       const slow = await client(proc);
       const fast = await client(proc);
       for (const topic of topics) {

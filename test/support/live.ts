@@ -1,0 +1,26 @@
+/** Publishing live-market source data the way the feed processes do (wire contracts in src/store/keys.ts). */
+import type { Redis } from 'ioredis';
+import type { Asset, Horizon, Tick, VenueQuoteMessage } from '../../src/live/market.js';
+import { windowAt } from '../../src/live/window.js';
+import { quoteKey, quotesChannel, strikeKey, ticksChannel } from '../../src/store/keys.js';
+
+/** Publishes a price tick on `pw:ticks:{ASSET}`. */
+export const publishTick = (redis: Redis, asset: Asset, price: number, at = Date.now()) =>
+  redis.publish(ticksChannel(asset), JSON.stringify({ asset, price, ts: new Date(at).toISOString(), source: 'test' } satisfies Tick));
+
+/**
+ * Stores `price` as the strike of the current and the next window, as an instance that caught their
+ * starts would: a service started mid-window has no strike of its own (it reports no_strike), and
+ * the next window's key keeps a test going across a roll.
+ */
+export async function seedStrike(redis: Redis, asset: Asset, horizon: Horizon, price: number, now = Date.now()): Promise<void> {
+  const w = windowAt(now, horizon);
+  for (const startMs of [w.startMs, w.endMs]) await redis.set(strikeKey(asset, horizon, startMs / 1000), String(price), 'EX', 3 * 60 * horizon);
+}
+
+/** Publishes a venue quote on `pw:quotes:{ASSET}` and keeps it at `pw:quote:{ASSET}:{h}:{operator}`, as the venue feed does. */
+export async function publishQuote(redis: Redis, q: VenueQuoteMessage): Promise<void> {
+  const body = JSON.stringify(q);
+  await redis.set(quoteKey(q.asset, q.horizonMinutes, q.operatorId), body, 'EX', 30);
+  await redis.publish(quotesChannel(q.asset), body);
+}
