@@ -49,7 +49,7 @@ export function readyRoute(deps: Deps): Handler {
       status: ready ? 'ready' : 'not_ready',
       redis: redisOk ? 'ok' : 'unreachable',
       snapshots,
-      live: { ticks_applied: live.ticksApplied, bad_ticks: live.badTicks, last_tick_at: live.lastTickAt },
+      live: { ticks_applied: live.ticksApplied, bad_ticks: live.badTicks, last_tick_at: live.lastTickAt, quotes_held: live.quotesHeld, bad_quotes: live.badQuotes },
       websocket: { connections: deps.wsConnections() },
     });
   };

@@ -1,0 +1,153 @@
+/**
+ * Venue quotes end to end with real sources selected (`SOURCES=quotes=venues`): two real API
+ * processes on one real Redis, quotes published on `pw:quotes:{ASSET}` by the test exactly as the
+ * venue feed publishes them (wire contract: src/live/market.ts). Both processes must show the same
+ * venues, the venues' own strikes and their asks after fees, and leave out what a venue does not quote.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Asset, Horizon, VenueQuoteMessage } from '../../src/live/market.js';
+import { windowAt } from '../../src/live/window.js';
+import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
+import { publishQuote, publishTick, seedStrike } from '../support/live.js';
+import { useRedis } from '../support/redis.js';
+import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+
+const redis = useRedis();
+let a: ServiceProcess;
+let b: ServiceProcess;
+
+beforeAll(async () => {
+  // A country where Polymarket and Limitless may both be shown (neither blocks JP).
+  const env = testEnv(redis.url, { SOURCES: 'quotes=venues', DEFAULT_GEO: 'JP' });
+  [a, b] = await Promise.all([spawnProcess('src/main.ts', env), spawnProcess('src/main.ts', env)]);
+  await Promise.all([waitFor(`${a.base}/healthz`, (s) => s === 200, a), waitFor(`${b.base}/healthz`, (s) => s === 200, b)]);
+});
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits out the end and the first seconds of a 5-minute window, so a test's window does not roll under it. */
+async function clearOfBoundary(): Promise<void> {
+  const intoWindow = Date.now() % 300_000;
+  if (intoWindow > 280_000) await sleep(300_000 - intoWindow + 3_000);
+  else if (intoWindow < 3_000) await sleep(3_000 - intoWindow);
+}
+
+const live = async (proc: ServiceProcess, query: string) => {
+  const res = await fetch(`${proc.base}/v1/widgets/live-market${query}`);
+  expect(res.status).toBe(200);
+  return LiveMarketPayload.parse(await res.json());
+};
+
+/** What a viewer compares: everything but the per-request tracking links. */
+const shown = (p: LiveMarketPayload) => ({
+  status: p.market_status,
+  question: p.active_micro_question,
+  window: p.window_start,
+  providers: p.providers_pool.map((e) => ({ name: e.operator_name, best: e.is_best_odds, metrics: e.live_metrics })),
+});
+
+function quote(asset: Asset, horizon: Horizon, operatorId: string, up: number | null, down: number | null, strike: number | null): VenueQuoteMessage {
+  const w = windowAt(Date.now(), horizon);
+  return {
+    asset,
+    horizonMinutes: horizon,
+    operatorId,
+    windowStart: new Date(w.startMs).toISOString(),
+    expiresAt: new Date(w.endMs).toISOString(),
+    up,
+    down,
+    strike,
+    marketUrl: `https://${operatorId}.example/market`,
+    ts: new Date().toISOString(),
+    source: 'test',
+  };
+}
+
+describe('live market on venue quotes (real sources)', () => {
+  it("shows each venue's own quotes and strike on both processes, after fees, and leaves out a venue with null asks", async () => {
+    await clearOfBoundary();
+    // The window's own strike: the reference for a venue that publishes none.
+    await seedStrike(redis.client, 'BTC', 5, 97_250.12);
+    await seedStrike(redis.client, 'BTC', 15, 97_100);
+    await publishTick(redis.client, 'BTC', 97_262.62);
+    await publishQuote(redis.client, quote('BTC', 5, 'polymarket', 0.5, 0.48, 97_230.55));
+    await publishQuote(redis.client, quote('BTC', 5, 'limitless', 0.52, 0.49, null));
+    await publishQuote(redis.client, quote('BTC', 15, 'polymarket', null, null, 97_120));
+    await publishQuote(redis.client, quote('BTC', 15, 'limitless', 0.6, 0.42, 97_111.11));
+
+    for (const proc of [a, b]) {
+      await expect.poll(async () => (await live(proc, '?asset=BTC&horizon_minutes=5')).providers_pool.length, { timeout: 5_000 }).toBe(2);
+      await expect.poll(async () => (await live(proc, '?asset=BTC&horizon_minutes=15')).providers_pool.length, { timeout: 5_000 }).toBe(1);
+    }
+    const [a5, b5, a15, b15] = await Promise.all([
+      live(a, '?asset=BTC&horizon_minutes=5'),
+      live(b, '?asset=BTC&horizon_minutes=5'),
+      live(a, '?asset=BTC&horizon_minutes=15'),
+      live(b, '?asset=BTC&horizon_minutes=15'),
+    ]);
+    expect(shown(a5)).toEqual(shown(b5));
+    expect(shown(a15)).toEqual(shown(b15));
+
+    expect(a5.market_status).toBe('open');
+    expect(shown(a5).providers).toEqual([
+      {
+        name: 'Polymarket',
+        // 0.5175 + 0.497472 = 1.014972 < Limitless 0.527488 + 0.497497 = 1.024985
+        best: true,
+        metrics: {
+          // Its own start price: 97,262.62 - 97,230.55 = +32.07
+          target_price: '$97,230.55',
+          spot_difference: '+$32.07',
+          // up 0.50 + 0.07 x 0.50 x 0.50 = 0.5175 -> 1/ = 1.9324; down 0.48 + 0.07 x 0.48 x 0.52 = 0.497472 -> 2.0102
+          multipliers: { payout_up: 'x1.93', payout_down: 'x2.01' },
+        },
+      },
+      {
+        name: 'Limitless',
+        best: false,
+        metrics: {
+          // No strike of its own: the window's, 97,262.62 - 97,250.12 = +12.50
+          target_price: '$97,250.12',
+          spot_difference: '+$12.50',
+          // up 0.52 + 0.03 x 0.52 x 0.48 = 0.527488 -> 1.8958; down 0.49 + 0.03 x 0.49 x 0.51 = 0.497497 -> 2.0101
+          multipliers: { payout_up: 'x1.90', payout_down: 'x2.01' },
+        },
+      },
+    ]);
+    // The question is built around the first venue listed, and names its strike.
+    expect(a5.active_micro_question).toContain('$97,230.55');
+
+    // 15 minutes: Polymarket's book has no ask (null) and Kalshi published nothing: both left out.
+    expect(a15.market_status).toBe('open');
+    expect(shown(a15).providers).toEqual([
+      {
+        name: 'Limitless',
+        best: true,
+        metrics: {
+          // 97,262.62 - 97,111.11 = +151.51
+          target_price: '$97,111.11',
+          spot_difference: '+$151.51',
+          // up 0.60 + 0.03 x 0.60 x 0.40 = 0.6072 -> 1.6469; down 0.42 + 0.03 x 0.42 x 0.58 = 0.427308 -> 2.3402
+          multipliers: { payout_up: 'x1.65', payout_down: 'x2.34' },
+        },
+      },
+    ]);
+  });
+
+  it('a window whose start no instance caught reports no_strike on both processes, with no prices and no links', async () => {
+    await clearOfBoundary();
+    // Both processes started mid-window and nothing stored a strike for SOL.
+    await publishTick(redis.client, 'SOL', 187.31);
+    for (const proc of [a, b]) {
+      await expect.poll(async () => (await live(proc, '?asset=SOL')).spot_price, { timeout: 5_000 }).toBe('$187.31');
+      const p = await live(proc, '?asset=SOL');
+      expect(p.market_status).toBe('no_strike');
+      expect(p.providers_pool).toEqual([]);
+      expect(p.active_micro_question).toContain('the opening price');
+    }
+  });
+});
