@@ -5,10 +5,9 @@
  * venues, the venues' own strikes and their asks after fees, and leave out what a venue does not quote.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Asset, Horizon, VenueQuoteMessage } from '../../src/live/market.js';
-import { windowAt } from '../../src/live/window.js';
+import type { Horizon } from '../../src/live/market.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
-import { publishQuote, publishTick, seedStrike } from '../support/live.js';
+import { publishQuote, publishTick, seedStrike, venueQuote } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
@@ -50,22 +49,8 @@ const shown = (p: LiveMarketPayload) => ({
   providers: p.providers_pool.map((e) => ({ name: e.operator_name, best: e.is_best_odds, metrics: e.live_metrics })),
 });
 
-function quote(asset: Asset, horizon: Horizon, operatorId: string, up: number | null, down: number | null, strike: number | null): VenueQuoteMessage {
-  const w = windowAt(Date.now(), horizon);
-  return {
-    asset,
-    horizonMinutes: horizon,
-    operatorId,
-    windowStart: new Date(w.startMs).toISOString(),
-    expiresAt: new Date(w.endMs).toISOString(),
-    up,
-    down,
-    strike,
-    marketUrl: `https://${operatorId}.example/market`,
-    ts: new Date().toISOString(),
-    source: 'test',
-  };
-}
+const quote = (horizon: Horizon, operatorId: string, up: number | null, down: number | null, strike: number | null) =>
+  venueQuote(operatorId, up, down, Date.now(), { horizonMinutes: horizon, strike });
 
 describe('live market on venue quotes (real sources)', () => {
   it("shows each venue's own quotes and strike on both processes, after fees, and leaves out a venue with null asks", async () => {
@@ -74,10 +59,10 @@ describe('live market on venue quotes (real sources)', () => {
     await seedStrike(redis.client, 'BTC', 5, 97_250.12);
     await seedStrike(redis.client, 'BTC', 15, 97_100);
     await publishTick(redis.client, 'BTC', 97_262.62);
-    await publishQuote(redis.client, quote('BTC', 5, 'polymarket', 0.5, 0.48, 97_230.55));
-    await publishQuote(redis.client, quote('BTC', 5, 'limitless', 0.52, 0.49, null));
-    await publishQuote(redis.client, quote('BTC', 15, 'polymarket', null, null, 97_120));
-    await publishQuote(redis.client, quote('BTC', 15, 'limitless', 0.6, 0.42, 97_111.11));
+    await publishQuote(redis.client, quote(5, 'polymarket', 0.5, 0.48, 97_230.55));
+    await publishQuote(redis.client, quote(5, 'limitless', 0.52, 0.49, null));
+    await publishQuote(redis.client, quote(15, 'polymarket', null, null, 97_120));
+    await publishQuote(redis.client, quote(15, 'limitless', 0.6, 0.42, 97_111.11));
 
     for (const proc of [a, b]) {
       await expect.poll(async () => (await live(proc, '?asset=BTC&horizon_minutes=5')).providers_pool.length, { timeout: 5_000 }).toBe(2);

@@ -16,6 +16,7 @@ import { LIVE_VENUES } from '../../src/live/venues.js';
 import { quoteKey, quotesChannel, strikeKey, ticksChannel } from '../../src/store/keys.js';
 import { buildLiveMarketWidget } from '../../src/widgets/live-market-widget.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
+import { venueQuote } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
 
 const redis = useRedis();
@@ -220,26 +221,8 @@ describe('the strike is the price at the window start', () => {
   });
 });
 
-/** A venue's quote for the BTC window containing T0, published a second before the clock. */
-function venueQuote(operatorId: string, up: number | null, down: number | null, over: Partial<VenueQuoteMessage> = {}): VenueQuoteMessage {
-  const horizon = over.horizonMinutes ?? 5;
-  const len = horizon * 60_000;
-  const start = Math.floor(clock / len) * len;
-  return {
-    asset: 'BTC',
-    horizonMinutes: horizon,
-    operatorId,
-    windowStart: new Date(start).toISOString(),
-    expiresAt: new Date(start + len).toISOString(),
-    up,
-    down,
-    strike: null,
-    marketUrl: `https://${operatorId}.example/m`,
-    ts: new Date(clock - 1_000).toISOString(),
-    source: 'test',
-    ...over,
-  };
-}
+/** A venue's quote for the BTC window at the clock, stamped now. */
+const quoteNow = (operatorId: string, up: number | null, down: number | null, over: Partial<VenueQuoteMessage> = {}) => venueQuote(operatorId, up, down, clock, over);
 
 const publishQuote = (q: VenueQuoteMessage) => redis.client.publish(quotesChannel(q.asset), JSON.stringify(q));
 const names = (p: LiveMarketPayload) => p.providers_pool.map((e) => e.operator_name);
@@ -247,14 +230,14 @@ const names = (p: LiveMarketPayload) => p.providers_pool.map((e) => e.operator_n
 describe('venue quotes', () => {
   it('reads stored quotes at start, folds published ones, keeps the newest per venue and drops malformed ones', async () => {
     clock = T0 + 60_000;
-    await redis.client.set(quoteKey('BTC', 5, 'limitless'), JSON.stringify(venueQuote('limitless', 0.52, 0.5)), 'EX', 30);
+    await redis.client.set(quoteKey('BTC', 5, 'limitless'), JSON.stringify(quoteNow('limitless', 0.52, 0.5)), 'EX', 30);
     const e = await startEngine();
     expect(e.view('BTC', 5).quotes.map((q) => q.operatorId)).toEqual(['limitless']);
-    await publishQuote(venueQuote('polymarket', 0.55, 0.47, { strike: 97_200 }));
+    await publishQuote(quoteNow('polymarket', 0.55, 0.47, { strike: 97_200 }));
     await expect.poll(() => e.view('BTC', 5).quotes.length, { timeout: 2_000, interval: 10 }).toBe(2);
     // An older message for the same venue and window does not replace the newer one.
-    await publishQuote(venueQuote('polymarket', 0.9, 0.2, { ts: new Date(clock - 5_000).toISOString() }));
-    await redis.client.publish(quotesChannel('BTC'), JSON.stringify({ ...venueQuote('polymarket', 0.5, 0.5), up: 1.5 }));
+    await publishQuote(quoteNow('polymarket', 0.9, 0.2, { ts: new Date(clock - 5_000).toISOString() }));
+    await redis.client.publish(quotesChannel('BTC'), JSON.stringify({ ...quoteNow('polymarket', 0.5, 0.5), up: 1.5 }));
     await redis.client.publish(quotesChannel('BTC'), 'not json');
     await expect.poll(() => e.stats().badQuotes, { timeout: 2_000, interval: 10 }).toBe(2);
     expect(e.view('BTC', 5).quotes.find((q) => q.operatorId === 'polymarket')).toMatchObject({ up: 0.55, strike: 97_200 });
@@ -267,19 +250,19 @@ describe('venue quotes', () => {
     expect(await strikeOf(e)).toBe(97_250.12);
     clock = T0 + 60_000;
     e.apply(tick(97_262.62, T0 + 59_000));
-    await publishQuote(venueQuote('polymarket', 0.55, 0.47, { strike: 97_200 }));
+    await publishQuote(quoteNow('polymarket', 0.55, 0.47, { strike: 97_200 }));
     await expect.poll(() => e.view('BTC', 5).quotes.length, { timeout: 2_000, interval: 10 }).toBe(1);
 
     const limitlessCases: Array<[string, VenueQuoteMessage]> = [
-      ['stale', venueQuote('limitless', 0.52, 0.5, { ts: new Date(clock - 16_000).toISOString() })],
-      ['wrong window', venueQuote('limitless', 0.52, 0.5, { windowStart: new Date(T0 - 300_000).toISOString(), expiresAt: new Date(T0).toISOString() })],
-      ['null asks', venueQuote('limitless', null, null, { ts: new Date(clock - 500).toISOString() })],
+      ['stale', quoteNow('limitless', 0.52, 0.5, { ts: new Date(clock - 16_000).toISOString() })],
+      ['wrong window', quoteNow('limitless', 0.52, 0.5, { windowStart: new Date(T0 - 300_000).toISOString(), expiresAt: new Date(T0).toISOString() })],
+      ['null asks', quoteNow('limitless', null, null, { ts: new Date(clock - 500).toISOString() })],
     ];
     for (const [why, q] of limitlessCases) {
       await redis.client.del(quoteKey('BTC', 5, 'limitless'));
       const fresh = await startEngine(); // a fresh book, so an older case's quote cannot linger
       fresh.apply(tick(97_262.62, T0 + 59_000));
-      await publishQuote(venueQuote('polymarket', 0.55, 0.47, { strike: 97_200 }));
+      await publishQuote(quoteNow('polymarket', 0.55, 0.47, { strike: 97_200 }));
       await publishQuote(q);
       await expect.poll(() => fresh.view('BTC', 5).quotes.length, { timeout: 2_000, interval: 10 }).toBe(2);
       expect(names(payload(fresh, 5)), why).toEqual(['Polymarket']);
@@ -302,8 +285,8 @@ describe('venue quotes', () => {
   it("shows a venue with its own strike on a window whose start the engine missed; one without a strike stays out", async () => {
     const e = await startEngine(); // 14:05: five minutes into the 15-minute window
     e.apply(tick(97_262.62, T0 + 1));
-    await publishQuote(venueQuote('kalshi', 0.52, 0.49, { horizonMinutes: 15, strike: 97_180.25 }));
-    await publishQuote(venueQuote('polymarket', 0.55, 0.47, { horizonMinutes: 15 }));
+    await publishQuote(quoteNow('kalshi', 0.52, 0.49, { horizonMinutes: 15, strike: 97_180.25 }));
+    await publishQuote(quoteNow('polymarket', 0.55, 0.47, { horizonMinutes: 15 }));
     await expect.poll(() => e.view('BTC', 15).quotes.length, { timeout: 2_000, interval: 10 }).toBe(2);
     const p = payload(e, 15);
     expect(e.view('BTC', 15).strikeStatus).toBe('missed');

@@ -24,3 +24,22 @@ export async function publishQuote(redis: Redis, q: VenueQuoteMessage): Promise<
   await redis.set(quoteKey(q.asset, q.horizonMinutes, q.operatorId), body, 'EX', 30);
   await redis.publish(quotesChannel(q.asset), body);
 }
+
+/** A venue's quote for the `horizonMinutes` (default 5) BTC window containing `atMs`, stamped `atMs`; `over` changes any field. */
+export function venueQuote(operatorId: string, up: number | null, down: number | null, atMs: number, over: Partial<VenueQuoteMessage> = {}): VenueQuoteMessage {
+  const w = windowAt(atMs, over.horizonMinutes ?? 5);
+  return {
+    asset: 'BTC',
+    horizonMinutes: w.horizonMinutes as Horizon,
+    operatorId,
+    windowStart: new Date(w.startMs).toISOString(),
+    expiresAt: new Date(w.endMs).toISOString(),
+    up,
+    down,
+    strike: null,
+    marketUrl: `https://${operatorId}.example/market`,
+    ts: new Date(atMs).toISOString(),
+    source: 'test',
+    ...over,
+  };
+}

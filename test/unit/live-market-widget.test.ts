@@ -6,6 +6,7 @@ import { LIVE_VENUES, type LiveVenue } from '../../src/live/venues.js';
 import { verifyClick } from '../../src/tracking/click-links.js';
 import { buildLiveMarketWidget, type LiveMarketOptions } from '../../src/widgets/live-market-widget.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
+import { venueQuote } from '../support/live.js';
 import { CLICK_SECRET, OPERATORS, makeContext } from './_widget-fixtures.js';
 
 const t = (iso: string) => Date.parse(iso);
@@ -45,23 +46,8 @@ function view(over: Partial<LiveView> = {}): LiveView {
   };
 }
 
-/** A venue's quote for the W5 window as the wire carries it, published a second before NOW. */
-function quote(operatorId: string, up: number | null, down: number | null, over: Partial<VenueQuoteMessage> = {}): VenueQuoteMessage {
-  return {
-    asset: 'BTC',
-    horizonMinutes: 5,
-    operatorId,
-    windowStart: new Date(W5.startMs).toISOString(),
-    expiresAt: new Date(W5.endMs).toISOString(),
-    up,
-    down,
-    strike: null,
-    marketUrl: `https://${operatorId}.example/market`,
-    ts: new Date(NOW - 1_000).toISOString(),
-    source: 'test',
-    ...over,
-  };
-}
+/** A venue's quote for the window containing NOW, as the wire carries it. */
+const quote = (operatorId: string, up: number | null, down: number | null, over: Partial<VenueQuoteMessage> = {}) => venueQuote(operatorId, up, down, NOW, over);
 
 function build(v: LiveView, nowMs = NOW, opts: LiveMarketOptions = OPTS, ctx = makeContext()) {
   const payload = buildLiveMarketWidget(v, nowMs, opts, ctx);
@@ -219,7 +205,7 @@ describe('buildLiveMarketWidget: other cases', () => {
   it("prices Kalshi's ask of 0.51 with the cent-rounded 0.07 fee: 0.5275, x1.90", () => {
     // 0.07 x 100 x 0.51 x 0.49 = 1.7493 -> $1.75 per 100 -> 0.51 + 0.0175 = 0.5275 -> 1/ = 1.8957
     // 0.50: 0.07 x 100 x 0.25 = 1.75 exactly (no bump) -> 0.5175 -> 1/ = 1.9324
-    const p = build(view({ horizon: 15, window: W15, quotes: [quote('kalshi', 0.51, 0.5, { horizonMinutes: 15, windowStart: new Date(W15.startMs).toISOString(), expiresAt: new Date(W15.endMs).toISOString() })] }), NOW, REAL);
+    const p = build(view({ horizon: 15, window: W15, quotes: [quote('kalshi', 0.51, 0.5, { horizonMinutes: 15 })] }), NOW, REAL);
     expect(p.providers_pool.map((e) => [e.operator_name, e.live_metrics.multipliers])).toEqual([['Kalshi', { payout_up: 'x1.90', payout_down: 'x1.93' }]]);
   });
 
