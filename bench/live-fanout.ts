@@ -15,6 +15,7 @@ import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { startPrivateRedis } from '../src/dev/private-redis.js';
 import { ticksChannel } from '../src/store/keys.js';
+import { seedStrike } from '../test/support/live.js';
 import { spawnProcess, testEnv, waitFor } from '../test/support/service.js';
 
 const TOPIC = 'live-market:ETH:15';
@@ -57,6 +58,9 @@ async function run(n: number) {
   const api = await spawnProcess('src/main.ts', testEnv(redis.url, { LOG_LEVEL: 'error' }));
   try {
     await waitFor(`${api.base}/healthz`, (s) => s === 200, api);
+    // The API started mid-window: store the strike an instance at the window start would have, so
+    // the frames carry priced venues (a window without one is no_strike and much smaller).
+    await seedStrike(pub, 'ETH', 15, 3_400);
     // Tick markers: each latency tick has a unique price, found in the frame's bytes.
     let marker = '';
     let sentAt = 0;
