@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { OperatorId } from './model/index.js';
 import { invalidRanges } from './geo/cidr.js';
 
-const DATA_KINDS = ['events', 'sportsbook', 'metrics', 'fx', 'prices'] as const;
+const DATA_KINDS = ['events', 'sportsbook', 'metrics', 'fx', 'prices', 'quotes'] as const;
 export type DataKind = (typeof DATA_KINDS)[number];
 
 /**
@@ -14,7 +14,7 @@ export type DataKind = (typeof DATA_KINDS)[number];
  * `events=simulator,sportsbook=simulator`. Unnamed kinds stay on the simulator.
  */
 const SourcesSpec = z.string().transform((raw, ctx) => {
-  const out: Record<DataKind, string> = { events: 'simulator', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'simulator' };
+  const out: Record<DataKind, string> = { events: 'simulator', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'simulator', quotes: 'simulator' };
   for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
     const [kind, name] = part.includes('=') ? part.split('=', 2).map((s) => s.trim()) : [undefined, part];
     if (!name || !/^[a-z][a-z0-9+-]*$/.test(name)) {
@@ -100,6 +100,9 @@ const EnvSchema = z.object({
   /** Each odds call costs quota: a league is fetched from The Odds API at most this often. */
   ODDS_API_MIN_INTERVAL_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
   ECB_FX_URL: z.url({ protocol: /^https?$/ }).default('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml'),
+  /** Venue up/down quotes (SOURCES quotes=venues): Polymarket's CLOB market channel, Kalshi's poll interval. */
+  POLYMARKET_CLOB_WS_URL: z.url({ protocol: /^wss?$/ }).default('wss://ws-subscriptions-clob.polymarket.com/ws/market'),
+  KALSHI_QUOTES_POLL_MS: z.coerce.number().int().min(250).max(60_000).default(2000),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   EVENT_CATALOG_FILE: z.string().min(1).optional(),
 });
@@ -131,6 +134,8 @@ export interface Config {
     kalshiBaseUrl: string;
     polymarketGammaUrl: string;
     polymarketClobUrl: string;
+    polymarketClobWsUrl: string;
+    kalshiQuotesPollMs: number;
     oddsApiBaseUrl: string;
     oddsApiKey: string | undefined;
     oddsApiRegions: string;
@@ -202,6 +207,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       kalshiBaseUrl: e.KALSHI_BASE_URL,
       polymarketGammaUrl: e.POLYMARKET_GAMMA_URL,
       polymarketClobUrl: e.POLYMARKET_CLOB_URL,
+      polymarketClobWsUrl: e.POLYMARKET_CLOB_WS_URL,
+      kalshiQuotesPollMs: e.KALSHI_QUOTES_POLL_MS,
       oddsApiBaseUrl: e.ODDS_API_BASE_URL,
       oddsApiKey: e.ODDS_API_KEY,
       oddsApiRegions: e.ODDS_API_REGIONS,

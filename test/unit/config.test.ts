@@ -23,7 +23,7 @@ describe('loadConfig', () => {
     expect(c.host).toBe('0.0.0.0');
     expect(c.redisUrl).toBe(REDIS);
     expect(c.publicBaseUrl).toBe('http://localhost:8080');
-    expect(c.sources).toEqual({ events: 'simulator', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'simulator' });
+    expect(c.sources).toEqual({ events: 'simulator', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'simulator', quotes: 'simulator' });
     expect(c.production).toBe(false);
     expect(c.defaultGeo).toBeUndefined();
     expect(c.trustProxy).toEqual([]);
@@ -58,14 +58,14 @@ describe('loadConfig', () => {
 
   it('parses SOURCES per data kind, leaving unnamed kinds on the simulator', () => {
     const c = loadConfig({ REDIS_URL: REDIS, SOURCES: 'events=simulator,sportsbook=foo' });
-    expect(c.sources).toEqual({ events: 'simulator', sportsbook: 'foo', metrics: 'simulator', fx: 'simulator', prices: 'simulator' });
+    expect(c.sources).toEqual({ events: 'simulator', sportsbook: 'foo', metrics: 'simulator', fx: 'simulator', prices: 'simulator', quotes: 'simulator' });
     const d = loadConfig({ REDIS_URL: REDIS, SOURCES: ' events = kalshi , prices=coinbase ' });
-    expect(d.sources).toEqual({ events: 'kalshi', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'coinbase' });
+    expect(d.sources).toEqual({ events: 'kalshi', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'coinbase', quotes: 'simulator' });
   });
 
   it('a bare SOURCES name applies to every kind', () => {
     const c = loadConfig({ REDIS_URL: REDIS, SOURCES: 'replay' });
-    expect(c.sources).toEqual({ events: 'replay', sportsbook: 'replay', metrics: 'replay', fx: 'replay', prices: 'replay' });
+    expect(c.sources).toEqual({ events: 'replay', sportsbook: 'replay', metrics: 'replay', fx: 'replay', prices: 'replay', quotes: 'replay' });
   });
 
   it.each([
@@ -85,7 +85,7 @@ describe('loadConfig', () => {
     const c = loadConfig({ REDIS_URL: REDIS, PORT: '', DEFAULT_GEO: '', SOURCES: '', CLICK_SIGNING_SECRET: '' });
     expect(c.port).toBe(8080);
     expect(c.defaultGeo).toBeUndefined();
-    expect(c.sources).toEqual({ events: 'simulator', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'simulator' });
+    expect(c.sources).toEqual({ events: 'simulator', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'simulator', quotes: 'simulator' });
     expect(configError({ REDIS_URL: '' })).toContain('REDIS_URL');
     // an empty secret in production is a missing secret
     expect(configError({ REDIS_URL: REDIS, NODE_ENV: 'production', CLICK_SIGNING_SECRET: '', API_KEY_PEPPER: PEPPER })).toContain(
