@@ -182,4 +182,23 @@ describe('venue quote sources (quotes=venues)', () => {
     expect(clob.subscriptions[1]).toEqual(clob.subscriptions[0]);
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.08);
   });
+
+  it('re-sends a held quote with a fresh timestamp while nothing changes', async () => {
+    const { clock } = await venues();
+    await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.ts, { timeout: 10_000 }).toBe(iso(T0 + 60_000));
+    clock.ms = T0 + 120_000;
+    // Same book, same strike: only the periodic re-send (every 5 s) carries the new time.
+    await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.ts, { timeout: 12_000 }).toBe(iso(T0 + 120_000));
+    expect(await quote('BTC', 15, 'polymarket')).toMatchObject({ up: 0.08, down: 0.93, strike: 97005.12 });
+  });
+
+  it('withdraws a Kalshi quote while its poll fails, and brings it back', async () => {
+    const btc = await listen('BTC');
+    const { http } = await venues();
+    await expect.poll(async () => (await quote('BTC', 15, 'kalshi'))?.up, { timeout: 10_000 }).toBe(0.53);
+    // 400 is not retried: each of the next three /markets calls fails, BTC's among them.
+    http.fault({ prefix: '/kalshi/markets', status: 400, times: 3 });
+    await expect.poll(() => btc.some((q) => q.operatorId === 'kalshi' && q.up === null), { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => (await quote('BTC', 15, 'kalshi'))?.up, { timeout: 10_000 }).toBe(0.53);
+  });
 });
