@@ -167,8 +167,8 @@ describe('venue quote sources (quotes=venues)', () => {
     const event = http.data.gammaEvents.find((e) => e.slug === `btc-updown-15m-${T1 / 1000}`)!;
     event.eventMetadata = { priceToBeat: 97098.75 };
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.strike, { timeout: 15_000 }).toBe(97098.75);
-    // The old window's tokens are no longer subscribed.
-    expect(clob.subscriptions.at(-1)).toEqual([UP1, DOWN1].sort());
+    // The old window's tokens are no longer subscribed (a new connection: the channel has no unsubscribe).
+    await expect.poll(() => clob.subscriptions.at(-1), { timeout: 10_000 }).toEqual([UP1, DOWN1].sort());
   });
 
   it('withdraws the quotes when the venue drops the connection, and resubscribes', async () => {

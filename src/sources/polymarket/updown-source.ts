@@ -51,7 +51,8 @@ export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSour
   const timers: { discover?: NodeJS.Timeout; evaluate?: NodeJS.Timeout; retry?: NodeJS.Timeout; watchdog?: NodeJS.Timeout; ping?: NodeJS.Timeout } = {};
   let gammaFailing = false;
 
-  const windows = (horizon: Horizon) => {
+  /** Start times of the current and the next window. */
+  const windows = (horizon: Horizon): [number, number] => {
     const cur = windowAt(now(), horizon).startMs;
     return [cur, cur + horizon * 60_000];
   };
@@ -154,7 +155,7 @@ export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSour
     const jobs: Promise<void>[] = [];
     const keep = new Set<string>();
     for (const { asset, horizon } of PAIRS) {
-      const [cur, next] = windows(horizon) as [number, number];
+      const [cur, next] = windows(horizon);
       for (const start of [cur, next]) {
         const slug = upDownSlug(asset, horizon, start);
         keep.add(slug);
