@@ -132,8 +132,8 @@ describe('venue quote sources (quotes=venues)', () => {
     expect(clob.subscriptions).toEqual([[UP0, UP1, DOWN1, DOWN0, 'eth5-down', 'eth5-up', 'sol15-down', 'sol15-up'].sort()]);
 
     // Empty ask side and crossed book: the quote is there, with null asks.
-    expect(await quote('ETH', 5, 'polymarket')).toMatchObject({ up: null, down: null, strike: null });
-    expect(await quote('ETH', 15, 'kalshi')).toMatchObject({ up: null, down: null, strike: 3401.2 });
+    await expect.poll(() => quote('ETH', 5, 'polymarket'), { timeout: 10_000 }).toMatchObject({ up: null, down: null, strike: null });
+    await expect.poll(() => quote('ETH', 15, 'kalshi'), { timeout: 10_000 }).toMatchObject({ up: null, down: null, strike: 3401.2 });
     // No book (SOL on Polymarket), no event (BTC 5 min), no market (SOL on Kalshi): nothing at all.
     expect(await quote('SOL', 15, 'polymarket')).toBeUndefined();
     expect(await quote('BTC', 5, 'polymarket')).toBeUndefined();
