@@ -11,9 +11,9 @@ import { loadConfig } from '../../src/config.js';
 import { VenueQuoteMessage } from '../../src/live/market.js';
 import { quoteKey } from '../../src/store/keys.js';
 import { startFeed } from '../../workers/feed/feed.js';
-import { RECORDED_PRICE_CHANGE, bookMessage, startClobReplay, type ClobReplay } from '../support/clob-ws-replay.js';
+import { RECORDED_PRICE_CHANGE } from '../support/clob-ws-replay.js';
 import { useRedis } from '../support/redis.js';
-import { kalshi15mMarket, replayEnv, startReplayServer, upDownEvent, type ReplayServer } from '../support/upstream-replay.js';
+import { listKalshi15m, listUpDown, startVenueReplay, type VenueReplay } from '../support/venue-replay.js';
 
 const redis = useRedis();
 const log = pino({ level: 'silent' });
@@ -25,7 +25,7 @@ const UP0 = (RECORDED_PRICE_CHANGE.price_changes as { asset_id: string }[])[0]!.
 const DOWN0 = '48331043336612883890938759509493159234755048973500640148014422747788308965732';
 const UP1 = '71321045679252212594626385532706912750332728571942532289631379312455583992563';
 const DOWN1 = '52114319501245915516055106046884209969926127482827954674443846427813813222426';
-const level = (price: string, size = '100') => ({ price, size });
+const level = (price: string) => ({ price, size: '100' });
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -33,52 +33,35 @@ afterEach(async () => {
   await redis.client.flushall();
 });
 
+const book = (bids: string[], asks: string[]) => ({ bids: bids.map((p) => level(p)), asks: asks.map((p) => level(p)) });
+
 interface Setup {
   clock: { ms: number };
-  http: ReplayServer;
-  clob: ClobReplay;
+  http: VenueReplay['http'];
+  clob: VenueReplay['clob'];
 }
 
 /** Lists the windows, serves their books and starts the feed with quotes=venues at T0 + 1 min. */
 async function venues(): Promise<Setup> {
   const clock = { ms: T0 + 60_000 };
-  const http = await startReplayServer();
-  cleanups.push(() => http.stop());
-  const clob = await startClobReplay();
-  cleanups.push(() => clob.stop());
+  const r = await startVenueReplay();
+  cleanups.push(() => r.stop());
 
-  http.data.gammaEvents.push(
-    upDownEvent({ asset: 'BTC', horizonMinutes: 15, windowStartMs: T0, upToken: UP0, downToken: DOWN0, priceToBeat: 97005.12 }),
-    upDownEvent({ asset: 'BTC', horizonMinutes: 15, windowStartMs: T1, upToken: UP1, downToken: DOWN1 }),
-    upDownEvent({ asset: 'ETH', horizonMinutes: 5, windowStartMs: T0, upToken: 'eth5-up', downToken: 'eth5-down' }),
-    // Listed, but the channel never sends a book for its tokens.
-    upDownEvent({ asset: 'SOL', horizonMinutes: 15, windowStartMs: T0, upToken: 'sol15-up', downToken: 'sol15-down', priceToBeat: 186.4 }),
-  );
-  clob.books.set(UP0, bookMessage(UP0));
-  clob.books.set(DOWN0, bookMessage(DOWN0, { bids: [level('0.91')], asks: [level('0.95'), level('0.93', '25')] }));
-  clob.books.set(UP1, bookMessage(UP1, { bids: [level('0.49')], asks: [level('0.53'), level('0.52')] }));
-  clob.books.set(DOWN1, bookMessage(DOWN1, { bids: [level('0.48')], asks: [level('0.5')] }));
+  listUpDown(r, { asset: 'BTC', horizonMinutes: 15, windowStartMs: T0, upToken: UP0, downToken: DOWN0, priceToBeat: 97005.12 }, { up: 'recorded', down: book(['0.91'], ['0.95', '0.93']) });
+  listUpDown(r, { asset: 'BTC', horizonMinutes: 15, windowStartMs: T1, upToken: UP1, downToken: DOWN1 }, { up: book(['0.49'], ['0.53', '0.52']), down: book(['0.48'], ['0.5']) });
   // An empty ask side on "Up": the venue cannot be bought.
-  clob.books.set('eth5-up', bookMessage('eth5-up', { bids: [level('0.4')], asks: [] }));
-  clob.books.set('eth5-down', bookMessage('eth5-down', { bids: [level('0.39')], asks: [level('0.61')] }));
+  listUpDown(r, { asset: 'ETH', horizonMinutes: 5, windowStartMs: T0, upToken: 'eth5-up', downToken: 'eth5-down' }, { up: book(['0.4'], []), down: book(['0.39'], ['0.61']) });
+  // Listed, but the channel never sends a book for its tokens.
+  listUpDown(r, { asset: 'SOL', horizonMinutes: 15, windowStartMs: T0, upToken: 'sol15-up', downToken: 'sol15-down', priceToBeat: 186.4 }, { up: null, down: null });
 
-  http.data.kalshiMarkets.push(
-    kalshi15mMarket({ series: 'KXBTC15M', windowStartMs: T0, floorStrike: 97012.55, yesBid: '0.5100', yesAsk: '0.5300', noBid: '0.4700', noAsk: '0.4900' }),
-    kalshi15mMarket({ series: 'KXBTC15M', windowStartMs: T1, floorStrike: 97101.3, yesBid: '0.4400', yesAsk: '0.4600', noBid: '0.5400', noAsk: '0.5600' }),
-    // Crossed: the YES bid is above the YES ask.
-    kalshi15mMarket({ series: 'KXETH15M', windowStartMs: T0, floorStrike: 3401.2, yesBid: '0.5500', yesAsk: '0.5400', noBid: '0.4500', noAsk: '0.4600' }),
-  );
+  listKalshi15m(r, { series: 'KXBTC15M', windowStartMs: T0, floorStrike: 97012.55, yesBid: '0.5100', yesAsk: '0.5300', noBid: '0.4700', noAsk: '0.4900' });
+  listKalshi15m(r, { series: 'KXBTC15M', windowStartMs: T1, floorStrike: 97101.3, yesBid: '0.4400', yesAsk: '0.4600', noBid: '0.5400', noAsk: '0.5600' });
+  // Crossed: the YES bid is above the YES ask.
+  listKalshi15m(r, { series: 'KXETH15M', windowStartMs: T0, floorStrike: 3401.2, yesBid: '0.5500', yesAsk: '0.5400', noBid: '0.4500', noAsk: '0.4600' });
 
-  const config = loadConfig({
-    REDIS_URL: redis.url,
-    SOURCES: 'quotes=venues',
-    ...replayEnv(http.base),
-    POLYMARKET_CLOB_WS_URL: clob.url,
-    KALSHI_QUOTES_POLL_MS: '250',
-  });
-  const feed = await startFeed(config, log, { now: () => clock.ms });
+  const feed = await startFeed(loadConfig({ REDIS_URL: redis.url, SOURCES: 'quotes=venues', ...r.env }), log, { now: () => clock.ms });
   cleanups.push(() => feed.stop());
-  return { clock, http, clob };
+  return { clock, http: r.http, clob: r.clob };
 }
 
 async function quote(asset: string, h: number, operator: string): Promise<VenueQuoteMessage | undefined> {
