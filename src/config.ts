@@ -102,6 +102,9 @@ const EnvSchema = z.object({
   /** Each odds call costs quota: a league is fetched from The Odds API at most this often. */
   ODDS_API_MIN_INTERVAL_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
   ECB_FX_URL: z.url({ protocol: /^https?$/ }).default('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml'),
+  /** Venue up/down quotes (SOURCES quotes=venues): Polymarket's CLOB market channel, Kalshi's poll interval. */
+  POLYMARKET_CLOB_WS_URL: z.url({ protocol: /^wss?$/ }).default('wss://ws-subscriptions-clob.polymarket.com/ws/market'),
+  KALSHI_QUOTES_POLL_MS: z.coerce.number().int().min(250).max(60_000).default(2000),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   EVENT_CATALOG_FILE: z.string().min(1).optional(),
 });
@@ -133,6 +136,8 @@ export interface Config {
     kalshiBaseUrl: string;
     polymarketGammaUrl: string;
     polymarketClobUrl: string;
+    polymarketClobWsUrl: string;
+    kalshiQuotesPollMs: number;
     oddsApiBaseUrl: string;
     oddsApiKey: string | undefined;
     oddsApiRegions: string;
@@ -204,6 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       kalshiBaseUrl: e.KALSHI_BASE_URL,
       polymarketGammaUrl: e.POLYMARKET_GAMMA_URL,
       polymarketClobUrl: e.POLYMARKET_CLOB_URL,
+      polymarketClobWsUrl: e.POLYMARKET_CLOB_WS_URL,
+      kalshiQuotesPollMs: e.KALSHI_QUOTES_POLL_MS,
       oddsApiBaseUrl: e.ODDS_API_BASE_URL,
       oddsApiKey: e.ODDS_API_KEY,
       oddsApiRegions: e.ODDS_API_REGIONS,

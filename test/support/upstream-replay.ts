@@ -2,7 +2,9 @@
  * A local HTTP server replaying the recorded upstream responses (test/fixtures/recorded) in each
  * provider's documented shape: Kalshi (/kalshi/...), Polymarket Gamma (/gamma/...) and CLOB
  * (/clob/...), The Odds API (/odds/...) and the ECB file (/ecb/...). Tests can inject faults, page
- * sizes and malformed entries, and stop and restart it on the same port.
+ * sizes and malformed entries, and stop and restart it on the same port. Up/down windows (Gamma
+ * events, Kalshi 15-minute markets) are listed per test from the documented-shape templates in
+ * test/fixtures/documented.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +13,7 @@ import { resolve } from 'node:path';
 
 const dir = resolve(import.meta.dirname, '../fixtures/recorded');
 const json = (name: string): unknown => JSON.parse(readFileSync(resolve(dir, name), 'utf8'));
+const documented = (name: string): unknown => JSON.parse(readFileSync(resolve(dir, '../documented', name), 'utf8'));
 
 type Obj = Record<string, unknown>;
 
@@ -175,6 +178,74 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     await listen(state.port);
   };
   return state;
+}
+
+export interface UpDownWindow {
+  asset: 'BTC' | 'ETH' | 'SOL';
+  horizonMinutes: 5 | 15;
+  windowStartMs: number;
+  upToken: string;
+  downToken: string;
+  /** Gamma's `eventMetadata.priceToBeat`; omitted = not published yet. */
+  priceToBeat?: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** The Gamma event of one up/down window, in the documented shape (the template with this window's slug, times and tokens). */
+export function upDownEvent(w: UpDownWindow): Obj {
+  const template = documented('polymarket-gamma-updown-event.json') as Obj;
+  const slug = `${w.asset.toLowerCase()}-updown-${w.horizonMinutes}m-${w.windowStartMs / 1000}`;
+  const endDate = iso(w.windowStartMs + w.horizonMinutes * 60_000);
+  const market = (template.markets as Obj[])[0] as Obj;
+  return {
+    ...template,
+    slug,
+    ticker: slug,
+    endDate,
+    eventMetadata: w.priceToBeat === undefined ? null : { priceToBeat: w.priceToBeat },
+    markets: [{ ...market, slug, endDate, eventStartTime: iso(w.windowStartMs), clobTokenIds: JSON.stringify([w.upToken, w.downToken]) }],
+  };
+}
+
+export interface Kalshi15mWindow {
+  series: 'KXBTC15M' | 'KXETH15M' | 'KXSOL15M';
+  windowStartMs: number;
+  floorStrike: number | null;
+  /** Dollar strings as Kalshi sends them ("0.5300"). */
+  yesBid: string;
+  yesAsk: string;
+  noBid: string;
+  noAsk: string;
+}
+
+/** Kalshi's ticker date part: the close time in US Eastern, e.g. 25NOV220915. */
+function easternStamp(ms: number): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', year: '2-digit', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(new Date(ms))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}${String(parts.month).toUpperCase()}${parts.day}${parts.hour}${parts.minute}`;
+}
+
+/** A Kalshi 15-minute crypto market in the documented shape (the template with this window's ticker, times, strike and book). */
+export function kalshi15mMarket(w: Kalshi15mWindow): Obj {
+  const template = documented('kalshi-crypto-15m-market.json') as Obj;
+  const closeMs = w.windowStartMs + 15 * 60_000;
+  const event = `${w.series}-${easternStamp(closeMs)}`;
+  return {
+    ...template,
+    ticker: `${event}-${easternStamp(closeMs).slice(-2)}`,
+    event_ticker: event,
+    open_time: iso(w.windowStartMs),
+    close_time: iso(closeMs),
+    floor_strike: w.floorStrike,
+    yes_bid_dollars: w.yesBid,
+    yes_ask_dollars: w.yesAsk,
+    no_bid_dollars: w.noBid,
+    no_ask_dollars: w.noAsk,
+  };
 }
 
 /** Environment pointing every real source at a replay server. */

@@ -1,14 +1,21 @@
 /**
  * The price-feed process: one PriceSource (simulator or an exchange), every tick published on
- * `pw:ticks:{ASSET}` in the wire format of DESIGN.md.
+ * `pw:ticks:{ASSET}` in the wire format of DESIGN.md; with `quotes=venues`, also the venues' own
+ * up/down quotes (one connection per venue) on `pw:quotes:{ASSET}`.
  */
 import type { Config } from '../../src/config.js';
 import { ConfigError } from '../../src/config.js';
 import type { Logger } from '../../src/log.js';
 import { ticksChannel } from '../../src/store/keys.js';
 import { connectRedis } from '../../src/store/redis.js';
+import { KalshiClient } from '../../src/sources/kalshi/client.js';
+import { createKalshiCrypto15m } from '../../src/sources/kalshi/crypto-15m.js';
+import { PolymarketClient } from '../../src/sources/polymarket/client.js';
+import { createPolymarketUpDown } from '../../src/sources/polymarket/updown-source.js';
+import type { QuoteSource } from '../../src/sources/quotes/quote-source.js';
 import { createCoinbasePrices } from './coinbase.js';
 import type { PriceSource } from './price-source.js';
+import { createQuotePublisher } from './quote-publisher.js';
 import { createSimulatedPrices } from './simulated-prices.js';
 
 function priceSource(config: Config, log: Logger): PriceSource {
@@ -22,9 +29,38 @@ function priceSource(config: Config, log: Logger): PriceSource {
   }
 }
 
-export async function startFeed(config: Config, log: Logger): Promise<{ stop(): Promise<void> }> {
+/** The venue quote sources: none on the simulator (the API processes model the venues themselves). */
+function quoteSources(config: Config, log: Logger, now: () => number): QuoteSource[] {
+  const up = config.upstream;
+  switch (config.sources.quotes) {
+    case 'simulator':
+      return [];
+    case 'venues':
+      return [
+        createPolymarketUpDown({
+          client: new PolymarketClient({ gammaUrl: up.polymarketGammaUrl, clobUrl: up.polymarketClobUrl, timeoutMs: up.timeoutMs, log }),
+          wsUrl: up.polymarketClobWsUrl,
+          log,
+          now,
+        }),
+        createKalshiCrypto15m({ client: new KalshiClient({ baseUrl: up.kalshiBaseUrl, timeoutMs: up.timeoutMs, log }), pollMs: up.kalshiQuotesPollMs, log, now }),
+      ];
+    default:
+      throw new ConfigError(`invalid configuration:\n  SOURCES: no quotes source "${config.sources.quotes}" (available: simulator, venues)`);
+  }
+}
+
+export interface FeedOptions {
+  /** The clock the venue sources pick windows by (tests move it across a window boundary). */
+  now?: () => number;
+}
+
+export async function startFeed(config: Config, log: Logger, opts: FeedOptions = {}): Promise<{ stop(): Promise<void> }> {
   const source = priceSource(config, log);
+  const now = opts.now ?? Date.now;
+  const venues = quoteSources(config, log, now);
   const redis = connectRedis(config.redisUrl, 'feed', log);
+  const quotes = createQuotePublisher(redis, { log, now });
   let published = 0;
   await source.start((tick) => {
     published++;
@@ -33,12 +69,16 @@ export async function startFeed(config: Config, log: Logger): Promise<{ stop(): 
     });
   });
   log.info({ source: source.name }, 'price feed started');
-  const stats = setInterval(() => log.debug({ published }, 'ticks published'), 60_000);
+  for (const venue of venues) await venue.start(quotes);
+  if (venues.length > 0) log.info({ sources: venues.map((v) => v.name) }, 'venue quote sources started');
+  const stats = setInterval(() => log.debug({ published, quotes: quotes.published }, 'ticks and quotes published'), 60_000);
   stats.unref();
   return {
     async stop() {
       clearInterval(stats);
       await source.stop();
+      for (const venue of venues) await venue.stop();
+      quotes.stop();
       await redis.quit().catch(() => {});
     },
   };

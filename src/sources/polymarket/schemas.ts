@@ -18,7 +18,7 @@ const JsonStringArray = z.string().transform((s, ctx) => {
 });
 
 /** A number sent as a number or a decimal string. */
-const Numeric = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)]).pipe(z.number().finite());
+export const Numeric = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)]).pipe(z.number().finite());
 
 export const GammaMarket = z
   .object({

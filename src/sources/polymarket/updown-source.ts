@@ -1,0 +1,201 @@
+/**
+ * Polymarket up/down quotes: finds the current and next window's event of every (asset, horizon)
+ * on Gamma, holds one CLOB market-channel connection subscribed to all their tokens, keeps the
+ * books, and reports each current window's best asks and start price. The next window's tokens
+ * are subscribed before it opens, so the roll at the boundary needs no new book.
+ */
+import WebSocket from 'ws';
+import { ASSETS, HORIZONS, type Asset, type Horizon, type VenueQuoteMessage } from '../../live/market.js';
+import { windowAt } from '../../live/window.js';
+import type { Logger } from '../../log.js';
+import { backoffDelay } from '../http/backoff.js';
+import { UpstreamHttpError } from '../http/errors.js';
+import type { QuoteSink, QuoteSource } from '../quotes/quote-source.js';
+import { ClobBooks, parseClobFrame } from './clob-book.js';
+import type { PolymarketClient } from './client.js';
+import { parseUpDownEvent, upDownSlug, type UpDownMarket } from './updown-events.js';
+
+export const POLYMARKET_OPERATOR = 'polymarket';
+
+export interface PolymarketUpDownOptions {
+  client: PolymarketClient;
+  /** The CLOB market channel, e.g. wss://ws-subscriptions-clob.polymarket.com/ws/market. */
+  wsUrl: string;
+  log: Logger;
+  now?: () => number;
+  /** How often Gamma is asked for events not found yet and for a start price not published yet. */
+  discoverMs?: number;
+  /** How often the current windows are re-evaluated, so a window rolls on time without a message. */
+  evaluateMs?: number;
+  /** Reconnect when nothing (not even a PONG) arrives for this long. */
+  silenceMs?: number;
+  maxBackoffMs?: number;
+}
+
+const PAIRS = ASSETS.flatMap((asset) => HORIZONS.map((horizon) => ({ asset, horizon })));
+// The venue drops a market-channel connection that sends no text PING for a while.
+const PING_MS = 10_000;
+
+export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSource {
+  const now = opts.now ?? Date.now;
+  const discoverMs = opts.discoverMs ?? 5_000;
+  const silenceMs = opts.silenceMs ?? 30_000;
+  const maxBackoff = opts.maxBackoffMs ?? 30_000;
+  const markets = new Map<string, UpDownMarket>();
+  const books = new ClobBooks();
+  let sink: QuoteSink | undefined;
+  let stopped = true;
+  let socket: WebSocket | undefined;
+  let subscribed = '';
+  let attempt = 0;
+  const timers: { discover?: NodeJS.Timeout; evaluate?: NodeJS.Timeout; retry?: NodeJS.Timeout; watchdog?: NodeJS.Timeout; ping?: NodeJS.Timeout } = {};
+  let gammaFailing = false;
+
+  /** Start times of the current and the next window. */
+  const windows = (horizon: Horizon): [number, number] => {
+    const cur = windowAt(now(), horizon).startMs;
+    return [cur, cur + horizon * 60_000];
+  };
+
+  const fetchMarket = async (asset: Asset, horizon: Horizon, startMs: number): Promise<void> => {
+    const slug = upDownSlug(asset, horizon, startMs);
+    try {
+      const market = parseUpDownEvent(await opts.client.eventBySlug(slug), asset, horizon, startMs);
+      if (market) markets.set(slug, market);
+      gammaFailing = false;
+    } catch (err) {
+      if (err instanceof UpstreamHttpError && err.status === 404) return; // not listed (yet)
+      if (!gammaFailing) opts.log.warn({ err: (err as Error).message, slug }, 'polymarket up/down event lookup failed');
+      gammaFailing = true;
+    }
+  };
+
+  /** Reports every (asset, horizon)'s current-window quote, or its absence. */
+  const evaluate = () => {
+    if (!sink) return;
+    const ts = new Date(now()).toISOString();
+    for (const { asset, horizon } of PAIRS) {
+      const m = markets.get(upDownSlug(asset, horizon, windowAt(now(), horizon).startMs));
+      if (!m || !books.has(m.upToken) || !books.has(m.downToken)) {
+        sink.drop(asset, horizon, POLYMARKET_OPERATOR);
+        continue;
+      }
+      const quote: VenueQuoteMessage = {
+        asset,
+        horizonMinutes: horizon,
+        operatorId: POLYMARKET_OPERATOR,
+        windowStart: new Date(m.windowStartMs).toISOString(),
+        expiresAt: new Date(m.endMs).toISOString(),
+        ...books.upDownAsks(m.upToken, m.downToken),
+        strike: m.priceToBeat,
+        marketUrl: m.marketUrl,
+        ts,
+        source: 'polymarket-clob',
+      };
+      sink.put(quote);
+    }
+  };
+
+  const connect = (tokens: string[]) => {
+    const ws = new WebSocket(opts.wsUrl);
+    socket = ws;
+    const arm = () => {
+      clearTimeout(timers.watchdog);
+      timers.watchdog = setTimeout(() => ws.terminate(), silenceMs);
+    };
+    ws.on('open', () => {
+      if (ws !== socket) return;
+      ws.send(JSON.stringify({ assets_ids: tokens, type: 'market' }));
+      arm();
+      clearInterval(timers.ping);
+      timers.ping = setInterval(() => ws.send('PING'), PING_MS);
+    });
+    ws.on('message', (data) => {
+      if (ws !== socket) return;
+      arm();
+      attempt = 0; // a live stream resets the backoff
+      let changed = false;
+      for (const msg of parseClobFrame(data.toString())) changed = books.apply(msg).length > 0 || changed;
+      if (changed) evaluate();
+    });
+    ws.on('error', (err) => {
+      if (attempt === 0) opts.log.warn({ err: err.message }, 'polymarket clob feed error');
+    });
+    ws.on('close', () => {
+      if (ws !== socket) return; // replaced by a connection with another token set
+      clearTimeout(timers.watchdog);
+      clearInterval(timers.ping);
+      // Without the stream the books are unknown: the venue is out until fresh snapshots arrive.
+      books.clear();
+      evaluate();
+      if (stopped) return;
+      // Full jitter, as for every upstream: a fleet of feeds does not reconnect in step.
+      timers.retry = setTimeout(() => connect(tokens), backoffDelay(attempt++, { baseMs: 500, maxMs: maxBackoff }));
+    });
+  };
+
+  /** (Re)subscribes when the wanted token set changed; the channel has no unsubscribe, so it reconnects. */
+  const subscribe = () => {
+    const tokens = [...markets.values()].flatMap((m) => [m.upToken, m.downToken]).sort();
+    const key = tokens.join(',');
+    if (key === subscribed) return;
+    subscribed = key;
+    books.retain(new Set(tokens));
+    clearTimeout(timers.retry);
+    const old = socket;
+    socket = undefined;
+    old?.terminate();
+    clearTimeout(timers.watchdog);
+    clearInterval(timers.ping);
+    attempt = 0;
+    if (tokens.length > 0) connect(tokens);
+  };
+
+  const discover = async () => {
+    const jobs: Promise<void>[] = [];
+    const keep = new Set<string>();
+    for (const { asset, horizon } of PAIRS) {
+      const [cur, next] = windows(horizon);
+      for (const start of [cur, next]) {
+        const slug = upDownSlug(asset, horizon, start);
+        keep.add(slug);
+        const known = markets.get(slug);
+        if (!known || (start === cur && known.priceToBeat === null)) jobs.push(fetchMarket(asset, horizon, start));
+      }
+    }
+    for (const slug of markets.keys()) if (!keep.has(slug)) markets.delete(slug);
+    await Promise.all(jobs);
+    if (stopped) return;
+    subscribe();
+    evaluate();
+  };
+
+  const discoverLoop = () => {
+    discover()
+      .catch((err: unknown) => opts.log.error({ err }, 'polymarket up/down discovery failed'))
+      .finally(() => {
+        if (!stopped) timers.discover = setTimeout(discoverLoop, discoverMs);
+      });
+  };
+
+  return {
+    name: 'polymarket-updown',
+    async start(s) {
+      sink = s;
+      stopped = false;
+      discoverLoop();
+      timers.evaluate = setInterval(evaluate, opts.evaluateMs ?? 1_000);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timers.discover);
+      clearInterval(timers.evaluate);
+      clearTimeout(timers.retry);
+      clearTimeout(timers.watchdog);
+      clearInterval(timers.ping);
+      const ws = socket;
+      socket = undefined;
+      ws?.terminate();
+    },
+  };
+}
