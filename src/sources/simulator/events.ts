@@ -22,6 +22,16 @@ function askOnTick(price: number, tick: number): number {
 }
 
 /**
+ * A bid on the venue's tick: rounded down (the mirror of {@link askOnTick}, so the book's spread is
+ * never narrower than the venue's); undefined when it would be 0, an empty bid side.
+ */
+function bidOnTick(price: number, tick: number): number | undefined {
+  const inv = Math.round(1 / tick);
+  const p = Math.min(1 - tick, Math.floor(price * inv + 1e-9) / inv);
+  return p >= tick ? p : undefined;
+}
+
+/**
  * A venue's mid prices for a multi-outcome event: the fair probabilities bent by the venue's lean,
  * renormalized so they still sum to 1 (a venue whose mids summed below 1 would be giving money away).
  */
@@ -103,12 +113,14 @@ function buildEvent(seed: number, t: EventTemplate, now: Date): MarketEvent {
     const quotes: Quote[] = venues.map((venue) => {
       const prof = venueProfile(venue);
       const half = between(key(seed, inst.slug, 'spread', venue), prof.halfSpread[0], prof.halfSpread[1]);
-      const ask = (midsOf(venue)[i] ?? 0.5) + half;
+      const mid = midsOf(venue)[i] ?? 0.5;
       const ref: MarketRef = { slug: inst.slug, ...(kalshi ? { kalshi } : {}) };
       if (!t.binary) ref.outcomeSlug = slugify(o.name);
+      const bid = bidOnTick(mid - half, prof.tick);
       return {
         operatorId: venue,
-        yesPrice: askOnTick(ask, prof.tick),
+        yesPrice: askOnTick(mid + half, prof.tick),
+        ...(bid !== undefined ? { yesBid: bid } : {}),
         volume24hUsd: quoteVolume(seed, t, inst.slug, venue, i, (weights[i] ?? 0) / wsum, tSec),
         marketUrl: marketUrl(venue, ref),
       };
@@ -122,6 +134,9 @@ function buildEvent(seed: number, t: EventTemplate, now: Date): MarketEvent {
     category: t.category,
     closesAt: inst.closesAt.toISOString(),
     outcomes,
+    // Every template lists outcomes of which exactly one happens: the fair probabilities are a
+    // softmax over them (Yes/No, or "who wins" among the listed names).
+    exclusive: true,
   };
 }
 
