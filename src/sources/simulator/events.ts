@@ -6,30 +6,11 @@ import type { EventsData, MarketEvent, Outcome, Quote } from '../../model/index.
 import { drift, epochSec, EVENT_OCTAVES, HOT_OCTAVES, VENUE_OCTAVES, VOLUME_OCTAVES } from './drift.js';
 import { EVENT_TEMPLATES, kalshiTicker, type EventTemplate } from './event-catalog.js';
 import { between, createRng, key, mix } from './rng.js';
+import { askOnTick, bidOnTick } from './ticks.js';
 import { marketUrl, slugify, venueProfile, type MarketRef } from './venues.js';
 
 const logit = (p: number): number => Math.log(p / (1 - p));
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
-
-/**
- * An ask on the venue's tick: rounded up (an ask never sits below fair value plus the spread, so a
- * venue's asks over all outcomes sum above 1), dividing by an integer so 0.57 stays 0.57.
- */
-function askOnTick(price: number, tick: number): number {
-  const inv = Math.round(1 / tick);
-  const p = Math.ceil(price * inv - 1e-9) / inv;
-  return Math.min(1 - tick, Math.max(tick, p));
-}
-
-/**
- * A bid on the venue's tick: rounded down (the mirror of {@link askOnTick}, so the book's spread is
- * never narrower than the venue's); undefined when it would be 0, an empty bid side.
- */
-function bidOnTick(price: number, tick: number): number | undefined {
-  const inv = Math.round(1 / tick);
-  const p = Math.min(1 - tick, Math.floor(price * inv + 1e-9) / inv);
-  return p >= tick ? p : undefined;
-}
 
 /**
  * A venue's mid prices for a multi-outcome event: the fair probabilities bent by the venue's lean,
