@@ -47,7 +47,12 @@ const SCHEDULES: readonly FeeSchedule[] = [
   },
 ];
 
-function validate(schedules: readonly FeeSchedule[]): ReadonlyMap<string, FeeSchedule> {
+/**
+ * Checks schedules against the operator catalog and indexes them by operator.
+ * @throws Error naming every problem: a duplicate, an unknown operator, a rate out of range, a
+ *   missing source or as-of date, an exchange or crypto operator without a schedule
+ */
+export function validateFeeSchedules(schedules: readonly FeeSchedule[]): ReadonlyMap<string, FeeSchedule> {
   const byId = new Map<string, FeeSchedule>();
   const problems: string[] = [];
   for (const s of schedules) {
@@ -64,7 +69,7 @@ function validate(schedules: readonly FeeSchedule[]): ReadonlyMap<string, FeeSch
   return byId;
 }
 
-const BY_ID = validate(SCHEDULES);
+const BY_ID = validateFeeSchedules(SCHEDULES);
 
 /** The taker-fee schedule of an exchange or crypto venue; undefined for sportsbooks. */
 export function feeSchedule(operatorId: string): FeeSchedule | undefined {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterFeePrice, FEE_SCHEDULES, feeSchedule } from '../../src/catalog/fee-schedules.js';
+import { afterFeePrice, FEE_SCHEDULES, feeSchedule, validateFeeSchedules } from '../../src/catalog/fee-schedules.js';
 import { OPERATORS } from '../../src/catalog/operators.js';
 import { priceAfterFee, takerFee, type FeeSchedule } from '../../src/domain/fees.js';
 import { probabilityToAmerican } from '../../src/domain/odds.js';
@@ -101,6 +101,20 @@ describe('schedules as data', () => {
         expect(after).toBeLessThan(1);
       }
     }
+  });
+
+  it('fails start-up on a bad schedule, naming each problem', () => {
+    const bad: FeeSchedule[] = [
+      ...FEE_SCHEDULES.filter((s) => s.operatorId !== 'limitless'),
+      { ...kalshi, formula: { kind: 'variance', rates: { default: 0.7 } }, source: 'x', asOf: 'today' },
+      { ...kalshi, operatorId: 'nobody' },
+    ];
+    expect(() => validateFeeSchedules(bad)).toThrow(/duplicate fee schedule for kalshi/);
+    expect(() => validateFeeSchedules(bad)).toThrow(/kalshi: rate default=0.7 out of range/);
+    expect(() => validateFeeSchedules(bad)).toThrow(/kalshi: needs a source and an as-of date/);
+    expect(() => validateFeeSchedules(bad)).toThrow(/fee schedule for unknown operator nobody/);
+    expect(() => validateFeeSchedules(bad)).toThrow(/crypto operator limitless has no fee schedule/);
+    expect(validateFeeSchedules(FEE_SCHEDULES).size).toBe(FEE_SCHEDULES.length);
   });
 
   it('rejects prices outside (0, 1) and non-integer sizes', () => {
