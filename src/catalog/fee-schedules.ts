@@ -4,14 +4,15 @@
  * module loads: every exchange or crypto operator of the catalog needs a schedule, and a schedule
  * for an unknown operator fails start-up. Sportsbooks need none: their odds carry their margin.
  */
-import type { FeeSchedule } from '../domain/fees.js';
+import { priceAfterFee, type FeeSchedule } from '../domain/fees.js';
+import type { Category } from '../model/index.js';
 import { OPERATORS } from './operators.js';
 
 const SCHEDULES: readonly FeeSchedule[] = [
   {
     operatorId: 'kalshi',
     // Kalshi's general trading fee: round_up(0.07 × C × P × (1 − P)) to the next cent per order.
-    rates: { default: 0.07 },
+    formula: { kind: 'variance', rates: { default: 0.07 } },
     rounding: 'up-cent',
     referenceContracts: 100,
     source: 'Kalshi Fee Schedule (kalshi.com/docs/kalshi-fee-schedule.pdf): general taker fee 0.07 × C × P × (1 − P), rounded up to the next cent',
@@ -19,38 +20,46 @@ const SCHEDULES: readonly FeeSchedule[] = [
   },
   {
     operatorId: 'polymarket',
-    // fee = C × feeRate × p × (1 − p), per market category; geopolitics is fee-free.
-    rates: { crypto: 0.07, sports: 0.03, politics: 0.04, economics: 0.05, culture: 0.05, default: 0.05 },
+    // fee = C × feeRate × p × (1 − p), per market category (geopolitics, fee-free, is not a category we carry).
+    formula: { kind: 'variance', rates: { crypto: 0.07, sports: 0.03, politics: 0.04, economics: 0.05, culture: 0.05, default: 0.05 } },
     rounding: 'decimals-5',
     referenceContracts: 100,
-    source: 'Polymarket Trading Fees (docs.polymarket.com/trading/fees): C × feeRate × p × (1 − p), taker only, rate per category',
+    source: 'Polymarket Trading Fees (docs.polymarket.com/trading/fees): C × feeRate × p × (1 − p), taker only; crypto 0.07, sports 0.03, politics 0.04, economics 0.05, culture 0.05; 5-decimal precision',
     asOf: '2026-11-23',
   },
   {
     operatorId: 'forecastex',
-    rates: { default: 0 },
+    formula: { kind: 'variance', rates: { default: 0 } },
     rounding: 'none',
     referenceContracts: 100,
-    source: 'Interactive Brokers ForecastTrader: forecast contracts trade commission-free (IBKR commissions page, ForecastEx)',
+    source: 'IBKR ForecastTrader (forecasttrader.interactivebrokers.com): "Forecast Contracts are offered at zero-commission at Interactive Brokers"',
     asOf: '2026-11-23',
   },
   {
     operatorId: 'limitless',
-    rates: { default: 0.03 },
-    rounding: 'decimals-5',
+    // The docs publish the range and direction (3.00% for low-probability buys down to 0.40%), not the
+    // curve: a straight line between them is our reading, and ignores the experience discounts.
+    formula: { kind: 'sliding-notional', atZero: 0.03, atOne: 0.004 },
+    rounding: 'none',
     referenceContracts: 100,
-    source: 'Limitless Exchange docs (Fees): taker fee on CLOB markets, binary p × (1 − p) shape',
+    source: 'Limitless Exchange Fees (docs.limitless.exchange/user-guide/fees): CLOB taker buy fee 0.40%–3.00% of notional, paid in contracts, falling as the price rises; makers pay none',
     asOf: '2026-11-23',
   },
 ];
 
-function validate(schedules: readonly FeeSchedule[]): ReadonlyMap<string, FeeSchedule> {
+/**
+ * Checks schedules against the operator catalog and indexes them by operator.
+ * @throws Error naming every problem: a duplicate, an unknown operator, a rate out of range, a
+ *   missing source or as-of date, an exchange or crypto operator without a schedule
+ */
+export function validateFeeSchedules(schedules: readonly FeeSchedule[]): ReadonlyMap<string, FeeSchedule> {
   const byId = new Map<string, FeeSchedule>();
   const problems: string[] = [];
   for (const s of schedules) {
     if (byId.has(s.operatorId)) problems.push(`duplicate fee schedule for ${s.operatorId}`);
     if (!OPERATORS.some((op) => op.id === s.operatorId)) problems.push(`fee schedule for unknown operator ${s.operatorId}`);
-    for (const [k, r] of Object.entries(s.rates)) if (!(r >= 0 && r < 0.25)) problems.push(`${s.operatorId}: rate ${k}=${r} out of range`);
+    const rates = s.formula.kind === 'variance' ? Object.entries(s.formula.rates) : [['atZero', s.formula.atZero], ['atOne', s.formula.atOne] as const];
+    for (const [k, r] of rates) if (!(typeof r === 'number' && r >= 0 && r < 0.25)) problems.push(`${s.operatorId}: rate ${k}=${r} out of range`);
     if (!Number.isInteger(s.referenceContracts) || s.referenceContracts < 1) problems.push(`${s.operatorId}: bad referenceContracts`);
     if (!/^\d{4}-\d{2}-\d{2}$/.test(s.asOf) || s.source.length < 10) problems.push(`${s.operatorId}: needs a source and an as-of date`);
     byId.set(s.operatorId, s);
@@ -60,9 +69,20 @@ function validate(schedules: readonly FeeSchedule[]): ReadonlyMap<string, FeeSch
   return byId;
 }
 
-const BY_ID = validate(SCHEDULES);
+const BY_ID = validateFeeSchedules(SCHEDULES);
 
 /** The taker-fee schedule of an exchange or crypto venue; undefined for sportsbooks. */
 export function feeSchedule(operatorId: string): FeeSchedule | undefined {
   return BY_ID.get(operatorId);
 }
+
+/**
+ * What buying YES at `price` on `operatorId` costs per contract after the venue's taker fee, for a
+ * market of `category`; the price itself for a venue without a schedule (sportsbooks).
+ */
+export function afterFeePrice(operatorId: string, category: Category | undefined, price: number): number {
+  return priceAfterFee(BY_ID.get(operatorId), category, price);
+}
+
+/** Every schedule, for documentation and tests. */
+export const FEE_SCHEDULES: readonly FeeSchedule[] = SCHEDULES;

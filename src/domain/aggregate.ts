@@ -60,3 +60,37 @@ export function volumeWeightedProbability(
   }
   return totalVolume > 0 ? weighted / totalVolume : priceSum / quotes.length;
 }
+
+/** A quote as the probability maths reads it: the YES ask, the bid when known, the 24-hour volume. */
+export interface PricedQuote {
+  yesPrice: number;
+  yesBid?: number;
+  volume24hUsd: number;
+}
+
+/**
+ * A quote's mid price, (bid + ask) / 2, where a bid below the ask exists; the ask alone otherwise.
+ * The mid is the market's estimate of the probability; the ask carries half the spread on top.
+ */
+export function quoteMid(q: { yesPrice: number; yesBid?: number }): number {
+  return q.yesBid !== undefined && q.yesBid > 0 && q.yesBid < q.yesPrice ? (q.yesBid + q.yesPrice) / 2 : q.yesPrice;
+}
+
+/**
+ * The combined probability of each of an event's outcomes: the volume-weighted mid over the
+ * outcome's quotes ({@link volumeWeightedProbability}), then, when the outcomes are mutually
+ * exclusive and exhaustive, divided by their sum so they add up to 1 (asks and leans make the raw
+ * figures sum above or below 1). Independent outcomes are left as they are.
+ *
+ * @param outcomes - each outcome's quotes, at least one each
+ * @returns probabilities in (0, 1), index-aligned with `outcomes`
+ * @throws RangeError as {@link volumeWeightedProbability}
+ */
+export function outcomeProbabilities(outcomes: ReadonlyArray<ReadonlyArray<PricedQuote>>, exclusive: boolean): number[] {
+  const raw = outcomes.map((quotes) =>
+    volumeWeightedProbability(quotes.map((q) => ({ yesPrice: quoteMid(q), volume24hUsd: q.volume24hUsd }))),
+  );
+  if (!exclusive) return raw;
+  const sum = raw.reduce((s, p) => s + p, 0);
+  return raw.map((p) => p / sum);
+}

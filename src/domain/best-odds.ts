@@ -34,6 +34,7 @@ export const LINE_KEYS = [
   'total_under',
   'away_moneyline',
   'home_moneyline',
+  'draw_moneyline',
 ] as const;
 /** One of {@link LINE_KEYS}. */
 export type LineKey = (typeof LINE_KEYS)[number];
@@ -112,5 +113,6 @@ export function sportsbookLeaders(books: ReadonlyArray<BookOdds>): Record<LineKe
     total_under: leadersBy(offered(books, (b) => b.totalUnder), compareUnder),
     away_moneyline: leadersBy(offered(books, (b) => b.awayMoneyline), compareMoneyline),
     home_moneyline: leadersBy(offered(books, (b) => b.homeMoneyline), compareMoneyline),
+    draw_moneyline: leadersBy(offered(books, (b) => b.drawMoneyline), compareMoneyline),
   };
 }

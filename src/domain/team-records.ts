@@ -46,45 +46,62 @@ export function straightUpRecord(
 }
 
 /**
+ * Grades one bet into `record`: `score` is the bettor's side of the result (margin, or total) and
+ * `line` the handicap added to it (> 0 wins, < 0 loses, 0 pushes). A quarter line (±0.25, ±0.75,
+ * ...) is half a stake on each neighbouring line, so each half counts 0.5: a -0.25 handicap on a
+ * draw is half a push and half a loss.
+ */
+function grade(record: { win: number; loss: number; push: number }, score: number, line: number): void {
+  const quarter = Math.abs(Math.abs(line * 4) % 2 - 1) < 1e-9;
+  const halves = quarter ? [line - 0.25, line + 0.25] : [line];
+  const share = 1 / halves.length;
+  for (const h of halves) {
+    const result = score + h;
+    // Scores are integers and lines halves or quarters, so the result is exact; the tolerance only
+    // guards against a line that arrived with float noise.
+    if (Math.abs(result) < 1e-9) record.push += share;
+    else if (result > 0) record.win += share;
+    else record.loss += share;
+  }
+}
+
+/**
  * Against-the-spread record: margin = team score - opponent score + the team's signed closing
- * spread; > 0 a win, < 0 a loss, 0 a push. A quarter line is graded whole against the margin (no
- * split stake). Games the team did not play are ignored.
+ * spread; > 0 a win, < 0 a loss, 0 a push. A quarter line grades as two half stakes (counts of
+ * 0.5). Games the team did not play are ignored.
  */
 export function atsRecord(games: ReadonlyArray<FinishedGame>, teamCode: string): WLP {
-  const record: WLP = { wins: 0, losses: 0, pushes: 0 };
+  const r = { win: 0, loss: 0, push: 0 };
   for (const game of games) {
     const side = sideOf(game, teamCode);
     if (side === undefined) continue;
-    const margin = side.scored - side.conceded + side.spread;
-    // Scores are integers and lines are halves or quarters, so the margin is exact; the tolerance
-    // only guards against a line that arrived with float noise.
-    if (Math.abs(margin) < 1e-9) record.pushes += 1;
-    else if (margin > 0) record.wins += 1;
-    else record.losses += 1;
+    grade(r, side.scored - side.conceded, side.spread);
   }
-  return record;
+  return { wins: r.win, losses: r.loss, pushes: r.push };
 }
 
 /**
  * Over/under record of the games the team played: combined points against the closing total;
- * above is an over, below an under, equal a push. Games the team did not play are ignored.
+ * above is an over, below an under, equal a push; a quarter total grades as two half stakes.
+ * Games the team did not play are ignored.
  */
 export function overUnderRecord(
   games: ReadonlyArray<FinishedGame>,
   teamCode: string,
 ): { overs: number; unders: number; pushes: number } {
-  const record = { overs: 0, unders: 0, pushes: 0 };
+  const r = { win: 0, loss: 0, push: 0 };
   for (const game of games) {
     if (sideOf(game, teamCode) === undefined) continue;
-    const diff = game.homeScore + game.awayScore - game.closingTotal;
-    if (Math.abs(diff) < 1e-9) record.pushes += 1;
-    else if (diff > 0) record.overs += 1;
-    else record.unders += 1;
+    // The over is a bet on total - line > 0.
+    grade(r, game.homeScore + game.awayScore, -game.closingTotal);
   }
-  return record;
+  return { overs: r.win, unders: r.loss, pushes: r.push };
 }
 
-/** Three counts joined by hyphens, as the payload's ATS and O/U strings: "3-2-1". */
+/**
+ * Three counts joined by hyphens, as the payload's ATS and O/U strings and the W-D-L record: "3-2-1";
+ * half counts from quarter lines read "3.5-1.5-1".
+ */
 export function formatTriple(a: number, b: number, c: number): string {
   return `${a}-${b}-${c}`;
 }

@@ -35,6 +35,8 @@ export const BookOdds = z.object({
   totalUnder: PricedLine.optional(),
   homeMoneyline: AmericanOdds.optional(),
   awayMoneyline: AmericanOdds.optional(),
+  /** Football's third outcome (1X2): the price of a draw. Absent where games never end level. */
+  drawMoneyline: AmericanOdds.optional(),
 });
 export type BookOdds = z.infer<typeof BookOdds>;
 

@@ -1,6 +1,7 @@
 /** Advertiser endpoints (spec 2.5, 2.6): the active-event list and the operator A/B comparison. */
 import { priceToCents } from '../domain/contract-price.js';
 import { roundTo } from '../domain/aggregate.js';
+import { afterFeePrice } from '../catalog/fee-schedules.js';
 import type { MarketEvent, Quote } from '../model/index.js';
 import type { WidgetContext } from './context.js';
 import type { EventListPayload, SpecificEventPayload } from './payload-schemas.js';
@@ -20,8 +21,9 @@ export interface ComparisonOptions {
 
 /**
  * Compares operator A and operator B on every outcome both list. Prices are decimal dollars per
- * $1 contract, spreadCents = |A - B| x 100, volumes are 24-hour USD. An outcome only one of them
- * lists is left out rather than given a fake price.
+ * $1 contract after each venue's taker fee (the two sit side by side, so they compare what a buyer
+ * pays: DESIGN, exchange figures after fees), spreadCents = |A - B| x 100 of those, volumes are
+ * 24-hour USD. An outcome only one of them lists is left out rather than given a fake price.
  */
 export function buildSpecificEvent(
   event: MarketEvent,
@@ -56,17 +58,21 @@ export function buildSpecificEvent(
         operatorA: { id: opts.operatorA, name: nameOf(opts.operatorA) },
         operatorB: { id: opts.operatorB, name: nameOf(opts.operatorB) },
       },
-      outcomes: ordered.map(({ name, a, b }) => ({
-        name,
-        operatorAPrice: a.yesPrice,
-        operatorBPrice: b.yesPrice,
-        // Rounded again: subtracting two float cent values brings the noise back.
-        spreadCents: roundTo(Math.abs(priceToCents(a.yesPrice) - priceToCents(b.yesPrice)), 4),
-        operatorAVolume24h: a.volume24hUsd,
-        operatorBVolume24h: b.volume24hUsd,
-        operatorAMarketUrl: a.marketUrl,
-        operatorBMarketUrl: b.marketUrl,
-      })),
+      outcomes: ordered.map(({ name, a, b }) => {
+        const priceA = afterFeePrice(a.operatorId, event.category, a.yesPrice);
+        const priceB = afterFeePrice(b.operatorId, event.category, b.yesPrice);
+        return {
+          name,
+          operatorAPrice: priceA,
+          operatorBPrice: priceB,
+          // Rounded again: subtracting two float cent values brings the noise back.
+          spreadCents: roundTo(Math.abs(priceToCents(priceA) - priceToCents(priceB)), 4),
+          operatorAVolume24h: a.volume24hUsd,
+          operatorBVolume24h: b.volume24hUsd,
+          operatorAMarketUrl: a.marketUrl,
+          operatorBMarketUrl: b.marketUrl,
+        };
+      }),
     },
   };
 }

@@ -1,5 +1,6 @@
 /** Event-specific widget (spec 2.4): one event's outcomes, each with a pool of operator prices. */
-import { volumeWeightedProbability, roundTo } from '../domain/aggregate.js';
+import { outcomeProbabilities, roundTo } from '../domain/aggregate.js';
+import { afterFeePrice } from '../catalog/fee-schedules.js';
 import { lowestPriceLeaders } from '../domain/best-odds.js';
 import { formatContractPrice, type DisplayFormat } from '../domain/contract-price.js';
 import { formatMoneyCompact } from '../domain/money.js';
@@ -10,6 +11,8 @@ import type { EventWidgetPayload } from './payload-schemas.js';
 /**
  * Builds the event widget payload. `changedAt` is when the snapshot's data last changed.
  * Probabilities and best-odds flags are computed from exact prices, never from display strings.
+ * Contract prices and best odds are after each venue's taker fee (the event's category selects
+ * Polymarket's rate); probabilities use fee-free mids, normalised when the outcomes are exclusive.
  */
 export function buildEventWidget(
   event: MarketEvent,
@@ -17,43 +20,45 @@ export function buildEventWidget(
   format: DisplayFormat,
   ctx: WidgetContext,
 ): EventWidgetPayload {
+  const shown = event.outcomes
+    .map((outcome) => ({ outcome, quotes: outcome.quotes.filter((q) => ctx.operatorById(q.operatorId)) }))
+    .filter((o) => o.quotes.length > 0);
+  // Over the outcomes shown: an outcome nobody here may quote leaves the others to share 100 %.
+  const probabilities = outcomeProbabilities(shown.map((o) => o.quotes), event.exclusive === true);
   return {
     widget_class: 'event-specific',
     event_slug: event.slug,
     event_question: event.question,
     last_verified_timestamp: changedAt,
-    outcomes: event.outcomes.flatMap((outcome) => {
-      const quotes = outcome.quotes.filter((q) => ctx.operatorById(q.operatorId));
-      if (quotes.length === 0) return [];
-      const best = lowestPriceLeaders(quotes.map((q) => ({ id: q.operatorId, price: q.yesPrice })));
+    outcomes: shown.map(({ outcome, quotes }, i) => {
+      const afterFee = quotes.map((q) => afterFeePrice(q.operatorId, event.category, q.yesPrice));
+      const best = lowestPriceLeaders(quotes.map((q, j) => ({ id: q.operatorId, price: afterFee[j] as number })));
       const depth = quotes.reduce((sum, q) => sum + q.volume24hUsd, 0);
-      return [
-        {
-          outcome_name: outcome.name,
-          aggregated_probability_pct: roundTo(volumeWeightedProbability(quotes) * 100, 1),
-          market_depth_volume: formatMoneyCompact(depth, 'USD'),
-          comparison_pool: quotes.map((q) => {
-            const op = ctx.operatorById(q.operatorId)!;
-            return {
-              operator_id: op.id,
-              operator_name: op.name,
-              contract_price: formatContractPrice(q.yesPrice, format),
-              contract_volume: formatMoneyCompact(q.volume24hUsd, 'USD'),
-              is_best_odds: best.has(op.id),
-              ...(op.promoCode ? { promo_applied: op.promoCode } : {}),
-              deep_link: ctx.clickUrl({
-                operatorId: op.id,
-                widget: 'event-specific',
-                placement: event.slug,
-                destination: q.marketUrl,
-                advertiserId: ctx.advertiserId,
-                impressionId: ctx.impressionId,
-                expiresAt: ctx.linkExpiresAt,
-              }),
-            };
-          }),
-        },
-      ];
+      return {
+        outcome_name: outcome.name,
+        aggregated_probability_pct: roundTo((probabilities[i] as number) * 100, 1),
+        market_depth_volume: formatMoneyCompact(depth, 'USD'),
+        comparison_pool: quotes.map((q, j) => {
+          const op = ctx.operatorById(q.operatorId)!;
+          return {
+            operator_id: op.id,
+            operator_name: op.name,
+            contract_price: formatContractPrice(afterFee[j] as number, format),
+            contract_volume: formatMoneyCompact(q.volume24hUsd, 'USD'),
+            is_best_odds: best.has(op.id),
+            ...(op.promoCode ? { promo_applied: op.promoCode } : {}),
+            deep_link: ctx.clickUrl({
+              operatorId: op.id,
+              widget: 'event-specific',
+              placement: event.slug,
+              destination: q.marketUrl,
+              advertiserId: ctx.advertiserId,
+              impressionId: ctx.impressionId,
+              expiresAt: ctx.linkExpiresAt,
+            }),
+          };
+        }),
+      };
     }),
   };
 }

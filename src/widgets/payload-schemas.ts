@@ -13,7 +13,10 @@ export const SignedNumber = z.string().regex(/^([+-]\d+(\.\d+)?|0)$/, 'signed nu
 export const AmericanOddsString = z.string().regex(/^[+-]\d{3,}$/, 'American odds');
 export const TotalString = z.string().regex(/^\d+(\.\d+)?$/, 'total');
 export const WL = z.string().regex(/^\d+-\d+$/);
-export const WLP = z.string().regex(/^\d+-\d+-\d+$/);
+/** Counts may be halves: a quarter line grades as two half stakes ("3.5-1.5-1"). */
+export const WLP = z.string().regex(/^\d+(\.5)?-\d+(\.5)?-\d+(\.5)?$/);
+/** Football's wins-draws-losses record. */
+export const WDL = z.string().regex(/^\d+-\d+-\d+$/);
 export const ClickUrl = z.url().regex(/\/v1\/click\?/, 'click-tracking URL');
 
 // -------------------------------------------------------------- 2.1 broad widget
@@ -87,9 +90,11 @@ export const SportsbookOperator = z.object({
     total_under: TotalOdds.optional(),
     away_moneyline: AmericanOddsString.optional(),
     home_moneyline: AmericanOddsString.optional(),
+    /** Football only: the draw of the three-way (1X2) market. */
+    draw_moneyline: AmericanOddsString.optional(),
   }),
   /** The line keys this operator leads (DESIGN best-odds rule). */
-  best_odds: z.array(z.enum(['away_spread', 'home_spread', 'total_over', 'total_under', 'away_moneyline', 'home_moneyline'])),
+  best_odds: z.array(z.enum(['away_spread', 'home_spread', 'total_over', 'total_under', 'away_moneyline', 'home_moneyline', 'draw_moneyline'])),
 });
 
 export const SportsbookWidgetPayload = z.object({
@@ -102,8 +107,8 @@ export const SportsbookWidgetPayload = z.object({
     matchup: z.string(),
   }),
   team_analytics: z.record(
-    z.string().regex(/^[a-z0-9]+_(record|ats_ou)$/),
-    z.union([WL, z.object({ ats: WLP, ou: WLP })]),
+    z.string().regex(/^[a-z0-9]+_(record|record_wdl|ats_ou)$/),
+    z.union([WL, WDL, z.object({ ats: WLP, ou: WLP })]),
   ),
   odds_matrix: z.object({ operators: z.array(SportsbookOperator) }),
 });

@@ -28,9 +28,14 @@ function lines(book: BookOdds): SportsbookWidgetPayload['odds_matrix']['operator
   if (book.totalUnder) out.total_under = total(book.totalUnder);
   if (book.awayMoneyline !== undefined) out.away_moneyline = formatAmerican(book.awayMoneyline);
   if (book.homeMoneyline !== undefined) out.home_moneyline = formatAmerican(book.homeMoneyline);
+  if (book.drawMoneyline !== undefined) out.draw_moneyline = formatAmerican(book.drawMoneyline);
   return out;
 }
 
+/**
+ * Each team's straight-up record (the spec's W-L; draws left out), ATS and O/U; football teams
+ * also get `<code>_record_wdl` (W-D-L), since a W-L record hides their draws.
+ */
 function teamAnalytics(data: LeagueData, codes: readonly string[]): SportsbookWidgetPayload['team_analytics'] {
   const out: SportsbookWidgetPayload['team_analytics'] = {};
   for (const code of codes) {
@@ -39,6 +44,7 @@ function teamAnalytics(data: LeagueData, codes: readonly string[]): SportsbookWi
     const ats = atsRecord(data.finished, code);
     const ou = overUnderRecord(data.finished, code);
     out[`${key}_record`] = formatPair(su.wins, su.losses);
+    if (data.league === 'EPL') out[`${key}_record_wdl`] = formatTriple(su.wins, su.draws, su.losses);
     out[`${key}_ats_ou`] = {
       ats: formatTriple(ats.wins, ats.losses, ats.pushes),
       ou: formatTriple(ou.overs, ou.unders, ou.pushes),

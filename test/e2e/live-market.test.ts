@@ -143,8 +143,9 @@ describe('WebSocket /v1/ws', () => {
       }, { timeout: 5_000 })
       .toBe(true);
     await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.45), new Date());
+    // Kalshi 0.45 after its fee: 0.45 + round_up(0.07 × 100 × 0.45 × 0.55 = 1.7325 → 1.74)/100 = 0.4674 → 47¢
     const pushed = await c.next(
-      (f) => f.topic === 'event:fed-december-2026' && JSON.stringify(f.data).includes('"contract_price":"45¢"'),
+      (f) => f.topic === 'event:fed-december-2026' && JSON.stringify(f.data).includes('"contract_price":"47¢"'),
     );
     expect(pushed.data).toMatchObject({ widget_class: 'event-specific', event_slug: 'fed-december-2026' });
     c.ws.close();

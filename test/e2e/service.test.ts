@@ -4,6 +4,7 @@
  * test's own arithmetic, so the service's numbers are checked against source data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterFeePrice } from '../../src/catalog/fee-schedules.js';
 import { operatorById } from '../../src/catalog/operators.js';
 import { readSnapshot } from '../../src/store/snapshots.js';
 import { LEAGUES, type MarketEvent } from '../../src/model/index.js';
@@ -66,18 +67,28 @@ describe('event widget', () => {
       const events = await eventsAt(body.last_verified_timestamp);
       if (!events) continue; // a refresh landed in between; other slugs will be checked
       const source = events.find((e) => e.slug === slug)!;
+      // Volume-weighted mid ((bid + ask) / 2, or the ask without a bid) per outcome shown, then
+      // normalised over the event's outcomes when they are mutually exclusive.
+      const weighted = new Map<string, number>();
+      for (const outcome of body.outcomes) {
+        const known = source.outcomes.find((o) => o.name === outcome.outcome_name)!.quotes.filter((q) => operatorById(q.operatorId));
+        const mid = (q: (typeof known)[number]) => (q.yesBid !== undefined ? (q.yesBid + q.yesPrice) / 2 : q.yesPrice);
+        const volume = known.reduce((s, q) => s + q.volume24hUsd, 0);
+        weighted.set(outcome.outcome_name, known.reduce((s, q) => s + mid(q) * q.volume24hUsd, 0) / volume);
+      }
+      const total = source.exclusive ? [...weighted.values()].reduce((s, p) => s + p, 0) : 1;
       for (const outcome of body.outcomes) {
         const src = source.outcomes.find((o) => o.name === outcome.outcome_name)!;
         const known = src.quotes.filter((q) => operatorById(q.operatorId));
-        const volume = known.reduce((s, q) => s + q.volume24hUsd, 0);
-        const weighted = known.reduce((s, q) => s + q.yesPrice * q.volume24hUsd, 0) / volume;
-        // Shown to one decimal: within half a tenth of the exact weighted value.
-        expect(Math.abs(outcome.aggregated_probability_pct - weighted * 100)).toBeLessThanOrEqual(0.05 + 1e-9);
-        const minPrice = Math.min(...known.map((q) => q.yesPrice));
+        // Shown to one decimal: within half a tenth of the exact value.
+        expect(Math.abs(outcome.aggregated_probability_pct - (weighted.get(outcome.outcome_name)! / total) * 100)).toBeLessThanOrEqual(0.05 + 1e-9);
+        // Prices and best odds after each venue's taker fee (the event's category picks the rate).
+        const afterFee = (q: (typeof known)[number]) => afterFeePrice(q.operatorId, source.category, q.yesPrice);
+        const minPrice = Math.min(...known.map(afterFee));
         for (const entry of outcome.comparison_pool) {
           const quote = known.find((q) => q.operatorId === entry.operator_id)!;
-          expect(entry.contract_price).toBe(cents(quote.yesPrice));
-          expect(entry.is_best_odds).toBe(Math.abs(quote.yesPrice - minPrice) < 1e-9);
+          expect(entry.contract_price).toBe(cents(afterFee(quote)));
+          expect(entry.is_best_odds).toBe(Math.abs(afterFee(quote) - minPrice) < 1e-9);
           expect(entry.operator_name).toBe(operatorById(entry.operator_id)!.name);
           expect(entry.deep_link.startsWith(`http://localhost:${api.port}/v1/click?`)).toBe(true);
         }
@@ -150,8 +161,10 @@ describe('sportsbook widget', () => {
     const snap = (await readSnapshot(redis.client, 'sportsbook', league))!;
     const matchup = snap.data.upcoming.find((m) => m.id === body.match_meta.event_id);
     if (!matchup) return; // refreshed in between: forms were still checked by the schema
+    // Football adds the W-D-L record beside the spec's W-L.
+    const keys = league === 'EPL' ? ['_ats_ou', '_record', '_record_wdl'] : ['_ats_ou', '_record'];
     expect(Object.keys(body.team_analytics).sort()).toEqual(
-      [matchup.awayCode, matchup.homeCode].flatMap((c) => [`${c.toLowerCase()}_ats_ou`, `${c.toLowerCase()}_record`]).sort(),
+      [matchup.awayCode, matchup.homeCode].flatMap((c) => keys.map((k) => `${c.toLowerCase()}${k}`)).sort(),
     );
     // Record recomputed from the finished games.
     const code = matchup.homeCode;
@@ -171,6 +184,8 @@ describe('sportsbook widget', () => {
     for (const op of body.odds_matrix.operators) {
       const book = matchup.books.find((b) => operatorById(b.operatorId)!.name === op.name)!;
       if (book.homeMoneyline !== undefined) expect(Number(op.lines.home_moneyline)).toBe(book.homeMoneyline);
+      if (book.drawMoneyline !== undefined) expect(Number(op.lines.draw_moneyline)).toBe(book.drawMoneyline);
+      expect(op.lines.draw_moneyline === undefined).toBe(league !== 'EPL');
       if (book.homeSpread) expect(Number(op.lines.home_spread!.line)).toBe(book.homeSpread.point);
     }
     // Every line key that any operator offers has at least one leader.

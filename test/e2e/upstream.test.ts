@@ -69,14 +69,17 @@ describe('recorded prices through the real sources', () => {
   it('event widget: Kalshi prices from *_dollars, volumes from contracts x traded price, links to the market', async () => {
     const w = await widget('us-iran-nuclear-deal-2026');
     expect(w.event_question).toBe('When will the US agree to a new Iranian nuclear deal?');
-    // yes_ask_dollars 0.18 / 0.45 / 0.63; volume_24h_fp 90806 x 0.16, 28052 x 0.45, 9380 x 0.64
+    // yes_ask_dollars 0.18 / 0.45 / 0.63 plus Kalshi's fee per 100 contracts, round_up(0.07 × 100 × p × (1 − p)):
+    // 1.0332 → 1.04, 1.7325 → 1.74, 1.6317 → 1.64, so 0.1904 / 0.4674 / 0.6464 per contract.
+    // volume_24h_fp 90806 x 0.16, 28052 x 0.45, 9380 x 0.64
     expect(pool(w)).toEqual([
-      ['Before April 2026', ['kalshi 18¢ $14.5K']],
-      ['Before August 2026', ['kalshi 45¢ $12.6K']],
-      ['Before 2027', ['kalshi 63¢ $6K']],
+      ['Before April 2026', ['kalshi 19¢ $14.5K']],
+      ['Before August 2026', ['kalshi 47¢ $12.6K']],
+      ['Before 2027', ['kalshi 65¢ $6K']],
     ]);
-    expect(w.outcomes[0]!.aggregated_probability_pct).toBe(18);
-    expect((await widget('us-iran-nuclear-deal-2026', 'implied_pct')).outcomes[1]!.comparison_pool[0]!.contract_price).toBe('45.0%');
+    // The mid of yes_bid 0.16 and yes_ask 0.18; the deadlines are nested, so not normalised.
+    expect(w.outcomes.map((o) => o.aggregated_probability_pct)).toEqual([17, 43, 61.5]);
+    expect((await widget('us-iran-nuclear-deal-2026', 'implied_pct')).outcomes[1]!.comparison_pool[0]!.contract_price).toBe('46.7%');
     expect(await landing(w.outcomes[0]!.comparison_pool[0]!.deep_link)).toBe('https://kalshi.com/events/KXUSAIRANAGREEMENT-27');
   });
 
@@ -84,8 +87,9 @@ describe('recorded prices through the real sources', () => {
     const w = await widget('iran-israel-us-conflict-ends-march-2026');
     expect(pool(w)).toEqual([
       ['By March 7', ['polymarket 9¢ $224.5K']],
-      ['By March 15', ['polymarket 24¢ $93.1K']],
-      ['By March 31', ['polymarket 64¢ $34.8K']],
+      // bestAsk 0.24 + 0.04 × 0.24 × 0.76 = 0.247296; 0.64 + 0.04 × 0.64 × 0.36 = 0.649216 (politics rate)
+      ['By March 15', ['polymarket 25¢ $93.1K']],
+      ['By March 31', ['polymarket 65¢ $34.8K']],
     ]);
     expect(await landing(w.outcomes[2]!.comparison_pool[0]!.deep_link)).toBe(
       'https://polymarket.com/event/iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31',
@@ -148,9 +152,12 @@ describe('upstream outage', () => {
   it('keeps serving the last good data, reports the stale source, and recovers without a restart', async () => {
     const before = await widget('us-recognizes-reza-pahlavi-2026');
     expect(pool(before)).toEqual([
-      ['Yes', ['kalshi 27¢ $11.3K']],
-      ['No', ['kalshi 75¢ $11.3K']],
+      // 0.27 + round_up(1.3797 → 1.38)/100 = 0.2838; 0.75 + round_up(1.3125 → 1.32)/100 = 0.7632
+      ['Yes', ['kalshi 28¢ $11.3K']],
+      ['No', ['kalshi 76¢ $11.3K']],
     ]);
+    // Mids of 0.25/0.27 and (NO side) 0.73/0.75: a Yes/No pair is exclusive and sums to 100.
+    expect(before.outcomes.map((o) => o.aggregated_probability_pct)).toEqual([26, 74]);
     expect((await ready()).status).toBe(200);
 
     await replay.stop();

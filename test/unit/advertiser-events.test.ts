@@ -89,10 +89,12 @@ describe('buildSpecificEvent', () => {
     expect(payload.data.outcomes).toEqual([
       {
         name: 'Alpha',
-        operatorAPrice: 0.57,
-        operatorBPrice: 0.55,
-        // |57 - 55| = 2 (0.57 - 0.55 in floats is 0.0199999...)
-        spreadCents: 2,
+        // After fees (politics): Kalshi 0.57 + round_up(0.07 × 100 × 0.57 × 0.43 = 1.7157 → 1.72)/100;
+        // Polymarket 0.55 + 0.04 × 0.55 × 0.45 = 0.55 + 0.0099
+        operatorAPrice: 0.5872,
+        operatorBPrice: 0.5599,
+        // |58.72 - 55.99| = 2.73
+        spreadCents: 2.73,
         operatorAVolume24h: 1_000,
         operatorBVolume24h: 500,
         operatorAMarketUrl: 'https://kalshi.com/markets/alpha',
@@ -100,10 +102,11 @@ describe('buildSpecificEvent', () => {
       },
       {
         name: 'Gamma',
-        operatorAPrice: 0.1,
-        operatorBPrice: 0.3,
-        // |10 - 30| = 20 (0.3 - 0.1 in floats is 0.19999999999999998)
-        spreadCents: 20,
+        // Kalshi 0.1 + 0.63/100; Polymarket 0.3 + 0.04 × 0.3 × 0.7 = 0.3 + 0.0084
+        operatorAPrice: 0.1063,
+        operatorBPrice: 0.3084,
+        // |10.63 - 30.84| = 20.21
+        spreadCents: 20.21,
         operatorAVolume24h: 100,
         operatorBVolume24h: 5_000,
         operatorAMarketUrl: 'https://kalshi.com/markets/gamma',
@@ -111,10 +114,11 @@ describe('buildSpecificEvent', () => {
       },
       {
         name: 'Delta',
-        operatorAPrice: 0.29,
-        operatorBPrice: 0.58,
-        // |29 - 58| = 29
-        spreadCents: 29,
+        // Kalshi 0.29 + round_up(1.4413 → 1.45)/100; Polymarket 0.58 + 0.04 × 0.58 × 0.42 = 0.58 + 0.009744
+        operatorAPrice: 0.3045,
+        operatorBPrice: 0.589744,
+        // |30.45 - 58.9744| = 28.5244
+        spreadCents: 28.5244,
         operatorAVolume24h: 3_000,
         operatorBVolume24h: 0,
         operatorAMarketUrl: 'https://kalshi.com/markets/delta',
@@ -123,17 +127,25 @@ describe('buildSpecificEvent', () => {
     ]);
   });
 
-  it('gives 0 cents for equal prices and keeps fractional cents', () => {
+  it('gives 0 cents for equal after-fee prices and keeps fractional cents', () => {
     const e: MarketEvent = {
       ...EVENT,
       outcomes: [
-        { name: 'Same', quotes: [q('kalshi', 0.43, 1, 's'), q('polymarket', 0.43, 1, 's')] },
-        // |62.5 - 61| = 1.5
-        { name: 'Half', quotes: [q('kalshi', 0.625, 1, 'h'), q('polymarket', 0.61, 1, 'h')] },
+        // Kalshi 0.43 + round_up(1.7157 → 1.72)/100 = 0.4472; ForecastEx charges no fee: 0.4472
+        { name: 'Same', quotes: [q('kalshi', 0.43, 1, 's'), q('forecastex', 0.4472, 1, 's')] },
+        // Kalshi 0.625 + round_up(1.640625 → 1.65)/100 = 0.6415; 0.6415 - 0.6 = 4.15
+        { name: 'Fraction', quotes: [q('kalshi', 0.625, 1, 'h'), q('forecastex', 0.6, 1, 'h')] },
       ],
     };
-    const payload = buildSpecificEvent(e, CHANGED_AT, opts, ctx);
-    expect(payload.data.outcomes.map((o) => o.spreadCents)).toEqual([0, 1.5]);
+    const payload = buildSpecificEvent(e, CHANGED_AT, { operatorA: 'kalshi', operatorB: 'forecastex' }, ctx);
+    expect(payload.data.outcomes.map((o) => o.spreadCents)).toEqual([0, 4.15]);
+  });
+
+  it('compares after-fee prices: equal asks differ once each venue\'s fee is added', () => {
+    const e: MarketEvent = { ...EVENT, outcomes: [{ name: 'Same', quotes: [q('kalshi', 0.43, 1, 's'), q('polymarket', 0.43, 1, 's')] }] };
+    const [o] = buildSpecificEvent(e, CHANGED_AT, opts, ctx).data.outcomes;
+    // Kalshi 0.4472; Polymarket 0.43 + 0.04 × 0.43 × 0.57 = 0.43 + 0.009804 = 0.439804; 0.7396 cents apart
+    expect([o!.operatorAPrice, o!.operatorBPrice, o!.spreadCents]).toEqual([0.4472, 0.439804, 0.7396]);
   });
 
   it('with a limit returns the highest combined volume first', () => {
@@ -165,9 +177,9 @@ describe('buildSpecificEvent', () => {
     expect(payload.data.operators.operatorA).toEqual({ id: 'polymarket', name: 'Polymarket' });
     // Beta is listed only by kalshi (now B) and Epsilon only by polymarket (now A): both still left out.
     expect(payload.data.outcomes.map((o) => [o.name, o.operatorAPrice, o.operatorBPrice])).toEqual([
-      ['Alpha', 0.55, 0.57],
-      ['Gamma', 0.3, 0.1],
-      ['Delta', 0.58, 0.29],
+      ['Alpha', 0.5599, 0.5872],
+      ['Gamma', 0.3084, 0.1063],
+      ['Delta', 0.589744, 0.3045],
     ]);
   });
 });

@@ -96,15 +96,77 @@ describe('buildEventWidget', () => {
     expect(buildEventWidget(event, CHANGED_AT, 'cents', ctx).outcomes[0]!.aggregated_probability_pct).toBe(60.7);
   });
 
-  it('flags the lowest YES price as best odds, and every operator tied for it', () => {
+  it('uses mid prices where a bid exists', () => {
+    const event: MarketEvent = {
+      ...EVENT,
+      outcomes: [
+        {
+          name: 'Yes',
+          quotes: [
+            { operatorId: 'kalshi', yesPrice: 0.62, yesBid: 0.58, volume24hUsd: 100, marketUrl: url('kalshi', 'a') },
+            { operatorId: 'polymarket', yesPrice: 0.61, volume24hUsd: 300, marketUrl: url('polymarket', 'a') },
+          ],
+        },
+      ],
+    };
+    // Kalshi mid (0.58 + 0.62) / 2 = 0.60; Polymarket has no bid: 0.61. (0.60*100 + 0.61*300) / 400 = 0.6075
+    expect(buildEventWidget(event, CHANGED_AT, 'cents', ctx).outcomes[0]!.aggregated_probability_pct).toBe(60.8);
+  });
+
+  it('normalises exclusive outcomes so they sum to 100', () => {
+    const event: MarketEvent = {
+      ...EVENT,
+      exclusive: true,
+      outcomes: [
+        { name: 'A', quotes: [{ operatorId: 'kalshi', yesPrice: 0.56, yesBid: 0.54, volume24hUsd: 1, marketUrl: url('kalshi', 'a') }] },
+        { name: 'B', quotes: [{ operatorId: 'kalshi', yesPrice: 0.36, yesBid: 0.34, volume24hUsd: 1, marketUrl: url('kalshi', 'b') }] },
+        { name: 'C', quotes: [{ operatorId: 'polymarket', yesPrice: 0.16, volume24hUsd: 1, marketUrl: url('polymarket', 'c') }] },
+      ],
+    };
+    // mids 0.55, 0.35, 0.16 (no bid) sum to 1.06: 0.55/1.06 = 51.9%, 0.35/1.06 = 33.0%, 0.16/1.06 = 15.1%
+    const pcts = buildEventWidget(event, CHANGED_AT, 'cents', ctx).outcomes.map((o) => o.aggregated_probability_pct);
+    expect(pcts).toEqual([51.9, 33, 15.1]);
+    expect(pcts.reduce((s, p) => s + p, 0)).toBeCloseTo(100, 6);
+    // The same outcomes not marked exclusive (nested deadlines, independent binaries) stay raw.
+    const raw = buildEventWidget({ ...event, exclusive: false }, CHANGED_AT, 'cents', ctx).outcomes;
+    expect(raw.map((o) => o.aggregated_probability_pct)).toEqual([55, 35, 16]);
+  });
+
+  it('flags the lowest after-fee YES price as best odds', () => {
     const [cut, hold] = payload.outcomes;
+    // Kalshi 0.60 + 1.68/100 = 0.6168; Polymarket (economics 0.05) 0.70 + 1.05/100 = 0.7105
     expect(cut!.comparison_pool.map((e) => [e.operator_id, e.is_best_odds])).toEqual([
       ['kalshi', true],
       ['polymarket', false],
     ]);
+    // Tied at 0.35 before fees; after them Kalshi 0.35 + 1.60/100 (1.5925 rounded up) = 0.366 and
+    // Polymarket 0.35 + 1.1375/100 = 0.361375, so the flag moves to Polymarket alone.
     expect(hold!.comparison_pool.map((e) => [e.operator_id, e.is_best_odds])).toEqual([
-      ['kalshi', true],
+      ['kalshi', false],
       ['polymarket', true],
+    ]);
+  });
+
+  it('moves the best-odds flag when the fees reorder the prices', () => {
+    const event: MarketEvent = {
+      ...EVENT,
+      category: 'politics',
+      outcomes: [
+        {
+          name: 'Yes',
+          quotes: [
+            { operatorId: 'kalshi', yesPrice: 0.5, volume24hUsd: 1, marketUrl: url('kalshi', 'a') },
+            { operatorId: 'polymarket', yesPrice: 0.505, volume24hUsd: 1, marketUrl: url('polymarket', 'a') },
+          ],
+        },
+      ],
+    };
+    // Before fees Kalshi's 0.50 is cheaper. After: Kalshi 0.50 + 1.75/100 = 0.5175; Polymarket
+    // (politics 0.04) 0.505 + 0.04 × 0.505 × 0.495 = 0.505 + 0.009999 = 0.514999.
+    const pool = buildEventWidget(event, CHANGED_AT, 'implied_pct', ctx).outcomes[0]!.comparison_pool;
+    expect(pool.map((e) => [e.operator_id, e.is_best_odds, e.contract_price])).toEqual([
+      ['kalshi', false, '51.8%'],
+      ['polymarket', true, '51.5%'],
     ]);
   });
 
@@ -121,17 +183,17 @@ describe('buildEventWidget', () => {
   });
 
   it.each([
-    // 0.60 -> 60¢, 0.70 -> 70¢, 0.35 -> 35¢
-    ['cents', ['60¢', '70¢'], ['35¢', '35¢']],
-    ['implied_pct', ['60.0%', '70.0%'], ['35.0%', '35.0%']],
-    // 1/0.6 = 1.666.. -> 1.67; 1/0.7 = 1.428.. -> 1.43; 1/0.35 = 2.857.. -> 2.86
-    ['decimal', ['1.67', '1.43'], ['2.86', '2.86']],
+    // After fees (economics): 0.6168 -> 62¢, 0.7105 -> 71¢; Hold 0.366 -> 37¢, 0.361375 -> 36¢
+    ['cents', ['62¢', '71¢'], ['37¢', '36¢']],
+    ['implied_pct', ['61.7%', '71.1%'], ['36.6%', '36.1%']],
+    // 1/0.6168 = 1.621.. -> 1.62; 1/0.7105 = 1.407.. -> 1.41; 1/0.366 = 2.732.. -> 2.73; 1/0.361375 = 2.767.. -> 2.77
+    ['decimal', ['1.62', '1.41'], ['2.73', '2.77']],
   ] as const)('display_format %s', (format, cut, hold) => {
     const p = buildEventWidget(EVENT, CHANGED_AT, format, ctx);
     expect(() => EventWidgetPayload.parse(p)).not.toThrow();
     expect(p.outcomes[0]!.comparison_pool.map((e) => e.contract_price)).toEqual(cut);
     expect(p.outcomes[1]!.comparison_pool.map((e) => e.contract_price)).toEqual(hold);
-    // The format changes strings only, never the maths.
+    // The format changes strings only, never the maths; probabilities are fee-free.
     expect(p.outcomes[0]!.aggregated_probability_pct).toBe(62.5);
     expect(p.outcomes[0]!.comparison_pool.map((e) => e.is_best_odds)).toEqual([true, false]);
   });

@@ -244,8 +244,14 @@ describe('buildSportsbookWidget', () => {
         { code: 'ARS', name: 'Arsenal', aliases: ['Gunners'] },
         { code: 'CHE', name: 'Chelsea', aliases: ['Blues'] },
       ],
-      // ARS 2-1 CHE at ARS, home -0.5 (ARS margin 1-0.5 = +0.5 W; CHE -1+0.5 = -0.5 L), total 2.5: 3 > 2.5 O
-      finished: [game('e1', 'CHE', 'ARS', 1, 2, -0.5, 2.5)],
+      finished: [
+        // ARS 2-1 CHE at ARS, home -0.5 (ARS margin 1-0.5 = +0.5 W; CHE -1+0.5 = -0.5 L), total 2.5: 3 > 2.5 O
+        game('e1', 'CHE', 'ARS', 1, 2, -0.5, 2.5),
+        // CHE 1-1 ARS at CHE, home -0.25: a quarter line is half on 0 and half on -0.5.
+        // CHE on a draw: half push (0), half loss (-0.5); ARS +0.25: half push, half win.
+        // Total 2.25: 2 goals is half push (2) and half under (2.5).
+        game('e2', 'ARS', 'CHE', 1, 1, -0.25, 2.25),
+      ],
       upcoming: [],
     };
     const m: Matchup = {
@@ -253,18 +259,44 @@ describe('buildSportsbookWidget', () => {
       scheduledTime: '2026-11-28T15:00:00.000Z',
       homeCode: 'ARS',
       awayCode: 'CHE',
-      books: [book('draftkings', { homeMoneyline: 120, awayMoneyline: 210 })],
+      books: [
+        book('draftkings', { homeMoneyline: 120, awayMoneyline: 210, drawMoneyline: 240 }),
+        book('fanduel', { homeMoneyline: 115, awayMoneyline: 220, drawMoneyline: 250 }),
+      ],
     };
     const p = buildSportsbookWidget(epl, m, ctx);
     expect(() => SportsbookWidgetPayload.parse(p)).not.toThrow();
     expect(p.match_meta.matchup).toBe('Arsenal vs Chelsea');
+    // W-L leaves the draw out (the spec's form); W-D-L shows it.
     expect(p.team_analytics).toEqual({
       che_record: '0-1',
-      che_ats_ou: { ats: '0-1-0', ou: '1-0-0' },
+      che_record_wdl: '0-1-1',
+      che_ats_ou: { ats: '0-1.5-0.5', ou: '1-0.5-0.5' },
       ars_record: '1-0',
-      ars_ats_ou: { ats: '1-0-0', ou: '1-0-0' },
+      ars_record_wdl: '1-1-0',
+      ars_ats_ou: { ats: '1.5-0-0.5', ou: '1-0.5-0.5' },
     });
-    expect(p.odds_matrix.operators[0]!.lines).toEqual({ away_moneyline: '+210', home_moneyline: '+120' });
+    const [dk, fd] = p.odds_matrix.operators;
+    expect(dk!.lines).toEqual({ away_moneyline: '+210', home_moneyline: '+120', draw_moneyline: '+240' });
+    // The draw is a line of its own for best odds: +250 beats +240.
+    expect(dk!.best_odds).toEqual(['home_moneyline']);
+    expect(fd!.best_odds).toEqual(['away_moneyline', 'draw_moneyline']);
+  });
+
+  it('gives US leagues no W-D-L record and no draw', () => {
+    const nba: LeagueData = {
+      league: 'NBA',
+      teams: [
+        { code: 'BOS', name: 'Boston Celtics', aliases: [] },
+        { code: 'NYK', name: 'New York Knicks', aliases: [] },
+      ],
+      finished: [game('n1', 'NYK', 'BOS', 100, 110, -5.5, 215.5)],
+      upcoming: [],
+    };
+    const m: Matchup = { id: 'n2', scheduledTime: '2026-11-28T15:00:00.000Z', homeCode: 'BOS', awayCode: 'NYK', books: [book('draftkings', { homeMoneyline: -150, awayMoneyline: 130 })] };
+    const p = buildSportsbookWidget(nba, m, ctx);
+    expect(Object.keys(p.team_analytics).sort()).toEqual(['bos_ats_ou', 'bos_record', 'nyk_ats_ou', 'nyk_record']);
+    expect('draw_moneyline' in p.odds_matrix.operators[0]!.lines).toBe(false);
   });
 });
 

@@ -200,8 +200,10 @@ describe('The Odds API normalizer (odds-api-nba-odds.json)', () => {
     const k = normalizeKalshiMarkets(recorded().kalshiMarkets.filter((m) => String(m.ticker).startsWith('KXNCAAMBGAME'))).markets;
     expect(gameDateOf('KXNCAAMBGAME-26MAR18GWUVU')).toBe(Date.UTC(2026, 2, 18));
     const [withKalshi] = addKalshiGameOdds(game, k, ncaab.teams(), new Date('2026-03-16T12:00:00Z'));
-    // 0.55 → -100 x 0.55/0.45 = -122.2 → -122; 0.47 → 100 x 0.53/0.47 = 112.8 → +113
-    expect(withKalshi!.books).toEqual([{ operatorId: 'kalshi', lastUpdate: '2026-03-16T12:00:00.000Z', homeMoneyline: -122, awayMoneyline: 113 }]);
+    // After Kalshi's fee on 100 contracts: 0.55 + round_up(0.07 × 100 × 0.55 × 0.45 = 1.7325 → 1.74)/100 = 0.5674
+    // → -100 × 0.5674/0.4326 = -131.2 → -131 (-122 before fees); 0.47 + round_up(1.7437 → 1.75)/100 = 0.4875
+    // → 100 × 0.5125/0.4875 = 105.1 → +105 (+113 before fees)
+    expect(withKalshi!.books).toEqual([{ operatorId: 'kalshi', lastUpdate: '2026-03-16T12:00:00.000Z', homeMoneyline: -131, awayMoneyline: 105 }]);
     expect(LeagueData.safeParse({ league: 'NCAAB', teams: ncaab.teams(), finished: [], upcoming: [withKalshi] }).success).toBe(true);
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { EventsData, MarketEvent, Quote } from '../../model/index.js';
 import { kalshiMarketUrl } from '../../sources/kalshi/normalize.js';
-import type { EventCatalog, MarketRef } from './schema.js';
+import type { CatalogEvent, EventCatalog, MarketRef } from './schema.js';
 import type { VenueMarket } from './venue-market.js';
 
 export interface Skipped {
@@ -43,13 +43,27 @@ function quoteFor(r: MarketRef, m: VenueMarket): Quote | string {
   // Our outcome's price is the venue's YES ask, or its NO ask where the venue asks the opposite.
   const price = r.invert ? m.noAsk : m.yesAsk;
   if (price === undefined) return `no live ${r.invert ? 'NO' : 'YES'} ask`;
+  const bid = r.invert ? m.noBid : m.yesBid;
   return {
     operatorId: r.operator,
     yesPrice: price,
+    // A crossed or locked book (bid >= ask) gives no usable mid: the ask alone stands.
+    ...(bid !== undefined && bid < price ? { yesBid: bid } : {}),
     // One market's trades serve both of its sides, so both outcomes show the market's volume.
     volume24hUsd: m.volume24hUsd,
     marketUrl: r.operator === 'kalshi' ? kalshiMarketUrl(m.eventId, r.page) : m.url,
   };
+}
+
+/**
+ * Whether exactly one of the event's outcomes resolves YES: the reviewer says so (`exclusive`), or
+ * the outcomes are one market's Yes and No. Deadline ladders ("before April", "before August") are
+ * nested, not exclusive, and stay false unless reviewed otherwise.
+ */
+export function exclusiveOutcomes(ev: CatalogEvent): boolean {
+  if (ev.exclusive !== undefined) return ev.exclusive;
+  const names = ev.outcomes.map((o) => o.name.toLowerCase()).sort();
+  return names.length === 2 && names[0] === 'no' && names[1] === 'yes';
 }
 
 /** Builds the events snapshot data from the catalog and what the venues returned. */
@@ -72,7 +86,7 @@ export function buildCatalogEvents(catalog: EventCatalog, index: MarketIndex): {
       skipped.push({ event: ev.slug, reason: 'no outcome has a live quote' });
       continue;
     }
-    events.push({ slug: ev.slug, question: ev.question, category: ev.category, closesAt: ev.closesAt, outcomes });
+    events.push({ slug: ev.slug, question: ev.question, category: ev.category, closesAt: ev.closesAt, outcomes, exclusive: exclusiveOutcomes(ev) });
   }
   return { data: { events }, skipped };
 }

@@ -47,6 +47,11 @@ export const CatalogEvent = z.object({
   category: Category,
   closesAt: IsoTime,
   outcomes: z.array(CatalogOutcome).min(1),
+  /**
+   * Exactly one outcome resolves YES (mutually exclusive and exhaustive), so probabilities are
+   * normalised over them. Defaults to true only for a Yes/No pair; a reviewer sets it otherwise.
+   */
+  exclusive: z.boolean().optional(),
   /** Where the venues' resolution rules differ, in words a reviewer wrote. */
   resolutionNote: z.string().max(1000).optional(),
   /** Who reviewed the mapping and when (YYYY-MM-DD). */

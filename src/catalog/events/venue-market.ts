@@ -23,6 +23,9 @@ export interface VenueMarket {
   /** Price to buy YES / buy NO now, when the venue shows a live ask. */
   yesAsk?: number;
   noAsk?: number;
+  /** Best bid for YES / for NO, when the venue shows one (for mid prices). */
+  yesBid?: number;
+  noBid?: number;
   /** Last traded YES price. */
   lastPrice?: number;
   /** 24-hour traded volume in USD (Kalshi contracts converted at the traded price). */

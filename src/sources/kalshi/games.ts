@@ -1,10 +1,12 @@
 /**
  * Kalshi game-winner contracts in the odds matrix. Each game is an event with one market per team
- * (yes_sub_title names the team); the YES ask of a team's market is the price of backing it, turned
- * into American odds (p >= 0.5: -100p/(1-p), else 100(1-p)/p) so Kalshi sits beside the books.
+ * (yes_sub_title names the team, or "Tie" for soccer's draw); the YES ask of a team's market plus
+ * Kalshi's taker fee is the price of backing it, turned into American odds (p >= 0.5: -100p/(1-p),
+ * else 100(1-p)/p) so Kalshi sits beside the books.
  * Pure, apart from the series table.
  */
 import { probabilityToAmerican } from '../../domain/odds.js';
+import { afterFeePrice } from '../../catalog/fee-schedules.js';
 import type { VenueMarket } from '../../catalog/events/venue-market.js';
 import type { BookOdds, League, Matchup, Team } from '../../model/index.js';
 import { foldName } from '../../domain/text.js';
@@ -29,6 +31,13 @@ export function gameDateOf(eventTicker: string): number | undefined {
 }
 
 const fold = foldName;
+
+const TIE_LABEL = /^(tie|draw)$/i;
+
+/** A YES ask as American odds after Kalshi's taker fee (beside the books, exchange prices are after fees). */
+function moneyline(yesAsk: number): number {
+  return probabilityToAmerican(afterFeePrice('kalshi', 'sports', yesAsk));
+}
 
 /** Finds a team by a venue's label: exact name/alias, or a name starting with the label ("Utah Valley" → "Utah Valley Wolverines"). */
 export function findTeam(teams: readonly Team[], label: string): Team | undefined {
@@ -56,11 +65,14 @@ export function addKalshiGameOdds(matchups: readonly Matchup[], markets: readonl
       const home = side(mu.homeCode);
       const away = side(mu.awayCode);
       if (!home?.yesAsk || !away?.yesAsk) continue;
+      // A soccer game event has a third market, the tie (yes_sub_title "Tie").
+      const tie = ms.find((m) => m.outcomeLabel !== undefined && TIE_LABEL.test(m.outcomeLabel.trim()));
       const row: BookOdds = {
         operatorId: 'kalshi',
         lastUpdate: now.toISOString(),
-        homeMoneyline: probabilityToAmerican(home.yesAsk),
-        awayMoneyline: probabilityToAmerican(away.yesAsk),
+        homeMoneyline: moneyline(home.yesAsk),
+        awayMoneyline: moneyline(away.yesAsk),
+        ...(tie?.yesAsk ? { drawMoneyline: moneyline(tie.yesAsk) } : {}),
       };
       return { ...mu, books: [row, ...mu.books] };
     }

@@ -51,6 +51,8 @@ export function kalshiToVenueMarket(m: KalshiMarket, opts: { page?: string; seri
     open,
     ...(yesAsk !== undefined ? { yesAsk } : {}),
     ...(noAsk !== undefined ? { noAsk } : {}),
+    ...(yesBid !== undefined ? { yesBid } : {}),
+    ...(noBid !== undefined ? { noBid } : {}),
     ...(last !== undefined ? { lastPrice: last } : {}),
     volume24hUsd: round2(contracts24h * traded),
     volume24hContracts: contracts24h,

@@ -1,5 +1,5 @@
 /**
- * The Odds API v4 odds → our Matchups. Pure. h2h → moneylines, spreads → signed handicaps,
+ * The Odds API v4 odds → our Matchups. Pure. h2h → moneylines (and soccer's Draw), spreads → signed handicaps,
  * totals → over/under, in American odds (decimal input is converted). A malformed bookmaker or
  * market is dropped on its own; a bookmaker we do not carry is skipped silently.
  */
@@ -46,6 +46,10 @@ function bookOdds(
       const a = away && toAmerican(away.price, format);
       if (h !== undefined) out.homeMoneyline = h;
       if (a !== undefined) out.awayMoneyline = a;
+      // Soccer's h2h is three-way: the draw is an outcome named "Draw".
+      const draw = find('Draw');
+      const d = draw && toAmerican(draw.price, format);
+      if (d !== undefined) out.drawMoneyline = d;
     } else if (m.key === 'spreads') {
       const home = find(ev.home_team);
       const away = find(ev.away_team);

@@ -26,6 +26,9 @@ export function gammaToVenueMarket(m: GammaMarket, ev: { slug: string; title?: s
   const ask = live(m.bestAsk);
   const yesAsk = swapped ? (bid !== undefined ? live(round6(1 - bid)) : undefined) : ask;
   const noAsk = swapped ? ask : bid !== undefined ? live(round6(1 - bid)) : undefined;
+  // The bids mirror the asks: one book, so a YES bid is 1 - the NO ask.
+  const yesBid = swapped ? (ask !== undefined ? live(round6(1 - ask)) : undefined) : bid;
+  const noBid = swapped ? bid : ask !== undefined ? live(round6(1 - ask)) : undefined;
   const last = live(m.lastTradePrice);
   const tokens = m.clobTokenIds;
   const closes = m.endDate ?? ev.endDate;
@@ -43,6 +46,8 @@ export function gammaToVenueMarket(m: GammaMarket, ev: { slug: string; title?: s
     open: m.active !== false && m.closed !== true && m.acceptingOrders !== false,
     ...(yesAsk !== undefined ? { yesAsk } : {}),
     ...(noAsk !== undefined ? { noAsk } : {}),
+    ...(yesBid !== undefined ? { yesBid } : {}),
+    ...(noBid !== undefined ? { noBid } : {}),
     ...(last !== undefined ? { lastPrice: swapped ? round6(1 - last) : last } : {}),
     volume24hUsd: Math.round((m.volume24hr ?? 0) * 100) / 100,
     openInterestUsd: 0,

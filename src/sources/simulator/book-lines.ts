@@ -7,6 +7,8 @@ import type { BookProfile } from './books.js';
 import { drift, type Octave } from './drift.js';
 import { marketView, spreadLine, totalLine, type GameView } from './game-model.js';
 import { probToAmerican, roundAmerican } from './odds.js';
+import { askOnTick } from './ticks.js';
+import { afterFeePrice } from '../../catalog/fee-schedules.js';
 import { createRng, key, unit } from './rng.js';
 import type { ScheduledGame } from './schedule.js';
 
@@ -26,13 +28,14 @@ function lastUpdateSec(seed: number, gameId: string, book: BookProfile, nowSec: 
   return Math.floor((nowSec - phase) / c) * c + phase;
 }
 
-/** Turns a fair probability into this book's quote for one side. */
+/**
+ * Turns a fair probability into this book's quote for one side. A contract's ask is fair value plus
+ * the half-spread, rounded up to the venue's tick, and shown after the venue's taker fee (sports
+ * rate), as every exchange figure beside the books is.
+ */
 function quote(book: BookProfile, p: number, ways: number): number {
   if (book.market === 'contract') {
-    // A contract's ask: fair value plus the half-spread, on the venue's tick.
-    const inv = Math.round(1 / book.tick);
-    const ask = Math.min(1 - book.tick, Math.max(book.tick, Math.round((p + book.margin) * inv) / inv));
-    return probToAmerican(ask);
+    return probToAmerican(afterFeePrice(book.operatorId, 'sports', askOnTick(p + book.margin, book.tick)));
   }
   return roundAmerican(probToAmerican(p + book.margin / ways), book.step);
 }
@@ -54,6 +57,7 @@ function price(book: BookProfile, v: GameView, shade: number, league: League): O
   const ways = league === 'EPL' ? 3 : 2;
   out.homeMoneyline = quote(book, v.homeWins, ways);
   out.awayMoneyline = quote(book, v.awayWins, ways);
+  if (ways === 3) out.drawMoneyline = quote(book, v.draw, ways);
   return out;
 }
 

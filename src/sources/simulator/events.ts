@@ -6,20 +6,11 @@ import type { EventsData, MarketEvent, Outcome, Quote } from '../../model/index.
 import { drift, epochSec, EVENT_OCTAVES, HOT_OCTAVES, VENUE_OCTAVES, VOLUME_OCTAVES } from './drift.js';
 import { EVENT_TEMPLATES, kalshiTicker, type EventTemplate } from './event-catalog.js';
 import { between, createRng, key, mix } from './rng.js';
+import { askOnTick, bidOnTick } from './ticks.js';
 import { marketUrl, slugify, venueProfile, type MarketRef } from './venues.js';
 
 const logit = (p: number): number => Math.log(p / (1 - p));
 const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
-
-/**
- * An ask on the venue's tick: rounded up (an ask never sits below fair value plus the spread, so a
- * venue's asks over all outcomes sum above 1), dividing by an integer so 0.57 stays 0.57.
- */
-function askOnTick(price: number, tick: number): number {
-  const inv = Math.round(1 / tick);
-  const p = Math.ceil(price * inv - 1e-9) / inv;
-  return Math.min(1 - tick, Math.max(tick, p));
-}
 
 /**
  * A venue's mid prices for a multi-outcome event: the fair probabilities bent by the venue's lean,
@@ -103,12 +94,14 @@ function buildEvent(seed: number, t: EventTemplate, now: Date): MarketEvent {
     const quotes: Quote[] = venues.map((venue) => {
       const prof = venueProfile(venue);
       const half = between(key(seed, inst.slug, 'spread', venue), prof.halfSpread[0], prof.halfSpread[1]);
-      const ask = (midsOf(venue)[i] ?? 0.5) + half;
+      const mid = midsOf(venue)[i] ?? 0.5;
       const ref: MarketRef = { slug: inst.slug, ...(kalshi ? { kalshi } : {}) };
       if (!t.binary) ref.outcomeSlug = slugify(o.name);
+      const bid = bidOnTick(mid - half, prof.tick);
       return {
         operatorId: venue,
-        yesPrice: askOnTick(ask, prof.tick),
+        yesPrice: askOnTick(mid + half, prof.tick),
+        ...(bid !== undefined ? { yesBid: bid } : {}),
         volume24hUsd: quoteVolume(seed, t, inst.slug, venue, i, (weights[i] ?? 0) / wsum, tSec),
         marketUrl: marketUrl(venue, ref),
       };
@@ -122,6 +115,9 @@ function buildEvent(seed: number, t: EventTemplate, now: Date): MarketEvent {
     category: t.category,
     closesAt: inst.closesAt.toISOString(),
     outcomes,
+    // Every template lists outcomes of which exactly one happens: the fair probabilities are a
+    // softmax over them (Yes/No, or "who wins" among the listed names).
+    exclusive: true,
   };
 }
 

@@ -59,27 +59,82 @@ export function teamRating(seed: number, league: League, season: number, code: s
 
 /** Fair probabilities for the bets a book prices. */
 export interface GameView {
-  /** Probability the home side covers a home handicap (e.g. -4.5), pushes split out. */
+  /**
+   * Fair probability of the home side's handicap bet at `line` (e.g. -4.5): the break-even
+   * probability with pushes removed and a quarter line staked half on each neighbouring line.
+   */
   homeCovers(line: number): number;
-  /** Probability the total goes over a line, pushes split out. */
+  /** Probability the total goes over a line, on the same terms. */
   over(line: number): number;
-  /** Win probabilities; for football they exclude the draw (3-way market). */
+  /** Win probabilities; for football the draw is the third outcome (they sum to 1 with `draw`). */
   homeWins: number;
   awayWins: number;
+  /** Probability of a draw: 0 where games never end level (overtime decides). */
+  draw: number;
   /** Line steps: 0.5 points; 0.25 goals (Asian quarter lines). */
   spreadStep: number;
+  /** The smallest handicap hung: 1 point in US sports (±0.5 is the moneyline); 0 for football. */
+  minSpread: number;
   /** The expected home margin, for picking a line. */
   margin: number;
   total: number;
 }
 
+/** Wins and losses of a bet over a distribution of `value - offset`, pushes left out. */
+function winLoss(dist: Float64Array, offset: number, line: number): { w: number; l: number } {
+  let w = 0;
+  let l = 0;
+  for (let i = 0; i < dist.length; i++) {
+    const s = i - offset + line;
+    if (s > 0) w += dist[i] as number;
+    else if (s < 0) l += dist[i] as number;
+  }
+  return { w, l };
+}
+
+/**
+ * The break-even probability of a handicap bet (home side when `sign` is 1) at `line`: W / (W + L).
+ * A quarter line is half a stake on each neighbouring line, so the halves' wins and losses add up
+ * (-0.25 pays H / (H + D/2 + A) in a three-way market); a push returns the stake and drops out.
+ */
+function coverShare(dist: Float64Array, offset: number, line: number): number {
+  const halves = Math.abs(line * 4) % 2 === 1 ? [line - 0.25, line + 0.25] : [line];
+  let w = 0;
+  let l = 0;
+  for (const h of halves) {
+    const r = winLoss(dist, offset, h);
+    w += r.w;
+    l += r.l;
+  }
+  return w / (w + l);
+}
+
+/**
+ * US sports: final margins are integers and never level (overtime decides), so the margin is the
+ * normal rounded to an integer with the tie's mass shared between +1 and -1.
+ */
 function pointsView(m: number, t: number, lg: PointsLeague): GameView {
+  const reach = Math.ceil(Math.abs(m) + 6 * lg.marginSd);
+  const dist = new Float64Array(2 * reach + 1);
+  for (let k = -reach; k <= reach; k++) {
+    dist[k + reach] = normalCdf((k + 0.5 - m) / lg.marginSd) - normalCdf((k - 0.5 - m) / lg.marginSd);
+  }
+  const tie = dist[reach] as number;
+  dist[reach] = 0;
+  dist[reach + 1] = (dist[reach + 1] as number) + tie / 2;
+  dist[reach - 1] = (dist[reach - 1] as number) + tie / 2;
+  let homeWins = 0;
+  for (let k = 1; k <= reach; k++) homeWins += dist[reach + k] as number;
+  let sum = 0;
+  for (const x of dist) sum += x;
   return {
-    homeCovers: (line) => normalCdf((m + line) / lg.marginSd),
+    homeCovers: (line) => coverShare(dist, reach, line),
     over: (line) => 1 - normalCdf((line - t) / lg.totalSd),
-    homeWins: normalCdf(m / lg.marginSd),
-    awayWins: 1 - normalCdf(m / lg.marginSd),
+    homeWins: homeWins / sum,
+    awayWins: 1 - homeWins / sum,
+    draw: 0,
     spreadStep: 0.5,
+    minSpread: 1,
     margin: m,
     total: t,
   };
@@ -89,34 +144,19 @@ function pointsView(m: number, t: number, lg: PointsLeague): GameView {
 const MAX_GOALS = 9;
 const SPAN = 2 * MAX_GOALS + 1;
 
-/** Win share of a bet over a distribution, pushes removed: win / (win + loss). */
-function noPush(dist: Float64Array, offset: number, line: number, sign: 1 | -1): number {
-  let w = 0;
-  let l = 0;
-  for (let i = 0; i < dist.length; i++) {
-    const s = sign * (i - offset + line);
-    if (s > 0) w += dist[i] as number;
-    else if (s < 0) l += dist[i] as number;
-  }
-  return w / (w + l);
-}
-
-/** A quarter line is half a stake on each neighbouring line. */
-function split(line: number, f: (l: number) => number): number {
-  return Math.abs(line * 4) % 2 === 1 ? (f(line - 0.25) + f(line + 0.25)) / 2 : f(line);
-}
-
 function goalsView(lh: number, la: number): GameView {
   const ph = poissonPmf(lh, MAX_GOALS);
   const pa = poissonPmf(la, MAX_GOALS);
   // Goal difference (index d + MAX_GOALS) and total goals (index t).
   const diff = new Float64Array(SPAN);
   const tot = new Float64Array(SPAN);
+  let mass = 0;
   for (let h = 0; h <= MAX_GOALS; h++) {
     for (let a = 0; a <= MAX_GOALS; a++) {
       const p = (ph[h] as number) * (pa[a] as number);
       diff[h - a + MAX_GOALS] = (diff[h - a + MAX_GOALS] as number) + p;
       tot[h + a] = (tot[h + a] as number) + p;
+      mass += p;
     }
   }
   let homeWins = 0;
@@ -127,11 +167,14 @@ function goalsView(lh: number, la: number): GameView {
   }
   return {
     // Home covers when goal difference + line > 0; the over wins when total - line > 0.
-    homeCovers: (line) => split(line, (l) => noPush(diff, MAX_GOALS, l, 1)),
-    over: (line) => split(line, (l) => noPush(tot, 0, -l, 1)),
-    homeWins,
-    awayWins,
+    homeCovers: (line) => coverShare(diff, MAX_GOALS, line),
+    over: (line) => coverShare(tot, 0, -line),
+    // Shares of the truncated grid, so the three outcomes sum to exactly 1.
+    homeWins: homeWins / mass,
+    awayWins: awayWins / mass,
+    draw: (diff[MAX_GOALS] as number) / mass,
     spreadStep: 0.25,
+    minSpread: 0,
     margin: lh - la,
     total: lh + la,
   };
@@ -180,18 +223,22 @@ export function marketView(
 }
 
 /**
- * The home handicap nearest an even bet. US sports never hang a level line (0) here, so favourite
- * and underdog are always clear; football may (Asian handicap 0, "draw no bet").
+ * The home handicap nearest an even bet, on the moneyline favourite's side: the favourite gives
+ * the points, so a spread never contradicts the moneyline. US sports hang no line under 1 point
+ * (with integer margins and no ties, 0 and ±0.5 are just the moneyline); football may hang a
+ * level line (Asian handicap 0, "draw no bet").
  */
 export function spreadLine(v: GameView): number {
   const step = v.spreadStep;
-  const allowLevel = step < 0.5;
-  let best = v.margin >= 0 ? -step : step;
+  // +1: home gives points (line <= 0); -1: away does.
+  const favourite = v.homeWins >= v.awayWins ? 1 : -1;
+  const allowed = (line: number) => Math.abs(line) >= v.minSpread && (line === 0 || Math.sign(line) === -favourite);
+  let best = -favourite * Math.max(step, v.minSpread);
   let bestGap = Math.abs(v.homeCovers(best) - 0.5);
   const centre = Math.round(-v.margin / step) * step;
   for (let i = -4; i <= 4; i++) {
     const line = centre + i * step;
-    if (line === 0 && !allowLevel) continue;
+    if (!allowed(line)) continue;
     const gap = Math.abs(v.homeCovers(line) - 0.5);
     if (gap < bestGap) {
       best = line;
