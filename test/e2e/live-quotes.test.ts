@@ -81,7 +81,7 @@ describe('live market on venue quotes (real sources)', () => {
     expect(shown(a5).providers).toEqual([
       {
         name: 'Polymarket',
-        // 0.5175 + 0.497472 = 1.014972 < Limitless 0.527488 + 0.497497 = 1.024985
+        // 0.5175 + 0.497472 = 1.014972 < Limitless 0.528713 + 0.498606 = 1.027319
         best: true,
         metrics: {
           // Its own start price: 97,262.62 - 97,230.55 = +32.07
@@ -98,8 +98,9 @@ describe('live market on venue quotes (real sources)', () => {
           // No strike of its own: the window's, 97,262.62 - 97,250.12 = +12.50
           target_price: '$97,250.12',
           spot_difference: '+$12.50',
-          // up 0.52 + 0.03 x 0.52 x 0.48 = 0.527488 -> 1.8958; down 0.49 + 0.03 x 0.49 x 0.51 = 0.497497 -> 2.0101
-          multipliers: { payout_up: 'x1.90', payout_down: 'x2.01' },
+          // Fee share f = 0.03 - 0.026 p of notional, paid in contracts, so the cost is p / (1 - f):
+          // up 0.52 / (1 - 0.01648) = 0.528713 -> 1.8914; down 0.49 / (1 - 0.01726) = 0.498606 -> 2.0056
+          multipliers: { payout_up: 'x1.89', payout_down: 'x2.01' },
         },
       },
     ]);
@@ -116,8 +117,8 @@ describe('live market on venue quotes (real sources)', () => {
           // 97,262.62 - 97,111.11 = +151.51
           target_price: '$97,111.11',
           spot_difference: '+$151.51',
-          // up 0.60 + 0.03 x 0.60 x 0.40 = 0.6072 -> 1.6469; down 0.42 + 0.03 x 0.42 x 0.58 = 0.427308 -> 2.3402
-          multipliers: { payout_up: 'x1.65', payout_down: 'x2.34' },
+          // up 0.60 / (1 - 0.0144) = 0.608766 -> 1.6427; down 0.42 / (1 - 0.01908) = 0.428169 -> 2.3355
+          multipliers: { payout_up: 'x1.64', payout_down: 'x2.34' },
         },
       },
     ]);
