@@ -103,7 +103,7 @@ async function main(): Promise<void> {
       `  broad        ${base}/v1/widgets/broad?limit=5`,
       `  event        ${base}/v1/widgets/event?slug=fed-december-2026`,
       `  sportsbook   ${base}/v1/widgets/sportsbook?league=NBA`,
-      `  live market  ${base}/v1/widgets/live-market?asset=BTC&horizon_minutes=5`,
+      `  live market  ${base}/v1/widgets/live-market?asset=BTC&horizon_minutes=15`,
       `  websocket    ${base.replace('http', 'ws')}/v1/ws  {"op":"subscribe","topic":"live-market:ETH:15"}`,
       `  events list  curl -H 'x-advertiser-id: ${DEMO_ADVERTISER}' -H 'x-api-key: ${apiKey}' ${base}/advertiser/v1/widgets/events`,
       `  readiness    ${base}/readyz`,

@@ -130,6 +130,15 @@ describe('buildBroadWidget', () => {
     expect(en.operators.find((o) => o.operator_name === 'Kalshi')!.incentives).toEqual({ promo_text: '', promo_code: '', cta_label: 'Visitar site' });
   });
 
+  it('shows unknown liquidity as null, never as zero', () => {
+    const metrics: MetricsData = { operators: METRICS.operators.map((m) => (m.operatorId === 'betfair' ? { ...m, liquidityUsd: null, openInterestUsd: null } : m)) };
+    const { payload } = buildBroadWidget(input({ metrics }), ctx('GB'));
+    BroadWidgetPayload.parse(payload);
+    const byName = new Map(payload.operators.map((o) => [o.operator_name, o.metrics.total_liquidity]));
+    expect(byName.get('Betfair Exchange')).toBeNull();
+    expect(byName.get('bet365')).toBe('$4.8M');
+  });
+
   it('limit cuts the ranked list; ZZ lists nothing', () => {
     const us = buildBroadWidget(input({ limit: 1 }), ctx('US'));
     // US candidates: bet365 60M, kalshi 50M, betmgm 40M (betfair and polymarket are not allowed)
