@@ -2,6 +2,7 @@
  * Assembles one API process from a config: Redis connections, snapshot cache, live engine, router,
  * HTTP and WebSocket server. main.ts runs it; tests and benchmarks start it the same way.
  */
+import { z } from 'zod';
 import { AdvertiserKeys } from './auth/advertiser-keys.js';
 import { OPERATORS } from './catalog/operators.js';
 import { CountryDb } from './geo/country-db.js';
@@ -11,6 +12,8 @@ import { RankingInputs } from './tracking/ranking-inputs.js';
 import type { Config } from './config.js';
 import type { Deps } from './http/deps.js';
 import { PayloadCache } from './http/payload-cache.js';
+import { CountryParam } from './http/params.js';
+import { parseQuery } from './http/query.js';
 import { createRouter } from './http/router.js';
 import { eventWidgetBody } from './http/routes/widgets.js';
 import { listenHttp } from './http/server.js';
@@ -21,16 +24,18 @@ import { ASSETS, HORIZONS, liveTopic } from './live/market.js';
 import { LIVE_VENUES } from './live/venues.js';
 import type { Logger } from './log.js';
 import { connectRedis } from './store/redis.js';
-import type { Snapshot } from './store/schemas.js';
 import { SnapshotCache } from './store/snapshot-cache.js';
 import { buildLiveMarketWidget } from './widgets/live-market-widget.js';
-import { DEFAULT_WS_OPTIONS, registerWebSocket, type WsHub } from './ws/server.js';
+import { DEFAULT_WS_OPTIONS, registerWebSocket, type UpgradeRequest, type WsHub } from './ws/server.js';
 
 export interface ApiProcess {
   port: number;
   deps: Deps;
   stop(): Promise<void>;
 }
+
+/** /v1/ws?fallback_geo=GB: as on the widget routes, used when the address gives no country. */
+const WsQuery = z.object({ fallback_geo: CountryParam });
 
 // Exactly the topics that are published: "live-market:BTC:05" must not pass for ":5".
 const LIVE_TOPICS = new Map(ASSETS.flatMap((a) => HORIZONS.map((h) => [liveTopic(a, h), [a, h] as const])));
@@ -50,7 +55,7 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   const modelMissingVenues = config.sources.quotes === 'simulator';
   const live = new LivePayloads(
     engine,
-    (asset, horizon, nowMs, advertiserId) =>
+    (asset, horizon, nowMs, country, advertiserId) =>
       buildLiveMarketWidget(
         engine.view(asset, horizon),
         nowMs,
@@ -60,7 +65,7 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
           venues: LIVE_VENUES,
           modelMissingVenues,
         },
-        widgetContext(config, new Date(nowMs), advertiserId),
+        widgetContext(config, new Date(nowMs), advertiserId, undefined, country),
       ),
     config.live.pushIntervalMs,
   );
@@ -94,12 +99,12 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     now: () => new Date(),
   };
 
-  const lookup = (topic: string): Buffer | undefined => {
+  const lookup = (topic: string, country: string): Buffer | undefined => {
     const assetHorizon = LIVE_TOPICS.get(topic);
-    if (assetHorizon) return live.latest(...assetHorizon).body;
+    if (assetHorizon) return live.latest(...assetHorizon, country).body;
     if (topic.startsWith('event:')) {
       try {
-        return eventWidgetBody(deps, topic.slice('event:'.length), 'cents', undefined).body;
+        return eventWidgetBody(deps, topic.slice('event:'.length), 'cents', undefined, country).body;
       } catch {
         return undefined; // unknown slug or no data yet: an unknown topic for the client
       }
@@ -111,12 +116,11 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     payloads.invalidate(snap.kind);
     log.debug({ kind: snap.kind, key: snap.key, version: snap.version }, 'snapshot updated');
     if (snap.kind !== 'events' || !hub) return;
-    // Only events someone watches are rebuilt and pushed.
-    for (const e of (snap as Snapshot<'events'>).data.events) {
-      const topic = `event:${e.slug}`;
-      if (!hub.hasSubscribers(topic)) continue;
-      const body = lookup(topic);
-      if (body) hub.push(topic, body);
+    // Only events someone watches are rebuilt and pushed, per subscriber country.
+    for (const [topic, country] of hub.subscribed()) {
+      if (!topic.startsWith('event:')) continue;
+      const body = lookup(topic, country);
+      if (body) hub.push(topic, country, body);
     }
   });
   snapshots.onChange((snap) => {
@@ -127,13 +131,18 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   await engine.start();
 
   const server = await listenHttp(config.host, config.port, createRouter(deps), log, (app) => {
-    hub = registerWebSocket(app, lookup, log, {
+    // The subscriber's country, resolved once at upgrade as for a widget request.
+    const countryAt = (req: UpgradeRequest) => geo.resolve(req, parseQuery(WsQuery, req.query).fallback_geo).country;
+    hub = registerWebSocket(app, lookup, countryAt, log, {
       ...DEFAULT_WS_OPTIONS,
       maxBackpressure: config.wsMaxBackpressureBytes,
       idleTimeoutSec: config.wsIdleTimeoutSeconds,
     });
   });
-  live.onPush((topic, body) => hub?.push(topic, body));
+  live.onPush(
+    (topic, country, body) => hub?.push(topic, country, body),
+    (topic, country) => hub?.hasSubscribers(topic, country) ?? false,
+  );
   log.info({ port: server.port, host: config.host }, 'api listening');
 
   return {

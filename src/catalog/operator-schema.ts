@@ -3,6 +3,7 @@
  * business data (not upstream data), shared by every source, validated at start-up.
  */
 import { z } from 'zod';
+import { isCountryCode } from '../geo/countries.js';
 import { OperatorId } from '../model/index.js';
 
 export const LOCALES = ['en', 'es', 'de', 'fr', 'pt'] as const;
@@ -18,6 +19,21 @@ export const PromoCopy = z.object({
   promoText: z.string().min(1).max(200),
   ctaLabel: z.string().min(1).max(40),
 });
+
+/**
+ * One promotional offer and the countries whose visitors it is for. */
+export const Offer = z.object({
+  countries: z.array(z.string().refine(isCountryCode, 'not an ISO 3166-1 alpha-2 country code')).min(1),
+  promoCode: z.string().regex(/^[A-Z0-9]{3,20}$/).optional(),
+  /** Live-market coupon, e.g. "$10 bonus". */
+  couponValue: z.string().max(40).optional(),
+  /** Promo and call-to-action copy per locale; English is required (the fallback). */
+  copy: z.object({ en: PromoCopy }).catchall(PromoCopy),
+  /** Where the terms were read, and when. */
+  source: z.string().min(10),
+  asOf: z.iso.date(),
+});
+export type Offer = z.infer<typeof Offer>;
 
 /** An affiliate query parameter name such as aff_sub or btag. */
 const SubIdParam = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/);
@@ -39,7 +55,6 @@ export const Operator = z.object({
    * stated, not derived.
    */
   webDomains: z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/)).min(1),
-  promoCode: z.string().regex(/^[A-Z0-9]{3,20}$/).optional(),
   /**
    * The query parameters this operator's affiliate program reads sub-ids from, per value we pass
    * (a click on the affiliate URL carries them; contract-page deep links stay as they are).
@@ -54,12 +69,16 @@ export const Operator = z.object({
     })
     .strict()
     .optional(),
-  /** Live-market coupon, e.g. "$10 bonus". */
-  couponValue: z.string().max(40).optional(),
-  /** Promo and call-to-action copy per locale; English is required (the fallback). */
-  promos: z.object({ en: PromoCopy }).catchall(PromoCopy),
+  /**
+   * The operator's offers, each for the countries whose visitors it applies to (a US-dollar US offer
+   * is for US visitors only). A country no offer names gets none; where inducement advertising is
+   * banned (promotion-policy.ts) none is shown whatever this says.
+   */
+  offers: z.array(Offer).default([]),
 });
 export type Operator = z.infer<typeof Operator>;
+/** An operator as written in the catalog (offers may be left out). */
+export type OperatorInput = z.input<typeof Operator>;
 
 export const OperatorCatalog = z
   .array(Operator)
@@ -69,8 +88,15 @@ export const OperatorCatalog = z
     for (const op of ops) {
       if (seen.has(op.id)) ctx.addIssue({ code: 'custom', message: `duplicate operator id ${op.id}` });
       seen.add(op.id);
-      for (const loc of Object.keys(op.promos)) {
-        if (!Locale.safeParse(loc).success) ctx.addIssue({ code: 'custom', message: `${op.id}: unknown locale ${loc}` });
+      const offered = new Set<string>();
+      for (const offer of op.offers) {
+        for (const loc of Object.keys(offer.copy)) {
+          if (!Locale.safeParse(loc).success) ctx.addIssue({ code: 'custom', message: `${op.id}: unknown locale ${loc}` });
+        }
+        for (const c of offer.countries) {
+          if (offered.has(c)) ctx.addIssue({ code: 'custom', message: `${op.id}: two offers for ${c}` });
+          offered.add(c);
+        }
       }
     }
   });

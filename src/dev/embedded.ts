@@ -57,6 +57,9 @@ async function main(): Promise<void> {
     }
     env.REDIS_URL = redis.url;
   }
+  // From localhost the IP lookup finds no country: the demo stands in as a US visitor unless told otherwise.
+  const demoGeo = !env.DEFAULT_GEO;
+  if (demoGeo) env.DEFAULT_GEO = 'US';
   const config = loadConfig(env);
   const children: ChildProcess[] = [];
   let stopping = false;
@@ -96,11 +99,11 @@ async function main(): Promise<void> {
       '',
       `predictwire ${ready ? 'is ready' : 'started (not ready yet: see /readyz)'}`,
       `  redis        ${config.redisUrl}${redis ? ' (private, data in .data/redis)' : ''}`,
-      // From localhost the IP lookup finds no country: fallback_geo stands in for one.
-      `  broad        ${base}/v1/widgets/broad?fallback_geo=US&limit=5`,
+      `  geo          DEFAULT_GEO=${env.DEFAULT_GEO}${demoGeo ? ' (demo default: local callers count as US visitors; set DEFAULT_GEO to change)' : ''}`,
+      `  broad        ${base}/v1/widgets/broad?limit=5`,
       `  event        ${base}/v1/widgets/event?slug=fed-december-2026`,
       `  sportsbook   ${base}/v1/widgets/sportsbook?league=NBA`,
-      `  live market  ${base}/v1/widgets/live-market?asset=BTC&horizon_minutes=5`,
+      `  live market  ${base}/v1/widgets/live-market?asset=BTC&horizon_minutes=15`,
       `  websocket    ${base.replace('http', 'ws')}/v1/ws  {"op":"subscribe","topic":"live-market:ETH:15"}`,
       `  events list  curl -H 'x-advertiser-id: ${DEMO_ADVERTISER}' -H 'x-api-key: ${apiKey}' ${base}/advertiser/v1/widgets/events`,
       `  readiness    ${base}/readyz`,

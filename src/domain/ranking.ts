@@ -10,6 +10,9 @@
  * - CTR: clicks / impressions over the window, smoothed toward the population mean with a prior of
  *   m impressions: (clicks + m * mean) / (impressions + m).
  *
+ * An unknown OI acceleration (null: no open-interest history, or a zero base) is neutral, not worst:
+ * it takes the median of the known candidates' values before normalization (0 when none is known).
+ *
  *   score = wV * n(volume) + wA * n(oiAcceleration) + wC * n(smoothedCtr)
  *
  * Higher score ranks first; equal scores (to 1e-12) rank by operator id, ascending.
@@ -31,7 +34,8 @@ export interface CtrPrior {
 export interface RankCandidate {
   operatorId: string;
   volume24hUsd: number;
-  oiAcceleration: number;
+  /** null: unknown (scored as the median of the known ones). */
+  oiAcceleration: number | null;
   clicks: number;
   impressions: number;
 }
@@ -87,23 +91,37 @@ function valueAt(points: readonly OiPoint[], t: number): number | undefined {
 
 /**
  * Open-interest acceleration over periods of `periodMs`, measured back from the newest sample.
- * 0 without two full periods of history or with a zero base (growth undefined).
+ * null (unknown) without two full periods of history or with a zero base (growth undefined).
  */
-export function oiAcceleration(points: readonly OiPoint[], periodMs: number): number {
+export function oiAcceleration(points: readonly OiPoint[], periodMs: number): number | null {
   const sorted = [...points].sort((a, b) => a.t - b.t);
   const latest = sorted.at(-1);
-  if (!latest) return 0;
+  if (!latest) return null;
   const mid = valueAt(sorted, latest.t - periodMs);
   const old = valueAt(sorted, latest.t - 2 * periodMs);
-  if (mid === undefined || old === undefined || mid === 0 || old === 0) return 0;
+  if (mid === undefined || old === undefined || mid === 0 || old === 0) return null;
   return (latest.oi - mid) / mid - (mid - old) / old;
+}
+
+/** The median of `values` (the mean of the middle two for an even count); undefined when empty. */
+export function median(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Unknown values replaced by the median of the known ones (all 0 when none is known). */
+function neutralFill(values: ReadonlyArray<number | null>): number[] {
+  const neutral = median(values.filter((v): v is number => v !== null)) ?? 0;
+  return values.map((v) => v ?? neutral);
 }
 
 /** Ranks candidates by the blended score (see the module comment). Ranks start at 1. */
 export function rankOperators(candidates: readonly RankCandidate[], weights: RankWeights, prior: CtrPrior): RankedCandidate[] {
   const ctrs = candidates.map((c) => smoothedCtr(c.clicks, c.impressions, prior));
   const nVol = normalizeMinMax(candidates.map((c) => c.volume24hUsd));
-  const nAcc = normalizeMinMax(candidates.map((c) => c.oiAcceleration));
+  const nAcc = normalizeMinMax(neutralFill(candidates.map((c) => c.oiAcceleration)));
   const nCtr = normalizeMinMax(ctrs);
   const scored = candidates.map((c, i) => {
     const normalized = { volume: nVol[i]!, oiAccel: nAcc[i]!, ctr: nCtr[i]! };

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import { DISPLAY_FORMATS } from '../domain/contract-price.js';
+import { isCountryCode } from '../geo/countries.js';
 import { LEAGUES } from '../model/index.js';
 
 const required = (what: string) => ({
@@ -25,22 +26,37 @@ const SlugParam = z.string(required('an event slug')).pipe(
   z.string().max(120, 'is too long').regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase words joined by hyphens'),
 );
 
+/** An ISO 3166-1 alpha-2 country code, upper case. */
+export const CountryParam = z
+  .string()
+  .refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code in upper case, such as GB')
+  .optional();
+
+/**
+ * Every widget route's geo parameters: `fallback_geo` stands in when the caller's address gives no
+ * country; `geo` (advertiser routes only: they are called server to server) is the viewer's country.
+ */
+export const GeoParams = { fallback_geo: CountryParam, geo: CountryParam };
+
 export const AdvertiserIdParam = z.string().regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -').optional();
 
 export const EventWidgetQuery = z.object({
   slug: SlugParam,
   display_format: enumParam(DISPLAY_FORMATS).default('cents'),
   advertiser_id: AdvertiserIdParam,
+  ...GeoParams,
 });
 
 export const SportsbookWidgetQuery = z.object({
   league: enumParam(LEAGUES),
   team_context: z.string().trim().min(1, 'must not be empty').max(100, 'is too long').optional(),
   advertiser_id: AdvertiserIdParam,
+  ...GeoParams,
 });
 
 export const SpecificEventQuery = z.object({
   limit: intParam(1, 100).optional(),
+  ...GeoParams,
 });
 
 export const SlugPath = SlugParam;

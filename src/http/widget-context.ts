@@ -1,7 +1,8 @@
 /** Builds the pure WidgetContext from the process's config and catalog. */
 import { createHash, randomBytes } from 'node:crypto';
-import { operatorById } from '../catalog/operators.js';
+import { shownOperators } from '../catalog/shown-operators.js';
 import type { Config } from '../config.js';
+import { UNKNOWN_COUNTRY } from '../geo/countries.js';
 import { clickUrl } from '../tracking/click-links.js';
 import type { WidgetContext } from '../widgets/context.js';
 
@@ -14,12 +15,13 @@ export const BODY_TTL_MS = 3_600_000;
  * The context for one build. With a `variant` (the cache key plus the data version), the impression
  * id is derived from it and link expiry is aligned to the UTC day, so the same data builds the same
  * bytes on every API process and after every rebuild: ETags stay stable and 304s work behind a load
- * balancer. Without one (a body built per request), the id is random.
+ * balancer. Without one (a body built per request), the id is random. `country` is the visitor's
+ * resolved country: the builders see only operators allowed there (none for the default, ZZ).
  */
-export function widgetContext(config: Config, now: Date, advertiserId?: string, variant?: string): WidgetContext {
+export function widgetContext(config: Config, now: Date, advertiserId?: string, variant?: string, country: string = UNKNOWN_COUNTRY): WidgetContext {
   const nowSec = Math.floor(now.getTime() / 1000);
   return {
-    operatorById,
+    ...shownOperators(country),
     clickUrl: (target) => clickUrl(config.publicBaseUrl, config.clickSigningSecret, target),
     linkExpiresAt: variant === undefined ? nowSec + LINK_TTL_SECONDS : Math.floor(nowSec / DAY_SECONDS) * DAY_SECONDS + LINK_TTL_SECONDS + DAY_SECONDS,
     impressionId:

@@ -4,21 +4,32 @@
  * pushes only when nothing went out for a second, and never delays a price; a window's expiry is
  * pushed at once. REST reads the latest bytes, never those of an expired window; WebSocket
  * subscribers get each push.
+ *
+ * Bodies are per visitor country (the operators shown differ): a country's variant of a topic is
+ * made on its first read, rebuilt and pushed on changes only while someone subscribes to it, and
+ * otherwise just dropped so that the next read rebuilds it.
  */
 import { toCachedBody, type CachedBody } from '../http/payload-cache.js';
 import type { ChangeKind, LiveEngine } from './engine.js';
 import { ASSETS, HORIZONS, liveTopic, type Asset, type Horizon } from './market.js';
 import { windowAt } from './window.js';
 
-/** Builds a topic's payload, its links attributed to `advertiserId` when given. */
-export type BuildLive = (asset: Asset, horizon: Horizon, nowMs: number, advertiserId?: string) => unknown;
-export type Push = (topic: string, body: Buffer) => void;
+/** Builds a topic's payload for visitors from `country`, its links attributed to `advertiserId` when given. */
+export type BuildLive = (asset: Asset, horizon: Horizon, nowMs: number, country: string, advertiserId?: string) => unknown;
+export type Push = (topic: string, country: string, body: Buffer) => void;
+/** Whether anyone subscribes to a topic's variant for `country` (it is pushed only then). */
+export type Wanted = (topic: string, country: string) => boolean;
 
-interface TopicState {
+interface Variant {
   entry?: CachedBody;
   builtMs: number;
   /** The expiry of the window the entry was built for: it is never served from then on. */
   validUntilMs: number;
+}
+
+interface TopicState {
+  /** By visitor country. */
+  variants: Map<string, Variant>;
   /** Last push of a price change: what coalescing counts from. */
   lastPushMs: number;
   /** Last push of any kind. */
@@ -29,6 +40,7 @@ interface TopicState {
 export class LivePayloads {
   readonly #topics = new Map<string, TopicState>();
   #push: Push = () => {};
+  #wanted: Wanted = () => false;
 
   constructor(
     readonly engine: LiveEngine,
@@ -36,30 +48,33 @@ export class LivePayloads {
     private readonly minIntervalMs: number,
     private readonly now: () => number = Date.now,
   ) {
-    for (const a of ASSETS) for (const h of HORIZONS) this.#topics.set(liveTopic(a, h), { builtMs: 0, validUntilMs: 0, lastPushMs: 0, lastAnyPushMs: 0 });
+    for (const a of ASSETS) for (const h of HORIZONS) this.#topics.set(liveTopic(a, h), { variants: new Map(), lastPushMs: 0, lastAnyPushMs: 0 });
     engine.onChange((a, h, kind) => this.#schedule(a, h, kind));
   }
 
-  /** Where pushes go (the WebSocket layer), set once the server exists. */
-  onPush(push: Push): void {
+  /** Where pushes go (the WebSocket layer) and who wants them, set once the server exists. */
+  onPush(push: Push, wanted: Wanted): void {
     this.#push = push;
+    this.#wanted = wanted;
   }
 
-  /** The latest body for a topic, built now if none is recent. */
-  latest(asset: Asset, horizon: Horizon): CachedBody {
+  /** The latest body of a topic for visitors from `country`, built now if none is recent. */
+  latest(asset: Asset, horizon: Horizon, country: string): CachedBody {
     const state = this.#topics.get(liveTopic(asset, horizon))!;
+    let variant = state.variants.get(country);
+    if (!variant) state.variants.set(country, (variant = { builtMs: 0, validUntilMs: 0 }));
     // seconds_left moves every second: never serve a body older than that, nor one of an expired window.
     const now = this.now();
-    if (!state.entry || now - state.builtMs >= 1000 || now >= state.validUntilMs) this.#rebuild(asset, horizon, state);
-    return state.entry!;
+    if (!variant.entry || now - variant.builtMs >= 1000 || now >= variant.validUntilMs) this.#rebuild(asset, horizon, country, variant);
+    return variant.entry!;
   }
 
   /**
    * A body whose links credit `advertiserId`, built for this request: attributed requests are the
    * advertiser API's and few, and sharing them would leak one advertiser's links to another.
    */
-  forAdvertiser(asset: Asset, horizon: Horizon, advertiserId: string): CachedBody {
-    return this.#entry(this.build(asset, horizon, this.now(), advertiserId), this.now());
+  forAdvertiser(asset: Asset, horizon: Horizon, country: string, advertiserId: string): CachedBody {
+    return this.#entry(this.build(asset, horizon, this.now(), country, advertiserId), this.now());
   }
 
   stop(): void {
@@ -88,10 +103,18 @@ export class LivePayloads {
   }
 
   #flush(asset: Asset, horizon: Horizon, state: TopicState, kind: ChangeKind): void {
-    this.#rebuild(asset, horizon, state);
-    if (kind !== 'clock') state.lastPushMs = state.builtMs;
-    state.lastAnyPushMs = state.builtMs;
-    this.#push(liveTopic(asset, horizon), state.entry!.body);
+    const topic = liveTopic(asset, horizon);
+    const now = this.now();
+    for (const [country, variant] of state.variants) {
+      if (!this.#wanted(topic, country)) {
+        variant.entry = undefined; // nobody is pushed to: the next read rebuilds
+        continue;
+      }
+      this.#rebuild(asset, horizon, country, variant);
+      this.#push(topic, country, variant.entry!.body);
+    }
+    if (kind !== 'clock') state.lastPushMs = now;
+    state.lastAnyPushMs = now;
   }
 
   // No operators listed as shown: widgets poll this every few seconds, which is not a view.
@@ -99,10 +122,10 @@ export class LivePayloads {
     return toCachedBody(payload, new Date(now));
   }
 
-  #rebuild(asset: Asset, horizon: Horizon, state: TopicState): void {
+  #rebuild(asset: Asset, horizon: Horizon, country: string, variant: Variant): void {
     const now = this.now();
-    state.entry = this.#entry(this.build(asset, horizon, now), now);
-    state.builtMs = now;
-    state.validUntilMs = windowAt(now, horizon).endMs;
+    variant.entry = this.#entry(this.build(asset, horizon, now, country), now);
+    variant.builtMs = now;
+    variant.validUntilMs = windowAt(now, horizon).endMs;
   }
 }

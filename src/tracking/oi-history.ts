@@ -12,11 +12,12 @@ export const oiHistoryKey = (operatorId: string) => `pw:oi:${operatorId}`;
 /** Hard cap of samples per operator, whatever the refresh interval. */
 export const OI_MAX_POINTS = 5_000;
 
-/** Appends every operator's open interest at `now`, dropping samples older than `retentionMs`. */
+/** Appends every operator's known open interest at `now`, dropping samples older than `retentionMs`. */
 export async function appendOiHistory(redis: Redis, metrics: MetricsData, now: Date, retentionMs: number): Promise<void> {
   const t = now.getTime();
   const pipe = redis.multi();
   for (const m of metrics.operators) {
+    if (m.openInterestUsd === null) continue; // unknown: no sample, so the ranking treats it as neutral
     const key = oiHistoryKey(m.operatorId);
     // The time in the member keeps equal values at different times distinct.
     pipe

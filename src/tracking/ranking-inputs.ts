@@ -11,7 +11,8 @@ import { readCtrCounts } from './ctr-counts.js';
 import { readOiHistory } from './oi-history.js';
 
 export interface OperatorSignals {
-  oiAcceleration: number;
+  /** null: unknown (no usable open-interest history), ranked as neutral. */
+  oiAcceleration: number | null;
   clicks: number;
   impressions: number;
 }

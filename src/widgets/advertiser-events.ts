@@ -6,9 +6,26 @@ import type { MarketEvent, Quote } from '../model/index.js';
 import type { WidgetContext } from './context.js';
 import type { EventListPayload, SpecificEventPayload } from './payload-schemas.js';
 
-/** Slugs of events still open at `now`, in snapshot order. */
-export function buildEventList(events: readonly MarketEvent[], now: Date): EventListPayload {
-  const slugs = events.filter((e) => Date.parse(e.closesAt) > now.getTime()).map((e) => e.slug);
+/** The outcomes of `event` that both operators quote, in snapshot order, with both quotes. */
+function sharedOutcomes(event: MarketEvent, operatorA: string, operatorB: string): Array<{ name: string; a: Quote; b: Quote }> {
+  const pairs: Array<{ name: string; a: Quote; b: Quote }> = [];
+  for (const outcome of event.outcomes) {
+    const a = outcome.quotes.find((q) => q.operatorId === operatorA);
+    const b = outcome.quotes.find((q) => q.operatorId === operatorB);
+    if (a && b) pairs.push({ name: outcome.name, a, b });
+  }
+  return pairs;
+}
+
+/**
+ * Slugs of events still open at `now` whose A/B comparison has at least one outcome (both
+ * operators quote it), in snapshot order: every slug listed answers a non-empty comparison from
+ * the same snapshot.
+ */
+export function buildEventList(events: readonly MarketEvent[], now: Date, pair: Pick<ComparisonOptions, 'operatorA' | 'operatorB'>): EventListPayload {
+  const slugs = events
+    .filter((e) => Date.parse(e.closesAt) > now.getTime() && sharedOutcomes(e, pair.operatorA, pair.operatorB).length > 0)
+    .map((e) => e.slug);
   return { message: `${slugs.length} active events`, data: { events: slugs } };
 }
 
@@ -17,6 +34,9 @@ export interface ComparisonOptions {
   operatorB: string;
   /** Most outcomes returned, highest combined 24-hour volume first; all when undefined. */
   limit?: number;
+  /** The viewer's country (ZZ when unknown) and whether an operator may be shown there. */
+  country: string;
+  isAllowed(operatorId: string, country: string): boolean;
 }
 
 /**
@@ -24,6 +44,8 @@ export interface ComparisonOptions {
  * $1 contract after each venue's taker fee (the two sit side by side, so they compare what a buyer
  * pays: DESIGN, exchange figures after fees), spreadCents = |A - B| x 100 of those, volumes are
  * 24-hour USD. An outcome only one of them lists is left out rather than given a fake price.
+ * The comparison itself is data for the advertiser; `allowed_in_geo` says whether each operator
+ * may be shown to a viewer in `country`.
  */
 export function buildSpecificEvent(
   event: MarketEvent,
@@ -31,12 +53,7 @@ export function buildSpecificEvent(
   opts: ComparisonOptions,
   ctx: Pick<WidgetContext, 'operatorById'>,
 ): SpecificEventPayload {
-  const pairs: Array<{ name: string; a: Quote; b: Quote }> = [];
-  for (const outcome of event.outcomes) {
-    const a = outcome.quotes.find((q) => q.operatorId === opts.operatorA);
-    const b = outcome.quotes.find((q) => q.operatorId === opts.operatorB);
-    if (a && b) pairs.push({ name: outcome.name, a, b });
-  }
+  const pairs = sharedOutcomes(event, opts.operatorA, opts.operatorB);
   const ordered =
     opts.limit === undefined
       ? pairs
@@ -54,9 +71,10 @@ export function buildSpecificEvent(
         closes_at: event.closesAt,
         last_verified_timestamp: changedAt,
       },
+      resolved_geo: opts.country,
       operators: {
-        operatorA: { id: opts.operatorA, name: nameOf(opts.operatorA) },
-        operatorB: { id: opts.operatorB, name: nameOf(opts.operatorB) },
+        operatorA: { id: opts.operatorA, name: nameOf(opts.operatorA), allowed_in_geo: opts.isAllowed(opts.operatorA, opts.country) },
+        operatorB: { id: opts.operatorB, name: nameOf(opts.operatorB), allowed_in_geo: opts.isAllowed(opts.operatorB, opts.country) },
       },
       outcomes: ordered.map(({ name, a, b }) => {
         const priceA = afterFeePrice(a.operatorId, event.category, a.yesPrice);

@@ -4,6 +4,8 @@
  * click links. Pure: snapshot, signals, country, locale, currency and rate are all passed in.
  */
 import type { Locale } from '../catalog/operator-schema.js';
+import { operatorById as catalogOperator } from '../catalog/operators.js';
+import { NEUTRAL_CTA } from '../catalog/promotion-policy.js';
 import { convertUsd } from '../domain/fx.js';
 import { formatMoneyCompact, type CurrencyCode } from '../domain/money.js';
 import { rankOperators, type RankWeights } from '../domain/ranking.js';
@@ -28,13 +30,11 @@ export interface BroadWidgetInput {
   metrics: MetricsData;
   /** When the data last changed (the payload timestamp). */
   changedAt: string;
-  country: string;
   locale: Locale;
   currency: CurrencyCode;
   /** Units of `currency` per USD. */
   rate: number;
   limit: number;
-  isAllowed(operatorId: string, country: string): boolean;
   signals: ReadonlyMap<string, OperatorSignals>;
   ctrPrior: { mean: number; weight: number };
   weights: RankWeights;
@@ -64,16 +64,19 @@ function trendingSummary(metrics: MetricsData, known: (id: string) => boolean, t
   return { global_24h_volume: toMoney(total), highest_volume_category: top ? CATEGORY_LABELS[top] : '' };
 }
 
-/** Builds the broad widget payload for one country, locale, currency and limit. */
+/**
+ * Builds the broad widget payload for one locale, currency and limit, for the country of `ctx`
+ * (which lists only the operators allowed there, with that country's offers).
+ */
 export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): BroadWidgetResult {
   const toMoney = (usd: number) => formatMoneyCompact(convertUsd(usd, input.rate), input.currency);
-  const known = (id: string) => ctx.operatorById(id) !== undefined;
-  const candidates = input.metrics.operators.filter((m) => known(m.operatorId) && input.isAllowed(m.operatorId, input.country));
+  const known = (id: string) => catalogOperator(id) !== undefined;
+  const candidates = input.metrics.operators.filter((m) => ctx.operatorById(m.operatorId) !== undefined);
   const byId = new Map(candidates.map((m) => [m.operatorId, m]));
   const ranked = rankOperators(
     candidates.map((m) => {
       const s = input.signals.get(m.operatorId);
-      return { operatorId: m.operatorId, volume24hUsd: m.volume24hUsd, oiAcceleration: s?.oiAcceleration ?? 0, clicks: s?.clicks ?? 0, impressions: s?.impressions ?? 0 };
+      return { operatorId: m.operatorId, volume24hUsd: m.volume24hUsd, oiAcceleration: s?.oiAcceleration ?? null, clicks: s?.clicks ?? 0, impressions: s?.impressions ?? 0 };
     }),
     input.weights,
     input.ctrPrior,
@@ -82,7 +85,8 @@ export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): B
   const operators = ranked.map((r) => {
     const op = ctx.operatorById(r.operatorId)!;
     const m = byId.get(r.operatorId)!;
-    const copy = op.promos[input.locale] ?? op.promos.en;
+    const offer = ctx.offerFor(op.id);
+    const copy = offer && (offer.copy[input.locale] ?? offer.copy.en);
     return {
       rank: r.rank,
       operator_name: op.name,
@@ -90,15 +94,20 @@ export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): B
       metrics: {
         volume_24h: toMoney(m.volume24hUsd),
         avg_value_per_event: toMoney(m.activeEvents > 0 ? m.volume24hUsd / m.activeEvents : 0),
-        total_liquidity: toMoney(m.liquidityUsd),
+        // null: no source reports liquidity for this operator (unknown is not zero).
+        total_liquidity: m.liquidityUsd === null ? null : toMoney(m.liquidityUsd),
       },
-      incentives: { promo_text: copy.promoText, promo_code: op.promoCode ?? '', cta_label: copy.ctaLabel },
+      incentives: {
+        promo_text: copy?.promoText ?? '',
+        promo_code: offer?.promoCode ?? '',
+        cta_label: copy?.ctaLabel ?? NEUTRAL_CTA[input.locale],
+      },
       routing: {
         web_url: ctx.clickUrl({
           operatorId: op.id,
           widget: 'broad',
           placement: `rank-${r.rank}`,
-          country: input.country,
+          country: ctx.country,
           advertiserId: ctx.advertiserId,
           impressionId: ctx.impressionId,
           expiresAt: ctx.linkExpiresAt,
@@ -111,7 +120,7 @@ export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): B
   return {
     payload: {
       widget_class: 'broad',
-      resolved_geo: input.country,
+      resolved_geo: ctx.country,
       timestamp: input.changedAt,
       trending_summary: trendingSummary(input.metrics, known, toMoney),
       operators,

@@ -27,6 +27,7 @@ export function buildEventWidget(
   const probabilities = outcomeProbabilities(shown.map((o) => o.quotes), event.exclusive === true);
   return {
     widget_class: 'event-specific',
+    resolved_geo: ctx.country,
     event_slug: event.slug,
     event_question: event.question,
     last_verified_timestamp: changedAt,
@@ -40,13 +41,14 @@ export function buildEventWidget(
         market_depth_volume: formatMoneyCompact(depth, 'USD'),
         comparison_pool: quotes.map((q, j) => {
           const op = ctx.operatorById(q.operatorId)!;
+          const promoCode = ctx.offerFor(op.id)?.promoCode;
           return {
             operator_id: op.id,
             operator_name: op.name,
             contract_price: formatContractPrice(afterFee[j] as number, format),
             contract_volume: formatMoneyCompact(q.volume24hUsd, 'USD'),
             is_best_odds: best.has(op.id),
-            ...(op.promoCode ? { promo_applied: op.promoCode } : {}),
+            ...(promoCode ? { promo_applied: promoCode } : {}),
             deep_link: ctx.clickUrl({
               operatorId: op.id,
               widget: 'event-specific',

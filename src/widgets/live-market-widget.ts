@@ -87,7 +87,7 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
         multipliers: { payout_up: multiplier(q.up), payout_down: multiplier(q.down) },
       },
       incentives: {
-        coupon_value: op.couponValue ?? '',
+        coupon_value: ctx.offerFor(op.id)?.couponValue ?? '',
         cta_url: ctx.clickUrl({
           operatorId: op.id,
           widget: 'live-market',
@@ -106,6 +106,7 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
   const strikeText = questionStrike === undefined ? 'the opening price' : formatMoneyPrecise(questionStrike, 'USD');
   return {
     widget_class: 'live-market',
+    resolved_geo: ctx.country,
     refresh_interval_seconds: opts.refreshIntervalSeconds,
     underlying_asset: view.asset,
     active_micro_question: `Will ${view.asset} be at or above ${strikeText} at ${hhmm(w.endMs)} UTC?`,

@@ -21,9 +21,12 @@ export const ClickUrl = z.url().regex(/\/v1\/click\?/, 'click-tracking URL');
 
 // -------------------------------------------------------------- 2.1 broad widget
 
+/** The visitor's country the payload was built for (ZZ: unknown, so only operators allowed everywhere). */
+export const ResolvedGeo = z.string().regex(/^[A-Z]{2}$/);
+
 export const BroadWidgetPayload = z.object({
   widget_class: z.literal('broad'),
-  resolved_geo: z.string().regex(/^[A-Z]{2}$/),
+  resolved_geo: ResolvedGeo,
   timestamp: IsoTime,
   trending_summary: z.object({
     global_24h_volume: MoneyString,
@@ -34,7 +37,8 @@ export const BroadWidgetPayload = z.object({
       rank: z.number().int().min(1),
       operator_name: z.string(),
       rating: z.string().regex(/^\d(\.\d)?\/5$/),
-      metrics: z.object({ volume_24h: MoneyString, avg_value_per_event: MoneyString, total_liquidity: MoneyString }),
+      /** total_liquidity is null when no source reports the operator's liquidity. */
+      metrics: z.object({ volume_24h: MoneyString, avg_value_per_event: MoneyString, total_liquidity: MoneyString.nullable() }),
       incentives: z.object({ promo_text: z.string(), promo_code: z.string(), cta_label: z.string() }),
       routing: z.object({
         web_url: ClickUrl,
@@ -61,6 +65,7 @@ export const ComparisonEntry = z.object({
 
 export const EventWidgetPayload = z.object({
   widget_class: z.literal('event-specific'),
+  resolved_geo: ResolvedGeo,
   event_slug: Slug,
   event_question: z.string(),
   last_verified_timestamp: IsoTime,
@@ -99,6 +104,7 @@ export const SportsbookOperator = z.object({
 
 export const SportsbookWidgetPayload = z.object({
   widget_class: z.literal('sportsbook'),
+  resolved_geo: ResolvedGeo,
   league: League,
   match_meta: z.object({
     event_id: z.string(),
@@ -120,9 +126,12 @@ export const SpecificEventPayload = z.object({
   message: z.string(),
   data: z.object({
     event: z.object({ slug: Slug, title: z.string(), category: z.string(), closes_at: IsoTime, last_verified_timestamp: IsoTime }),
+    /** The viewer's country the `allowed_in_geo` flags are for. */
+    resolved_geo: ResolvedGeo,
     operators: z.object({
-      operatorA: z.object({ id: z.string(), name: z.string() }),
-      operatorB: z.object({ id: z.string(), name: z.string() }),
+      /** allowed_in_geo: whether the operator may be shown to a viewer in resolved_geo. */
+      operatorA: z.object({ id: z.string(), name: z.string(), allowed_in_geo: z.boolean() }),
+      operatorB: z.object({ id: z.string(), name: z.string(), allowed_in_geo: z.boolean() }),
     }),
     outcomes: z.array(
       z.object({
@@ -169,6 +178,7 @@ export const LiveMarketProvider = z.object({
 
 export const LiveMarketPayload = z.object({
   widget_class: z.literal('live-market'),
+  resolved_geo: ResolvedGeo,
   refresh_interval_seconds: z.number().int().positive(),
   underlying_asset: z.enum(['BTC', 'ETH', 'SOL']),
   active_micro_question: z.string(),

@@ -63,12 +63,13 @@ function matchupText(data: LeagueData, m: Matchup): string {
 export function buildSportsbookWidget(
   data: LeagueData,
   matchup: Matchup,
-  ctx: Pick<WidgetContext, 'operatorById'>,
+  ctx: Pick<WidgetContext, 'operatorById' | 'country'>,
 ): SportsbookWidgetPayload {
   const books = matchup.books.filter((b) => ctx.operatorById(b.operatorId));
   const leaders = sportsbookLeaders(books);
   return {
     widget_class: 'sportsbook',
+    resolved_geo: ctx.country,
     league: data.league,
     match_meta: {
       event_id: matchup.id,

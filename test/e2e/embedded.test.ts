@@ -54,6 +54,7 @@ suite('embedded launcher', () => {
     const port = await freePort();
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', REFRESH_EVENTS_SECONDS: '1', REFRESH_SPORTSBOOK_SECONDS: '1' };
     delete env.REDIS_URL;
+    delete env.DEFAULT_GEO;
     const child = spawn(process.execPath, ['--import', 'tsx', launcher], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -66,6 +67,11 @@ suite('embedded launcher', () => {
     const key = /x-api-key=(pwk_\S+)/.exec(out)?.[1];
     const list = await fetch(`http://127.0.0.1:${port}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': 'demo-advertiser', 'x-api-key': key ?? '' } });
     expect(list.status).toBe(200);
+    // The demo stands in as a US visitor, says so, and shows full widgets from localhost.
+    expect(out).toMatch(/DEFAULT_GEO=US/);
+    const broad = (await (await fetch(`http://127.0.0.1:${port}/v1/widgets/broad`)).json()) as { resolved_geo: string; operators: unknown[] };
+    expect(broad.resolved_geo).toBe('US');
+    expect(broad.operators.length).toBeGreaterThan(0);
     const pids = descendants(child.pid!);
     expect(pids.length).toBeGreaterThanOrEqual(3); // redis-server, api, worker
 

@@ -27,15 +27,18 @@ afterAll(async () => {
 
 const publishTick = (asset: Tick['asset'], price: number, at = Date.now()) => publish(redis.client, asset, price, at);
 
+// From loopback the address gives no country: JP stands in, where every live venue may be shown.
+const GEO = 'fallback_geo=JP';
+
 const live = async (proc: ServiceProcess, query: string) => {
-  const res = await fetch(`${proc.base}/v1/widgets/live-market${query}`);
+  const res = await fetch(`${proc.base}/v1/widgets/live-market${query}${query.includes('?') ? '&' : '?'}${GEO}`);
   expect(res.status).toBe(200);
   return LiveMarketPayload.parse(await res.json());
 };
 
 /** A WebSocket client that collects parsed frames. */
 async function client(proc: ServiceProcess): Promise<{ ws: WebSocket; frames: Array<Record<string, unknown>>; next(pred: (f: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> }> {
-  const ws = new WebSocket(`${proc.base.replace('http', 'ws')}/v1/ws`);
+  const ws = new WebSocket(`${proc.base.replace('http', 'ws')}/v1/ws?${GEO}`);
   const frames: Array<Record<string, unknown>> = [];
   ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as Record<string, unknown>));
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));

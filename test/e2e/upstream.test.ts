@@ -42,8 +42,10 @@ afterAll(async () => {
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${api.base}${path}`, { headers, redirect: 'manual' });
 const adv = (path: string) => get(path, { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey });
-const widget = async (slug: string, format = 'cents') => {
-  const res = await get(`/v1/widgets/event?slug=${slug}&display_format=${format}`);
+// From loopback the address gives no country: fallback_geo stands in (Kalshi is shown in the US,
+// Polymarket in JP, neither where the other is).
+const widget = async (slug: string, format = 'cents', geo = 'US') => {
+  const res = await get(`/v1/widgets/event?slug=${slug}&display_format=${format}&fallback_geo=${geo}`);
   expect(res.status).toBe(200);
   return EventWidgetPayload.parse(await res.json());
 };
@@ -84,7 +86,7 @@ describe('recorded prices through the real sources', () => {
   });
 
   it('event widget: Polymarket prices from bestAsk, USDC volume, the event/market page', async () => {
-    const w = await widget('iran-israel-us-conflict-ends-march-2026');
+    const w = await widget('iran-israel-us-conflict-ends-march-2026', 'cents', 'JP');
     expect(pool(w)).toEqual([
       ['By March 7', ['polymarket 9¢ $224.5K']],
       // bestAsk 0.24 + 0.04 × 0.24 × 0.76 = 0.247296; 0.64 + 0.04 × 0.64 × 0.36 = 0.649216 (politics rate)
@@ -97,7 +99,7 @@ describe('recorded prices through the real sources', () => {
   });
 
   it('a pair whose Kalshi side is finalized shows Polymarket only; the A/B comparison invents no Kalshi price', async () => {
-    const w = await widget('khamenei-out-by-end-of-february-2026');
+    const w = await widget('khamenei-out-by-end-of-february-2026', 'cents', 'JP');
     // bestAsk 0.999 (shown clamped to 99¢); NO = 1 - bestBid 0.998
     expect(pool(w)).toEqual([
       ['Yes', ['polymarket 99¢ $36.4M']],
@@ -110,16 +112,23 @@ describe('recorded prices through the real sources', () => {
     expect(body.data.outcomes).toEqual([]);
   });
 
-  it('advertiser list: the catalog events still open', async () => {
+  it('advertiser list: only open events whose A/B comparison has an outcome', async () => {
     const res = await adv('/advertiser/v1/widgets/events');
     const slugs = EventListPayload.parse(await res.json()).data.events;
-    expect(slugs).toEqual(expect.arrayContaining(['us-iran-nuclear-deal-2026', 'us-recognizes-reza-pahlavi-2026', 'iran-democracy-index-2026']));
+    // open, but quoted by Kalshi only: the Kalshi/Polymarket comparison would be empty
+    for (const kalshiOnly of ['us-iran-nuclear-deal-2026', 'us-recognizes-reza-pahlavi-2026', 'iran-democracy-index-2026']) {
+      expect(slugs).not.toContain(kalshiOnly);
+      expect(SpecificEventPayload.parse(await (await adv(`/advertiser/v1/widgets/specific/${kalshiOnly}`)).json()).data.outcomes).toEqual([]);
+    }
     // closed before today: left out of the list, still addressable by slug
     expect(slugs).not.toContain('khamenei-out-by-end-of-february-2026');
+    for (const slug of slugs) {
+      expect(SpecificEventPayload.parse(await (await adv(`/advertiser/v1/widgets/specific/${slug}`)).json()).data.outcomes.length, slug).toBeGreaterThan(0);
+    }
   });
 
   it('sportsbook widget: the recorded bookmaker odds in American form, keyed to our operators', async () => {
-    const res = await get('/v1/widgets/sportsbook?league=NBA');
+    const res = await get('/v1/widgets/sportsbook?league=NBA&fallback_geo=US');
     expect(res.status).toBe(200);
     const body = SportsbookWidgetPayload.parse(await res.json());
     expect(body.match_meta.matchup).toBe('Los Angeles Lakers @ Orlando Magic');
@@ -132,10 +141,14 @@ describe('recorded prices through the real sources', () => {
       away_moneyline: '+135',
       home_moneyline: '-155',
     });
-    // williamhill_us is shown as Caesars; Betfair's exchange prices only the moneyline
+    // williamhill_us is shown as Caesars; Betfair's exchange is not shown in the US
     const names = body.odds_matrix.operators.map((o) => o.name);
-    expect(names).toEqual(expect.arrayContaining(['DraftKings', 'FanDuel', 'BetMGM', 'Caesars Sportsbook', 'Betfair Exchange']));
-    expect(body.odds_matrix.operators.find((o) => o.name === 'Betfair Exchange')!.lines).toEqual({ away_moneyline: '+140', home_moneyline: '-143' });
+    expect(names).toEqual(expect.arrayContaining(['DraftKings', 'FanDuel', 'BetMGM', 'Caesars Sportsbook']));
+    expect(names).not.toContain('Betfair Exchange');
+    // ...but is in GB, where it prices only the moneyline
+    const gb = SportsbookWidgetPayload.parse(await (await get('/v1/widgets/sportsbook?league=NBA&fallback_geo=GB')).json());
+    expect(gb.odds_matrix.operators.map((o) => o.name)).not.toContain('DraftKings');
+    expect(gb.odds_matrix.operators.find((o) => o.name === 'Betfair Exchange')!.lines).toEqual({ away_moneyline: '+140', home_moneyline: '-143' });
   });
 
   it('FX from the ECB file, per USD; metrics derived from the fetched markets', async () => {

@@ -4,9 +4,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { COMPLIANCE } from '../../src/catalog/compliance.js';
 import { loadConfig } from '../../src/config.js';
-import { operatorById } from '../../src/catalog/operators.js';
+import { shownOperators } from '../../src/catalog/shown-operators.js';
 import type { MetricsData } from '../../src/model/index.js';
 import { clickUrl } from '../../src/tracking/click-links.js';
 import { clicksKey, recordClick } from '../../src/tracking/click-counter.js';
@@ -136,17 +135,15 @@ describe('CTR moves the broad ranking', () => {
         {
           metrics,
           changedAt: NOW.toISOString(),
-          country: 'GB',
           locale: 'en',
           currency: 'USD',
           rate: 1,
           limit: 10,
-          isAllowed: COMPLIANCE.isAllowed,
           signals: s.byOperator,
           ctrPrior: { mean: s.ctrMean, weight: M },
           weights: WEIGHTS,
         },
-        { operatorById, clickUrl: (t) => clickUrl('https://pw.example', 'integration-secret-0123456789abcdefgh', t), linkExpiresAt: EXPIRES, impressionId: 'imp-x', country: 'GB' },
+        { ...shownOperators('GB'), clickUrl: (t) => clickUrl('https://pw.example', 'integration-secret-0123456789abcdefgh', t), linkExpiresAt: EXPIRES, impressionId: 'imp-x' },
       ).operatorIds;
     };
 
@@ -166,7 +163,8 @@ describe('CTR moves the broad ranking', () => {
     await inputs.reload();
     const s = inputs.current();
     expect(s.ctrMean).toBeCloseTo(104 / 3000, 12);
-    expect(s.byOperator.get('betmgm')).toEqual({ oiAcceleration: 0, clicks: 100, impressions: 1000 });
+    // no OI history: unknown (null), which the ranking scores as neutral
+    expect(s.byOperator.get('betmgm')).toEqual({ oiAcceleration: null, clicks: 100, impressions: 1000 });
     expect(rank()).toEqual(['betfair', 'betmgm', 'bet365']);
   });
 

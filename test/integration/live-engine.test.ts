@@ -161,7 +161,7 @@ const config = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' });
 /** The payload as an API process builds it from this engine at the injected clock. */
 function payload(e: LiveEngine, horizon: 5 | 15 = 5, modelMissingVenues = false, nowMs = clock): LiveMarketPayload {
   const opts = { refreshIntervalSeconds: 2, staleAfterMs: 15_000, venues: LIVE_VENUES, modelMissingVenues };
-  return LiveMarketPayload.parse(buildLiveMarketWidget(e.view('BTC', horizon), nowMs, opts, widgetContext(config, new Date(nowMs))));
+  return LiveMarketPayload.parse(buildLiveMarketWidget(e.view('BTC', horizon), nowMs, opts, widgetContext(config, new Date(nowMs), undefined, undefined, 'JP')));
 }
 
 /** Lets a (wrong) SET NX that a tick may have started reach Redis before absence is checked. */
@@ -306,17 +306,21 @@ describe('payloads at expiry', () => {
     expect(await strikeOf(e)).toBe(100);
     const live = new LivePayloads(e, (_a, h, nowMs) => payload(e, h as 5 | 15, true, nowMs), 100, () => clock);
     const pushed: string[] = [];
-    live.onPush((topic, body) => {
-      if (topic === 'live-market:BTC:5') pushed.push((JSON.parse(body.toString()) as LiveMarketPayload).window_start);
-    });
+    live.onPush(
+      (topic, _country, body) => {
+        if (topic === 'live-market:BTC:5') pushed.push((JSON.parse(body.toString()) as LiveMarketPayload).window_start);
+      },
+      () => true,
+    );
+    live.latest('BTC', 5, 'JP'); // a subscriber's first read makes the JP variant, which is then pushed
     clock = T0 + 299_900;
     e.apply(tick(101, T0 + 299_900));
     const old = new Date(T0).toISOString();
     const next = new Date(T0 + 300_000).toISOString();
-    expect((JSON.parse(live.latest('BTC', 5).body.toString()) as LiveMarketPayload).window_start).toBe(old);
+    expect((JSON.parse(live.latest('BTC', 5, 'JP').body.toString()) as LiveMarketPayload).window_start).toBe(old);
     expect(pushed.at(-1)).toBe(old);
     clock = T0 + 300_000; // 100 ms later: the body is young, but its window has expired
-    const body = JSON.parse(live.latest('BTC', 5).body.toString()) as LiveMarketPayload;
+    const body = JSON.parse(live.latest('BTC', 5, 'JP').body.toString()) as LiveMarketPayload;
     expect(body.window_start).toBe(next);
     expect(body.market_status).toBe('awaiting_strike');
     // The clock pushes the new window although a push went out 100 ms before (a countdown would wait).

@@ -6,7 +6,9 @@ import type { WidgetContext } from '../../src/widgets/context.js';
 export const CLICK_BASE = 'https://pw.example';
 export const CLICK_SECRET = 'test-click-secret-0123456789-abcdefghij';
 
-const promos = { en: { promoText: 'Get started', ctaLabel: 'Join' } };
+const copy = { en: { promoText: 'Get started', ctaLabel: 'Join' } };
+/** A US offer with `promoCode`, as the catalog writes one. */
+const usOffer = (promoCode?: string) => [{ countries: ['US'], promoCode, copy, source: 'test fixture offer', asOf: '2026-11-22' }];
 
 export const OPERATORS: Operator[] = [
   {
@@ -18,8 +20,7 @@ export const OPERATORS: Operator[] = [
     capabilities: ['PRO_LIQUIDITY'],
     affiliateUrl: 'https://kalshi.com/sign-up',
     webDomains: ['kalshi.com'],
-    promoCode: 'PWKALSHI',
-    promos,
+    offers: usOffer('PWKALSHI'),
   },
   {
     id: 'polymarket',
@@ -30,7 +31,7 @@ export const OPERATORS: Operator[] = [
     capabilities: [],
     affiliateUrl: 'https://polymarket.com/',
     webDomains: ['polymarket.com'],
-    promos,
+    offers: usOffer(),
   },
   {
     id: 'draftkings',
@@ -41,8 +42,7 @@ export const OPERATORS: Operator[] = [
     capabilities: ['SAME_GAME_PARLAY'],
     affiliateUrl: 'https://sportsbook.draftkings.com/',
     webDomains: ['draftkings.com'],
-    promoCode: 'DK200',
-    promos,
+    offers: usOffer('DK200'),
   },
   {
     id: 'fanduel',
@@ -53,15 +53,20 @@ export const OPERATORS: Operator[] = [
     capabilities: ['PRO_LIQUIDITY', 'LIVE'],
     affiliateUrl: 'https://sportsbook.fanduel.com/',
     webDomains: ['fanduel.com'],
-    promos,
+    offers: usOffer(),
   },
 ];
 
-/** A context over {@link OPERATORS}; `ghostbook` and anything else is unknown. */
+/**
+ * A context for a US visitor over {@link OPERATORS}, every one of them shown (compliance is tested
+ * with the real catalog); `ghostbook` and anything else is unknown.
+ */
 export function makeContext(overrides: Partial<WidgetContext> = {}): WidgetContext {
   const byId = new Map(OPERATORS.map((o) => [o.id, o]));
   return {
+    country: 'US',
     operatorById: (id) => byId.get(id),
+    offerFor: (id) => byId.get(id)?.offers.find((o) => o.countries.includes('US')),
     clickUrl: (target) => clickUrl(CLICK_BASE, CLICK_SECRET, target),
     linkExpiresAt: 1_900_000_000,
     impressionId: 'imp-0001',

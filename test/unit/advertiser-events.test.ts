@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { COMPLIANCE } from '../../src/catalog/compliance.js';
 import { buildEventList, buildSpecificEvent } from '../../src/widgets/advertiser-events.js';
 import { EventListPayload, SpecificEventPayload } from '../../src/widgets/payload-schemas.js';
 import type { MarketEvent, Quote } from '../../src/model/index.js';
@@ -19,9 +20,11 @@ function event(slug: string, closesAt: string): MarketEvent {
     question: `Question ${slug}?`,
     category: 'politics',
     closesAt,
-    outcomes: [{ name: 'Yes', quotes: [q('kalshi', 0.5, 1, slug)] }],
+    outcomes: [{ name: 'Yes', quotes: [q('kalshi', 0.5, 1, slug), q('polymarket', 0.52, 1, slug)] }],
   };
 }
+
+const PAIR = { operatorA: 'kalshi', operatorB: 'polymarket' };
 
 describe('buildEventList', () => {
   const now = new Date('2026-11-22T14:00:00.000Z');
@@ -35,15 +38,37 @@ describe('buildEventList', () => {
       event('already-closed-1ms', '2026-11-22T13:59:59.999Z'),
       event('another-open', '2027-01-01T00:00:00.000Z'),
     ];
-    const payload = buildEventList(events, now);
+    const payload = buildEventList(events, now, PAIR);
     expect(() => EventListPayload.parse(payload)).not.toThrow();
     expect(payload.data.events).toEqual(['closes-later', 'closes-in-a-ms', 'another-open']);
     expect(typeof payload.message).toBe('string');
   });
 
   it('gives an empty list when nothing is open', () => {
-    const payload = buildEventList([event('old', '2020-01-01T00:00:00.000Z')], now);
+    const payload = buildEventList([event('old', '2020-01-01T00:00:00.000Z')], now, PAIR);
     expect(EventListPayload.parse(payload).data.events).toEqual([]);
+  });
+
+  it('lists only events whose A/B comparison has an outcome, and every listed slug answers one', () => {
+    const open = '2027-01-01T00:00:00.000Z';
+    const split: MarketEvent = {
+      ...event('a-and-b-on-different-outcomes', open),
+      outcomes: [
+        { name: 'OnlyA', quotes: [q('kalshi', 0.5, 1, 'a')] },
+        { name: 'OnlyB', quotes: [q('polymarket', 0.5, 1, 'b')] },
+      ],
+    };
+    const onlyA: MarketEvent = { ...event('only-a', open), outcomes: [{ name: 'Yes', quotes: [q('kalshi', 0.5, 1, 'y')] }] };
+    const events = [event('shared', open), split, onlyA];
+    const listed = buildEventList(events, now, PAIR).data.events;
+    expect(listed).toEqual(['shared']);
+    for (const slug of listed) {
+      const e = events.find((x) => x.slug === slug)!;
+      const cmp = buildSpecificEvent(e, CHANGED_AT, { ...PAIR, limit: 1, country: 'US', isAllowed: COMPLIANCE.isAllowed }, makeContext());
+      expect(cmp.data.outcomes.length, slug).toBeGreaterThan(0);
+    }
+    // the pair is the advertiser's configuration: swapping it lists by the new pair
+    expect(buildEventList(events, now, { operatorA: 'kalshi', operatorB: 'draftkings' }).data.events).toEqual([]);
   });
 });
 
@@ -70,7 +95,7 @@ describe('buildSpecificEvent', () => {
     ],
   };
   const ctx = makeContext();
-  const opts = { operatorA: 'kalshi', operatorB: 'polymarket' };
+  const opts = { operatorA: 'kalshi', operatorB: 'polymarket', country: 'US', isAllowed: COMPLIANCE.isAllowed };
 
   it('compares the outcomes both operators list, in snapshot order, with exact spreads', () => {
     const payload = buildSpecificEvent(EVENT, CHANGED_AT, opts, ctx);
@@ -82,9 +107,11 @@ describe('buildSpecificEvent', () => {
       closes_at: '2026-11-30T00:00:00.000Z',
       last_verified_timestamp: CHANGED_AT,
     });
+    // a US viewer may be shown Kalshi, not Polymarket
+    expect(payload.data.resolved_geo).toBe('US');
     expect(payload.data.operators).toEqual({
-      operatorA: { id: 'kalshi', name: 'Kalshi' },
-      operatorB: { id: 'polymarket', name: 'Polymarket' },
+      operatorA: { id: 'kalshi', name: 'Kalshi', allowed_in_geo: true },
+      operatorB: { id: 'polymarket', name: 'Polymarket', allowed_in_geo: false },
     });
     expect(payload.data.outcomes).toEqual([
       {
@@ -137,7 +164,7 @@ describe('buildSpecificEvent', () => {
         { name: 'Fraction', quotes: [q('kalshi', 0.625, 1, 'h'), q('forecastex', 0.6, 1, 'h')] },
       ],
     };
-    const payload = buildSpecificEvent(e, CHANGED_AT, { operatorA: 'kalshi', operatorB: 'forecastex' }, ctx);
+    const payload = buildSpecificEvent(e, CHANGED_AT, { ...opts, operatorB: 'forecastex' }, ctx);
     expect(payload.data.outcomes.map((o) => o.spreadCents)).toEqual([0, 4.15]);
   });
 
@@ -173,13 +200,33 @@ describe('buildSpecificEvent', () => {
   });
 
   it('honours configurable operators A and B', () => {
-    const payload = buildSpecificEvent(EVENT, CHANGED_AT, { operatorA: 'polymarket', operatorB: 'kalshi' }, ctx);
-    expect(payload.data.operators.operatorA).toEqual({ id: 'polymarket', name: 'Polymarket' });
+    const payload = buildSpecificEvent(EVENT, CHANGED_AT, { ...opts, operatorA: 'polymarket', operatorB: 'kalshi' }, ctx);
+    expect(payload.data.operators.operatorA).toEqual({ id: 'polymarket', name: 'Polymarket', allowed_in_geo: false });
     // Beta is listed only by kalshi (now B) and Epsilon only by polymarket (now A): both still left out.
     expect(payload.data.outcomes.map((o) => [o.name, o.operatorAPrice, o.operatorBPrice])).toEqual([
       ['Alpha', 0.5599, 0.5872],
       ['Gamma', 0.3084, 0.1063],
       ['Delta', 0.589744, 0.3045],
     ]);
+  });
+
+  it.each([
+    ['US', true, false],
+    ['GB', false, false],
+    ['DE', true, false],
+    ['FR', false, false],
+    ['CA', false, false],
+    ['AU', false, false],
+    ['BR', false, false],
+    ['IN', false, false],
+    ['JP', true, true],
+    ['ZZ', false, false],
+  ])('says for geo=%s whether A (Kalshi) and B (Polymarket) may be shown: %s, %s', (country, a, b) => {
+    const payload = buildSpecificEvent(EVENT, CHANGED_AT, { ...opts, country }, ctx);
+    expect(payload.data.resolved_geo).toBe(country);
+    expect(payload.data.operators.operatorA.allowed_in_geo).toBe(a);
+    expect(payload.data.operators.operatorB.allowed_in_geo).toBe(b);
+    // the comparison data itself is the same whatever the geo
+    expect(payload.data.outcomes.length).toBe(3);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { COMPLIANCE } from '../../src/catalog/compliance.js';
 import { operatorById } from '../../src/catalog/operators.js';
+import { shownOperators } from '../../src/catalog/shown-operators.js';
 import type { MetricsData } from '../../src/model/index.js';
 import { clickUrl, verifyClick } from '../../src/tracking/click-links.js';
 import type { OperatorSignals } from '../../src/tracking/ranking-inputs.js';
@@ -14,12 +14,11 @@ const NOW = new Date('2026-11-22T14:00:00.000Z');
 const EXPIRES = Math.floor(NOW.getTime() / 1000) + 3600;
 
 const ctx = (country: string, advertiserId?: string): WidgetContext => ({
-  operatorById,
+  ...shownOperators(country),
   clickUrl: (t) => clickUrl(BASE, SECRET, t),
   linkExpiresAt: EXPIRES,
   impressionId: 'imp-broad-1',
   advertiserId,
-  country,
 });
 
 const op = (operatorId: string, volume: number, liquidity: number, events: number, byCat: MetricsData['operators'][number]['volumeByCategoryUsd']) => ({
@@ -45,12 +44,10 @@ const METRICS: MetricsData = {
 const input = (over: Partial<BroadWidgetInput> = {}): BroadWidgetInput => ({
   metrics: METRICS,
   changedAt: '2026-11-22T13:59:00.000Z',
-  country: 'GB',
   locale: 'en',
   currency: 'USD',
   rate: 1,
   limit: 10,
-  isAllowed: COMPLIANCE.isAllowed,
   signals: new Map<string, OperatorSignals>(),
   ctrPrior: { mean: 0, weight: 1000 },
   weights: { volume: 0.5, oiAccel: 0.2, ctr: 0.3 },
@@ -75,7 +72,7 @@ describe('buildBroadWidget', () => {
     expect(first.rating).toBe('4.2/5');
     expect(first.metrics).toEqual({ volume_24h: '$80M', avg_value_per_event: '$3.2M', total_liquidity: '$6.4M' });
     expect(first.incentives).toEqual({
-      promo_text: operatorById('betfair')!.promos.en.promoText,
+      promo_text: operatorById('betfair')!.offers[0]!.copy.en.promoText,
       promo_code: 'EXCH100',
       cta_label: 'Join the exchange',
     });
@@ -85,19 +82,20 @@ describe('buildBroadWidget', () => {
   });
 
   it('trending summary is market-wide over catalog operators (unknown ids left out)', () => {
-    const { payload } = buildBroadWidget(input({ country: 'DE' }), ctx('DE'));
+    const { payload } = buildBroadWidget(input(), ctx('DE'));
     // 60 + 80 + 40 + 50 + 70 = 300M; sports 180M beats politics 80M
     expect(payload.trending_summary).toEqual({ global_24h_volume: '$300M', highest_volume_category: 'Sports' });
-    expect(payload.operators.map((o) => o.operator_name)).toEqual(['bet365']);
+    // DE: bet365 (licensed) and Kalshi (not on its restricted list); Polymarket and Betfair are not allowed
+    expect(payload.operators.map((o) => o.operator_name)).toEqual(['bet365', 'Kalshi']);
   });
 
   it('converts money, localizes copy and signs every link with country, placement and advertiser', () => {
-    const { payload } = buildBroadWidget(input({ country: 'DE', locale: 'de', currency: 'EUR', rate: 0.92 }), ctx('DE', 'acme-media'));
+    const { payload } = buildBroadWidget(input({ locale: 'de', currency: 'EUR', rate: 0.92 }), ctx('DE', 'acme-media'));
     const entry = payload.operators[0]!;
     expect(entry.metrics.volume_24h).toBe('€55.2M');
     expect(payload.trending_summary.global_24h_volume).toBe('€276M');
-    expect(entry.incentives.promo_text).toBe(operatorById('bet365')!.promos.de!.promoText);
-    expect(entry.incentives.cta_label).toBe('Konto eröffnen');
+    // bet365's offer is a US offer: a German visitor sees none, and a neutral call to action
+    expect(entry.incentives).toEqual({ promo_text: '', promo_code: '', cta_label: 'Zur Website' });
     const url = new URL(entry.routing.web_url);
     expect(`${url.origin}${url.pathname}`).toBe(`${BASE}/v1/click`);
     const verified = verifyClick(url.search.slice(1), SECRET, NOW);
@@ -116,22 +114,37 @@ describe('buildBroadWidget', () => {
     });
   });
 
-  it('falls back to English copy and gives an empty promo_code when the operator has none', () => {
-    const { payload } = buildBroadWidget(input({ country: 'BR', locale: 'pt' }), ctx('BR'));
-    const poly = payload.operators.find((o) => o.operator_name === 'Polymarket')!;
-    expect(poly.incentives.promo_code).toBe('');
-    expect(poly.incentives.promo_text).toBe(operatorById('polymarket')!.promos.pt!.promoText);
-    const noPt = new Map([['polymarket', { ...operatorById('polymarket')!, promos: { en: operatorById('polymarket')!.promos.en } }]]);
-    const { payload: en } = buildBroadWidget(input({ country: 'BR', locale: 'pt' }), { ...ctx('BR'), operatorById: (id) => noPt.get(id) ?? operatorById(id) });
-    expect(en.operators.find((o) => o.operator_name === 'Polymarket')!.incentives.promo_text).toBe(operatorById('polymarket')!.promos.en.promoText);
+  it("shows the visitor country's offer in the visitor's language, falling back to English copy", () => {
+    const { payload } = buildBroadWidget(input({ locale: 'pt' }), ctx('US'));
+    const bet365 = payload.operators.find((o) => o.operator_name === 'bet365')!;
+    const offer = operatorById('bet365')!.offers[0]!;
+    expect(bet365.incentives).toEqual({ promo_text: offer.copy.pt!.promoText, promo_code: 'WIRE365', cta_label: offer.copy.pt!.ctaLabel });
+    const enOnly = { ...offer, copy: { en: offer.copy.en } };
+    const { payload: en } = buildBroadWidget(input({ locale: 'pt' }), { ...ctx('US'), offerFor: (id) => (id === 'bet365' ? enOnly : undefined) });
+    expect(en.operators.find((o) => o.operator_name === 'bet365')!.incentives).toEqual({
+      promo_text: offer.copy.en.promoText,
+      promo_code: 'WIRE365',
+      cta_label: offer.copy.en.ctaLabel,
+    });
+    // an operator with no offer for the country: no promo, a neutral call to action in Portuguese
+    expect(en.operators.find((o) => o.operator_name === 'Kalshi')!.incentives).toEqual({ promo_text: '', promo_code: '', cta_label: 'Visitar site' });
+  });
+
+  it('shows unknown liquidity as null, never as zero', () => {
+    const metrics: MetricsData = { operators: METRICS.operators.map((m) => (m.operatorId === 'betfair' ? { ...m, liquidityUsd: null, openInterestUsd: null } : m)) };
+    const { payload } = buildBroadWidget(input({ metrics }), ctx('GB'));
+    BroadWidgetPayload.parse(payload);
+    const byName = new Map(payload.operators.map((o) => [o.operator_name, o.metrics.total_liquidity]));
+    expect(byName.get('Betfair Exchange')).toBeNull();
+    expect(byName.get('bet365')).toBe('$4.8M');
   });
 
   it('limit cuts the ranked list; ZZ lists nothing', () => {
-    const us = buildBroadWidget(input({ country: 'US', limit: 1 }), ctx('US'));
+    const us = buildBroadWidget(input({ limit: 1 }), ctx('US'));
     // US candidates: bet365 60M, kalshi 50M, betmgm 40M (betfair and polymarket are not allowed)
     expect(us.operatorIds).toEqual(['bet365']);
     expect(us.payload.operators[0]!.rank).toBe(1);
-    const zz = buildBroadWidget(input({ country: 'ZZ' }), ctx('ZZ'));
+    const zz = buildBroadWidget(input(), ctx('ZZ'));
     expect(zz.payload.operators).toEqual([]);
     expect(zz.payload.resolved_geo).toBe('ZZ');
   });

@@ -137,13 +137,13 @@ describe('buildLiveMarketWidget: open market', () => {
     }
   });
 
-  it('carries the operator coupon, or an empty string', () => {
+  it("carries the coupon of the visitor country's offer, or an empty string", () => {
     expect(p.providers_pool.every((e) => e.incentives.coupon_value === '')).toBe(true);
     const base = makeContext();
     const ctx = makeContext({
-      operatorById: (id) => {
-        const op = base.operatorById(id);
-        return op && id === 'kalshi' ? { ...op, couponValue: '$10 bonus' } : op;
+      offerFor: (id) => {
+        const offer = base.offerFor(id);
+        return offer && id === 'kalshi' ? { ...offer, couponValue: '$10 bonus' } : offer;
       },
     });
     const m = byName(build(view(), NOW, OPTS, ctx));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeMinMax, oiAcceleration, populationCtr, rankOperators, smoothedCtr, type RankCandidate } from '../../src/domain/ranking.js';
 
 const W = { volume: 0.5, oiAccel: 0.2, ctr: 0.3 };
-const cand = (operatorId: string, volume24hUsd: number, oiAcceleration = 0, clicks = 0, impressions = 0): RankCandidate => ({
+const cand = (operatorId: string, volume24hUsd: number, oiAcceleration: number | null = 0, clicks = 0, impressions = 0): RankCandidate => ({
   operatorId,
   volume24hUsd,
   oiAcceleration,
@@ -57,14 +57,32 @@ describe('oiAcceleration', () => {
     expect(oiAcceleration([{ t: 0, oi: 100 }, { t: H, oi: 120 }, { t: 2 * H, oi: 132 }], H)).toBeCloseTo(-0.1, 12);
   });
 
-  it('is 0 without two full periods of history or with a zero base', () => {
-    expect(oiAcceleration([], H)).toBe(0);
-    expect(oiAcceleration([{ t: H, oi: 110 }, { t: 2 * H, oi: 132 }], H)).toBe(0);
-    expect(oiAcceleration([{ t: 0, oi: 0 }, { t: H, oi: 10 }, { t: 2 * H, oi: 20 }], H)).toBe(0);
+  it('is unknown (null) without two full periods of history or with a zero base', () => {
+    expect(oiAcceleration([], H)).toBeNull();
+    expect(oiAcceleration([{ t: H, oi: 110 }, { t: 2 * H, oi: 132 }], H)).toBeNull();
+    expect(oiAcceleration([{ t: 0, oi: 0 }, { t: H, oi: 10 }, { t: 2 * H, oi: 20 }], H)).toBeNull();
   });
 });
 
 describe('rankOperators', () => {
+  it('scores an operator without open-interest history as neutral: the median of the known ones', () => {
+    const prior = { mean: 0, weight: 0 };
+    const oiOnly = { volume: 0, oiAccel: 1, ctr: 0 };
+    // known: -0.1, 0.1, 0.3 → median 0.1, n = (0.1 - -0.1) / 0.4 = 0.5
+    const ranked = rankOperators([cand('a', 1, -0.1), cand('b', 1, 0.3), cand('c', 1, 0.1), cand('new', 1, null)], oiOnly, prior);
+    const n = new Map(ranked.map((r) => [r.operatorId, r.normalized.oiAccel]));
+    expect(n.get('new')).toBeCloseTo(0.5, 12);
+    expect(n.get('new')).toBe(n.get('c'));
+    // not last, as a 0 would have made it, and not first
+    expect(ranked.map((r) => r.operatorId)).toEqual(['b', 'c', 'new', 'a']);
+    // an even count takes the mean of the middle two: -0.1, 0.3 → 0.1 → n 0.5
+    const even = rankOperators([cand('a', 1, -0.1), cand('b', 1, 0.3), cand('x', 1, null)], oiOnly, prior);
+    expect(even.find((r) => r.operatorId === 'x')!.normalized.oiAccel).toBeCloseTo(0.5, 12);
+    // nobody known: the signal cannot separate anyone
+    expect(rankOperators([cand('a', 1, null), cand('b', 1, null)], oiOnly, prior).map((r) => r.normalized.oiAccel)).toEqual([0, 0]);
+  });
+
+
   it('blends the normalized signals with the weights (hand-computed)', () => {
     const prior = { mean: 0, weight: 0 }; // raw CTR, for easy arithmetic
     const ranked = rankOperators(

@@ -43,22 +43,23 @@ describe('operator catalog', () => {
     expect(operatorById('nope')).toBeUndefined();
   });
 
-  it('localizes every promo into all five locales with real translations', () => {
+  it('localizes every offer into all five locales with real translations', () => {
     for (const op of OPERATORS) {
-      const promos = op.promos as Record<string, { promoText: string; ctaLabel: string } | undefined>;
-      for (const loc of LOCALES) {
-        const copy = promos[loc];
-        expect(copy, `${op.id} ${loc}`).toBeDefined();
-        if (loc !== 'en') expect(copy?.promoText, `${op.id} ${loc}`).not.toBe(op.promos.en.promoText);
+      for (const offer of op.offers) {
+        const copy = offer.copy as Record<string, { promoText: string; ctaLabel: string } | undefined>;
+        for (const loc of LOCALES) {
+          expect(copy[loc], `${op.id} ${loc}`).toBeDefined();
+          if (loc !== 'en') expect(copy[loc]?.promoText, `${op.id} ${loc}`).not.toBe(offer.copy.en.promoText);
+        }
       }
     }
   });
 
   it('has promo codes on most but not all operators, coupons on some, deep books flagged', () => {
-    const withCode = OPERATORS.filter((o) => o.promoCode).length;
+    const withCode = OPERATORS.filter((o) => o.offers.some((f) => f.promoCode)).length;
     expect(withCode).toBeGreaterThan(OPERATORS.length / 2);
     expect(withCode).toBeLessThan(OPERATORS.length);
-    const withCoupon = OPERATORS.filter((o) => o.couponValue).length;
+    const withCoupon = OPERATORS.filter((o) => o.offers.some((f) => f.couponValue)).length;
     expect(withCoupon).toBeGreaterThan(0);
     expect(withCoupon).toBeLessThan(OPERATORS.length);
     expect(operatorById('kalshi')?.capabilities).toContain('PRO_LIQUIDITY');

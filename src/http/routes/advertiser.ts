@@ -1,5 +1,6 @@
 /** Advertiser data endpoints (spec 4.1, 4.2). Authentication is applied by the router. */
 import { buildEventList, buildSpecificEvent } from '../../widgets/advertiser-events.js';
+import { COMPLIANCE } from '../../catalog/compliance.js';
 import { operatorById } from '../../catalog/operators.js';
 import type { Deps } from '../deps.js';
 import { SlugPath, SpecificEventQuery } from '../params.js';
@@ -8,6 +9,7 @@ import { parseQuery } from '../query.js';
 import { cachedJson } from '../respond.js';
 import { findEvent, requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler } from '../types.js';
+import { viewerCountry } from '../viewer-country.js';
 import { BODY_TTL_MS } from '../widget-context.js';
 
 const HEADERS = { 'cache-control': 'private, max-age=5' };
@@ -18,7 +20,8 @@ export function eventListRoute(deps: Deps): Handler {
     const now = deps.now();
     let entry = deps.payloads.get('events', 'list', now.getTime());
     if (!entry) {
-      const payload = buildEventList(snap.data.events, now);
+      const { a, b } = deps.config.advertiserOperators;
+      const payload = buildEventList(snap.data.events, now, { operatorA: a, operatorB: b });
       // An event drops off the list when it closes, snapshot change or not.
       const nextClose = Math.min(...snap.data.events.map((e) => Date.parse(e.closesAt)).filter((t) => t > now.getTime()));
       entry = deps.payloads.put('events', 'list', payload, snap.changedAt, Math.min(nextClose, now.getTime() + BODY_TTL_MS));
@@ -42,7 +45,8 @@ export function specificEventRoute(deps: Deps): Handler {
     const q = parseQuery(SpecificEventQuery, req.query);
     const snap = requireSnapshot(deps.snapshots, 'events', 'all');
     const now = deps.now();
-    const key = `specific|${slug.data}|${q.limit ?? 'all'}`;
+    const country = viewerCountry(deps.geo, req, q, true);
+    const key = `specific|${slug.data}|${q.limit ?? 'all'}|${country}`;
     let entry = deps.payloads.get('events', key, now.getTime());
     if (!entry) {
       const event = findEvent(snap, slug.data);
@@ -50,7 +54,13 @@ export function specificEventRoute(deps: Deps): Handler {
       const payload = buildSpecificEvent(
         event,
         snap.changedAt,
-        { operatorA: deps.config.advertiserOperators.a, operatorB: deps.config.advertiserOperators.b, limit: q.limit },
+        {
+          operatorA: deps.config.advertiserOperators.a,
+          operatorB: deps.config.advertiserOperators.b,
+          limit: q.limit,
+          country,
+          isAllowed: COMPLIANCE.isAllowed,
+        },
         { operatorById },
       );
       entry = deps.payloads.put('events', key, payload, snap.changedAt);

@@ -8,29 +8,25 @@
  */
 import { z } from 'zod';
 import { ADVERTISER_ID } from '../../auth/advertiser-keys.js';
-import { COMPLIANCE } from '../../catalog/compliance.js';
 import { currencyForCountry, usdRate } from '../../domain/fx.js';
 import { resolveLocale } from '../../domain/locale.js';
 import { CURRENCIES, isCurrencyCode, type CurrencyCode } from '../../domain/money.js';
-import { isCountryCode } from '../../geo/countries.js';
 import { buildBroadWidget } from '../../widgets/broad-widget.js';
 import type { Deps } from '../deps.js';
 import { countImpressions } from '../impressions.js';
-import { intParam } from '../params.js';
+import { GeoParams, intParam } from '../params.js';
 import { dataUnavailable } from '../problem.js';
 import { parseQuery } from '../query.js';
 import { cachedJson, CORS_HEADERS } from '../respond.js';
 import { requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler } from '../types.js';
+import { viewerCountry } from '../viewer-country.js';
 import { BODY_TTL_MS, widgetContext } from '../widget-context.js';
 import type { Attribution } from './widgets.js';
 
 export const BroadWidgetQuery = z.object({
   limit: intParam(1, 50).optional(),
-  fallback_geo: z
-    .string()
-    .refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code in upper case, such as GB')
-    .optional(),
+  ...GeoParams,
   currency: z
     .string()
     .refine(isCurrencyCode, `must be one of ${Object.keys(CURRENCIES).join(', ')}`)
@@ -51,21 +47,21 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
   return (req) => {
     const q = parseQuery(BroadWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const geo = deps.geo.resolve(req, q.fallback_geo);
-    const locale = resolveLocale(geo.country, req.headers['accept-language']);
+    const country = viewerCountry(deps.geo, req, q, authenticated);
+    const locale = resolveLocale(country, req.headers['accept-language']);
     const requested = q.currency !== undefined && isCurrencyCode(q.currency) ? q.currency : undefined;
     const limit = q.limit ?? BROAD_DEFAULT_LIMIT;
     const metrics = requireSnapshot(deps.snapshots, 'metrics', 'all');
     const fxSnap = deps.snapshots.get('fx', 'daily');
     // The country's currency is a nicety: without its rate, fall back to USD. An asked-for one is owed.
-    let currency: CurrencyCode = requested ?? currencyForCountry(geo.country);
+    let currency: CurrencyCode = requested ?? currencyForCountry(country);
     if (!requested && currency !== 'USD' && usdRate(currency, fxSnap?.data) === undefined) currency = 'USD';
     const fx = currency === 'USD' ? undefined : fxSnap;
     const rate = usdRate(currency, fx?.data);
     if (rate === undefined) throw dataUnavailable(`No ${currency} reference rate has been loaded yet; try again shortly or ask for USD.`);
     const signals = deps.ranking.current();
     const now = deps.now();
-    const key = ['broad', geo.country, locale, currency, limit, advertiserId ?? '', fx?.version ?? 0, signals.version].join('|');
+    const key = ['broad', country, locale, currency, limit, advertiserId ?? '', fx?.version ?? 0, signals.version].join('|');
     let entry = deps.payloads.get('metrics', key, now.getTime());
     if (!entry) {
       // Converted amounts change with the rates too.
@@ -74,17 +70,15 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
         {
           metrics: metrics.data,
           changedAt,
-          country: geo.country,
           locale,
           currency,
           rate,
           limit,
-          isAllowed: COMPLIANCE.isAllowed,
           signals: signals.byOperator,
           ctrPrior: { mean: signals.ctrMean, weight: deps.config.ranking.ctrPriorImpressions },
           weights: deps.config.ranking.weights,
         },
-        { ...widgetContext(deps.config, now, advertiserId, `${key}|${metrics.version}`), country: geo.country },
+        widgetContext(deps.config, now, advertiserId, `${key}|${metrics.version}`, country),
       );
       entry = deps.payloads.put('metrics', key, payload, changedAt, now.getTime() + BODY_TTL_MS, operatorIds);
     }

@@ -2,27 +2,33 @@
 import { z } from 'zod';
 import { ASSETS } from '../../live/market.js';
 import type { Deps } from '../deps.js';
-import { AdvertiserIdParam, enumParam } from '../params.js';
+import { AdvertiserIdParam, enumParam, GeoParams } from '../params.js';
 import { parseQuery } from '../query.js';
 import { cachedJson, CORS_HEADERS } from '../respond.js';
 import type { Handler } from '../types.js';
+import { viewerCountry } from '../viewer-country.js';
 import type { Attribution } from './widgets.js';
 
 export const LiveMarketQuery = z.object({
   asset: enumParam(ASSETS).default('BTC'),
   horizon_minutes: enumParam(['5', '15']).default('5').transform((h) => (h === '5' ? 5 : 15) as 5 | 15),
   advertiser_id: AdvertiserIdParam,
+  ...GeoParams,
 });
 
 export function liveMarketRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
-  // Prices move several times a second: a second of caching at most.
+  // Prices move several times a second: a second of caching at most, and only by the browser (the
+  // operators shown depend on the visitor's country).
   const headers = authenticated
     ? { 'cache-control': 'private, max-age=1' }
-    : { ...CORS_HEADERS, 'cache-control': 'public, max-age=1', vary: 'X-Advertiser-Id' };
+    : { ...CORS_HEADERS, 'cache-control': 'private, max-age=1', vary: 'X-Advertiser-Id' };
   return (req) => {
     const q = parseQuery(LiveMarketQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const entry = advertiserId ? deps.live.forAdvertiser(q.asset, q.horizon_minutes, advertiserId) : deps.live.latest(q.asset, q.horizon_minutes);
+    const country = viewerCountry(deps.geo, req, q, authenticated);
+    const entry = advertiserId
+      ? deps.live.forAdvertiser(q.asset, q.horizon_minutes, country, advertiserId)
+      : deps.live.latest(q.asset, q.horizon_minutes, country);
     return cachedJson(req, entry, headers);
   };
 }

@@ -9,6 +9,7 @@ import { parseQuery } from '../query.js';
 import { cachedJson, CORS_HEADERS } from '../respond.js';
 import { findEvent, requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler, Request } from '../types.js';
+import { viewerCountry } from '../viewer-country.js';
 import { BODY_TTL_MS, widgetContext } from '../widget-context.js';
 import { buildEventWidget } from '../../widgets/event-widget.js';
 import { buildSportsbookWidget, nextMatchup } from '../../widgets/sportsbook-widget.js';
@@ -17,32 +18,36 @@ import { matchTeam } from '../../widgets/team-match.js';
 /** Who gets credit for clicks: the authenticated advertiser, else the optional public hint. */
 export type Attribution = (req: Request, queryHint: string | undefined) => string | undefined;
 
+/**
+ * Every widget body depends on the visitor's country, which a shared cache or CDN cannot see (it
+ * comes from the client address): responses are private to the browser.
+ */
 function cacheHeaders(deps: Deps, authenticated: boolean): Record<string, string> {
   const age = deps.config.widgetMaxAgeSeconds;
   return authenticated
     ? { 'cache-control': `private, max-age=${age}` }
     : {
         ...CORS_HEADERS,
-        'cache-control': `public, max-age=${age}, s-maxage=${age}, stale-while-revalidate=30`,
-        // The x-advertiser-id header changes the links: a shared cache must key on it.
+        'cache-control': `private, max-age=${age}`,
+        // The x-advertiser-id header changes the links.
         vary: 'X-Advertiser-Id',
       };
 }
 
 /**
- * The event widget body for a slug, built once per snapshot version and variant. Shared by the
- * REST route and the WebSocket `event:{slug}` topic.
+ * The event widget body for a slug and a visitor's country, built once per snapshot version and
+ * variant. Shared by the REST route and the WebSocket `event:{slug}` topic.
  * @throws Problem 404 for an unknown slug, 503 before the first snapshot.
  */
-export function eventWidgetBody(deps: Deps, slug: string, format: DisplayFormat, advertiserId: string | undefined): CachedBody {
+export function eventWidgetBody(deps: Deps, slug: string, format: DisplayFormat, advertiserId: string | undefined, country: string): CachedBody {
   const snap = requireSnapshot(deps.snapshots, 'events', 'all');
   const now = deps.now();
-  const key = `event|${slug}|${format}|${advertiserId ?? ''}`;
+  const key = `event|${slug}|${format}|${advertiserId ?? ''}|${country}`;
   const hit = deps.payloads.get('events', key, now.getTime());
   if (hit) return hit;
   const event = findEvent(snap, slug);
   if (!event) throw notFound(`No event with slug "${slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
-  const payload = buildEventWidget(event, snap.changedAt, format, widgetContext(deps.config, now, advertiserId, `${key}|${snap.version}`));
+  const payload = buildEventWidget(event, snap.changedAt, format, widgetContext(deps.config, now, advertiserId, `${key}|${snap.version}`, country));
   const shown = [...new Set(payload.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.operator_id)))];
   return deps.payloads.put('events', key, payload, snap.changedAt, now.getTime() + BODY_TTL_MS, shown);
 }
@@ -52,7 +57,7 @@ export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution
   return (req) => {
     const q = parseQuery(EventWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId);
+    const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId, viewerCountry(deps.geo, req, q, authenticated));
     countImpressions(deps, req, entry, 'event-specific', deps.now());
     return cachedJson(req, entry, headers);
   };
@@ -65,7 +70,8 @@ export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attrib
     attribution(req, q.advertiser_id); // validated for symmetry; the sportsbook payload has no links
     const snap = requireSnapshot(deps.snapshots, 'sportsbook', q.league);
     const now = deps.now();
-    const key = `sportsbook|${q.league}|${(q.team_context ?? '').toLowerCase()}`;
+    const country = viewerCountry(deps.geo, req, q, authenticated);
+    const key = `sportsbook|${q.league}|${(q.team_context ?? '').toLowerCase()}|${country}`;
     let entry = deps.payloads.get('sportsbook', key, now.getTime());
     if (!entry) {
       let teamCode: string | undefined;
@@ -81,7 +87,7 @@ export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attrib
       }
       const matchup = nextMatchup(snap.data, now, teamCode);
       if (!matchup) throw notFound(teamCode ? `No upcoming ${q.league} matchup for ${teamCode}.` : `No upcoming ${q.league} matchup.`);
-      const payload = buildSportsbookWidget(snap.data, matchup, widgetContext(deps.config, now));
+      const payload = buildSportsbookWidget(snap.data, matchup, widgetContext(deps.config, now, undefined, undefined, country));
       // The next matchup changes when this one starts, even if no snapshot arrives.
       entry = deps.payloads.put('sportsbook', key, payload, snap.changedAt, Date.parse(matchup.scheduledTime));
     }

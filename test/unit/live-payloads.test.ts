@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { ChangeKind, LiveEngine, LiveListener } from '../../src/live/engine.js';
+import { LivePayloads } from '../../src/live/live-payloads.js';
+
+/** Just the change notifications LivePayloads listens to, fired by hand. */
+function engineStub(): { engine: LiveEngine; fire(kind: ChangeKind): void } {
+  let listener: LiveListener = () => {};
+  const engine = { onChange: (l: LiveListener) => void (listener = l) } as unknown as LiveEngine;
+  return { engine, fire: (kind) => listener('BTC', 5, kind) };
+}
+
+describe('LivePayloads per visitor country', () => {
+  it('builds a body per country, pushes only the variants someone subscribes to, and rebuilds the rest on read', () => {
+    let now = 1_000_000;
+    const builds: string[] = [];
+    const { engine, fire } = engineStub();
+    const live = new LivePayloads(
+      engine,
+      (asset, horizon, nowMs, country) => {
+        builds.push(country);
+        return { asset, horizon, nowMs, resolved_geo: country };
+      },
+      250,
+      () => now,
+    );
+    const pushed: Array<[string, string, unknown]> = [];
+    live.onPush(
+      (topic, country, body) => pushed.push([topic, country, JSON.parse(body.toString())]),
+      (topic, country) => topic === 'live-market:BTC:5' && country === 'US',
+    );
+
+    const us = JSON.parse(live.latest('BTC', 5, 'US').body.toString()) as { resolved_geo: string };
+    const jp = JSON.parse(live.latest('BTC', 5, 'JP').body.toString()) as { resolved_geo: string };
+    expect([us.resolved_geo, jp.resolved_geo]).toEqual(['US', 'JP']);
+    // a second read within the second is served from memory
+    live.latest('BTC', 5, 'US');
+    expect(builds).toEqual(['US', 'JP']);
+
+    now += 300;
+    fire('tick');
+    // US has a subscriber: rebuilt and pushed under its public topic; JP has none: not built
+    expect(pushed.map(([t, c]) => [t, c])).toEqual([['live-market:BTC:5', 'US']]);
+    expect(builds).toEqual(['US', 'JP', 'US']);
+    // ...but JP's old body is dropped, so the next read sees the change
+    const jpAgain = live.latest('BTC', 5, 'JP');
+    expect(builds).toEqual(['US', 'JP', 'US', 'JP']);
+    expect(JSON.parse(jpAgain.body.toString())).toMatchObject({ resolved_geo: 'JP', nowMs: now });
+    live.stop();
+  });
+});
