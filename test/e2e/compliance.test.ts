@@ -17,6 +17,7 @@ import {
   SpecificEventPayload,
   SportsbookWidgetPayload,
 } from '../../src/widgets/payload-schemas.js';
+import { seedStrike } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
@@ -85,11 +86,14 @@ async function allWidgets(query: string, headers: Record<string, string> = {}, b
 
 describe('every widget class, per visitor country (fallback_geo from loopback)', () => {
   beforeAll(async () => {
-    // Ticks open the live market so its pool has something to filter.
+    // A strike stored as an instance that caught the window start would, then ticks, open the live
+    // market so its pool has something to filter.
+    await seedStrike(redis.client, 'BTC', 15, 97_000);
     await publishTick('BTC', 97_000);
     const deadline = Date.now() + 5_000;
     const status = async () => LiveMarketPayload.parse((await json('/v1/widgets/live-market?asset=BTC&horizon_minutes=15&fallback_geo=JP')).body).market_status;
     while ((await status()) !== 'open' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(await status()).toBe('open');
   });
 
   it.each(COUNTRIES)('%s: only operators allowed there, resolved_geo says so, private caching', async (country) => {
