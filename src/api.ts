@@ -23,6 +23,10 @@ import type { Logger } from './log.js';
 import { connectRedis } from './store/redis.js';
 import type { Snapshot } from './store/schemas.js';
 import { SnapshotCache } from './store/snapshot-cache.js';
+import { SnapshotFreshness } from './store/snapshot-freshness.js';
+import { startAdminServer } from './metrics/admin-server.js';
+import { exposeLiveEngine } from './metrics/live.js';
+import { exposeSnapshotFreshness } from './metrics/snapshots.js';
 import { buildLiveMarketWidget } from './widgets/live-market-widget.js';
 import { DEFAULT_WS_OPTIONS, registerWebSocket, type WsHub } from './ws/server.js';
 
@@ -42,7 +46,10 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   const tickSubscriber = connectRedis(config.redisUrl, 'api-ticks', log);
 
   const snapshots = new SnapshotCache(redis, subscriber, log);
-  const payloads = new PayloadCache();
+  const freshness = new SnapshotFreshness(redis, log, { refreshSeconds: config.refreshSeconds, staleAfterIntervals: config.staleAfterIntervals });
+  // Bodies carry the stale marker: rebuild them when a snapshot turns stale or fresh again.
+  const payloads = new PayloadCache((kind, key) => freshness.staleMarker(kind, key));
+  freshness.onChange((id) => payloads.invalidate(id.kind));
   const engine = new LiveEngine({ redis, subscriber: tickSubscriber, log });
   const live = new LivePayloads(
     engine,
@@ -58,7 +65,9 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
 
   // Broad widget: the country database is opened once; impressions are batched; ranking signals
   // are held in memory and reloaded when metrics change (below) and every 15 s for new clicks.
-  const geo = new GeoResolver(await CountryDb.open(), config.trustProxy, config.defaultGeo);
+  const countries = await CountryDb.open();
+  log.info({ builtAt: countries.builtAt.toISOString() }, 'geo database loaded');
+  const geo = new GeoResolver(countries, config.trustProxy, config.defaultGeo);
   const impressions = new ImpressionCounter(redis, log);
   impressions.start();
   const ranking = new RankingInputs(redis, log, {
@@ -81,6 +90,7 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     impressions,
     ranking,
     wsConnections: () => hub?.connections() ?? 0,
+    freshness,
     log,
     now: () => new Date(),
   };
@@ -116,6 +126,9 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   await snapshots.start();
   await ranking.start();
   await engine.start();
+  await freshness.start();
+  exposeSnapshotFreshness(freshness);
+  exposeLiveEngine(engine, config.live.staleAfterMs);
 
   const server = await listenHttp(config.host, config.port, createRouter(deps), log, (app) => {
     hub = registerWebSocket(app, lookup, log, {
@@ -126,6 +139,7 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   });
   live.onPush((topic, body) => hub?.push(topic, body));
   log.info({ port: server.port, host: config.host }, 'api listening');
+  const admin = await startAdminServer(config.admin.host, config.admin.apiPort, log);
 
   return {
     port: server.port,
@@ -133,6 +147,8 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     async stop() {
       // No more ticks, so nothing re-arms a push; then tell WebSocket clients we are going away.
       engine.stop();
+      freshness.stop();
+      await admin?.close();
       await tickSubscriber.quit().catch(() => {});
       live.stop();
       ranking.stop();

@@ -15,11 +15,21 @@ export const TotalString = z.string().regex(/^\d+(\.\d+)?$/, 'total');
 export const WL = z.string().regex(/^\d+-\d+$/);
 export const WLP = z.string().regex(/^\d+-\d+-\d+$/);
 export const ClickUrl = z.url().regex(/\/v1\/click\?/, 'click-tracking URL');
+/**
+ * Present only when the payload was built from data whose source has not been refreshed for longer
+ * than its staleness limit (docs/operations.md, "Stale data"): the last good data is still served.
+ */
+export const StaleFields = {
+  stale: z.literal(true).optional(),
+  /** When the data was last fetched successfully; the client may compute its age. */
+  data_fetched_at: IsoTime.optional(),
+};
 
 // -------------------------------------------------------------- 2.1 broad widget
 
 export const BroadWidgetPayload = z.object({
   widget_class: z.literal('broad'),
+  ...StaleFields,
   resolved_geo: z.string().regex(/^[A-Z]{2}$/),
   timestamp: IsoTime,
   trending_summary: z.object({
@@ -58,6 +68,7 @@ export const ComparisonEntry = z.object({
 
 export const EventWidgetPayload = z.object({
   widget_class: z.literal('event-specific'),
+  ...StaleFields,
   event_slug: Slug,
   event_question: z.string(),
   last_verified_timestamp: IsoTime,
@@ -94,6 +105,7 @@ export const SportsbookOperator = z.object({
 
 export const SportsbookWidgetPayload = z.object({
   widget_class: z.literal('sportsbook'),
+  ...StaleFields,
   league: League,
   match_meta: z.object({
     event_id: z.string(),
@@ -113,6 +125,7 @@ export type SportsbookWidgetPayload = z.infer<typeof SportsbookWidgetPayload>;
 
 export const SpecificEventPayload = z.object({
   message: z.string(),
+  ...StaleFields,
   data: z.object({
     event: z.object({ slug: Slug, title: z.string(), category: z.string(), closes_at: IsoTime, last_verified_timestamp: IsoTime }),
     operators: z.object({
@@ -137,6 +150,7 @@ export type SpecificEventPayload = z.infer<typeof SpecificEventPayload>;
 
 export const EventListPayload = z.object({
   message: z.string(),
+  ...StaleFields,
   data: z.object({ events: z.array(Slug) }),
 });
 export type EventListPayload = z.infer<typeof EventListPayload>;
@@ -163,6 +177,7 @@ export const LiveMarketProvider = z.object({
 
 export const LiveMarketPayload = z.object({
   widget_class: z.literal('live-market'),
+  ...StaleFields,
   refresh_interval_seconds: z.number().int().positive(),
   underlying_asset: z.enum(['BTC', 'ETH', 'SOL']),
   active_micro_question: z.string(),

@@ -10,6 +10,10 @@ import { connectRedis } from '../../src/store/redis.js';
 import { createCoinbasePrices } from './coinbase.js';
 import type { PriceSource } from './price-source.js';
 import { createSimulatedPrices } from './simulated-prices.js';
+import { startAdminServer } from '../../src/metrics/admin-server.js';
+import { Counter } from 'prom-client';
+
+const ticksPublished = new Counter({ name: 'predictwire_feed_ticks_published_total', help: 'Price ticks the feed published', labelNames: ['asset'] });
 
 function priceSource(config: Config, log: Logger): PriceSource {
   switch (config.sources.prices) {
@@ -28,16 +32,19 @@ export async function startFeed(config: Config, log: Logger): Promise<{ stop(): 
   let published = 0;
   await source.start((tick) => {
     published++;
+    ticksPublished.inc({ asset: tick.asset });
     redis.publish(ticksChannel(tick.asset), JSON.stringify(tick)).catch(() => {
       // Ticks are ephemeral: a lost one is superseded within a second; the connection logs once.
     });
   });
   log.info({ source: source.name }, 'price feed started');
+  const admin = await startAdminServer(config.admin.host, config.admin.feedPort, log);
   const stats = setInterval(() => log.debug({ published }, 'ticks published'), 60_000);
   stats.unref();
   return {
     async stop() {
       clearInterval(stats);
+      await admin?.close();
       await source.stop();
       await redis.quit().catch(() => {});
     },
