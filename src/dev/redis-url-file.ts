@@ -4,6 +4,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { processAlive, readPid } from './data-lock.js';
 
 /** The launcher's data folder: DATA_DIR, else .data/ in the repository. */
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -20,8 +21,10 @@ export function forgetRedisUrl(dir: string): void {
   rmSync(urlFile(dir), { force: true });
 }
 
-/** The URL a running launcher recorded in `dir`, if any. */
+/** The URL a running launcher recorded in `dir`, if any (a launcher killed hard leaves a stale one). */
 export function launcherRedisUrl(dir: string): string | undefined {
+  const launcher = readPid(join(dir, 'launcher.pid'));
+  if (launcher === undefined || !processAlive(launcher)) return undefined;
   try {
     return readFileSync(urlFile(dir), 'utf8').trim() || undefined;
   } catch {

@@ -42,6 +42,7 @@ const idOf = (id: SnapshotId) => `${id.kind}:${id.key}`;
 export class SnapshotFreshness {
   readonly #meta = new Map<string, SnapshotMeta | undefined>();
   readonly #stale = new Map<string, boolean>();
+  readonly #everFresh = new Set<string>();
   readonly #listeners = new Set<StaleListener>();
   readonly #now: () => number;
   #timer: NodeJS.Timeout | undefined;
@@ -86,9 +87,12 @@ export class SnapshotFreshness {
       const before = this.#stale.get(idOf(s));
       this.#stale.set(idOf(s), s.stale);
       if (before !== undefined && before !== s.stale) {
-        this.log.warn({ kind: s.kind, key: s.key, fetchedAt: s.meta?.fetchedAt ?? null }, s.stale ? 'snapshot is stale' : 'snapshot is fresh again');
+        // The first fetch after start is no news; a stale snapshot, or one recovering, is.
+        const news = s.stale || this.#everFresh.has(idOf(s));
+        if (news) this.log[s.stale ? 'warn' : 'info']({ kind: s.kind, key: s.key, fetchedAt: s.meta?.fetchedAt ?? null }, s.stale ? 'snapshot is stale' : 'snapshot is fresh again');
         for (const listener of this.#listeners) listener({ kind: s.kind, key: s.key }, s.stale);
       }
+      if (!s.stale) this.#everFresh.add(idOf(s));
     }
   }
 
