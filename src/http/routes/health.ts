@@ -21,6 +21,8 @@ export function readyRoute(deps: Deps): Handler {
     } catch {
       redisOk = false;
     }
+    // Fresh meta for the answer (the background poll may be two seconds behind); cheap, and never on a widget's path.
+    if (redisOk) await withTimeout(deps.freshness.poll(), 1_000).catch(() => {});
     const snapshots = deps.freshness.states().map((s) => {
       const loaded = deps.snapshots.get(s.kind, s.key);
       const meta = s.meta;
