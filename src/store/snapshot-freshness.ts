@@ -46,6 +46,7 @@ export class SnapshotFreshness {
   readonly #listeners = new Set<StaleListener>();
   readonly #now: () => number;
   #timer: NodeJS.Timeout | undefined;
+  #inFlight: Promise<void> | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -73,7 +74,13 @@ export class SnapshotFreshness {
   }
 
   /** Re-reads the meta of every expected snapshot; while Redis is away the last known meta stands. */
-  async poll(): Promise<void> {
+  poll(): Promise<void> {
+    // One read at a time: while Redis is away, reads would otherwise pile up behind each other.
+    this.#inFlight ??= this.#read().finally(() => (this.#inFlight = undefined));
+    return this.#inFlight;
+  }
+
+  async #read(): Promise<void> {
     await Promise.all(
       EXPECTED_SNAPSHOTS.map(async (id) => {
         try {
