@@ -15,18 +15,14 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
-let defaultsCollected = false;
-
 /**
  * Serves the admin endpoints on `host:port`. Port 0 means no listener. A port already taken is
  * logged and skipped rather than fatal: the service itself matters more than its metrics.
  */
 export async function startAdminServer(host: string, port: number, log: Logger, health: HealthCheck = () => ({ ok: true })): Promise<AdminServer | undefined> {
   if (port === 0) return undefined;
-  if (!defaultsCollected) {
-    collectDefaultMetrics();
-    defaultsCollected = true;
-  }
+  // Process metrics once per process, whoever asks first (registering twice throws).
+  if (!register.getSingleMetric('process_cpu_user_seconds_total')) collectDefaultMetrics();
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
