@@ -23,7 +23,7 @@ async function launcherEnv(): Promise<NodeJS.ProcessEnv> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'info',
     REFRESH_EVENTS_SECONDS: '1',
     REFRESH_SPORTSBOOK_SECONDS: '1',
     PORT: String(await freePort()),
@@ -71,6 +71,11 @@ afterAll(async () => {
 });
 
 describe('npm start launcher', () => {
+  it('prints logs for a person to read, not JSON', () => {
+    expect(launcher.output()).toMatch(/^\[\d\d:\d\d:\d\d\] INFO \(api\): api listening$/m);
+    expect(launcher.output()).not.toMatch(/^\{"level"/m);
+  });
+
   it('prints paste-ready export lines', () => {
     expect(launcher.output()).toMatch(/^ {4}export KEY=pwk_[A-Za-z0-9_-]{43}$/m);
     expect(launcher.output()).toMatch(/^ {4}export REDIS_URL=redis:\/\/127\.0\.0\.1:\d+$/m);
