@@ -25,6 +25,10 @@ import { LIVE_VENUES } from './live/venues.js';
 import type { Logger } from './log.js';
 import { connectRedis } from './store/redis.js';
 import { SnapshotCache } from './store/snapshot-cache.js';
+import { SnapshotFreshness } from './store/snapshot-freshness.js';
+import { startAdminServer } from './metrics/admin-server.js';
+import { exposeLiveEngine } from './metrics/live.js';
+import { exposeSnapshotFreshness } from './metrics/snapshots.js';
 import { buildLiveMarketWidget } from './widgets/live-market-widget.js';
 import { DEFAULT_WS_OPTIONS, registerWebSocket, type UpgradeRequest, type WsHub } from './ws/server.js';
 
@@ -49,7 +53,10 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   const quoteSubscriber = connectRedis(config.redisUrl, 'api-quotes', log);
 
   const snapshots = new SnapshotCache(redis, subscriber, log);
-  const payloads = new PayloadCache();
+  const freshness = new SnapshotFreshness(redis, log, { refreshSeconds: config.refreshSeconds, staleAfterIntervals: config.staleAfterIntervals });
+  // Bodies carry the stale marker: rebuild them when a snapshot turns stale or fresh again.
+  const payloads = new PayloadCache((kind, key) => freshness.staleMarker(kind, key));
+  freshness.onChange((id) => payloads.invalidate(id.kind));
   const engine = new LiveEngine({ redis, subscriber: tickSubscriber, quoteSubscriber, log, strikeMaxLagMs: config.live.strikeMaxLagMs });
   // The simulator models venues that publish no quote; real sources show only what venues quote.
   const modelMissingVenues = config.sources.quotes === 'simulator';
@@ -72,7 +79,9 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
 
   // Broad widget: the country database is opened once; impressions are batched; ranking signals
   // are held in memory and reloaded when metrics change (below) and every 15 s for new clicks.
-  const geo = new GeoResolver(await CountryDb.open(), config.trustProxy, config.defaultGeo);
+  const countries = await CountryDb.open();
+  log.info({ builtAt: countries.builtAt.toISOString() }, 'geo database loaded');
+  const geo = new GeoResolver(countries, config.trustProxy, config.defaultGeo);
   const impressions = new ImpressionCounter(redis, log);
   impressions.start();
   const ranking = new RankingInputs(redis, log, {
@@ -95,6 +104,7 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     impressions,
     ranking,
     wsConnections: () => hub?.connections() ?? 0,
+    freshness,
     log,
     now: () => new Date(),
   };
@@ -129,6 +139,9 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   await snapshots.start();
   await ranking.start();
   await engine.start();
+  await freshness.start();
+  exposeSnapshotFreshness(freshness);
+  exposeLiveEngine(engine, config.live.staleAfterMs);
 
   const server = await listenHttp(config.host, config.port, createRouter(deps), log, (app) => {
     // The subscriber's country, resolved once at upgrade as for a widget request.
@@ -144,6 +157,7 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     (topic, country) => hub?.hasSubscribers(topic, country) ?? false,
   );
   log.info({ port: server.port, host: config.host }, 'api listening');
+  const admin = await startAdminServer(config.admin.host, config.admin.apiPort, log);
 
   return {
     port: server.port,
@@ -151,6 +165,8 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     async stop() {
       // No more ticks, so nothing re-arms a push; then tell WebSocket clients we are going away.
       engine.stop();
+      freshness.stop();
+      await admin?.close();
       await Promise.allSettled([tickSubscriber.quit(), quoteSubscriber.quit()]);
       live.stop();
       ranking.stop();

@@ -107,6 +107,11 @@ const EnvSchema = z.object({
   KALSHI_QUOTES_POLL_MS: z.coerce.number().int().min(250).max(60_000).default(2000),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   EVENT_CATALOG_FILE: z.string().min(1).optional(),
+  /** Admin HTTP (/metrics, /healthz) of each process, never public: 0 turns one off. */
+  ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
+  ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).default(9465),
+  FEED_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).default(9466),
 });
 
 export interface Config {
@@ -150,6 +155,8 @@ export interface Config {
   coinbaseWsUrl: string;
   wsMaxBackpressureBytes: number;
   wsIdleTimeoutSeconds: number;
+  /** Admin listeners (metrics and health) per process; port 0 means none. */
+  admin: { host: string; apiPort: number; workerPort: number; feedPort: number };
 }
 
 export class ConfigError extends Error {
@@ -228,5 +235,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     coinbaseWsUrl: e.COINBASE_WS_URL,
     wsMaxBackpressureBytes: e.WS_MAX_BACKPRESSURE_BYTES,
     wsIdleTimeoutSeconds: e.WS_IDLE_TIMEOUT_SECONDS,
+    admin: { host: e.ADMIN_HOST, apiPort: e.ADMIN_PORT, workerPort: e.WORKER_HEALTH_PORT, feedPort: e.FEED_HEALTH_PORT },
   };
 }

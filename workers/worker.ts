@@ -15,6 +15,9 @@ import { REFRESH_METRICS, refreshMetrics } from './jobs/refresh-metrics.js';
 import { REFRESH_SPORTSBOOK, refreshSportsbook } from './jobs/refresh-sportsbook.js';
 import type { RefreshDeps } from './refresh.js';
 import { REFRESH_QUEUE, upsertSchedules } from './schedules.js';
+import { startAdminServer } from '../src/metrics/admin-server.js';
+import { exposeQueue } from '../src/metrics/queue.js';
+import { throttledWarn } from './throttled-warn.js';
 
 export interface WorkerProcess {
   stop(): Promise<void>;
@@ -38,6 +41,8 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
   };
 
   const queue = new Queue(REFRESH_QUEUE, { connection: queueConn, prefix: BULL_PREFIX });
+  // Without a listener BullMQ's errors (Redis away) print as multi-line stacks outside the JSON log.
+  queue.on('error', throttledWarn(log, 'queue error'));
   await upsertSchedules(queue, config);
   const worker = new Worker(
     REFRESH_QUEUE,
@@ -48,11 +53,15 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
     },
     { connection: workerConn, prefix: BULL_PREFIX, concurrency: 4 },
   );
-  worker.on('error', (err) => log.warn({ err: err.message }, 'worker error'));
+  worker.on('error', throttledWarn(log, 'worker error'));
   log.info({ sources: config.sources, refreshSeconds: config.refreshSeconds }, 'worker started');
+  const unexpose = exposeQueue(queue);
+  const admin = await startAdminServer(config.admin.host, config.admin.workerPort, log, () => ({ ok: worker.isRunning() }));
 
   return {
     async stop() {
+      unexpose();
+      await admin?.close();
       await worker.close();
       await queue.close();
       await Promise.allSettled([redis.quit(), queueConn.quit(), workerConn.quit()]);

@@ -1,15 +1,27 @@
 /**
  * Advertiser credentials. A key is random, shown once, and stored only as HMAC-SHA256(pepper, key),
  * so a Redis dump does not leak usable keys. Verification reads Redis on every call, so a revoked
- * or rotated key stops working at once on every API process.
+ * key stops working at once on every API process.
+ *
+ * Up to two keys are live per advertiser so a rotation can overlap: `rotate` adds a new key and
+ * keeps the previous one until `retire` (or the next rotation) drops it. The newest key stays in
+ * the `keyHash` field records have always had; the previous one is `prevKeyHash`.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
 
 export const ADVERTISER_ID = /^[a-z0-9][a-z0-9_-]{2,63}$/;
 const KEY_FORMAT = /^pwk_[A-Za-z0-9_-]{43}$/;
 const advKey = (id: string) => `pw:adv:${id}`;
 const INDEX = 'pw:advertisers';
+
+/** One live key, known by a short id derived from its hash (never the key itself). */
+export interface KeyRecord {
+  keyId: string;
+  createdAt: string;
+  lastUsedAt?: string;
+}
 
 export interface AdvertiserRecord {
   id: string;
@@ -18,7 +30,28 @@ export interface AdvertiserRecord {
   createdAt: string;
   rotatedAt?: string;
   revokedAt?: string;
+  /** Live keys, newest first (two during a rotation's overlap). */
+  keys: KeyRecord[];
 }
+
+/** Short public id of a stored key hash; also names its last-used field. */
+const keyId = (hashHex: string) => hashHex.slice(0, 12);
+const usedField = (hashHex: string) => `usedAt:${keyId(hashHex)}`;
+/** Last-used times are written at most this often per key and process. */
+const TOUCH_EVERY_MS = 60_000;
+
+// Atomic: the newest key becomes the previous one (dropping the older previous), a new key is added.
+const ROTATE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local cur = redis.call('HMGET', KEYS[1], 'keyHash', 'keyCreatedAt', 'createdAt', 'prevKeyHash', 'status')
+if cur[4] and cur[4] ~= '' then redis.call('HDEL', KEYS[1], 'usedAt:' .. string.sub(cur[4], 1, 12)) end
+if cur[5] == 'active' and cur[1] and cur[1] ~= '' then
+  redis.call('HSET', KEYS[1], 'prevKeyHash', cur[1], 'prevKeyCreatedAt', cur[2] or cur[3])
+else
+  redis.call('HDEL', KEYS[1], 'prevKeyHash', 'prevKeyCreatedAt')
+end
+redis.call('HSET', KEYS[1], 'keyHash', ARGV[1], 'keyCreatedAt', ARGV[2], 'status', 'active', 'rotatedAt', ARGV[2])
+return 1`;
 
 export class AdvertiserError extends Error {
   override name = 'AdvertiserError';
@@ -30,6 +63,8 @@ export function generateApiKey(): string {
 }
 
 export class AdvertiserKeys {
+  readonly #touched = new LRUCache<string, number>({ max: 10_000 });
+
   constructor(
     private readonly redis: Redis,
     private readonly pepper: string,
@@ -48,45 +83,89 @@ export class AdvertiserKeys {
     const key = generateApiKey();
     const created = await this.redis.hsetnx(advKey(id), 'keyHash', this.#hash(key).toString('hex'));
     if (created === 0) throw new AdvertiserError(`advertiser ${id} already exists`);
-    await this.redis.multi().hset(advKey(id), 'name', name, 'status', 'active', 'createdAt', now.toISOString()).sadd(INDEX, id).exec();
+    const at = now.toISOString();
+    await this.redis.multi().hset(advKey(id), 'name', name, 'status', 'active', 'createdAt', at, 'keyCreatedAt', at).sadd(INDEX, id).exec();
     return key;
   }
 
   /**
-   * Replaces the key of an existing advertiser (also reactivates a revoked one); the old key stops
-   * working at once.
+   * Adds a new key (also reactivates a revoked advertiser). The previous key keeps working until
+   * `retire` or the next rotation, so clients can switch over without an outage.
    */
   async rotate(id: string, now: Date): Promise<string> {
-    if (!(await this.redis.exists(advKey(id)))) throw new AdvertiserError(`no advertiser ${id}`);
     const key = generateApiKey();
-    await this.redis.hset(advKey(id), 'keyHash', this.#hash(key).toString('hex'), 'status', 'active', 'rotatedAt', now.toISOString());
+    const done = await this.redis.eval(ROTATE, 1, advKey(id), this.#hash(key).toString('hex'), now.toISOString());
+    if (done !== 1) throw new AdvertiserError(`no advertiser ${id}`);
     return key;
   }
 
-  /** Revokes the advertiser's key; requests with it fail from the next one on. */
+  /** Ends a rotation's overlap: the previous key stops working at once. Returns whether there was one. */
+  async retire(id: string, _now: Date): Promise<boolean> {
+    const [exists, prev] = await this.redis.hmget(advKey(id), 'status', 'prevKeyHash');
+    if (!exists) throw new AdvertiserError(`no advertiser ${id}`);
+    if (!prev) return false;
+    await this.redis.hdel(advKey(id), 'prevKeyHash', 'prevKeyCreatedAt', usedField(prev));
+    return true;
+  }
+
+  /** Revokes every key of the advertiser; requests with them fail from the next one on. */
   async revoke(id: string, now: Date): Promise<void> {
-    if (!(await this.redis.exists(advKey(id)))) throw new AdvertiserError(`no advertiser ${id}`);
-    await this.redis.hset(advKey(id), 'status', 'revoked', 'keyHash', '', 'revokedAt', now.toISOString());
+    const [exists, current, prev] = await this.redis.hmget(advKey(id), 'status', 'keyHash', 'prevKeyHash');
+    if (!exists) throw new AdvertiserError(`no advertiser ${id}`);
+    const used = [current, prev].filter((h): h is string => !!h).map(usedField);
+    await this.redis
+      .multi()
+      .hset(advKey(id), 'status', 'revoked', 'keyHash', '', 'revokedAt', now.toISOString())
+      .hdel(advKey(id), 'prevKeyHash', 'prevKeyCreatedAt', 'keyCreatedAt', ...used)
+      .exec();
   }
 
   async list(): Promise<AdvertiserRecord[]> {
     const ids = (await this.redis.smembers(INDEX)).sort();
     const rows = await Promise.all(ids.map((id) => this.redis.hgetall(advKey(id))));
-    return rows.flatMap((h, i) =>
-      h.status
-        ? [{ id: ids[i]!, name: h.name ?? '', status: h.status as AdvertiserRecord['status'], createdAt: h.createdAt ?? '', rotatedAt: h.rotatedAt, revokedAt: h.revokedAt }]
-        : [],
-    );
+    return rows.flatMap((h, i) => {
+      if (!h.status) return [];
+      const keys: KeyRecord[] = [];
+      for (const [hash, created] of [
+        [h.keyHash, h.keyCreatedAt ?? h.rotatedAt ?? h.createdAt],
+        [h.prevKeyHash, h.prevKeyCreatedAt],
+      ]) {
+        if (!hash) continue;
+        const lastUsedAt = h[usedField(hash)];
+        keys.push({ keyId: keyId(hash), createdAt: created ?? '', ...(lastUsedAt ? { lastUsedAt } : {}) });
+      }
+      const record: AdvertiserRecord = { id: ids[i]!, name: h.name ?? '', status: h.status as AdvertiserRecord['status'], createdAt: h.createdAt ?? '', keys };
+      if (h.rotatedAt) record.rotatedAt = h.rotatedAt;
+      if (h.revokedAt) record.revokedAt = h.revokedAt;
+      return [record];
+    });
   }
 
-  /** True when `key` is the active key of advertiser `id`. Constant-time in the key. */
-  async verify(id: string, key: string): Promise<boolean> {
+  /** True when `key` is a live key of advertiser `id`. Constant-time in the key. */
+  async verify(id: string, key: string, now = new Date()): Promise<boolean> {
     const presented = this.#hash(key);
     if (!ADVERTISER_ID.test(id) || !KEY_FORMAT.test(key)) return false;
-    const [stored, status] = await this.redis.hmget(advKey(id), 'keyHash', 'status');
-    // Compare against a same-length dummy when nothing is stored, so timing says nothing either way.
-    const expected = stored && stored.length === 64 ? Buffer.from(stored, 'hex') : Buffer.alloc(32);
-    const equal = timingSafeEqual(presented, expected);
-    return equal && status === 'active' && !!stored;
+    const [current, prev, status] = await this.redis.hmget(advKey(id), 'keyHash', 'prevKeyHash', 'status');
+    // Both slots are always compared, against a same-length dummy when empty, so timing says nothing.
+    const matches = (stored: string | null | undefined) => {
+      const expected = stored && stored.length === 64 ? Buffer.from(stored, 'hex') : Buffer.alloc(32);
+      return timingSafeEqual(presented, expected) && !!stored && stored.length === 64;
+    };
+    const hitCurrent = matches(current);
+    const hitPrev = matches(prev);
+    if (status !== 'active' || !(hitCurrent || hitPrev)) return false;
+    this.#touch(id, (hitCurrent ? current : prev)!, now);
+    return true;
+  }
+
+  /** Records when a key was last used; at most once a minute per key and process, off the reply's path. */
+  #touch(id: string, hashHex: string, now: Date): void {
+    const slot = `${id}:${keyId(hashHex)}`;
+    const last = this.#touched.get(slot);
+    if (last !== undefined && now.getTime() - last < TOUCH_EVERY_MS) return;
+    this.#touched.set(slot, now.getTime());
+    this.redis.hset(advKey(id), usedField(hashHex), now.toISOString()).catch(() => {
+      // Bookkeeping only: a lost last-used time must never fail a request.
+    });
   }
 }

@@ -16,21 +16,65 @@ import { normalizeKalshiEvents } from '../sources/kalshi/normalize.js';
 import { PolymarketClient } from '../sources/polymarket/client.js';
 import { normalizeGammaEvents } from '../sources/polymarket/normalize.js';
 
-const { values } = parseArgs({
-  options: {
-    kalshi: { type: 'string' },
-    polymarket: { type: 'string' },
-    all: { type: 'boolean', default: false },
-    json: { type: 'boolean', default: false },
-  },
+const USAGE = `usage: npm run match-markets -- [--kalshi FILE] [--polymarket FILE] [--all] [--json]
+
+Proposes Kalshi x Polymarket market pairs for a person to review; it never writes the catalog.
+
+inputs (each side independently; without a file that side is fetched live):
+  --kalshi FILE      JSON of Kalshi GET /events?with_nested_markets=true: the events array or
+                     the {"events": [...]} envelope. Live: KALSHI_BASE_URL (public API by default)
+  --polymarket FILE  JSON of Polymarket Gamma GET /events: an array or {"events": [...]}.
+                     Live: POLYMARKET_GAMMA_URL (public API by default)
+output:
+  --all              also list low-confidence and rejected pairs, with the reasons
+  --json             the proposals as JSON on stdout
+  -h, --help         this text`;
+
+/** A problem the user can fix: printed as one line, no stack trace. */
+class InputError extends Error {}
+
+let values: { kalshi?: string; polymarket?: string; all: boolean; json: boolean; help: boolean };
+try {
+  ({ values } = parseArgs({
+    options: {
+      kalshi: { type: 'string' },
+      polymarket: { type: 'string' },
+      all: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }));
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+process.on('uncaughtException', (err) => {
+  process.stderr.write(`match-markets: ${err instanceof InputError ? err.message : String(err.message ?? err)}\n`);
+  process.exit(1);
 });
 
 const readArray = (file: string, key: string): unknown[] => {
-  const v: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(code === 'ENOENT' ? `${file}: no such file` : `${file}: cannot read (${code ?? (err as Error).message})`);
+  }
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`${file}: not JSON (${(err as Error).message})`);
+  }
   if (Array.isArray(v)) return v;
   const inner = v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
   if (Array.isArray(inner)) return inner;
-  throw new Error(`${file}: expected an array or {"${key}": [...]}`);
+  throw new InputError(`${file}: expected an array or {"${key}": [...]}`);
 };
 
 const kalshiRaw = values.kalshi

@@ -1,19 +1,29 @@
 /**
  * `npm start`: the embedded default. Without REDIS_URL it starts a private redis-server (data under
- * .data/, git-ignored), seeds a demo advertiser, then runs the API, the worker and the price feed
- * as child processes. Ctrl-C or SIGTERM stops everything it started.
+ * DATA_DIR, default .data/, git-ignored; one launcher per folder), seeds a demo advertiser, then
+ * runs the API, the worker and the price feed as supervised child processes: one that crashes is
+ * restarted with backoff while the others keep serving. Ctrl-C or SIGTERM stops everything it
+ * started; if the launcher is killed hard, its children and its redis-server follow it down.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { AdvertiserKeys } from '../auth/advertiser-keys.js';
 import { ConfigError, loadConfig } from '../config.js';
+import { DataDirLockedError, lockDataDir } from './data-lock.js';
 import { EXIT_WITH_PARENT_ENV, onParentExit } from './parent-watch.js';
-import { stopChild } from './stop-child.js';
+import { prettyPipe } from './pretty-logs.js';
 import { MissingRedisError, startPrivateRedis, type PrivateRedis } from './private-redis.js';
+import { dataDir, forgetRedisUrl, recordRedisUrl } from './redis-url-file.js';
+import { supervise, type Supervised } from './supervise.js';
 
 const DEMO_ADVERTISER = 'demo-advertiser';
 const root = resolve(import.meta.dirname, '../..');
+const CHILDREN = [
+  ['api', 'src/main.ts'],
+  ['worker', 'workers/main.ts'],
+  ['feed', 'workers/feed/main.ts'],
+] as const;
 
 async function seedDemoAdvertiser(redisUrl: string, pepper: string): Promise<string> {
   const redis = new Redis(redisUrl, { lazyConnect: true });
@@ -22,8 +32,11 @@ async function seedDemoAdvertiser(redisUrl: string, pepper: string): Promise<str
     const keys = new AdvertiserKeys(redis, pepper);
     const now = new Date();
     const existing = (await keys.list()).some((a) => a.id === DEMO_ADVERTISER);
-    // A fresh key every start: keys are shown once and never stored in clear.
-    return existing ? await keys.rotate(DEMO_ADVERTISER, now) : await keys.create(DEMO_ADVERTISER, 'Demo advertiser', now);
+    // A fresh key every start (keys are shown once, never stored in clear); the previous one is retired.
+    if (!existing) return await keys.create(DEMO_ADVERTISER, 'Demo advertiser', now);
+    const key = await keys.rotate(DEMO_ADVERTISER, now);
+    await keys.retire(DEMO_ADVERTISER, now);
+    return key;
   } finally {
     redis.disconnect();
   }
@@ -42,33 +55,42 @@ async function waitReady(base: string, timeoutMs: number): Promise<boolean> {
   return false;
 }
 
+const say = (line: string) => process.stderr.write(`launcher: ${line}\n`);
+
 async function main(): Promise<void> {
   let redis: PrivateRedis | undefined;
+  let unlock: (() => void) | undefined;
   const env = { ...process.env };
+  const dir = dataDir(env);
   if (!env.REDIS_URL) {
     try {
-      redis = await startPrivateRedis({ dataDir: resolve(root, '.data/redis') });
+      unlock = lockDataDir(dir);
+      redis = await startPrivateRedis({ dataDir: join(dir, 'redis') });
     } catch (err) {
-      if (err instanceof MissingRedisError) {
+      unlock?.();
+      if (err instanceof MissingRedisError || err instanceof DataDirLockedError) {
         process.stderr.write(`${err.message}\n`);
         process.exit(1);
       }
       throw err;
     }
     env.REDIS_URL = redis.url;
+    recordRedisUrl(dir, redis.url);
   }
   // From localhost the IP lookup finds no country: the demo stands in as a US visitor unless told otherwise.
   const demoGeo = !env.DEFAULT_GEO;
   if (demoGeo) env.DEFAULT_GEO = 'US';
   const config = loadConfig(env);
-  const children: ChildProcess[] = [];
+  const children: Supervised[] = [];
   let stopping = false;
 
   const stopAll = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    await Promise.all(children.map((child) => stopChild(child)));
+    await Promise.all(children.map((child) => child.stop()));
+    if (redis) forgetRedisUrl(dir);
     await redis?.stop();
+    unlock?.();
     process.exit(code);
   };
   process.on('SIGINT', () => void stopAll(0));
@@ -77,38 +99,49 @@ async function main(): Promise<void> {
 
   const apiKey = await seedDemoAdvertiser(config.redisUrl, config.apiKeyPepper);
 
-  for (const [name, entry] of [['api', 'src/main.ts'], ['worker', 'workers/main.ts'], ['feed', 'workers/feed/main.ts']] as const) {
-    const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, entry)], {
-      env: { ...env, [EXIT_WITH_PARENT_ENV]: '1' },
-      stdio: 'inherit',
-      cwd: root,
-    });
-    child.on('exit', (code, signal) => {
-      if (!stopping) {
-        process.stderr.write(`${name} exited (${signal ?? code}); stopping everything\n`);
-        void stopAll(1);
-      }
-    });
-    children.push(child);
+  for (const [name, entry] of CHILDREN) {
+    const start = () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, entry)], {
+        env: { ...env, [EXIT_WITH_PARENT_ENV]: '1' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+        cwd: root,
+      });
+      void prettyPipe(child.stdout);
+      return child;
+    };
+    children.push(
+      supervise(name, start, {
+        notify: say,
+        onFatal: (child, code) => {
+          say(`${child} cannot start (exit ${code}); stopping everything`);
+          void stopAll(1);
+        },
+      }),
+    );
   }
 
   const base = `http://localhost:${config.port}`;
   const ready = await waitReady(base, 30_000);
+  const admin = (port: number) => (port ? `http://${config.admin.host}:${port}` : 'off');
   process.stdout.write(
     [
       '',
       `predictwire ${ready ? 'is ready' : 'started (not ready yet: see /readyz)'}`,
-      `  redis        ${config.redisUrl}${redis ? ' (private, data in .data/redis)' : ''}`,
+      `  redis        ${config.redisUrl}${redis ? ` (private, data in ${join(dir, 'redis')})` : ''}`,
       `  geo          DEFAULT_GEO=${env.DEFAULT_GEO}${demoGeo ? ' (demo default: local callers count as US visitors; set DEFAULT_GEO to change)' : ''}`,
       `  broad        ${base}/v1/widgets/broad?limit=5`,
       `  event        ${base}/v1/widgets/event?slug=fed-december-2026`,
       `  sportsbook   ${base}/v1/widgets/sportsbook?league=NBA`,
       `  live market  ${base}/v1/widgets/live-market?asset=BTC&horizon_minutes=15`,
       `  websocket    ${base.replace('http', 'ws')}/v1/ws  {"op":"subscribe","topic":"live-market:ETH:15"}`,
-      `  events list  curl -H 'x-advertiser-id: ${DEMO_ADVERTISER}' -H 'x-api-key: ${apiKey}' ${base}/advertiser/v1/widgets/events`,
+      `  events list  curl -H "x-advertiser-id: ${DEMO_ADVERTISER}" -H "x-api-key: $KEY" ${base}/advertiser/v1/widgets/events`,
       `  readiness    ${base}/readyz`,
+      `  metrics      ${admin(config.admin.apiPort)}/metrics (worker ${admin(config.admin.workerPort)}, feed ${admin(config.admin.feedPort)})`,
       '',
       `  demo advertiser: x-advertiser-id=${DEMO_ADVERTISER}  x-api-key=${apiKey}  (new key every start)`,
+      '  In another shell:',
+      `    export KEY=${apiKey}`,
+      `    export REDIS_URL=${config.redisUrl}`,
       '  Ctrl-C stops everything.',
       '',
     ].join('\n'),

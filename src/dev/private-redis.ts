@@ -5,6 +5,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
+import { join } from 'node:path';
+import { DataDirLockedError, processAlive, readPid } from './data-lock.js';
 import { stopChild } from './stop-child.js';
 
 export const INSTALL_HINT =
@@ -42,6 +44,32 @@ function redisServerExists(): boolean {
   return !r.error && r.status === 0;
 }
 
+/**
+ * A tiny shell loop that kills redis-server once the process that started it is gone. A launcher
+ * killed hard (SIGKILL, OOM) runs no cleanup, and redis-server has no parent-death option; the
+ * loop also ends by itself when redis-server exits.
+ */
+function watchOwner(redisPid: number): ChildProcess {
+  const loop = 'while kill -0 "$0" 2>/dev/null && kill -0 "$1" 2>/dev/null; do sleep 1; done; kill "$1" 2>/dev/null';
+  const watchdog = spawn('sh', ['-c', loop, String(process.pid), String(redisPid)], { stdio: 'ignore' });
+  watchdog.unref();
+  return watchdog;
+}
+
+/**
+ * Waits briefly for a redis-server left on `dataDir` by a launcher that was killed hard (its
+ * watchdog stops it within a second or two).
+ * @throws DataDirLockedError when one still runs.
+ */
+async function waitForOrphan(pidFile: string, dataDir: string): Promise<void> {
+  for (let i = 0; i < 30; i++) {
+    const pid = readPid(pidFile);
+    if (pid === undefined || !processAlive(pid)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new DataDirLockedError(`a redis-server (pid ${readPid(pidFile)}) still runs on ${dataDir}; stop it first.`);
+}
+
 function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve, reject) => {
@@ -77,21 +105,28 @@ export async function startPrivateRedis(opts: PrivateRedisOptions = {}): Promise
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--maxmemory-policy', 'noeviction', '--loglevel', 'warning'];
   if (opts.dataDir) {
     mkdirSync(opts.dataDir, { recursive: true });
-    args.push('--dir', opts.dataDir, '--appendonly', 'yes', '--save', '60 1');
+    const pidFile = join(opts.dataDir, 'redis.pid');
+    await waitForOrphan(pidFile, opts.dataDir);
+    args.push('--dir', opts.dataDir, '--appendonly', 'yes', '--save', '60 1', '--pidfile', pidFile);
   } else {
     args.push('--save', '', '--appendonly', 'no');
   }
   const child = spawn('redis-server', args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const watchdog = watchOwner(child.pid!);
   try {
     await waitForPort(port, child, 10_000);
   } catch (err) {
     child.kill('SIGKILL');
+    watchdog.kill();
     throw err;
   }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
     process: child,
-    stop: () => stopChild(child, 5_000),
+    stop: async () => {
+      watchdog.kill();
+      await stopChild(child, 5_000);
+    },
   };
 }

@@ -49,6 +49,6 @@ export class CountryDb implements CountryLookup {
 
   /** When the database was built (its metadata), for logs. */
   get builtAt(): Date {
-    return new Date(Number(this.reader.metadata.buildEpoch) * 1000);
+    return this.reader.metadata.buildEpoch; // already a Date (mmdb-lib converts build_epoch)
   }
 }

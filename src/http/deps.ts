@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { LivePayloads } from '../live/live-payloads.js';
 import type { Logger } from '../log.js';
 import type { SnapshotCache } from '../store/snapshot-cache.js';
+import type { SnapshotFreshness } from '../store/snapshot-freshness.js';
 import type { PayloadCache } from './payload-cache.js';
 import type { GeoResolver } from '../geo/resolver.js';
 import type { ImpressionCounter } from '../tracking/impression-counter.js';
@@ -25,6 +26,10 @@ export interface Deps {
   impressions: ImpressionCounter;
   /** In-memory ranking signals (OI acceleration, CTR counts). */
   ranking: RankingInputs;
+  /** How fresh each expected snapshot is (polled in the background). */
+  freshness: SnapshotFreshness;
+  /** True once shutdown has begun: /readyz turns 503 so the load balancer drains this instance. */
+  draining?(): boolean;
   log: Logger;
   now(): Date;
 }

@@ -4,6 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { SnapshotKind } from '../store/schemas.js';
+import type { StaleMarker } from '../store/snapshot-freshness.js';
+
+/** The stale marker for bodies built from a kind (one snapshot `key` of it when given). */
+export type Staleness = (kind: SnapshotKind, key?: string) => StaleMarker | undefined;
 
 export interface CachedBody {
   body: Buffer;
@@ -37,6 +41,9 @@ const MAX_ENTRIES_PER_KIND = 5_000;
 export class PayloadCache {
   readonly #byKind = new Map<SnapshotKind, Map<string, CachedBody>>();
 
+  /** `staleness` marks bodies built from stale data; call `invalidate` when it changes. */
+  constructor(private readonly staleness: Staleness = () => undefined) {}
+
   get(kind: SnapshotKind, key: string, nowMs: number): CachedBody | undefined {
     const map = this.#byKind.get(kind);
     const hit = map?.get(key);
@@ -48,9 +55,14 @@ export class PayloadCache {
     return hit;
   }
 
-  /** Serializes `payload`, stores it and returns the entry. */
-  put(kind: SnapshotKind, key: string, payload: unknown, changedAt: string, expiresAt?: number, shown: readonly string[] = []): CachedBody {
-    const entry = toCachedBody(payload, new Date(changedAt), { expiresAt, shown });
+  /**
+   * Serializes `payload`, stores it and returns the entry. A payload built from stale data gets the
+   * stale marker; `snapshotKey` narrows that to the one snapshot of `kind` it was built from.
+   */
+  put(kind: SnapshotKind, key: string, payload: unknown, changedAt: string, expiresAt?: number, shown: readonly string[] = [], snapshotKey?: string): CachedBody {
+    const marker = this.staleness(kind, snapshotKey);
+    const body = marker && payload && typeof payload === 'object' ? { ...payload, ...marker } : payload;
+    const entry = toCachedBody(body, new Date(changedAt), { expiresAt, shown });
     let map = this.#byKind.get(kind);
     if (!map) this.#byKind.set(kind, (map = new Map()));
     map.delete(key);

@@ -116,7 +116,9 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
     window_start: new Date(w.startMs).toISOString(),
     expires_at: new Date(w.endMs).toISOString(),
     seconds_left: secondsLeft,
-    spot_price: spot === undefined ? null : formatMoneyPrecise(spot, 'USD'),
+    // A stale spot would read as current: a stale market shows none.
+    spot_price: spot === undefined || stale ? null : formatMoneyPrecise(spot, 'USD'),
+    ...(stale ? { stale: true as const } : {}),
     timestamp: new Date(Math.max(lastTickMs ?? w.startMs, w.startMs)).toISOString(),
   };
 }

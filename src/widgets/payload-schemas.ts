@@ -18,6 +18,15 @@ export const WLP = z.string().regex(/^\d+(\.5)?-\d+(\.5)?-\d+(\.5)?$/);
 /** Football's wins-draws-losses record. */
 export const WDL = z.string().regex(/^\d+-\d+-\d+$/);
 export const ClickUrl = z.url().regex(/\/v1\/click\?/, 'click-tracking URL');
+/**
+ * Present only when the payload was built from data whose source has not been refreshed for longer
+ * than its staleness limit (docs/operations.md, "Stale data"): the last good data is still served.
+ */
+export const StaleFields = {
+  stale: z.literal(true).optional(),
+  /** When the data was last fetched successfully; the client may compute its age. */
+  data_fetched_at: IsoTime.optional(),
+};
 
 // -------------------------------------------------------------- 2.1 broad widget
 
@@ -26,6 +35,7 @@ export const ResolvedGeo = z.string().regex(/^[A-Z]{2}$/);
 
 export const BroadWidgetPayload = z.object({
   widget_class: z.literal('broad'),
+  ...StaleFields,
   resolved_geo: ResolvedGeo,
   timestamp: IsoTime,
   trending_summary: z.object({
@@ -65,6 +75,7 @@ export const ComparisonEntry = z.object({
 
 export const EventWidgetPayload = z.object({
   widget_class: z.literal('event-specific'),
+  ...StaleFields,
   resolved_geo: ResolvedGeo,
   event_slug: Slug,
   event_question: z.string(),
@@ -104,6 +115,7 @@ export const SportsbookOperator = z.object({
 
 export const SportsbookWidgetPayload = z.object({
   widget_class: z.literal('sportsbook'),
+  ...StaleFields,
   resolved_geo: ResolvedGeo,
   league: League,
   match_meta: z.object({
@@ -124,6 +136,7 @@ export type SportsbookWidgetPayload = z.infer<typeof SportsbookWidgetPayload>;
 
 export const SpecificEventPayload = z.object({
   message: z.string(),
+  ...StaleFields,
   data: z.object({
     event: z.object({ slug: Slug, title: z.string(), category: z.string(), closes_at: IsoTime, last_verified_timestamp: IsoTime }),
     /** The viewer's country the `allowed_in_geo` flags are for. */
@@ -151,6 +164,7 @@ export type SpecificEventPayload = z.infer<typeof SpecificEventPayload>;
 
 export const EventListPayload = z.object({
   message: z.string(),
+  ...StaleFields,
   data: z.object({ events: z.array(Slug) }),
 });
 export type EventListPayload = z.infer<typeof EventListPayload>;
@@ -178,6 +192,7 @@ export const LiveMarketProvider = z.object({
 
 export const LiveMarketPayload = z.object({
   widget_class: z.literal('live-market'),
+  ...StaleFields,
   resolved_geo: ResolvedGeo,
   refresh_interval_seconds: z.number().int().positive(),
   underlying_asset: z.enum(['BTC', 'ETH', 'SOL']),

@@ -2,57 +2,22 @@
  * `npm start`'s launcher: starts a private redis-server, the API and the worker; SIGINT stops all of
  * them, leaving no process and no listening port; a missing redis-server is one clear line.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { connect } from 'node:net';
-import { resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe as suite, expect, it } from 'vitest';
 import { freePort } from '../../src/dev/private-redis.js';
+import { alive, describeProcess as describe, descendants, portOpen, root } from '../support/processes.js';
 
-const root = resolve(import.meta.dirname, '../..');
 const launcher = resolve(root, 'src/dev/embedded.ts');
-
-const portOpen = (port: number) =>
-  new Promise<boolean>((done) => {
-    const s = connect(port, '127.0.0.1');
-    s.once('connect', () => (s.destroy(), done(true)));
-    s.once('error', () => done(false));
-  });
-
-/** Running (not a zombie waiting to be reaped) per ps. */
-const alive = (pid: number) => {
-  try {
-    const stat = execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim();
-    return stat !== '' && !stat.startsWith('Z');
-  } catch {
-    return false; // ps exits 1 when the pid is gone
-  }
-};
-const describe = (pid: number) => {
-  try {
-    return `${pid} ${execFileSync('ps', ['-o', 'cmd=', '-p', String(pid)], { encoding: 'utf8' }).trim()}`;
-  } catch {
-    return `${pid} (gone)`;
-  }
-};
-
-/** Every descendant pid of `pid`, from ps. */
-function descendants(pid: number): number[] {
-  const rows = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const [child, parent] of rows) if (parent === p) (out.push(child), walk(child));
-  };
-  walk(pid);
-  return out;
-}
+// A data folder of its own: a developer's `npm start` holds the default one.
+const dataDir = () => mkdtempSync(join(tmpdir(), 'pw-launcher-'));
 
 suite('embedded launcher', () => {
   it('serves, then Ctrl-C leaves no process and no listening port', async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', REFRESH_EVENTS_SECONDS: '1', REFRESH_SPORTSBOOK_SECONDS: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', REFRESH_EVENTS_SECONDS: '1', REFRESH_SPORTSBOOK_SECONDS: '1', DATA_DIR: dataDir(), ADMIN_PORT: '0', WORKER_HEALTH_PORT: '0', FEED_HEALTH_PORT: '0' };
     delete env.REDIS_URL;
     delete env.DEFAULT_GEO;
     const child = spawn(process.execPath, ['--import', 'tsx', launcher], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -86,7 +51,7 @@ suite('embedded launcher', () => {
 
   it('SIGTERM to npm (as a supervisor sends it) also stops everything npm start started', async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir(), ADMIN_PORT: '0', WORKER_HEALTH_PORT: '0', FEED_HEALTH_PORT: '0' };
     delete env.REDIS_URL;
     const npm = spawn('npm', ['start'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

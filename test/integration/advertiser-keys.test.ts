@@ -112,11 +112,15 @@ describe('AdvertiserKeys', () => {
     expect(await redis.client.dbsize()).toBe(0);
   });
 
-  it('rotate invalidates the old key at once and the new one works', async () => {
+  it('rotate adds a key and keeps the previous one live; retire ends the overlap at once', async () => {
     const old = await keys.create('acme-media', 'Acme Media', T1);
     const fresh = await keys.rotate('acme-media', T2);
     expect(fresh).toMatch(KEY_SHAPE);
     expect(fresh).not.toBe(old);
+    expect(await keys.verify('acme-media', old)).toBe(true);
+    expect(await keys.verify('acme-media', fresh)).toBe(true);
+    expect(await keys.retire('acme-media', T3)).toBe(true);
+    expect(await keys.retire('acme-media', T3)).toBe(false);
     expect(await keys.verify('acme-media', old)).toBe(false);
     expect(await keys.verify('acme-media', fresh)).toBe(true);
     // a second instance (another API process) agrees at once
@@ -125,18 +129,53 @@ describe('AdvertiserKeys', () => {
     expect(await elsewhere.verify('acme-media', fresh)).toBe(true);
   });
 
-  it('revoke makes verify false at once; rotate reactivates with a new key', async () => {
+  it('never more than two live keys: a second rotation drops the oldest', async () => {
+    const k1 = await keys.create('acme-media', 'Acme Media', T1);
+    const k2 = await keys.rotate('acme-media', T2);
+    const k3 = await keys.rotate('acme-media', T3);
+    expect([await keys.verify('acme-media', k1), await keys.verify('acme-media', k2), await keys.verify('acme-media', k3)]).toEqual([false, true, true]);
+    expect((await keys.list())[0]!.keys.map((k) => k.createdAt)).toEqual([T3.toISOString(), T2.toISOString()]);
+  });
+
+  it('a record written before key overlap existed (keyHash only) still verifies and rotates', async () => {
+    const key = generateApiKey();
+    const probe = new AdvertiserKeys(redis.client, PEPPER);
+    const fresh = await probe.create('old-style', 'Old', T1);
+    // Rewrite as the earlier layout: one keyHash, no keyCreatedAt.
+    const hash = (await redis.client.hget('pw:adv:old-style', 'keyHash'))!;
+    await redis.client.hdel('pw:adv:old-style', 'keyCreatedAt');
+    expect(await keys.verify('old-style', fresh)).toBe(true);
+    expect(await keys.verify('old-style', key)).toBe(false);
+    const next = await keys.rotate('old-style', T2);
+    expect(await keys.verify('old-style', fresh)).toBe(true);
+    expect(await keys.verify('old-style', next)).toBe(true);
+    expect((await keys.list())[0]!.keys.map((k) => k.keyId)).toEqual([expect.any(String), hash.slice(0, 12)]);
+  });
+
+  it('records when each key was last used', async () => {
     const key = await keys.create('acme-media', 'Acme Media', T1);
+    expect((await keys.list())[0]!.keys[0]!.lastUsedAt).toBeUndefined();
+    expect(await keys.verify('acme-media', key, T2)).toBe(true);
+    await expect.poll(async () => (await keys.list())[0]!.keys[0]!.lastUsedAt).toBe(T2.toISOString());
+  });
+
+  it('revoke makes every live key fail at once; rotate reactivates with a new key', async () => {
+    const key = await keys.create('acme-media', 'Acme Media', T1);
+    const second = await keys.rotate('acme-media', T1);
     await keys.revoke('acme-media', T2);
     expect(await keys.verify('acme-media', key)).toBe(false);
+    expect(await keys.verify('acme-media', second)).toBe(false);
+    expect((await keys.list())[0]!.keys).toEqual([]);
     const again = await keys.rotate('acme-media', T3);
     expect(await keys.verify('acme-media', again)).toBe(true);
     expect(await keys.verify('acme-media', key)).toBe(false);
+    expect(await keys.verify('acme-media', second)).toBe(false);
   });
 
   it('rotate and revoke refuse unknown advertisers', async () => {
     await expect(keys.rotate('nobody-here', T1)).rejects.toBeInstanceOf(AdvertiserError);
     await expect(keys.revoke('nobody-here', T1)).rejects.toBeInstanceOf(AdvertiserError);
+    await expect(keys.retire('nobody-here', T1)).rejects.toBeInstanceOf(AdvertiserError);
   });
 
   it('a key verified with another pepper fails', async () => {
@@ -151,10 +190,21 @@ describe('AdvertiserKeys', () => {
     await keys.create('mid-co', 'Mid Co', T1);
     await keys.rotate('mid-co', T2);
     await keys.revoke('zeta-news', T3);
+    const keyId = expect.stringMatching(/^[0-9a-f]{12}$/);
     expect(await keys.list()).toEqual([
-      { id: 'acme-media', name: 'Acme Media', status: 'active', createdAt: T1.toISOString() },
-      { id: 'mid-co', name: 'Mid Co', status: 'active', createdAt: T1.toISOString(), rotatedAt: T2.toISOString() },
-      { id: 'zeta-news', name: 'Zeta News', status: 'revoked', createdAt: T1.toISOString(), revokedAt: T3.toISOString() },
+      { id: 'acme-media', name: 'Acme Media', status: 'active', createdAt: T1.toISOString(), keys: [{ keyId, createdAt: T1.toISOString() }] },
+      {
+        id: 'mid-co',
+        name: 'Mid Co',
+        status: 'active',
+        createdAt: T1.toISOString(),
+        rotatedAt: T2.toISOString(),
+        keys: [
+          { keyId, createdAt: T2.toISOString() },
+          { keyId, createdAt: T1.toISOString() },
+        ],
+      },
+      { id: 'zeta-news', name: 'Zeta News', status: 'revoked', createdAt: T1.toISOString(), revokedAt: T3.toISOString(), keys: [] },
     ]);
   });
 });

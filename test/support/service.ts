@@ -64,6 +64,10 @@ export function testEnv(redisUrl: string, extra: Record<string, string> = {}): R
     REFRESH_EVENTS_SECONDS: '1',
     REFRESH_SPORTSBOOK_SECONDS: '1',
     REFRESH_METRICS_SECONDS: '2',
+    // No admin listeners unless a test asks: parallel test processes would fight over the defaults.
+    ADMIN_PORT: '0',
+    WORKER_HEALTH_PORT: '0',
+    FEED_HEALTH_PORT: '0',
     ...extra,
   };
 }

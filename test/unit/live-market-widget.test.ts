@@ -294,6 +294,10 @@ describe('buildLiveMarketWidget: other cases', () => {
     const p = build(view({ lastTickMs: NOW - 30_001 }));
     expect(p.market_status).toBe('stale');
     expect(p.providers_pool).toEqual([]);
+    // A stale spot would read as the current price: none is shown, and the payload says stale.
+    expect(p.spot_price).toBeNull();
+    expect(p.stale).toBe(true);
+    expect(build(view({ lastTickMs: NOW - 30_000 })).stale).toBeUndefined();
     // Exactly 30,000 ms old is not yet older than the limit.
     expect(build(view({ lastTickMs: NOW - 30_000 })).market_status).toBe('open');
   });

@@ -17,6 +17,10 @@ import { createCoinbasePrices } from './coinbase.js';
 import type { PriceSource } from './price-source.js';
 import { createQuotePublisher } from './quote-publisher.js';
 import { createSimulatedPrices } from './simulated-prices.js';
+import { startAdminServer } from '../../src/metrics/admin-server.js';
+import { Counter } from 'prom-client';
+
+const ticksPublished = new Counter({ name: 'predictwire_feed_ticks_published_total', help: 'Price ticks the feed published', labelNames: ['asset'] });
 
 function priceSource(config: Config, log: Logger): PriceSource {
   switch (config.sources.prices) {
@@ -64,6 +68,7 @@ export async function startFeed(config: Config, log: Logger, opts: FeedOptions =
   let published = 0;
   await source.start((tick) => {
     published++;
+    ticksPublished.inc({ asset: tick.asset });
     redis.publish(ticksChannel(tick.asset), JSON.stringify(tick)).catch(() => {
       // Ticks are ephemeral: a lost one is superseded within a second; the connection logs once.
     });
@@ -71,11 +76,13 @@ export async function startFeed(config: Config, log: Logger, opts: FeedOptions =
   log.info({ source: source.name }, 'price feed started');
   for (const venue of venues) await venue.start(quotes);
   if (venues.length > 0) log.info({ sources: venues.map((v) => v.name) }, 'venue quote sources started');
+  const admin = await startAdminServer(config.admin.host, config.admin.feedPort, log);
   const stats = setInterval(() => log.debug({ published, quotes: quotes.published }, 'ticks and quotes published'), 60_000);
   stats.unref();
   return {
     async stop() {
       clearInterval(stats);
+      await admin?.close();
       await source.stop();
       for (const venue of venues) await venue.stop();
       quotes.stop();

@@ -89,7 +89,7 @@ export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attrib
       if (!matchup) throw notFound(teamCode ? `No upcoming ${q.league} matchup for ${teamCode}.` : `No upcoming ${q.league} matchup.`);
       const payload = buildSportsbookWidget(snap.data, matchup, widgetContext(deps.config, now, undefined, undefined, country));
       // The next matchup changes when this one starts, even if no snapshot arrives.
-      entry = deps.payloads.put('sportsbook', key, payload, snap.changedAt, Date.parse(matchup.scheduledTime));
+      entry = deps.payloads.put('sportsbook', key, payload, snap.changedAt, Date.parse(matchup.scheduledTime), [], q.league);
     }
     return cachedJson(req, entry, headers);
   };

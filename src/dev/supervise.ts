@@ -1,0 +1,69 @@
+/**
+ * Keeps one child process of the launcher running: a child that exits on its own is started again
+ * after a backoff (1 s, doubling to 30 s; back to 1 s once it has stayed up for a minute), so a
+ * crashed worker does not take the API down with it.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { stopChild } from './stop-child.js';
+
+/** Exit status of runProcess for a bad configuration: restarting would fail the same way. */
+export const CONFIG_ERROR_EXIT = 2;
+
+export interface SupervisorOptions {
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** Up this long, a child's next crash starts from the minimum backoff again. */
+  stableMs?: number;
+  /** Told of each exit and restart, in words. */
+  notify(line: string): void;
+  /** The child cannot start at all (bad configuration): the launcher gives up. */
+  onFatal(name: string, code: number): void;
+}
+
+export interface Supervised {
+  readonly name: string;
+  /** The running child, if any (undefined while waiting to restart). */
+  current(): ChildProcess | undefined;
+  /** How many times the child was started. */
+  starts(): number;
+  stop(): Promise<void>;
+}
+
+export function supervise(name: string, start: () => ChildProcess, opts: SupervisorOptions): Supervised {
+  const minMs = opts.minBackoffMs ?? 1_000;
+  const maxMs = opts.maxBackoffMs ?? 30_000;
+  const stableMs = opts.stableMs ?? 60_000;
+  let child: ChildProcess | undefined;
+  let starts = 0;
+  let backoff = minMs;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const run = () => {
+    const startedAt = Date.now();
+    const proc = start();
+    child = proc;
+    starts++;
+    proc.once('exit', (code, signal) => {
+      child = undefined;
+      if (stopped) return;
+      if (code === CONFIG_ERROR_EXIT) return opts.onFatal(name, code);
+      if (Date.now() - startedAt >= stableMs) backoff = minMs;
+      opts.notify(`${name} exited (${signal ?? `code ${code}`}); restarting in ${backoff / 1000} s`);
+      timer = setTimeout(run, backoff);
+      backoff = Math.min(backoff * 2, maxMs);
+    });
+  };
+  run();
+
+  return {
+    name,
+    current: () => child,
+    starts: () => starts,
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      if (child) await stopChild(child);
+    },
+  };
+}

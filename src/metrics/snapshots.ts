@@ -1,0 +1,31 @@
+/** Snapshot freshness as metrics: age and stale flag per expected snapshot (API process). */
+import { Gauge } from 'prom-client';
+import type { SnapshotFreshness } from '../store/snapshot-freshness.js';
+
+let source: SnapshotFreshness | undefined;
+
+// Module-level so the default registry holds each name once; the source is whichever API started last.
+new Gauge({
+  name: 'predictwire_snapshot_age_seconds',
+  help: 'Seconds since the snapshot was last fetched successfully from its source',
+  labelNames: ['kind', 'key'],
+  collect() {
+    this.reset();
+    for (const s of source?.states() ?? []) if (s.ageSeconds !== undefined) this.set({ kind: s.kind, key: s.key }, s.ageSeconds);
+  },
+});
+
+new Gauge({
+  name: 'predictwire_snapshot_stale',
+  help: '1 when the snapshot is older than its staleness limit (served, flagged stale), else 0',
+  labelNames: ['kind', 'key'],
+  collect() {
+    this.reset();
+    for (const s of source?.states() ?? []) this.set({ kind: s.kind, key: s.key }, s.stale ? 1 : 0);
+  },
+});
+
+/** Reports `freshness` on /metrics. */
+export function exposeSnapshotFreshness(freshness: SnapshotFreshness): void {
+  source = freshness;
+}

@@ -1,0 +1,20 @@
+import type { Logger } from '../src/log.js';
+
+/**
+ * A warn logger for errors that repeat while Redis is away (BullMQ emits one per retry per
+ * connection): the first is logged, then at most one line per `everyMs` with how many were skipped.
+ */
+export function throttledWarn(log: Logger, msg: string, everyMs = 30_000): (err: Error) => void {
+  let lastMs = -Infinity;
+  let skipped = 0;
+  return (err) => {
+    const now = Date.now();
+    if (now - lastMs < everyMs) {
+      skipped++;
+      return;
+    }
+    log.warn({ err: err.message, ...(skipped ? { skipped } : {}) }, msg);
+    lastMs = now;
+    skipped = 0;
+  };
+}
