@@ -24,7 +24,7 @@ function priceSource(config: Config, log: Logger): PriceSource {
 
 export async function startFeed(config: Config, log: Logger): Promise<{ stop(): Promise<void> }> {
   const source = priceSource(config, log);
-  const redis = connectRedis(config.redisUrl, 'feed', log);
+  const redis = connectRedis(config.redis, 'feed', log);
   let published = 0;
   await source.start((tick) => {
     published++;
