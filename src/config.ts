@@ -54,7 +54,8 @@ const AddressList = z
   .default('')
   .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
 
-const EnvSchema = z.object({
+/** Every setting, by environment variable name (tests read its keys and defaults). */
+export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
