@@ -1,6 +1,6 @@
 /**
  * Taker fees of prediction-market venues, and the after-fee price a widget shows beside sportsbook
- * odds (DESIGN: exchange figures are after fees; sportsbook odds already carry their margin).
+ * odds (docs/design.md: exchange figures are after fees; sportsbook odds already carry their margin).
  *
  * Every venue we list charges a fee of the "binary" shape `rate × C × p × (1 − p)` for C contracts
  * bought at price p, rounded by the venue's own rule. The per-contract cost of buying YES at `p` is

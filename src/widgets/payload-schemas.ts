@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { IsoTime, League, Slug } from '../model/index.js';
 
-/** DESIGN money string: symbol, en-US figure, K/M/B suffix; or two decimals under 1,000. */
+/** Money string (docs/contract.md): symbol, en-US figure, K/M/B suffix; or two decimals under 1,000. */
 export const MoneyString = z
   .string()
   .regex(/^-?(\$|€|£|CA\$|A\$|R\$|MX\$|¥|CHF |₹)(\d{1,3}(,\d{3})*(\.\d)?[KMB]|\d{1,3}(,\d{3})*(\.\d{2})?)$/, 'money string');
@@ -88,7 +88,7 @@ export const SportsbookOperator = z.object({
     away_moneyline: AmericanOddsString.optional(),
     home_moneyline: AmericanOddsString.optional(),
   }),
-  /** The line keys this operator leads (DESIGN best-odds rule). */
+  /** The line keys this operator leads (docs/design.md, "Best odds"). */
   best_odds: z.array(z.enum(['away_spread', 'home_spread', 'total_over', 'total_under', 'away_moneyline', 'home_moneyline'])),
 });
 

@@ -1,6 +1,6 @@
 /**
  * The price-feed process: one PriceSource (simulator or an exchange), every tick published on
- * `pw:ticks:{ASSET}` in the wire format of DESIGN.md.
+ * `pw:ticks:{ASSET}` in the wire format of docs/design.md.
  */
 import type { Config } from '../../src/config.js';
 import { ConfigError } from '../../src/config.js';
