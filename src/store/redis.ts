@@ -22,17 +22,17 @@ export function targetOptions(target: RedisTarget): RedisOptions {
 }
 
 /**
- * Opens an ioredis connection to a URL or a {@link RedisTarget} (single server or Sentinel).
- * `role` names it in logs and in CLIENT LIST. Subscriber connections must be separate from command
- * connections (a subscribed connection can run nothing else).
+ * Opens an ioredis connection to `config.redis` (one server or Sentinel). It takes the target, not
+ * a URL, so no connection can silently bypass Sentinel. `role` names it in logs and in CLIENT LIST.
+ * Subscriber connections must be separate from command connections (a subscribed connection can
+ * run nothing else).
  */
-export function connectRedis(target: RedisTarget | string, role: string, log: Logger, extra: RedisOptions = {}): Redis {
-  const t = typeof target === 'string' ? { url: target } : target;
-  const redis = new Redis(t.url, {
+export function connectRedis(target: RedisTarget, role: string, log: Logger, extra: RedisOptions = {}): Redis {
+  const redis = new Redis(target.url, {
     connectionName: `predictwire:${role}`,
     // Keep retrying forever with a capped backoff: Redis restarts must not kill the process.
     retryStrategy: (times) => Math.min(times * 200, 2_000),
-    ...targetOptions(t),
+    ...targetOptions(target),
     ...extra,
   });
   let lastState = 'ok';
