@@ -1,4 +1,4 @@
-/** Advertiser endpoints (spec 2.5, 2.6): the active-event list and the operator A/B comparison. */
+/** Advertiser endpoints (docs/contract.md): the active-event list and the operator A/B comparison. */
 import { priceToCents } from '../domain/contract-price.js';
 import { roundTo } from '../domain/aggregate.js';
 import type { MarketEvent, Quote } from '../model/index.js';

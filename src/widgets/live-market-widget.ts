@@ -1,4 +1,4 @@
-/** Live-market widget (spec 2.3): one up/down contract window with every venue's prices. */
+/** Live-market widget (docs/contract.md): one up/down contract window with every venue's prices. */
 import { formatMoneyPrecise } from '../domain/money.js';
 import type { LiveView } from '../live/engine.js';
 import { probabilityAbove } from '../live/probability.js';

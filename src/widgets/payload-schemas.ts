@@ -1,5 +1,5 @@
 /**
- * One zod schema per response payload, with the string forms of the spec's tables. Tests validate
+ * One zod schema per response payload, with the string forms of docs/contract.md. Tests validate
  * real responses against these; they also document the contract.
  */
 import { z } from 'zod';
@@ -144,7 +144,7 @@ export type EventListPayload = z.infer<typeof EventListPayload>;
 // -------------------------------------------------------------- 2.3 live-market widget
 
 export const LiveMarketProvider = z.object({
-  /** Machine identifier of the operator (as in the event widget); an addition to spec 2.3. */
+  /** Machine identifier of the operator (as in the event widget); added beside operator_name. */
   operator_id: z.string(),
   operator_name: z.string(),
   is_best_odds: z.boolean(),
