@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
 // Built from parts so this file does not match itself.
-const OUTSIDE = [['..', 'shared'].join('/'), ['', 'work', ''].join('/'), ['', 'root', ''].join('/'), ['DESIGN', 'md'].join('.'), ['widget-data', 'interface'].join('-')];
+const OUTSIDE = [['..', 'shared'].join('/'), ['', 'work', ''].join('/'), ['', 'root', ''].join('/'), ['DESIGN', 'md'].join('.'), ['widget-data', 'interface'].join('-'), ['reference', ''].join('/')];
 
 describe('the repository', () => {
   it('refers to no path outside itself', () => {
@@ -14,6 +14,8 @@ describe('the repository', () => {
     expect(files.length).toBeGreaterThan(50);
     const hits: string[] = [];
     for (const file of files) {
+      // Recorded upstream responses are third-party data, quoted byte for byte.
+      if (/^test\/fixtures\/recorded\/.*\.(json|jsonl|xml)$/.test(file)) continue;
       let text: string;
       try {
         text = readFileSync(resolve(root, file), 'utf8');
