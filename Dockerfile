@@ -1,12 +1,33 @@
-# One image for both processes: the API (default) and the worker (command override).
-FROM node:20-bookworm-slim
+# One image for the three processes: the API (default command), the worker and the price feed
+# (compose overrides the command). Build: docker build -t predictwire:<version> .
+
+# Stage 1: compile TypeScript to dist/ with the full (dev) dependency set.
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
-ENV NODE_ENV=production
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
-COPY tsconfig.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY workers ./workers
+RUN npm run build
+
+# Stage 2: production dependencies only (no tsx, no TypeScript, no test tooling).
+FROM node:22-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+# Stage 3: the runtime: compiled JavaScript, production node_modules, a non-root user.
+FROM node:22-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+# The node image's unprivileged user; the app never needs to write inside /app.
 USER node
 EXPOSE 8080
-CMD ["node", "--import", "tsx", "src/main.ts"]
+# The API's liveness; compose gives the worker and the feed their own (their health ports).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT||8080}/healthz`).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "dist/src/main.js"]

@@ -45,12 +45,12 @@ const WsQuery = z.object({ fallback_geo: CountryParam });
 const LIVE_TOPICS = new Map(ASSETS.flatMap((a) => HORIZONS.map((h) => [liveTopic(a, h), [a, h] as const])));
 
 export async function startApi(config: Config, log: Logger): Promise<ApiProcess> {
-  const redis = connectRedis(config.redisUrl, 'api', log);
-  const subscriber = connectRedis(config.redisUrl, 'api-sub', log);
+  const redis = connectRedis(config.redis, 'api', log);
+  const subscriber = connectRedis(config.redis, 'api-sub', log);
   // Ticks get a connection of their own so a burst of them never queues behind snapshot notices.
-  const tickSubscriber = connectRedis(config.redisUrl, 'api-ticks', log);
+  const tickSubscriber = connectRedis(config.redis, 'api-ticks', log);
   // Venue quotes likewise, so they never queue behind ticks nor ticks behind them.
-  const quoteSubscriber = connectRedis(config.redisUrl, 'api-quotes', log);
+  const quoteSubscriber = connectRedis(config.redis, 'api-quotes', log);
 
   const snapshots = new SnapshotCache(redis, subscriber, log);
   const freshness = new SnapshotFreshness(redis, log, { refreshSeconds: config.refreshSeconds, staleAfterIntervals: config.staleAfterIntervals });

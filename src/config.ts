@@ -32,6 +32,20 @@ const SourcesSpec = z.string().transform((raw, ctx) => {
   return out;
 });
 
+/** `host:port,host:port` → sentinel addresses; a bad entry is an issue naming it. */
+function parseSentinels(raw: string, ctx: z.RefinementCtx): SentinelAddress[] {
+  const out: SentinelAddress[] = [];
+  for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    // The port is after the last colon, so a bracketed IPv6 host keeps its own colons.
+    const m = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(part);
+    const port = Number(m?.[2]);
+    if (!m?.[1] || !(port > 0 && port < 65_536)) ctx.addIssue({ code: 'custom', message: `not host:port: "${part}"` });
+    else out.push({ host: m[1], port });
+  }
+  if (out.length === 0) ctx.addIssue({ code: 'custom', message: 'list at least one sentinel as host:port' });
+  return out;
+}
+
 const Seconds = (def: number) => z.coerce.number().positive().max(86_400).default(def);
 
 /** A list of addresses or CIDR ranges, comma separated; syntax is checked where it is used (geo). */
@@ -40,10 +54,18 @@ const AddressList = z
   .default('')
   .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
 
-const EnvSchema = z.object({
+/** Every setting, by environment variable name (tests read its keys and defaults). */
+export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Redis Sentinel: `host:port` of each sentinel, comma separated; REDIS_URL then only carries the primary's password, db and TLS. */
+  REDIS_SENTINELS: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => (raw === undefined ? undefined : parseSentinels(raw, ctx))),
+  REDIS_SENTINEL_MASTER: z.string().min(1).default('mymaster'),
+  REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** HMAC key for click links; required in production, a fixed dev value otherwise. */
   CLICK_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -114,10 +136,24 @@ const EnvSchema = z.object({
   FEED_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).default(9466),
 });
 
+export interface SentinelAddress {
+  host: string;
+  port: number;
+}
+
+/** Where Redis is: one server (`url`), or a primary found through Sentinel. */
+export interface RedisTarget {
+  /** The server; under Sentinel only its password, db and TLS are used (host and port come from Sentinel). */
+  url: string;
+  sentinel?: { sentinels: SentinelAddress[]; masterName: string; password: string | undefined };
+}
+
 export interface Config {
   port: number;
   host: string;
+  /** REDIS_URL as given (under Sentinel: credentials only); connect through `redis`, which knows Sentinel. */
   redisUrl: string;
+  redis: RedisTarget;
   publicBaseUrl: string;
   clickSigningSecret: string;
   apiKeyPepper: string;
@@ -180,14 +216,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
-  if (production && (!e.CLICK_SIGNING_SECRET || !e.API_KEY_PEPPER)) {
-    throw new ConfigError('invalid configuration:\n  CLICK_SIGNING_SECRET and API_KEY_PEPPER are required when NODE_ENV=production');
+  // Production needs real secrets, and click links that point at the public host, not localhost.
+  const missing = production ? (['CLICK_SIGNING_SECRET', 'API_KEY_PEPPER', 'PUBLIC_BASE_URL'] as const).filter((k) => !e[k]) : [];
+  if (missing.length > 0) {
+    throw new ConfigError(`invalid configuration:\n  ${missing.join(', ')}: required when NODE_ENV=production`);
   }
-  if (!e.REDIS_URL) throw new ConfigError('invalid configuration:\n  REDIS_URL: required (npm start sets it for you)');
+  if (!e.REDIS_URL && !e.REDIS_SENTINELS) throw new ConfigError('invalid configuration:\n  REDIS_URL: required (npm start sets it for you), or REDIS_SENTINELS');
+  // Under Sentinel a bare URL stands for "no password, db 0": ioredis takes host and port from Sentinel.
+  const redisUrl = e.REDIS_URL ?? 'redis://localhost';
   return {
     port: e.PORT,
     host: e.HOST,
-    redisUrl: e.REDIS_URL,
+    redisUrl,
+    redis: {
+      url: redisUrl,
+      ...(e.REDIS_SENTINELS && {
+        sentinel: { sentinels: e.REDIS_SENTINELS, masterName: e.REDIS_SENTINEL_MASTER, password: e.REDIS_SENTINEL_PASSWORD },
+      }),
+    },
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     clickSigningSecret: e.CLICK_SIGNING_SECRET ?? DEV_CLICK_SECRET,
     apiKeyPepper: e.API_KEY_PEPPER ?? DEV_PEPPER,

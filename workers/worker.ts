@@ -26,10 +26,10 @@ export interface WorkerProcess {
 export async function startWorker(config: Config, log: Logger): Promise<WorkerProcess> {
   // BullMQ needs maxRetriesPerRequest: null on its connections (blocking commands).
   const bullOpts = { maxRetriesPerRequest: null };
-  const redis = connectRedis(config.redisUrl, 'worker', log);
+  const redis = connectRedis(config.redis, 'worker', log);
   const sources = createSources(config, { log, leagueMemory: redisLeagueMemory(redis) });
-  const queueConn = connectRedis(config.redisUrl, 'worker-queue', log, bullOpts);
-  const workerConn = connectRedis(config.redisUrl, 'worker-bull', log, bullOpts);
+  const queueConn = connectRedis(config.redis, 'worker-queue', log, bullOpts);
+  const workerConn = connectRedis(config.redis, 'worker-bull', log, bullOpts);
 
   const deps: RefreshDeps = { redis, log, now: () => new Date() };
   const jobs: Record<string, (data: unknown) => Promise<unknown>> = {

@@ -1,5 +1,5 @@
 /**
- * Taker-fee schedules of the venues whose prices sit beside sportsbook odds (DESIGN: exchange
+ * Taker-fee schedules of the venues whose prices sit beside sportsbook odds (docs/design.md: exchange
  * figures are shown after fees). Data with a source and an as-of date per venue; validated when the
  * module loads: every exchange or crypto operator of the catalog needs a schedule, and a schedule
  * for an unknown operator fails start-up. Sportsbooks need none: their odds carry their margin.

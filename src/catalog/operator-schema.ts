@@ -45,7 +45,7 @@ export const Operator = z.object({
   /** Editorial rating out of 5, one decimal. */
   rating: z.number().min(0).max(5).multipleOf(0.1),
   appStores: z.array(AppStore),
-  /** Observed entry in the spec: PRO_LIQUIDITY. */
+  /** Such as PRO_LIQUIDITY (docs/contract.md, sportsbook widget). */
   capabilities: z.array(z.string().regex(/^[A-Z][A-Z_]+$/)),
   /** Where a click lands. Destinations come only from here, never from a request. */
   affiliateUrl: z.url({ protocol: /^https$/ }),

@@ -1,5 +1,5 @@
 /**
- * Best-odds badges (DESIGN, "Best odds"; reference "Best line"). Every function compares exact
+ * Best-odds badges (docs/design.md, "Best odds"). Every function compares exact
  * values, never display strings, and flags every operator tied for best.
  */
 import type { BookOdds, PricedLine } from '../model/index.js';

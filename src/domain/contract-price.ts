@@ -1,5 +1,5 @@
 /**
- * Display of prediction-market contract prices (DESIGN, `display_format`). A price is decimal
+ * Display of prediction-market contract prices (docs/contract.md, event widget `display_format`). A price is decimal
  * dollars for a contract paying $1, strictly between 0 and 1 (0.62 = 62¢). Comparisons elsewhere
  * use the exact price; these strings are for display only.
  */

@@ -1,6 +1,6 @@
 /**
  * Taker fees of prediction-market venues, and the after-fee price a widget shows beside other
- * venues (DESIGN: exchange figures are after fees; sportsbook odds already carry their margin).
+ * venues (docs/design.md: exchange figures are after fees; sportsbook odds already carry their margin).
  *
  * Two published fee shapes cover the venues we list:
  * - `variance`: `rate × C × p × (1 − p)` dollars for C contracts bought at p (Kalshi, Polymarket),

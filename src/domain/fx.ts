@@ -24,7 +24,7 @@ const BY_COUNTRY: Readonly<Record<string, string>> = {
   IN: 'INR',
 };
 
-/** The country's own currency when we support it, else USD (DESIGN "currency"). */
+/** The country's own currency when we support it, else USD (docs/contract.md, broad widget `currency`). */
 export function currencyForCountry(country: string): CurrencyCode {
   const code = BY_COUNTRY[country];
   return code !== undefined && isCurrencyCode(code) ? code : 'USD';

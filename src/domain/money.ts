@@ -1,5 +1,5 @@
 /**
- * Money strings (DESIGN, "Money strings"): the currency's symbol, then an en-US figure, whatever
+ * Money strings (docs/contract.md, "Conventions"): the currency's symbol, then an en-US figure, whatever
  * the reader's locale. Compact strings for volumes, precise strings for live price levels.
  */
 import { roundTo } from './aggregate.js';

@@ -1,6 +1,6 @@
 /**
  * Odds conversions (American, decimal, implied probability) and the signed strings the sportsbook
- * widget shows. Formulas: reference/sportsbook-geo-tracking.md, "Maths".
+ * widget shows. Each function states its formula.
  */
 import { roundTo } from './aggregate.js';
 

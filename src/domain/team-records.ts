@@ -1,6 +1,6 @@
 /**
  * A team's season records from finished games: straight up, against the spread, over/under.
- * Grading follows reference "ATS margin": graded against each game's stated closing line.
+ * Spreads and totals are graded against each game's stated closing line.
  */
 import type { FinishedGame } from '../model/index.js';
 

@@ -1,5 +1,5 @@
 /**
- * Geo resolution for one request (DESIGN "Geo"): client address → country from the database;
+ * Geo resolution for one request (docs/design.md, "Geo and compliance"): client address → country from the database;
  * when that fails (unreadable, loopback, private or reserved, or not in the database) the
  * request's fallback_geo, then DEFAULT_GEO, then ZZ.
  */

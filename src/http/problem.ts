@@ -1,4 +1,4 @@
-/** RFC 9457 problem details: the one error shape of the API (DESIGN.md). */
+/** RFC 9457 problem details: the one error shape of the API. Every code is documented in docs/problems.md. */
 
 export interface ParamError {
   param: string;
@@ -17,7 +17,7 @@ export type ProblemCode =
   | 'data_unavailable'
   | 'internal_error';
 
-const TITLES: Record<ProblemCode, string> = {
+export const TITLES: Record<ProblemCode, string> = {
   invalid_parameter: 'Invalid parameter',
   missing_credentials: 'Missing credentials',
   invalid_credentials: 'Invalid credentials',
@@ -29,6 +29,12 @@ const TITLES: Record<ProblemCode, string> = {
   data_unavailable: 'Data not yet available',
   internal_error: 'Internal error',
 };
+
+/** Where the codes are explained: docs/problems.md, one section per code, as published. */
+export const PROBLEM_DOCS = 'https://predictwire.dev/docs/problems';
+
+/** The `type` URI of a code: the docs section named after it (`invalid_parameter` → `#invalid-parameter`). */
+export const problemType = (code: ProblemCode) => `${PROBLEM_DOCS}#${code.replaceAll('_', '-')}`;
 
 export class Problem extends Error {
   override name = 'Problem';
@@ -44,7 +50,7 @@ export class Problem extends Error {
 
   toJSON() {
     return {
-      type: `https://predictwire.dev/problems/${this.code.replaceAll('_', '-')}`,
+      type: problemType(this.code),
       title: TITLES[this.code],
       status: this.status,
       detail: this.detail,

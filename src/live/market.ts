@@ -1,4 +1,4 @@
-/** Live-market vocabulary: assets, horizons, topics and the tick wire format (DESIGN.md). */
+/** Live-market vocabulary: assets, horizons, topics and the tick wire format (docs/design.md). */
 import { z } from 'zod';
 import { IsoTime } from '../model/index.js';
 

@@ -44,7 +44,7 @@ export function modelQuote(venue: LiveVenue, fairUp: number): VenueQuote {
 }
 
 /**
- * Best odds (DESIGN): the lowest overround (up + down); ties go to the higher up payout; operators
+ * Best odds (docs/design.md): the lowest overround (up + down); ties go to the higher up payout; operators
  * still tied are all flagged.
  */
 export function liveLeaders(quotes: readonly VenueQuote[]): Set<string> {

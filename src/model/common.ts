@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 export const IsoTime = z.iso.datetime({ offset: false });
 
-/** Lowercase words joined by hyphens (spec 2.6). */
+/** Lowercase words joined by hyphens (docs/contract.md, event list). */
 export const Slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/).max(120);
 
 export const OperatorId = z.string().regex(/^[a-z][a-z0-9-]{1,39}$/);

@@ -1,4 +1,4 @@
-/** Redis key and channel names: the wire contract between processes (DESIGN.md). */
+/** Redis key and channel names: the wire contract between processes (docs/design.md). */
 import { LEAGUES } from '../model/index.js';
 import type { SnapshotKind } from './schemas.js';
 

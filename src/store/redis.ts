@@ -1,15 +1,38 @@
 import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisTarget } from '../config.js';
 import type { Logger } from '../log.js';
 
 /**
- * Opens an ioredis connection. `role` names it in logs and in CLIENT LIST. Subscriber connections
- * must be separate from command connections (a subscribed connection can run nothing else).
+ * ioredis options that reach the target: nothing for a single server; for Sentinel, the sentinels
+ * and master name, plus the two settings that make a failover short (below). Exported for callers
+ * that build their own client (CLI tools).
  */
-export function connectRedis(url: string, role: string, log: Logger, extra: RedisOptions = {}): Redis {
-  const redis = new Redis(url, {
+export function targetOptions(target: RedisTarget): RedisOptions {
+  if (!target.sentinel) return {};
+  return {
+    sentinels: target.sentinel.sentinels,
+    name: target.sentinel.masterName,
+    ...(target.sentinel.password && { sentinelPassword: target.sentinel.password }),
+    // Reconnect as soon as a sentinel announces +switch-master, instead of when the old socket dies.
+    failoverDetector: true,
+    // A demoted primary answers writes with READONLY: reconnect (Sentinel names the new primary)
+    // and resend the command instead of failing it.
+    reconnectOnError: (err) => (err.message.startsWith('READONLY') ? 2 : false),
+  };
+}
+
+/**
+ * Opens an ioredis connection to `config.redis` (one server or Sentinel). It takes the target, not
+ * a URL, so no connection can silently bypass Sentinel. `role` names it in logs and in CLIENT LIST.
+ * Subscriber connections must be separate from command connections (a subscribed connection can
+ * run nothing else).
+ */
+export function connectRedis(target: RedisTarget, role: string, log: Logger, extra: RedisOptions = {}): Redis {
+  const redis = new Redis(target.url, {
     connectionName: `predictwire:${role}`,
     // Keep retrying forever with a capped backoff: Redis restarts must not kill the process.
     retryStrategy: (times) => Math.min(times * 200, 2_000),
+    ...targetOptions(target),
     ...extra,
   });
   let lastState = 'ok';

@@ -1,4 +1,4 @@
-/** Advertiser endpoints (spec 2.5, 2.6): the active-event list and the operator A/B comparison. */
+/** Advertiser endpoints (docs/contract.md): the active-event list and the operator A/B comparison. */
 import { priceToCents } from '../domain/contract-price.js';
 import { roundTo } from '../domain/aggregate.js';
 import { afterFeePrice } from '../catalog/fee-schedules.js';
@@ -42,7 +42,7 @@ export interface ComparisonOptions {
 /**
  * Compares operator A and operator B on every outcome both list. Prices are decimal dollars per
  * $1 contract after each venue's taker fee (the two sit side by side, so they compare what a buyer
- * pays: DESIGN, exchange figures after fees), spreadCents = |A - B| x 100 of those, volumes are
+ * pays: docs/design.md, exchange figures after fees), spreadCents = |A - B| x 100 of those, volumes are
  * 24-hour USD. An outcome only one of them lists is left out rather than given a fake price.
  * The comparison itself is data for the advertiser; `allowed_in_geo` says whether each operator
  * may be shown to a viewer in `country`.

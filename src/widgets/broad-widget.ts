@@ -1,5 +1,5 @@
 /**
- * Broad widget (spec 2.1): the operators allowed in the visitor's country, ranked by the blended
+ * Broad widget (docs/contract.md): the operators allowed in the visitor's country, ranked by the blended
  * score (domain/ranking.ts), with localized promos, money in the requested currency and signed
  * click links. Pure: snapshot, signals, country, locale, currency and rate are all passed in.
  */

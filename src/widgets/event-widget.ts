@@ -1,4 +1,4 @@
-/** Event-specific widget (spec 2.4): one event's outcomes, each with a pool of operator prices. */
+/** Event-specific widget (docs/contract.md): one event's outcomes, each with a pool of operator prices. */
 import { outcomeProbabilities, roundTo } from '../domain/aggregate.js';
 import { afterFeePrice } from '../catalog/fee-schedules.js';
 import { lowestPriceLeaders } from '../domain/best-odds.js';

@@ -1,4 +1,4 @@
-/** Live-market widget (spec 2.3): one up/down contract window with every venue's prices. */
+/** Live-market widget (docs/contract.md): one up/down contract window with every venue's prices. */
 import { feeSchedule } from '../catalog/fee-schedules.js';
 import { priceAfterFee } from '../domain/fees.js';
 import { formatMoneyPrecise } from '../domain/money.js';
@@ -71,7 +71,7 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
   else if (strike !== undefined || prices.length > 0) status = 'open';
   else status = view.strikeStatus === 'missed' ? 'no_strike' : 'awaiting_strike';
 
-  // Shown prices include the venue's taker fee, and best odds compare those (DESIGN: after fees).
+  // Shown prices include the venue's taker fee, and best odds compare those (docs/design.md: after fees).
   const quotes: VenueQuote[] = prices.map((p) => ({ operatorId: p.operatorId, up: afterFee(p.operatorId, p.up), down: afterFee(p.operatorId, p.down) }));
   const best = liveLeaders(quotes);
   const providers: LiveMarketPayload['providers_pool'] = quotes.map((q, i) => {

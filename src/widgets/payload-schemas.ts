@@ -1,11 +1,11 @@
 /**
- * One zod schema per response payload, with the string forms of the spec's tables. Tests validate
+ * One zod schema per response payload, with the string forms of docs/contract.md. Tests validate
  * real responses against these; they also document the contract.
  */
 import { z } from 'zod';
 import { IsoTime, League, Slug } from '../model/index.js';
 
-/** DESIGN money string: symbol, en-US figure, K/M/B suffix; or two decimals under 1,000. */
+/** Money string (docs/contract.md): symbol, en-US figure, K/M/B suffix; or two decimals under 1,000. */
 export const MoneyString = z
   .string()
   .regex(/^-?(\$|€|£|CA\$|A\$|R\$|MX\$|¥|CHF |₹)(\d{1,3}(,\d{3})*(\.\d)?[KMB]|\d{1,3}(,\d{3})*(\.\d{2})?)$/, 'money string');
@@ -109,7 +109,7 @@ export const SportsbookOperator = z.object({
     /** Football only: the draw of the three-way (1X2) market. */
     draw_moneyline: AmericanOddsString.optional(),
   }),
-  /** The line keys this operator leads (DESIGN best-odds rule). */
+  /** The line keys this operator leads (docs/design.md, "Best odds"). */
   best_odds: z.array(z.enum(['away_spread', 'home_spread', 'total_over', 'total_under', 'away_moneyline', 'home_moneyline', 'draw_moneyline'])),
 });
 
@@ -172,7 +172,7 @@ export type EventListPayload = z.infer<typeof EventListPayload>;
 // -------------------------------------------------------------- 2.3 live-market widget
 
 export const LiveMarketProvider = z.object({
-  /** Machine identifier of the operator (as in the event widget); an addition to spec 2.3. */
+  /** Machine identifier of the operator (as in the event widget); added beside operator_name. */
   operator_id: z.string(),
   operator_name: z.string(),
   is_best_odds: z.boolean(),

@@ -1,4 +1,4 @@
-/** Sportsbook widget (spec 2.2): one matchup's odds matrix across operators, plus team trends. */
+/** Sportsbook widget (docs/contract.md): one matchup's odds matrix across operators, plus team trends. */
 import { roundTo } from '../domain/aggregate.js';
 import { LINE_KEYS, sportsbookLeaders, type LineKey } from '../domain/best-odds.js';
 import { formatAmerican, formatSignedPoint } from '../domain/odds.js';

@@ -1,4 +1,4 @@
-/** The public WebSocket protocol at /v1/ws (DESIGN.md): JSON text frames. */
+/** The public WebSocket protocol at /v1/ws (docs/contract.md): JSON text frames. */
 import { z } from 'zod';
 
 export const ClientMessage = z.object({

@@ -359,7 +359,7 @@ describe('HTTP behaviour', () => {
   });
 });
 
-/** The test's own compact-money formatter for USD (DESIGN: $2.4M, $850K, $950.00). */
+/** The test's own compact-money formatter for USD (docs/contract.md: $2.4M, $850K, $950.00). */
 function compactUsd(n: number): string {
   const twoDp = Math.round(n * 100) / 100;
   if (twoDp < 1000) return `$${twoDp.toFixed(2)}`;

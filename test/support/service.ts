@@ -17,10 +17,13 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** Spawns `entry` (src/main.ts or workers/main.ts) with `env` on top of a quiet test environment. */
-export async function spawnProcess(entry: string, env: Record<string, string>): Promise<ServiceProcess> {
+/**
+ * Spawns `entry` (src/main.ts or workers/main.ts) with `env` on top of a quiet test environment.
+ * `nodeArgs` defaults to running TypeScript through tsx; pass [] for compiled JavaScript (dist/).
+ */
+export async function spawnProcess(entry: string, env: Record<string, string>, nodeArgs: string[] = ['--import', 'tsx']): Promise<ServiceProcess> {
   const port = Number(env.PORT ?? (await freePort()));
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, entry)], {
+  const child = spawn(process.execPath, [...nodeArgs, resolve(root, entry)], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -116,7 +116,11 @@ describe('loadConfig', () => {
     expect(configError(base)).toContain('CLICK_SIGNING_SECRET');
     expect(configError({ ...base, CLICK_SIGNING_SECRET: SECRET })).toContain('API_KEY_PEPPER');
     expect(configError({ ...base, API_KEY_PEPPER: PEPPER })).toContain('CLICK_SIGNING_SECRET');
-    const c = loadConfig({ ...base, CLICK_SIGNING_SECRET: SECRET, API_KEY_PEPPER: PEPPER });
+    const secrets = { ...base, CLICK_SIGNING_SECRET: SECRET, API_KEY_PEPPER: PEPPER };
+    // click links in production must point at the public host, never at localhost
+    expect(configError(secrets)).toContain('PUBLIC_BASE_URL');
+    expect(configError(base)).toContain('PUBLIC_BASE_URL');
+    const c = loadConfig({ ...secrets, PUBLIC_BASE_URL: 'https://widgets.example.com' });
     expect(c.production).toBe(true);
     expect(c.clickSigningSecret).toBe(SECRET);
     expect(c.apiKeyPepper).toBe(PEPPER);
@@ -125,6 +129,25 @@ describe('loadConfig', () => {
   it('refuses secrets shorter than 32 characters', () => {
     expect(configError({ REDIS_URL: REDIS, CLICK_SIGNING_SECRET: 'short' })).toContain('CLICK_SIGNING_SECRET');
     expect(configError({ REDIS_URL: REDIS, API_KEY_PEPPER: 'z'.repeat(31) })).toContain('API_KEY_PEPPER');
+  });
+
+  it('reads Redis Sentinel addresses and master name; REDIS_URL then only carries credentials', () => {
+    const c = loadConfig({ REDIS_SENTINELS: 'sentinel-a:26379, 10.0.0.7:26380,[::1]:26381', REDIS_SENTINEL_MASTER: 'pw' });
+    expect(c.redis.sentinel).toEqual({
+      sentinels: [
+        { host: 'sentinel-a', port: 26379 },
+        { host: '10.0.0.7', port: 26380 },
+        { host: '::1', port: 26381 },
+      ],
+      masterName: 'pw',
+      password: undefined,
+    });
+    const d = loadConfig({ REDIS_SENTINELS: 's:26379', REDIS_URL: 'redis://:secret@ignored:1/3', REDIS_SENTINEL_PASSWORD: 'sp' });
+    expect(d.redis).toEqual({ url: 'redis://:secret@ignored:1/3', sentinel: { sentinels: [{ host: 's', port: 26379 }], masterName: 'mymaster', password: 'sp' } });
+    expect(loadConfig({ REDIS_URL: REDIS }).redis).toEqual({ url: REDIS });
+    expect(configError({ REDIS_SENTINELS: 's:26379,nocolon' })).toContain('REDIS_SENTINELS');
+    expect(configError({ REDIS_SENTINELS: 's:99999' })).toContain('REDIS_SENTINELS');
+    expect(configError({ REDIS_SENTINELS: ' , ' })).toContain('REDIS_SENTINELS');
   });
 
   it('requires REDIS_URL, and only redis:// or rediss://', () => {

@@ -30,7 +30,7 @@ describe('CURRENCIES and isCurrencyCode', () => {
 });
 
 describe('formatMoneyCompact', () => {
-  it('matches the DESIGN examples', () => {
+  it('matches the examples of docs/contract.md', () => {
     expect(formatMoneyCompact(2_400_000, 'USD')).toBe('$2.4M');
     expect(formatMoneyCompact(850_000, 'EUR')).toBe('€850K');
     expect(formatMoneyCompact(12_345, 'GBP')).toBe('£12.3K'); // 12.345K → 12.3K

@@ -171,7 +171,7 @@ describe('buildSportsbookWidget', () => {
     expect(Object.keys(kalshi!.lines)).not.toContain('away_moneyline');
   });
 
-  it('marks best odds per line by the DESIGN rule, flagging every tied operator', () => {
+  it('marks best odds per line by the best-odds rule of docs/design.md, flagging every tied operator', () => {
     const best = Object.fromEntries(payload.odds_matrix.operators.map((o) => [o.name, o.best_odds]));
     expect(best).toEqual({
       DraftKings: ['total_over'],

@@ -1,6 +1,6 @@
 /**
  * The price-feed process: one PriceSource (simulator or an exchange), every tick published on
- * `pw:ticks:{ASSET}` in the wire format of DESIGN.md; with `quotes=venues`, also the venues' own
+ * `pw:ticks:{ASSET}` in the wire format of docs/design.md; with `quotes=venues`, also the venues' own
  * up/down quotes (one connection per venue) on `pw:quotes:{ASSET}`.
  */
 import type { Config } from '../../src/config.js';
@@ -63,7 +63,7 @@ export async function startFeed(config: Config, log: Logger, opts: FeedOptions =
   const source = priceSource(config, log);
   const now = opts.now ?? Date.now;
   const venues = quoteSources(config, log, now);
-  const redis = connectRedis(config.redisUrl, 'feed', log);
+  const redis = connectRedis(config.redis, 'feed', log);
   const quotes = createQuotePublisher(redis, { log, now });
   let published = 0;
   await source.start((tick) => {

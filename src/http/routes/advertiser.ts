@@ -1,4 +1,4 @@
-/** Advertiser data endpoints (spec 4.1, 4.2). Authentication is applied by the router. */
+/** Advertiser data endpoints (docs/contract.md: event list, operator comparison). Authentication is applied by the router. */
 import { buildEventList, buildSpecificEvent } from '../../widgets/advertiser-events.js';
 import { COMPLIANCE } from '../../catalog/compliance.js';
 import { operatorById } from '../../catalog/operators.js';

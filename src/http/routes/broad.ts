@@ -1,5 +1,5 @@
 /**
- * GET /v1/widgets/broad (and /advertiser/v1/widgets/broad): spec 4.3. The body depends on the
+ * GET /v1/widgets/broad (and /advertiser/v1/widgets/broad): docs/contract.md. The body depends on the
  * visitor's country, locale and currency, so:
  * - the in-process cache key holds all three (plus limit, advertiser and the versions of the FX
  *   rates and ranking signals the body was built from);

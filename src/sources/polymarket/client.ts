@@ -50,7 +50,7 @@ export class PolymarketClient {
   }
 
   /**
-   * The CLOB's best price for a token. As the reference documents it, side=SELL is the best ask
+   * The CLOB's best price for a token. As Polymarket's CLOB API documents it, side=SELL is the best ask
    * (what buying costs) and side=BUY the best bid. Undefined when the book has no such side.
    */
   async price(tokenId: string, side: 'BUY' | 'SELL', signal?: AbortSignal): Promise<number | undefined> {

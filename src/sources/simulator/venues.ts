@@ -1,6 +1,6 @@
 /**
  * How each prediction venue quotes: price tick, typical half-spread, share of traded volume and the
- * shape of its contract-page URLs (see reference/prediction-markets.md for the real URL forms).
+ * shape of its contract-page URLs (the forms the real venues use).
  */
 import { stripAccents } from '../../domain/text.js';
 
