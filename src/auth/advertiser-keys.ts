@@ -1,7 +1,8 @@
 /**
  * Advertiser credentials. A key is random, shown once, and stored only as HMAC-SHA256(pepper, key),
- * so a Redis dump does not leak usable keys. Verification reads Redis on every call, so a revoked
- * or rotated key stops working at once on every API process.
+ * so a Redis dump does not leak usable keys. Verification reads Redis; every change is announced on
+ * INVALIDATE_CHANNEL so API processes that cache successful checks (auth/verified-keys.ts) drop
+ * them at once.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -10,6 +11,8 @@ export const ADVERTISER_ID = /^[a-z0-9][a-z0-9_-]{2,63}$/;
 const KEY_FORMAT = /^pwk_[A-Za-z0-9_-]{43}$/;
 const advKey = (id: string) => `pw:adv:${id}`;
 const INDEX = 'pw:advertisers';
+/** Pub/sub channel naming an advertiser whose key or status just changed. */
+export const INVALIDATE_CHANNEL = 'pw:adv:changed';
 
 export interface AdvertiserRecord {
   id: string;
@@ -39,6 +42,15 @@ export class AdvertiserKeys {
     return createHmac('sha256', this.pepper).update(key).digest();
   }
 
+  /** The stored form of `key` (hex), for comparing against a cached successful check. */
+  hashKey(key: string): string {
+    return this.#hash(key).toString('hex');
+  }
+
+  async #announce(id: string): Promise<void> {
+    await this.redis.publish(INVALIDATE_CHANNEL, id);
+  }
+
   /**
    * Creates an advertiser and returns its key (the only time it is ever visible).
    * @throws AdvertiserError when the id is malformed or taken.
@@ -49,6 +61,7 @@ export class AdvertiserKeys {
     const created = await this.redis.hsetnx(advKey(id), 'keyHash', this.#hash(key).toString('hex'));
     if (created === 0) throw new AdvertiserError(`advertiser ${id} already exists`);
     await this.redis.multi().hset(advKey(id), 'name', name, 'status', 'active', 'createdAt', now.toISOString()).sadd(INDEX, id).exec();
+    await this.#announce(id);
     return key;
   }
 
@@ -60,6 +73,7 @@ export class AdvertiserKeys {
     if (!(await this.redis.exists(advKey(id)))) throw new AdvertiserError(`no advertiser ${id}`);
     const key = generateApiKey();
     await this.redis.hset(advKey(id), 'keyHash', this.#hash(key).toString('hex'), 'status', 'active', 'rotatedAt', now.toISOString());
+    await this.#announce(id);
     return key;
   }
 
@@ -67,6 +81,16 @@ export class AdvertiserKeys {
   async revoke(id: string, now: Date): Promise<void> {
     if (!(await this.redis.exists(advKey(id)))) throw new AdvertiserError(`no advertiser ${id}`);
     await this.redis.hset(advKey(id), 'status', 'revoked', 'keyHash', '', 'revokedAt', now.toISOString());
+    await this.#announce(id);
+  }
+
+  /** Ids of the advertisers whose key is active. */
+  async activeIds(): Promise<string[]> {
+    const ids = await this.redis.smembers(INDEX);
+    const pipe = this.redis.pipeline();
+    for (const id of ids) pipe.hget(advKey(id), 'status');
+    const statuses = (await pipe.exec()) ?? [];
+    return ids.filter((_, i) => statuses[i]?.[1] === 'active');
   }
 
   async list(): Promise<AdvertiserRecord[]> {

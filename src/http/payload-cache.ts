@@ -36,6 +36,8 @@ const MAX_ENTRIES_PER_KIND = 5_000;
 
 export class PayloadCache {
   readonly #byKind = new Map<SnapshotKind, Map<string, CachedBody>>();
+  /** Bodies built so far: a request that moved it paid for a build (rate-limited per address). */
+  builds = 0;
 
   get(kind: SnapshotKind, key: string, nowMs: number): CachedBody | undefined {
     const map = this.#byKind.get(kind);
@@ -50,6 +52,7 @@ export class PayloadCache {
 
   /** Serializes `payload`, stores it and returns the entry. */
   put(kind: SnapshotKind, key: string, payload: unknown, changedAt: string, expiresAt?: number, shown: readonly string[] = []): CachedBody {
+    this.builds++;
     const entry = toCachedBody(payload, new Date(changedAt), { expiresAt, shown });
     let map = this.#byKind.get(kind);
     if (!map) this.#byKind.set(kind, (map = new Map()));

@@ -24,3 +24,18 @@ export function connectRedis(url: string, role: string, log: Logger, extra: Redi
   });
   return redis;
 }
+
+/**
+ * A command connection for the request path: no offline queue and a command timeout, so a command
+ * issued while Redis is away fails at once (or after `commandTimeoutMs`) instead of waiting for
+ * the reconnect; callers answer from memory or with a 503.
+ */
+export function connectRedisFailFast(url: string, role: string, log: Logger, commandTimeoutMs: number): Redis {
+  return connectRedis(url, role, log, { enableOfflineQueue: false, commandTimeout: commandTimeoutMs, maxRetriesPerRequest: 0 });
+}
+
+/** Resolves once `redis` is ready (a fail-fast connection refuses commands before that). */
+export function whenReady(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => redis.once('ready', () => resolve()));
+}

@@ -3,9 +3,16 @@
  * `event:{slug}`, gets the current payload at once and then every push. uWS fans pushes out in
  * native code; a client that reads too slowly passes the backpressure limit and is closed without
  * slowing anyone else; idle connections are pinged and dropped when dead.
+ *
+ * Limits: open connections per client address (IPv6: per /64) and in all, checked before the
+ * upgrade (refused with 429 / 503); upgrades per address over time (rate-limiter-flexible); and
+ * messages per connection per second (over it the connection is closed with 1008).
  */
-import type { TemplatedApp, WebSocket } from 'uWebSockets.js';
+import type { HttpResponse, TemplatedApp, WebSocket } from 'uWebSockets.js';
+import { problemReply } from '../http/server.js';
+import { Problem } from '../http/problem.js';
 import type { Logger } from '../log.js';
+import { wsConnections, wsRefused, wsSubscriptions } from '../metrics/http.js';
 import { dataFrame, errorFrame, parseClientMessage } from './protocol.js';
 
 /** Resolves a topic to its current payload; undefined for a topic that does not exist. */
@@ -17,12 +24,49 @@ export interface WsOptions {
   maxSubscriptions: number;
   /** Seconds of silence before a ping; a client that does not answer is closed. */
   idleTimeoutSec: number;
+  /** Open connections per client address key. */
+  maxPerAddress: number;
+  /** Open connections in all (kept well below the file-descriptor limit). */
+  maxConnections: number;
+  maxMessagesPerSecond: number;
 }
 
-export const DEFAULT_WS_OPTIONS: WsOptions = { maxBackpressure: 256 * 1024, maxSubscriptions: 32, idleTimeoutSec: 32 };
+export const DEFAULT_WS_OPTIONS: WsOptions = {
+  maxBackpressure: 256 * 1024,
+  maxSubscriptions: 32,
+  idleTimeoutSec: 32,
+  maxPerAddress: 20,
+  maxConnections: 4096,
+  maxMessagesPerSecond: 20,
+};
+
+/** How the hub learns who is connecting and whether they may. */
+export interface WsAdmission {
+  /** The limit key of the client behind an upgrade request (see geo/address-key.ts). */
+  addressOf(remoteAddress: string, forwardedFor: string | undefined): string;
+  /** Rate limit on upgrades: the problem to answer with, or undefined to go on. */
+  admit(address: string): Promise<Problem | undefined>;
+}
+
+const OPEN_ADMISSION: WsAdmission = { addressOf: (remote) => remote, admit: async () => undefined };
 
 interface Client {
   topics: Set<string>;
+  address: string;
+  /** Start (epoch ms) of the current one-second message window, and messages in it. */
+  windowStart: number;
+  messages: number;
+}
+
+const STATUS_LINE: Record<number, string> = { 429: '429 Too Many Requests', 503: '503 Service Unavailable' };
+
+function refuse(res: HttpResponse, problem: Problem, log: Logger): void {
+  const reply = problemReply(problem, log);
+  res.cork(() => {
+    res.writeStatus(STATUS_LINE[problem.status] ?? String(problem.status));
+    for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v);
+    res.end(reply.body, true);
+  });
 }
 
 export interface WsHub {
@@ -36,8 +80,23 @@ export interface WsHub {
 }
 
 /** Registers /v1/ws on `app`. */
-export function registerWebSocket(app: TemplatedApp, lookup: TopicLookup, log: Logger, opts: WsOptions = DEFAULT_WS_OPTIONS): WsHub {
+export function registerWebSocket(
+  app: TemplatedApp,
+  lookup: TopicLookup,
+  log: Logger,
+  opts: WsOptions = DEFAULT_WS_OPTIONS,
+  admission: WsAdmission = OPEN_ADMISSION,
+): WsHub {
   const open = new Set<WebSocket<Client>>();
+  /** Connections open or being upgraded, per address key (reserved before the async check). */
+  const perAddress = new Map<string, number>();
+  let reserved = 0;
+  const release = (address: string) => {
+    reserved--;
+    const n = (perAddress.get(address) ?? 1) - 1;
+    if (n <= 0) perAddress.delete(address);
+    else perAddress.set(address, n);
+  };
   app.ws<Client>('/v1/ws', {
     maxPayloadLength: 4 * 1024,
     idleTimeout: opts.idleTimeoutSec,
@@ -45,31 +104,76 @@ export function registerWebSocket(app: TemplatedApp, lookup: TopicLookup, log: L
     maxBackpressure: opts.maxBackpressure,
     closeOnBackpressureLimit: true,
     upgrade: (res, req, context) => {
-      res.upgrade<Client>(
-        { topics: new Set() },
-        req.getHeader('sec-websocket-key'),
-        req.getHeader('sec-websocket-protocol'),
-        req.getHeader('sec-websocket-extensions'),
-        context,
-      );
+      // Everything from `req` is read now: it is gone after the first await.
+      const wsKey = req.getHeader('sec-websocket-key');
+      const protocol = req.getHeader('sec-websocket-protocol');
+      const extensions = req.getHeader('sec-websocket-extensions');
+      const address = admission.addressOf(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for') || undefined);
+      if (reserved >= opts.maxConnections) {
+        wsRefused.labels('total').inc();
+        return refuse(res, new Problem(503, 'rate_limited', 'This server holds all the WebSocket connections it can; try again shortly.', [], { 'retry-after': '5' }), log);
+      }
+      if ((perAddress.get(address) ?? 0) >= opts.maxPerAddress) {
+        wsRefused.labels('per_address').inc();
+        return refuse(
+          res,
+          new Problem(429, 'rate_limited', `At most ${opts.maxPerAddress} open WebSocket connections per client address.`, [], { 'retry-after': '5' }),
+          log,
+        );
+      }
+      reserved++;
+      perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+      let aborted = false;
+      res.onAborted(() => {
+        aborted = true;
+        release(address);
+      });
+      void admission.admit(address).then((problem) => {
+        if (aborted) return;
+        if (problem) {
+          release(address);
+          wsRefused.labels('rate').inc();
+          return refuse(res, problem, log);
+        }
+        res.cork(() => res.upgrade<Client>({ topics: new Set(), address, windowStart: 0, messages: 0 }, wsKey, protocol, extensions, context));
+      });
     },
     open: (ws) => {
       open.add(ws);
+      wsConnections.set(open.size);
     },
     // Also runs when uWS drops a client past the backpressure limit.
     close: (ws) => {
       open.delete(ws);
+      const client = ws.getUserData();
+      wsSubscriptions.dec(client.topics.size);
+      wsConnections.set(open.size);
+      release(client.address);
     },
     message: (ws: WebSocket<Client>, message: ArrayBuffer, isBinary: boolean) => {
+      const client = ws.getUserData();
+      // Per-socket state, checked inline: the cheapest possible limit for the message path.
+      const now = Date.now();
+      if (now - client.windowStart >= 1000) {
+        client.windowStart = now;
+        client.messages = 0;
+      }
+      if (++client.messages > opts.maxMessagesPerSecond) {
+        wsRefused.labels('messages').inc();
+        return void ws.end(1008, 'message rate limit exceeded');
+      }
       const msg = isBinary ? 'binary frames are not supported' : parseClientMessage(Buffer.from(message).toString('utf8'));
       if (typeof msg === 'string') return void ws.send(errorFrame('bad_request', msg));
-      const client = ws.getUserData();
       if (msg.op === 'unsubscribe') {
-        ws.unsubscribe(msg.topic);
-        client.topics.delete(msg.topic);
+        if (client.topics.delete(msg.topic)) {
+          ws.unsubscribe(msg.topic);
+          wsSubscriptions.dec();
+        }
         return void ws.send(JSON.stringify({ op: 'unsubscribed', topic: msg.topic }));
       }
-      if (!client.topics.has(msg.topic) && client.topics.size >= opts.maxSubscriptions) {
+      // Already held: nothing to do (re-sending the payload would let a client amplify us).
+      if (client.topics.has(msg.topic)) return;
+      if (client.topics.size >= opts.maxSubscriptions) {
         return void ws.send(errorFrame('too_many_subscriptions', `at most ${opts.maxSubscriptions} topics per connection`));
       }
       let body: Buffer | undefined;
@@ -80,6 +184,7 @@ export function registerWebSocket(app: TemplatedApp, lookup: TopicLookup, log: L
       }
       if (!body) return void ws.send(errorFrame('unknown_topic', `no topic "${msg.topic}"; try live-market:BTC:5 or event:{slug}`));
       client.topics.add(msg.topic);
+      wsSubscriptions.inc();
       ws.subscribe(msg.topic);
       ws.send(dataFrame(msg.topic, body));
     },
