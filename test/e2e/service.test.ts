@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorById } from '../../src/catalog/operators.js';
 import { readSnapshot } from '../../src/store/snapshots.js';
+import { clicksKey } from '../../src/tracking/click-counter.js';
 import { LEAGUES, type MarketEvent } from '../../src/model/index.js';
 import {
   EventListPayload,
@@ -313,7 +314,8 @@ describe('HTTP behaviour', () => {
     const quote = events.find((e) => e.slug === slug)!.outcomes.flatMap((o) => o.quotes).find((q) => q.operatorId === entry.operator_id)!;
     expect(new URL(res.headers.get('location')!).hostname).toBe(new URL(quote.marketUrl).hostname);
     const day = new Date().toISOString().slice(0, 10);
-    expect(Number(await redis.client.hget(`pw:clicks:${entry.operator_id}:${day}`, 'total'))).toBeGreaterThanOrEqual(1);
+    // buffered in memory, written about once a second
+    await expect.poll(() => redis.client.pfcount(clicksKey(entry.operator_id, day)), { timeout: 5_000, interval: 100 }).toBeGreaterThanOrEqual(1);
 
     const tampered = link.search.replace(/([?&]o=)[^&]+/, '$1polymarket');
     const refused = await get(`${link.pathname}${tampered === link.search ? `${link.search}x` : tampered}`);
