@@ -64,6 +64,8 @@ export function testEnv(redisUrl: string, extra: Record<string, string> = {}): R
     REFRESH_EVENTS_SECONDS: '1',
     REFRESH_SPORTSBOOK_SECONDS: '1',
     REFRESH_METRICS_SECONDS: '2',
+    // waitFor polls /readyz every 100 ms: far above the per-address production limit.
+    RATE_LIMIT_READYZ: '100000/60',
     ...extra,
   };
 }
