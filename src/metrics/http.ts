@@ -1,22 +1,8 @@
 /**
  * Metrics of the request path, limits and click buffering, on prom-client's default registry (the
- * admin port serves that registry). Children are bound once per label set so the hot path does
- * a map lookup and an increment, nothing more.
+ * admin port serves that registry).
  */
-import { Counter, Gauge, Histogram } from 'prom-client';
-
-export const httpRequests = new Counter({
-  name: 'predictwire_http_requests_total',
-  help: 'HTTP requests answered, by route and status code.',
-  labelNames: ['route', 'status'] as const,
-});
-
-export const httpDuration = new Histogram({
-  name: 'predictwire_http_request_duration_seconds',
-  help: 'Time from request to reply (handler and any awaited Redis), by route.',
-  labelNames: ['route'] as const,
-  buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-});
+import { Counter, Gauge, register, type Metric } from 'prom-client';
 
 export const rateLimitRejections = new Counter({
   name: 'predictwire_rate_limit_rejections_total',
@@ -47,16 +33,71 @@ export const clickBufferDropped = new Counter({
   help: 'Clicks dropped because the in-memory buffer was full.',
 });
 
-const requestChildren = new Map<string, Counter.Internal>();
-const durationChildren = new Map<string, Histogram.Internal<'route'>>();
+/** Upper bounds (seconds) of the request-duration histogram buckets. */
+const BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
-/** Counts one answered request and its duration in seconds. */
-export function observeRequest(route: string, status: number, seconds: number): void {
-  const key = `${route}|${status}`;
-  let counter = requestChildren.get(key);
-  if (!counter) requestChildren.set(key, (counter = httpRequests.labels(route, String(status))));
-  counter.inc();
-  let hist = durationChildren.get(route);
-  if (!hist) durationChildren.set(route, (hist = httpDuration.labels(route)));
-  hist.observe(seconds);
+interface RouteStats {
+  byStatus: Map<number, number>;
+  /** Observations per bucket (not cumulative); the last slot is above every bound. */
+  buckets: Float64Array;
+  sum: number;
+  count: number;
 }
+
+const routes = new Map<string, RouteStats>();
+
+/**
+ * Counts one answered request and its duration in seconds. Hand-written on purpose: a prom-client
+ * counter and histogram cost about a microsecond each per call here (label hashing), too much for
+ * a cached widget GET; this is a map lookup and a few increments, and the registry reads the
+ * totals only when scraped (below).
+ */
+export function observeRequest(route: string, status: number, seconds: number): void {
+  let stats = routes.get(route);
+  if (!stats) routes.set(route, (stats = { byStatus: new Map(), buckets: new Float64Array(BUCKETS.length + 1), sum: 0, count: 0 }));
+  stats.byStatus.set(status, (stats.byStatus.get(status) ?? 0) + 1);
+  let i = 0;
+  while (i < BUCKETS.length && seconds > BUCKETS[i]!) i++;
+  stats.buckets[i]!++;
+  stats.sum += seconds;
+  stats.count++;
+}
+
+interface Sample {
+  value: number;
+  labels: Record<string, string | number>;
+  metricName?: string;
+}
+
+/** A metric the default registry reads from `values()` at scrape time. */
+function collected(name: string, help: string, type: 'counter' | 'histogram', values: () => Sample[]): void {
+  const metric = {
+    name,
+    help,
+    type,
+    aggregator: 'sum' as const,
+    get: async () => ({ name, help, type, aggregator: 'sum' as const, values: values() }),
+    reset: () => routes.clear(),
+  };
+  register.registerMetric(metric as unknown as Metric);
+}
+
+collected('predictwire_http_requests_total', 'HTTP requests answered, by route and status code.', 'counter', () =>
+  [...routes].flatMap(([route, s]) => [...s.byStatus].map(([status, value]) => ({ value, labels: { route, status } }))),
+);
+
+collected('predictwire_http_request_duration_seconds', 'Time from request to reply (handler and any awaited Redis), by route.', 'histogram', () =>
+  [...routes].flatMap(([route, s]): Sample[] => {
+    let cumulative = 0;
+    const buckets = BUCKETS.map((le, i) => {
+      cumulative += s.buckets[i]!;
+      return { value: cumulative, labels: { le, route }, metricName: 'predictwire_http_request_duration_seconds_bucket' };
+    });
+    return [
+      ...buckets,
+      { value: s.count, labels: { le: '+Inf', route }, metricName: 'predictwire_http_request_duration_seconds_bucket' },
+      { value: s.sum, labels: { route }, metricName: 'predictwire_http_request_duration_seconds_sum' },
+      { value: s.count, labels: { route }, metricName: 'predictwire_http_request_duration_seconds_count' },
+    ];
+  }),
+);
