@@ -35,7 +35,8 @@ function write(res: HttpResponse, request: Request, reply: Reply, closeConnectio
     if (request.id) res.writeHeader('x-request-id', request.id);
     const body = reply.body ?? '';
     // 204 and 304 carry no body and no Content-Length (a 304's would have to match the 200's).
-    if (reply.status === 204 || reply.status === 304) res.endWithoutBody(undefined, closeConnection);
+    // (Only problems close the connection, and they always have a body.)
+    if (reply.status === 204 || reply.status === 304) res.endWithoutBody();
     else if (request.method === 'HEAD') res.endWithoutBody(Buffer.byteLength(body), closeConnection);
     else res.end(body, closeConnection);
   });
