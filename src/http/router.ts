@@ -1,6 +1,8 @@
 /**
  * Path and method dispatch. Only GET and HEAD reach handlers; OPTIONS answers CORS preflight;
- * anything else is a 405 problem. Unknown paths are a 404 problem.
+ * anything else is a 405 problem. Unknown paths are a 404 problem. Every reply is counted per
+ * route (metrics, sampled access log); requests that built an uncached public body are charged to
+ * their address afterwards (build-guard.ts); /readyz is limited and reports draining.
  */
 import { accessLogger } from './access-log.js';
 import { requireAdvertiser } from './auth.js';
