@@ -9,8 +9,8 @@ import { rateLimited, type RateLimits } from './rate-limits.js';
 import type { Problem } from './problem.js';
 
 export class BuildGuard {
-  /** Address key → epoch ms its block ends. */
-  readonly #blocked = new LRUCache<string, number>({ max: 100_000, ttl: 60_000 });
+  /** Address key → epoch ms its block ends; purged when it ends, so `active` turns false again. */
+  readonly #blocked = new LRUCache<string, number>({ max: 100_000, ttl: 60_000, ttlAutopurge: true });
 
   constructor(private readonly limits: RateLimits) {}
 

@@ -19,7 +19,7 @@ const STATUS_TEXT: Record<number, string> = {
 /** Turns a thrown error into a reply; anything that is not a Problem is our fault (500) and logged. */
 export function problemReply(err: unknown, log: Logger, req?: Request): Reply {
   const problem = err instanceof Problem ? err : new Problem(500, 'internal_error', 'The server failed to answer this request.');
-  if (!(err instanceof Problem)) log.error({ err, path: req?.path }, 'unhandled error in handler');
+  if (!(err instanceof Problem)) log.error({ err, path: req?.path, request_id: req?.id }, 'unhandled error in handler');
   return {
     status: problem.status,
     // CORS on errors too: a widget in a browser must be able to read why it failed.
