@@ -55,7 +55,11 @@ async function connectClients(url: string, n: number, onFrame: (data: Buffer, at
 async function run(n: number) {
   const redis = await startPrivateRedis();
   const pub = new Redis(redis.url);
-  const api = await spawnProcess('src/main.ts', testEnv(redis.url, { LOG_LEVEL: 'error' }));
+  // Every client connects from loopback: lift the per-address WebSocket limits for the bench.
+  const api = await spawnProcess(
+    'src/main.ts',
+    testEnv(redis.url, { LOG_LEVEL: 'error', WS_MAX_CONNECTIONS_PER_ADDRESS: '100000', RATE_LIMIT_WS_UPGRADE: '1000000/60' }),
+  );
   try {
     await waitFor(`${api.base}/healthz`, (s) => s === 200, api);
     // The API started mid-window: store the strike an instance at the window start would have, so

@@ -4,6 +4,11 @@
  */
 import { z } from 'zod';
 import { AdvertiserKeys } from './auth/advertiser-keys.js';
+import { VerifiedKeys } from './auth/verified-keys.js';
+import { addressKey } from './geo/address-key.js';
+import { RateLimits } from './http/rate-limits.js';
+import { ClickBuffer } from './tracking/click-buffer.js';
+import { defaultWsCap } from './ws/fd-limit.js';
 import { OPERATORS } from './catalog/operators.js';
 import { CountryDb } from './geo/country-db.js';
 import { GeoResolver } from './geo/resolver.js';
@@ -23,7 +28,7 @@ import { LivePayloads } from './live/live-payloads.js';
 import { ASSETS, HORIZONS, liveTopic } from './live/market.js';
 import { LIVE_VENUES } from './live/venues.js';
 import type { Logger } from './log.js';
-import { connectRedis } from './store/redis.js';
+import { connectRedis, connectRedisFailFast, whenReady } from './store/redis.js';
 import { SnapshotCache } from './store/snapshot-cache.js';
 import { SnapshotFreshness } from './store/snapshot-freshness.js';
 import { startAdminServer } from './metrics/admin-server.js';
@@ -35,6 +40,9 @@ import { DEFAULT_WS_OPTIONS, registerWebSocket, type UpgradeRequest, type WsHub 
 export interface ApiProcess {
   port: number;
   deps: Deps;
+  /** Reports not-ready (/readyz 503) for DRAIN_SECONDS, still serving, so load balancers move away. */
+  drain(): Promise<void>;
+  drainMs: number;
   stop(): Promise<void>;
 }
 
@@ -51,6 +59,9 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   const tickSubscriber = connectRedis(config.redis, 'api-ticks', log);
   // Venue quotes likewise, so they never queue behind ticks nor ticks behind them.
   const quoteSubscriber = connectRedis(config.redis, 'api-quotes', log);
+  // Requests never wait for a reconnect: their commands fail fast and the route answers anyway.
+  const requestRedis = connectRedisFailFast(config.redis, 'api-requests', log, config.redisCommandTimeoutMs);
+  await whenReady(requestRedis);
 
   const snapshots = new SnapshotCache(redis, subscriber, log);
   const freshness = new SnapshotFreshness(redis, log, { refreshSeconds: config.refreshSeconds, staleAfterIntervals: config.staleAfterIntervals });
@@ -92,13 +103,24 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     now: () => new Date(),
   });
 
+  const advertisers = new AdvertiserKeys(requestRedis, config.apiKeyPepper);
+  const verifiedKeys = new VerifiedKeys(advertisers, subscriber, config.advertiserKeyCacheSeconds, log);
+  const limits = new RateLimits(requestRedis, config.limits);
+  const clicks = new ClickBuffer(requestRedis, log, { max: config.clickBufferMax, maxPerVisitorDay: config.clickMaxPerVisitorDay });
+  clicks.start();
+  let draining = false;
+
   let hub: WsHub | undefined;
   const deps: Deps = {
     config,
-    redis,
+    redis: requestRedis,
     snapshots,
     payloads,
-    advertisers: new AdvertiserKeys(redis, config.apiKeyPepper),
+    advertisers,
+    verifiedKeys,
+    limits,
+    clicks,
+    draining: () => draining,
     live,
     geo,
     impressions,
@@ -137,6 +159,7 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     if (snap.kind === 'metrics') void ranking.reload();
   });
   await snapshots.start();
+  await verifiedKeys.start();
   await ranking.start();
   await engine.start();
   await freshness.start();
@@ -150,6 +173,13 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
       ...DEFAULT_WS_OPTIONS,
       maxBackpressure: config.wsMaxBackpressureBytes,
       idleTimeoutSec: config.wsIdleTimeoutSeconds,
+      maxPerAddress: config.limits.wsPerAddress,
+      maxConnections: config.limits.wsTotal || defaultWsCap(),
+      maxMessagesPerSecond: config.limits.wsMessagesPerSecond,
+    }, {
+      addressOf: (remoteAddress, forwardedFor) =>
+        addressKey(geo.clientAddress({ remoteAddress, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } })),
+      admit: (address) => limits.take('ws_upgrade', address),
     });
   });
   live.onPush(
@@ -162,6 +192,12 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   return {
     port: server.port,
     deps,
+    drainMs: config.drainSeconds * 1000,
+    async drain() {
+      draining = true;
+      if (config.drainSeconds > 0) log.info({ seconds: config.drainSeconds }, 'draining: not ready, still serving');
+      await new Promise((r) => setTimeout(r, config.drainSeconds * 1000));
+    },
     async stop() {
       // No more ticks, so nothing re-arms a push; then tell WebSocket clients we are going away.
       engine.stop();
@@ -173,8 +209,9 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
       hub?.closeAll();
       await new Promise((r) => setTimeout(r, 50)); // let the close frames go out
       server.close();
-      await impressions.stop();
-      await Promise.allSettled([redis.quit(), subscriber.quit()]);
+      verifiedKeys.stop();
+      await Promise.all([impressions.stop(), clicks.stop()]);
+      await Promise.allSettled([redis.quit(), subscriber.quit(), requestRedis.quit()]);
     },
   };
 }

@@ -45,6 +45,19 @@ function parseSentinels(raw: string, ctx: z.RefinementCtx): SentinelAddress[] {
   if (out.length === 0) ctx.addIssue({ code: 'custom', message: 'list at least one sentinel as host:port' });
   return out;
 }
+/** `points/seconds`, e.g. `60/60`: at most `points` requests per `seconds` (per address or advertiser). */
+const RateSpec = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .transform((raw, ctx) => {
+      const m = /^(\d{1,7})\/(\d{1,6})$/.exec(raw.trim());
+      if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) {
+        ctx.addIssue({ code: 'custom', message: 'must be points/seconds, such as 60/60' });
+        return z.NEVER;
+      }
+      return { points: Number(m[1]), seconds: Number(m[2]) };
+    });
 
 const Seconds = (def: number) => z.coerce.number().positive().max(86_400).default(def);
 
@@ -134,6 +147,30 @@ export const EnvSchema = z.object({
   ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).default(9465),
   FEED_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).default(9466),
+  /** Rate limits (docs/operations.md "Limits"): points/seconds per client address or advertiser. */
+  RATE_LIMIT_CLICK: RateSpec('60/60'),
+  RATE_LIMIT_WS_UPGRADE: RateSpec('30/60'),
+  RATE_LIMIT_READYZ: RateSpec('60/60'),
+  RATE_LIMIT_VARIANT_BUILD: RateSpec('120/60'),
+  RATE_LIMIT_ADVERTISER: RateSpec('1200/60'),
+  AUTH_FAILURE_LIMIT: RateSpec('10/60'),
+  AUTH_FAILURE_BLOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** Open WebSocket connections per client address (IPv6: per /64), and in all (0: half the fd limit). */
+  WS_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
+  WS_MAX_CONNECTIONS: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  WS_MAX_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Request-path Redis commands give up after this long (there is no offline queue on them). */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(300),
+  /** Clicks held in memory while Redis is away; beyond this they are dropped and counted. */
+  CLICK_BUFFER_MAX: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  /** Distinct operators one visitor's clicks count for per UTC day. */
+  CLICK_MAX_PER_VISITOR_DAY: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Successful advertiser key checks are reused this long (revocation still applies within a second). */
+  ADVERTISER_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Share of requests logged at info level (0 to 1); problems of 500 and up are always logged. */
+  ACCESS_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.01),
+  /** Seconds /readyz reports draining after SIGTERM before the listener closes (default 5 in production). */
+  DRAIN_SECONDS: z.coerce.number().min(0).max(600).optional(),
 });
 
 export interface SentinelAddress {
@@ -193,6 +230,31 @@ export interface Config {
   wsIdleTimeoutSeconds: number;
   /** Admin listeners (metrics and health) per process; port 0 means none. */
   admin: { host: string; apiPort: number; workerPort: number; feedPort: number };
+  limits: {
+    click: RateLimit;
+    wsUpgrade: RateLimit;
+    readyz: RateLimit;
+    variantBuild: RateLimit;
+    advertiser: RateLimit;
+    authFailures: RateLimit;
+    authBlockSeconds: number;
+    wsPerAddress: number;
+    /** 0: derived from the file-descriptor limit at start. */
+    wsTotal: number;
+    wsMessagesPerSecond: number;
+  };
+  redisCommandTimeoutMs: number;
+  clickBufferMax: number;
+  clickMaxPerVisitorDay: number;
+  advertiserKeyCacheSeconds: number;
+  accessLogSampleRate: number;
+  drainSeconds: number;
+}
+
+/** At most `points` requests per `seconds`. */
+export interface RateLimit {
+  points: number;
+  seconds: number;
 }
 
 export class ConfigError extends Error {
@@ -282,5 +344,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMaxBackpressureBytes: e.WS_MAX_BACKPRESSURE_BYTES,
     wsIdleTimeoutSeconds: e.WS_IDLE_TIMEOUT_SECONDS,
     admin: { host: e.ADMIN_HOST, apiPort: e.ADMIN_PORT, workerPort: e.WORKER_HEALTH_PORT, feedPort: e.FEED_HEALTH_PORT },
+    limits: {
+      click: e.RATE_LIMIT_CLICK,
+      wsUpgrade: e.RATE_LIMIT_WS_UPGRADE,
+      readyz: e.RATE_LIMIT_READYZ,
+      variantBuild: e.RATE_LIMIT_VARIANT_BUILD,
+      advertiser: e.RATE_LIMIT_ADVERTISER,
+      authFailures: e.AUTH_FAILURE_LIMIT,
+      authBlockSeconds: e.AUTH_FAILURE_BLOCK_SECONDS,
+      wsPerAddress: e.WS_MAX_CONNECTIONS_PER_ADDRESS,
+      wsTotal: e.WS_MAX_CONNECTIONS,
+      wsMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND,
+    },
+    redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
+    clickBufferMax: e.CLICK_BUFFER_MAX,
+    clickMaxPerVisitorDay: e.CLICK_MAX_PER_VISITOR_DAY,
+    advertiserKeyCacheSeconds: e.ADVERTISER_KEY_CACHE_SECONDS,
+    accessLogSampleRate: e.ACCESS_LOG_SAMPLE_RATE,
+    drainSeconds: e.DRAIN_SECONDS ?? (production ? 5 : 0),
   };
 }

@@ -8,12 +8,19 @@ import { onShutdown } from './shutdown.js';
  * Loads config, starts the process and stops it on SIGINT/SIGTERM. A bad configuration prints its
  * message and exits with status 2.
  */
-export async function runProcess(name: string, start: (config: Config, log: Logger) => Promise<{ stop(): Promise<void> }>): Promise<void> {
+export async function runProcess(
+  name: string,
+  start: (config: Config, log: Logger) => Promise<{ stop(): Promise<void>; drain?(): Promise<void>; drainMs?: number }>,
+): Promise<void> {
   try {
     const config = loadConfig();
     const log = createLogger(config.logLevel, name);
     const proc = await start(config, log);
-    onShutdown(log, () => proc.stop());
+    // A process that drains (the API) keeps serving, reported not-ready, before it stops.
+    onShutdown(log, async () => {
+      await proc.drain?.();
+      await proc.stop();
+    }, 10_000 + (proc.drainMs ?? 0));
     // Started by `npm start`: go down gracefully if the launcher is gone.
     if (process.env[EXIT_WITH_PARENT_ENV] === '1') onParentExit(() => process.kill(process.pid, 'SIGTERM'));
   } catch (err) {

@@ -1,7 +1,8 @@
 /**
  * Advertiser credentials. A key is random, shown once, and stored only as HMAC-SHA256(pepper, key),
- * so a Redis dump does not leak usable keys. Verification reads Redis on every call, so a revoked
- * key stops working at once on every API process.
+ * so a Redis dump does not leak usable keys. Verification reads Redis; every change is announced on
+ * INVALIDATE_CHANNEL so API processes that cache successful checks (auth/verified-keys.ts) drop
+ * them at once, and a revoked key stops working within a second on every API process.
  *
  * Up to two keys are live per advertiser so a rotation can overlap: `rotate` adds a new key and
  * keeps the previous one until `retire` (or the next rotation) drops it. The newest key stays in
@@ -15,6 +16,8 @@ export const ADVERTISER_ID = /^[a-z0-9][a-z0-9_-]{2,63}$/;
 const KEY_FORMAT = /^pwk_[A-Za-z0-9_-]{43}$/;
 const advKey = (id: string) => `pw:adv:${id}`;
 const INDEX = 'pw:advertisers';
+/** Pub/sub channel naming an advertiser whose key or status just changed. */
+export const INVALIDATE_CHANNEL = 'pw:adv:changed';
 
 /** One live key, known by a short id derived from its hash (never the key itself). */
 export interface KeyRecord {
@@ -74,6 +77,15 @@ export class AdvertiserKeys {
     return createHmac('sha256', this.pepper).update(key).digest();
   }
 
+  /** The stored form of `key` (hex), for comparing against a cached successful check. */
+  hashKey(key: string): string {
+    return this.#hash(key).toString('hex');
+  }
+
+  async #announce(id: string): Promise<void> {
+    await this.redis.publish(INVALIDATE_CHANNEL, id);
+  }
+
   /**
    * Creates an advertiser and returns its key (the only time it is ever visible).
    * @throws AdvertiserError when the id is malformed or taken.
@@ -85,6 +97,7 @@ export class AdvertiserKeys {
     if (created === 0) throw new AdvertiserError(`advertiser ${id} already exists`);
     const at = now.toISOString();
     await this.redis.multi().hset(advKey(id), 'name', name, 'status', 'active', 'createdAt', at, 'keyCreatedAt', at).sadd(INDEX, id).exec();
+    await this.#announce(id);
     return key;
   }
 
@@ -96,6 +109,7 @@ export class AdvertiserKeys {
     const key = generateApiKey();
     const done = await this.redis.eval(ROTATE, 1, advKey(id), this.#hash(key).toString('hex'), now.toISOString());
     if (done !== 1) throw new AdvertiserError(`no advertiser ${id}`);
+    await this.#announce(id);
     return key;
   }
 
@@ -105,6 +119,7 @@ export class AdvertiserKeys {
     if (!exists) throw new AdvertiserError(`no advertiser ${id}`);
     if (!prev) return false;
     await this.redis.hdel(advKey(id), 'prevKeyHash', 'prevKeyCreatedAt', usedField(prev));
+    await this.#announce(id);
     return true;
   }
 
@@ -118,6 +133,16 @@ export class AdvertiserKeys {
       .hset(advKey(id), 'status', 'revoked', 'keyHash', '', 'revokedAt', now.toISOString())
       .hdel(advKey(id), 'prevKeyHash', 'prevKeyCreatedAt', 'keyCreatedAt', ...used)
       .exec();
+    await this.#announce(id);
+  }
+
+  /** Ids of the advertisers whose key is active. */
+  async activeIds(): Promise<string[]> {
+    const ids = await this.redis.smembers(INDEX);
+    const pipe = this.redis.pipeline();
+    for (const id of ids) pipe.hget(advKey(id), 'status');
+    const statuses = (await pipe.exec()) ?? [];
+    return ids.filter((_, i) => statuses[i]?.[1] === 'active');
   }
 
   async list(): Promise<AdvertiserRecord[]> {

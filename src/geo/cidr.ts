@@ -2,6 +2,7 @@
  * Address ranges: `TRUST_PROXY` entries and the reserved ranges. An entry is an address (a
  * single-host range) or `address/prefix`; IPv4-mapped IPv6 ranges are turned into IPv4 ranges.
  */
+import { BlockList } from 'node:net';
 import { parseIp, type IpAddress } from './ip.js';
 
 export interface Cidr {
@@ -31,40 +32,41 @@ export function parseCidr(text: string): Cidr | undefined {
   return { version: ip.version, bytes: ip.bytes, prefix };
 }
 
-/** Whether `ip` falls in `range`. */
-export function cidrContains(range: Cidr, ip: IpAddress): boolean {
-  if (range.version !== ip.version) return false;
-  const full = Math.floor(range.prefix / 8);
-  for (let i = 0; i < full; i++) if (range.bytes[i] !== ip.bytes[i]) return false;
-  const rest = range.prefix % 8;
-  if (rest === 0) return true;
-  const mask = (0xff << (8 - rest)) & 0xff;
-  return ((range.bytes[full]! ^ ip.bytes[full]!) & mask) === 0;
-}
-
 /** The entries of `list` that are not an address or CIDR range. */
 export function invalidRanges(list: readonly string[]): string[] {
   return list.filter((entry) => parseCidr(entry) === undefined);
 }
 
-/** A set of ranges to test addresses against. */
+const family = (version: 4 | 6) => (version === 4 ? 'ipv4' : 'ipv6');
+
+/** Text of an address from its bytes (what BlockList takes). */
+function addressText(version: 4 | 6, bytes: Uint8Array): string {
+  if (version === 4) return bytes.join('.');
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
+  return groups.join(':');
+}
+
+/** A set of ranges to test addresses against (node:net BlockList). */
 export class AddressMatcher {
-  readonly #ranges: Cidr[];
+  readonly #list = new BlockList();
+  readonly #size: number;
 
   /** @throws RangeError naming the first malformed entry (config validation reports them all first). */
   constructor(list: readonly string[]) {
-    this.#ranges = list.map((entry) => {
+    for (const entry of list) {
       const range = parseCidr(entry);
       if (!range) throw new RangeError(`not an address or CIDR range: ${entry}`);
-      return range;
-    });
+      this.#list.addSubnet(addressText(range.version, range.bytes), range.prefix, family(range.version));
+    }
+    this.#size = list.length;
   }
 
   get size(): number {
-    return this.#ranges.length;
+    return this.#size;
   }
 
   matches(ip: IpAddress): boolean {
-    return this.#ranges.some((r) => cidrContains(r, ip));
+    return this.#list.check(ip.text, family(ip.version));
   }
 }

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { open, type Reader, type Response } from 'maxmind';
 import type { IpAddress } from './ip.js';
-import { Lru } from './lru.js';
+import { LRUCache } from 'lru-cache';
 
 /** What the ip-location-db country files hold per range (not one of MaxMind's own shapes). */
 interface DbipCountryRecord {
@@ -26,10 +26,11 @@ export function dbipCountryPath(): string {
 }
 
 export class CountryDb implements CountryLookup {
-  readonly #cache: Lru<string, string | null>;
+  /** Address → country code, '' when the database has none. */
+  readonly #cache: LRUCache<string, string>;
 
   private constructor(private readonly reader: Reader<Response>, cacheSize: number) {
-    this.#cache = new Lru(cacheSize);
+    this.#cache = new LRUCache({ max: cacheSize });
   }
 
   /** Opens the database file (once per process). */
@@ -40,11 +41,11 @@ export class CountryDb implements CountryLookup {
   /** The ISO country code for `ip`, or undefined when the database has no entry. */
   country(ip: IpAddress): string | undefined {
     const hit = this.#cache.get(ip.text);
-    if (hit !== undefined) return hit ?? undefined;
+    if (hit !== undefined) return hit || undefined;
     const code = (this.reader.get(ip.text) as DbipCountryRecord | null)?.country_code;
-    const valid = typeof code === 'string' && /^[A-Z]{2}$/.test(code) ? code : null;
+    const valid = typeof code === 'string' && /^[A-Z]{2}$/.test(code) ? code : '';
     this.#cache.set(ip.text, valid);
-    return valid ?? undefined;
+    return valid || undefined;
   }
 
   /** When the database was built (its metadata), for logs. */

@@ -1,35 +1,68 @@
-/** Advertiser authentication for /advertiser routes: x-advertiser-id + x-api-key. */
-import type { AdvertiserKeys } from '../auth/advertiser-keys.js';
+/**
+ * Advertiser authentication for /advertiser routes: x-advertiser-id + x-api-key. Failed attempts
+ * are counted per client address; an address over AUTH_FAILURE_LIMIT is blocked for
+ * AUTH_FAILURE_BLOCK_SECONDS (429) before any key is checked. Each failure is logged at warn with
+ * a hash of the address, never the address or the key. An authenticated advertiser then has its
+ * own request allowance (RATE_LIMIT_ADVERTISER).
+ */
+import { addressKey } from '../geo/address-key.js';
+import { authFailures } from '../metrics/http.js';
+import { visitorId } from '../tracking/click-counter.js';
+import type { Deps } from './deps.js';
 import { Problem } from './problem.js';
 import type { Handler, Request } from './types.js';
 
 const CHALLENGE = { 'www-authenticate': 'ApiKey realm="predictwire", header="x-api-key"' };
 
 /** Wraps a handler so it runs only for a valid, active advertiser key. */
-export function requireAdvertiser(keys: AdvertiserKeys, handler: Handler): Handler {
+export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
+  /** Counts a failure; the 429 problem when this one used up the address's allowance. */
+  const failed = async (req: Request, address: string, reason: 'missing' | 'invalid') => {
+    authFailures.labels(reason).inc();
+    deps.log.warn(
+      { request_id: req.id, address_hash: visitorId(address), advertiser_id: req.headers['x-advertiser-id']?.slice(0, 64), reason, path: req.path },
+      'advertiser authentication failed',
+    );
+    return deps.limits.take('auth_failures', address);
+  };
+
   return async (req: Request) => {
+    const address = addressKey(deps.geo.clientAddress(req));
+    const blocked = await deps.limits.blocked('auth_failures', address);
+    if (blocked) {
+      authFailures.labels('blocked').inc();
+      throw blocked;
+    }
     const id = req.headers['x-advertiser-id'];
     const key = req.headers['x-api-key'];
     if (!id || !key) {
       const missing = [!id && 'x-advertiser-id', !key && 'x-api-key'].filter(Boolean) as string[];
-      throw new Problem(
-        401,
-        'missing_credentials',
-        `Send both x-advertiser-id and x-api-key headers.`,
-        missing.map((param) => ({ param, message: 'header is required' })),
-        CHALLENGE,
+      throw (
+        (await failed(req, address, 'missing')) ??
+        new Problem(
+          401,
+          'missing_credentials',
+          `Send both x-advertiser-id and x-api-key headers.`,
+          missing.map((param) => ({ param, message: 'header is required' })),
+          CHALLENGE,
+        )
       );
     }
     let valid: boolean;
     try {
-      valid = await keys.verify(id, key);
+      valid = await deps.verifiedKeys.verify(id, key);
     } catch {
-      // Redis unreachable: say so, rather than a 500 or a misleading 401.
+      // Redis unreachable: say so at once, rather than a 500, a misleading 401 or a hang.
+      authFailures.labels('unavailable').inc();
       throw new Problem(503, 'data_unavailable', 'Credentials cannot be checked right now; try again shortly.', [], { 'retry-after': '5' });
     }
     if (!valid) {
-      throw new Problem(401, 'invalid_credentials', 'The advertiser id and API key do not match an active key.', [], CHALLENGE);
+      throw (
+        (await failed(req, address, 'invalid')) ??
+        new Problem(401, 'invalid_credentials', 'The advertiser id and API key do not match an active key.', [], CHALLENGE)
+      );
     }
+    await deps.limits.consume('advertiser', id);
     return handler(req);
   };
 }

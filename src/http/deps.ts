@@ -10,9 +10,13 @@ import type { PayloadCache } from './payload-cache.js';
 import type { GeoResolver } from '../geo/resolver.js';
 import type { ImpressionCounter } from '../tracking/impression-counter.js';
 import type { RankingInputs } from '../tracking/ranking-inputs.js';
+import type { VerifiedKeys } from '../auth/verified-keys.js';
+import type { ClickBuffer } from '../tracking/click-buffer.js';
+import type { RateLimits } from './rate-limits.js';
 
 export interface Deps {
   config: Config;
+  /** The request path's connection: no offline queue, short command timeout (fails fast). */
   redis: Redis;
   snapshots: SnapshotCache;
   payloads: PayloadCache;
@@ -28,8 +32,14 @@ export interface Deps {
   ranking: RankingInputs;
   /** How fresh each expected snapshot is (polled in the background). */
   freshness: SnapshotFreshness;
-  /** True once shutdown has begun: /readyz turns 503 so the load balancer drains this instance. */
-  draining?(): boolean;
   log: Logger;
   now(): Date;
+  /** Advertiser key checks with a short cache, and the registered advertiser ids. */
+  verifiedKeys: VerifiedKeys;
+  /** Per-address and per-advertiser request limits. */
+  limits: RateLimits;
+  /** Clicks waiting to be written to Redis. */
+  clicks: ClickBuffer;
+  /** True from SIGTERM on: /readyz answers 503 so load balancers stop sending before we close. */
+  draining(): boolean;
 }

@@ -40,6 +40,8 @@ const MAX_ENTRIES_PER_KIND = 5_000;
 
 export class PayloadCache {
   readonly #byKind = new Map<SnapshotKind, Map<string, CachedBody>>();
+  /** Bodies built so far: a request that moved it paid for a build (rate-limited per address). */
+  builds = 0;
 
   /** `staleness` marks bodies built from stale data; call `invalidate` when it changes. */
   constructor(private readonly staleness: Staleness = () => undefined) {}
@@ -60,6 +62,7 @@ export class PayloadCache {
    * stale marker; `snapshotKey` narrows that to the one snapshot of `kind` it was built from.
    */
   put(kind: SnapshotKind, key: string, payload: unknown, changedAt: string, expiresAt?: number, shown: readonly string[] = [], snapshotKey?: string): CachedBody {
+    this.builds++;
     const marker = this.staleness(kind, snapshotKey);
     const body = marker && payload && typeof payload === 'object' ? { ...payload, ...marker } : payload;
     const entry = toCachedBody(body, new Date(changedAt), { expiresAt, shown });

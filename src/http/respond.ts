@@ -4,13 +4,13 @@ import type { Reply, Request } from './types.js';
 
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'ETag, Last-Modified, Retry-After',
+  'access-control-expose-headers': 'ETag, Last-Modified, Retry-After, RateLimit, RateLimit-Policy, X-Request-Id',
 };
 
 export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   ...CORS_HEADERS,
   'access-control-allow-methods': 'GET, HEAD, OPTIONS',
-  'access-control-allow-headers': 'x-advertiser-id, x-api-key, if-none-match, accept-language',
+  'access-control-allow-headers': 'x-advertiser-id, x-api-key, if-none-match, accept-language, x-request-id',
   'access-control-max-age': '600',
 };
 

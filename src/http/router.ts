@@ -1,11 +1,15 @@
 /**
  * Path and method dispatch. Only GET and HEAD reach handlers; OPTIONS answers CORS preflight;
- * anything else is a 405 problem. Unknown paths are a 404 problem.
+ * anything else is a 405 problem. Unknown paths are a 404 problem. Every reply is counted per
+ * route (metrics, sampled access log); requests that built an uncached public body are charged to
+ * their address afterwards (build-guard.ts); /readyz is limited and reports draining.
  */
+import { accessLogger } from './access-log.js';
 import { requireAdvertiser } from './auth.js';
+import { BuildGuard } from './build-guard.js';
 import type { Deps } from './deps.js';
 import { invalidParameters, notFound, Problem } from './problem.js';
-import { PREFLIGHT_HEADERS } from './respond.js';
+import { json, PREFLIGHT_HEADERS } from './respond.js';
 import { eventListRoute, SPECIFIC_PREFIX, specificEventRoute } from './routes/advertiser.js';
 import { broadWidgetRoute } from './routes/broad.js';
 import { clickRoute } from './routes/click.js';
@@ -15,26 +19,41 @@ import { eventWidgetRoute, sportsbookWidgetRoute, type Attribution } from './rou
 import { problemReply } from './server.js';
 import type { Handler, Reply, Request } from './types.js';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
+import { addressKey } from '../geo/address-key.js';
 
 const ALLOW = 'GET, HEAD, OPTIONS';
 
-/** Public widgets: an optional advertiser_id (query or header) attributes clicks, grants nothing. */
-const publicAttribution: Attribution = (req, hint) => {
-  const header = req.headers['x-advertiser-id'];
-  if (hint === undefined && header !== undefined && !ADVERTISER_ID.test(header)) {
-    throw invalidParameters([{ param: 'x-advertiser-id', message: 'must be 3-64 characters of a-z, 0-9, _ and -' }]);
-  }
-  return hint ?? header;
-};
 /** Authenticated widgets: the advertiser is the one whose key was checked. */
 const authenticatedAttribution: Attribution = (req) => req.headers['x-advertiser-id'];
 
 /** Builds the dispatcher for every HTTP route of the API process. */
 export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): Handler {
-  const auth = (h: Handler) => requireAdvertiser(deps.advertisers, h);
+  /**
+   * Public widgets: an optional advertiser_id (query or header) attributes clicks, grants nothing.
+   * Only a registered advertiser is credited: an invented id changes neither links nor cache keys.
+   */
+  const publicAttribution: Attribution = (req, hint) => {
+    const header = req.headers['x-advertiser-id'];
+    if (hint === undefined && header !== undefined && !ADVERTISER_ID.test(header)) {
+      throw invalidParameters([{ param: 'x-advertiser-id', message: 'must be 3-64 characters of a-z, 0-9, _ and -' }]);
+    }
+    const id = hint ?? header;
+    return id !== undefined && deps.verifiedKeys.isRegistered(id) ? id : undefined;
+  };
+  const address = (req: Request) => addressKey(deps.geo.clientAddress(req));
+  /** /readyz: not ready while draining; limited per address (it reads Redis). */
+  const ready = readyRoute(deps);
+  const readyGate: Handler = async (req) => {
+    if (deps.draining()) return json(503, { status: 'draining' });
+    await deps.limits.consume('readyz', address(req));
+    return ready(req);
+  };
+  const auth = (h: Handler) => requireAdvertiser(deps, h);
+  const guard = new BuildGuard(deps.limits);
+  const done = accessLogger(deps.log, deps.config.accessLogSampleRate);
   const routes = new Map<string, Handler>([
     ['/healthz', healthRoute()],
-    ['/readyz', readyRoute(deps)],
+    ['/readyz', readyGate],
     ['/v1/click', clickRoute(deps)],
     ['/v1/widgets/event', eventWidgetRoute(deps, false, publicAttribution)],
     ['/v1/widgets/sportsbook', sportsbookWidgetRoute(deps, false, publicAttribution)],
@@ -59,26 +78,32 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): H
   };
 
   return (req: Request): Reply | Promise<Reply> => {
-    const debug = deps.log.isLevelEnabled('debug');
-    const start = debug ? process.hrtime.bigint() : 0n;
+    const start = process.hrtime.bigint();
     const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
     const handler = resolve(path);
+    const route = !handler ? 'unmatched' : routes.has(path) ? path : `${SPECIFIC_PREFIX}{slug}`;
+    const builds = deps.payloads.builds;
     let result: Reply | Promise<Reply>;
     try {
       if (!handler) throw notFound(`No route ${req.path}.`);
       if (req.method === 'OPTIONS') result = { status: 204, headers: { ...PREFLIGHT_HEADERS, allow: ALLOW } };
       else if (req.method !== 'GET' && req.method !== 'HEAD') {
         throw new Problem(405, 'method_not_allowed', `${req.method} is not supported; this API is read-only.`, [], { allow: ALLOW });
-      } else result = handler({ ...req, path });
+      } else {
+        // Free unless some address is blocked for building too many variants.
+        if (guard.active && path.startsWith('/v1/widgets/')) {
+          const problem = guard.check(address(req), Date.now());
+          if (problem) throw problem;
+        }
+        result = handler({ ...req, path });
+      }
     } catch (err) {
       result = problemReply(err, deps.log, req);
     }
-    if (result instanceof Promise) result = result.catch((err: unknown) => problemReply(err, deps.log, req));
-    if (!debug) return result;
-    const log = (reply: Reply) => {
-      deps.log.debug({ method: req.method, path: req.path, status: reply.status, us: Number(process.hrtime.bigint() - start) / 1000 }, 'request');
-      return reply;
-    };
-    return result instanceof Promise ? result.then(log) : log(result);
+    if (deps.payloads.builds !== builds) guard.charge(address(req));
+    if (result instanceof Promise) {
+      return result.catch((err: unknown) => problemReply(err, deps.log, req)).then((reply) => done(route, req, reply, start));
+    }
+    return done(route, req, result, start);
   };
 }

@@ -4,7 +4,8 @@
  */
 import { App, us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from '../log.js';
-import { Problem } from './problem.js';
+import { invalidParameters, Problem } from './problem.js';
+import { requestId } from './request-id.js';
 import { CORS_HEADERS } from './respond.js';
 import type { Handler, Reply, Request } from './types.js';
 
@@ -18,26 +19,32 @@ const STATUS_TEXT: Record<number, string> = {
 /** Turns a thrown error into a reply; anything that is not a Problem is our fault (500) and logged. */
 export function problemReply(err: unknown, log: Logger, req?: Request): Reply {
   const problem = err instanceof Problem ? err : new Problem(500, 'internal_error', 'The server failed to answer this request.');
-  if (!(err instanceof Problem)) log.error({ err, path: req?.path }, 'unhandled error in handler');
+  if (!(err instanceof Problem)) log.error({ err, path: req?.path, request_id: req?.id }, 'unhandled error in handler');
   return {
     status: problem.status,
     // CORS on errors too: a widget in a browser must be able to read why it failed.
     headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...CORS_HEADERS, ...problem.headers },
-    body: JSON.stringify(problem),
+    body: JSON.stringify(req?.id ? { ...problem.toJSON(), request_id: req.id } : problem),
   };
 }
 
-function write(res: HttpResponse, method: string, reply: Reply): void {
+function write(res: HttpResponse, request: Request, reply: Reply, closeConnection = false): void {
   res.cork(() => {
     res.writeStatus(STATUS_TEXT[reply.status] ?? String(reply.status));
     for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v);
+    if (request.id) res.writeHeader('x-request-id', request.id);
     const body = reply.body ?? '';
     // 204 and 304 carry no body and no Content-Length (a 304's would have to match the 200's).
+    // (Only problems close the connection, and they always have a body.)
     if (reply.status === 204 || reply.status === 304) res.endWithoutBody();
-    else if (method === 'HEAD') res.endWithoutBody(Buffer.byteLength(body));
-    else res.end(body);
+    else if (request.method === 'HEAD') res.endWithoutBody(Buffer.byteLength(body), closeConnection);
+    else res.end(body, closeConnection);
   });
 }
+
+// A body on GET/HEAD has no meaning here, and a proxy in front may frame it differently than we
+// do (request smuggling): refuse it and close the connection, whose framing is now suspect.
+const BODY_ON_GET = invalidParameters([{ param: 'content-length', message: 'GET and HEAD requests must not carry Content-Length or Transfer-Encoding' }]);
 
 export interface HttpServer {
   app: TemplatedApp;
@@ -64,7 +71,9 @@ export function listenHttp(
       aborted = true;
     });
     const headers: Record<string, string> = {};
+    let framed = false;
     req.forEach((k, v) => {
+      if (k === 'content-length' || k === 'transfer-encoding') framed = true;
       headers[k] = v;
     });
     const request: Request = {
@@ -73,7 +82,11 @@ export function listenHttp(
       query: req.getQuery() ?? '',
       headers,
       remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+      id: requestId(headers['x-request-id']),
     };
+    if (framed && (request.method === 'GET' || request.method === 'HEAD')) {
+      return write(res, request, problemReply(BODY_ON_GET, log, request), true);
+    }
     let result: Reply | Promise<Reply>;
     try {
       result = dispatch(request);
@@ -84,10 +97,10 @@ export function listenHttp(
       result
         .catch((err: unknown) => problemReply(err, log, request))
         .then((reply) => {
-          if (!aborted) write(res, request.method, reply);
+          if (!aborted) write(res, request, reply);
         });
     } else {
-      write(res, request.method, result);
+      write(res, request, result);
     }
   });
   return new Promise((resolve, reject) => {

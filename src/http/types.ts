@@ -10,6 +10,8 @@ export interface Request {
   headers: Readonly<Record<string, string>>;
   /** The socket peer's address as text (IPv4, or IPv6 without brackets). */
   remoteAddress: string;
+  /** X-Request-Id: the caller's when valid, else one we made; echoed and logged. */
+  id?: string;
 }
 
 export interface Reply {

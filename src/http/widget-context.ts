@@ -12,8 +12,9 @@ export const LINK_TTL_SECONDS = 7 * DAY_SECONDS;
 export const BODY_TTL_MS = 3_600_000;
 
 /**
- * The context for one build. With a `variant` (the cache key plus the data version), the impression
- * id is derived from it and link expiry is aligned to the UTC day, so the same data builds the same
+ * The context for one build. With a `variant` (the widget class and the data versions, never a
+ * caller-chosen field, so a client cannot mint impression ids), the impression id is derived
+ * from it and link expiry is aligned to the UTC day, so the same data builds the same
  * bytes on every API process and after every rebuild: ETags stay stable and 304s work behind a load
  * balancer. Without one (a body built per request), the id is random. `country` is the visitor's
  * resolved country: the builders see only operators allowed there (none for the default, ZZ).

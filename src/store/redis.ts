@@ -47,3 +47,18 @@ export function connectRedis(target: RedisTarget, role: string, log: Logger, ext
   });
   return redis;
 }
+
+/**
+ * A command connection for the request path: no offline queue and a command timeout, so a command
+ * issued while Redis is away fails at once (or after `commandTimeoutMs`) instead of waiting for
+ * the reconnect; callers answer from memory or with a 503.
+ */
+export function connectRedisFailFast(target: RedisTarget, role: string, log: Logger, commandTimeoutMs: number): Redis {
+  return connectRedis(target, role, log, { enableOfflineQueue: false, commandTimeout: commandTimeoutMs, maxRetriesPerRequest: 0 });
+}
+
+/** Resolves once `redis` is ready (a fail-fast connection refuses commands before that). */
+export function whenReady(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => redis.once('ready', () => resolve()));
+}

@@ -1,17 +1,20 @@
 /**
  * Requests that must not count as impressions or clicks (they are still answered, and a click is
- * still redirected): self-declared crawlers, link-preview fetchers, headless browsers, monitors,
- * and browser prefetches. A small regex of our own, not a full isbot list; HTTP libraries (curl,
- * node, python-requests) are not classed as bots because server-side integrations use them.
+ * still redirected): crawlers, link-preview fetchers, headless browsers and monitors (the isbot
+ * list), and browser prefetches. HTTP libraries (curl, node, python-requests, ...) are taken out
+ * of the isbot list on purpose: server-side integrations use them to fetch and show widgets.
  */
+import { createIsBotFromList, list } from 'isbot';
 
-const BOT_UA =
-  /bot\b|bot\/|crawl|spider|slurp|scrap|preview|fetcher|facebookexternalhit|embedly|quora link|whatsapp|headless|phantomjs|lighthouse|pingdom|uptime|monitor|gtmetrix|pagespeed|mediapartners|ia_archiver|feedfetch|rss|validator/i;
+// User agents of HTTP libraries and plain product tokens: the isbot patterns that match them go.
+const INTEGRATIONS = ['curl/8.4.0', 'Wget/1.21', 'node', 'undici', 'axios/1.6.0', 'python-requests/2.31', 'Go-http-client/1.1', 'okhttp/4.12', 'Java/17', 'Widget Host/1.0'];
+
+const botFromList = createIsBotFromList(list.filter((pattern) => !INTEGRATIONS.some((ua) => new RegExp(pattern, 'i').test(ua))));
 
 /** True for an empty or missing user agent, or one that declares automation. */
 export function isBot(userAgent: string | undefined): boolean {
   if (!userAgent || userAgent.trim() === '') return true;
-  return BOT_UA.test(userAgent);
+  return botFromList(userAgent);
 }
 
 /**

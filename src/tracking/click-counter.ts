@@ -1,17 +1,20 @@
 /**
- * Click counters in Redis, per operator and UTC day, so they survive restarts. A click counts once
- * per (impression id, operator, visitor): the dedupe key is SET NX with a TTL until the link
- * expires. An impression id names one built payload, which the in-process cache may serve to many
- * visitors, so the visitor (a hash of the client address) is part of the key; one visitor's
- * repeated clicks on the same list count once. The user agent is left out on purpose: a client
- * that rotates it must not turn one click into many.
+ * Click counts in Redis, per operator and UTC day, so they survive restarts. A click counts once
+ * per visitor (a hash of the client address), operator and day: each (operator, day) holds a
+ * HyperLogLog of the visitors who clicked, and the count is its cardinality. Memory stays bounded
+ * (at most 12 kB a key) however many clicks arrive, and adding a visitor twice changes nothing,
+ * so a batch of clicks can be retried after a failed write without counting anything twice. The
+ * same holds per widget class and per country. Nothing a caller chooses (impression id,
+ * advertiser id, user agent) is part of the key: varying it cannot mint clicks.
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ClickTarget } from './click-links.js';
 
-export const clicksKey = (operatorId: string, day: string) => `pw:clicks:${operatorId}:${day}`;
-const dedupeKey = (target: ClickTarget, visitor: string) => `pw:clickseen:${target.impressionId}:${target.operatorId}:${visitor}`;
+/** HyperLogLog of the visitors who clicked `operatorId` on `day`. */
+export const clicksKey = (operatorId: string, day: string) => `pw:uclicks:${operatorId}:${day}`;
+/** The same, restricted to one widget class or one country (`widget:broad`, `country:GB`). */
+export const clicksByKey = (operatorId: string, day: string, dimension: string) => `pw:uclicks:${operatorId}:${day}:${dimension}`;
 
 /** Counters are kept this long; the CTR window reads far less. */
 export const COUNTER_RETENTION_SECONDS = 90 * 86_400;
@@ -24,17 +27,56 @@ export function visitorId(clientAddress: string | undefined): string {
   return createHash('sha256').update(clientAddress ?? '').digest('base64url').slice(0, 16);
 }
 
+/** One click to count. */
+export interface Click {
+  operatorId: string;
+  widget: ClickTarget['widget'];
+  country?: string;
+  visitor: string;
+  day: string;
+}
+
+/** The click of `visitor` on `target` at `now`. */
+export const clickOf = (target: ClickTarget, visitor: string, now: Date): Click => ({
+  operatorId: target.operatorId,
+  widget: target.widget,
+  country: target.country,
+  visitor,
+  day: utcDay(now),
+});
+
 /**
- * Counts one click on `target`'s operator (total, per widget class, per country) unless this
- * visitor already clicked this operator from the same impression. Returns whether it counted.
+ * Adds `clicks` in one transaction. Returns, per click, whether it changed the operator's count
+ * (a first click of that visitor that day; HyperLogLog makes this exact only for small counts).
+ * @throws when Redis fails; the batch may then be written again as a whole.
  */
+export async function writeClicks(redis: Redis, clicks: readonly Click[]): Promise<boolean[]> {
+  const tx = redis.multi();
+  const keys = new Set<string>();
+  for (const c of clicks) {
+    const dims = [`widget:${c.widget}`, ...(c.country ? [`country:${c.country}`] : [])];
+    tx.pfadd(clicksKey(c.operatorId, c.day), c.visitor);
+    keys.add(clicksKey(c.operatorId, c.day));
+    for (const dim of dims) {
+      tx.pfadd(clicksByKey(c.operatorId, c.day, dim), c.visitor);
+      keys.add(clicksByKey(c.operatorId, c.day, dim));
+    }
+  }
+  for (const key of keys) tx.expire(key, COUNTER_RETENTION_SECONDS);
+  const results = (await tx.exec()) ?? [];
+  const failed = results.find(([err]) => err);
+  if (failed) throw failed[0]!;
+  const changed: boolean[] = [];
+  let i = 0;
+  for (const c of clicks) {
+    changed.push(results[i]?.[1] === 1);
+    i += 2 + (c.country ? 1 : 0);
+  }
+  return changed;
+}
+
+/** Counts one click at once (tests and tools; the API buffers them in ClickBuffer). */
 export async function recordClick(redis: Redis, target: ClickTarget, visitor: string, now: Date): Promise<boolean> {
-  const ttl = Math.max(60, target.expiresAt - Math.floor(now.getTime() / 1000));
-  const first = await redis.set(dedupeKey(target, visitor), '1', 'EX', ttl, 'NX');
-  if (first !== 'OK') return false;
-  const key = clicksKey(target.operatorId, utcDay(now));
-  const tx = redis.multi().hincrby(key, 'total', 1).hincrby(key, `widget:${target.widget}`, 1);
-  if (target.country) tx.hincrby(key, `country:${target.country}`, 1);
-  await tx.expire(key, COUNTER_RETENTION_SECONDS).exec();
-  return true;
+  const [changed] = await writeClicks(redis, [clickOf(target, visitor, now)]);
+  return changed ?? false;
 }

@@ -46,11 +46,21 @@ function sign(secret: string, query: string): string {
   return createHmac('sha256', secret).update(query).digest('base64url');
 }
 
-/** Builds the signed click URL for a target. */
+function hasUserinfo(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.username !== '' || u.password !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Builds the signed click URL for a target; a destination with userinfo is left out. */
 export function clickUrl(baseUrl: string, secret: string, target: ClickTarget): string {
   const params = new URLSearchParams();
   for (const [short, long] of FIELDS) {
     const v = target[long];
+    if (long === 'destination' && v !== undefined && hasUserinfo(String(v))) continue; // never signed
     if (v !== undefined && v !== '') params.set(short, String(v));
   }
   const query = canonical(params);
@@ -66,15 +76,21 @@ const WIDGETS = new Set(['broad', 'sportsbook', 'live-market', 'event-specific']
  * `now` is passed in so expiry is testable.
  */
 export function verifyClick(rawQuery: string, secret: string, now: Date): VerifyResult {
-  const params = new URLSearchParams(rawQuery);
+  // Sites and mail tools append utm_* tags to links they pass on: they are not ours, carry no
+  // meaning here and are dropped before the signature is checked.
+  const signed = rawQuery
+    .split('&')
+    .filter((p) => !p.startsWith('utm_'))
+    .join('&');
+  const params = new URLSearchParams(signed);
   const sigs = params.getAll('s');
   const sig = sigs[0];
   if (!sig) return { ok: false, reason: 'unsigned' };
-  if (sigs.length !== 1 || !rawQuery.endsWith(`s=${sig}`)) return { ok: false, reason: 'bad_signature' };
-  // The signature covers exactly the canonical form; any extra, reordered or repeated
+  if (sigs.length !== 1 || !signed.endsWith(`s=${sig}`)) return { ok: false, reason: 'bad_signature' };
+  // The signature covers exactly the canonical form; any other extra, reordered or repeated
   // parameter changes the query and is refused.
   const query = canonical(params);
-  const rest = new URLSearchParams(rawQuery);
+  const rest = new URLSearchParams(signed);
   rest.delete('s');
   if (rest.toString() !== query) return { ok: false, reason: 'bad_signature' };
   const expected = Buffer.from(sign(secret, query));
@@ -130,8 +146,9 @@ export function affiliateUrlWithSubIds(target: ClickTarget, affiliateUrl: string
 }
 
 /**
- * Where a verified click lands: the signed contract page when it is https and within the
- * operator's own web domains (as it is), else the operator's affiliate URL with its sub-ids.
+ * Where a verified click lands: the signed contract page when it is https, without userinfo and
+ * within the operator's own web domains (as it is), else the operator's affiliate URL with its
+ * sub-ids.
  */
 export function landingUrl(
   target: ClickTarget,
@@ -140,7 +157,9 @@ export function landingUrl(
   if (target.destination) {
     try {
       const dest = new URL(target.destination);
-      if (dest.protocol === 'https:' && withinDomains(dest.hostname, operator.webDomains)) return dest.toString();
+      // Userinfo ("https://kalshi.com@evil.example" reads as a host to people) never lands.
+      const plain = dest.username === '' && dest.password === '';
+      if (dest.protocol === 'https:' && plain && withinDomains(dest.hostname, operator.webDomains)) return dest.toString();
     } catch {
       // fall through to the affiliate URL
     }

@@ -18,7 +18,7 @@ export async function readCtrCounts(redis: Redis, operatorIds: readonly string[]
   const dayList = windowDays(now, days);
   const pipe = redis.pipeline();
   for (const id of operatorIds) {
-    for (const day of dayList) pipe.hget(clicksKey(id, day), 'total').hget(impressionsKey(id, day), 'total');
+    for (const day of dayList) pipe.pfcount(clicksKey(id, day)).hget(impressionsKey(id, day), 'total');
   }
   const results = (await pipe.exec()) ?? [];
   const out = new Map<string, CtrCounts>();

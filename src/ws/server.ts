@@ -4,13 +4,19 @@
  * native code; a client that reads too slowly passes the backpressure limit and is closed without
  * slowing anyone else; idle connections are pinged and dropped when dead.
  *
+ * Limits: open connections per client address (IPv6: per /64) and in all, checked before the
+ * upgrade (refused with 429 / 503); upgrades per address over time (rate-limiter-flexible); and
+ * messages per connection per second (over it the connection is closed with 1008).
+ *
  * Payloads depend on the subscriber's country (resolved once, at upgrade, like a widget request), so
  * each public topic has an internal uWS topic per country (`event:{slug}@GB`); frames carry the
  * public name.
  */
-import type { TemplatedApp, WebSocket } from 'uWebSockets.js';
+import type { HttpResponse, TemplatedApp, WebSocket } from 'uWebSockets.js';
+import { problemReply } from '../http/server.js';
 import { Problem } from '../http/problem.js';
 import type { Logger } from '../log.js';
+import { wsConnections, wsRefused, wsSubscriptions } from '../metrics/http.js';
 import { dataFrame, errorFrame, parseClientMessage } from './protocol.js';
 
 /** Resolves a topic to its current payload for visitors from `country`; undefined for a topic that does not exist. */
@@ -37,14 +43,51 @@ export interface WsOptions {
   maxSubscriptions: number;
   /** Seconds of silence before a ping; a client that does not answer is closed. */
   idleTimeoutSec: number;
+  /** Open connections per client address key. */
+  maxPerAddress: number;
+  /** Open connections in all (kept well below the file-descriptor limit). */
+  maxConnections: number;
+  maxMessagesPerSecond: number;
 }
 
-export const DEFAULT_WS_OPTIONS: WsOptions = { maxBackpressure: 256 * 1024, maxSubscriptions: 32, idleTimeoutSec: 32 };
+export const DEFAULT_WS_OPTIONS: WsOptions = {
+  maxBackpressure: 256 * 1024,
+  maxSubscriptions: 32,
+  idleTimeoutSec: 32,
+  maxPerAddress: 20,
+  maxConnections: 4096,
+  maxMessagesPerSecond: 20,
+};
+
+/** How the hub learns who is connecting and whether they may. */
+export interface WsAdmission {
+  /** The limit key of the client behind an upgrade request (see geo/address-key.ts). */
+  addressOf(remoteAddress: string, forwardedFor: string | undefined): string;
+  /** Rate limit on upgrades: the problem to answer with, or undefined to go on. */
+  admit(address: string): Promise<Problem | undefined>;
+}
+
+const OPEN_ADMISSION: WsAdmission = { addressOf: (remote) => remote, admit: async () => undefined };
 
 interface Client {
   /** Public topic names. */
   topics: Set<string>;
   country: string;
+  address: string;
+  /** Start (epoch ms) of the current one-second message window, and messages in it. */
+  windowStart: number;
+  messages: number;
+}
+
+const STATUS_LINE: Record<number, string> = { 400: '400 Bad Request', 429: '429 Too Many Requests', 503: '503 Service Unavailable' };
+
+function refuse(res: HttpResponse, problem: Problem, log: Logger): void {
+  const reply = problemReply(problem, log);
+  res.cork(() => {
+    res.writeStatus(STATUS_LINE[problem.status] ?? String(problem.status));
+    for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v);
+    res.end(reply.body, true);
+  });
 }
 
 export interface WsHub {
@@ -66,8 +109,18 @@ export function registerWebSocket(
   countryAt: CountryAtUpgrade,
   log: Logger,
   opts: WsOptions = DEFAULT_WS_OPTIONS,
+  admission: WsAdmission = OPEN_ADMISSION,
 ): WsHub {
   const open = new Set<WebSocket<Client>>();
+  /** Connections open or being upgraded, per address key (reserved before the async check). */
+  const perAddress = new Map<string, number>();
+  let reserved = 0;
+  const release = (address: string) => {
+    reserved--;
+    const n = (perAddress.get(address) ?? 1) - 1;
+    if (n <= 0) perAddress.delete(address);
+    else perAddress.set(address, n);
+  };
   // Subscriptions per (topic, country), so snapshot changes rebuild only what someone watches.
   const counts = new Map<string, { topic: string; country: string; n: number }>();
   const track = (topic: string, country: string, delta: 1 | -1) => {
@@ -84,47 +137,86 @@ export function registerWebSocket(
     maxBackpressure: opts.maxBackpressure,
     closeOnBackpressureLimit: true,
     upgrade: (res, req, context) => {
+      // Everything from `req` is read now: it is gone after the first await.
+      const wsKey = req.getHeader('sec-websocket-key');
+      const protocol = req.getHeader('sec-websocket-protocol');
+      const extensions = req.getHeader('sec-websocket-extensions');
+      const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+      const forwardedFor = req.getHeader('x-forwarded-for');
       let country: string;
       try {
-        country = countryAt({
-          remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
-          headers: xffHeader(req.getHeader('x-forwarded-for')),
-          query: req.getQuery() ?? '',
-        });
+        country = countryAt({ remoteAddress, headers: xffHeader(forwardedFor), query: req.getQuery() ?? '' });
       } catch (err) {
-        const problem = err instanceof Problem && err.status === 400 ? err : new Problem(400, 'invalid_parameter', 'bad upgrade request');
-        res.cork(() => {
-          res.writeStatus('400 Bad Request').writeHeader('content-type', 'application/problem+json').end(JSON.stringify(problem));
-        });
-        return;
+        return refuse(res, err instanceof Problem && err.status === 400 ? err : new Problem(400, 'invalid_parameter', 'bad upgrade request'), log);
       }
-      res.upgrade<Client>(
-        { topics: new Set(), country },
-        req.getHeader('sec-websocket-key'),
-        req.getHeader('sec-websocket-protocol'),
-        req.getHeader('sec-websocket-extensions'),
-        context,
-      );
+      const address = admission.addressOf(remoteAddress, forwardedFor || undefined);
+      if (reserved >= opts.maxConnections) {
+        wsRefused.labels('total').inc();
+        return refuse(res, new Problem(503, 'rate_limited', 'This server holds all the WebSocket connections it can; try again shortly.', [], { 'retry-after': '5' }), log);
+      }
+      if ((perAddress.get(address) ?? 0) >= opts.maxPerAddress) {
+        wsRefused.labels('per_address').inc();
+        return refuse(
+          res,
+          new Problem(429, 'rate_limited', `At most ${opts.maxPerAddress} open WebSocket connections per client address.`, [], { 'retry-after': '5' }),
+          log,
+        );
+      }
+      reserved++;
+      perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+      let aborted = false;
+      res.onAborted(() => {
+        aborted = true;
+        release(address);
+      });
+      void admission.admit(address).then((problem) => {
+        if (aborted) return;
+        if (problem) {
+          release(address);
+          wsRefused.labels('rate').inc();
+          return refuse(res, problem, log);
+        }
+        res.cork(() => res.upgrade<Client>({ topics: new Set(), country, address, windowStart: 0, messages: 0 }, wsKey, protocol, extensions, context));
+      });
     },
     open: (ws) => {
       open.add(ws);
+      wsConnections.set(open.size);
     },
     // Also runs when uWS drops a client past the backpressure limit.
     close: (ws) => {
       open.delete(ws);
       const client = ws.getUserData();
       for (const topic of client.topics) track(topic, client.country, -1);
+      wsSubscriptions.dec(client.topics.size);
+      wsConnections.set(open.size);
+      release(client.address);
     },
     message: (ws: WebSocket<Client>, message: ArrayBuffer, isBinary: boolean) => {
+      const client = ws.getUserData();
+      // Per-socket state, checked inline: the cheapest possible limit for the message path.
+      const now = Date.now();
+      if (now - client.windowStart >= 1000) {
+        client.windowStart = now;
+        client.messages = 0;
+      }
+      if (++client.messages > opts.maxMessagesPerSecond) {
+        wsRefused.labels('messages').inc();
+        return void ws.end(1008, 'message rate limit exceeded');
+      }
       const msg = isBinary ? 'binary frames are not supported' : parseClientMessage(Buffer.from(message).toString('utf8'));
       if (typeof msg === 'string') return void ws.send(errorFrame('bad_request', msg));
-      const client = ws.getUserData();
       if (msg.op === 'unsubscribe') {
-        ws.unsubscribe(countryTopic(msg.topic, client.country));
-        if (client.topics.delete(msg.topic)) track(msg.topic, client.country, -1);
+        if (client.topics.delete(msg.topic)) {
+          ws.unsubscribe(countryTopic(msg.topic, client.country));
+          track(msg.topic, client.country, -1);
+          wsSubscriptions.dec();
+        }
         return void ws.send(JSON.stringify({ op: 'unsubscribed', topic: msg.topic }));
       }
-      if (!client.topics.has(msg.topic) && client.topics.size >= opts.maxSubscriptions) {
+      // Already held: nothing to do (re-sending the payload would let a client amplify us).
+      if (client.topics.has(msg.topic)) return;
+      if (client.topics.size >= opts.maxSubscriptions) {
         return void ws.send(errorFrame('too_many_subscriptions', `at most ${opts.maxSubscriptions} topics per connection`));
       }
       let body: Buffer | undefined;
@@ -134,8 +226,9 @@ export function registerWebSocket(
         log.warn({ err: (err as Error).message, topic: msg.topic }, 'topic lookup failed');
       }
       if (!body) return void ws.send(errorFrame('unknown_topic', `no topic "${msg.topic}"; try live-market:BTC:5 or event:{slug}`));
-      if (!client.topics.has(msg.topic)) track(msg.topic, client.country, 1);
       client.topics.add(msg.topic);
+      track(msg.topic, client.country, 1);
+      wsSubscriptions.inc();
       ws.subscribe(countryTopic(msg.topic, client.country));
       ws.send(dataFrame(msg.topic, body));
     },

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { shownOperators } from '../../src/catalog/shown-operators.js';
 import type { MetricsData } from '../../src/model/index.js';
 import { clickUrl } from '../../src/tracking/click-links.js';
-import { clicksKey, recordClick } from '../../src/tracking/click-counter.js';
+import { clickOf, clicksByKey, clicksKey, recordClick, writeClicks } from '../../src/tracking/click-counter.js';
 import { readCtrCounts } from '../../src/tracking/ctr-counts.js';
 import { ImpressionCounter, impressionsKey } from '../../src/tracking/impression-counter.js';
 import { oiHistoryKey, readOiHistory } from '../../src/tracking/oi-history.js';
@@ -50,19 +50,40 @@ beforeEach(async () => {
   await redis.client.flushdb();
 });
 
+/** `n` distinct visitors clicked `operatorId` today. */
+async function clickers(operatorId: string, n: number): Promise<void> {
+  await redis.client.pfadd(clicksKey(operatorId, DAY), ...Array.from({ length: n }, (_, i) => `visitor-${i}`));
+}
+
 describe('click counter', () => {
-  it('counts a click once per impression, operator and visitor, by widget and country', async () => {
+  it('counts a click once per visitor, operator and day, whatever the impression, by widget and country', async () => {
     expect(await recordClick(redis.client, target('bet365'), 'visitor-a', NOW)).toBe(true);
     expect(await recordClick(redis.client, target('bet365'), 'visitor-a', NOW)).toBe(false);
     expect(await recordClick(redis.client, target('bet365'), 'visitor-b', NOW)).toBe(true);
-    expect(await recordClick(redis.client, target('bet365', 'imp-2'), 'visitor-a', NOW)).toBe(true);
+    // another impression id (caller-visible) is no new click
+    expect(await recordClick(redis.client, target('bet365', 'imp-2'), 'visitor-a', NOW)).toBe(false);
     expect(await recordClick(redis.client, target('betfair'), 'visitor-a', NOW)).toBe(true);
-    expect(await redis.client.hgetall(clicksKey('bet365', DAY))).toEqual({ total: '3', 'widget:broad': '3', 'country:GB': '3' });
-    expect(await redis.client.hget(clicksKey('betfair', DAY), 'total')).toBe('1');
-    // the dedupe marker lives until the link expires, the counters for 90 days
-    const [marker] = await redis.client.keys('pw:clickseen:*');
-    expect(await redis.client.ttl(marker!)).toBeGreaterThan(3500);
+    // the next UTC day counts again
+    expect(await recordClick(redis.client, target('bet365'), 'visitor-a', new Date(NOW.getTime() + 86_400_000))).toBe(true);
+    expect(await redis.client.pfcount(clicksKey('bet365', DAY))).toBe(2);
+    expect(await redis.client.pfcount(clicksByKey('bet365', DAY, 'widget:broad'))).toBe(2);
+    expect(await redis.client.pfcount(clicksByKey('bet365', DAY, 'country:GB'))).toBe(2);
+    expect(await redis.client.pfcount(clicksKey('betfair', DAY))).toBe(1);
+    // one bounded key per operator and day (and per breakdown), not one per click
+    expect((await redis.client.keys('pw:uclicks:*')).sort()).toEqual(
+      [
+        ...['bet365', 'betfair'].flatMap((id) => [clicksKey(id, DAY), clicksByKey(id, DAY, 'widget:broad'), clicksByKey(id, DAY, 'country:GB')]),
+        ...[clicksKey('bet365', '2026-11-23'), clicksByKey('bet365', '2026-11-23', 'widget:broad'), clicksByKey('bet365', '2026-11-23', 'country:GB')],
+      ].sort(),
+    );
     expect(await redis.client.ttl(clicksKey('bet365', DAY))).toBeGreaterThan(80 * 86_400);
+  });
+
+  it('a batch written twice (a retry after a failed write) counts once', async () => {
+    const clicks = ['v1', 'v2', 'v3'].map((v) => clickOf(target('bet365'), v, NOW));
+    await writeClicks(redis.client, clicks);
+    await writeClicks(redis.client, clicks);
+    expect(await redis.client.pfcount(clicksKey('bet365', DAY))).toBe(3);
   });
 });
 
@@ -84,7 +105,7 @@ describe('impression counter', () => {
     await redis.client.hset(impressionsKey('bet365', DAY), 'total', 100);
     await redis.client.hset(impressionsKey('bet365', '2026-11-16'), 'total', 50); // 6 days back: inside 7
     await redis.client.hset(impressionsKey('bet365', '2026-11-15'), 'total', 999); // 7 days back: outside
-    await redis.client.hset(clicksKey('bet365', '2026-11-20'), 'total', 4);
+    await redis.client.pfadd(clicksKey('bet365', '2026-11-20'), 'v1', 'v2', 'v3', 'v4');
     const counts = await readCtrCounts(redis.client, ['bet365', 'betfair'], NOW, 7);
     expect(counts.get('bet365')).toEqual({ clicks: 4, impressions: 150 });
     expect(counts.get('betfair')).toEqual({ clicks: 0, impressions: 0 });
@@ -158,7 +179,7 @@ describe('CTR moves the broad ranking', () => {
     // n(ctr): betmgm 1, others 0; scores betfair 0.5, betmgm 0 + 0.3 = 0.3, bet365 0.25
     for (let v = 0; v < 100; v++) await recordClick(redis.client, target('betmgm', `imp-${v % 7}`), `visitor-${v}`, NOW);
     for (const id of ['bet365', 'betfair']) for (let v = 0; v < 2; v++) await recordClick(redis.client, target(id), `visitor-${v}`, NOW);
-    // repeated clicks of one visitor on one impression change nothing
+    // repeated clicks of one visitor change nothing
     for (let r = 0; r < 50; r++) await recordClick(redis.client, target('bet365'), 'visitor-0', NOW);
     await inputs.reload();
     const s = inputs.current();
@@ -173,19 +194,22 @@ describe('CTR moves the broad ranking', () => {
     const ids = ['bet365', 'betfair', 'betmgm'];
     const inputs = new RankingInputs(redis.client, log, { operatorIds: ids, oiPeriodMs: H, ctrWindowDays: 7, refreshMs: 60_000, now: () => NOW });
     await redis.client.hset(impressionsKey('betfair', DAY), 'total', 20_000);
-    await redis.client.hset(clicksKey('betfair', DAY), 'total', 400); // 2%
+    await clickers('betfair', 400); // 2%
     await redis.client.hset(impressionsKey('bet365', DAY), 'total', 20_000);
-    await redis.client.hset(clicksKey('bet365', DAY), 'total', 600); // 3%
+    await clickers('bet365', 600); // 3%
     await redis.client.hset(impressionsKey('betmgm', DAY), 'total', 10);
-    await redis.client.hset(clicksKey('betmgm', DAY), 'total', 10); // 100% on ten impressions
+    await clickers('betmgm', 10); // 100% on ten impressions
     await inputs.reload();
     const s = inputs.current();
     const ctr = (id: string) => {
       const c = s.byOperator.get(id)!;
       return (c.clicks + M * s.ctrMean) / (c.impressions + M);
     };
-    // mean = 1010 / 40010; betmgm (10 + 5000 * mean) / 5010 = 0.0272 < bet365 (600 + 5000 * mean) / 25000 = 0.0290
-    expect(ctr('betmgm')).toBeCloseTo((10 + (5000 * 1010) / 40_010) / 5010, 12);
+    // About: mean = 1010 / 40010; betmgm (10 + 5000 * mean) / 5010 = 0.0272 < bet365 (600 + 5000 * mean) / 25000 = 0.0290
+    // (the click counts are HyperLogLog estimates: read back what Redis counts)
+    const counted = await Promise.all(ids.map((id) => redis.client.pfcount(clicksKey(id, DAY))));
+    const mean = counted.reduce((a, b) => a + b, 0) / 40_010;
+    expect(ctr('betmgm')).toBeCloseTo((counted[2]! + 5000 * mean) / 5010, 12);
     expect(ctr('betmgm')).toBeLessThan(ctr('bet365'));
   });
 });

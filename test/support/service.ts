@@ -71,6 +71,8 @@ export function testEnv(redisUrl: string, extra: Record<string, string> = {}): R
     ADMIN_PORT: '0',
     WORKER_HEALTH_PORT: '0',
     FEED_HEALTH_PORT: '0',
+    // waitFor polls /readyz every 100 ms: far above the per-address production limit.
+    RATE_LIMIT_READYZ: '100000/60',
     ...extra,
   };
 }

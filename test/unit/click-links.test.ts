@@ -157,6 +157,19 @@ describe('clickUrl / verifyClick', () => {
 });
 
 describe('landingUrl', () => {
+  it('ignores utm_* parameters appended anywhere, and still refuses other additions', () => {
+    const query = queryOf(clickUrl(BASE, SECRET, TARGET));
+    expect(verifyClick(`${query}&utm_source=newsletter&utm_medium=email`, SECRET, BEFORE)).toEqual({ ok: true, target: TARGET });
+    expect(verifyClick(`utm_campaign=x&${query}`, SECRET, BEFORE)).toEqual({ ok: true, target: TARGET });
+    expect(verifyClick(`${query}&utm_source=a&x=1`, SECRET, BEFORE).ok).toBe(false);
+    expect(verifyClick(`${query}&utmx=1`, SECRET, BEFORE).ok).toBe(false);
+  });
+
+  it('never signs a destination that carries userinfo', () => {
+    const signed = verifyClick(queryOf(clickUrl(BASE, SECRET, { ...TARGET, destination: 'https://user:pw@kalshi.com/markets/x' })), SECRET, BEFORE);
+    expect(signed.ok && signed.target.destination).toBe(undefined);
+  });
+
   const target = (destination?: string): ClickTarget => ({ ...TARGET, destination });
   const KALSHI_URL = 'https://kalshi.com/sign-up';
   const KALSHI = { affiliateUrl: KALSHI_URL, webDomains: ['kalshi.com'] };
@@ -178,6 +191,8 @@ describe('landingUrl', () => {
     ['https://kalshi.com.evil.example/markets/x'],
     ['https://evilkalshi.com/markets/x'],
     ['https://kalshi.com@evil.example/'],
+    ['https://user@kalshi.com/markets/x'],
+    ['https://user:secret@kalshi.com/markets/x'],
     ['//evil.example/x'],
     ['not a url'],
   ])('falls back to the affiliate URL for %s', (destination) => {

@@ -5,7 +5,6 @@ import { clientAddress } from '../../src/geo/client-address.js';
 import { CountryDb } from '../../src/geo/country-db.js';
 import { isCountryCode } from '../../src/geo/countries.js';
 import { parseForwardedEntry, parseIp, type IpAddress } from '../../src/geo/ip.js';
-import { Lru } from '../../src/geo/lru.js';
 import { isNonPublic } from '../../src/geo/reserved.js';
 import { GeoResolver } from '../../src/geo/resolver.js';
 
@@ -159,18 +158,5 @@ describe('country database and resolver', () => {
     expect(trusting.resolve(forged, 'DE')).toEqual({ country: 'US', source: 'ip' });
     const fromOutside = { remoteAddress: '81.2.69.142', headers: { 'x-forwarded-for': '8.8.8.8' } };
     expect(trusting.resolve(fromOutside).country).toBe(db.country(ip('81.2.69.142')));
-  });
-});
-
-describe('Lru', () => {
-  it('evicts the least recently used entry beyond its bound', () => {
-    const lru = new Lru<string, number>(2);
-    lru.set('a', 1);
-    lru.set('b', 2);
-    expect(lru.get('a')).toBe(1);
-    lru.set('c', 3);
-    expect(lru.has('b')).toBe(false);
-    expect(lru.get('a')).toBe(1);
-    expect(lru.size).toBe(2);
   });
 });

@@ -78,7 +78,7 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
           ctrPrior: { mean: signals.ctrMean, weight: deps.config.ranking.ctrPriorImpressions },
           weights: deps.config.ranking.weights,
         },
-        widgetContext(deps.config, now, advertiserId, `${key}|${metrics.version}`, country),
+        widgetContext(deps.config, now, advertiserId, `broad|${metrics.version}|${fx?.version ?? 0}|${signals.version}`, country),
       );
       entry = deps.payloads.put('metrics', key, payload, changedAt, now.getTime() + BODY_TTL_MS, operatorIds);
     }

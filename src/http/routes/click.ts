@@ -1,13 +1,15 @@
 /**
  * GET /v1/click: verify the signed link (constant time), count the click, redirect (302) to the
  * operator: its contract page for a signed deep link, else its affiliate URL with its sub-ids.
- * Bots and prefetches are redirected but not counted; a click counts once per impression,
- * operator and visitor. An unsigned, altered or expired link is a problem response, never a redirect.
+ * Bots and prefetches are redirected but not counted; a click counts once per visitor, operator
+ * and UTC day. The count is buffered in memory (tracking/click-buffer.ts): the redirect never
+ * waits on Redis. An unsigned, altered or expired link is a problem response, never a redirect.
  */
 import { operatorById } from '../../catalog/operators.js';
+import { addressKey } from '../../geo/address-key.js';
 import { isBot, isPrefetch } from '../../tracking/bot-filter.js';
+import { clickOf, visitorId } from '../../tracking/click-counter.js';
 import { landingUrl, verifyClick } from '../../tracking/click-links.js';
-import { recordClick, visitorId } from '../../tracking/click-counter.js';
 import type { Deps } from '../deps.js';
 import { Problem } from '../problem.js';
 import type { Handler } from '../types.js';
@@ -15,6 +17,8 @@ import type { Handler } from '../types.js';
 export function clickRoute(deps: Deps): Handler {
   return async (req) => {
     const now = deps.now();
+    const ip = deps.geo.clientAddress(req);
+    await deps.limits.consume('click', addressKey(ip));
     const result = verifyClick(req.query, deps.config.clickSigningSecret, now);
     if (!result.ok) {
       if (result.reason === 'expired') throw new Problem(410, 'link_expired', 'This link has expired; reload the widget for a fresh one.');
@@ -22,15 +26,9 @@ export function clickRoute(deps: Deps): Handler {
     }
     const operator = operatorById(result.target.operatorId);
     if (!operator) throw new Problem(403, 'invalid_link', 'This link names an operator we no longer list.');
-    const userAgent = req.headers['user-agent'];
-    if (!isBot(userAgent) && !isPrefetch(req.method, req.headers)) {
-      const visitor = visitorId(deps.geo.clientAddress(req)?.text);
-      try {
-        await recordClick(deps.redis, result.target, visitor, now);
-      } catch (err) {
-        // Losing a count must not strand the visitor: log it and still redirect.
-        deps.log.warn({ err: (err as Error).message }, 'click not recorded');
-      }
+    if (!isBot(req.headers['user-agent']) && !isPrefetch(req.method, req.headers)) {
+      // Per /64 on IPv6, like the limits: rotating addresses within one subscriber's range mints nothing.
+      deps.clicks.add(clickOf(result.target, visitorId(addressKey(ip)), now));
     }
     return {
       status: 302,

@@ -47,7 +47,7 @@ export function eventWidgetBody(deps: Deps, slug: string, format: DisplayFormat,
   if (hit) return hit;
   const event = findEvent(snap, slug);
   if (!event) throw notFound(`No event with slug "${slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
-  const payload = buildEventWidget(event, snap.changedAt, format, widgetContext(deps.config, now, advertiserId, `${key}|${snap.version}`, country));
+  const payload = buildEventWidget(event, snap.changedAt, format, widgetContext(deps.config, now, advertiserId, `event|${snap.version}`, country));
   const shown = [...new Set(payload.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.operator_id)))];
   return deps.payloads.put('events', key, payload, snap.changedAt, now.getTime() + BODY_TTL_MS, shown);
 }

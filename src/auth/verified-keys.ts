@@ -1,0 +1,84 @@
+/**
+ * Advertiser key checks for the API process: a successful check is reused for a short while, so
+ * an advertiser's traffic does not cost a Redis read per request, and the ids of active
+ * advertisers are held in memory, so public widgets can tell a registered advertiser_id from an
+ * invented one without Redis. Both follow INVALIDATE_CHANNEL: a revoked or rotated key stops
+ * working on every process as soon as the notice arrives; after a lost subscription (Redis was
+ * away) everything cached is dropped.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from '../log.js';
+import { INVALIDATE_CHANNEL, type AdvertiserKeys } from './advertiser-keys.js';
+
+// New advertisers show up through the channel; this reload only repairs a missed notice.
+const RELOAD_MS = 30_000;
+
+export class VerifiedKeys {
+  /** Advertiser id → hash of the key that last verified. */
+  readonly #cache: LRUCache<string, string> | undefined;
+  #active = new Set<string>();
+  #timer: NodeJS.Timeout | undefined;
+  /** Bumped by every notice: a check that started before one must not be cached after it. */
+  #generation = 0;
+
+  constructor(
+    private readonly keys: AdvertiserKeys,
+    private readonly subscriber: Redis,
+    cacheSeconds: number,
+    private readonly log: Logger,
+  ) {
+    this.#cache = cacheSeconds > 0 ? new LRUCache({ max: 10_000, ttl: cacheSeconds * 1000 }) : undefined;
+  }
+
+  async start(): Promise<void> {
+    this.subscriber.on('message', (channel: string, id: string) => {
+      if (channel !== INVALIDATE_CHANNEL) return;
+      this.#generation++;
+      this.#cache?.delete(id);
+      void this.#reload();
+    });
+    // Notices sent while the subscription was down are lost: forget every cached check.
+    this.subscriber.on('ready', () => {
+      this.#generation++;
+      this.#cache?.clear();
+      void this.#reload();
+    });
+    await this.subscriber.subscribe(INVALIDATE_CHANNEL);
+    await this.#reload();
+    this.#timer = setInterval(() => void this.#reload(), RELOAD_MS);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+
+  /** True when `id` names an advertiser with an active key (in memory, no Redis). */
+  isRegistered(id: string): boolean {
+    return this.#active.has(id);
+  }
+
+  /**
+   * True when `key` is the active key of `id`.
+   * @throws when Redis cannot answer (the caller answers 503).
+   */
+  async verify(id: string, key: string): Promise<boolean> {
+    const hash = this.keys.hashKey(key);
+    const cached = this.#cache?.get(id);
+    if (cached !== undefined && cached.length === hash.length && timingSafeEqual(Buffer.from(cached), Buffer.from(hash))) return true;
+    const generation = this.#generation;
+    const ok = await this.keys.verify(id, key);
+    if (ok && generation === this.#generation) this.#cache?.set(id, hash);
+    return ok;
+  }
+
+  async #reload(): Promise<void> {
+    try {
+      this.#active = new Set(await this.keys.activeIds());
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'advertiser ids not reloaded; keeping the last list');
+    }
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * Per-request bookkeeping after the reply is known: route metrics for every request, an info line
+ * for a sampled share of them (ACCESS_LOG_SAMPLE_RATE), and always one for server errors.
+ */
+import type { Logger } from '../log.js';
+import { observeRequest } from '../metrics/http.js';
+import type { Reply, Request } from './types.js';
+
+export function accessLogger(log: Logger, sampleRate: number) {
+  return (route: string, req: Request, reply: Reply, startNs: bigint): Reply => {
+    const seconds = Number(process.hrtime.bigint() - startNs) / 1e9;
+    observeRequest(route, reply.status, seconds);
+    if (reply.status >= 500 || Math.random() < sampleRate) {
+      const line = { request_id: req.id, method: req.method, path: req.path, route, status: reply.status, ms: Math.round(seconds * 1e6) / 1000 };
+      if (reply.status >= 500) log.warn(line, 'request');
+      else log.info(line, 'request');
+    }
+    return reply;
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * Clicks wait in memory and are written to Redis about once a second, so /v1/click redirects
+ * without waiting on Redis and clicks made while Redis is away are written when it is back.
+ * The buffer is bounded (CLICK_BUFFER_MAX): beyond it clicks are dropped and counted. Before
+ * buffering, a click already seen here (same visitor, operator and day) is skipped, and a visitor
+ * counts for at most CLICK_MAX_PER_VISITOR_DAY operators a day on this process.
+ */
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from '../log.js';
+import { clickBufferDropped, clickBufferSize } from '../metrics/http.js';
+import { writeClicks, type Click } from './click-counter.js';
+
+export type ClickOutcome = 'buffered' | 'duplicate' | 'capped' | 'dropped';
+
+export interface ClickBufferOptions {
+  max: number;
+  maxPerVisitorDay: number;
+  flushMs?: number;
+  /** Clicks written per transaction. */
+  batch?: number;
+}
+
+export class ClickBuffer {
+  #pending: Click[] = [];
+  /** `visitor|operator|day` already buffered here. */
+  readonly #seen = new LRUCache<string, true>({ max: 200_000 });
+  /** `visitor|day` → operators counted for that visitor. */
+  readonly #perVisitor = new LRUCache<string, number>({ max: 100_000 });
+  #timer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> | undefined;
+  #dropped = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly log: Logger,
+    private readonly opts: ClickBufferOptions,
+  ) {}
+
+  start(): void {
+    this.#timer ??= setInterval(() => void this.flush(), this.opts.flushMs ?? 1_000);
+    this.#timer.unref();
+    // Back from an outage: write what waited at once.
+    this.redis.on('ready', () => void this.flush());
+  }
+
+  get size(): number {
+    return this.#pending.length;
+  }
+
+  /** Clicks dropped since start because the buffer was full. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** Queues one click (synchronous, in memory). */
+  add(click: Click): ClickOutcome {
+    const seenKey = `${click.visitor}|${click.operatorId}|${click.day}`;
+    if (this.#seen.has(seenKey)) return 'duplicate';
+    const visitorKey = `${click.visitor}|${click.day}`;
+    const counted = this.#perVisitor.get(visitorKey) ?? 0;
+    if (counted >= this.opts.maxPerVisitorDay) return 'capped';
+    if (this.#pending.length >= this.opts.max) {
+      this.#dropped++;
+      clickBufferDropped.inc();
+      if (this.#dropped === 1 || this.#dropped % 1000 === 0) this.log.error({ dropped: this.#dropped, max: this.opts.max }, 'click buffer full; clicks dropped');
+      return 'dropped';
+    }
+    this.#seen.set(seenKey, true);
+    this.#perVisitor.set(visitorKey, counted + 1);
+    this.#pending.push(click);
+    clickBufferSize.set(this.#pending.length);
+    return 'buffered';
+  }
+
+  /** Writes pending clicks to Redis; on failure they stay queued for the next attempt. */
+  async flush(): Promise<void> {
+    if (this.#flushing) return this.#flushing;
+    if (this.#pending.length === 0 || this.redis.status !== 'ready') return;
+    this.#flushing = (async () => {
+      try {
+        while (this.#pending.length > 0) {
+          const batch = this.#pending.slice(0, this.opts.batch ?? 2_000);
+          await writeClicks(this.redis, batch);
+          // Only now are they safe; new clicks were appended behind them meanwhile.
+          this.#pending.splice(0, batch.length);
+          clickBufferSize.set(this.#pending.length);
+        }
+      } catch (err) {
+        this.log.warn({ err: (err as Error).message, pending: this.#pending.length }, 'clicks not written yet; will retry');
+      } finally {
+        this.#flushing = undefined;
+      }
+    })();
+    return this.#flushing;
+  }
+
+  /** Stops the timer and writes what is pending (if Redis answers). */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.#flushing;
+    await this.flush();
+  }
+}

@@ -1,0 +1,246 @@
+/**
+ * Drills of the limits, against real API processes on a real Redis over real sockets: 429s with
+ * their headers, failed-authentication blocking, the per-address WebSocket cap and message rate,
+ * revocation across processes, request ids, GET bodies refused, and the drain on SIGTERM.
+ * Limits are set low here through the same settings an operator uses.
+ */
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import { useRedis } from '../support/redis.js';
+import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+
+const redis = useRedis();
+let worker: ServiceProcess;
+let api: ServiceProcess;
+let other: ServiceProcess;
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0';
+const ADVERTISER = 'limits-e2e';
+let apiKey: string;
+
+beforeAll(async () => {
+  const env = testEnv(redis.url, {
+    // The test talks through "a proxy" on loopback, so each X-Forwarded-For address is a client.
+    TRUST_PROXY: '127.0.0.1,::1',
+    RATE_LIMIT_CLICK: '5/60',
+    RATE_LIMIT_VARIANT_BUILD: '3/60',
+    AUTH_FAILURE_LIMIT: '5/60',
+    AUTH_FAILURE_BLOCK_SECONDS: '120',
+    WS_MAX_CONNECTIONS_PER_ADDRESS: '3',
+    WS_MAX_MESSAGES_PER_SECOND: '10',
+    DRAIN_SECONDS: '3',
+  });
+  worker = await spawnProcess('workers/main.ts', env);
+  [api, other] = await Promise.all([spawnProcess('src/main.ts', env), spawnProcess('src/main.ts', env)]);
+  apiKey = await advertiserKeys(redis.client).create(ADVERTISER, 'Limits E2E', new Date());
+  await Promise.all([waitFor(`${api.base}/readyz`, (s) => s === 200, api), waitFor(`${other.base}/readyz`, (s) => s === 200, other)]);
+});
+
+afterAll(async () => {
+  await Promise.all([api?.stop(), other?.stop(), worker?.stop()]);
+});
+
+/** A GET as client `address` (through the trusted proxy). */
+const get = (path: string, address: string, headers: Record<string, string> = {}, base = api.base) =>
+  fetch(`${base}${path}`, { headers: { 'user-agent': BROWSER, 'x-forwarded-for': address, ...headers }, redirect: 'manual' });
+
+interface ProblemBody {
+  code: string;
+  status: number;
+  request_id?: string;
+}
+
+function expectRateLimited(res: Response, limit: string, points: number, seconds: number, maxRetry = seconds): void {
+  expect(res.status).toBe(429);
+  expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(maxRetry);
+  expect(res.headers.get('ratelimit-policy')).toBe(`"${limit}";q=${points};w=${seconds}`);
+  expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"${limit}";r=0;t=\\d+$`));
+  expect(res.headers.get('content-type')).toBe('application/problem+json');
+}
+
+describe('429 rate_limited', () => {
+  it('/v1/click: the sixth click from one address in a minute, with Retry-After and RateLimit headers', async () => {
+    const res = await get('/v1/widgets/broad?fallback_geo=GB&limit=1', '81.2.69.1');
+    const link = new URL(BroadWidgetPayload.parse(await res.json()).operators[0]!.routing.web_url);
+    for (let i = 0; i < 5; i++) expect((await get(`${link.pathname}${link.search}`, '81.2.69.2')).status).toBe(302);
+    const refused = await get(`${link.pathname}${link.search}`, '81.2.69.2', { 'x-request-id': 'drill-click-6' });
+    expectRateLimited(refused, 'click', 5, 60);
+    expect(refused.headers.get('location')).toBeNull();
+    expect(refused.headers.get('x-request-id')).toBe('drill-click-6');
+    expect((await refused.json()) as ProblemBody).toMatchObject({ code: 'rate_limited', status: 429, request_id: 'drill-click-6' });
+    // the limit is shared through Redis: the other process refuses this address too
+    expectRateLimited(await get(`${link.pathname}${link.search}`, '81.2.69.2', {}, other.base), 'click', 5, 60);
+    // another address is not affected
+    expect((await get(`${link.pathname}${link.search}`, '81.2.69.3')).status).toBe(302);
+  });
+
+  it('uncached variants: an address that keeps making us build new bodies is refused; cached reads of others are not', async () => {
+    const address = '81.2.69.20';
+    let refused: Response | undefined;
+    for (let limit = 1; limit <= 30 && !refused; limit++) {
+      // limit × currency: variants nobody else asked for
+      const res = await get(`/v1/widgets/broad?fallback_geo=GB&currency=USD&limit=${limit}`, address);
+      if (res.status === 429) refused = res;
+      else expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    expect(refused).toBeDefined();
+    expectRateLimited(refused!, 'variant_build', 3, 60);
+    expect((await get('/v1/widgets/broad?fallback_geo=GB&currency=USD&limit=1', '81.2.69.21')).status).toBe(200);
+  });
+});
+
+describe('failed authentication', () => {
+  it('blocks an address after AUTH_FAILURE_LIMIT failures, even for the right key, and logs a hashed address', async () => {
+    const address = '81.2.69.50';
+    const wrong = { 'x-advertiser-id': ADVERTISER, 'x-api-key': `pwk_${'A'.repeat(43)}` };
+    for (let i = 0; i < 5; i++) expect((await get('/advertiser/v1/widgets/events', address, wrong)).status).toBe(401);
+    // the failure that crosses the limit starts the block (AUTH_FAILURE_BLOCK_SECONDS)
+    expectRateLimited(await get('/advertiser/v1/widgets/events', address, wrong), 'auth_failures', 5, 60, 120);
+    const right = { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey };
+    const blocked = await get('/advertiser/v1/widgets/events', address, right);
+    expect(blocked.status).toBe(429);
+    // blocked for AUTH_FAILURE_BLOCK_SECONDS, not just the failure window
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(60);
+    // on every process, and nobody else is affected
+    expect((await get('/advertiser/v1/widgets/events', address, right, other.base)).status).toBe(429);
+    expect((await get('/advertiser/v1/widgets/events', '81.2.69.51', right)).status).toBe(200);
+
+    await expect.poll(() => api.output().includes('advertiser authentication failed'), { timeout: 5_000 }).toBe(true);
+    const lines = api
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('advertiser authentication failed'))
+      .map((l) => JSON.parse(l) as { level: number; address_hash?: string; request_id?: string });
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    for (const line of lines) {
+      expect(line.level).toBe(40); // warn
+      expect(line.address_hash).toMatch(/^[A-Za-z0-9_-]{16}$/);
+      expect(line.request_id).toBeTruthy();
+    }
+    expect(api.output()).not.toContain(address);
+    expect(api.output()).not.toContain('AAAAAAAAAA');
+  });
+
+  it('a revoked key stops working on every process at once, though successful checks are cached', async () => {
+    const keys = advertiserKeys(redis.client);
+    const id = 'limits-revoke';
+    const key = await keys.create(id, 'Revoke', new Date());
+    const headers = { 'x-advertiser-id': id, 'x-api-key': key };
+    for (const base of [api.base, other.base]) expect((await get('/advertiser/v1/widgets/events', '81.2.69.60', headers, base)).status).toBe(200);
+    await keys.revoke(id, new Date());
+    for (const base of [api.base, other.base]) {
+      await expect.poll(async () => (await get('/advertiser/v1/widgets/events', '81.2.69.61', headers, base)).status, { timeout: 1_000, interval: 50 }).toBe(401);
+    }
+  });
+});
+
+describe('attribution', () => {
+  it('an unregistered advertiser_id attributes nothing and builds no variant of its own', async () => {
+    const plain = await (await get('/v1/widgets/broad?fallback_geo=GB&limit=2', '81.2.69.70')).text();
+    const invented = await get('/v1/widgets/broad?fallback_geo=GB&limit=2&advertiser_id=made-up-advertiser', '81.2.69.70');
+    expect(invented.status).toBe(200);
+    const body = await invented.text();
+    expect(body).not.toContain('made-up-advertiser');
+    expect(body).toBe(plain);
+    const registered = await (await get(`/v1/widgets/broad?fallback_geo=GB&limit=2&advertiser_id=${ADVERTISER}`, '81.2.69.70')).text();
+    const link = new URL(BroadWidgetPayload.parse(JSON.parse(registered)).operators[0]!.routing.web_url);
+    expect(link.searchParams.get('a')).toBe(ADVERTISER);
+  });
+});
+
+/** Opens a WebSocket as client `address`; resolves with the socket or the refusal's status. */
+function openWs(address: string): Promise<WebSocket | number> {
+  const ws = new WebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { headers: { 'x-forwarded-for': address } });
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      res.resume();
+    });
+    ws.once('error', reject);
+  });
+}
+
+describe('WebSocket limits', () => {
+  it('refuses a fourth connection from one address (IPv6: one /64) with 429, and admits it again after a close', async () => {
+    const held = await Promise.all(['2001:db8:5:6::1', '2001:db8:5:6::2', '2001:db8:5:6:ffff::3'].map(openWs));
+    for (const ws of held) expect(ws).toBeInstanceOf(WebSocket);
+    expect(await openWs('2001:db8:5:6::99')).toBe(429); // same /64
+    const elsewhere = await openWs('2001:db8:5:7::1'); // another /64
+    expect(elsewhere).toBeInstanceOf(WebSocket);
+    const first = held[0] as WebSocket;
+    await new Promise((r) => {
+      first.once('close', r);
+      first.close();
+    });
+    await expect.poll(async () => {
+      const again = await openWs('2001:db8:5:6::99');
+      if (again instanceof WebSocket) again.close();
+      return again instanceof WebSocket;
+    }, { timeout: 5_000, interval: 100 }).toBe(true);
+    for (const ws of [...held.slice(1), elsewhere]) (ws as WebSocket).close();
+  });
+
+  it('a repeated subscribe is a no-op, and a client over the message rate is closed with 1008', async () => {
+    const ws = (await openWs('81.2.69.80')) as WebSocket;
+    const frames: Array<{ op?: string; topic?: string }> = [];
+    ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as { op?: string; topic?: string }));
+    const topic = 'event:' + (((await (await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey } })).json()) as { data: { events: string[] } }).data.events[0]!);
+    ws.send(JSON.stringify({ op: 'subscribe', topic }));
+    await expect.poll(() => frames.filter((f) => f.topic === topic).length, { timeout: 5_000 }).toBe(1);
+    for (let i = 0; i < 5; i++) ws.send(JSON.stringify({ op: 'subscribe', topic }));
+    ws.send(JSON.stringify({ op: 'unsubscribe', topic }));
+    await expect.poll(() => frames.some((f) => f.op === 'unsubscribed'), { timeout: 5_000 }).toBe(true);
+    // five repeats re-sent nothing (a snapshot push may have landed in between: at most one)
+    expect(frames.filter((f) => f.topic === topic).length).toBeLessThanOrEqual(2);
+
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    for (let i = 0; i < 30; i++) ws.send(JSON.stringify({ op: 'unsubscribe', topic }));
+    expect(await closed).toBe(1008);
+  });
+});
+
+describe('HTTP hygiene', () => {
+  /** Sends raw bytes; resolves with everything read until the server closes the connection. */
+  function raw(request: string): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const sock = connect(api.port, '127.0.0.1');
+      let out = '';
+      sock.on('data', (d) => (out += d.toString()));
+      sock.on('end', () => resolve(out));
+      sock.on('error', reject);
+      sock.write(request);
+    });
+  }
+
+  it('a GET with Content-Length or Transfer-Encoding gets 400 and the connection is closed', async () => {
+    const twoLengths = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 5\r\n\r\n');
+    expect(twoLengths).toMatch(/^HTTP\/1\.1 400 /);
+    expect(twoLengths).toContain('"code":"invalid_parameter"');
+    const chunked = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
+    expect(chunked).toMatch(/^HTTP\/1\.1 400 /);
+    // resolving at all means the server closed the connection (a kept-alive one would hang)
+  });
+
+  it('X-Request-Id: a valid one is echoed, anything else replaced by ours', async () => {
+    const given = await fetch(`${api.base}/healthz`, { headers: { 'x-request-id': 'abc-123.def' } });
+    expect(given.headers.get('x-request-id')).toBe('abc-123.def');
+    const junk = await fetch(`${api.base}/v1/widgets/event?slug=nope`, { headers: { 'x-request-id': 'has spaces and <html>' } });
+    const id = junk.headers.get('x-request-id')!;
+    expect(id).toMatch(/^[A-Za-z0-9_-]+-[0-9a-z]+$/);
+    expect(((await junk.json()) as ProblemBody).request_id).toBe(id);
+  });
+});
+
+describe('drain', () => {
+  it('on SIGTERM /readyz turns 503 while requests are still served, then the process exits', async () => {
+    other.child.kill('SIGTERM');
+    await expect.poll(async () => (await fetch(`${other.base}/readyz`)).status, { timeout: 2_000, interval: 50 }).toBe(503);
+    expect((await fetch(`${other.base}/healthz`)).status).toBe(200);
+    expect((await get('/v1/widgets/broad?fallback_geo=GB&limit=1', '81.2.69.90', {}, other.base)).status).toBe(200);
+    await new Promise((r) => other.child.once('exit', r));
+  });
+});

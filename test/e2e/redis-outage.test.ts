@@ -1,0 +1,116 @@
+/**
+ * Drill: Redis is killed (SIGKILL) under traffic and restarted on the same port. During the
+ * outage no request to the API takes a second (widgets answer from memory, clicks redirect at
+ * once, an advertiser key that cannot be checked is a 503 with Retry-After); clicks made then are
+ * counted once Redis is back, and the API recovers without a restart.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/dev/private-redis.js';
+import { clicksKey } from '../../src/tracking/click-counter.js';
+import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0';
+let dir: string;
+let port: number;
+let server: ChildProcess;
+let client: Redis;
+let worker: ServiceProcess;
+let api: ServiceProcess;
+const keys: Record<'used' | 'unused', string> = { used: '', unused: '' };
+
+/** A persistent redis-server on `port` (append-only file fsynced always, so SIGKILL loses nothing). */
+async function startRedis(): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--loglevel', 'warning'],
+    { stdio: 'ignore' },
+  );
+  const probe = new Redis(`redis://127.0.0.1:${port}`, { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
+  probe.on('error', () => {}); // refused until the server listens; retried
+  await probe.ping();
+  probe.disconnect();
+  return child;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pw-outage-'));
+  port = await freePort();
+  server = await startRedis();
+  const url = `redis://127.0.0.1:${port}`;
+  client = new Redis(url, { maxRetriesPerRequest: null });
+  client.on('error', () => {});
+  const env = testEnv(url, { TRUST_PROXY: '127.0.0.1,::1' });
+  worker = await spawnProcess('workers/main.ts', env);
+  api = await spawnProcess('src/main.ts', env);
+  keys.used = await advertiserKeys(client).create('outage-used', 'Used', new Date());
+  keys.unused = await advertiserKeys(client).create('outage-unused', 'Unused', new Date());
+  await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
+});
+
+afterAll(async () => {
+  await Promise.all([api?.stop(), worker?.stop()]);
+  client?.disconnect();
+  server?.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const get = (path: string, address: string, headers: Record<string, string> = {}) =>
+  fetch(`${api.base}${path}`, { headers: { 'user-agent': BROWSER, 'x-forwarded-for': address, ...headers }, redirect: 'manual' });
+const adv = (id: 'used' | 'unused', address: string) =>
+  get('/advertiser/v1/widgets/events', address, { 'x-advertiser-id': `outage-${id}`, 'x-api-key': keys[id] });
+
+/** Runs `request`, returning its response and how long the whole answer took. */
+async function timed(request: () => Promise<Response>): Promise<{ res: Response; ms: number }> {
+  const start = performance.now();
+  const res = await request();
+  await res.arrayBuffer();
+  return { res, ms: performance.now() - start };
+}
+
+describe('Redis killed and restarted under traffic', () => {
+  it('answers everything within a second, loses no click, and recovers without a restart', async () => {
+    const widget = await get('/v1/widgets/broad?fallback_geo=GB&limit=1', '81.2.70.1');
+    const link = new URL(BroadWidgetPayload.parse(await widget.json()).operators[0]!.routing.web_url);
+    const operatorId = link.searchParams.get('o')!;
+    const day = new Date().toISOString().slice(0, 10);
+    const before = await client.pfcount(clicksKey(operatorId, day));
+    expect((await adv('used', '81.2.70.2')).status).toBe(200); // its check is now cached
+
+    server.kill('SIGKILL');
+    await new Promise((r) => server.once('exit', r));
+    client.disconnect();
+
+    const slow: string[] = [];
+    const VISITORS = 20;
+    for (let v = 0; v < VISITORS; v++) {
+      const address = `81.2.71.${v + 1}`;
+      const click = await timed(() => get(`${link.pathname}${link.search}`, address));
+      expect(click.res.status).toBe(302);
+      const page = await timed(() => get('/v1/widgets/broad?fallback_geo=GB&limit=1', address));
+      expect(page.res.status).toBe(200);
+      const unverifiable = await timed(() => adv('unused', address));
+      expect(unverifiable.res.status).toBe(503);
+      expect(Number(unverifiable.res.headers.get('retry-after'))).toBeGreaterThan(0);
+      const cached = await timed(() => adv('used', address));
+      expect(cached.res.status).toBe(200);
+      const ready = await timed(() => get('/readyz', address));
+      for (const [name, r] of Object.entries({ click, page, unverifiable, cached, ready })) if (r.ms >= 1000) slow.push(`${name} ${Math.round(r.ms)} ms`);
+    }
+    expect(slow).toEqual([]);
+
+    server = await startRedis();
+    client = new Redis(`redis://127.0.0.1:${port}`, { maxRetriesPerRequest: null });
+    client.on('error', () => {});
+    // every click made during the outage is written once Redis is back
+    await expect.poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 20_000, interval: 200 }).toBe(before + VISITORS);
+    // and keys can be checked again, by the same process
+    await expect.poll(async () => (await adv('unused', '81.2.70.3')).status, { timeout: 20_000, interval: 200 }).toBe(200);
+    expect(api.child.exitCode).toBeNull();
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * The click buffer against a real redis-server: clicks wait in memory while the connection is
+ * down and are written when it is back, each once; the buffer is bounded and counts what it drops;
+ * a visitor counts for a bounded number of operators a day.
+ */
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { connectRedisFailFast, whenReady } from '../../src/store/redis.js';
+import { ClickBuffer } from '../../src/tracking/click-buffer.js';
+import { clicksKey, type Click } from '../../src/tracking/click-counter.js';
+import { useRedis } from '../support/redis.js';
+
+const redis = useRedis();
+const log = pino({ level: 'silent' });
+const DAY = '2026-11-22';
+let conn: Redis;
+
+const click = (operatorId: string, visitor: string): Click => ({ operatorId, widget: 'broad', country: 'GB', visitor, day: DAY });
+
+beforeEach(async () => {
+  await redis.client.flushdb();
+  conn = connectRedisFailFast({ url: redis.url }, 'test-clicks', log, 300);
+  await whenReady(conn);
+});
+
+afterEach(() => {
+  conn.disconnect();
+});
+
+describe('ClickBuffer', () => {
+  it('holds clicks while Redis is away and writes each once when it is back', async () => {
+    const buffer = new ClickBuffer(conn, log, { max: 100, maxPerVisitorDay: 10, flushMs: 60_000 });
+    buffer.start();
+    conn.disconnect(true); // reconnects by itself
+    expect(['v1', 'v2', 'v3'].map((v) => buffer.add(click('bet365', v)))).toEqual(['buffered', 'buffered', 'buffered']);
+    expect(buffer.add(click('bet365', 'v1'))).toBe('duplicate');
+    await buffer.flush(); // not connected: nothing lost, nothing written
+    expect(buffer.size).toBe(3);
+    await whenReady(conn); // the reconnect triggers a flush
+    await expect.poll(() => buffer.size).toBe(0);
+    expect(await redis.client.pfcount(clicksKey('bet365', DAY))).toBe(3);
+    await buffer.stop();
+  });
+
+  it('is bounded: beyond its size clicks are dropped and counted', () => {
+    const buffer = new ClickBuffer(conn, log, { max: 2, maxPerVisitorDay: 10 });
+    expect(['a', 'b', 'c', 'd'].map((v) => buffer.add(click('bet365', v)))).toEqual(['buffered', 'buffered', 'dropped', 'dropped']);
+    expect(buffer.size).toBe(2);
+    expect(buffer.dropped).toBe(2);
+  });
+
+  it('counts one visitor for at most CLICK_MAX_PER_VISITOR_DAY operators a day', async () => {
+    const buffer = new ClickBuffer(conn, log, { max: 100, maxPerVisitorDay: 2 });
+    expect(['bet365', 'betfair', 'betmgm'].map((op) => buffer.add(click(op, 'v1')))).toEqual(['buffered', 'buffered', 'capped']);
+    expect(buffer.add({ ...click('betmgm', 'v1'), day: '2026-11-23' })).toBe('buffered');
+    await buffer.flush();
+    expect(await redis.client.pfcount(clicksKey('betmgm', DAY))).toBe(0);
+    expect(await redis.client.pfcount(clicksKey('bet365', DAY))).toBe(1);
+  });
+});

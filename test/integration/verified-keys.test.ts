@@ -1,0 +1,65 @@
+/**
+ * Cached advertiser key checks against a real redis-server: a success is reused, a revoke or
+ * rotate announced on the channel ends it, and the registered ids follow creates and revokes.
+ */
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
+import { VerifiedKeys } from '../../src/auth/verified-keys.js';
+import { useRedis } from '../support/redis.js';
+
+const redis = useRedis();
+const PEPPER = 'pepper-for-tests-0123456789-abcdefghijklmnop';
+const NOW = new Date('2026-11-22T14:00:00.000Z');
+let subscriber: Redis;
+let verified: VerifiedKeys;
+let admin: AdvertiserKeys;
+
+beforeAll(async () => {
+  await redis.client.flushdb();
+  subscriber = new Redis(redis.url);
+  admin = new AdvertiserKeys(redis.client, PEPPER);
+  verified = new VerifiedKeys(new AdvertiserKeys(redis.client, PEPPER), subscriber, 60, pino({ level: 'silent' }));
+  await admin.create('before-start', 'Before', NOW);
+  await verified.start();
+});
+
+afterAll(() => {
+  verified.stop();
+  subscriber.disconnect();
+});
+
+describe('VerifiedKeys', () => {
+  it('reuses a successful check, and drops it when the key is revoked', async () => {
+    const key = await admin.create('cached-adv', 'Cached', NOW);
+    // (a check racing the create's own notice is not cached: wait for the notice first)
+    await expect.poll(() => verified.isRegistered('cached-adv'), { timeout: 1_000, interval: 10 }).toBe(true);
+    expect(await verified.verify('cached-adv', key)).toBe(true);
+    // Changed behind its back (no notice): the cached success still stands, without Redis.
+    await redis.client.hset('pw:adv:cached-adv', 'status', 'revoked');
+    expect(await verified.verify('cached-adv', key)).toBe(true);
+    expect(await verified.verify('cached-adv', `${key.slice(0, -1)}x`)).toBe(false);
+    // Through the CLI's path the notice goes out and the cache entry goes with it.
+    await admin.revoke('cached-adv', NOW);
+    await expect.poll(() => verified.verify('cached-adv', key), { timeout: 1_000, interval: 10 }).toBe(false);
+  });
+
+  it('a rotated key replaces the cached one', async () => {
+    const old = await admin.create('rotating-adv', 'Rotating', NOW);
+    await expect.poll(() => verified.isRegistered('rotating-adv'), { timeout: 1_000, interval: 10 }).toBe(true);
+    expect(await verified.verify('rotating-adv', old)).toBe(true);
+    const fresh = await admin.rotate('rotating-adv', NOW);
+    await expect.poll(() => verified.verify('rotating-adv', old), { timeout: 1_000, interval: 10 }).toBe(false);
+    expect(await verified.verify('rotating-adv', fresh)).toBe(true);
+  });
+
+  it('knows the registered advertisers from memory, following creates and revokes', async () => {
+    expect(verified.isRegistered('before-start')).toBe(true);
+    expect(verified.isRegistered('never-created')).toBe(false);
+    await admin.create('late-adv', 'Late', NOW);
+    await expect.poll(() => verified.isRegistered('late-adv'), { timeout: 1_000, interval: 10 }).toBe(true);
+    await admin.revoke('late-adv', NOW);
+    await expect.poll(() => verified.isRegistered('late-adv'), { timeout: 1_000, interval: 10 }).toBe(false);
+  });
+});
