@@ -45,11 +45,14 @@ describe('VerifiedKeys', () => {
     await expect.poll(() => verified.verify('cached-adv', key), { timeout: 1_000, interval: 10 }).toBe(false);
   });
 
-  it('a rotated key replaces the cached one', async () => {
+  it('a rotation overlaps both keys; retiring the old one drops it from the cache', async () => {
     const old = await admin.create('rotating-adv', 'Rotating', NOW);
     await expect.poll(() => verified.isRegistered('rotating-adv'), { timeout: 1_000, interval: 10 }).toBe(true);
     expect(await verified.verify('rotating-adv', old)).toBe(true);
     const fresh = await admin.rotate('rotating-adv', NOW);
+    expect(await verified.verify('rotating-adv', fresh)).toBe(true);
+    expect(await verified.verify('rotating-adv', old)).toBe(true);
+    expect(await admin.retire('rotating-adv', NOW)).toBe(true);
     await expect.poll(() => verified.verify('rotating-adv', old), { timeout: 1_000, interval: 10 }).toBe(false);
     expect(await verified.verify('rotating-adv', fresh)).toBe(true);
   });

@@ -44,7 +44,7 @@ describe('limit settings', () => {
     expect(c.limits.authFailures).toEqual({ points: 10, seconds: 60 });
     expect(c.limits.wsPerAddress).toBe(20);
     expect(c.drainSeconds).toBe(0);
-    expect(loadConfig({ REDIS_URL: REDIS, NODE_ENV: 'production', CLICK_SIGNING_SECRET: 'x'.repeat(32), API_KEY_PEPPER: 'y'.repeat(32) }).drainSeconds).toBe(5);
+    expect(loadConfig({ REDIS_URL: REDIS, NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://widgets.example.com', CLICK_SIGNING_SECRET: 'x'.repeat(32), API_KEY_PEPPER: 'y'.repeat(32) }).drainSeconds).toBe(5);
     expect(loadConfig({ REDIS_URL: REDIS, RATE_LIMIT_CLICK: '5/10' }).limits.click).toEqual({ points: 5, seconds: 10 });
   });
 
