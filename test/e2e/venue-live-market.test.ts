@@ -90,6 +90,15 @@ const stored = async (asset: string, horizon: Horizon, operatorId: string) => {
   return raw === null ? undefined : VenueQuoteMessage.parse(JSON.parse(raw));
 };
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits out the last and first seconds of a 5-minute window, so the venue sources' roll to the next tokens is not in a comparison. */
+async function clearOfRoll(): Promise<void> {
+  const into = Date.now() % 300_000;
+  if (into > 290_000) await sleep(300_000 - into + 3_000);
+  else if (into < 3_000) await sleep(3_000 - into);
+}
+
 const bestAsk = (levels: readonly Level[]) => Math.min(...levels.map((l) => Number(l.price)));
 const payout = (operatorId: string, ask: number) => `x${(1 / priceAfterFee(feeSchedule(operatorId), 'crypto', ask)).toFixed(2)}`;
 const dollars = (s: string) => Number(s.replace(/[$,+]/g, ''));
@@ -104,8 +113,10 @@ function expectRow(p: LiveMarketPayload, operatorId: string, up: number, down: n
   expect(dollars(row!.live_metrics.spot_difference)).toBeCloseTo(dollars(p.spot_price!) - strike, 2);
 }
 
-describe('live market on the venues own quotes, feed process to API processes', () => {
+// Up to 13 s clearing a roll, then polls of up to 30 s.
+describe('live market on the venues own quotes, feed process to API processes', { timeout: 60_000 }, () => {
   it("shows Polymarket's own asks after fees and its start price, the same on two API processes", async () => {
+    await clearOfRoll();
     const up = bestAsk(POLY_BTC.up.asks);
     const down = bestAsk(POLY_BTC.down.asks);
     for (const horizon of [5, 15] as const) {
@@ -127,6 +138,7 @@ describe('live market on the venues own quotes, feed process to API processes', 
   });
 
   it("shows Kalshi's own asks after fees and its strike where Kalshi may be shown", async () => {
+    await clearOfRoll();
     const strike = formatMoneyPrecise(KALSHI_BTC.floorStrike, 'USD');
     await expect.poll(async () => provider(await live(us, 'BTC', 15), 'kalshi')?.live_metrics.target_price, { timeout: 30_000 }).toBe(strike);
     const p = await live(us, 'BTC', 15);
@@ -137,6 +149,7 @@ describe('live market on the venues own quotes, feed process to API processes', 
   });
 
   it('leaves out a venue whose book is empty', async () => {
+    await clearOfRoll();
     // The feed did hear both empty books: each venue's quote for ETH is held with null asks.
     for (const [horizon, operatorId] of [
       [5, 'polymarket'],
