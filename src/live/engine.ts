@@ -161,24 +161,28 @@ export class LiveEngine {
       return;
     }
     const state = this.#assets.get(tick.asset)!;
-    // An older tick arriving late never moves the spot backwards.
-    if (state.lastTickMs !== undefined && tickMs < state.lastTickMs) return;
-    state.vol = state.vol
-      ? updateVolatility(state.vol, tick.price, tickMs, DEFAULT_EWMA)
-      : { variance: state.priorVariance, lastPrice: tick.price, lastMs: tickMs };
-    state.spot = tick.price;
-    state.lastTickMs = tickMs;
-    state.source = tick.source;
-    this.#ticksApplied++;
+    // The spot follows the newest tick: an older one (arriving late, or a feed's window-start tick
+    // sent after newer ones) never moves it backwards, but may still be a window's strike.
+    const newest = state.lastTickMs === undefined || tickMs >= state.lastTickMs;
+    if (newest) {
+      state.vol = state.vol
+        ? updateVolatility(state.vol, tick.price, tickMs, DEFAULT_EWMA)
+        : { variance: state.priorVariance, lastPrice: tick.price, lastMs: tickMs };
+      state.spot = tick.price;
+      state.lastTickMs = tickMs;
+      state.source = tick.source;
+      this.#ticksApplied++;
+    }
     const now = this.#now();
     for (const horizon of HORIZONS) {
       const ws = this.#window(tick.asset, horizon, now);
-      if (ws.strike === undefined && tickMaySetStrike(tickMs, ws.window, this.#strikeMaxLagMs)) {
+      const strikes = ws.strike === undefined && tickMaySetStrike(tickMs, ws.window, this.#strikeMaxLagMs);
+      if (strikes) {
         ws.tickClaimed = true;
         if (!ws.claiming) void this.#claimStrike(tick.asset, horizon, ws, tick.price);
         else ws.pendingPrice ??= tick.price;
       }
-      this.#emit(tick.asset, horizon, 'tick');
+      if (newest || strikes) this.#emit(tick.asset, horizon, 'tick');
     }
   }
 

@@ -94,6 +94,22 @@ describe('live engine', () => {
     expect(e.view('BTC', 5).spot).toBe(100);
   });
 
+  it("an older tick stamped at the window start, arriving after newer ones, is the strike but leaves the spot on the newest", async () => {
+    // A feed that started mid-window sends the price at the window start with its true, older stamp.
+    clock = T0 + 90_000;
+    const e = await startEngine();
+    e.apply(tick(97_400, T0 + 89_900)); // a live tick first
+    expect(e.view('BTC', 5)).toMatchObject({ strike: undefined, strikeStatus: 'missed', spot: 97_400 });
+    e.apply(tick(97_321.45, T0)); // then 14:05:00.000, the window start
+    expect(await strikeOf(e)).toBe(97_321.45);
+    expect(e.view('BTC', 5)).toMatchObject({ spot: 97_400, lastTickMs: T0 + 89_900 });
+    expect(e.stats().ticksApplied).toBe(1); // the older tick taught the volatility nothing
+    // The same older tick once the strike is set, or one outside the start's lag, changes nothing.
+    e.apply(tick(97_000, T0 + 1_000));
+    e.apply(tick(96_000, T0 + 30_000));
+    expect(e.view('BTC', 5)).toMatchObject({ strike: 97_321.45, spot: 97_400 });
+  });
+
   it('two instances on one Redis agree on the strike, even when they saw different first ticks', async () => {
     const a = await startEngine();
     const b = await startEngine();

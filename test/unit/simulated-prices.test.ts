@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/sources/simulator/rng.js';
-import { step, type WalkState } from '../../workers/feed/simulated-prices.js';
+import { SimulatedWalk, simulatedPriceAt, step, type WalkState } from '../../workers/feed/simulated-prices.js';
 
 const SECONDS_PER_YEAR = 365 * 24 * 3600; // 31,536,000; sqrt = 5615.692299262843
 
@@ -147,5 +147,53 @@ describe('step: realized volatility over many steps', () => {
     }
     // 3 * 0.55 = 1.65; standard error ≈ 1.65/200 = 0.008
     expect(Math.abs(realizedVol(prices, DT) - 1.65)).toBeLessThan(0.09);
+  });
+});
+
+describe('SimulatedWalk: the price as a function of (seed, time)', () => {
+  const T = Date.parse('2026-11-23T11:07:31.250Z');
+  const HOUR = 3_600_000;
+
+  it('is deterministic per seed and time, and differs between seeds and assets', () => {
+    expect(simulatedPriceAt(7, 'BTC', T)).toBe(simulatedPriceAt(7, 'BTC', T));
+    expect(new SimulatedWalk(7, 'BTC').at(T)).toBe(simulatedPriceAt(7, 'BTC', T));
+    expect(simulatedPriceAt(8, 'BTC', T)).not.toBe(simulatedPriceAt(7, 'BTC', T));
+    expect(simulatedPriceAt(7, 'ETH', T)).not.toBe(simulatedPriceAt(7, 'BTC', T));
+    // Constant within a 100 ms step, whole cents, near the asset's level.
+    const p = simulatedPriceAt(7, 'BTC', T);
+    expect(simulatedPriceAt(7, 'BTC', T + 49)).toBe(p);
+    expect(Math.abs(p * 100 - Math.round(p * 100))).toBeLessThan(1e-6);
+    expect(p).toBeGreaterThan(97_000 * 0.7);
+    expect(p).toBeLessThan(97_000 * 1.3);
+  });
+
+  it('gives the same price whatever was asked before (forward, backward, across hours)', () => {
+    const walk = new SimulatedWalk(3, 'SOL');
+    const times = [T, T + 250, T - 60_000, T + HOUR, T - 2 * HOUR, T + 5];
+    const asked = times.map((t) => walk.at(t));
+    expect(asked).toEqual(times.map((t) => simulatedPriceAt(3, 'SOL', t)));
+  });
+
+  it('is continuous across hours and days: no jump at the boundary bigger than a few steps move', () => {
+    const midnight = Date.parse('2026-11-24T00:00:00.000Z');
+    for (const boundary of [midnight, midnight + HOUR, midnight + 13 * HOUR]) {
+      const walk = new SimulatedWalk(11, 'BTC');
+      const before = walk.at(boundary - 100);
+      const at = walk.at(boundary);
+      // One 100 ms step at BTC's volatility is ~3e-5 in log price (1e-4 in a burst); a jump between
+      // independently drawn levels would be ~1e-2.
+      expect(Math.abs(Math.log(at / before))).toBeLessThan(1e-3);
+    }
+  });
+
+  it('moves like the asset over an hour: realized volatility near its annual figure', () => {
+    const walk = new SimulatedWalk(5, 'ETH');
+    const start = Date.parse('2026-11-23T09:00:00.000Z');
+    const prices: number[] = [];
+    for (let t = start; t < start + HOUR; t += 1_000) prices.push(walk.at(t));
+    // ETH 0.70; one hour of 1 s returns gives a standard error of ~0.70/85; bursts add some.
+    const vol = realizedVol(prices, 1);
+    expect(vol).toBeGreaterThan(0.55);
+    expect(vol).toBeLessThan(1.2);
   });
 });

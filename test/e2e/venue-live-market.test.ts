@@ -1,0 +1,174 @@
+/**
+ * Issue 14 end to end, every link real: the feed process (`workers/feed/main.ts`, real clock) with
+ * `SOURCES=quotes=venues` holds the connections to the local venue replays (Gamma + CLOB market
+ * channel, Kalshi REST) and publishes quotes; real API processes fold them and serve
+ * /v1/widgets/live-market. Expected figures are computed here from the replayed books with the
+ * venues' fee schedules, never written down.
+ *
+ * Geo: Polymarket is checked on processes whose DEFAULT_GEO is JP, Kalshi on one whose DEFAULT_GEO
+ * is US, so the test holds whether or not geo compliance filters venues per country. Operators are
+ * found by id, never by count.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { feeSchedule } from '../../src/catalog/fee-schedules.js';
+import { priceAfterFee } from '../../src/domain/fees.js';
+import { formatMoneyPrecise } from '../../src/domain/money.js';
+import { VenueQuoteMessage, type Horizon } from '../../src/live/market.js';
+import { windowAt } from '../../src/live/window.js';
+import { quoteKey } from '../../src/store/keys.js';
+import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
+import type { Level } from '../support/clob-ws-replay.js';
+import { useRedis } from '../support/redis.js';
+import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { listKalshi15m, listUpDown, startVenueReplay, type BookLevels, type VenueReplay } from '../support/venue-replay.js';
+
+const redis = useRedis();
+let replay: VenueReplay;
+let feed: ServiceProcess;
+let jpA: ServiceProcess;
+let jpB: ServiceProcess;
+let us: ServiceProcess;
+
+const level = (price: string, size = '40'): Level => ({ price, size });
+
+/** The replayed books: BTC quoted by both venues, ETH's books empty on both. */
+const POLY_BTC: { up: BookLevels; down: BookLevels; startPrice: number } = {
+  up: { bids: [level('0.49')], asks: [level('0.53'), level('0.51'), level('0.52')] },
+  down: { bids: [level('0.46')], asks: [level('0.50'), level('0.49')] },
+  startPrice: 97_214.37,
+};
+const KALSHI_BTC = { floorStrike: 97_188.5, yesBid: '0.4800', yesAsk: '0.5100', noBid: '0.4700', noAsk: '0.5200' };
+const EMPTY: BookLevels = { bids: [level('0.40')], asks: [] };
+// Kalshi reports a side with no ask as 0.
+const KALSHI_EMPTY = { floorStrike: 3_402.25, yesBid: '0.0000', yesAsk: '0.0000', noBid: '0.0000', noAsk: '0.0000' };
+
+beforeAll(async () => {
+  replay = await startVenueReplay();
+  // The current and the next window of each horizon, quoted alike, so a roll during the test changes nothing.
+  for (const horizon of [5, 15] as const) {
+    const cur = windowAt(Date.now(), horizon).startMs;
+    for (const [i, start] of [cur, cur + horizon * 60_000].entries()) {
+      const tag = `${horizon}-${i}`;
+      listUpDown(
+        replay,
+        { asset: 'BTC', horizonMinutes: horizon, windowStartMs: start, upToken: `btc-up-${tag}`, downToken: `btc-down-${tag}`, priceToBeat: POLY_BTC.startPrice },
+        POLY_BTC,
+      );
+      listUpDown(replay, { asset: 'ETH', horizonMinutes: horizon, windowStartMs: start, upToken: `eth-up-${tag}`, downToken: `eth-down-${tag}`, priceToBeat: 3_401 }, { up: EMPTY, down: EMPTY });
+      if (horizon === 15) {
+        listKalshi15m(replay, { series: 'KXBTC15M', windowStartMs: start, ...KALSHI_BTC });
+        listKalshi15m(replay, { series: 'KXETH15M', windowStartMs: start, ...KALSHI_EMPTY });
+      }
+    }
+  }
+  const env = (geo: string) => testEnv(redis.url, { SOURCES: 'quotes=venues', DEFAULT_GEO: geo });
+  [feed, jpA, jpB, us] = await Promise.all([
+    spawnProcess('workers/feed/main.ts', testEnv(redis.url, { SOURCES: 'quotes=venues', ...replay.env })),
+    spawnProcess('src/main.ts', env('JP')),
+    spawnProcess('src/main.ts', env('JP')),
+    spawnProcess('src/main.ts', env('US')),
+  ]);
+  await Promise.all([jpA, jpB, us].map((p) => waitFor(`${p.base}/healthz`, (s) => s === 200, p)));
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all([feed?.stop(), jpA?.stop(), jpB?.stop(), us?.stop()]);
+  await replay?.stop();
+});
+
+const live = async (proc: ServiceProcess, asset: string, horizon: Horizon) => {
+  const res = await fetch(`${proc.base}/v1/widgets/live-market?asset=${asset}&horizon_minutes=${horizon}`);
+  expect(res.status).toBe(200);
+  return LiveMarketPayload.parse(await res.json());
+};
+
+const provider = (p: LiveMarketPayload, operatorId: string) => p.providers_pool.find((e) => e.operator_id === operatorId);
+
+/** The quote the feed holds in Redis for a venue, as published. */
+const stored = async (asset: string, horizon: Horizon, operatorId: string) => {
+  const raw = await redis.client.get(quoteKey(asset as 'BTC', horizon, operatorId));
+  return raw === null ? undefined : VenueQuoteMessage.parse(JSON.parse(raw));
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits out the last and first seconds of a 5-minute window, so the venue sources' roll to the next tokens is not in a comparison. */
+async function clearOfRoll(): Promise<void> {
+  const into = Date.now() % 300_000;
+  if (into > 290_000) await sleep(300_000 - into + 3_000);
+  else if (into < 3_000) await sleep(3_000 - into);
+}
+
+const bestAsk = (levels: readonly Level[]) => Math.min(...levels.map((l) => Number(l.price)));
+const payout = (operatorId: string, ask: number) => `x${(1 / priceAfterFee(feeSchedule(operatorId), 'crypto', ask)).toFixed(2)}`;
+const dollars = (s: string) => Number(s.replace(/[$,+]/g, ''));
+
+/** What a venue's row must show for these asks and strike: the payouts after its fee, and its own strike. */
+function expectRow(p: LiveMarketPayload, operatorId: string, up: number, down: number, strike: number): void {
+  const row = provider(p, operatorId);
+  expect(row, `${operatorId} listed`).toBeDefined();
+  expect(row!.live_metrics.multipliers).toEqual({ payout_up: payout(operatorId, up), payout_down: payout(operatorId, down) });
+  expect(row!.live_metrics.target_price).toBe(formatMoneyPrecise(strike, 'USD'));
+  // Measured from the venue's own strike, at the spot the payload shows.
+  expect(dollars(row!.live_metrics.spot_difference)).toBeCloseTo(dollars(p.spot_price!) - strike, 2);
+}
+
+// Up to 13 s clearing a roll, then polls of up to 30 s.
+describe('live market on the venues own quotes, feed process to API processes', { timeout: 60_000 }, () => {
+  it("shows Polymarket's own asks after fees and its start price, the same on two API processes", async () => {
+    await clearOfRoll();
+    const up = bestAsk(POLY_BTC.up.asks);
+    const down = bestAsk(POLY_BTC.down.asks);
+    for (const horizon of [5, 15] as const) {
+      for (const proc of [jpA, jpB]) {
+        await expect.poll(async () => provider(await live(proc, 'BTC', horizon), 'polymarket')?.live_metrics.target_price, { timeout: 30_000 }).toBe(
+          formatMoneyPrecise(POLY_BTC.startPrice, 'USD'),
+        );
+        const p = await live(proc, 'BTC', horizon);
+        expect(p.market_status).toBe('open');
+        expectRow(p, 'polymarket', up, down, POLY_BTC.startPrice);
+        // Polymarket comes first in venue order: the question names its strike.
+        expect(p.active_micro_question).toContain(formatMoneyPrecise(POLY_BTC.startPrice, 'USD'));
+      }
+      // Both processes show the same row (tracking links aside).
+      const [a, b] = await Promise.all([live(jpA, 'BTC', horizon), live(jpB, 'BTC', horizon)]);
+      expect(provider(a, 'polymarket')!.live_metrics.multipliers).toEqual(provider(b, 'polymarket')!.live_metrics.multipliers);
+      expect(provider(a, 'polymarket')!.live_metrics.target_price).toBe(provider(b, 'polymarket')!.live_metrics.target_price);
+    }
+  });
+
+  it("shows Kalshi's own asks after fees and its strike where Kalshi may be shown", async () => {
+    await clearOfRoll();
+    const strike = formatMoneyPrecise(KALSHI_BTC.floorStrike, 'USD');
+    await expect.poll(async () => provider(await live(us, 'BTC', 15), 'kalshi')?.live_metrics.target_price, { timeout: 30_000 }).toBe(strike);
+    const p = await live(us, 'BTC', 15);
+    expect(p.market_status).toBe('open');
+    expectRow(p, 'kalshi', Number(KALSHI_BTC.yesAsk), Number(KALSHI_BTC.noAsk), KALSHI_BTC.floorStrike);
+    // Kalshi lists no 5-minute series: never shown there.
+    expect(provider(await live(us, 'BTC', 5), 'kalshi')).toBeUndefined();
+  });
+
+  it('leaves out a venue whose book is empty', async () => {
+    await clearOfRoll();
+    // The feed did hear both empty books: each venue's quote for ETH is held with null asks.
+    for (const [horizon, operatorId] of [
+      [5, 'polymarket'],
+      [15, 'polymarket'],
+      [15, 'kalshi'],
+    ] as const) {
+      await expect.poll(() => stored('ETH', horizon, operatorId), { timeout: 30_000 }).toMatchObject({ up: null, down: null });
+    }
+    // Let the API processes fold the latest quotes (each one is re-sent at least every 5 s).
+    await expect.poll(async () => (await live(jpA, 'ETH', 15)).spot_price, { timeout: 10_000 }).not.toBeNull();
+    for (const [proc, operatorId] of [
+      [jpA, 'polymarket'],
+      [jpB, 'polymarket'],
+      [us, 'kalshi'],
+    ] as const) {
+      for (const horizon of [5, 15] as const) expect(provider(await live(proc, 'ETH', horizon), operatorId)).toBeUndefined();
+    }
+    // While the same venues' BTC books are shown.
+    expect(provider(await live(jpA, 'BTC', 15), 'polymarket')).toBeDefined();
+    expect(provider(await live(us, 'BTC', 15), 'kalshi')).toBeDefined();
+  });
+});
