@@ -17,6 +17,8 @@ export async function appendOiHistory(redis: Redis, metrics: MetricsData, now: D
   const t = now.getTime();
   const pipe = redis.multi();
   for (const m of metrics.operators) {
+    // An unknown figure is no sample: it must not read as a fall to zero.
+    if (m.openInterestUsd === null) continue;
     const key = oiHistoryKey(m.operatorId);
     // The time in the member keeps equal values at different times distinct.
     pipe

@@ -90,7 +90,7 @@ export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): B
       metrics: {
         volume_24h: toMoney(m.volume24hUsd),
         avg_value_per_event: toMoney(m.activeEvents > 0 ? m.volume24hUsd / m.activeEvents : 0),
-        total_liquidity: toMoney(m.liquidityUsd),
+        total_liquidity: toMoney(m.liquidityUsd ?? 0),
       },
       incentives: { promo_text: copy.promoText, promo_code: op.promoCode ?? '', cta_label: copy.ctaLabel },
       routing: {

@@ -20,6 +20,10 @@ export interface VenueMarket {
   outcomeLabel?: string;
   /** Tradeable now (Kalshi active/open; Polymarket active, not closed, accepting orders). */
   open: boolean;
+  /** Best YES bid, when the venue shows one (a bid above the ask is a crossed, broken book). */
+  yesBid?: number;
+  /** The venue's two outcome labels in YES/NO order, when they are not plain Yes/No (["Lakers","Celtics"]). */
+  sides?: [string, string];
   /** Price to buy YES / buy NO now, when the venue shows a live ask. */
   yesAsk?: number;
   noAsk?: number;
@@ -29,8 +33,9 @@ export interface VenueMarket {
   volume24hUsd: number;
   /** 24-hour volume in contracts, when the venue counts in contracts (Kalshi). */
   volume24hContracts?: number;
-  openInterestUsd: number;
-  liquidityUsd: number;
+  /** null when the venue publishes no figure we trust (unknown, not zero). */
+  openInterestUsd: number | null;
+  liquidityUsd: number | null;
   /** When trading closes (ISO); undefined when the venue does not say. */
   closesAt?: string;
   /** The contract page. */
