@@ -27,7 +27,7 @@ describe('refreshSnapshot', () => {
 
   it('writes what the fetch returns, passing it the current time', async () => {
     const asked: string[] = [];
-    const r = await refreshSnapshot(deps, 'events', 'all', async (now) => {
+    const r = await refreshSnapshot(deps, 'events', 'all', async ({ now }) => {
       asked.push(now.toISOString());
       return events(0.62);
     });

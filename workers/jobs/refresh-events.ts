@@ -5,5 +5,5 @@ import { refreshSnapshot, type RefreshDeps } from '../refresh.js';
 export const REFRESH_EVENTS = 'refresh-events';
 
 export function refreshEvents(deps: RefreshDeps, source: EventsSource) {
-  return () => refreshSnapshot(deps, 'events', 'all', (now, signal) => source.fetchEvents({ now, signal }));
+  return () => refreshSnapshot(deps, 'events', 'all', (ctx) => source.fetchEvents(ctx));
 }

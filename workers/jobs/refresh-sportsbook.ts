@@ -8,6 +8,6 @@ export const REFRESH_SPORTSBOOK = 'refresh-sportsbook';
 export function refreshSportsbook(deps: RefreshDeps, source: SportsbookSource) {
   return (data: unknown) => {
     const league = League.parse((data as { league?: unknown } | null)?.league);
-    return refreshSnapshot(deps, 'sportsbook', league, (now, signal) => source.fetchLeague(league, { now, signal }));
+    return refreshSnapshot(deps, 'sportsbook', league, (ctx) => source.fetchLeague(league, ctx));
   };
 }
