@@ -92,11 +92,11 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
     if (s.upcoming && t - s.upcoming.at < minInterval) return s.upcoming.matchups.filter((m) => Date.parse(m.scheduledTime) > t);
     const raw = await opts.odds.odds(SPORT_KEYS[league], ctx.signal);
     const { upcoming: games, dropped } = normalizeOdds(raw, { league, format: 'american', now: ctx.now, teams: s.teams });
-    reportDropped(opts.log, 'odds-api', 'odds entries', dropped);
+    reportDropped(opts.log, 'odds-api', 'odds entries', dropped, ctx.dropped);
     let matchups = games;
     if (opts.kalshi && matchups.length > 0) {
       const k = normalizeKalshiMarkets(await opts.kalshi.listMarkets({ series_ticker: KALSHI_GAME_SERIES[league], status: 'open' }, ctx.signal));
-      reportDropped(opts.log, 'kalshi', 'game markets', k.dropped);
+      reportDropped(opts.log, 'kalshi', 'game markets', k.dropped, ctx.dropped);
       matchups = addKalshiGameOdds(matchups, k.markets, s.teams.teams(), ctx.now);
     }
     for (const m of games) {
