@@ -136,7 +136,8 @@ describe('catalog events source (Kalshi + Polymarket)', () => {
   it('a venue that fails fails the fetch (the worker keeps the last good snapshot)', async () => {
     replay.fault({ prefix: '/gamma', status: 503, times: 10, headers: { 'retry-after': '0' } });
     const source = createCatalogEventsSource({ catalog: loadEventCatalog(), kalshi: kalshi(), polymarket: polymarket(), log });
-    await expect(source.fetchEvents({ now })).rejects.toMatchObject({ status: 503 });
+    // Two slugs in parallel: the breaker may open before the second call's last retry.
+    await expect(source.fetchEvents({ now })).rejects.toThrow(/polymarket-gamma: (HTTP 503|circuit open)/);
   });
 });
 

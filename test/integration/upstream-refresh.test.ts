@@ -34,7 +34,8 @@ describe('refresh-events with the real source', () => {
     const deps: RefreshDeps = { redis: redis.client, log, now: () => clock, fetchTimeoutMs: 1_000 };
     const source = createCatalogEventsSource({
       catalog: loadEventCatalog(),
-      kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi` }),
+      // A 1 ms circuit pause: this test is about the snapshot, not the breaker (upstream-backoff.test.ts).
+      kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: { breakerBaseMs: 1 } }),
       polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob` }),
       log,
     });

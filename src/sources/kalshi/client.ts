@@ -3,7 +3,7 @@
  * envelope is validated here, each market by the normalizer.
  */
 import type { Logger } from '../../log.js';
-import { HttpClient } from '../http/client.js';
+import { HttpClient, type Resilience } from '../http/client.js';
 import { UpstreamShapeError } from '../http/errors.js';
 import { chunk, collectPages } from '../http/paginate.js';
 import { EventsPage, MarketsPage } from './schemas.js';
@@ -13,6 +13,8 @@ export const KALSHI_DEFAULT_BASE_URL = 'https://external-api.kalshi.com/trade-ap
 export interface KalshiClientOptions {
   baseUrl?: string;
   timeoutMs?: number;
+  /** Retry and circuit-breaker settings (defaults in src/sources/http/client.ts). */
+  resilience?: Resilience;
   log?: Logger;
 }
 
@@ -29,6 +31,7 @@ export class KalshiClient {
       name: 'kalshi',
       baseUrl: opts.baseUrl ?? KALSHI_DEFAULT_BASE_URL,
       ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+      ...opts.resilience,
       ...(opts.log ? { log: opts.log } : {}),
     });
   }

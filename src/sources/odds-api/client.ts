@@ -5,7 +5,7 @@
  * `quotaBlockMs`, an hour by default, and then try one call to read the headers again).
  */
 import type { Logger } from '../../log.js';
-import { HttpClient } from '../http/client.js';
+import { HttpClient, type Resilience } from '../http/client.js';
 import { UpstreamShapeError } from '../http/errors.js';
 import { QuotaTracker } from '../http/quota.js';
 
@@ -16,6 +16,8 @@ export interface OddsApiClientOptions {
   apiKey?: string;
   regions?: string;
   timeoutMs?: number;
+  /** Retry and circuit-breaker settings (defaults in src/sources/http/client.ts). */
+  resilience?: Resilience;
   quotaBlockMs?: number;
   log?: Logger;
 }
@@ -36,6 +38,7 @@ export class OddsApiClient {
       baseUrl: opts.baseUrl ?? ODDS_API_DEFAULT_BASE_URL,
       quota: this.quota,
       ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+      ...opts.resilience,
       ...(opts.log ? { log: opts.log } : {}),
     });
   }

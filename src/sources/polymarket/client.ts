@@ -3,7 +3,7 @@
  * when Gamma's market object has none.
  */
 import type { Logger } from '../../log.js';
-import { HttpClient } from '../http/client.js';
+import { HttpClient, type Resilience } from '../http/client.js';
 import { UpstreamShapeError } from '../http/errors.js';
 import { ClobPrice } from './schemas.js';
 
@@ -14,6 +14,8 @@ export interface PolymarketClientOptions {
   gammaUrl?: string;
   clobUrl?: string;
   timeoutMs?: number;
+  /** Retry and circuit-breaker settings (defaults in src/sources/http/client.ts). */
+  resilience?: Resilience;
   log?: Logger;
 }
 
@@ -27,7 +29,7 @@ export class PolymarketClient {
   private readonly clob: HttpClient;
 
   constructor(opts: PolymarketClientOptions = {}) {
-    const common = { ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.log ? { log: opts.log } : {}) };
+    const common = { ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.log ? { log: opts.log } : {}), ...opts.resilience };
     this.gamma = new HttpClient({ name: 'polymarket-gamma', baseUrl: opts.gammaUrl ?? POLYMARKET_GAMMA_DEFAULT_URL, ...common });
     this.clob = new HttpClient({ name: 'polymarket-clob', baseUrl: opts.clobUrl ?? POLYMARKET_CLOB_DEFAULT_URL, ...common });
   }
