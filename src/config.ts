@@ -99,6 +99,10 @@ const EnvSchema = z.object({
   ODDS_API_REGIONS: z.string().regex(/^[a-z]{2}(,[a-z]{2})*$/, 'comma list such as us,eu').default('us'),
   /** Each odds call costs quota: a league is fetched from The Odds API at most this often. */
   ODDS_API_MIN_INTERVAL_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
+  /** Credits the odds provider may spend per month; calls are paced so they last (x-requests-remaining). */
+  ODDS_API_MONTHLY_CREDITS: z.coerce.number().int().positive().optional(),
+  /** A refresh losing more than this share of the last good snapshot's events, outcomes or operators fails. */
+  QUALITY_MAX_LOSS_SHARE: z.coerce.number().min(0).max(1).default(0.5),
   ECB_FX_URL: z.url({ protocol: /^https?$/ }).default('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   EVENT_CATALOG_FILE: z.string().min(1).optional(),
@@ -135,6 +139,8 @@ export interface Config {
     oddsApiKey: string | undefined;
     oddsApiRegions: string;
     oddsApiMinIntervalSeconds: number;
+    oddsApiMonthlyCredits: number | undefined;
+    qualityMaxLossShare: number;
     ecbFxUrl: string;
     timeoutMs: number;
     eventCatalogFile: string | undefined;
@@ -206,6 +212,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       oddsApiKey: e.ODDS_API_KEY,
       oddsApiRegions: e.ODDS_API_REGIONS,
       oddsApiMinIntervalSeconds: e.ODDS_API_MIN_INTERVAL_SECONDS,
+      oddsApiMonthlyCredits: e.ODDS_API_MONTHLY_CREDITS,
+      qualityMaxLossShare: e.QUALITY_MAX_LOSS_SHARE,
       ecbFxUrl: e.ECB_FX_URL,
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
       eventCatalogFile: e.EVENT_CATALOG_FILE,

@@ -73,6 +73,7 @@ export function createSources(config: Config, opts: SourceOptions = {}): Sources
       odds,
       log,
       minIntervalMs: up.oddsApiMinIntervalSeconds * 1000,
+      ...(up.oddsApiMonthlyCredits !== undefined ? { monthlyCredits: up.oddsApiMonthlyCredits } : {}),
       ...(opts.leagueMemory ? { memory: opts.leagueMemory } : {}),
       ...(withKalshi ? { kalshi: kalshiClient() } : {}),
     });

@@ -58,14 +58,15 @@ export class QuotaExhaustedError extends Error {
   }
 }
 
-/** The upstream asked us (Retry-After) to wait longer than a refresh can: no call until then. */
+/** The upstream asked us (Retry-After), or our own pacing says, to wait: no call until then. */
 export class UpstreamBackoffError extends Error {
   override name = 'UpstreamBackoffError';
   constructor(
     readonly upstream: string,
     readonly until: Date,
+    why = 'asked to retry after',
   ) {
-    super(`${upstream}: asked to retry after ${until.toISOString()}; not calling before then`);
+    super(`${upstream}: ${why} ${until.toISOString()}; not calling before then`);
   }
 }
 

@@ -37,6 +37,8 @@ export class OddsApiClient {
       name: 'odds-api',
       baseUrl: opts.baseUrl ?? ODDS_API_DEFAULT_BASE_URL,
       quota: this.quota,
+      // Every call costs credits: a failed one is not retried at once (the source waits its interval).
+      attempts: 1,
       ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
       ...opts.resilience,
       ...(opts.log ? { log: opts.log } : {}),
