@@ -32,6 +32,7 @@ beforeEach(() => {
   replay.data = recorded();
   replay.requests.length = 0;
   replay.kalshiPageSize = 1000;
+  replay.gammaPageSize = 500;
   replay.oddsRemaining = 500;
   warnings.length = 0;
 });
@@ -62,6 +63,19 @@ describe('Kalshi client', () => {
     await expect(client.marketsByTicker(['KXRECOGPERSONIRAN-26'])).rejects.toMatchObject({ name: 'UpstreamHttpError', status: 429 });
     await expect(client.marketsByTicker(['KXRECOGPERSONIRAN-26'])).rejects.toBeInstanceOf(UpstreamBackoffError);
     expect(replay.requests).toHaveLength(1);
+  });
+});
+
+describe('Polymarket keyset listing', () => {
+  it('follows next_cursor as after_cursor and reports a listing cut by the page cap', async () => {
+    replay.gammaPageSize = 2;
+    const all = await polymarket().listEvents();
+    expect(all.truncated).toBeUndefined();
+    expect(all.events).toHaveLength(replay.data.gammaEvents.length);
+    expect(replay.requests.map((r) => new URL(r, 'http://x').searchParams.get('after_cursor'))).toEqual([null, '2', '4']);
+    const capped = await polymarket().listEvents(undefined, 2);
+    expect(capped.events).toHaveLength(4);
+    expect(capped.truncated).toMatch(/page cap of 2/);
   });
 });
 

@@ -50,6 +50,8 @@ export interface ReplayServer {
   requests: string[];
   /** Page size of cursor-paginated Kalshi listings. */
   kalshiPageSize: number;
+  /** Page size of Gamma's keyset listing (capped by the request's limit). */
+  gammaPageSize: number;
   /** Quota left on The Odds API (decremented per odds call; headers report it). */
   oddsRemaining: number;
   /** /scores answers per sport key (no real recorded /scores response exists; tests supply one). */
@@ -77,6 +79,7 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     data: recorded(),
     requests: [],
     kalshiPageSize: 1000,
+    gammaPageSize: 500,
     oddsRemaining: 500,
     scores: {},
     oddsStartAt: Date.now() + 86_400_000,
@@ -121,6 +124,13 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     if (slugMatch) {
       const ev = d.gammaEvents.find((e) => e.slug === decodeURIComponent(slugMatch[1] as string));
       return ev ? send(res, 200, ev) : send(res, 404, { error: 'not found' });
+    }
+    if (path === '/gamma/events/keyset') {
+      const start = Number(q.get('after_cursor') || 0);
+      const limit = Number(q.get('limit') ?? 20);
+      const size = Math.min(limit, state.gammaPageSize);
+      const next = start + size < d.gammaEvents.length ? String(start + size) : undefined;
+      return send(res, 200, { events: d.gammaEvents.slice(start, start + size), ...(next ? { next_cursor: next } : {}) });
     }
     if (path === '/gamma/events') {
       const offset = Number(q.get('offset') ?? 0);

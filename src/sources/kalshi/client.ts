@@ -25,8 +25,10 @@ const TICKERS_PER_CALL = 50;
 /** The Kalshi REST client. */
 export class KalshiClient {
   private readonly http: HttpClient;
+  private readonly log: Logger | undefined;
 
   constructor(opts: KalshiClientOptions = {}) {
+    this.log = opts.log;
     this.http = new HttpClient({
       name: 'kalshi',
       baseUrl: opts.baseUrl ?? KALSHI_DEFAULT_BASE_URL,
@@ -34,6 +36,10 @@ export class KalshiClient {
       ...opts.resilience,
       ...(opts.log ? { log: opts.log } : {}),
     });
+  }
+
+  private truncated(path: string) {
+    return (why: string) => this.log?.warn({ upstream: 'kalshi', path, why }, 'kalshi: listing truncated');
   }
 
   /** Exactly these markets (`GET /markets?tickers=`), every page, raw. */
@@ -52,7 +58,7 @@ export class KalshiClient {
       const page = MarketsPage.safeParse(res.body);
       if (!page.success) throw new UpstreamShapeError('kalshi', `/markets envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
       return { items: page.data.markets, cursor: page.data.cursor };
-    });
+    }, undefined, this.truncated('/markets'));
   }
 
   /** `GET /events?with_nested_markets=true`, following the cursor, raw. */
@@ -62,6 +68,6 @@ export class KalshiClient {
       const page = EventsPage.safeParse(res.body);
       if (!page.success) throw new UpstreamShapeError('kalshi', `/events envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
       return { items: page.data.events, cursor: page.data.cursor };
-    });
+    }, undefined, this.truncated('/events'));
   }
 }

@@ -68,3 +68,6 @@ export type GammaEvent = z.infer<typeof GammaEvent>;
 
 /** CLOB `GET /price`: `{"price": "0.45"}`. */
 export const ClobPrice = z.object({ price: Numeric });
+
+/** Gamma's keyset listing envelope: `next_cursor` is absent on the last page. */
+export const KeysetPage = z.object({ events: z.array(z.unknown()), next_cursor: z.string().nullish() });
