@@ -40,6 +40,8 @@ export interface Fault {
   headers?: Record<string, string>;
   /** How many requests it hits (default 1). */
   times?: number;
+  /** The body sent (default `{"error":"injected"}`). */
+  body?: unknown;
 }
 
 export interface ReplayServer {
@@ -97,7 +99,7 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     if (fault) {
       fault.left--;
       if (fault.status === 0) return;
-      return send(res, fault.status, { error: 'injected' }, fault.headers);
+      return send(res, fault.status, fault.body ?? { error: 'injected' }, fault.headers);
     }
     const d = state.data;
 

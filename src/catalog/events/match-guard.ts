@@ -14,10 +14,11 @@ export function matchGuard(r: MarketRef, m: VenueMarket): string | undefined {
     return `match guard: conditionId ${m.conditionId} is not the reviewed ${r.conditionId} (re-listed market)`;
   }
   if (r.operator === 'polymarket' && r.conditionId && !m.conditionId) return 'match guard: the market no longer states its conditionId';
-  if (!r.title) return undefined;
-  if (hasNegation(r.title) !== hasNegation(m.title)) return `match guard: question inverted since review ("${m.title.slice(0, 120)}")`;
+  // Kalshi's `title` is deprecated: without the venue's own question there is nothing to compare.
+  if (!r.title || !m.question) return undefined;
+  if (hasNegation(r.title) !== hasNegation(m.question)) return `match guard: question inverted since review ("${m.question.slice(0, 120)}")`;
   const reviewed = numericTokens(r.title).sort().join(',');
-  const now = numericTokens(m.title).sort().join(',');
+  const now = numericTokens(m.question).sort().join(',');
   if (reviewed !== now) return `match guard: question numbers changed since review (${reviewed || 'none'} → ${now || 'none'})`;
   return undefined;
 }

@@ -12,8 +12,10 @@ export interface VenueMarket {
   /** Polymarket conditionId and YES/NO token ids (CLOB), when known. */
   conditionId?: string;
   tokenIds?: { yes: string; no: string };
-  /** The market's question or title. */
+  /** The market's question or title (for Kalshi, a fallback when the deprecated `title` is gone). */
   title: string;
+  /** The question exactly as the venue stated it; absent when it sent none (the match guard needs it). */
+  question?: string;
   /** The event's title, when the market is one of several. */
   eventTitle?: string;
   /** What YES means within the event (Kalshi yes_sub_title, Polymarket groupItemTitle). */

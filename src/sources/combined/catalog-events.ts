@@ -69,7 +69,12 @@ async function polymarketMarkets(client: PolymarketClient, catalog: EventCatalog
     async (m) => {
       const tokens = m.tokenIds!;
       // A token without a book (404) has no ask: that side stays unpriced, the rest is kept.
-      const ask = (token: string) => client.price(token, 'SELL', ctx.signal).catch((err: unknown) => (isNotFound(err) ? undefined : Promise.reject(err)));
+      const ask = (token: string) =>
+        client.price(token, 'SELL', ctx.signal).catch((err: unknown) => {
+          if (!isNotFound(err)) throw err;
+          ctx.dropped?.push({ id: `polymarket:${m.eventId}/${m.id}`, reason: `CLOB token ${token.slice(0, 24)}… has no order book (404)` });
+          return undefined;
+        });
       if (m.yesAsk === undefined) {
         const p = await ask(tokens.yes);
         if (p !== undefined) m.yesAsk = p;
@@ -96,7 +101,7 @@ export function createCatalogEventsSource(opts: CatalogEventsOptions): CatalogEv
     async fetchEvents(ctx: FetchContext): Promise<EventsData> {
       // When one venue fails the fetch is lost anyway: stop the other venue's calls and retries.
       const stop = new AbortController();
-      const inner: FetchContext = { now: ctx.now, signal: ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal };
+      const inner: FetchContext = { ...ctx, signal: ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal };
       const abortOnError = <T>(p: Promise<T>): Promise<T> =>
         p.catch((err: unknown) => {
           stop.abort(err);

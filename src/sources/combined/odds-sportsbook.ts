@@ -14,7 +14,7 @@ import type { Logger } from '../../log.js';
 import type { FinishedGame, League, LeagueData, Matchup } from '../../model/index.js';
 import { LEAGUES } from '../../model/index.js';
 import { oddsCreditsRemaining } from '../../metrics/sources.js';
-import { UpstreamBackoffError } from '../http/errors.js';
+import { QuotaExhaustedError, UpstreamBackoffError } from '../http/errors.js';
 import { reportDropped } from '../http/parse.js';
 import type { KalshiClient } from '../kalshi/client.js';
 import { addKalshiGameOdds, KALSHI_GAME_SERIES } from '../kalshi/games.js';
@@ -106,6 +106,9 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
       minInterval,
       pacedIntervalMs({ now: ctx.now, quota: opts.odds.quota.snapshot(), leagues: LEAGUES.length, defaultCost: 3, ...(opts.monthlyCredits !== undefined ? { monthlyCredits: opts.monthlyCredits } : {}) }),
     );
+    // A spent quota says more than the interval does (and calls nothing either).
+    const spent = opts.odds.quota.blockedUntil(ctx.now);
+    if (spent) throw new QuotaExhaustedError('odds-api', spent);
     if (s.oddsCalledAt !== undefined && t - s.oddsCalledAt < interval) {
       if (s.odds?.at === s.oddsCalledAt) return s.odds;
       throw new UpstreamBackoffError('odds-api', new Date(s.oddsCalledAt + interval), 'last odds call failed; minimum interval until');

@@ -48,6 +48,7 @@ export function kalshiToVenueMarket(m: KalshiMarket, opts: { page?: string; seri
     id: m.ticker,
     eventId: m.event_ticker,
     title,
+    ...(m.title ? { question: m.title } : {}),
     ...(opts.eventTitle ? { eventTitle: opts.eventTitle } : {}),
     ...(m.yes_sub_title ? { outcomeLabel: m.yes_sub_title } : {}),
     open,

@@ -41,6 +41,7 @@ export function gammaToVenueMarket(m: GammaMarket, ev: { slug: string; title?: s
       ? { tokenIds: swapped ? { yes: tokens[1] as string, no: tokens[0] as string } : { yes: tokens[0] as string, no: tokens[1] as string } }
       : {}),
     title: m.question,
+    question: m.question,
     ...(ev.title && ev.marketCount > 1 ? { eventTitle: ev.title } : {}),
     ...(m.groupItemTitle ? { outcomeLabel: m.groupItemTitle } : {}),
     ...(yesNo ? {} : { sides: [m.outcomes[0] as string, m.outcomes[1] as string] as [string, string] }),

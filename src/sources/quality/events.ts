@@ -19,7 +19,8 @@ export function checkEvents(prev: EventsData | undefined, next: EventsData, now:
     for (const o of ev.outcomes) {
       for (const q of o.quotes) if (!(q.yesPrice > 0 && q.yesPrice < 1)) out.push(`${ev.slug}/${o.name}: ${q.operatorId} price ${q.yesPrice} outside (0, 1)`);
     }
-    if (ev.outcomes.length !== 2) continue;
+    // Only a Yes/No pair is complementary; two outcomes left of a ladder ("before April", "before 2027") are not.
+    if (ev.outcomes.length !== 2 || ev.outcomes.map((o) => o.name.toLowerCase()).sort().join('/') !== 'no/yes') continue;
     const [a, b] = ev.outcomes;
     for (const qa of a!.quotes) {
       const qb = b!.quotes.find((q) => q.operatorId === qa.operatorId);
