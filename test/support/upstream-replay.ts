@@ -42,6 +42,8 @@ export interface Fault {
   times?: number;
   /** The body sent (default `{"error":"injected"}`). */
   body?: unknown;
+  /** Active until this epoch ms (Date.now(), so a test's fake clock), however many requests it hits. */
+  untilMs?: number;
 }
 
 export interface ReplayServer {
@@ -61,6 +63,8 @@ export interface ReplayServer {
   /** Epoch ms the replayed NBA games are moved to (the earliest one), so they are upcoming. */
   oddsStartAt: number;
   fault(f: Fault): void;
+  /** Forgets every fault still pending. */
+  clearFaults(): void;
   stop(): Promise<void>;
   /** Listens again on the same port. */
   restart(): Promise<void>;
@@ -86,6 +90,7 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     scores: {},
     oddsStartAt: Date.now() + 86_400_000,
     fault: (f) => faults.push({ ...f, left: f.times ?? 1 }),
+    clearFaults: () => void faults.splice(0),
     stop: async () => undefined,
     restart: async () => undefined,
   };
@@ -95,7 +100,7 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     const path = url.pathname;
     const q = url.searchParams;
     state.requests.push(`${path}${url.search}`);
-    const fault = faults.find((f) => f.left > 0 && path.startsWith(f.prefix));
+    const fault = faults.find((f) => (f.untilMs !== undefined ? Date.now() < f.untilMs : f.left > 0) && path.startsWith(f.prefix));
     if (fault) {
       fault.left--;
       if (fault.status === 0) return;

@@ -131,11 +131,15 @@ export class HttpClient {
       halfOpenAfter: new ExponentialBackoff({ initialDelay: this.o.breakerBaseMs, maxDelay: this.o.breakerMaxMs, generator: noJitterGenerator }),
       breaker: new ConsecutiveBreaker(this.o.breakerThreshold),
     });
+    // A failed probe opens the circuit again: warn once per outage, not once per probe.
+    let open = false;
     breaker.onBreak(() => {
       circuitOpen.set({ upstream: this.name }, 1);
-      this.o.log?.warn({ upstream: this.name }, 'upstream circuit opened; calls resume with backoff');
+      if (!open) this.o.log?.warn({ upstream: this.name }, 'upstream circuit opened; calls resume with backoff');
+      open = true;
     });
     breaker.onReset(() => {
+      open = false;
       circuitOpen.set({ upstream: this.name }, 0);
       this.o.log?.info({ upstream: this.name }, 'upstream circuit closed');
     });
