@@ -94,6 +94,7 @@ const EnvSchema = z.object({
   KALSHI_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://external-api.kalshi.com/trade-api/v2'),
   POLYMARKET_GAMMA_URL: z.url({ protocol: /^https?$/ }).default('https://gamma-api.polymarket.com'),
   POLYMARKET_CLOB_URL: z.url({ protocol: /^https?$/ }).default('https://clob.polymarket.com'),
+  POLYMARKET_DATA_URL: z.url({ protocol: /^https?$/ }).default('https://data-api.polymarket.com'),
   ODDS_API_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.the-odds-api.com'),
   ODDS_API_KEY: z.string().min(1).optional(),
   ODDS_API_REGIONS: z.string().regex(/^[a-z]{2}(,[a-z]{2})*$/, 'comma list such as us,eu').default('us'),
@@ -135,6 +136,7 @@ export interface Config {
     kalshiBaseUrl: string;
     polymarketGammaUrl: string;
     polymarketClobUrl: string;
+    polymarketDataUrl: string;
     oddsApiBaseUrl: string;
     oddsApiKey: string | undefined;
     oddsApiRegions: string;
@@ -208,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       kalshiBaseUrl: e.KALSHI_BASE_URL,
       polymarketGammaUrl: e.POLYMARKET_GAMMA_URL,
       polymarketClobUrl: e.POLYMARKET_CLOB_URL,
+      polymarketDataUrl: e.POLYMARKET_DATA_URL,
       oddsApiBaseUrl: e.ODDS_API_BASE_URL,
       oddsApiKey: e.ODDS_API_KEY,
       oddsApiRegions: e.ODDS_API_REGIONS,

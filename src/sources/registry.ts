@@ -63,7 +63,7 @@ export function createSources(config: Config, opts: SourceOptions = {}): Sources
       catalog,
       log,
       ...(venues.kalshi ? { kalshi: kalshiClient() } : {}),
-      ...(venues.polymarket ? { polymarket: new PolymarketClient({ gammaUrl: up.polymarketGammaUrl, clobUrl: up.polymarketClobUrl, timeoutMs: up.timeoutMs, log }) } : {}),
+      ...(venues.polymarket ? { polymarket: new PolymarketClient({ gammaUrl: up.polymarketGammaUrl, clobUrl: up.polymarketClobUrl, dataUrl: up.polymarketDataUrl, timeoutMs: up.timeoutMs, log }) } : {}),
     });
   };
   const oddsSportsbook = (withKalshi: boolean): OddsSportsbookSource => {

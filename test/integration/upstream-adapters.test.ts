@@ -38,7 +38,7 @@ beforeEach(() => {
 });
 
 const kalshi = () => new KalshiClient({ baseUrl: `${replay.base}/kalshi`, timeoutMs: 2_000 });
-const polymarket = () => new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, timeoutMs: 2_000 });
+const polymarket = () => new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data`, timeoutMs: 2_000 });
 
 describe('Kalshi client', () => {
   it('follows the cursor through every page', async () => {
@@ -145,6 +145,19 @@ describe('catalog events source (Kalshi + Polymarket)', () => {
     const conflict = data.events.find((e) => e.slug === 'iran-israel-us-conflict-ends-march-2026')!;
     expect(conflict.outcomes[0]!.quotes[0]!.yesPrice).toBe(0.08);
     expect(replay.requests).toContain(`/clob/price?token_id=${replay.data.clobBook.asset_id}&side=SELL`);
+  });
+
+  it('reads Polymarket open interest from the Data API; a market it does not list stays unknown', async () => {
+    const cid = '0x4fad2d024d0a82efa02dcef616a30739eb6cb5c5f088ec92a4ffbc7bda6f69b1';
+    replay.openInterest = { [cid]: 125000.5 };
+    const source = createCatalogEventsSource({ catalog: loadEventCatalog(), kalshi: kalshi(), polymarket: polymarket(), log });
+    await source.fetchEvents({ now });
+    const poly = source.last()!.markets.filter((m) => m.venue === 'polymarket');
+    expect(poly.find((m) => m.id === 'iran-x-israelus-conflict-ends-by-march-7')!.openInterestUsd).toBe(125000.5);
+    expect(poly.find((m) => m.id === 'iran-x-israelus-conflict-ends-by-march-15')!.openInterestUsd).toBeNull();
+    const oi = replay.requests.find((r) => r.startsWith('/data/oi'))!;
+    expect(new URL(oi, 'http://x').searchParams.get('market')!.split(',')).toHaveLength(4);
+    replay.openInterest = {};
   });
 
   it('a venue that fails fails the fetch (the worker keeps the last good snapshot)', async () => {

@@ -96,7 +96,7 @@ describe('backoff across refreshes', () => {
     const source = createCatalogEventsSource({
       catalog: loadEventCatalog(),
       kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, log, resilience: { backoffBaseMs: 1, backoffMaxMs: 2 } }),
-      polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob` }),
+      polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data` }),
       log,
     });
     const run = refreshEvents(deps(), source);

@@ -61,7 +61,7 @@ function eventsJob() {
   const source = createCatalogEventsSource({
     catalog: loadEventCatalog(),
     kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: FAST }),
-    polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, resilience: FAST }),
+    polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data`, resilience: FAST }),
     log,
   });
   return refreshEvents(deps(), source);

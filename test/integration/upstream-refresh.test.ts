@@ -36,7 +36,7 @@ describe('refresh-events with the real source', () => {
       catalog: loadEventCatalog(),
       // A 1 ms circuit pause: this test is about the snapshot, not the breaker (upstream-backoff.test.ts).
       kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: { breakerBaseMs: 1 } }),
-      polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob` }),
+      polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data` }),
       log,
     });
     const run = refreshEvents(deps, source);

@@ -58,6 +58,10 @@ export interface ReplayServer {
   gammaPageSize: number;
   /** Quota left on The Odds API (decremented per odds call; headers report it). */
   oddsRemaining: number;
+  /** Serve the ECB file dated today instead of its recorded date (end-to-end runs on the real clock). */
+  ecbToday: boolean;
+  /** Data API open interest per conditionId (none by default: unknown). */
+  openInterest: Record<string, number>;
   /** /scores answers per sport key (no real recorded /scores response exists; tests supply one). */
   scores: Record<string, unknown[]>;
   /** Epoch ms the replayed NBA games are moved to (the earliest one), so they are upcoming. */
@@ -88,6 +92,8 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     gammaPageSize: 500,
     oddsRemaining: 500,
     scores: {},
+    openInterest: {},
+    ecbToday: false,
     oddsStartAt: Date.now() + 86_400_000,
     fault: (f) => faults.push({ ...f, left: f.times ?? 1 }),
     clearFaults: () => void faults.splice(0),
@@ -150,6 +156,11 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
       const best = q.get('side') === 'SELL' ? Math.min(...prices) : Math.max(...prices);
       return send(res, 200, { price: String(best) });
     }
+    if (path === '/data/oi') {
+      // No recorded /oi response exists: tests set the values; the row shape is the documented one.
+      const ids = (q.get('market') ?? '').split(',').filter(Boolean);
+      return send(res, 200, ids.flatMap((id) => (state.openInterest[id] !== undefined ? [{ market: id, value: state.openInterest[id] }] : [])));
+    }
     const odds = /^\/odds\/v4\/sports\/([a-z_]+)\/odds$/.exec(path);
     if (odds) {
       if (state.oddsRemaining <= 0) return send(res, 429, { message: 'quota exhausted' }, { 'x-requests-remaining': '0', 'x-requests-used': '500' });
@@ -166,7 +177,11 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     }
     const scores = /^\/odds\/v4\/sports\/([a-z_]+)\/scores$/.exec(path);
     if (scores) return send(res, 200, state.scores[scores[1] as string] ?? [], { 'x-requests-remaining': String(state.oddsRemaining) });
-    if (path === '/ecb/eurofxref-daily.xml') return send(res, 200, d.ecbXml);
+    if (path === '/ecb/eurofxref-daily.xml') {
+      // Recorded in 2025: served as today's fixing when asked (a real worker refuses a stale one).
+      const xml = state.ecbToday ? d.ecbXml.replace(/time='\d{4}-\d{2}-\d{2}'/, `time='${new Date().toISOString().slice(0, 10)}'`) : d.ecbXml;
+      return send(res, 200, xml);
+    }
     return send(res, 404, { error: `no replay for ${path}` });
   };
 
@@ -200,6 +215,7 @@ export function replayEnv(base: string): Record<string, string> {
     KALSHI_BASE_URL: `${base}/kalshi`,
     POLYMARKET_GAMMA_URL: `${base}/gamma`,
     POLYMARKET_CLOB_URL: `${base}/clob`,
+    POLYMARKET_DATA_URL: `${base}/data`,
     ODDS_API_BASE_URL: `${base}/odds`,
     ODDS_API_KEY: 'test-key',
     ECB_FX_URL: `${base}/ecb/eurofxref-daily.xml`,

@@ -85,7 +85,27 @@ async function polymarketMarkets(client: PolymarketClient, catalog: EventCatalog
       }
     },
   );
+  await addOpenInterest(client, markets.filter((m) => wanted.has(`${m.eventId}/${m.id}`)), ctx, log);
   return markets;
+}
+
+/**
+ * Polymarket open interest from the Data API (`/oi`). Secondary: when it fails, open interest
+ * stays unknown (null) and the prices are still published.
+ */
+async function addOpenInterest(client: PolymarketClient, markets: VenueMarket[], ctx: FetchContext, log?: Logger): Promise<void> {
+  const ids = markets.flatMap((m) => (m.conditionId ? [m.conditionId] : []));
+  if (ids.length === 0) return;
+  try {
+    const oi = await client.openInterest(ids, ctx.signal);
+    for (const m of markets) {
+      const v = m.conditionId ? oi.get(m.conditionId.toLowerCase()) : undefined;
+      if (v !== undefined) m.openInterestUsd = Math.round(v * 100) / 100;
+    }
+  } catch (err) {
+    if (ctx.signal?.aborted) throw err;
+    log?.debug({ err: err instanceof Error ? err.message : String(err) }, 'polymarket open interest unavailable; left unknown');
+  }
 }
 
 const isNotFound = (err: unknown) => err instanceof UpstreamHttpError && err.status === 404;

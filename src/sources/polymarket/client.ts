@@ -5,15 +5,21 @@
 import type { Logger } from '../../log.js';
 import { HttpClient, type Resilience } from '../http/client.js';
 import { UpstreamShapeError } from '../http/errors.js';
-import { collectPages } from '../http/paginate.js';
-import { ClobPrice, KeysetPage } from './schemas.js';
+import { chunk, collectPages } from '../http/paginate.js';
+import { ClobPrice, KeysetPage, OpenInterestRows } from './schemas.js';
 
 export const POLYMARKET_GAMMA_DEFAULT_URL = 'https://gamma-api.polymarket.com';
 export const POLYMARKET_CLOB_DEFAULT_URL = 'https://clob.polymarket.com';
+export const POLYMARKET_DATA_DEFAULT_URL = 'https://data-api.polymarket.com';
+
+// The Data API's /oi takes at most 20 condition ids per call.
+const OI_IDS_PER_CALL = 20;
 
 export interface PolymarketClientOptions {
   gammaUrl?: string;
   clobUrl?: string;
+  /** The Data API (open interest). */
+  dataUrl?: string;
   timeoutMs?: number;
   /** Retry and circuit-breaker settings (defaults in src/sources/http/client.ts). */
   resilience?: Resilience;
@@ -34,6 +40,7 @@ export interface Listing {
 export class PolymarketClient {
   private readonly gamma: HttpClient;
   private readonly clob: HttpClient;
+  private readonly data: HttpClient;
   private readonly log: Logger | undefined;
 
   constructor(opts: PolymarketClientOptions = {}) {
@@ -41,6 +48,7 @@ export class PolymarketClient {
     const common = { ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.log ? { log: opts.log } : {}), ...opts.resilience };
     this.gamma = new HttpClient({ name: 'polymarket-gamma', baseUrl: opts.gammaUrl ?? POLYMARKET_GAMMA_DEFAULT_URL, ...common });
     this.clob = new HttpClient({ name: 'polymarket-clob', baseUrl: opts.clobUrl ?? POLYMARKET_CLOB_DEFAULT_URL, ...common });
+    this.data = new HttpClient({ name: 'polymarket-data', baseUrl: opts.dataUrl ?? POLYMARKET_DATA_DEFAULT_URL, ...common });
   }
 
   /** One event with its markets (`GET /events/slug/{slug}`), raw. */
@@ -68,6 +76,21 @@ export class PolymarketClient {
       },
     );
     return truncated ? { events, truncated } : { events };
+  }
+
+  /**
+   * Open interest in USD per market (`GET /oi?market=id,id`), keyed by lower-case conditionId. A
+   * market the Data API does not list is absent (unknown), not 0.
+   */
+  async openInterest(conditionIds: readonly string[], signal?: AbortSignal): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (const group of chunk([...new Set(conditionIds)], OI_IDS_PER_CALL)) {
+      const res = await this.data.getJson('/oi', { market: group.join(',') }, signal);
+      const parsed = OpenInterestRows.safeParse(res.body);
+      if (!parsed.success) throw new UpstreamShapeError('polymarket-data', `/oi: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      for (const row of parsed.data) out.set(row.market.toLowerCase(), row.value);
+    }
+    return out;
   }
 
   /**

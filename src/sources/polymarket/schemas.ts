@@ -71,3 +71,12 @@ export const ClobPrice = z.object({ price: Numeric });
 
 /** Gamma's keyset listing envelope: `next_cursor` is absent on the last page. */
 export const KeysetPage = z.object({ events: z.array(z.unknown()), next_cursor: z.string().nullish() });
+
+/** Data API `GET /oi?market=`: `[{ market: conditionId, value: USD }]` (or the same rows under `data`). */
+export const OpenInterestRows = z
+  .union([z.array(z.unknown()), z.object({ data: z.array(z.unknown()) }).transform((o) => o.data)])
+  .transform((rows) => rows.flatMap((r) => {
+    const row = z.object({ market: z.string().min(1).optional(), condition_id: z.string().min(1).optional(), value: Numeric.pipe(z.number().nonnegative()) }).safeParse(r);
+    const market = row.success ? (row.data.market ?? row.data.condition_id) : undefined;
+    return row.success && market ? [{ market, value: row.data.value }] : [];
+  }));
