@@ -9,7 +9,7 @@
  * - The odds provider is called at most once per league per minimum interval, failed calls
  *   included, and a Kalshi failure does not buy the odds again.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import { loadEventCatalog } from '../../src/catalog/events/load.js';
 import { createCatalogEventsSource } from '../../src/sources/combined/catalog-events.js';
@@ -23,26 +23,16 @@ import { refreshEvents } from '../../workers/jobs/refresh-events.js';
 import { refreshSportsbook } from '../../workers/jobs/refresh-sportsbook.js';
 import type { RefreshDeps, RefreshResult } from '../../workers/refresh.js';
 import { useRedis } from '../support/redis.js';
-import { recorded, startReplayServer, type ReplayServer } from '../support/upstream-replay.js';
+import { useReplayServer } from '../support/upstream-replay.js';
 
 const redis = useRedis();
-let replay: ReplayServer;
+const replay = useReplayServer({ oddsRemaining: 1e9 });
 const lines: Array<{ level: number; msg: string; kind?: string }> = [];
 const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l) as { level: number; msg: string }) });
 const T0 = Date.now();
 
-beforeAll(async () => {
-  replay = await startReplayServer();
-});
-afterAll(async () => {
-  await replay?.stop();
-});
 beforeEach(async () => {
   await redis.client.flushdb();
-  replay.data = recorded();
-  replay.requests.length = 0;
-  replay.clearFaults();
-  replay.oddsRemaining = 1e9;
   lines.length = 0;
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(T0);

@@ -5,7 +5,7 @@
  * snapshot), only the bad item is dropped (and marked in the meta), or the last good snapshot is
  * kept with the failure and its reason counted.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { loadEventCatalog } from '../../src/catalog/events/load.js';
 import { createCatalogEventsSource } from '../../src/sources/combined/catalog-events.js';
@@ -22,27 +22,18 @@ import { refreshFx } from '../../workers/jobs/refresh-fx.js';
 import { refreshSportsbook } from '../../workers/jobs/refresh-sportsbook.js';
 import type { RefreshDeps, RefreshResult } from '../../workers/refresh.js';
 import { useRedis } from '../support/redis.js';
-import { recorded, startReplayServer, type ReplayServer } from '../support/upstream-replay.js';
+import { useReplayServer } from '../support/upstream-replay.js';
 
 type Obj = Record<string, unknown>;
 
 const redis = useRedis();
-let replay: ReplayServer;
+const replay = useReplayServer({ oddsRemaining: 500 });
 const log = pino({ level: 'silent' });
 // Short pauses: these cases are about what gets published, not about timing (upstream-backoff.test.ts).
 const FAST = { backoffBaseMs: 1, backoffMaxMs: 2, breakerBaseMs: 1 };
 
-beforeAll(async () => {
-  replay = await startReplayServer();
-});
-afterAll(async () => {
-  await replay?.stop();
-});
 beforeEach(async () => {
   await redis.client.flushdb();
-  replay.data = recorded();
-  replay.requests.length = 0;
-  replay.oddsRemaining = 500;
 });
 
 let clock = new Date('2026-03-01T12:00:00.000Z');

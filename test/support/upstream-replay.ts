@@ -4,6 +4,7 @@
  * (/clob/...), The Odds API (/odds/...) and the ECB file (/ecb/...). Tests can inject faults, page
  * sizes and malformed entries, and stop and restart it on the same port.
  */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -207,6 +208,32 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     await listen(state.port);
   };
   return state;
+}
+
+/**
+ * One replay server for a test file, reset before each test: recorded data, no requests, no
+ * pending faults, the given quota. The returned object stands for the server once it runs.
+ */
+export function useReplayServer(reset: { oddsRemaining?: number } = {}): ReplayServer {
+  const holder = {} as { server: ReplayServer };
+  beforeAll(async () => {
+    holder.server = await startReplayServer();
+  });
+  afterAll(async () => {
+    await holder.server?.stop();
+  });
+  beforeEach(() => {
+    const s = holder.server;
+    s.data = recorded();
+    s.requests.length = 0;
+    s.clearFaults();
+    s.oddsRemaining = reset.oddsRemaining ?? 500;
+  });
+  // Tests read and set fields (data, oddsRemaining ...) on the server started in beforeAll.
+  return new Proxy({} as ReplayServer, {
+    get: (_, k) => Reflect.get(holder.server, k),
+    set: (_, k, v) => Reflect.set(holder.server, k, v),
+  });
 }
 
 /** Environment pointing every real source at a replay server. */
