@@ -98,7 +98,7 @@ export function createSources(config: Config, opts: SourceOptions = {}): Sources
       return createDerivedMetricsSource({
         events: async (ctx) => {
           // Before the first events refresh has run, fetch once here; afterwards reuse its result.
-          if (!ev.last()) await ev.fetchEvents(ctx);
+          if (!ev.last()) ev.accept(await ev.fetchEvents(ctx));
           return ev.last()!;
         },
         leagues: () => ('lastLeagues' in sportsbook ? (sportsbook as OddsSportsbookSource).lastLeagues() : []),

@@ -104,7 +104,10 @@ describe('HTTP client faults', () => {
 describe('catalog events source (Kalshi + Polymarket)', () => {
   it('fetches exactly the referenced markets and prices the catalog from them', async () => {
     const source = createCatalogEventsSource({ catalog: loadEventCatalog(), kalshi: kalshi(), polymarket: polymarket(), log });
-    const data = EventsData.parse(await source.fetchEvents({ now }));
+    const fetched = await source.fetchEvents({ now });
+    const data = EventsData.parse(fetched);
+    expect(source.last()).toBeUndefined();
+    source.accept(fetched);
     const tickers = new URL(replay.requests.find((r) => r.startsWith('/kalshi/markets'))!, 'http://x').searchParams.get('tickers')!.split(',');
     expect(tickers.sort()).toEqual([
       'KXIRANDEMOCRACY-27MAR01-T6',
@@ -151,7 +154,7 @@ describe('catalog events source (Kalshi + Polymarket)', () => {
     const cid = '0x4fad2d024d0a82efa02dcef616a30739eb6cb5c5f088ec92a4ffbc7bda6f69b1';
     replay.openInterest = { [cid]: 125000.5 };
     const source = createCatalogEventsSource({ catalog: loadEventCatalog(), kalshi: kalshi(), polymarket: polymarket(), log });
-    await source.fetchEvents({ now });
+    source.accept(await source.fetchEvents({ now }));
     const poly = source.last()!.markets.filter((m) => m.venue === 'polymarket');
     expect(poly.find((m) => m.id === 'iran-x-israelus-conflict-ends-by-march-7')!.openInterestUsd).toBe(125000.5);
     expect(poly.find((m) => m.id === 'iran-x-israelus-conflict-ends-by-march-15')!.openInterestUsd).toBeNull();

@@ -31,8 +31,10 @@ export interface CatalogEventsOptions {
 
 /** An events source that also remembers the venue markets of its last good fetch (for metrics). */
 export interface CatalogEventsSource extends EventsSource {
-  /** The last good fetch: its data, the venue markets behind it and their categories; undefined before the first. */
+  /** The last accepted fetch: its data, the venue markets behind it and their categories; undefined before the first. */
   last(): MarketsWithCategory | undefined;
+  /** The refresh published `data` (it passed validation and the quality gate): metrics may use it. */
+  accept(data: EventsData): void;
 }
 
 async function kalshiMarkets(client: KalshiClient, catalog: EventCatalog, ctx: FetchContext, log?: Logger): Promise<VenueMarket[]> {
@@ -113,11 +115,16 @@ const isNotFound = (err: unknown) => err instanceof UpstreamHttpError && err.sta
 /** Creates the catalog-driven events source over the given venue clients. */
 export function createCatalogEventsSource(opts: CatalogEventsOptions): CatalogEventsSource {
   const name = [opts.kalshi && 'kalshi', opts.polymarket && 'polymarket'].filter(Boolean).join('+');
+  // A fetch becomes `last` only once accepted, so metrics never derive from one the gate refused.
+  let pending: MarketsWithCategory | undefined;
   let last: MarketsWithCategory | undefined;
   const categories = catalogCategories(opts.catalog);
   return {
     name,
     last: () => last,
+    accept: (data) => {
+      if (pending?.data === data) last = pending;
+    },
     async fetchEvents(ctx: FetchContext): Promise<EventsData> {
       // When one venue fails the fetch is lost anyway: stop the other venue's calls and retries.
       const stop = new AbortController();
@@ -146,7 +153,7 @@ export function createCatalogEventsSource(opts: CatalogEventsOptions): CatalogEv
       for (const s of skipped) {
         if (s.ref && !/^(market not open|no live)/.test(s.reason)) ctx.dropped?.push({ id: s.ref, reason: `${s.event}/${s.outcome}: ${s.reason}` });
       }
-      last = { data, markets, categories };
+      pending = { data, markets, categories };
       return data;
     },
   };
