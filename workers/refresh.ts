@@ -43,6 +43,8 @@ export async function refreshSnapshot<K extends SnapshotKind>(
   kind: K,
   key: string,
   fetch: (ctx: Required<Pick<FetchContext, 'now' | 'signal' | 'dropped'>>) => Promise<SnapshotDataOf<K>>,
+  /** Told the fetched data (as the source returned it) once it is published: sources that feed others use only accepted data. */
+  accepted?: (data: SnapshotDataOf<K>) => void,
 ): Promise<RefreshResult> {
   const labels = { kind, key };
   const timeoutMs = deps.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
@@ -59,11 +61,13 @@ export async function refreshSnapshot<K extends SnapshotKind>(
     // A hung upstream must not hold the job slot forever: the whole fetch shares one deadline.
     const dropped: Dropped[] = [];
     // Schema first (a ZodError says the data is malformed), then the gate (it says the data is worse).
-    const data = SnapshotData[kind].parse(await fetch({ now, signal: AbortSignal.timeout(timeoutMs), dropped })) as SnapshotDataOf<K>;
+    const fetched = await fetch({ now, signal: AbortSignal.timeout(timeoutMs), dropped });
+    const data = SnapshotData[kind].parse(fetched) as SnapshotDataOf<K>;
     const last = await readSnapshot(deps.redis, kind, key).catch(() => undefined);
     const violations = checkQuality(kind, last?.data, data, now, deps.quality);
     if (violations.length > 0) throw new QualityGateError(violations);
     const result = await writeSnapshot(deps.redis, kind, key, data, now, dropped);
+    accepted?.(fetched);
     refreshesTotal.inc({ ...labels, outcome: result.version ? 'written' : 'unchanged' });
     failureStreak.set(labels, 0);
     itemsDropped.set(labels, dropped.length);

@@ -6,11 +6,6 @@ import { refreshSnapshot, type RefreshDeps } from '../refresh.js';
 export const REFRESH_EVENTS = 'refresh-events';
 
 export function refreshEvents(deps: RefreshDeps, source: EventsSource & { accept?(data: EventsData): void }) {
-  return async () => {
-    let fetched: EventsData | undefined;
-    const result = await refreshSnapshot(deps, 'events', 'all', async (ctx) => (fetched = await source.fetchEvents(ctx)));
-    // Only a fetch the refresh accepted (validated, through the quality gate) feeds derived metrics.
-    if (fetched) source.accept?.(fetched);
-    return result;
-  };
+  // Only a fetch the refresh accepted (validated, through the quality gate) feeds derived metrics.
+  return () => refreshSnapshot(deps, 'events', 'all', (ctx) => source.fetchEvents(ctx), (d) => source.accept?.(d));
 }

@@ -40,9 +40,11 @@ export interface OddsSportsbookOptions {
   memory?: LeagueMemory;
 }
 
-/** A sportsbook source that remembers its last good leagues (for metrics). */
+/** A sportsbook source that remembers its last accepted leagues (for metrics). */
 export interface OddsSportsbookSource extends SportsbookSource {
   lastLeagues(): readonly LeagueData[];
+  /** The refresh published `data` (validated, through the quality gate): metrics may use it. */
+  accept(data: LeagueData): void;
 }
 
 interface LeagueState {
@@ -56,6 +58,8 @@ interface LeagueState {
   /** The games with Kalshi's rows added, for the odds call at `oddsAt`. */
   upcoming?: { oddsAt: number; matchups: Matchup[] };
   scoresAt?: number;
+  /** The last fetch, and the last one a refresh accepted. */
+  pending?: LeagueData;
   last?: LeagueData;
   /** What was last saved to memory, to save only on change. */
   saved?: string;
@@ -167,13 +171,17 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
   return {
     name: opts.kalshi ? 'odds-api+kalshi' : 'odds-api',
     lastLeagues: () => [...states.values()].flatMap((s) => (s.last ? [s.last] : [])),
+    accept: (data) => {
+      const s = states.get(data.league);
+      if (s && s.pending === data) s.last = data;
+    },
     async fetchLeague(league: League, ctx: FetchContext): Promise<LeagueData> {
       const s = await stateOf(league);
       const matchups = await upcoming(league, s, ctx);
       const done = await finished(league, s, ctx);
       await remember(league, s, done);
       const data: LeagueData = { league, teams: s.teams.teams(), finished: done, upcoming: matchups };
-      s.last = data;
+      s.pending = data;
       return data;
     },
   };
