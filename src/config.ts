@@ -131,11 +131,16 @@ export const EnvSchema = z.object({
   KALSHI_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://external-api.kalshi.com/trade-api/v2'),
   POLYMARKET_GAMMA_URL: z.url({ protocol: /^https?$/ }).default('https://gamma-api.polymarket.com'),
   POLYMARKET_CLOB_URL: z.url({ protocol: /^https?$/ }).default('https://clob.polymarket.com'),
+  POLYMARKET_DATA_URL: z.url({ protocol: /^https?$/ }).default('https://data-api.polymarket.com'),
   ODDS_API_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.the-odds-api.com'),
   ODDS_API_KEY: z.string().min(1).optional(),
   ODDS_API_REGIONS: z.string().regex(/^[a-z]{2}(,[a-z]{2})*$/, 'comma list such as us,eu').default('us'),
   /** Each odds call costs quota: a league is fetched from The Odds API at most this often. */
   ODDS_API_MIN_INTERVAL_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
+  /** Credits the odds provider may spend per month; calls are paced so they last (x-requests-remaining). */
+  ODDS_API_MONTHLY_CREDITS: z.coerce.number().int().positive().optional(),
+  /** A refresh losing more than this share of the last good snapshot's events, outcomes or operators fails. */
+  QUALITY_MAX_LOSS_SHARE: z.coerce.number().min(0).max(1).default(0.5),
   ECB_FX_URL: z.url({ protocol: /^https?$/ }).default('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml'),
   /** Venue up/down quotes (SOURCES quotes=venues): Polymarket's CLOB market channel, Kalshi's poll interval. */
   POLYMARKET_CLOB_WS_URL: z.url({ protocol: /^wss?$/ }).default('wss://ws-subscriptions-clob.polymarket.com/ws/market'),
@@ -216,10 +221,13 @@ export interface Config {
     polymarketClobUrl: string;
     polymarketClobWsUrl: string;
     kalshiQuotesPollMs: number;
+    polymarketDataUrl: string;
     oddsApiBaseUrl: string;
     oddsApiKey: string | undefined;
     oddsApiRegions: string;
     oddsApiMinIntervalSeconds: number;
+    oddsApiMonthlyCredits: number | undefined;
+    qualityMaxLossShare: number;
     ecbFxUrl: string;
     timeoutMs: number;
     eventCatalogFile: string | undefined;
@@ -326,10 +334,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       polymarketClobUrl: e.POLYMARKET_CLOB_URL,
       polymarketClobWsUrl: e.POLYMARKET_CLOB_WS_URL,
       kalshiQuotesPollMs: e.KALSHI_QUOTES_POLL_MS,
+      polymarketDataUrl: e.POLYMARKET_DATA_URL,
       oddsApiBaseUrl: e.ODDS_API_BASE_URL,
       oddsApiKey: e.ODDS_API_KEY,
       oddsApiRegions: e.ODDS_API_REGIONS,
       oddsApiMinIntervalSeconds: e.ODDS_API_MIN_INTERVAL_SECONDS,
+      oddsApiMonthlyCredits: e.ODDS_API_MONTHLY_CREDITS,
+      qualityMaxLossShare: e.QUALITY_MAX_LOSS_SHARE,
       ecbFxUrl: e.ECB_FX_URL,
       timeoutMs: e.UPSTREAM_TIMEOUT_MS,
       eventCatalogFile: e.EVENT_CATALOG_FILE,

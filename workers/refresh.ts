@@ -1,14 +1,24 @@
 /**
- * The shared shape of every refresh job: fetch from a source, validate, write the snapshot (which
- * publishes `pw:snap`). On failure (timeout, 429/5xx, data failing validation) the last good
- * snapshot stays, the failure streak is recorded (readiness turns stale after the configured age),
- * one warning is logged per streak, and the error is rethrown so BullMQ retries with backoff; the
- * next scheduled run tries again, so recovery needs no restart. Recovery is logged once too.
+ * The shared shape of every refresh job: fetch from a source, check the result against the last
+ * good snapshot (the quality gate), write it (which publishes `pw:snap`). On failure (timeout,
+ * 429/5xx, an open circuit, data failing validation or the gate) the last good snapshot stays, the
+ * failure streak and its reason are recorded in the snapshot meta (readiness shows them) and in
+ * metrics, one warning is logged per streak, and the error is rethrown so BullMQ retries; the next
+ * scheduled run tries again, so recovery needs no restart. Recovery is logged once too.
+ * At most one refresh per snapshot runs at a time, across worker processes (a Redis lock).
  */
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../src/log.js';
-import type { SnapshotDataOf, SnapshotKind } from '../src/store/schemas.js';
-import { recordFailure, writeSnapshot, type WriteResult } from '../src/store/snapshots.js';
+import { failureStreak, itemsDropped, refreshesTotal, refreshFailuresTotal } from '../src/metrics/sources.js';
+import { failureReason } from '../src/sources/failure-reason.js';
+import type { Dropped } from '../src/sources/http/parse.js';
+import { checkQuality } from '../src/sources/quality/gate.js';
+import { QualityGateError, type QualityOptions } from '../src/sources/quality/options.js';
+import type { FetchContext } from '../src/sources/source.js';
+import { refreshLockKey } from '../src/store/keys.js';
+import { SnapshotData, type SnapshotDataOf, type SnapshotKind } from '../src/store/schemas.js';
+import { readSnapshot, recordFailure, writeSnapshot, type WriteResult } from '../src/store/snapshots.js';
 
 export interface RefreshDeps {
   redis: Redis;
@@ -16,31 +26,66 @@ export interface RefreshDeps {
   now(): Date;
   /** Upper bound on one whole fetch (all its upstream calls and retries); default 60 s. */
   fetchTimeoutMs?: number;
+  /** Quality gate thresholds (defaults in src/sources/quality/options.ts). */
+  quality?: QualityOptions;
 }
 
+/** A refresh's result; `skipped` when another refresh of the same snapshot was in flight. */
+export type RefreshResult = WriteResult & { skipped?: true };
+
 const DEFAULT_FETCH_TIMEOUT_MS = 60_000;
+
+// Compare-and-delete: a lock that expired and was taken by another worker is not ours to free.
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 
 export async function refreshSnapshot<K extends SnapshotKind>(
   deps: RefreshDeps,
   kind: K,
   key: string,
-  fetch: (now: Date, signal: AbortSignal) => Promise<SnapshotDataOf<K>>,
-): Promise<WriteResult> {
+  fetch: (ctx: Required<Pick<FetchContext, 'now' | 'signal' | 'dropped'>>) => Promise<SnapshotDataOf<K>>,
+  /** Told the fetched data (as the source returned it) once it is published: sources that feed others use only accepted data. */
+  accepted?: (data: SnapshotDataOf<K>) => void,
+): Promise<RefreshResult> {
+  const labels = { kind, key };
+  const timeoutMs = deps.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  const lock = refreshLockKey(kind, key);
+  const token = randomUUID();
+  // The lock outlives the fetch deadline a little, so a crashed worker frees it on its own.
+  if ((await deps.redis.set(lock, token, 'PX', timeoutMs + 10_000, 'NX')) !== 'OK') {
+    refreshesTotal.inc({ ...labels, outcome: 'skipped' });
+    deps.log.debug(labels, 'refresh already in flight; skipped');
+    return { version: 0, endedFailures: 0, skipped: true };
+  }
   const now = deps.now();
   try {
     // A hung upstream must not hold the job slot forever: the whole fetch shares one deadline.
-    const signal = AbortSignal.timeout(deps.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS);
-    const data = await fetch(now, signal);
-    const result = await writeSnapshot(deps.redis, kind, key, data, now);
+    const dropped: Dropped[] = [];
+    // Schema first (a ZodError says the data is malformed), then the gate (it says the data is worse).
+    const fetched = await fetch({ now, signal: AbortSignal.timeout(timeoutMs), dropped });
+    const data = SnapshotData[kind].parse(fetched) as SnapshotDataOf<K>;
+    const last = await readSnapshot(deps.redis, kind, key).catch(() => undefined);
+    const violations = checkQuality(kind, last?.data, data, now, deps.quality);
+    if (violations.length > 0) throw new QualityGateError(violations);
+    const result = await writeSnapshot(deps.redis, kind, key, data, now, dropped);
+    accepted?.(fetched);
+    refreshesTotal.inc({ ...labels, outcome: result.version ? 'written' : 'unchanged' });
+    failureStreak.set(labels, 0);
+    itemsDropped.set(labels, dropped.length);
     if (result.endedFailures > 0) deps.log.info({ kind, key, failedAttempts: result.endedFailures }, 'refresh recovered');
-    deps.log.debug({ kind, key, version: result.version }, result.version ? 'snapshot written' : 'snapshot unchanged');
+    deps.log.debug({ kind, key, version: result.version, dropped: dropped.length }, result.version ? 'snapshot written' : 'snapshot unchanged');
     return result;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const streak = await recordFailure(deps.redis, kind, key, message, now).catch(() => 0);
+    const reason = failureReason(err);
+    const streak = await recordFailure(deps.redis, kind, key, message, now, reason).catch(() => 0);
+    refreshesTotal.inc({ ...labels, outcome: 'failed' });
+    refreshFailuresTotal.inc({ ...labels, reason });
+    if (streak > 0) failureStreak.set(labels, streak);
     // One warning per failure streak, not one per attempt.
-    if (streak <= 1) deps.log.warn({ kind, key, err: message.slice(0, 500) }, 'refresh failed; keeping the last good snapshot');
-    else deps.log.debug({ kind, key, streak }, 'refresh still failing');
+    if (streak <= 1) deps.log.warn({ kind, key, reason, err: message.slice(0, 500) }, 'refresh failed; keeping the last good snapshot');
+    else deps.log.debug({ kind, key, reason, streak }, 'refresh still failing');
     throw err;
+  } finally {
+    await deps.redis.eval(RELEASE, 1, lock, token).catch(() => undefined);
   }
 }

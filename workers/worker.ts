@@ -13,6 +13,7 @@ import { REFRESH_EVENTS, refreshEvents } from './jobs/refresh-events.js';
 import { REFRESH_FX, refreshFx } from './jobs/refresh-fx.js';
 import { REFRESH_METRICS, refreshMetrics } from './jobs/refresh-metrics.js';
 import { REFRESH_SPORTSBOOK, refreshSportsbook } from './jobs/refresh-sportsbook.js';
+import { DEFAULT_QUALITY } from '../src/sources/quality/options.js';
 import type { RefreshDeps } from './refresh.js';
 import { REFRESH_QUEUE, upsertSchedules } from './schedules.js';
 import { startAdminServer } from '../src/metrics/admin-server.js';
@@ -31,7 +32,7 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
   const queueConn = connectRedis(config.redis, 'worker-queue', log, bullOpts);
   const workerConn = connectRedis(config.redis, 'worker-bull', log, bullOpts);
 
-  const deps: RefreshDeps = { redis, log, now: () => new Date() };
+  const deps: RefreshDeps = { redis, log, now: () => new Date(), quality: { ...DEFAULT_QUALITY, maxLossShare: config.upstream.qualityMaxLossShare } };
   const jobs: Record<string, (data: unknown) => Promise<unknown>> = {
     [REFRESH_EVENTS]: refreshEvents(deps, sources.events),
     [REFRESH_SPORTSBOOK]: refreshSportsbook(deps, sources.sportsbook),

@@ -80,9 +80,12 @@ const readArray = (file: string, key: string): unknown[] => {
 const kalshiRaw = values.kalshi
   ? readArray(values.kalshi, 'events')
   : await new KalshiClient({ ...(process.env.KALSHI_BASE_URL ? { baseUrl: process.env.KALSHI_BASE_URL } : {}) }).listEvents({ status: 'open' });
-const polyRaw = values.polymarket
-  ? readArray(values.polymarket, 'events')
+const polyListing = values.polymarket
+  ? { events: readArray(values.polymarket, 'events') }
   : await new PolymarketClient({ ...(process.env.POLYMARKET_GAMMA_URL ? { gammaUrl: process.env.POLYMARKET_GAMMA_URL } : {}) }).listEvents();
+// A truncated listing means missing candidates, not "no match": say so.
+if ('truncated' in polyListing && polyListing.truncated) process.stderr.write(`warning: Polymarket listing truncated (${polyListing.truncated}); some markets were not compared\n`);
+const polyRaw = polyListing.events;
 
 const k = normalizeKalshiEvents(kalshiRaw);
 const p = normalizeGammaEvents(polyRaw);

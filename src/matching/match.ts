@@ -6,6 +6,7 @@
  * question, different date), and one-sided negation is flagged as a possible YES/NO inversion.
  */
 import type { VenueMarket } from '../catalog/events/venue-market.js';
+import { contrastsBetween } from './contrasts.js';
 import { deadlineOf } from './dates.js';
 import { hasNegation, numericTokens, tokens } from './text.js';
 
@@ -19,7 +20,7 @@ export interface Proposal {
   band: Band;
   /** Why, in words a reviewer reads. */
   reasons: string[];
-  flags: { datesDiffer: boolean; outcomesDiffer: boolean; possibleInversion: boolean; rulesDiffer: boolean };
+  flags: { datesDiffer: boolean; outcomesDiffer: boolean; possibleInversion: boolean; rulesDiffer: boolean; termsDiffer: boolean };
 }
 
 export interface MatchOptions {
@@ -92,14 +93,18 @@ export function proposeMatches(kalshi: readonly VenueMarket[], polymarket: reado
       const np = numericTokens(`${p.outcomeLabel ?? ''} ${p.title}`);
       const outcomesDiffer = nk.length > 0 && np.length > 0 && nk.sort().join(',') !== np.sort().join(',');
       if (outcomesDiffer) reasons.push(`outcome numbers differ (${nk.join(', ')} vs ${np.join(', ')})`);
+      // Look-alikes that differ in one word (reach vs above, House vs Senate, nominee vs winner).
+      const contrasts = contrastsBetween(side(k), side(p));
+      const termsDiffer = contrasts.length > 0;
+      if (termsDiffer) reasons.push(`different contracts: ${contrasts.join('; ')}`);
       const possibleInversion = hasNegation(k.title) !== hasNegation(p.title);
       if (possibleInversion) reasons.push('one side is phrased negatively: check YES/NO inversion (invert: true)');
       const ruleDiffs = RULE_TERMS.filter(([, re]) => re.test(k.rules ?? '') !== re.test(p.rules ?? '')).map(([name]) => name);
       const rulesDiffer = ruleDiffs.length > 0;
       if (rulesDiffer) reasons.push(`resolution rules differ on: ${ruleDiffs.join(', ')}; write a resolutionNote`);
       const confidence = Math.round((0.6 * Math.min(1, text) + 0.4 * dateScore) * 1000) / 1000;
-      const band: Band = datesDiffer || outcomesDiffer ? 'rejected' : confidence >= 0.75 ? 'high' : confidence >= 0.55 ? 'medium' : 'low';
-      out.push({ kalshi: k, polymarket: p, confidence, band, reasons, flags: { datesDiffer, outcomesDiffer, possibleInversion, rulesDiffer } });
+      const band: Band = datesDiffer || outcomesDiffer || termsDiffer ? 'rejected' : confidence >= 0.75 ? 'high' : confidence >= 0.55 ? 'medium' : 'low';
+      out.push({ kalshi: k, polymarket: p, confidence, band, reasons, flags: { datesDiffer, outcomesDiffer, possibleInversion, rulesDiffer, termsDiffer } });
     });
   });
   const rank: Record<Band, number> = { high: 0, medium: 1, low: 2, rejected: 3 };

@@ -31,10 +31,27 @@ export function fold(s: string): string {
 
 const stem = (w: string) => (w.length > 4 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
 
+const UNITS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, million: 1e6, b: 1e9, bn: 1e9, billion: 1e9 };
+
+/**
+ * Amounts written one canonical way, so venues' spellings compare equal:
+ * "$150,000", "$150k" and "150 thousand" all become "150000"; "$1.5M" becomes "1500000".
+ */
+export function canonicalAmounts(s: string): string {
+  return s.replace(/\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(k|m|bn|b|thousand|million|billion)\b)?/gi, (all, int: string, frac: string | undefined, unit: string | undefined) => {
+    if (!unit && !int.includes(',')) return all;
+    const n = Number(`${int.replace(/,/g, '')}${frac ?? ''}`) * (unit ? (UNITS[unit.toLowerCase()] ?? 1) : 1);
+    return String(Math.round(n * 100) / 100);
+  });
+}
+
+/** ISO dates and timestamps removed (the deadline reader handles dates). */
+const withoutIsoDates = (s: string) => s.replace(/\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?/gi, ' ');
+
 /** Content tokens of a text: no stop words, no month names or bare day numbers, stemmed. */
 export function tokens(s: string): string[] {
   // ISO timestamps carry no words; the deadline reader handles dates.
-  let t = ` ${fold(s.replace(/\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?/gi, ' '))} `;
+  let t = ` ${fold(canonicalAmounts(withoutIsoDates(s)))} `;
   for (const [re, rep] of PHRASES) t = t.replace(re, rep);
   return t
     .split(/\s+/)
@@ -42,13 +59,12 @@ export function tokens(s: string): string[] {
     .map(stem);
 }
 
-/** Numbers in a label that are not dates ("at least 6" → ["6"], "25-50k" → ["25", "50k"]). */
+/** Numbers in a label that are not dates ("at least 6" → ["6"], "$150k" → ["150000"]). */
 export function numericTokens(s: string): string[] {
-  const withoutDates = fold(s)
-    .replace(/\d{4}-\d{2}-\d{2}(t[\d:.]+z?)?/g, ' ')
+  const withoutDates = fold(canonicalAmounts(withoutIsoDates(s)))
     .replace(new RegExp(`\\b(${[...MONTH_WORDS].join('|')})\\s+\\d{1,2}\\b`, 'g'), ' ')
     .replace(/\b(19|20)\d{2}\b/g, ' ');
-  return withoutDates.match(/\d+(\.\d+)?k?/g) ?? [];
+  return withoutDates.match(/\d+(\.\d+)?/g) ?? [];
 }
 
 /** True when any negation word appears. */

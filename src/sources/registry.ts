@@ -63,7 +63,7 @@ export function createSources(config: Config, opts: SourceOptions = {}): Sources
       catalog,
       log,
       ...(venues.kalshi ? { kalshi: kalshiClient() } : {}),
-      ...(venues.polymarket ? { polymarket: new PolymarketClient({ gammaUrl: up.polymarketGammaUrl, clobUrl: up.polymarketClobUrl, timeoutMs: up.timeoutMs, log }) } : {}),
+      ...(venues.polymarket ? { polymarket: new PolymarketClient({ gammaUrl: up.polymarketGammaUrl, clobUrl: up.polymarketClobUrl, dataUrl: up.polymarketDataUrl, timeoutMs: up.timeoutMs, log }) } : {}),
     });
   };
   const oddsSportsbook = (withKalshi: boolean): OddsSportsbookSource => {
@@ -73,6 +73,7 @@ export function createSources(config: Config, opts: SourceOptions = {}): Sources
       odds,
       log,
       minIntervalMs: up.oddsApiMinIntervalSeconds * 1000,
+      ...(up.oddsApiMonthlyCredits !== undefined ? { monthlyCredits: up.oddsApiMonthlyCredits } : {}),
       ...(opts.leagueMemory ? { memory: opts.leagueMemory } : {}),
       ...(withKalshi ? { kalshi: kalshiClient() } : {}),
     });
@@ -97,7 +98,7 @@ export function createSources(config: Config, opts: SourceOptions = {}): Sources
       return createDerivedMetricsSource({
         events: async (ctx) => {
           // Before the first events refresh has run, fetch once here; afterwards reuse its result.
-          if (!ev.last()) await ev.fetchEvents(ctx);
+          if (!ev.last()) ev.accept(await ev.fetchEvents(ctx));
           return ev.last()!;
         },
         leagues: () => ('lastLeagues' in sportsbook ? (sportsbook as OddsSportsbookSource).lastLeagues() : []),

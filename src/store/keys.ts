@@ -6,6 +6,8 @@ export const SNAP_CHANNEL = 'pw:snap';
 export const snapKey = (kind: SnapshotKind, key: string) => `pw:snap:${kind}:${key}`;
 /** Bookkeeping beside each snapshot: version, content hash, changedAt, fetchedAt, failure streak. */
 export const metaKey = (kind: SnapshotKind, key: string) => `pw:meta:${kind}:${key}`;
+/** Held while one refresh of a snapshot runs, so at most one per snapshot is in flight across workers. */
+export const refreshLockKey = (kind: SnapshotKind, key: string) => `pw:lock:refresh:${kind}:${key}`;
 export const ticksChannel = (asset: string) => `pw:ticks:${asset}`;
 export const strikeKey = (asset: string, horizonMinutes: number, windowStartEpochSec: number) =>
   `pw:strike:${asset}:${horizonMinutes}:${windowStartEpochSec}`;

@@ -11,9 +11,21 @@ import { SnapshotData, type Snapshot, type SnapshotDataOf, type SnapshotKind } f
 
 const SAFE_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
-// KEYS: snapshot, meta. ARGV: kind, key, data JSON, content hash, now ISO, channel.
+/** An item a refresh left out, and why (a 404 slug, a malformed market, a failed match guard). */
+export interface DroppedItem {
+  id: string;
+  reason: string;
+}
+
+// The meta shows the first few; the count says how many there were.
+const MAX_DROPPED_KEPT = 50;
+
+const DroppedMeta = z.object({ count: z.number().int().nonnegative(), items: z.array(z.object({ id: z.string(), reason: z.string() })) });
+
+// KEYS: snapshot, meta. ARGV: kind, key, data JSON, content hash, now ISO, channel, dropped JSON.
 const WRITE_SCRIPT = `
 local failures = tonumber(redis.call('HGET', KEYS[2], 'failures') or '0') or 0
+redis.call('HSET', KEYS[2], 'dropped', ARGV[7])
 if redis.call('HGET', KEYS[2], 'hash') == ARGV[4] and redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('HSET', KEYS[2], 'fetchedAt', ARGV[5], 'failures', 0)
   return {0, failures}
@@ -43,6 +55,8 @@ export async function writeSnapshot<K extends SnapshotKind>(
   key: string,
   data: SnapshotDataOf<K>,
   now: Date,
+  /** Items this refresh left out (per-item isolation), kept in the meta for operators to see. */
+  dropped: readonly DroppedItem[] = [],
 ): Promise<WriteResult> {
   if (!SAFE_KEY.test(key)) throw new RangeError(`unsafe snapshot key ${key}`);
   const valid = SnapshotData[kind].parse(data);
@@ -59,6 +73,7 @@ export async function writeSnapshot<K extends SnapshotKind>(
     hash,
     now.toISOString(),
     SNAP_CHANNEL,
+    JSON.stringify({ count: dropped.length, items: dropped.slice(0, MAX_DROPPED_KEPT) }),
   )) as [number, number];
   return { version, endedFailures };
 }
@@ -95,6 +110,10 @@ export interface SnapshotMeta {
   failures: number;
   lastError?: string;
   lastErrorAt?: string;
+  /** The class of the last failure: quality, http, timeout, shape, quota, backoff, other. */
+  lastReason?: string;
+  /** What the last good refresh left out. */
+  dropped?: { count: number; items: DroppedItem[] };
 }
 
 /** Bookkeeping for readiness and staleness checks. */
@@ -109,16 +128,27 @@ export async function readMeta(redis: Redis, kind: SnapshotKind, key: string): P
     failures: Number(h.failures ?? 0),
     lastError: h.lastError,
     lastErrorAt: h.lastErrorAt,
+    ...(h.lastReason ? { lastReason: h.lastReason } : {}),
+    ...(h.dropped ? { dropped: parseDropped(h.dropped) } : {}),
   };
 }
 
+function parseDropped(raw: string): { count: number; items: DroppedItem[] } | undefined {
+  try {
+    const r = DroppedMeta.safeParse(JSON.parse(raw));
+    return r.success ? r.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Records a failed refresh; the last good snapshot stays as it is. Returns the failure streak. */
-export async function recordFailure(redis: Redis, kind: SnapshotKind, key: string, message: string, now: Date): Promise<number> {
+export async function recordFailure(redis: Redis, kind: SnapshotKind, key: string, message: string, now: Date, reason = 'other'): Promise<number> {
   const k = metaKey(kind, key);
   const [[, failures]] = (await redis
     .multi()
     .hincrby(k, 'failures', 1)
-    .hset(k, 'lastError', message.slice(0, 500), 'lastErrorAt', now.toISOString())
+    .hset(k, 'lastError', message.slice(0, 500), 'lastErrorAt', now.toISOString(), 'lastReason', reason)
     .exec()) as [[Error | null, number]];
   return failures;
 }

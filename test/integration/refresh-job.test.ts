@@ -27,7 +27,7 @@ describe('refreshSnapshot', () => {
 
   it('writes what the fetch returns, passing it the current time', async () => {
     const asked: string[] = [];
-    const r = await refreshSnapshot(deps, 'events', 'all', async (now) => {
+    const r = await refreshSnapshot(deps, 'events', 'all', async ({ now }) => {
       asked.push(now.toISOString());
       return events(0.62);
     });
@@ -99,5 +99,26 @@ describe('refreshSnapshot', () => {
 
   it('rethrows a non-Error rejection unchanged', async () => {
     await expect(refreshSnapshot(deps, 'events', 'all', () => Promise.reject('plain string'))).rejects.toBe('plain string');
+  });
+
+  it('runs at most one refresh per snapshot at a time; the next one after it runs again', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    const slow = async () => {
+      calls++;
+      await gate;
+      return events(0.62);
+    };
+    const first = refreshSnapshot(deps, 'events', 'all', slow);
+    // Let the first take the lock before the second asks for it.
+    while (calls === 0) await new Promise((r) => setImmediate(r));
+    expect(await refreshSnapshot(deps, 'events', 'all', slow)).toEqual({ version: 0, endedFailures: 0, skipped: true });
+    // Another snapshot is not held up.
+    expect(await refreshSnapshot(deps, 'fx', 'daily', async () => ({ asOfDate: '2026-11-20', rates: { USD: 1 } }))).toMatchObject({ version: 1 });
+    release();
+    expect(await first).toEqual({ version: 1, endedFailures: 0 });
+    expect(calls).toBe(1);
+    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.63))).toEqual({ version: 2, endedFailures: 0 });
   });
 });

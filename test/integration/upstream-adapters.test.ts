@@ -32,12 +32,13 @@ beforeEach(() => {
   replay.data = recorded();
   replay.requests.length = 0;
   replay.kalshiPageSize = 1000;
+  replay.gammaPageSize = 500;
   replay.oddsRemaining = 500;
   warnings.length = 0;
 });
 
 const kalshi = () => new KalshiClient({ baseUrl: `${replay.base}/kalshi`, timeoutMs: 2_000 });
-const polymarket = () => new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, timeoutMs: 2_000 });
+const polymarket = () => new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data`, timeoutMs: 2_000 });
 
 describe('Kalshi client', () => {
   it('follows the cursor through every page', async () => {
@@ -62,6 +63,19 @@ describe('Kalshi client', () => {
     await expect(client.marketsByTicker(['KXRECOGPERSONIRAN-26'])).rejects.toMatchObject({ name: 'UpstreamHttpError', status: 429 });
     await expect(client.marketsByTicker(['KXRECOGPERSONIRAN-26'])).rejects.toBeInstanceOf(UpstreamBackoffError);
     expect(replay.requests).toHaveLength(1);
+  });
+});
+
+describe('Polymarket keyset listing', () => {
+  it('follows next_cursor as after_cursor and reports a listing cut by the page cap', async () => {
+    replay.gammaPageSize = 2;
+    const all = await polymarket().listEvents();
+    expect(all.truncated).toBeUndefined();
+    expect(all.events).toHaveLength(replay.data.gammaEvents.length);
+    expect(replay.requests.map((r) => new URL(r, 'http://x').searchParams.get('after_cursor'))).toEqual([null, '2', '4']);
+    const capped = await polymarket().listEvents(undefined, 2);
+    expect(capped.events).toHaveLength(4);
+    expect(capped.truncated).toMatch(/page cap of 2/);
   });
 });
 
@@ -90,7 +104,10 @@ describe('HTTP client faults', () => {
 describe('catalog events source (Kalshi + Polymarket)', () => {
   it('fetches exactly the referenced markets and prices the catalog from them', async () => {
     const source = createCatalogEventsSource({ catalog: loadEventCatalog(), kalshi: kalshi(), polymarket: polymarket(), log });
-    const data = EventsData.parse(await source.fetchEvents({ now }));
+    const fetched = await source.fetchEvents({ now });
+    const data = EventsData.parse(fetched);
+    expect(source.last()).toBeUndefined();
+    source.accept(fetched);
     const tickers = new URL(replay.requests.find((r) => r.startsWith('/kalshi/markets'))!, 'http://x').searchParams.get('tickers')!.split(',');
     expect(tickers.sort()).toEqual([
       'KXIRANDEMOCRACY-27MAR01-T6',
@@ -133,10 +150,24 @@ describe('catalog events source (Kalshi + Polymarket)', () => {
     expect(replay.requests).toContain(`/clob/price?token_id=${replay.data.clobBook.asset_id}&side=SELL`);
   });
 
+  it('reads Polymarket open interest from the Data API; a market it does not list stays unknown', async () => {
+    const cid = '0x4fad2d024d0a82efa02dcef616a30739eb6cb5c5f088ec92a4ffbc7bda6f69b1';
+    replay.openInterest = { [cid]: 125000.5 };
+    const source = createCatalogEventsSource({ catalog: loadEventCatalog(), kalshi: kalshi(), polymarket: polymarket(), log });
+    source.accept(await source.fetchEvents({ now }));
+    const poly = source.last()!.markets.filter((m) => m.venue === 'polymarket');
+    expect(poly.find((m) => m.id === 'iran-x-israelus-conflict-ends-by-march-7')!.openInterestUsd).toBe(125000.5);
+    expect(poly.find((m) => m.id === 'iran-x-israelus-conflict-ends-by-march-15')!.openInterestUsd).toBeNull();
+    const oi = replay.requests.find((r) => r.startsWith('/data/oi'))!;
+    expect(new URL(oi, 'http://x').searchParams.get('market')!.split(',')).toHaveLength(4);
+    replay.openInterest = {};
+  });
+
   it('a venue that fails fails the fetch (the worker keeps the last good snapshot)', async () => {
     replay.fault({ prefix: '/gamma', status: 503, times: 10, headers: { 'retry-after': '0' } });
     const source = createCatalogEventsSource({ catalog: loadEventCatalog(), kalshi: kalshi(), polymarket: polymarket(), log });
-    await expect(source.fetchEvents({ now })).rejects.toMatchObject({ status: 503 });
+    // Two slugs in parallel: the breaker may open before the second call's last retry.
+    await expect(source.fetchEvents({ now })).rejects.toThrow(/polymarket-gamma: (HTTP 503|circuit open)/);
   });
 });
 

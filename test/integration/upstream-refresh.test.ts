@@ -34,8 +34,9 @@ describe('refresh-events with the real source', () => {
     const deps: RefreshDeps = { redis: redis.client, log, now: () => clock, fetchTimeoutMs: 1_000 };
     const source = createCatalogEventsSource({
       catalog: loadEventCatalog(),
-      kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi` }),
-      polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob` }),
+      // A 1 ms circuit pause: this test is about the snapshot, not the breaker (upstream-backoff.test.ts).
+      kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: { breakerBaseMs: 1 } }),
+      polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data` }),
       log,
     });
     const run = refreshEvents(deps, source);
@@ -76,5 +77,12 @@ describe('refresh-events with the real source', () => {
     const next = await readSnapshot(redis.client, 'events', 'all');
     expect(next!.data.events.find((e) => e.slug === 'us-recognizes-reza-pahlavi-2026')!.outcomes[0]!.quotes[0]!.yesPrice).toBe(0.29);
     expect(next!.changedAt).toBe('2026-03-01T12:00:25.000Z');
+    expect(source.last()!.data).toEqual(next!.data);
+
+    // 6. A fetch the quality gate refuses (a crossed book) is never what derived metrics read.
+    replay.data.kalshiMarkets.find((m) => m.ticker === 'KXRECOGPERSONIRAN-26')!.yes_bid_dollars = '0.4000';
+    clock = new Date('2026-03-01T12:00:30.000Z');
+    await expect(run()).rejects.toThrow(/quality gate: kalshi:KXRECOGPERSONIRAN-26 crossed book/);
+    expect(source.last()!.data).toEqual(next!.data);
   });
 });

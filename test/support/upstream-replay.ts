@@ -6,6 +6,7 @@
  * events, Kalshi 15-minute markets) are listed per test from the documented-shape templates in
  * test/fixtures/documented.
  */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -43,6 +44,10 @@ export interface Fault {
   headers?: Record<string, string>;
   /** How many requests it hits (default 1). */
   times?: number;
+  /** The body sent (default `{"error":"injected"}`). */
+  body?: unknown;
+  /** Active until this epoch ms (Date.now(), so a test's fake clock), however many requests it hits. */
+  untilMs?: number;
 }
 
 export interface ReplayServer {
@@ -53,13 +58,21 @@ export interface ReplayServer {
   requests: string[];
   /** Page size of cursor-paginated Kalshi listings. */
   kalshiPageSize: number;
+  /** Page size of Gamma's keyset listing (capped by the request's limit). */
+  gammaPageSize: number;
   /** Quota left on The Odds API (decremented per odds call; headers report it). */
   oddsRemaining: number;
+  /** Serve the ECB file dated today instead of its recorded date (end-to-end runs on the real clock). */
+  ecbToday: boolean;
+  /** Data API open interest per conditionId (none by default: unknown). */
+  openInterest: Record<string, number>;
   /** /scores answers per sport key (no real recorded /scores response exists; tests supply one). */
   scores: Record<string, unknown[]>;
   /** Epoch ms the replayed NBA games are moved to (the earliest one), so they are upcoming. */
   oddsStartAt: number;
   fault(f: Fault): void;
+  /** Forgets every fault still pending. */
+  clearFaults(): void;
   stop(): Promise<void>;
   /** Listens again on the same port. */
   restart(): Promise<void>;
@@ -80,10 +93,14 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     data: recorded(),
     requests: [],
     kalshiPageSize: 1000,
+    gammaPageSize: 500,
     oddsRemaining: 500,
     scores: {},
+    openInterest: {},
+    ecbToday: false,
     oddsStartAt: Date.now() + 86_400_000,
     fault: (f) => faults.push({ ...f, left: f.times ?? 1 }),
+    clearFaults: () => void faults.splice(0),
     stop: async () => undefined,
     restart: async () => undefined,
   };
@@ -93,11 +110,11 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     const path = url.pathname;
     const q = url.searchParams;
     state.requests.push(`${path}${url.search}`);
-    const fault = faults.find((f) => f.left > 0 && path.startsWith(f.prefix));
+    const fault = faults.find((f) => (f.untilMs !== undefined ? Date.now() < f.untilMs : f.left > 0) && path.startsWith(f.prefix));
     if (fault) {
       fault.left--;
       if (fault.status === 0) return;
-      return send(res, fault.status, { error: 'injected' }, fault.headers);
+      return send(res, fault.status, fault.body ?? { error: 'injected' }, fault.headers);
     }
     const d = state.data;
 
@@ -125,6 +142,13 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
       const ev = d.gammaEvents.find((e) => e.slug === decodeURIComponent(slugMatch[1] as string));
       return ev ? send(res, 200, ev) : send(res, 404, { error: 'not found' });
     }
+    if (path === '/gamma/events/keyset') {
+      const start = Number(q.get('after_cursor') || 0);
+      const limit = Number(q.get('limit') ?? 20);
+      const size = Math.min(limit, state.gammaPageSize);
+      const next = start + size < d.gammaEvents.length ? String(start + size) : undefined;
+      return send(res, 200, { events: d.gammaEvents.slice(start, start + size), ...(next ? { next_cursor: next } : {}) });
+    }
     if (path === '/gamma/events') {
       const offset = Number(q.get('offset') ?? 0);
       const limit = Number(q.get('limit') ?? 100);
@@ -135,6 +159,11 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
       const prices = (q.get('side') === 'SELL' ? d.clobBook.asks : d.clobBook.bids).map((l) => Number(l.price));
       const best = q.get('side') === 'SELL' ? Math.min(...prices) : Math.max(...prices);
       return send(res, 200, { price: String(best) });
+    }
+    if (path === '/data/oi') {
+      // No recorded /oi response exists: tests set the values; the row shape is the documented one.
+      const ids = (q.get('market') ?? '').split(',').filter(Boolean);
+      return send(res, 200, ids.flatMap((id) => (state.openInterest[id] !== undefined ? [{ market: id, value: state.openInterest[id] }] : [])));
     }
     const odds = /^\/odds\/v4\/sports\/([a-z_]+)\/odds$/.exec(path);
     if (odds) {
@@ -152,7 +181,11 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     }
     const scores = /^\/odds\/v4\/sports\/([a-z_]+)\/scores$/.exec(path);
     if (scores) return send(res, 200, state.scores[scores[1] as string] ?? [], { 'x-requests-remaining': String(state.oddsRemaining) });
-    if (path === '/ecb/eurofxref-daily.xml') return send(res, 200, d.ecbXml);
+    if (path === '/ecb/eurofxref-daily.xml') {
+      // Recorded in 2025: served as today's fixing when asked (a real worker refuses a stale one).
+      const xml = state.ecbToday ? d.ecbXml.replace(/time='\d{4}-\d{2}-\d{2}'/, `time='${new Date().toISOString().slice(0, 10)}'`) : d.ecbXml;
+      return send(res, 200, xml);
+    }
     return send(res, 404, { error: `no replay for ${path}` });
   };
 
@@ -248,12 +281,39 @@ export function kalshi15mMarket(w: Kalshi15mWindow): Obj {
   };
 }
 
+/**
+ * One replay server for a test file, reset before each test: recorded data, no requests, no
+ * pending faults, the given quota. The returned object stands for the server once it runs.
+ */
+export function useReplayServer(reset: { oddsRemaining?: number } = {}): ReplayServer {
+  const holder = {} as { server: ReplayServer };
+  beforeAll(async () => {
+    holder.server = await startReplayServer();
+  });
+  afterAll(async () => {
+    await holder.server?.stop();
+  });
+  beforeEach(() => {
+    const s = holder.server;
+    s.data = recorded();
+    s.requests.length = 0;
+    s.clearFaults();
+    s.oddsRemaining = reset.oddsRemaining ?? 500;
+  });
+  // Tests read and set fields (data, oddsRemaining ...) on the server started in beforeAll.
+  return new Proxy({} as ReplayServer, {
+    get: (_, k) => Reflect.get(holder.server, k),
+    set: (_, k, v) => Reflect.set(holder.server, k, v),
+  });
+}
+
 /** Environment pointing every real source at a replay server. */
 export function replayEnv(base: string): Record<string, string> {
   return {
     KALSHI_BASE_URL: `${base}/kalshi`,
     POLYMARKET_GAMMA_URL: `${base}/gamma`,
     POLYMARKET_CLOB_URL: `${base}/clob`,
+    POLYMARKET_DATA_URL: `${base}/data`,
     ODDS_API_BASE_URL: `${base}/odds`,
     ODDS_API_KEY: 'test-key',
     ECB_FX_URL: `${base}/ecb/eurofxref-daily.xml`,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { VenueMarket } from '../../src/catalog/events/venue-market.js';
 import { deadlineOf, statedDeadlines } from '../../src/matching/dates.js';
 import { proposeMatches } from '../../src/matching/match.js';
-import { tokens } from '../../src/matching/text.js';
+import { numericTokens, tokens } from '../../src/matching/text.js';
 import { normalizeKalshiEvents } from '../../src/sources/kalshi/normalize.js';
 import { normalizeGammaEvents } from '../../src/sources/polymarket/normalize.js';
 import { recorded } from '../support/upstream-replay.js';
@@ -55,6 +55,37 @@ describe('proposeMatches over the recorded listings', () => {
     const [inv] = proposeMatches([base], [notSix]);
     expect(inv!.flags.possibleInversion).toBe(true);
     expect(inv!.band).not.toBe('rejected');
+  });
+});
+
+describe('look-alikes that differ in one word', () => {
+  const market = (venue: VenueMarket['venue'], title: string): VenueMarket => ({
+    venue, id: `${venue}-${title.length}`, eventId: 'E', title, open: true, volume24hUsd: 0, openInterestUsd: null, liquidityUsd: null,
+    closesAt: '2026-12-31T23:59:00.000Z', url: 'https://example.com/m',
+  });
+
+  it('rejects "reach $150,000 by Dec 31" against "above $150k on Dec 31", and pairs the same measure', () => {
+    const [touch] = proposeMatches([market('kalshi', 'Will Bitcoin reach $150,000 by Dec 31, 2026?')], [market('polymarket', 'Bitcoin above $150k on Dec 31, 2026?')]);
+    expect(touch).toMatchObject({ band: 'rejected', flags: { termsDiffer: true, outcomesDiffer: false, datesDiffer: false } });
+    expect(touch!.reasons.join(' ')).toMatch(/touched at any time vs at one moment/);
+    const [same] = proposeMatches([market('kalshi', 'Will Bitcoin be above $150,000 on Dec 31, 2026?')], [market('polymarket', 'Bitcoin above $150k on Dec 31, 2026?')]);
+    expect(same!.flags).toMatchObject({ termsDiffer: false, outcomesDiffer: false });
+    expect(same!.band).not.toBe('rejected');
+  });
+
+  it('rejects House vs Senate and nominee vs winner', () => {
+    const [chamber] = proposeMatches([market('kalshi', 'Will Democrats win the House in 2026?')], [market('polymarket', 'Will Democrats win the Senate in 2026?')], { minTextScore: 0 });
+    expect(chamber).toMatchObject({ band: 'rejected', flags: { termsDiffer: true } });
+    const [stage] = proposeMatches([market('kalshi', 'Will Gavin Newsom be the Democratic presidential nominee in 2028?')], [market('polymarket', 'Will Gavin Newsom win the presidential election in 2028?')], { minTextScore: 0 });
+    expect(stage).toMatchObject({ band: 'rejected', flags: { termsDiffer: true } });
+  });
+
+  it('reads "$150,000", "$150k" and "150 thousand" as one amount', () => {
+    expect(numericTokens('above $150,000')).toEqual(['150000']);
+    expect(numericTokens('above $150k')).toEqual(['150000']);
+    expect(numericTokens('150 thousand or more')).toEqual(['150000']);
+    expect(numericTokens('$1.5M raised')).toEqual(['1500000']);
+    expect(numericTokens('at least 6 in the 2026 edition')).toEqual(['6']);
   });
 });
 

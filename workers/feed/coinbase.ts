@@ -6,9 +6,9 @@
 import WebSocket from 'ws';
 import { z } from 'zod';
 import type { Asset, Tick } from '../../src/live/market.js';
-import { backoffDelay } from '../../src/sources/http/backoff.js';
 import type { Logger } from '../../src/log.js';
 import type { PriceSource } from './price-source.js';
+import { ReconnectBackoff } from './reconnect.js';
 
 // A Map, not an object literal: a product id such as "toString" must not find a prototype member.
 export const COINBASE_PRODUCTS: ReadonlyMap<string, Asset> = new Map([
@@ -47,6 +47,8 @@ export interface CoinbaseOptions {
   /** Reconnect when nothing arrives for this long. */
   silenceMs?: number;
   maxBackoffMs?: number;
+  /** A connection up this long resets the reconnect backoff (default 30 s). */
+  healthyMs?: number;
 }
 
 export function createCoinbasePrices(opts: CoinbaseOptions): PriceSource {
@@ -54,7 +56,8 @@ export function createCoinbasePrices(opts: CoinbaseOptions): PriceSource {
   const maxBackoff = opts.maxBackoffMs ?? 30_000;
   let socket: WebSocket | undefined;
   let stopped = false;
-  let attempt = 0;
+  const backoff = new ReconnectBackoff({ baseMs: 500, maxMs: maxBackoff, healthyMs: opts.healthyMs ?? 30_000 });
+  let failing = false;
   let retry: NodeJS.Timeout | undefined;
   let watchdog: NodeJS.Timeout | undefined;
 
@@ -67,22 +70,26 @@ export function createCoinbasePrices(opts: CoinbaseOptions): PriceSource {
     };
     ws.on('open', () => {
       ws.send(JSON.stringify({ type: 'subscribe', product_ids: [...COINBASE_PRODUCTS.keys()], channels: ['ticker', 'heartbeat'] }));
+      backoff.opened(Date.now());
       arm();
     });
     ws.on('message', (data) => {
       arm();
-      attempt = 0; // a live stream resets the backoff
       const tick = parseCoinbaseMessage(data.toString());
       if (tick) onTick(tick);
     });
     ws.on('error', (err) => {
-      if (attempt === 0) opts.log.warn({ err: err.message }, 'coinbase feed error');
+      // One warning per run of failures, not one per reconnect.
+      if (!failing) opts.log.warn({ err: err.message }, 'coinbase feed error');
+      failing = true;
     });
     ws.on('close', () => {
       clearTimeout(watchdog);
       if (stopped) return;
-      // Full jitter, as for every upstream: a fleet of feeds does not reconnect in step.
-      retry = setTimeout(() => connect(onTick), backoffDelay(attempt++, { baseMs: 500, maxMs: maxBackoff }));
+      // The backoff resets only after a connection stayed healthy; jitter keeps a fleet out of step.
+      const delay = backoff.closed(Date.now());
+      if (backoff.wasHealthy) failing = false;
+      retry = setTimeout(() => connect(onTick), delay);
     });
   };
 

@@ -5,5 +5,5 @@ import { refreshSnapshot, type RefreshDeps } from '../refresh.js';
 export const REFRESH_FX = 'refresh-fx';
 
 export function refreshFx(deps: RefreshDeps, source: FxSource) {
-  return () => refreshSnapshot(deps, 'fx', 'daily', (now, signal) => source.fetchRates({ now, signal }));
+  return () => refreshSnapshot(deps, 'fx', 'daily', (ctx) => source.fetchRates(ctx));
 }

@@ -20,9 +20,9 @@ export const DEFAULT_OI_RETENTION_MS = 3 * 1440 * 60_000;
 /** The job; `oiRetentionMs` may be narrowed to 3 x RANK_OI_PERIOD_MINUTES. */
 export function refreshMetrics(deps: RefreshDeps, source: MetricsSource, oiRetentionMs = DEFAULT_OI_RETENTION_MS) {
   return () =>
-    refreshSnapshot(deps, 'metrics', 'all', async (now, signal) => {
-      const data = MetricsData.parse(await source.fetchMetrics({ now, signal }));
-      await appendOiHistory(deps.redis, data, now, oiRetentionMs);
+    refreshSnapshot(deps, 'metrics', 'all', async (ctx) => {
+      const data = MetricsData.parse(await source.fetchMetrics(ctx));
+      await appendOiHistory(deps.redis, data, ctx.now, oiRetentionMs);
       return data;
     });
 }

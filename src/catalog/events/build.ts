@@ -5,6 +5,7 @@
  */
 import type { EventsData, MarketEvent, Quote } from '../../model/index.js';
 import { kalshiMarketUrl } from '../../sources/kalshi/normalize.js';
+import { matchGuard } from './match-guard.js';
 import type { CatalogEvent, EventCatalog, MarketRef } from './schema.js';
 import type { VenueMarket } from './venue-market.js';
 
@@ -38,12 +39,26 @@ export function indexMarkets(markets: readonly VenueMarket[]): MarketIndex {
   return { kalshi, polymarket };
 }
 
+/** Whether our outcome is the venue's NO side: `invert`, or the named outcome listed second. */
+function onNoSide(r: MarketRef, m: VenueMarket): boolean | string {
+  const label = r.operator === 'polymarket' ? r.outcome : undefined;
+  if (!m.sides) return label === undefined ? r.invert : `reviewed outcome "${label}" but the market is Yes/No now`;
+  if (label === undefined) return `named outcomes ${m.sides.join('/')} need a reviewed outcome label`;
+  const i = m.sides.findIndex((s) => s.toLowerCase() === label.toLowerCase());
+  if (i < 0) return `reviewed outcome "${label}" not among ${m.sides.join('/')}`;
+  return (i === 1) !== r.invert;
+}
+
 function quoteFor(r: MarketRef, m: VenueMarket): Quote | string {
   if (!m.open) return 'market not open';
+  const mismatch = matchGuard(r, m);
+  if (mismatch) return mismatch;
+  const no = onNoSide(r, m);
+  if (typeof no === 'string') return no;
   // Our outcome's price is the venue's YES ask, or its NO ask where the venue asks the opposite.
-  const price = r.invert ? m.noAsk : m.yesAsk;
-  if (price === undefined) return `no live ${r.invert ? 'NO' : 'YES'} ask`;
-  const bid = r.invert ? m.noBid : m.yesBid;
+  const price = no ? m.noAsk : m.yesAsk;
+  if (price === undefined) return `no live ${no ? 'NO' : 'YES'} ask`;
+  const bid = no ? m.noBid : m.yesBid;
   return {
     operatorId: r.operator,
     yesPrice: price,

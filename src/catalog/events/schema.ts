@@ -17,6 +17,8 @@ export const KalshiRef = z.object({
   ticker: z.string().regex(/^[A-Z0-9][A-Z0-9._-]{2,99}$/),
   /** The web page slug of kalshi.com/markets/{series}/{page}/{event}, when reviewed. */
   page: Slug.optional(),
+  /** The market's question as reviewed; a re-listed market whose question turned around is dropped. */
+  title: z.string().min(1).max(300).optional(),
   invert: Invert,
 });
 export type KalshiRef = z.infer<typeof KalshiRef>;
@@ -29,6 +31,13 @@ export const PolymarketRef = z.object({
   marketSlug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/).max(200),
   /** The market's conditionId, recorded when reviewed so a re-listed slug is noticed. */
   conditionId: z.string().regex(/^0x[0-9a-f]{64}$/).optional(),
+  /** The market's question as reviewed; a re-listed market whose question turned around is dropped. */
+  title: z.string().min(1).max(300).optional(),
+  /**
+   * For a market with named outcomes (["Lakers","Celtics"]): the venue outcome that is our outcome.
+   * Sides are mapped by this label, never by position.
+   */
+  outcome: z.string().min(1).max(100).optional(),
   invert: Invert,
 });
 export type PolymarketRef = z.infer<typeof PolymarketRef>;

@@ -39,7 +39,7 @@ export function readyRoute(deps: Deps): Handler {
         stale_after_seconds: s.staleAfterSeconds,
         failures: meta?.failures ?? 0,
         // The failing upstream names itself in the message ("kalshi: HTTP 503 from ..."); only while failing.
-        ...(meta?.failures && meta.lastError ? { last_error: meta.lastError, last_error_at: meta.lastErrorAt ?? null } : {}),
+        ...(meta?.failures && meta.lastError ? { last_error: meta.lastError, last_error_at: meta.lastErrorAt ?? null, failure_reason: meta.lastReason ?? null } : {}),
       };
     });
     const priceFeed = priceFeedStaleness(deps.live.engine, deps.config.live.staleAfterMs, deps.now().getTime());

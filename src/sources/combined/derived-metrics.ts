@@ -2,7 +2,7 @@
  * Operator metrics derived from what the real events and sportsbook sources last fetched (no extra
  * upstream): a prediction venue's 24-hour volume, open interest and liquidity are the sums over the
  * open catalog markets it lists (each market once, both its YES and NO outcomes sharing it), by the
- * event's category; active events count the events and matchups it prices. A sportsbook publishes
+ * event's category, or null (unknown) when any part is unknown or no market backs the figure; active events count the events and matchups it prices. A sportsbook publishes
  * no handle, so its volume is 0.
  */
 import { OPERATORS } from '../../catalog/operators.js';
@@ -46,15 +46,18 @@ export function deriveMetrics(input: MarketsWithCategory, leagues: readonly Leag
   const operators = OPERATORS.map((op): OperatorMetrics => {
     const byCat: Partial<Record<Category, number>> = {};
     let volume = 0;
-    let oi = 0;
-    let liquidity = 0;
+    let oi: number | null = 0;
+    let liquidity: number | null = 0;
+    let counted = 0;
     for (const m of input.markets) {
       const category = input.categories.get(marketKey(m));
       if (m.venue !== op.id || !category || !m.open) continue;
       byCat[category] = (byCat[category] ?? 0) + m.volume24hUsd;
       volume += m.volume24hUsd;
-      oi += m.openInterestUsd;
-      liquidity += m.liquidityUsd;
+      counted++;
+      // One unknown part makes the sum unknown: a partial sum would read as a real, smaller figure.
+      oi = oi === null || m.openInterestUsd === null ? null : oi + m.openInterestUsd;
+      liquidity = liquidity === null || m.liquidityUsd === null ? null : liquidity + m.liquidityUsd;
     }
     let active = input.data.events.filter((ev) => ev.outcomes.some((o) => o.quotes.some((q) => q.operatorId === op.id))).length;
     for (const lg of leagues) for (const mu of lg.upcoming) if (mu.books.some((b) => b.operatorId === op.id)) active++;
@@ -63,8 +66,9 @@ export function deriveMetrics(input: MarketsWithCategory, leagues: readonly Leag
     return {
       operatorId: op.id,
       volume24hUsd: Math.round(volume),
-      openInterestUsd: Math.round(oi),
-      liquidityUsd: Math.round(liquidity),
+      // No market behind the figure (a sportsbook publishes none): unknown, not zero.
+      openInterestUsd: counted > 0 && oi !== null ? Math.round(oi) : null,
+      liquidityUsd: counted > 0 && liquidity !== null ? Math.round(liquidity) : null,
       activeEvents: active,
       volumeByCategoryUsd,
     };

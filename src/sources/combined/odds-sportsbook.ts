@@ -4,12 +4,17 @@
  * last before kick-off. Lines and graded games live in a LeagueMemory (Redis in the worker), so a
  * restart forgets neither.
  *
- * Every odds call costs quota, so a league is fetched at most once per `minIntervalMs` (the
- * worker may refresh more often; in between it gets the last fetch, re-filtered to games not yet
- * started). Scores are fetched at most once per `scoresIntervalMs`.
+ * Every odds call costs quota, so a league's odds are called at most once per interval, failed
+ * calls included: the interval is `minIntervalMs`, or longer when the monthly budget needs it
+ * (pacing.ts). In between, a refresh gets the last good odds re-filtered to games not yet started,
+ * or, after a failed call, fails without calling. When Kalshi fails, the odds already bought are
+ * kept for the next refresh, not bought again. Scores are fetched at most once per `scoresIntervalMs`.
  */
 import type { Logger } from '../../log.js';
 import type { FinishedGame, League, LeagueData, Matchup } from '../../model/index.js';
+import { LEAGUES } from '../../model/index.js';
+import { oddsCreditsRemaining } from '../../metrics/sources.js';
+import { QuotaExhaustedError, UpstreamBackoffError } from '../http/errors.js';
 import { reportDropped } from '../http/parse.js';
 import type { KalshiClient } from '../kalshi/client.js';
 import { addKalshiGameOdds, KALSHI_GAME_SERIES } from '../kalshi/games.js';
@@ -17,6 +22,7 @@ import { normalizeKalshiMarkets } from '../kalshi/normalize.js';
 import type { OddsApiClient } from '../odds-api/client.js';
 import { SPORT_KEYS, TeamResolver } from '../odds-api/mapping.js';
 import { normalizeOdds } from '../odds-api/normalize.js';
+import { pacedIntervalMs } from '../odds-api/pacing.js';
 import { consensusLine, normalizeScores, type ClosingLine } from '../odds-api/scores.js';
 import { processMemory, type LeagueMemory } from './league-memory.js';
 import type { FetchContext, SportsbookSource } from '../source.js';
@@ -27,14 +33,18 @@ export interface OddsSportsbookOptions {
   kalshi?: KalshiClient;
   log?: Logger;
   minIntervalMs?: number;
+  /** ODDS_API_MONTHLY_CREDITS: spend is paced so this lasts the month. */
+  monthlyCredits?: number;
   scoresIntervalMs?: number;
   /** Where closing lines and graded games are kept between runs (default: this process only). */
   memory?: LeagueMemory;
 }
 
-/** A sportsbook source that remembers its last good leagues (for metrics). */
+/** A sportsbook source that remembers its last accepted leagues (for metrics). */
 export interface OddsSportsbookSource extends SportsbookSource {
   lastLeagues(): readonly LeagueData[];
+  /** The refresh published `data` (validated, through the quality gate): metrics may use it. */
+  accept(data: LeagueData): void;
 }
 
 interface LeagueState {
@@ -42,8 +52,14 @@ interface LeagueState {
   /** Last consensus line seen per upcoming game id. */
   closing: Map<string, ClosingLine>;
   finished: Map<string, FinishedGame>;
-  upcoming?: { at: number; matchups: Matchup[] };
+  /** When the odds were last called (success or not), and the games of the last good call. */
+  oddsCalledAt?: number;
+  odds?: { at: number; games: Matchup[] };
+  /** The games with Kalshi's rows added, for the odds call at `oddsAt`. */
+  upcoming?: { oddsAt: number; matchups: Matchup[] };
   scoresAt?: number;
+  /** The last fetch, and the last one a refresh accepted. */
+  pending?: LeagueData;
   last?: LeagueData;
   /** What was last saved to memory, to save only on change. */
   saved?: string;
@@ -87,24 +103,48 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
     }
   }
 
-  async function upcoming(league: League, s: LeagueState, ctx: FetchContext): Promise<Matchup[]> {
+  /** The league's odds: bought at most once per interval; a failed call also waits the interval out. */
+  async function oddsGames(league: League, s: LeagueState, ctx: FetchContext): Promise<{ at: number; games: Matchup[] }> {
     const t = ctx.now.getTime();
-    if (s.upcoming && t - s.upcoming.at < minInterval) return s.upcoming.matchups.filter((m) => Date.parse(m.scheduledTime) > t);
-    const raw = await opts.odds.odds(SPORT_KEYS[league], ctx.signal);
-    const { upcoming: games, dropped } = normalizeOdds(raw, { league, format: 'american', now: ctx.now, teams: s.teams });
-    reportDropped(opts.log, 'odds-api', 'odds entries', dropped);
-    let matchups = games;
-    if (opts.kalshi && matchups.length > 0) {
-      const k = normalizeKalshiMarkets(await opts.kalshi.listMarkets({ series_ticker: KALSHI_GAME_SERIES[league], status: 'open' }, ctx.signal));
-      reportDropped(opts.log, 'kalshi', 'game markets', k.dropped);
-      matchups = addKalshiGameOdds(matchups, k.markets, s.teams.teams(), ctx.now);
+    const interval = Math.max(
+      minInterval,
+      pacedIntervalMs({ now: ctx.now, quota: opts.odds.quota.snapshot(), leagues: LEAGUES.length, defaultCost: 3, ...(opts.monthlyCredits !== undefined ? { monthlyCredits: opts.monthlyCredits } : {}) }),
+    );
+    // A spent quota says more than the interval does (and calls nothing either).
+    const spent = opts.odds.quota.blockedUntil(ctx.now);
+    if (spent) throw new QuotaExhaustedError('odds-api', spent);
+    if (s.oddsCalledAt !== undefined && t - s.oddsCalledAt < interval) {
+      if (s.odds?.at === s.oddsCalledAt) return s.odds;
+      throw new UpstreamBackoffError('odds-api', new Date(s.oddsCalledAt + interval), 'last odds call failed; minimum interval until');
     }
+    s.oddsCalledAt = t;
+    const raw = await opts.odds.odds(SPORT_KEYS[league], ctx.signal);
+    const remaining = opts.odds.quota.snapshot().remaining;
+    if (remaining !== undefined) oddsCreditsRemaining.set(remaining);
+    const { upcoming: games, dropped } = normalizeOdds(raw, { league, format: 'american', now: ctx.now, teams: s.teams });
+    reportDropped(opts.log, 'odds-api', 'odds entries', dropped, ctx.dropped);
     for (const m of games) {
       const line = consensusLine(m);
       if (line) s.closing.set(m.id, line);
     }
-    s.upcoming = { at: t, matchups };
-    return matchups;
+    s.odds = { at: t, games };
+    return s.odds;
+  }
+
+  async function upcoming(league: League, s: LeagueState, ctx: FetchContext): Promise<Matchup[]> {
+    const t = ctx.now.getTime();
+    const odds = await oddsGames(league, s, ctx);
+    if (s.upcoming?.oddsAt !== odds.at) {
+      let matchups = odds.games;
+      if (opts.kalshi && matchups.length > 0) {
+        // A Kalshi failure fails this refresh, but the odds stay bought: the next one reuses them.
+        const k = normalizeKalshiMarkets(await opts.kalshi.listMarkets({ series_ticker: KALSHI_GAME_SERIES[league], status: 'open' }, ctx.signal));
+        reportDropped(opts.log, 'kalshi', 'game markets', k.dropped, ctx.dropped);
+        matchups = addKalshiGameOdds(matchups, k.markets, s.teams.teams(), ctx.now);
+      }
+      s.upcoming = { oddsAt: odds.at, matchups };
+    }
+    return s.upcoming.matchups.filter((m) => Date.parse(m.scheduledTime) > t);
   }
 
   async function finished(league: League, s: LeagueState, ctx: FetchContext): Promise<FinishedGame[]> {
@@ -131,13 +171,17 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
   return {
     name: opts.kalshi ? 'odds-api+kalshi' : 'odds-api',
     lastLeagues: () => [...states.values()].flatMap((s) => (s.last ? [s.last] : [])),
+    accept: (data) => {
+      const s = states.get(data.league);
+      if (s && s.pending === data) s.last = data;
+    },
     async fetchLeague(league: League, ctx: FetchContext): Promise<LeagueData> {
       const s = await stateOf(league);
       const matchups = await upcoming(league, s, ctx);
       const done = await finished(league, s, ctx);
       await remember(league, s, done);
       const data: LeagueData = { league, teams: s.teams.teams(), finished: done, upcoming: matchups };
-      s.last = data;
+      s.pending = data;
       return data;
     },
   };

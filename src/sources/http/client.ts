@@ -1,12 +1,28 @@
 /**
  * The one upstream HTTP client every adapter uses: Node's global fetch with a per-attempt timeout
- * (AbortSignal), retries with jittered exponential backoff on network errors, timeouts, 429 and
- * 5xx, Retry-After honoured on 429/503, and an optional quota tracker that stops calls when the
- * provider says nothing remains.
+ * (AbortSignal), and cockatiel policies around each attempt:
+ * - retry with jittered exponential backoff on network errors, timeouts, 429 and 5xx, honouring
+ *   Retry-After (a Retry-After too long for one refresh fails the call and blocks calls until then);
+ * - a circuit breaker per upstream that lives as long as the client (so it spans refresh jobs):
+ *   after `breakerThreshold` consecutive failed attempts it opens, and lets one probe through after
+ *   an exponentially growing pause (`breakerBaseMs` doubling up to `breakerMaxMs`), closing again on
+ *   the first success. A storm of 503s therefore costs a handful of requests, not one per refresh.
+ * An optional quota tracker stops calls when the provider says nothing remains. Error bodies are
+ * kept, trimmed, in the error (they reach /readyz through the snapshot meta).
  */
+import { BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, noJitterGenerator, retry, wrap, type IBackoff, type IRetryBackoffContext } from 'cockatiel';
 import type { Logger } from '../../log.js';
-import { backoffDelay, retryAfterMs, sleep } from './backoff.js';
-import { QuotaExhaustedError, UpstreamBackoffError, UpstreamHttpError, UpstreamShapeError, UpstreamTimeoutError } from './errors.js';
+import { circuitOpen } from '../../metrics/sources.js';
+import { backoffDelay, retryAfterMs } from './backoff.js';
+import {
+  CircuitOpenError,
+  QuotaExhaustedError,
+  UpstreamBackoffError,
+  UpstreamHttpError,
+  UpstreamNetworkError,
+  UpstreamShapeError,
+  UpstreamTimeoutError,
+} from './errors.js';
 import type { QuotaTracker } from './quota.js';
 
 export interface HttpClientOptions {
@@ -21,6 +37,11 @@ export interface HttpClientOptions {
   backoffMaxMs?: number;
   /** A Retry-After longer than this is not waited out inside a refresh: the call fails instead. */
   maxRetryAfterMs?: number;
+  /** Consecutive failed attempts that open the circuit. */
+  breakerThreshold?: number;
+  /** First pause of an open circuit before a probe, ms; doubles per failed probe up to breakerMaxMs. */
+  breakerBaseMs?: number;
+  breakerMaxMs?: number;
   headers?: Record<string, string>;
   quota?: QuotaTracker;
   log?: Logger;
@@ -28,6 +49,9 @@ export interface HttpClientOptions {
   now?: () => Date;
   random?: () => number;
 }
+
+/** Retry and circuit-breaker settings a source client may pass through (tests shorten them). */
+export type Resilience = Partial<Pick<HttpClientOptions, 'attempts' | 'backoffBaseMs' | 'backoffMaxMs' | 'breakerThreshold' | 'breakerBaseMs' | 'breakerMaxMs'>>;
 
 export type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
 
@@ -38,6 +62,7 @@ export interface HttpResponse<T> {
 }
 
 const RETRYABLE = new Set([408, 425, 429, 500, 502, 503, 504]);
+const BODY_CHARS = 200;
 
 /** Builds `base + path` with query parameters; arrays repeat the key (Gamma's `slug=a&slug=b`). */
 export function buildUrl(baseUrl: string, path: string, query: Query = {}): string {
@@ -55,12 +80,34 @@ export function redactUrl(url: string): string {
   return url.replace(/([?&](?:apiKey|api_key|apikey|key|token)=)[^&]*/gi, '$1***');
 }
 
+/** Failures another attempt may fix (they count against the circuit too); not a Retry-After beyond `maxWaitMs`. */
+function transient(maxWaitMs: number): (err: Error) => boolean {
+  return (err) => {
+    if (err instanceof UpstreamHttpError) return RETRYABLE.has(err.status) && !((err.retryAfterMs ?? 0) > maxWaitMs);
+    return err instanceof UpstreamTimeoutError || err instanceof UpstreamNetworkError;
+  };
+}
+
+/** Retry pauses: what Retry-After asked for, else full-jitter exponential backoff. */
+class RetryBackoff implements IBackoff<IRetryBackoffContext<unknown>> {
+  constructor(
+    private readonly o: { baseMs: number; maxMs: number; random: () => number },
+    readonly duration = 0,
+  ) {}
+  next(ctx: IRetryBackoffContext<unknown>): IBackoff<IRetryBackoffContext<unknown>> {
+    const err = 'error' in ctx.result ? ctx.result.error : undefined;
+    const asked = err instanceof UpstreamHttpError ? err.retryAfterMs : undefined;
+    return new RetryBackoff(this.o, asked ?? backoffDelay(ctx.attempt - 1, { baseMs: this.o.baseMs, maxMs: this.o.maxMs }, this.o.random));
+  }
+}
+
 /** An HTTP client bound to one upstream. */
 export class HttpClient {
   readonly name: string;
   /** Set by a Retry-After too long to wait out in one refresh; later calls fail fast until then. */
   private notBefore = 0;
   private readonly o: Required<Omit<HttpClientOptions, 'quota' | 'log' | 'headers'>> & Pick<HttpClientOptions, 'quota' | 'log' | 'headers'>;
+  private readonly policy;
 
   constructor(opts: HttpClientOptions) {
     this.name = opts.name;
@@ -70,13 +117,41 @@ export class HttpClient {
       backoffBaseMs: 250,
       backoffMaxMs: 4_000,
       maxRetryAfterMs: 10_000,
+      breakerThreshold: 3,
+      breakerBaseMs: 5_000,
+      breakerMaxMs: 300_000,
       now: () => new Date(),
       random: Math.random,
       ...opts,
     };
+    // No jitter on the probe pause: probes are already spread by each worker's own schedule, and a
+    // fixed schedule is one an operator (and a test) can reason about.
+    const isTransient = transient(this.o.maxRetryAfterMs);
+    const breaker = circuitBreaker(handleWhen(isTransient), {
+      halfOpenAfter: new ExponentialBackoff({ initialDelay: this.o.breakerBaseMs, maxDelay: this.o.breakerMaxMs, generator: noJitterGenerator }),
+      breaker: new ConsecutiveBreaker(this.o.breakerThreshold),
+    });
+    // A failed probe opens the circuit again: warn once per outage, not once per probe.
+    let open = false;
+    breaker.onBreak(() => {
+      circuitOpen.set({ upstream: this.name }, 1);
+      if (!open) this.o.log?.warn({ upstream: this.name }, 'upstream circuit opened; calls resume with backoff');
+      open = true;
+    });
+    breaker.onReset(() => {
+      open = false;
+      circuitOpen.set({ upstream: this.name }, 0);
+      this.o.log?.info({ upstream: this.name }, 'upstream circuit closed');
+    });
+    const retries = retry(handleWhen(isTransient), {
+      maxAttempts: Math.max(0, this.o.attempts - 1),
+      backoff: new RetryBackoff({ baseMs: this.o.backoffBaseMs, maxMs: this.o.backoffMaxMs, random: this.o.random }),
+    });
+    retries.onRetry((e) => this.o.log?.debug({ upstream: this.name, attempt: e.attempt, delayMs: e.delay, err: 'error' in e ? e.error.message : undefined }, 'upstream retry'));
+    this.policy = wrap(retries, breaker);
   }
 
-  /** GET a JSON body. @throws UpstreamHttpError, UpstreamTimeoutError, QuotaExhaustedError, UpstreamShapeError */
+  /** GET a JSON body. @throws UpstreamHttpError, UpstreamTimeoutError, QuotaExhaustedError, UpstreamShapeError, CircuitOpenError */
   async getJson(path: string, query?: Query, signal?: AbortSignal): Promise<HttpResponse<unknown>> {
     const res = await this.get(path, query, signal, 'application/json');
     try {
@@ -94,29 +169,16 @@ export class HttpClient {
   private async get(path: string, query: Query | undefined, signal: AbortSignal | undefined, accept: string): Promise<HttpResponse<string>> {
     const url = buildUrl(this.o.baseUrl, path, query);
     const safe = redactUrl(url);
-    let lastError: Error = new Error('no attempt made');
-    for (let attempt = 0; attempt < this.o.attempts; attempt++) {
-      const outcome = await this.attempt(url, safe, accept, signal);
-      if ('response' in outcome) return outcome.response;
-      lastError = outcome.error;
-      if (attempt + 1 >= this.o.attempts) break;
-      const delay = outcome.waitMs ?? backoffDelay(attempt, { baseMs: this.o.backoffBaseMs, maxMs: this.o.backoffMaxMs }, this.o.random);
-      this.o.log?.debug({ upstream: this.name, url: safe, attempt: attempt + 1, delayMs: delay, err: lastError.message }, 'upstream retry');
-      await sleep(delay, signal);
+    try {
+      return await this.policy.execute(() => this.attempt(url, safe, accept, signal), signal);
+    } catch (err) {
+      if (err instanceof BrokenCircuitError) throw new CircuitOpenError(this.name);
+      throw err;
     }
-    throw lastError;
   }
 
-  /**
-   * One try. Returns the response, or a retryable error (with the wait the upstream asked for);
-   * throws what retrying cannot fix (4xx other than 408/425/429, quota spent, caller aborted).
-   */
-  private async attempt(
-    url: string,
-    safe: string,
-    accept: string,
-    signal: AbortSignal | undefined,
-  ): Promise<{ response: HttpResponse<string> } | { error: Error; waitMs?: number }> {
+  /** One try: the response, or an error (transient ones carry the wait the upstream asked for). */
+  private async attempt(url: string, safe: string, accept: string, signal: AbortSignal | undefined): Promise<HttpResponse<string>> {
     const blocked = this.o.quota?.blockedUntil(this.o.now());
     if (blocked) throw new QuotaExhaustedError(this.name, blocked);
     if (this.o.now().getTime() < this.notBefore) throw new UpstreamBackoffError(this.name, new Date(this.notBefore));
@@ -127,31 +189,26 @@ export class HttpClient {
       res = await fetch(url, { headers: { accept, ...this.o.headers }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
       if (res.ok) {
         this.o.quota?.observe(res.headers, this.o.now());
-        return { response: { status: res.status, headers: res.headers, body: await res.text() } };
+        return { status: res.status, headers: res.headers, body: await res.text() };
       }
     } catch (err) {
       if (signal?.aborted) throw signal.reason as Error;
-      if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
-        return { error: new UpstreamTimeoutError(this.name, safe, this.o.timeoutMs) };
-      }
+      if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) throw new UpstreamTimeoutError(this.name, safe, this.o.timeoutMs);
       // Node's fetch says only "fetch failed"; the cause carries the useful part (ECONNREFUSED, ...).
       const cause = (err as { cause?: { code?: string } }).cause?.code;
-      return { error: new Error(`${this.name}: ${err instanceof Error ? err.message : String(err)}${cause ? ` (${cause})` : ''} from ${safe}`) };
+      throw new UpstreamNetworkError(this.name, `${this.name}: ${err instanceof Error ? err.message : String(err)}${cause ? ` (${cause})` : ''} from ${safe}`);
     }
     this.o.quota?.observe(res.headers, this.o.now());
-    // Drain the body so the connection can be reused.
-    await res.arrayBuffer().catch(() => undefined);
-    const error = new UpstreamHttpError(this.name, res.status, safe);
-    if (!RETRYABLE.has(res.status)) throw error;
+    // Read (and so drain) the body: its start says what went wrong, and the connection is reused.
+    const text = await res.text().catch(() => '');
+    const error = new UpstreamHttpError(this.name, res.status, safe, redactUrl(text.replace(/\s+/g, ' ').trim().slice(0, BODY_CHARS)));
+    this.o.quota?.observeRefusal(res.status, error.body, this.o.now());
     if (res.status === 429 || res.status === 503) {
       const asked = retryAfterMs(res.headers.get('retry-after'), this.o.now());
       // A long Retry-After is not waited out inside one refresh, and no call is made before it ends.
-      if (asked !== undefined && asked > this.o.maxRetryAfterMs) {
-        this.notBefore = this.o.now().getTime() + asked;
-        throw error;
-      }
-      if (asked !== undefined) return { error, waitMs: asked };
+      if (asked !== undefined && asked > this.o.maxRetryAfterMs) this.notBefore = this.o.now().getTime() + asked;
+      if (asked !== undefined) error.retryAfterMs = asked;
     }
-    return { error };
+    throw error;
   }
 }

@@ -3,12 +3,35 @@
 /** The upstream answered with a status we do not accept (after any retries). */
 export class UpstreamHttpError extends Error {
   override name = 'UpstreamHttpError';
+  /** The wait the upstream asked for (Retry-After), ms, when it said. */
+  retryAfterMs?: number;
   constructor(
     readonly upstream: string,
     readonly status: number,
     readonly url: string,
+    /** The start of the error body, whitespace collapsed: what the upstream said went wrong. */
+    readonly body = '',
   ) {
-    super(`${upstream}: HTTP ${status} from ${url}`);
+    super(`${upstream}: HTTP ${status} from ${url}${body ? `: ${body}` : ''}`);
+  }
+}
+
+/** The connection failed (refused, reset, DNS): worth a retry, like a 5xx. */
+export class UpstreamNetworkError extends Error {
+  override name = 'UpstreamNetworkError';
+  constructor(
+    readonly upstream: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The upstream's circuit breaker is open after repeated failures: no call until its backoff lapses. */
+export class CircuitOpenError extends Error {
+  override name = 'CircuitOpenError';
+  constructor(readonly upstream: string) {
+    super(`${upstream}: circuit open after repeated failures; calls resume with backoff`);
   }
 }
 
@@ -35,14 +58,15 @@ export class QuotaExhaustedError extends Error {
   }
 }
 
-/** The upstream asked us (Retry-After) to wait longer than a refresh can: no call until then. */
+/** The upstream asked us (Retry-After), or our own pacing says, to wait: no call until then. */
 export class UpstreamBackoffError extends Error {
   override name = 'UpstreamBackoffError';
   constructor(
     readonly upstream: string,
     readonly until: Date,
+    why = 'asked to retry after',
   ) {
-    super(`${upstream}: asked to retry after ${until.toISOString()}; not calling before then`);
+    super(`${upstream}: ${why} ${until.toISOString()}; not calling before then`);
   }
 }
 

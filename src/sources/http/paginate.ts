@@ -8,17 +8,30 @@ export interface Page<T> {
 
 /**
  * Follows a cursor until the upstream stops returning one, or `maxPages` is reached (a guard
- * against an upstream that repeats a cursor forever).
+ * against an upstream that repeats a cursor forever). `onTruncated` hears when a cursor was left
+ * unfollowed (the page cap, or a repeated cursor), so a short listing is never mistaken for all.
  */
-export async function collectPages<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>, maxPages = 50): Promise<T[]> {
+export async function collectPages<T>(
+  fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
+  maxPages = 50,
+  onTruncated?: (why: string) => void,
+): Promise<T[]> {
   const out: T[] = [];
   let cursor: string | undefined;
   const seen = new Set<string>();
-  for (let i = 0; i < maxPages; i++) {
+  for (let i = 0; ; i++) {
     const page = await fetchPage(cursor);
     out.push(...page.items);
     const next = page.cursor ?? undefined;
-    if (!next || seen.has(next)) break;
+    if (!next) break;
+    if (seen.has(next)) {
+      onTruncated?.(`cursor ${next.slice(0, 40)} repeated`);
+      break;
+    }
+    if (i + 1 >= maxPages) {
+      onTruncated?.(`page cap of ${maxPages} reached`);
+      break;
+    }
     seen.add(next);
     cursor = next;
   }

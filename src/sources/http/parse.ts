@@ -39,9 +39,14 @@ export function idField(field: string): (raw: unknown, index: number) => string 
   };
 }
 
-/** Logs dropped items once per refresh, as one line. */
-export function reportDropped(sink: DropSink | undefined, upstream: string, what: string, dropped: readonly Dropped[]): void {
-  if (!sink || dropped.length === 0) return;
+/**
+ * Logs dropped items once per refresh, as one line, and adds them (named by upstream) to `into`,
+ * the refresh's list that ends up in the snapshot meta.
+ */
+export function reportDropped(sink: DropSink | undefined, upstream: string, what: string, dropped: readonly Dropped[], into?: Dropped[]): void {
+  if (dropped.length === 0) return;
+  into?.push(...dropped.map((d) => ({ id: `${upstream}:${d.id}`, reason: d.reason })));
+  if (!sink) return;
   sink.warn({ upstream, dropped: dropped.slice(0, 20), count: dropped.length }, `${upstream}: dropped ${dropped.length} malformed ${what}; kept the rest`);
 }
 

@@ -43,6 +43,17 @@ export class QuotaTracker {
     return undefined;
   }
 
+  /**
+   * A refusal that says the quota is spent without quota headers (The Odds API: 401 with
+   * OUT_OF_USAGE_CREDITS in the body) blocks calls like remaining = 0 would.
+   */
+  observeRefusal(status: number, body: string, now: Date): void {
+    if ((status === 401 || status === 429) && /OUT_OF_USAGE_CREDITS|quota.*(exceeded|exhausted)/i.test(body)) {
+      this.state.remaining = 0;
+      this.state.blockedUntil = new Date(now.getTime() + this.defaultBlockMs);
+    }
+  }
+
   /** Reads the quota headers of a response (any status: failed calls may cost too). */
   observe(h: Headers, now: Date): void {
     const num = (name: string | undefined): number | undefined => {

@@ -3,7 +3,7 @@
  * envelope is validated here, each market by the normalizer.
  */
 import type { Logger } from '../../log.js';
-import { HttpClient } from '../http/client.js';
+import { HttpClient, type Resilience } from '../http/client.js';
 import { UpstreamShapeError } from '../http/errors.js';
 import { chunk, collectPages } from '../http/paginate.js';
 import { EventsPage, MarketsPage } from './schemas.js';
@@ -13,6 +13,8 @@ export const KALSHI_DEFAULT_BASE_URL = 'https://external-api.kalshi.com/trade-ap
 export interface KalshiClientOptions {
   baseUrl?: string;
   timeoutMs?: number;
+  /** Retry and circuit-breaker settings (defaults in src/sources/http/client.ts). */
+  resilience?: Resilience;
   log?: Logger;
 }
 
@@ -23,14 +25,21 @@ const TICKERS_PER_CALL = 50;
 /** The Kalshi REST client. */
 export class KalshiClient {
   private readonly http: HttpClient;
+  private readonly log: Logger | undefined;
 
   constructor(opts: KalshiClientOptions = {}) {
+    this.log = opts.log;
     this.http = new HttpClient({
       name: 'kalshi',
       baseUrl: opts.baseUrl ?? KALSHI_DEFAULT_BASE_URL,
       ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+      ...opts.resilience,
       ...(opts.log ? { log: opts.log } : {}),
     });
+  }
+
+  private truncated(path: string) {
+    return (why: string) => this.log?.warn({ upstream: 'kalshi', path, why }, 'kalshi: listing truncated');
   }
 
   /** Exactly these markets (`GET /markets?tickers=`), every page, raw. */
@@ -49,7 +58,7 @@ export class KalshiClient {
       const page = MarketsPage.safeParse(res.body);
       if (!page.success) throw new UpstreamShapeError('kalshi', `/markets envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
       return { items: page.data.markets, cursor: page.data.cursor };
-    });
+    }, undefined, this.truncated('/markets'));
   }
 
   /** `GET /events?with_nested_markets=true`, following the cursor, raw. */
@@ -59,6 +68,6 @@ export class KalshiClient {
       const page = EventsPage.safeParse(res.body);
       if (!page.success) throw new UpstreamShapeError('kalshi', `/events envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
       return { items: page.data.events, cursor: page.data.cursor };
-    });
+    }, undefined, this.truncated('/events'));
   }
 }

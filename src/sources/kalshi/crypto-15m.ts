@@ -26,7 +26,7 @@ export const Kalshi15mMarket = KalshiMarket.extend({
 });
 export type Kalshi15mMarket = z.infer<typeof Kalshi15mMarket>;
 
-const num = (s: string | undefined) => (s === undefined ? undefined : Number(s));
+const num = (s: string | null | undefined) => (s == null ? undefined : Number(s));
 
 /**
  * YES ("up") and NO ("down") asks; both null when a side has no ask (Kalshi reports none as 0 or

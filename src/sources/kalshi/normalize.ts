@@ -39,13 +39,16 @@ export function kalshiToVenueMarket(m: KalshiMarket, opts: { page?: string; seri
   const mid = yesBid !== undefined && yesAsk !== undefined ? (yesBid + yesAsk) / 2 : yesAsk;
   const traded = last ?? mid ?? 0;
   const contracts24h = num(m.volume_24h_fp) ?? 0;
-  const oiContracts = num(m.open_interest_fp) ?? 0;
+  const oiContracts = num(m.open_interest_fp);
   const open = m.status === 'active' || m.status === 'open';
+  // `title` is deprecated: the event title and the YES label say the same thing.
+  const title = m.title ?? ([opts.eventTitle, m.yes_sub_title].filter(Boolean).join(': ') || m.ticker);
   return {
     venue: 'kalshi',
     id: m.ticker,
     eventId: m.event_ticker,
-    title: m.title,
+    title,
+    ...(m.title ? { question: m.title } : {}),
     ...(opts.eventTitle ? { eventTitle: opts.eventTitle } : {}),
     ...(m.yes_sub_title ? { outcomeLabel: m.yes_sub_title } : {}),
     open,
@@ -56,8 +59,9 @@ export function kalshiToVenueMarket(m: KalshiMarket, opts: { page?: string; seri
     ...(last !== undefined ? { lastPrice: last } : {}),
     volume24hUsd: round2(contracts24h * traded),
     volume24hContracts: contracts24h,
-    openInterestUsd: round2(oiContracts * traded),
-    liquidityUsd: num(m.liquidity_dollars) ?? 0,
+    openInterestUsd: oiContracts === undefined ? null : round2(oiContracts * traded),
+    // Kalshi documents liquidity_dollars as always "0.0000": no figure, so unknown rather than 0.
+    liquidityUsd: null,
     closesAt: new Date(m.close_time).toISOString(),
     url: kalshiMarketUrl(m.event_ticker, opts.page, opts.series),
     ...(m.rules_primary || m.rules_secondary ? { rules: [m.rules_primary, m.rules_secondary].filter(Boolean).join('\n') } : {}),
@@ -78,7 +82,7 @@ export function normalizeKalshiEvents(raw: readonly unknown[]): { markets: Venue
   for (const ev of events.ok) {
     const inner = parseEach(ev.markets ?? [], KalshiMarket, idField('ticker'));
     dropped.push(...inner.dropped);
-    for (const m of inner.ok) markets.push(kalshiToVenueMarket(m, { series: ev.series_ticker, eventTitle: ev.title }));
+    for (const m of inner.ok) markets.push(kalshiToVenueMarket(m, { series: ev.series_ticker, ...(ev.title ? { eventTitle: ev.title } : {}) }));
   }
   return { markets, dropped };
 }

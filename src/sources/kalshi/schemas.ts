@@ -5,41 +5,59 @@
  */
 import { z } from 'zod';
 
-/** A fixed-point decimal string such as "0.5600" or "801.00". */
-const Fixed = z.string().regex(/^-?\d+(\.\d+)?$/, 'fixed-point decimal string');
+/** A fixed-point decimal string such as "0.5600" or "801.00"; a plain number is accepted too. */
+const Fixed = z.union([z.number().finite().transform(String), z.string().regex(/^-?\d+(\.\d+)?$/, 'fixed-point decimal string')]);
 
-export const KalshiMarket = z.object({
-  ticker: z.string().min(1),
-  event_ticker: z.string().min(1),
-  title: z.string(),
-  status: z.string().min(1),
-  yes_sub_title: z.string().optional(),
-  no_sub_title: z.string().optional(),
-  close_time: z.iso.datetime({ offset: true }),
-  expected_expiration_time: z.iso.datetime({ offset: true }).nullish(),
-  yes_bid_dollars: Fixed.optional(),
-  yes_ask_dollars: Fixed.optional(),
-  no_bid_dollars: Fixed.optional(),
-  no_ask_dollars: Fixed.optional(),
-  last_price_dollars: Fixed.optional(),
-  liquidity_dollars: Fixed.optional(),
-  volume_fp: Fixed.optional(),
-  volume_24h_fp: Fixed.optional(),
-  open_interest_fp: Fixed.optional(),
-  rules_primary: z.string().optional(),
-  rules_secondary: z.string().optional(),
-  result: z.string().optional(),
-});
+/** A field we only display or pass on: malformed reads as absent instead of costing the market. */
+const Unused = <T extends z.ZodType>(t: T) => t.nullish().catch(undefined);
+
+/** The retired integer-cent price fields; only their presence is read (to recognise a legacy market). */
+const LEGACY_CENTS = ['yes_bid', 'yes_ask', 'no_bid', 'no_ask', 'last_price'] as const;
+const DOLLAR_PRICES = ['yes_bid_dollars', 'yes_ask_dollars', 'no_bid_dollars', 'no_ask_dollars', 'last_price_dollars'] as const;
+
+export const KalshiMarket = z
+  .object({
+    ticker: z.string().min(1),
+    event_ticker: z.string().min(1),
+    /** Deprecated by Kalshi: may be absent; the normalizer falls back to the event title and yes_sub_title. */
+    title: z.string().min(1).nullish().catch(undefined),
+    status: z.string().min(1),
+    yes_sub_title: Unused(z.string()),
+    no_sub_title: Unused(z.string()),
+    close_time: z.iso.datetime({ offset: true }),
+    expected_expiration_time: Unused(z.iso.datetime({ offset: true })),
+    yes_bid_dollars: Fixed.nullish(),
+    yes_ask_dollars: Fixed.nullish(),
+    no_bid_dollars: Fixed.nullish(),
+    no_ask_dollars: Fixed.nullish(),
+    last_price_dollars: Fixed.nullish(),
+    volume_fp: Unused(Fixed),
+    volume_24h_fp: Fixed.nullish(),
+    open_interest_fp: Fixed.nullish(),
+    rules_primary: Unused(z.string()),
+    rules_secondary: Unused(z.string()),
+    result: Unused(z.string()),
+    yes_bid: z.unknown().optional(),
+    yes_ask: z.unknown().optional(),
+    no_bid: z.unknown().optional(),
+    no_ask: z.unknown().optional(),
+    last_price: z.unknown().optional(),
+  })
+  // A market quoting only the retired cents is schema drift, not an open market without a price.
+  .refine(
+    (m) => DOLLAR_PRICES.some((k) => m[k] != null) || !LEGACY_CENTS.some((k) => m[k] != null),
+    'legacy cents-only market: no *_dollars price fields (schema drift)',
+  );
 export type KalshiMarket = z.infer<typeof KalshiMarket>;
 
 /** An event; `markets` only with `with_nested_markets=true` (validated one by one, not here). */
 export const KalshiEvent = z.object({
   event_ticker: z.string().min(1),
   series_ticker: z.string().min(1),
-  title: z.string(),
-  sub_title: z.string().optional(),
-  category: z.string().optional(),
-  markets: z.array(z.unknown()).optional(),
+  title: z.string().nullish().catch(undefined),
+  sub_title: Unused(z.string()),
+  category: Unused(z.string()),
+  markets: z.array(z.unknown()).nullish(),
 });
 export type KalshiEvent = z.infer<typeof KalshiEvent>;
 

@@ -5,7 +5,7 @@
  * `quotaBlockMs`, an hour by default, and then try one call to read the headers again).
  */
 import type { Logger } from '../../log.js';
-import { HttpClient } from '../http/client.js';
+import { HttpClient, type Resilience } from '../http/client.js';
 import { UpstreamShapeError } from '../http/errors.js';
 import { QuotaTracker } from '../http/quota.js';
 
@@ -16,6 +16,8 @@ export interface OddsApiClientOptions {
   apiKey?: string;
   regions?: string;
   timeoutMs?: number;
+  /** Retry and circuit-breaker settings (defaults in src/sources/http/client.ts). */
+  resilience?: Resilience;
   quotaBlockMs?: number;
   log?: Logger;
 }
@@ -35,7 +37,10 @@ export class OddsApiClient {
       name: 'odds-api',
       baseUrl: opts.baseUrl ?? ODDS_API_DEFAULT_BASE_URL,
       quota: this.quota,
+      // Every call costs credits: a failed one is not retried at once (the source waits its interval).
+      attempts: 1,
       ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+      ...opts.resilience,
       ...(opts.log ? { log: opts.log } : {}),
     });
   }

@@ -3,33 +3,52 @@
  * when Gamma's market object has none.
  */
 import type { Logger } from '../../log.js';
-import { HttpClient } from '../http/client.js';
+import { HttpClient, type Resilience } from '../http/client.js';
 import { UpstreamShapeError } from '../http/errors.js';
-import { ClobPrice } from './schemas.js';
+import { chunk, collectPages } from '../http/paginate.js';
+import { ClobPrice, KeysetPage, OpenInterestRows } from './schemas.js';
 
 export const POLYMARKET_GAMMA_DEFAULT_URL = 'https://gamma-api.polymarket.com';
 export const POLYMARKET_CLOB_DEFAULT_URL = 'https://clob.polymarket.com';
+export const POLYMARKET_DATA_DEFAULT_URL = 'https://data-api.polymarket.com';
+
+// The Data API's /oi takes at most 20 condition ids per call.
+const OI_IDS_PER_CALL = 20;
 
 export interface PolymarketClientOptions {
   gammaUrl?: string;
   clobUrl?: string;
+  /** The Data API (open interest). */
+  dataUrl?: string;
   timeoutMs?: number;
+  /** Retry and circuit-breaker settings (defaults in src/sources/http/client.ts). */
+  resilience?: Resilience;
   log?: Logger;
 }
 
-// Gamma's offset pagination is capped around 2000 rows.
-const PAGE = 100;
-const MAX_OFFSET = 2000;
+// Gamma's keyset listing serves up to 500 events a page; the offset listing is being retired.
+const PAGE = 500;
+const MAX_PAGES = 20;
+
+/** A listing and whether the page cap (or a repeated cursor) cut it short. */
+export interface Listing {
+  events: unknown[];
+  truncated?: string;
+}
 
 /** Gamma + CLOB REST client. */
 export class PolymarketClient {
   private readonly gamma: HttpClient;
   private readonly clob: HttpClient;
+  private readonly data: HttpClient;
+  private readonly log: Logger | undefined;
 
   constructor(opts: PolymarketClientOptions = {}) {
-    const common = { ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.log ? { log: opts.log } : {}) };
+    this.log = opts.log;
+    const common = { ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.log ? { log: opts.log } : {}), ...opts.resilience };
     this.gamma = new HttpClient({ name: 'polymarket-gamma', baseUrl: opts.gammaUrl ?? POLYMARKET_GAMMA_DEFAULT_URL, ...common });
     this.clob = new HttpClient({ name: 'polymarket-clob', baseUrl: opts.clobUrl ?? POLYMARKET_CLOB_DEFAULT_URL, ...common });
+    this.data = new HttpClient({ name: 'polymarket-data', baseUrl: opts.dataUrl ?? POLYMARKET_DATA_DEFAULT_URL, ...common });
   }
 
   /** One event with its markets (`GET /events/slug/{slug}`), raw. */
@@ -37,14 +56,39 @@ export class PolymarketClient {
     return (await this.gamma.getJson(`/events/slug/${encodeURIComponent(slug)}`, {}, signal)).body;
   }
 
-  /** Open events (`GET /events?active=true&closed=false`), offset-paginated, raw. */
-  async listEvents(signal?: AbortSignal): Promise<unknown[]> {
-    const out: unknown[] = [];
-    for (let offset = 0; offset < MAX_OFFSET; offset += PAGE) {
-      const res = await this.gamma.getJson('/events', { active: true, closed: false, archived: false, limit: PAGE, offset }, signal);
-      if (!Array.isArray(res.body)) throw new UpstreamShapeError('polymarket-gamma', '/events did not return an array');
-      out.push(...(res.body as unknown[]));
-      if (res.body.length < PAGE) break;
+  /**
+   * Open events from Gamma's keyset listing (`GET /events/keyset?closed=false`, following
+   * `next_cursor` as `after_cursor`), raw; `truncated` says why it stopped early, if it did.
+   */
+  async listEvents(signal?: AbortSignal, maxPages = MAX_PAGES): Promise<Listing> {
+    let truncated: string | undefined;
+    const events = await collectPages(
+      async (cursor) => {
+        const res = await this.gamma.getJson('/events/keyset', { closed: false, limit: PAGE, after_cursor: cursor }, signal);
+        const page = KeysetPage.safeParse(res.body);
+        if (!page.success) throw new UpstreamShapeError('polymarket-gamma', `/events/keyset envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
+        return { items: page.data.events, cursor: page.data.next_cursor };
+      },
+      maxPages,
+      (why) => {
+        truncated = why;
+        this.log?.warn({ upstream: 'polymarket-gamma', why }, 'polymarket-gamma: event listing truncated');
+      },
+    );
+    return truncated ? { events, truncated } : { events };
+  }
+
+  /**
+   * Open interest in USD per market (`GET /oi?market=id,id`), keyed by lower-case conditionId. A
+   * market the Data API does not list is absent (unknown), not 0.
+   */
+  async openInterest(conditionIds: readonly string[], signal?: AbortSignal): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    for (const group of chunk([...new Set(conditionIds)], OI_IDS_PER_CALL)) {
+      const res = await this.data.getJson('/oi', { market: group.join(',') }, signal);
+      const parsed = OpenInterestRows.safeParse(res.body);
+      if (!parsed.success) throw new UpstreamShapeError('polymarket-data', `/oi: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      for (const row of parsed.data) out.set(row.market.toLowerCase(), row.value);
     }
     return out;
   }

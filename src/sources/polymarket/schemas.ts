@@ -17,44 +17,66 @@ const JsonStringArray = z.string().transform((s, ctx) => {
   return z.NEVER;
 });
 
+/** A string array sent JSON-encoded (Gamma's usual form) or as a real array. */
+const StringList = z.union([z.array(z.string()), JsonStringArray]);
+
 /** A number sent as a number or a decimal string. */
 export const Numeric = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)]).pipe(z.number().finite());
+
+/** A field we only display or pass on: malformed reads as absent instead of costing the market. */
+const Unused = <T extends z.ZodType>(t: T) => t.nullish().catch(undefined);
 
 export const GammaMarket = z
   .object({
     id: z.union([z.string(), z.number()]).transform(String),
     slug: z.string().min(1),
     question: z.string().min(1),
-    conditionId: z.string().optional(),
-    outcomes: JsonStringArray,
-    outcomePrices: JsonStringArray.optional(),
-    clobTokenIds: JsonStringArray.optional(),
-    groupItemTitle: z.string().optional(),
-    description: z.string().optional(),
-    endDate: z.iso.datetime({ offset: true }).optional(),
-    active: z.boolean().optional(),
-    closed: z.boolean().optional(),
-    acceptingOrders: z.boolean().optional(),
-    bestBid: Numeric.optional(),
-    bestAsk: Numeric.optional(),
-    lastTradePrice: Numeric.optional(),
-    volume24hr: Numeric.optional(),
-    liquidityNum: Numeric.optional(),
-    liquidity: Numeric.optional(),
+    conditionId: z.string().nullish(),
+    outcomes: StringList,
+    outcomePrices: Unused(StringList),
+    clobTokenIds: StringList.nullish(),
+    /** Protocol-V2 position (token) ids; preferred over clobTokenIds where present. */
+    positionIds: StringList.nullish(),
+    groupItemTitle: Unused(z.string()),
+    description: Unused(z.string()),
+    endDate: Unused(z.iso.datetime({ offset: true })),
+    active: z.boolean().nullish(),
+    closed: z.boolean().nullish(),
+    archived: z.boolean().nullish(),
+    acceptingOrders: z.boolean().nullish(),
+    bestBid: Numeric.nullish(),
+    bestAsk: Numeric.nullish(),
+    lastTradePrice: Numeric.nullish(),
+    volume24hr: Numeric.nullish(),
+    liquidityNum: Numeric.nullish(),
+    liquidity: Numeric.nullish(),
   })
   .refine((m) => m.outcomes.length === 2, 'a binary market has two outcomes')
-  .refine((m) => !m.clobTokenIds || m.clobTokenIds.length === m.outcomes.length, 'clobTokenIds not aligned with outcomes');
+  .refine((m) => !m.clobTokenIds || m.clobTokenIds.length === m.outcomes.length, 'clobTokenIds not aligned with outcomes')
+  .refine((m) => !m.positionIds || m.positionIds.length === m.outcomes.length, 'positionIds not aligned with outcomes');
 export type GammaMarket = z.infer<typeof GammaMarket>;
 
 /** An event; its markets are validated one by one by the normalizer. */
 export const GammaEvent = z.object({
   id: z.union([z.string(), z.number()]).transform(String),
   slug: z.string().min(1),
-  title: z.string(),
-  endDate: z.iso.datetime({ offset: true }).optional(),
-  markets: z.array(z.unknown()).default([]),
+  title: z.string().nullish().catch(undefined),
+  endDate: Unused(z.iso.datetime({ offset: true })),
+  markets: z.array(z.unknown()).nullish().transform((m) => m ?? []),
 });
 export type GammaEvent = z.infer<typeof GammaEvent>;
 
 /** CLOB `GET /price`: `{"price": "0.45"}`. */
 export const ClobPrice = z.object({ price: Numeric });
+
+/** Gamma's keyset listing envelope: `next_cursor` is absent on the last page. */
+export const KeysetPage = z.object({ events: z.array(z.unknown()), next_cursor: z.string().nullish() });
+
+/** Data API `GET /oi?market=`: `[{ market: conditionId, value: USD }]` (or the same rows under `data`). */
+export const OpenInterestRows = z
+  .union([z.array(z.unknown()), z.object({ data: z.array(z.unknown()) }).transform((o) => o.data)])
+  .transform((rows) => rows.flatMap((r) => {
+    const row = z.object({ market: z.string().min(1).optional(), condition_id: z.string().min(1).optional(), value: Numeric.pipe(z.number().nonnegative()) }).safeParse(r);
+    const market = row.success ? (row.data.market ?? row.data.condition_id) : undefined;
+    return row.success && market ? [{ market, value: row.data.value }] : [];
+  }));

@@ -1,0 +1,41 @@
+/**
+ * Prometheus metrics of the real-source path, on prom-client's default registry (served on the
+ * admin port): refresh outcomes and failure reasons per snapshot, the current failure streak,
+ * items dropped per refresh, circuit-breaker state per upstream and the odds provider's quota.
+ */
+import { Counter, Gauge } from 'prom-client';
+
+export const refreshesTotal = new Counter({
+  name: 'predictwire_source_refreshes_total',
+  help: 'Snapshot refreshes by outcome (written, unchanged, failed, skipped: another refresh in flight)',
+  labelNames: ['kind', 'key', 'outcome'] as const,
+});
+
+export const refreshFailuresTotal = new Counter({
+  name: 'predictwire_source_refresh_failures_total',
+  help: 'Failed snapshot refreshes by reason (quality, http, timeout, shape, quota, backoff, other); the last good snapshot stayed',
+  labelNames: ['kind', 'key', 'reason'] as const,
+});
+
+export const failureStreak = new Gauge({
+  name: 'predictwire_source_failure_streak',
+  help: 'Consecutive failed refreshes of a snapshot (0 after a good one)',
+  labelNames: ['kind', 'key'] as const,
+});
+
+export const itemsDropped = new Gauge({
+  name: 'predictwire_source_items_dropped',
+  help: 'Items (markets, slugs, books) left out of the last good refresh of a snapshot',
+  labelNames: ['kind', 'key'] as const,
+});
+
+export const circuitOpen = new Gauge({
+  name: 'predictwire_upstream_circuit_open',
+  help: '1 while the circuit breaker of an upstream is open (no calls until its backoff lapses)',
+  labelNames: ['upstream'] as const,
+});
+
+export const oddsCreditsRemaining = new Gauge({
+  name: 'predictwire_odds_api_credits_remaining',
+  help: 'x-requests-remaining as the odds provider last reported it',
+});

@@ -1,0 +1,382 @@
+/**
+ * The drift corpus: mutations of the recorded Kalshi, Polymarket, Odds API and ECB responses, each
+ * served by the replay server and run through the real normalizers, the real refresh job and real
+ * Redis after a good refresh. Each asserts its exact outcome: the mutation is tolerated (same
+ * snapshot), only the bad item is dropped (and marked in the meta), or the last good snapshot is
+ * kept with the failure and its reason counted.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { loadEventCatalog } from '../../src/catalog/events/load.js';
+import { createCatalogEventsSource } from '../../src/sources/combined/catalog-events.js';
+import { createOddsSportsbookSource } from '../../src/sources/combined/odds-sportsbook.js';
+import { createEcbSource } from '../../src/sources/ecb/source.js';
+import { KalshiClient } from '../../src/sources/kalshi/client.js';
+import { OddsApiClient } from '../../src/sources/odds-api/client.js';
+import { PolymarketClient } from '../../src/sources/polymarket/client.js';
+import { snapKey } from '../../src/store/keys.js';
+import type { SnapshotKind } from '../../src/store/schemas.js';
+import { readMeta, readSnapshot } from '../../src/store/snapshots.js';
+import { refreshEvents } from '../../workers/jobs/refresh-events.js';
+import { refreshFx } from '../../workers/jobs/refresh-fx.js';
+import { refreshSportsbook } from '../../workers/jobs/refresh-sportsbook.js';
+import type { RefreshDeps, RefreshResult } from '../../workers/refresh.js';
+import { useRedis } from '../support/redis.js';
+import { useReplayServer } from '../support/upstream-replay.js';
+
+type Obj = Record<string, unknown>;
+
+const redis = useRedis();
+const replay = useReplayServer({ oddsRemaining: 500 });
+const log = pino({ level: 'silent' });
+// Short pauses: these cases are about what gets published, not about timing (upstream-backoff.test.ts).
+const FAST = { backoffBaseMs: 1, backoffMaxMs: 2, breakerBaseMs: 1 };
+
+beforeEach(async () => {
+  await redis.client.flushdb();
+});
+
+let clock = new Date('2026-03-01T12:00:00.000Z');
+const deps = (): RefreshDeps => ({ redis: redis.client, log, now: () => clock, fetchTimeoutMs: 5_000 });
+const tick = () => {
+  clock = new Date(clock.getTime() + 5_000);
+};
+
+const kalshiMarket = (ticker: string) => replay.data.kalshiMarkets.find((m) => m.ticker === ticker)!;
+const gammaEvent = (slug: string) => replay.data.gammaEvents.find((e) => e.slug === slug) as Obj & { markets: Obj[] };
+const gammaMarket = (slug: string) => replay.data.gammaEvents.flatMap((e) => e.markets as Obj[]).find((m) => m.slug === slug)!;
+
+/** A fresh source and job per case: no breaker or cache state leaks between cases. */
+function eventsJob() {
+  clock = new Date('2026-03-01T12:00:00.000Z');
+  const source = createCatalogEventsSource({
+    catalog: loadEventCatalog(),
+    kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: FAST }),
+    polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data`, resilience: FAST }),
+    log,
+  });
+  return refreshEvents(deps(), source);
+}
+function sportsbookJob() {
+  clock = new Date();
+  // A quota this large paces nothing: these cases call the provider on every refresh.
+  replay.oddsRemaining = 1e9;
+  const odds = new OddsApiClient({ baseUrl: `${replay.base}/odds`, apiKey: 'k', resilience: FAST });
+  const run = refreshSportsbook(deps(), createOddsSportsbookSource({ odds, log, minIntervalMs: 0 }));
+  return () => run({ league: 'NBA' });
+}
+function fxJob() {
+  // The recorded fixing is dated 2025-05-09 (a Friday).
+  clock = new Date('2025-05-10T09:00:00.000Z');
+  return refreshFx(deps(), createEcbSource({ url: `${replay.base}/ecb/eurofxref-daily.xml`, resilience: FAST }));
+}
+
+/** Runs the good baseline refresh and returns the stored snapshot string. */
+async function baseline(kind: SnapshotKind, key: string, run: () => Promise<RefreshResult>): Promise<string> {
+  expect(await run()).toEqual({ version: 1, endedFailures: 0 });
+  tick();
+  return (await redis.client.get(snapKey(kind, key)))!;
+}
+
+/** The refresh fails, the last good snapshot stays byte for byte, the failure and reason are counted. */
+async function keptLastGood(kind: SnapshotKind, key: string, run: () => Promise<RefreshResult>, good: string, reason: string, message: RegExp) {
+  await expect(run()).rejects.toThrow(message);
+  expect(await redis.client.get(snapKey(kind, key))).toBe(good);
+  const meta = await readMeta(redis.client, kind, key);
+  expect(meta).toMatchObject({ version: 1, failures: 1, lastReason: reason });
+  expect(meta!.lastError).toMatch(message);
+}
+
+/** The refresh succeeds with the same content: tolerated drift, no new version. */
+async function tolerated(kind: SnapshotKind, key: string, run: () => Promise<RefreshResult>, good: string) {
+  expect(await run()).toEqual({ version: 0, endedFailures: 0 });
+  expect(await redis.client.get(snapKey(kind, key))).toBe(good);
+}
+
+const outcomeNames = async () =>
+  Object.fromEntries((await readSnapshot(redis.client, 'events', 'all'))!.data.events.map((e) => [e.slug, e.outcomes.map((o) => o.name)]));
+
+const BASE_EVENTS = {
+  'khamenei-out-by-end-of-february-2026': ['Yes', 'No'],
+  'us-iran-nuclear-deal-2026': ['Before April 2026', 'Before August 2026', 'Before 2027'],
+  'us-recognizes-reza-pahlavi-2026': ['Yes', 'No'],
+  'iran-democracy-index-2026': ['Yes', 'No'],
+  'iran-israel-us-conflict-ends-march-2026': ['By March 7', 'By March 15', 'By March 31'],
+};
+
+describe('drift corpus: Kalshi + Polymarket events', () => {
+  it('baseline: the recorded responses price every catalog event', async () => {
+    await baseline('events', 'all', eventsJob());
+    expect(await outcomeNames()).toEqual(BASE_EVENTS);
+  });
+
+  it('1. Kalshi markets without the deprecated `title`: tolerated, same snapshot', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    for (const m of replay.data.kalshiMarkets) delete m.title;
+    await tolerated('events', 'all', run, good);
+  });
+
+  it('2. Gamma `bestBid: null`: tolerated, same snapshot', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    gammaMarket('iran-x-israelus-conflict-ends-by-march-15').bestBid = null;
+    await tolerated('events', 'all', run, good);
+  });
+
+  it('3. Kalshi prices as numbers instead of fixed-point strings: tolerated, same snapshot', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    for (const m of replay.data.kalshiMarkets) {
+      for (const k of ['yes_bid_dollars', 'yes_ask_dollars', 'no_bid_dollars', 'no_ask_dollars', 'last_price_dollars']) if (typeof m[k] === 'string') m[k] = Number(m[k]);
+    }
+    await tolerated('events', 'all', run, good);
+  });
+
+  it('4. Gamma prices as decimal strings, and null optional fields: tolerated, same snapshot', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    for (const m of gammaEvent('iran-x-israelus-conflict-ends-by').markets) {
+      m.bestAsk = String(m.bestAsk);
+      m.lastTradePrice = String(m.lastTradePrice);
+      m.groupItemTitle = null;
+      m.endDate = null;
+    }
+    await tolerated('events', 'all', run, good);
+  });
+
+  it('5. unused fields malformed (Gamma description a number, Kalshi rules an object): tolerated', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    gammaMarket('iran-x-israelus-conflict-ends-by-march-7').description = 42;
+    kalshiMarket('KXRECOGPERSONIRAN-26').rules_primary = { text: 'moved' };
+    kalshiMarket('KXRECOGPERSONIRAN-26').expected_expiration_time = 'soon';
+    await tolerated('events', 'all', run, good);
+  });
+
+  it('6. a cents-only legacy Kalshi market is drift: that market is dropped and marked, the rest kept', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    const m = kalshiMarket('KXRECOGPERSONIRAN-26');
+    for (const k of Object.keys(m)) if (k.endsWith('_dollars')) delete m[k];
+    Object.assign(m, { yes_bid: 25, yes_ask: 27, no_bid: 73, no_ask: 75, last_price: 26 });
+    expect(await run()).toMatchObject({ version: 2 });
+    const { ['us-recognizes-reza-pahlavi-2026']: gone, ...rest } = BASE_EVENTS;
+    expect(gone).toBeDefined();
+    expect(await outcomeNames()).toEqual(rest);
+    const meta = await readMeta(redis.client, 'events', 'all');
+    expect(meta!.dropped!.items).toContainEqual({ id: 'kalshi:KXRECOGPERSONIRAN-26', reason: expect.stringMatching(/legacy cents-only/) });
+  });
+
+  it('7. a Gamma slug that 404s (renamed or removed): only its event is dropped and marked', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    gammaEvent('iran-x-israelus-conflict-ends-by').slug = 'iran-x-israelus-conflict-ends-by-renamed';
+    expect(await run()).toMatchObject({ version: 2 });
+    const { ['iran-israel-us-conflict-ends-march-2026']: gone, ...rest } = BASE_EVENTS;
+    expect(gone).toBeDefined();
+    expect(await outcomeNames()).toEqual(rest);
+    const meta = await readMeta(redis.client, 'events', 'all');
+    expect(meta!.dropped!.items).toContainEqual({ id: 'polymarket:iran-x-israelus-conflict-ends-by', reason: expect.stringMatching(/404/) });
+    expect(meta!.failures).toBe(0);
+  });
+
+  it('8. a CLOB token without a book (404) when Gamma has no ask: only that outcome is dropped and marked', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    const m7 = gammaMarket('iran-x-israelus-conflict-ends-by-march-7');
+    m7.bestAsk = null;
+    m7.clobTokenIds = JSON.stringify(['111', '222']);
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 15', 'By March 31']);
+    const meta = await readMeta(redis.client, 'events', 'all');
+    expect(meta!.dropped!.items).toContainEqual({ id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7', reason: expect.stringMatching(/no order book \(404\)/) });
+  });
+
+  it('9. a delisted Kalshi ticker: only its outcome is dropped and marked', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    replay.data.kalshiMarkets = replay.data.kalshiMarkets.filter((m) => m.ticker !== 'KXUSAIRANAGREEMENT-27-26AUG');
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['us-iran-nuclear-deal-2026']).toEqual(['Before April 2026', 'Before 2027']);
+    const meta = await readMeta(redis.client, 'events', 'all');
+    expect(meta!.dropped!.items).toContainEqual({ id: 'kalshi:KXUSAIRANAGREEMENT-27-26AUG', reason: 'us-iran-nuclear-deal-2026/Before August 2026: market not returned by the venue' });
+  });
+
+  it('10. a Gamma market re-listed under another conditionId: dropped and flagged by the match guard', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    gammaMarket('iran-x-israelus-conflict-ends-by-march-31').conditionId = `0x${'ab'.repeat(32)}`;
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 7', 'By March 15']);
+    const meta = await readMeta(redis.client, 'events', 'all');
+    expect(meta!.dropped!.items).toContainEqual({
+      id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31',
+      reason: expect.stringMatching(/match guard: conditionId 0xabab.* is not the reviewed/),
+    });
+  });
+
+  it('11. a Kalshi question that turned around since review: dropped and flagged, never priced', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    kalshiMarket('KXRECOGPERSONIRAN-26').title = 'Will the United States not recognize Reza Pahlavi as the leader of Iran in 2026?';
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await outcomeNames()).not.toHaveProperty('us-recognizes-reza-pahlavi-2026');
+    const meta = await readMeta(redis.client, 'events', 'all');
+    expect(meta!.dropped!.items.filter((d) => d.id === 'kalshi:KXRECOGPERSONIRAN-26').map((d) => d.reason)).toEqual([
+      expect.stringMatching(/^us-recognizes-reza-pahlavi-2026\/Yes: match guard: question inverted/),
+      expect.stringMatching(/^us-recognizes-reza-pahlavi-2026\/No: match guard: question inverted/),
+    ]);
+  });
+
+  it('12. Gamma `archived: true`: the market is not open, its outcome is left out', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    gammaMarket('iran-x-israelus-conflict-ends-by-march-7').archived = true;
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 15', 'By March 31']);
+  });
+
+  it('13. a crossed Kalshi book (bid above ask): last good snapshot kept, failure counted as quality', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    kalshiMarket('KXUSAIRANAGREEMENT-27').yes_bid_dollars = '0.7000';
+    await keptLastGood('events', 'all', run, good, 'quality', /quality gate: kalshi:KXUSAIRANAGREEMENT-27 crossed book \(bid 0.7 above ask 0.63\)/);
+  });
+
+  it('14. YES and NO asks summing far below 1: last good snapshot kept', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    kalshiMarket('KXIRANDEMOCRACY-27MAR01-T6').no_ask_dollars = '0.3000';
+    await keptLastGood('events', 'all', run, good, 'quality', /iran-democracy-index-2026: kalshi asks 0.1 \+ 0.3 sum below 0.9/);
+  });
+
+  it('15. a venue that vanishes (Kalshi lists none of the markets): last good snapshot kept', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    replay.data.kalshiMarkets = [];
+    await keptLastGood('events', 'all', run, good, 'quality', /venue kalshi vanished/);
+  });
+
+  it('16. a Kalshi 503 storm: last good snapshot kept, failure counted as http', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    replay.fault({ prefix: '/kalshi', status: 503, times: 3, headers: { 'retry-after': '0' } });
+    await keptLastGood('events', 'all', run, good, 'http', /kalshi: HTTP 503 from .*: \{"error":"injected"\}/);
+  });
+
+  it('17. a Kalshi 429 with a long Retry-After: kept; the next refresh makes no call before it ends', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    replay.fault({ prefix: '/kalshi', status: 429, headers: { 'retry-after': '600' } });
+    await keptLastGood('events', 'all', run, good, 'http', /kalshi: HTTP 429/);
+    const calls = replay.requests.filter((r) => r.startsWith('/kalshi')).length;
+    tick();
+    await expect(run()).rejects.toThrow(/kalshi: asked to retry after/);
+    expect(replay.requests.filter((r) => r.startsWith('/kalshi'))).toHaveLength(calls);
+    expect(await readMeta(redis.client, 'events', 'all')).toMatchObject({ failures: 2, lastReason: 'backoff' });
+  });
+
+  it('18. a Kalshi body that is not its documented envelope: kept, failure counted as shape', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    replay.fault({ prefix: '/kalshi/markets', status: 200 });
+    await keptLastGood('events', 'all', run, good, 'shape', /\/markets envelope/);
+  });
+});
+
+describe('drift corpus: The Odds API', () => {
+  const nbaBook = (i: number, key: string) => (replay.data.nbaOdds[i]!.bookmakers as Obj[]).find((b) => b.key === key)! as Obj & { markets: Obj[] };
+  const market = (b: { markets: Obj[] }, key: string) => b.markets.find((m) => m.key === key)! as Obj & { outcomes: Obj[] };
+
+  it('19. prices and points as strings: tolerated, same snapshot', async () => {
+    const run = sportsbookJob();
+    const good = await baseline('sportsbook', 'NBA', run);
+    for (const ev of replay.data.nbaOdds) {
+      for (const b of ev.bookmakers as Array<{ markets: Array<{ outcomes: Obj[] }> }>) {
+        for (const m of b.markets) for (const o of m.outcomes) {
+          o.price = String(o.price);
+          if (o.point !== undefined) o.point = String(o.point);
+        }
+      }
+    }
+    await tolerated('sportsbook', 'NBA', run, good);
+  });
+
+  it('20. one book quoting -4.5 on both sides: last good snapshot kept', async () => {
+    const run = sportsbookJob();
+    const good = await baseline('sportsbook', 'NBA', run);
+    const spreads = market(nbaBook(0, 'fanduel'), 'spreads');
+    for (const o of spreads.outcomes) o.point = -4.5;
+    await keptLastGood('sportsbook', 'NBA', run, good, 'quality', /fanduel spreads -4.5 \/ -4.5 contradict/);
+  });
+
+  it('21. over and under at different totals: last good snapshot kept', async () => {
+    const run = sportsbookJob();
+    const good = await baseline('sportsbook', 'NBA', run);
+    const totals = market(nbaBook(1, 'draftkings'), 'totals');
+    totals.outcomes.find((o) => o.name === 'Under')!.point = 250.5;
+    await keptLastGood('sportsbook', 'NBA', run, good, 'quality', /draftkings over [\d.]+ and under 250.5 at different totals/);
+  });
+
+  it('22. quota exhausted (429, x-requests-remaining 0): kept; then no call until the block lapses', async () => {
+    const run = sportsbookJob();
+    const good = await baseline('sportsbook', 'NBA', run);
+    replay.oddsRemaining = 0;
+    replay.requests.length = 0;
+    await keptLastGood('sportsbook', 'NBA', run, good, 'http', /odds-api: HTTP 429/);
+    const calls = replay.requests.length;
+    tick();
+    await expect(run()).rejects.toThrow(/odds-api: request quota exhausted/);
+    expect(replay.requests).toHaveLength(calls);
+    expect(await readMeta(redis.client, 'sportsbook', 'NBA')).toMatchObject({ failures: 2, lastReason: 'quota' });
+  });
+
+  it('23. 401 OUT_OF_USAGE_CREDITS without quota headers is recognised: no further calls', async () => {
+    const run = sportsbookJob();
+    const good = await baseline('sportsbook', 'NBA', run);
+    replay.fault({ prefix: '/odds/v4/sports/basketball_nba/odds', status: 401, body: { message: 'Usage quota has been reached', error_code: 'OUT_OF_USAGE_CREDITS' } });
+    await keptLastGood('sportsbook', 'NBA', run, good, 'http', /odds-api: HTTP 401 .*OUT_OF_USAGE_CREDITS/);
+    const calls = replay.requests.length;
+    tick();
+    await expect(run()).rejects.toThrow(/request quota exhausted/);
+    expect(replay.requests).toHaveLength(calls);
+  });
+
+  it('24. a game whose `bookmakers` is null: kept as a game without books, the rest unchanged', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    const id = String(replay.data.nbaOdds[2]!.id);
+    replay.data.nbaOdds[2]!.bookmakers = null;
+    expect(await run()).toMatchObject({ version: 2 });
+    const snap = (await readSnapshot(redis.client, 'sportsbook', 'NBA'))!;
+    expect(snap.data.upcoming.map((m) => [m.id, m.books.length > 0])).toEqual([
+      [String(replay.data.nbaOdds[0]!.id), true],
+      [String(replay.data.nbaOdds[1]!.id), true],
+      [id, false],
+    ]);
+  });
+});
+
+describe('drift corpus: ECB reference rates', () => {
+  it('25. a stale fixing (older than a few days): last good snapshot kept', async () => {
+    const run = fxJob();
+    const good = await baseline('fx', 'daily', run);
+    replay.data.ecbXml = replay.data.ecbXml.replace("time='2025-05-09'", "time='2025-05-02'");
+    await keptLastGood('fx', 'daily', run, good, 'quality', /fixing of 2025-05-02 is older than 5 days/);
+  });
+
+  it('26. an absurd rate (USD per EUR x 10): last good snapshot kept', async () => {
+    const run = fxJob();
+    const good = await baseline('fx', 'daily', run);
+    replay.data.ecbXml = replay.data.ecbXml.replace(/currency='USD' rate='([\d.]+)'/, (_, r: string) => `currency='USD' rate='${Number(r) * 10}'`);
+    await keptLastGood('fx', 'daily', run, good, 'quality', /EUR moved 90 %/);
+  });
+
+  it('27. a file without the USD row: last good snapshot kept, failure counted as shape', async () => {
+    const run = fxJob();
+    const good = await baseline('fx', 'daily', run);
+    replay.data.ecbXml = replay.data.ecbXml.replace(/<Cube currency='USD'[^>]*\/>/, '');
+    await keptLastGood('fx', 'daily', run, good, 'shape', /no USD rate/);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Pure parts of the real-source path: the quality gate's checks, odds-provider pacing, named
+ * outcomes mapped by the catalog, Protocol-V2 position ids, and the runtime match guard.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildCatalogEvents, indexMarkets } from '../../src/catalog/events/build.js';
+import { parseEventCatalog } from '../../src/catalog/events/load.js';
+import { matchGuard } from '../../src/catalog/events/match-guard.js';
+import type { VenueMarket } from '../../src/catalog/events/venue-market.js';
+import type { EventsData, FxData, LeagueData } from '../../src/model/index.js';
+import { pacedIntervalMs } from '../../src/sources/odds-api/pacing.js';
+import { normalizeGammaEvents } from '../../src/sources/polymarket/normalize.js';
+import { checkQuality } from '../../src/sources/quality/gate.js';
+import { DEFAULT_QUALITY } from '../../src/sources/quality/options.js';
+
+const now = new Date('2026-03-01T12:00:00.000Z');
+const quote = (operatorId: string, yesPrice: number) => ({ operatorId, yesPrice, volume24hUsd: 1, marketUrl: 'https://example.com/m' });
+const event = (slug: string, outcomes: Array<[string, Array<[string, number]>]>, closesAt = '2026-12-31T00:00:00.000Z') => ({
+  slug,
+  question: `${slug}?`,
+  category: 'politics' as const,
+  closesAt,
+  outcomes: outcomes.map(([name, qs]) => ({ name, quotes: qs.map(([op, p]) => quote(op, p)) })),
+});
+
+describe('quality gate: events', () => {
+  const prev: EventsData = {
+    events: [
+      event('a', [['Yes', [['kalshi', 0.4], ['polymarket', 0.41]]], ['No', [['kalshi', 0.62], ['polymarket', 0.6]]]]),
+      event('b', [['Before April', [['kalshi', 0.2]]], ['Before 2027', [['kalshi', 0.5]]]]),
+      event('c', [['Yes', [['polymarket', 0.3]]]]),
+      event('closed', [['Yes', [['polymarket', 0.3]]]], '2026-02-01T00:00:00.000Z'),
+    ],
+  };
+
+  it('passes the same data, and an event that closed since going away', () => {
+    expect(checkQuality('events', prev, prev, now)).toEqual([]);
+    expect(checkQuality('events', prev, { events: prev.events.slice(0, 3) }, now)).toEqual([]);
+  });
+
+  it('fails a venue that vanished, and losses over the configured share', () => {
+    const noKalshi = { events: prev.events.map((e) => ({ ...e, outcomes: e.outcomes.map((o) => ({ ...o, quotes: o.quotes.filter((q) => q.operatorId !== 'kalshi') })).filter((o) => o.quotes.length > 0) })).filter((e) => e.outcomes.length > 0) };
+    // Every outcome keeps a Polymarket quote but one: only the vanished venue is a violation.
+    expect(checkQuality('events', prev, noKalshi, now)).toEqual(['venue kalshi vanished (quoted 4 outcomes, now none)']);
+    expect(checkQuality('events', prev, { events: [prev.events[2]!] }, now)).toEqual([
+      '2 of 3 open events lost (more than 50 %)',
+      '4 of 5 outcomes lost (more than 50 %)',
+      'venue kalshi vanished (quoted 4 outcomes, now none)',
+      '2 of 3 polymarket quotes lost (more than 50 %)',
+    ]);
+    expect(checkQuality('events', prev, { events: [prev.events[2]!] }, now, { ...DEFAULT_QUALITY, maxLossShare: 0.9 })).toEqual([
+      'venue kalshi vanished (quoted 4 outcomes, now none)',
+    ]);
+  });
+
+  it('fails Yes/No asks summing far below 1, but not two rungs of a ladder', () => {
+    const cheap = { events: [event('a', [['Yes', [['kalshi', 0.2]]], ['No', [['kalshi', 0.3]]]]), prev.events[1]!, prev.events[2]!] };
+    expect(checkQuality('events', undefined, cheap, now)).toEqual(['a: kalshi asks 0.2 + 0.3 sum below 0.9']);
+  });
+});
+
+describe('quality gate: sportsbook and FX', () => {
+  const book = { operatorId: 'fanduel', lastUpdate: now.toISOString(), homeSpread: { point: -4.5, price: -110 }, awaySpread: { point: 4.5, price: -110 }, totalOver: { point: 220.5, price: -110 }, totalUnder: { point: 220.5, price: -110 } };
+  const league = (books: object[], ids = ['g1', 'g2']): LeagueData =>
+    ({ league: 'NBA', teams: [{ code: 'AAA', name: 'A', aliases: [] }, { code: 'BBB', name: 'B', aliases: [] }], finished: [], upcoming: ids.map((id) => ({ id, scheduledTime: '2026-03-02T00:00:00.000Z', homeCode: 'AAA', awayCode: 'BBB', books })) }) as LeagueData;
+
+  it('fails contradictory lines within one book', () => {
+    expect(checkQuality('sportsbook', undefined, league([book]), now)).toEqual([]);
+    expect(checkQuality('sportsbook', undefined, league([{ ...book, awaySpread: { point: -4.5, price: -110 } }], ['g1']), now)).toEqual(['g1: fanduel spreads -4.5 / -4.5 contradict']);
+    expect(checkQuality('sportsbook', undefined, league([{ ...book, totalUnder: { point: 221.5, price: -110 } }], ['g1']), now)).toEqual(['g1: fanduel over 220.5 and under 221.5 at different totals']);
+  });
+
+  it('fails losing most upcoming games or operators', () => {
+    expect(checkQuality('sportsbook', league([book], ['g1', 'g2', 'g3']), league([book], ['g1']), now)).toEqual(['2 of 3 upcoming games lost (more than 50 %)']);
+    expect(checkQuality('sportsbook', league([book]), league([]), now)).toEqual(['1 of 1 operators lost (more than 50 %)']);
+  });
+
+  it('fails a stale fixing, a jump of more than 20 % and a lost currency', () => {
+    const fx: FxData = { asOfDate: '2026-02-27', rates: { USD: 1, EUR: 0.92, GBP: 0.79 } };
+    expect(checkQuality('fx', fx, fx, now)).toEqual([]);
+    expect(checkQuality('fx', fx, { ...fx, asOfDate: '2026-02-20' }, now)).toEqual(['fixing of 2026-02-20 is older than 5 days']);
+    expect(checkQuality('fx', fx, { ...fx, rates: { USD: 1, EUR: 1.2 } }, now)).toEqual(['EUR moved 30 % (0.92 → 1.2)', 'currencies lost: GBP']);
+  });
+});
+
+describe('odds-provider pacing', () => {
+  it('spreads what is left evenly over what is left of the month', () => {
+    // 10 days left, 4 leagues, 3 credits a call, 1200 credits left: 400 calls, one per league every 2.4 h.
+    const p = { now: new Date('2026-03-22T00:00:00.000Z'), leagues: 4, defaultCost: 3 };
+    expect(pacedIntervalMs({ ...p, quota: { remaining: 1200, last: 3 } })).toBe(Math.ceil((10 * 86_400_000 * 4) / 400));
+    // Our own budget is lower than the plan's: 20000 - 19400 used = 600 left, 200 calls.
+    expect(pacedIntervalMs({ ...p, quota: { remaining: 80_000, used: 19_400, last: 3 }, monthlyCredits: 20_000 })).toBe(Math.ceil((10 * 86_400_000 * 4) / 200));
+    // Nothing left: wait for the month to turn.
+    expect(pacedIntervalMs({ ...p, quota: { remaining: 2, last: 3 } })).toBe(10 * 86_400_000);
+    expect(pacedIntervalMs({ ...p, quota: {} })).toBe(0);
+  });
+});
+
+describe('named outcomes, position ids and the match guard', () => {
+  const gamma = (market: Record<string, unknown>) =>
+    normalizeGammaEvents([{ id: 1, slug: 'lakers-celtics', title: 'Lakers vs. Celtics', markets: [{ id: 2, slug: 'lakers-celtics', question: 'Lakers vs. Celtics', conditionId: `0x${'1'.repeat(64)}`, active: true, closed: false, bestBid: 0.44, bestAsk: 0.46, ...market }] }]).markets;
+  const catalog = (outcome?: string) =>
+    parseEventCatalog([
+      {
+        slug: 'lakers-celtics', question: 'Lakers vs. Celtics: who wins?', category: 'sports', closesAt: '2026-12-31T00:00:00.000Z', reviewed: { by: 't', on: '2026-03-01' },
+        outcomes: [
+          { name: 'Celtics', refs: [{ operator: 'polymarket', eventSlug: 'lakers-celtics', marketSlug: 'lakers-celtics', ...(outcome ? { outcome } : {}) }] },
+        ],
+      },
+    ]);
+
+  it('prices a named outcome by the catalog label, never by position', () => {
+    const listed = gamma({ outcomes: '["Lakers","Celtics"]', clobTokenIds: '["t-lakers","t-celtics"]' });
+    // Celtics is the second outcome: its ask is 1 - the first outcome's bid.
+    expect(buildCatalogEvents(catalog('Celtics'), indexMarkets(listed)).data.events[0]!.outcomes[0]!.quotes[0]!.yesPrice).toBe(0.56);
+    // The venue swaps the order: the label still finds the Celtics side.
+    const swapped = gamma({ outcomes: '["Celtics","Lakers"]', bestBid: 0.54, bestAsk: 0.56 });
+    expect(buildCatalogEvents(catalog('Celtics'), indexMarkets(swapped)).data.events[0]!.outcomes[0]!.quotes[0]!.yesPrice).toBe(0.56);
+    // Without a reviewed label, a named-outcome market is not priced at all.
+    expect(buildCatalogEvents(catalog(), indexMarkets(listed)).skipped).toContainEqual(expect.objectContaining({ reason: 'named outcomes Lakers/Celtics need a reviewed outcome label' }));
+  });
+
+  it('uses Protocol-V2 positionIds where present', () => {
+    const [m] = gamma({ outcomes: '["Yes","No"]', clobTokenIds: '["old-yes","old-no"]', positionIds: ['pos-yes', 'pos-no'] });
+    expect(m!.tokenIds).toEqual({ yes: 'pos-yes', no: 'pos-no' });
+  });
+
+  it('flags a re-listed conditionId and a question that turned around or changed its number', () => {
+    const m: VenueMarket = { venue: 'polymarket', id: 'm', eventId: 'e', title: 'Will X win at least 6 seats?', question: 'Will X win at least 6 seats?', conditionId: `0x${'1'.repeat(64)}`, open: true, volume24hUsd: 0, openInterestUsd: null, liquidityUsd: null, url: 'https://example.com/m' };
+    const ref = { operator: 'polymarket' as const, eventSlug: 'e', marketSlug: 'm', conditionId: `0x${'1'.repeat(64)}`, title: 'Will X win at least 6 seats?', invert: false };
+    expect(matchGuard(ref, m)).toBeUndefined();
+    expect(matchGuard(ref, { ...m, conditionId: `0x${'2'.repeat(64)}` })).toMatch(/re-listed market/);
+    expect(matchGuard(ref, { ...m, question: 'Will X not win at least 6 seats?' })).toMatch(/question inverted/);
+    expect(matchGuard(ref, { ...m, question: 'Will X win at least 7 seats?' })).toMatch(/numbers changed since review \(6 → 7\)/);
+  });
+});
