@@ -11,7 +11,7 @@ import type { LiveView } from '../../src/live/engine.js';
 import { LIVE_VENUES } from '../../src/live/venues.js';
 import type { BookOdds, LeagueData, MarketEvent, MetricsData } from '../../src/model/index.js';
 import { clickUrl } from '../../src/tracking/click-links.js';
-import { buildBroadWidget } from '../../src/widgets/broad-widget.js';
+import { buildBroadWidget, type BroadWidgetInput } from '../../src/widgets/broad-widget.js';
 import type { WidgetContext } from '../../src/widgets/context.js';
 import { buildEventWidget } from '../../src/widgets/event-widget.js';
 import { buildLiveMarketWidget } from '../../src/widgets/live-market-widget.js';
@@ -237,21 +237,21 @@ const METRICS: MetricsData = {
   })),
 };
 
+/** Every country's broad widget is built from the same metrics and settings. */
+const BROAD_INPUT: BroadWidgetInput = {
+  metrics: METRICS,
+  changedAt: '2026-11-22T14:00:00.000Z',
+  locale: 'en',
+  currency: 'USD',
+  rate: 1,
+  limit: 50,
+  signals: new Map(),
+  ctrPrior: { mean: 0, weight: 1000 },
+  weights: { volume: 0.5, oiAccel: 0.2, ctr: 0.3 },
+};
+
 describe.each(COUNTRIES)('broad widget for a visitor from %s', (country) => {
-  const { payload } = buildBroadWidget(
-    {
-      metrics: METRICS,
-      changedAt: '2026-11-22T14:00:00.000Z',
-      locale: 'en',
-      currency: 'USD',
-      rate: 1,
-      limit: 50,
-      signals: new Map(),
-      ctrPrior: { mean: 0, weight: 1000 },
-      weights: { volume: 0.5, oiAccel: 0.2, ctr: 0.3 },
-    },
-    ctx(country),
-  );
+  const { payload } = buildBroadWidget(BROAD_INPUT, ctx(country));
 
   it('lists exactly the operators allowed there', () => {
     BroadWidgetPayload.parse(payload);
@@ -283,20 +283,7 @@ describe('inducement bans (CA: AGCO standard 2.05; AU: national consumer protect
     const ev = buildEventWidget(event(), '2026-11-22T14:00:00.000Z', 'cents', c);
     expect(ev.outcomes.flatMap((o) => o.comparison_pool).length).toBeGreaterThan(0);
     expect(ev.outcomes.flatMap((o) => o.comparison_pool).some((e) => e.promo_applied !== undefined)).toBe(false);
-    const { payload } = buildBroadWidget(
-      {
-        metrics: METRICS,
-        changedAt: '2026-11-22T14:00:00.000Z',
-        locale: 'en',
-        currency: 'USD',
-        rate: 1,
-        limit: 50,
-        signals: new Map(),
-        ctrPrior: { mean: 0, weight: 1000 },
-        weights: { volume: 0.5, oiAccel: 0.2, ctr: 0.3 },
-      },
-      c,
-    );
+    const { payload } = buildBroadWidget(BROAD_INPUT, c);
     expect(payload.operators.length).toBeGreaterThan(0);
     for (const o of payload.operators) expect(o.incentives).toEqual({ promo_text: '', promo_code: '', cta_label: 'Visit site' });
   });
