@@ -15,7 +15,7 @@ import {
   SpecificEventPayload,
   SportsbookWidgetPayload,
 } from '../widgets/payload-schemas.js';
-import { ClientMessage, dataFrameSchema, ErrorFrame } from '../ws/protocol.js';
+import { ClientMessage, dataFrameSchema, ErrorFrame, UnsubscribedFrame } from '../ws/protocol.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -39,7 +39,8 @@ const COMPONENTS = {
   WsLiveMarketFrame,
   WsEventFrame,
   WsErrorFrame: ErrorFrame,
-  WsServerFrame: z.union([WsLiveMarketFrame, WsEventFrame, ErrorFrame]),
+  WsUnsubscribedFrame: UnsubscribedFrame,
+  WsServerFrame: z.union([WsLiveMarketFrame, WsEventFrame, ErrorFrame, UnsubscribedFrame]),
 } as const;
 
 export type ComponentName = keyof typeof COMPONENTS;

@@ -226,6 +226,7 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
       responses: {
         '101': { description: 'Switching protocols: the connection is a WebSocket from here on.' },
         '400': { $ref: '#/components/responses/Problem400' },
+        '404': { description: 'A plain GET without `Upgrade: websocket` (the path only takes upgrades).', content: { 'application/problem+json': { schema: ref('Problem') } } },
         '429': { $ref: '#/components/responses/Problem429' },
         '503': { $ref: '#/components/responses/Problem503' },
       },

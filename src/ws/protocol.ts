@@ -15,6 +15,10 @@ export const ErrorFrame = z.object({ op: z.literal('error'), code: z.enum(ERROR_
 
 export const errorFrame = (code: ErrorCode, message: string) => JSON.stringify({ op: 'error', code, message } satisfies z.input<typeof ErrorFrame>);
 
+/** The answer to an unsubscribe: no more frames of `topic` follow. */
+export const UnsubscribedFrame = z.object({ op: z.literal('unsubscribed'), topic: z.string() });
+export const unsubscribedFrame = (topic: string) => JSON.stringify({ op: 'unsubscribed', topic } satisfies z.input<typeof UnsubscribedFrame>);
+
 /**
  * A topic's payload, sent on subscribe and on every change; `data` is the REST body of the topic's
  * widget (`payload`: the live-market or event widget schema).

@@ -97,6 +97,13 @@ export function contractViolation(method: string, url: string, status: number, c
   return `${where}: body does not match the document: ${c.ajv.errorsText(validate.errors)}`;
 }
 
+/** What is wrong with a WebSocket frame (parsed JSON) the server sent, by the document's WsServerFrame. */
+export function frameViolation(frame: unknown): string | undefined {
+  const c = load();
+  const validate = validator(c, { $ref: '#/components/schemas/WsServerFrame' });
+  return validate(frame) ? undefined : `WebSocket frame does not match WsServerFrame: ${c.ajv.errorsText(validate.errors)}`;
+}
+
 /**
  * Wraps the global fetch: every answer from the API is checked against the document, and a
  * mismatch fails the request (and so the test) with the reason.
