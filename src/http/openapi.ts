@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import type { Config } from '../config.js';
 import { FIELDS } from '../tracking/click-links.js';
+import { DEFAULT_WS_OPTIONS } from '../ws/server.js';
 import { componentSchemas, parameterSchema, ref, type ComponentName, type JsonSchema } from './openapi-schemas.js';
 import { EventWidgetQuery, SlugPath, SpecificEventQuery, SportsbookWidgetQuery, WsQuery } from './params.js';
 import { PROBLEM_DOCS } from './problem.js';
@@ -90,7 +91,8 @@ const ADVERTISER_HEADER = param('x-advertiser-id', 'header', 'Attributes clicks 
 
 interface Op {
   summary: string;
-  payload?: ComponentName;
+  /** The 200 body: a component, or a schema of its own. */
+  payload?: ComponentName | JsonSchema;
   params?: Obj[];
   problems?: number[];
   /** Answers carry ETag and a 304 is possible. */
@@ -99,13 +101,15 @@ interface Op {
   vary?: boolean;
   tag: string;
   description?: string;
+  /** Responses beyond the shared ones. */
+  responses?: Obj;
 }
 
 function operation(id: string, op: Op): Obj {
   const ok: Obj = {
     description: 'OK',
     headers: headers('X-Request-Id', 'Cache-Control', ...(op.cached ? (['ETag', 'Last-Modified'] as const) : []), ...(op.vary ? (['Vary'] as const) : [])),
-    ...(op.payload ? { content: { 'application/json': { schema: ref(op.payload) } } } : {}),
+    ...(op.payload ? { content: { 'application/json': { schema: typeof op.payload === 'string' ? ref(op.payload) : op.payload } } } : {}),
   };
   return {
     get: {
@@ -119,6 +123,7 @@ function operation(id: string, op: Op): Obj {
         '200': ok,
         ...(op.cached ? { '304': { description: 'Not modified: the If-None-Match tag still matches.', headers: headers('X-Request-Id', 'ETag', 'Cache-Control') } } : {}),
         ...problemRefs([...(op.problems ?? []), ...(op.advertiser ? [401, 429, 503] : [])]),
+        ...op.responses,
       },
     },
   };
@@ -181,10 +186,12 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
     problems: [503],
     cached: true,
   });
-  paths['/v1/openapi.json'] = operation('getOpenApi', { tag: 'discovery', summary: 'This document', cached: true });
-  (paths['/v1/openapi.json'] as { get: { responses: { '200': Obj } } }).get.responses['200'].content = {
-    'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'], description: 'An OpenAPI 3.1 document.' } },
-  };
+  paths['/v1/openapi.json'] = operation('getOpenApi', {
+    tag: 'discovery',
+    summary: 'This document',
+    payload: { type: 'object', required: ['openapi', 'info', 'paths'], description: 'An OpenAPI 3.1 document.' },
+    cached: true,
+  });
   paths['/v1/click'] = {
     get: {
       operationId: 'followClick',
@@ -208,19 +215,21 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
     summary: 'This instance can serve: ready, degraded (stale data, still 200) or not',
     payload: 'Readiness',
     problems: [429],
+    responses: {
+      '503': {
+        description: 'Not ready (Readiness with status not_ready), or draining before shutdown.',
+        headers: headers('X-Request-Id', 'Cache-Control'),
+        content: { 'application/json': { schema: { oneOf: [ref('Readiness'), ref('Draining')] } } },
+      },
+    },
   });
-  (paths['/readyz'] as { get: { responses: Obj } }).get.responses['503'] = {
-    description: 'Not ready (Readiness with status not_ready), or draining before shutdown.',
-    headers: headers('X-Request-Id', 'Cache-Control'),
-    content: { 'application/json': { schema: { oneOf: [ref('Readiness'), ref('Draining')] } } },
-  };
   paths['/v1/ws'] = {
     get: {
       operationId: 'openWebSocket',
       tags: ['widgets'],
       summary: 'WebSocket upgrade: live widget payloads pushed on every change',
       description:
-        'JSON text frames. Send `WsClientMessage` to subscribe to `live-market:{ASSET}:{5|15}` or `event:{slug}`; the server sends a `WsServerFrame` at once and on every change. At most 32 topics per connection. The `x-websocket` extension names both message schemas.',
+        `JSON text frames. Send \`WsClientMessage\` to subscribe to \`live-market:{ASSET}:{5|15}\` or \`event:{slug}\`; the server sends a \`WsServerFrame\` at once and on every change. At most ${DEFAULT_WS_OPTIONS.maxSubscriptions} topics per connection. The \`x-websocket\` extension names both message schemas.`,
       parameters: queryParams(WsQuery),
       'x-websocket': { client: ref('WsClientMessage'), server: ref('WsServerFrame') },
       responses: {
