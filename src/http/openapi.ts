@@ -101,6 +101,8 @@ interface Op {
   vary?: boolean;
   tag: string;
   description?: string;
+  /** The 200 body's media type; application/json unless given (a script or page: its own). */
+  contentType?: string;
   /** Responses beyond the shared ones. */
   responses?: Obj;
 }
@@ -109,7 +111,7 @@ function operation(id: string, op: Op): Obj {
   const ok: Obj = {
     description: 'OK',
     headers: headers('X-Request-Id', 'Cache-Control', ...(op.cached ? (['ETag', 'Last-Modified'] as const) : []), ...(op.vary ? (['Vary'] as const) : [])),
-    ...(op.payload ? { content: { 'application/json': { schema: typeof op.payload === 'string' ? ref(op.payload) : op.payload } } } : {}),
+    ...(op.payload ? { content: { [op.contentType ?? 'application/json']: { schema: typeof op.payload === 'string' ? ref(op.payload) : op.payload } } } : {}),
   };
   return {
     get: {

@@ -86,6 +86,7 @@ export function contractViolation(method: string, url: string, status: number, c
     return `${where}: no such operation in the document`;
   }
   if (method === 'HEAD' || status === 304) return undefined;
+  if (!/[/+]json$/.test(type)) return undefined; // a script or page: documented, not a JSON body to validate
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

@@ -77,6 +77,7 @@ describe('contractViolation', () => {
     expect(contractViolation('GET', 'http://x/healthz', 418, 'application/json', '{}')).toMatch(/status not documented/);
     expect(contractViolation('GET', 'http://x/v1/catalog', 200, 'text/html', '<p>')).toMatch(/content type/);
     expect(contractViolation('GET', 'http://x/v1/secret', 200, 'application/json', '{}')).toMatch(/no such operation/);
+    expect(contractViolation('GET', 'http://x/v1/secret.js', 200, 'text/javascript', 'x')).toMatch(/no such operation/);
     expect(contractViolation('GET', 'http://x/nope', 404, 'application/problem+json', '{"code":"teapot"}')).toMatch(/does not match/);
   });
 });
