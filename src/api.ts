@@ -2,7 +2,6 @@
  * Assembles one API process from a config: Redis connections, snapshot cache, live engine, router,
  * HTTP and WebSocket server. main.ts runs it; tests and benchmarks start it the same way.
  */
-import { z } from 'zod';
 import { AdvertiserKeys } from './auth/advertiser-keys.js';
 import { VerifiedKeys } from './auth/verified-keys.js';
 import { addressKey } from './geo/address-key.js';
@@ -17,7 +16,7 @@ import { RankingInputs } from './tracking/ranking-inputs.js';
 import type { Config } from './config.js';
 import type { Deps } from './http/deps.js';
 import { PayloadCache } from './http/payload-cache.js';
-import { CountryParam } from './http/params.js';
+import { WsQuery } from './http/params.js';
 import { parseQuery } from './http/query.js';
 import { createRouter } from './http/router.js';
 import { eventWidgetBody } from './http/routes/widgets.js';
@@ -45,9 +44,6 @@ export interface ApiProcess {
   drainMs: number;
   stop(): Promise<void>;
 }
-
-/** /v1/ws?fallback_geo=GB: as on the widget routes, used when the address gives no country. */
-const WsQuery = z.object({ fallback_geo: CountryParam });
 
 // Exactly the topics that are published: "live-market:BTC:05" must not pass for ":5".
 const LIVE_TOPICS = new Map(ASSETS.flatMap((a) => HORIZONS.map((h) => [liveTopic(a, h), [a, h] as const])));

@@ -22,14 +22,17 @@ export const intParam = (min: number, max: number) => {
 export const enumParam = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: (iss) => (iss.input === undefined ? 'is required' : `must be one of ${values.join(', ')}`) });
 
-const SlugParam = z.string(required('an event slug')).pipe(
-  z.string().max(120, 'is too long').regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase words joined by hyphens'),
-);
+const SlugParam = z
+  .string(required('an event slug'))
+  .max(120, 'is too long')
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase words joined by hyphens');
 
 /** An ISO 3166-1 alpha-2 country code, upper case. */
 export const CountryParam = z
   .string()
   .refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code in upper case, such as GB')
+  // A refinement has no JSON Schema form: the published contract gets its shape and its meaning.
+  .meta({ pattern: '^[A-Z]{2}$', description: 'An assigned ISO 3166-1 alpha-2 country code (or XK), upper case.' })
   .optional();
 
 /**
@@ -60,3 +63,6 @@ export const SpecificEventQuery = z.object({
 });
 
 export const SlugPath = SlugParam;
+
+/** /v1/ws?fallback_geo=GB: as on the widget routes, used when the address gives no country. */
+export const WsQuery = z.object({ fallback_geo: CountryParam });

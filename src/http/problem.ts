@@ -1,21 +1,24 @@
 /** RFC 9457 problem details: the one error shape of the API. Every code is documented in docs/problems.md. */
+import { z } from 'zod';
 
 export interface ParamError {
   param: string;
   message: string;
 }
 
-export type ProblemCode =
-  | 'invalid_parameter'
-  | 'missing_credentials'
-  | 'invalid_credentials'
-  | 'not_found'
-  | 'invalid_link'
-  | 'link_expired'
-  | 'method_not_allowed'
-  | 'rate_limited'
-  | 'data_unavailable'
-  | 'internal_error';
+export const PROBLEM_CODES = [
+  'invalid_parameter',
+  'missing_credentials',
+  'invalid_credentials',
+  'not_found',
+  'invalid_link',
+  'link_expired',
+  'method_not_allowed',
+  'rate_limited',
+  'data_unavailable',
+  'internal_error',
+] as const;
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
 export const TITLES: Record<ProblemCode, string> = {
   invalid_parameter: 'Invalid parameter',
@@ -36,6 +39,20 @@ export const PROBLEM_DOCS = 'https://predictwire.dev/docs/problems';
 /** The `type` URI of a code: the docs section named after it (`invalid_parameter` → `#invalid-parameter`). */
 export const problemType = (code: ProblemCode) => `${PROBLEM_DOCS}#${code.replaceAll('_', '-')}`;
 
+/** The body of every error answer (`application/problem+json`); the OpenAPI document publishes it. */
+export const ProblemBody = z.object({
+  type: z.enum(PROBLEM_CODES.map(problemType) as [string, ...string[]]),
+  title: z.enum(Object.values(TITLES) as [string, ...string[]]),
+  status: z.number().int().min(400).max(599),
+  detail: z.string(),
+  code: z.enum(PROBLEM_CODES),
+  /** Each bad parameter or header; empty when no single input is at fault. */
+  errors: z.array(z.object({ param: z.string(), message: z.string() })),
+  /** The request's X-Request-Id, to quote when reporting a problem. */
+  request_id: z.string().optional(),
+});
+export type ProblemBody = z.infer<typeof ProblemBody>;
+
 export class Problem extends Error {
   override name = 'Problem';
   constructor(
@@ -48,7 +65,7 @@ export class Problem extends Error {
     super(detail);
   }
 
-  toJSON() {
+  toJSON(): ProblemBody {
     return {
       type: problemType(this.code),
       title: TITLES[this.code],

@@ -4,6 +4,7 @@
  * route (metrics, sampled access log); requests that built an uncached public body are charged to
  * their address afterwards (build-guard.ts); /readyz is limited and reports draining.
  */
+import type { z } from 'zod';
 import { accessLogger } from './access-log.js';
 import { requireAdvertiser } from './auth.js';
 import { BuildGuard } from './build-guard.js';
@@ -12,9 +13,11 @@ import { invalidParameters, notFound, Problem } from './problem.js';
 import { json, PREFLIGHT_HEADERS } from './respond.js';
 import { eventListRoute, SPECIFIC_PREFIX, specificEventRoute } from './routes/advertiser.js';
 import { broadWidgetRoute } from './routes/broad.js';
+import { catalogRoute } from './routes/catalog.js';
 import { clickRoute } from './routes/click.js';
-import { healthRoute, readyRoute } from './routes/health.js';
+import { DrainingBody, healthRoute, readyRoute } from './routes/health.js';
 import { liveMarketRoute } from './routes/live-market.js';
+import { openApiRoute } from './routes/openapi.js';
 import { eventWidgetRoute, sportsbookWidgetRoute, type Attribution } from './routes/widgets.js';
 import { problemReply } from './server.js';
 import type { Handler, Reply, Request } from './types.js';
@@ -44,7 +47,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): H
   /** /readyz: not ready while draining; limited per address (it reads Redis). */
   const ready = readyRoute(deps);
   const readyGate: Handler = async (req) => {
-    if (deps.draining()) return json(503, { status: 'draining' });
+    if (deps.draining()) return json(503, { status: 'draining' } satisfies z.input<typeof DrainingBody>);
     await deps.limits.consume('readyz', address(req));
     return ready(req);
   };
@@ -64,6 +67,8 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): H
     ['/advertiser/v1/widgets/events', auth(eventListRoute(deps))],
     ['/v1/widgets/broad', broadWidgetRoute(deps, false, publicAttribution)],
     ['/advertiser/v1/widgets/broad', auth(broadWidgetRoute(deps, true, authenticatedAttribution))],
+    ['/v1/catalog', catalogRoute(deps)],
+    ['/v1/openapi.json', openApiRoute(deps)],
     ...Object.entries(extra),
   ]);
   const specific = auth(specificEventRoute(deps));

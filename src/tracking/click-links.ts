@@ -22,7 +22,7 @@ export interface ClickTarget {
 }
 
 // Short, fixed parameter names keep links compact; order is fixed so signatures are canonical.
-const FIELDS = [
+export const FIELDS = [
   ['o', 'operatorId'],
   ['w', 'widget'],
   ['p', 'placement'],

@@ -3,7 +3,7 @@
  * real responses against these; they also document the contract.
  */
 import { z } from 'zod';
-import { IsoTime, League, Slug } from '../model/index.js';
+import { Category, IsoTime, League, Slug } from '../model/index.js';
 
 /** Money string (docs/contract.md): symbol, en-US figure, K/M/B suffix; or two decimals under 1,000. */
 export const MoneyString = z
@@ -213,3 +213,50 @@ export const LiveMarketPayload = z.object({
   timestamp: IsoTime,
 });
 export type LiveMarketPayload = z.infer<typeof LiveMarketPayload>;
+
+// -------------------------------------------------------------- catalog (discovery, no key)
+
+/** One team of a catalog matchup: the code `team_context` accepts, and its display name. */
+const CatalogTeam = z.object({ code: z.string(), name: z.string() });
+
+/**
+ * GET /v1/catalog: what a publisher can embed. The same for every caller (no country, no
+ * advertiser): which operators a visitor then sees is decided per widget request.
+ */
+export const CatalogPayload = z.object({
+  ...StaleFields,
+  /** When the events or sportsbook data behind this list last changed. */
+  timestamp: IsoTime,
+  /** Events not yet closed: `slug` is the event widget's `slug`; the WebSocket topic is `event:{slug}`. */
+  events: z.array(
+    z.object({
+      slug: Slug,
+      question: z.string(),
+      category: Category,
+      closes_at: IsoTime,
+      outcomes: z.array(z.string()),
+    }),
+  ),
+  /** Every league the sportsbook widget takes, with its matchups not yet started, soonest first. */
+  leagues: z.array(
+    z.object({
+      league: League,
+      upcoming: z.array(
+        z.object({
+          event_id: z.string(),
+          scheduled_time: IsoTime,
+          home: CatalogTeam,
+          away: CatalogTeam,
+        }),
+      ),
+    }),
+  ),
+  /** Each live market: the live-market widget's `asset` and `horizon_minutes`; WebSocket topic `live-market:{asset}:{horizon_minutes}`. */
+  live_markets: z.array(
+    z.object({
+      asset: z.enum(['BTC', 'ETH', 'SOL']),
+      horizon_minutes: z.array(z.number().int().positive()),
+    }),
+  ),
+});
+export type CatalogPayload = z.infer<typeof CatalogPayload>;

@@ -7,9 +7,23 @@ export const ClientMessage = z.object({
 });
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
-export type ErrorCode = 'bad_request' | 'unknown_topic' | 'too_many_subscriptions';
+export const ERROR_CODES = ['bad_request', 'unknown_topic', 'too_many_subscriptions'] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export const errorFrame = (code: ErrorCode, message: string) => JSON.stringify({ op: 'error', code, message });
+/** What the server answers to a frame it cannot act on. */
+export const ErrorFrame = z.object({ op: z.literal('error'), code: z.enum(ERROR_CODES), message: z.string() });
+
+export const errorFrame = (code: ErrorCode, message: string) => JSON.stringify({ op: 'error', code, message } satisfies z.input<typeof ErrorFrame>);
+
+/** The answer to an unsubscribe: no more frames of `topic` follow. */
+export const UnsubscribedFrame = z.object({ op: z.literal('unsubscribed'), topic: z.string() });
+export const unsubscribedFrame = (topic: string) => JSON.stringify({ op: 'unsubscribed', topic } satisfies z.input<typeof UnsubscribedFrame>);
+
+/**
+ * A topic's payload, sent on subscribe and on every change; `data` is the REST body of the topic's
+ * widget (`payload`: the live-market or event widget schema).
+ */
+export const dataFrameSchema = <T extends z.ZodType>(payload: T) => z.object({ topic: z.string(), data: payload });
 
 /** `{"topic":...,"data":<payload>}` built from the payload's bytes, so nothing is serialized twice. */
 export function dataFrame(topic: string, body: Buffer): Buffer {

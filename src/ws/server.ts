@@ -17,7 +17,7 @@ import { problemReply } from '../http/server.js';
 import { Problem } from '../http/problem.js';
 import type { Logger } from '../log.js';
 import { wsConnections, wsRefused, wsSubscriptions } from '../metrics/http.js';
-import { dataFrame, errorFrame, parseClientMessage } from './protocol.js';
+import { dataFrame, errorFrame, parseClientMessage, unsubscribedFrame } from './protocol.js';
 
 /** Resolves a topic to its current payload for visitors from `country`; undefined for a topic that does not exist. */
 export type TopicLookup = (topic: string, country: string) => Buffer | undefined;
@@ -212,7 +212,7 @@ export function registerWebSocket(
           track(msg.topic, client.country, -1);
           wsSubscriptions.dec();
         }
-        return void ws.send(JSON.stringify({ op: 'unsubscribed', topic: msg.topic }));
+        return void ws.send(unsubscribedFrame(msg.topic));
       }
       // Already held: nothing to do (re-sending the payload would let a client amplify us).
       if (client.topics.has(msg.topic)) return;

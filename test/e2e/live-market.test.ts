@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import type { Tick } from '../../src/live/market.js';
 import { writeSnapshot } from '../../src/store/snapshots.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
+import { frameViolation } from '../support/contract.js';
 import { oneEvent } from '../support/fixtures.js';
 import { publishTick as publish, seedStrike } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
@@ -37,10 +38,17 @@ const live = async (proc: ServiceProcess, query: string) => {
 };
 
 /** A WebSocket client that collects parsed frames. */
+/** A frame the document describes (test/support/contract.ts), else an error that fails the file. */
+function checkedFrame<T>(frame: T): T {
+  const problem = frameViolation(frame);
+  if (problem) throw new Error(problem);
+  return frame;
+}
+
 async function client(proc: ServiceProcess): Promise<{ ws: WebSocket; frames: Array<Record<string, unknown>>; next(pred: (f: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> }> {
   const ws = new WebSocket(`${proc.base.replace('http', 'ws')}/v1/ws?${GEO}`);
   const frames: Array<Record<string, unknown>> = [];
-  ws.on('message', (d) => frames.push(JSON.parse(d.toString()) as Record<string, unknown>));
+  ws.on('message', (d) => frames.push(checkedFrame(JSON.parse(d.toString()) as Record<string, unknown>)));
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   return {
     ws,

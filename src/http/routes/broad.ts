@@ -10,11 +10,11 @@ import { z } from 'zod';
 import { ADVERTISER_ID } from '../../auth/advertiser-keys.js';
 import { currencyForCountry, usdRate } from '../../domain/fx.js';
 import { resolveLocale } from '../../domain/locale.js';
-import { CURRENCIES, isCurrencyCode, type CurrencyCode } from '../../domain/money.js';
+import { CURRENCIES, type CurrencyCode } from '../../domain/money.js';
 import { buildBroadWidget } from '../../widgets/broad-widget.js';
 import type { Deps } from '../deps.js';
 import { countImpressions } from '../impressions.js';
-import { GeoParams, intParam } from '../params.js';
+import { enumParam, GeoParams, intParam } from '../params.js';
 import { dataUnavailable } from '../problem.js';
 import { parseQuery } from '../query.js';
 import { cachedJson, CORS_HEADERS } from '../respond.js';
@@ -27,10 +27,7 @@ import type { Attribution } from './widgets.js';
 export const BroadWidgetQuery = z.object({
   limit: intParam(1, 50).optional(),
   ...GeoParams,
-  currency: z
-    .string()
-    .refine(isCurrencyCode, `must be one of ${Object.keys(CURRENCIES).join(', ')}`)
-    .optional(),
+  currency: enumParam(Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]]).optional(),
   advertiser_id: z.string().regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -').optional(),
 });
 
@@ -49,7 +46,7 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
     const advertiserId = attribution(req, q.advertiser_id);
     const country = viewerCountry(deps.geo, req, q, authenticated);
     const locale = resolveLocale(country, req.headers['accept-language']);
-    const requested = q.currency !== undefined && isCurrencyCode(q.currency) ? q.currency : undefined;
+    const requested = q.currency;
     const limit = q.limit ?? BROAD_DEFAULT_LIMIT;
     const metrics = requireSnapshot(deps.snapshots, 'metrics', 'all');
     const fxSnap = deps.snapshots.get('fx', 'daily');

@@ -5,13 +5,56 @@
  * memory, not draining. Stale data is `degraded`, still 200: the last good data is served and
  * flagged, and one stale upstream must not pull every instance out of its load balancer at once.
  */
+import { z } from 'zod';
 import { priceFeedStaleness } from '../../metrics/live.js';
 import { withTimeout } from '../../with-timeout.js';
 import type { Deps } from '../deps.js';
 import { json } from '../respond.js';
 import type { Handler } from '../types.js';
 
-export const healthRoute = (): Handler => () => json(200, { status: 'ok' });
+/** GET /healthz: the process is alive. */
+export const HealthBody = z.object({ status: z.literal('ok') });
+
+/** The last tick's time per asset (assets without one yet are absent). */
+const TickTimes = z.record(z.string(), z.string());
+
+/** GET /readyz: whether this instance can serve, and why not (docs/operations.md). */
+export const ReadyBody = z.object({
+  status: z.enum(['ready', 'degraded', 'not_ready']),
+  redis: z.enum(['ok', 'unreachable']),
+  draining: z.boolean(),
+  snapshots: z.array(
+    z.object({
+      kind: z.string(),
+      key: z.string(),
+      loaded: z.boolean(),
+      version: z.number().nullable(),
+      changed_at: z.string().nullable(),
+      fetched_at: z.string().nullable(),
+      age_seconds: z.number().nullable(),
+      stale: z.boolean(),
+      stale_after_seconds: z.number(),
+      failures: z.number().int(),
+      last_error: z.string().optional(),
+      last_error_at: z.string().nullable().optional(),
+      failure_reason: z.string().nullable().optional(),
+    }),
+  ),
+  price_feed: z.object({ stale_assets: z.array(z.string()), last_tick_at: TickTimes }),
+  live: z.object({
+    ticks_applied: z.number(),
+    bad_ticks: z.number(),
+    last_tick_at: TickTimes,
+    quotes_held: z.number(),
+    bad_quotes: z.number(),
+  }),
+  websocket: z.object({ connections: z.number().int() }),
+});
+
+/** /readyz while the process drains before shutdown (503). */
+export const DrainingBody = z.object({ status: z.literal('draining') });
+
+export const healthRoute = (): Handler => () => json(200, { status: 'ok' } satisfies z.input<typeof HealthBody>);
 
 export function readyRoute(deps: Deps): Handler {
   return async () => {
@@ -47,7 +90,7 @@ export function readyRoute(deps: Deps): Handler {
     const ready = redisOk && !draining && snapshots.every((s) => s.loaded);
     const degraded = snapshots.some((s) => s.stale) || Object.values(priceFeed).some(Boolean);
     const live = deps.live.engine.stats();
-    return json(ready ? 200 : 503, {
+    const body: z.input<typeof ReadyBody> = {
       status: !ready ? 'not_ready' : degraded ? 'degraded' : 'ready',
       redis: redisOk ? 'ok' : 'unreachable',
       draining,
@@ -55,6 +98,7 @@ export function readyRoute(deps: Deps): Handler {
       price_feed: { stale_assets: Object.keys(priceFeed).filter((a) => priceFeed[a]), last_tick_at: live.lastTickAt },
       live: { ticks_applied: live.ticksApplied, bad_ticks: live.badTicks, last_tick_at: live.lastTickAt, quotes_held: live.quotesHeld, bad_quotes: live.badQuotes },
       websocket: { connections: deps.wsConnections() },
-    });
+    };
+    return json(ready ? 200 : 503, body);
   };
 }

@@ -1,0 +1,273 @@
+/**
+ * The OpenAPI 3.1 document served at /v1/openapi.json (docs/contract.md): every route of the
+ * router, its parameters from the zod query schemas the routes parse with, its responses from the
+ * zod payload schemas, problems and WebSocket frames as components. Built once per process.
+ */
+import type { z } from 'zod';
+import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
+import type { Config } from '../config.js';
+import { FIELDS } from '../tracking/click-links.js';
+import { DEFAULT_WS_OPTIONS } from '../ws/server.js';
+import { componentSchemas, parameterSchema, ref, type ComponentName, type JsonSchema } from './openapi-schemas.js';
+import { EventWidgetQuery, SlugPath, SpecificEventQuery, SportsbookWidgetQuery, WsQuery } from './params.js';
+import { PROBLEM_DOCS } from './problem.js';
+import { BroadWidgetQuery } from './routes/broad.js';
+import { LiveMarketQuery } from './routes/live-market.js';
+
+type Obj = Record<string, unknown>;
+
+const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema });
+
+const HEADERS = {
+  ETag: header('Entity tag of the body: send it back as If-None-Match to get a 304 while it is unchanged.'),
+  'Last-Modified': header('When the data behind the body last changed.'),
+  'Cache-Control': header('How long and by whom the answer may be cached.'),
+  Vary: header('Request headers the body depends on.'),
+  'X-Request-Id': header('The caller\'s X-Request-Id when it is 1-128 characters of A-Za-z0-9._:-, else one the server made.', {
+    type: 'string',
+    pattern: '^[A-Za-z0-9._:-]{1,128}$',
+  }),
+  'Retry-After': header('Seconds to wait before retrying.', { type: 'string', pattern: '^\\d+$' }),
+  RateLimit: header('IETF RateLimit header: the limit that refused the request and when it resets.'),
+  'RateLimit-Policy': header('IETF RateLimit-Policy header: the limit\'s quota and window.'),
+  'WWW-Authenticate': header('The API key challenge: `ApiKey realm="predictwire", header="x-api-key"`.'),
+  Allow: header('The methods the path answers: `GET, HEAD, OPTIONS`.'),
+  Location: header('Where the redirect goes: the operator\'s page.', { type: 'string', format: 'uri' }),
+} as const;
+type HeaderName = keyof typeof HEADERS;
+const headers = (...names: HeaderName[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+
+/** Problem answers, reused by `$ref`: status → what it means here and the headers it carries. */
+const PROBLEMS: Record<number, [string, HeaderName[]]> = {
+  400: ['`invalid_parameter`: a parameter or header is missing or malformed; `errors` lists each.', []],
+  401: ['`missing_credentials` or `invalid_credentials`.', ['WWW-Authenticate']],
+  403: ['`invalid_link`: the link is unsigned, altered, or names an operator no longer listed.', []],
+  404: ['`not_found`: no such route, event, league matchup or team.', []],
+  405: ['`method_not_allowed`: the API is read-only.', ['Allow']],
+  410: ['`link_expired`: a signed link past its expiry.', []],
+  429: ['`rate_limited`: over an allowance; retry after Retry-After.', ['Retry-After', 'RateLimit', 'RateLimit-Policy']],
+  500: ['`internal_error`: a bug, logged with the request id.', []],
+  503: ['`data_unavailable`: no data loaded yet, or credentials cannot be checked now; retry after Retry-After.', ['Retry-After']],
+};
+
+const problemResponse = (status: number) => ({
+  description: PROBLEMS[status]![0],
+  headers: headers('X-Request-Id', ...PROBLEMS[status]![1]),
+  content: { 'application/problem+json': { schema: ref('Problem') } },
+});
+
+/** Every route may answer these: a body on GET (400), another method (405), a bug (500). */
+const COMMON_PROBLEMS = [400, 405, 500];
+
+const problemRefs = (statuses: number[]) =>
+  Object.fromEntries([...new Set([...COMMON_PROBLEMS, ...statuses])].sort().map((s) => [String(s), { $ref: `#/components/responses/Problem${s}` }]));
+
+/** Query (or path) parameters from a zod object's fields, minus `omit`. */
+function queryParams(schema: z.ZodObject, omit: string[] = []): Obj[] {
+  return Object.entries(schema.shape)
+    .filter(([name]) => !omit.includes(name))
+    .map(([name, field]) => {
+      const json = parameterSchema(field as z.ZodType);
+      const { description, ...rest } = json;
+      return { name, in: 'query', required: !(field as z.ZodType).safeParse(undefined).success, ...(description ? { description } : {}), schema: rest };
+    });
+}
+
+const param = (name: string, where: 'header' | 'query' | 'path', description: string, schema: JsonSchema = { type: 'string' }, required = false) => ({
+  name,
+  in: where,
+  required,
+  description,
+  schema,
+});
+
+const IF_NONE_MATCH = param('If-None-Match', 'header', 'An ETag from an earlier answer: 304 without a body while it still matches.');
+const REQUEST_ID = param('X-Request-Id', 'header', 'Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-).');
+const ACCEPT_LANGUAGE = param('Accept-Language', 'header', 'Language of promo texts and labels: en, es, de, fr or pt (else the country\'s, else English).');
+const ADVERTISER_HEADER = param('x-advertiser-id', 'header', 'Attributes clicks to a registered advertiser; grants nothing.', {
+  type: 'string',
+  pattern: ADVERTISER_ID.source,
+});
+
+interface Op {
+  summary: string;
+  /** The 200 body: a component, or a schema of its own. */
+  payload?: ComponentName | JsonSchema;
+  params?: Obj[];
+  problems?: number[];
+  /** Answers carry ETag and a 304 is possible. */
+  cached?: boolean;
+  advertiser?: boolean;
+  vary?: boolean;
+  tag: string;
+  description?: string;
+  /** The 200 body's media type; application/json unless given (a script or page: its own). */
+  contentType?: string;
+  /** Responses beyond the shared ones. */
+  responses?: Obj;
+}
+
+function operation(id: string, op: Op): Obj {
+  const ok: Obj = {
+    description: 'OK',
+    headers: headers('X-Request-Id', 'Cache-Control', ...(op.cached ? (['ETag', 'Last-Modified'] as const) : []), ...(op.vary ? (['Vary'] as const) : [])),
+    ...(op.payload ? { content: { [op.contentType ?? 'application/json']: { schema: typeof op.payload === 'string' ? ref(op.payload) : op.payload } } } : {}),
+  };
+  return {
+    get: {
+      operationId: id,
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      tags: [op.tag],
+      parameters: [...(op.params ?? []), ...(op.cached ? [IF_NONE_MATCH] : []), REQUEST_ID],
+      ...(op.advertiser ? { security: [{ advertiserId: [], apiKey: [] }] } : {}),
+      responses: {
+        '200': ok,
+        ...(op.cached ? { '304': { description: 'Not modified: the If-None-Match tag still matches.', headers: headers('X-Request-Id', 'ETag', 'Cache-Control') } } : {}),
+        ...problemRefs([...(op.problems ?? []), ...(op.advertiser ? [401, 429, 503] : [])]),
+        ...op.responses,
+      },
+    },
+  };
+}
+
+/** The four widgets, each public and under /advertiser. */
+const WIDGETS = [
+  { name: 'broad', id: 'BroadWidget', query: BroadWidgetQuery, payload: 'BroadWidgetPayload', summary: 'Broad widget: operators allowed in the visitor\'s country, ranked', problems: [429, 503], language: true },
+  { name: 'event', id: 'EventWidget', query: EventWidgetQuery, payload: 'EventWidgetPayload', summary: 'Event widget: one event, every operator\'s price per outcome', problems: [404, 429, 503] },
+  { name: 'sportsbook', id: 'SportsbookWidget', query: SportsbookWidgetQuery, payload: 'SportsbookWidgetPayload', summary: 'Sportsbook widget: the next matchup of a league with every operator\'s lines', problems: [404, 429, 503] },
+  { name: 'live-market', id: 'LiveMarketWidget', query: LiveMarketQuery, payload: 'LiveMarketPayload', summary: 'Live market: short up/down contracts on a crypto asset', problems: [429] },
+] as const;
+
+/** The document for a process with `config` (its public base URL is the server). */
+export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: string): Obj {
+  const paths: Obj = {};
+  for (const w of WIDGETS) {
+    const language = 'language' in w ? [ACCEPT_LANGUAGE] : [];
+    paths[`/v1/widgets/${w.name}`] = operation(`get${w.id}`, {
+      tag: 'widgets',
+      summary: w.summary,
+      payload: w.payload,
+      params: [...queryParams(w.query, ['geo']), ADVERTISER_HEADER, ...language],
+      problems: [...w.problems],
+      cached: true,
+      vary: true,
+    });
+    paths[`/advertiser/v1/widgets/${w.name}`] = operation(`getAdvertiser${w.id}`, {
+      tag: 'advertiser',
+      summary: `${w.summary} (advertiser key; \`geo\` names the viewer's country)`,
+      payload: w.payload,
+      params: [...queryParams(w.query, ['advertiser_id']), ...language],
+      problems: [...w.problems],
+      cached: true,
+      advertiser: true,
+      vary: 'language' in w,
+    });
+  }
+  paths['/advertiser/v1/widgets/events'] = operation('getAdvertiserEventList', {
+    tag: 'advertiser',
+    summary: 'Slugs of the events not yet closed',
+    payload: 'EventListPayload',
+    cached: true,
+    advertiser: true,
+  });
+  paths['/advertiser/v1/widgets/specific/{event_slug}'] = operation('getAdvertiserSpecificEvent', {
+    tag: 'advertiser',
+    summary: 'One event compared between operator A and operator B',
+    payload: 'SpecificEventPayload',
+    params: [param('event_slug', 'path', 'An event slug from the event list.', parameterSchema(SlugPath), true), ...queryParams(SpecificEventQuery)],
+    problems: [404],
+    cached: true,
+    advertiser: true,
+  });
+  paths['/v1/catalog'] = operation('getCatalog', {
+    tag: 'discovery',
+    summary: 'What can be embedded: events, league matchups, live markets (no key)',
+    description: 'The same for every caller: not filtered by country or advertiser (each widget request is). Publicly cacheable.',
+    payload: 'CatalogPayload',
+    problems: [503],
+    cached: true,
+  });
+  paths['/v1/openapi.json'] = operation('getOpenApi', {
+    tag: 'discovery',
+    summary: 'This document',
+    payload: { type: 'object', required: ['openapi', 'info', 'paths'], description: 'An OpenAPI 3.1 document.' },
+    cached: true,
+  });
+  paths['/v1/click'] = {
+    get: {
+      operationId: 'followClick',
+      tags: ['widgets'],
+      summary: 'A signed affiliate link: counts the click, redirects to the operator',
+      description: 'Links are minted in widget payloads (`deep_link`, `web_url`, `cta_url`); follow them unchanged, never build one.',
+      parameters: [
+        ...FIELDS.map(([short, long]) => param(short, 'query', `Signed field: ${long}.`)),
+        param('s', 'query', 'HMAC-SHA256 signature of the other fields.', { type: 'string' }, true),
+        REQUEST_ID,
+      ],
+      responses: {
+        '302': { description: 'Redirect to the operator.', headers: headers('X-Request-Id', 'Location', 'Cache-Control') },
+        ...problemRefs([403, 410, 429]),
+      },
+    },
+  };
+  paths['/healthz'] = operation('getHealth', { tag: 'operations', summary: 'The process is alive', payload: 'Health' });
+  paths['/readyz'] = operation('getReadiness', {
+    tag: 'operations',
+    summary: 'This instance can serve: ready, degraded (stale data, still 200) or not',
+    payload: 'Readiness',
+    problems: [429],
+    responses: {
+      '503': {
+        description: 'Not ready (Readiness with status not_ready), or draining before shutdown.',
+        headers: headers('X-Request-Id', 'Cache-Control'),
+        content: { 'application/json': { schema: { oneOf: [ref('Readiness'), ref('Draining')] } } },
+      },
+    },
+  });
+  paths['/v1/ws'] = {
+    get: {
+      operationId: 'openWebSocket',
+      tags: ['widgets'],
+      summary: 'WebSocket upgrade: live widget payloads pushed on every change',
+      description:
+        `JSON text frames. Send \`WsClientMessage\` to subscribe to \`live-market:{ASSET}:{5|15}\` or \`event:{slug}\`; the server sends a \`WsServerFrame\` at once and on every change. At most ${DEFAULT_WS_OPTIONS.maxSubscriptions} topics per connection. The \`x-websocket\` extension names both message schemas.`,
+      parameters: queryParams(WsQuery),
+      'x-websocket': { client: ref('WsClientMessage'), server: ref('WsServerFrame') },
+      responses: {
+        '101': { description: 'Switching protocols: the connection is a WebSocket from here on.' },
+        '400': { $ref: '#/components/responses/Problem400' },
+        '404': { description: 'A plain GET without `Upgrade: websocket` (the path only takes upgrades).', content: { 'application/problem+json': { schema: ref('Problem') } } },
+        '429': { $ref: '#/components/responses/Problem429' },
+        '503': { $ref: '#/components/responses/Problem503' },
+      },
+    },
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'predictwire',
+      version,
+      summary: 'Read-only data for embeddable prediction-market and sportsbook comparison widgets.',
+      description: `Field forms and rules: docs/contract.md. Every error is a problem (RFC 9457) whose \`type\` is a section of ${PROBLEM_DOCS}.`,
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [{ url: config.publicBaseUrl }],
+    tags: [
+      { name: 'widgets', description: 'Public widget payloads, the click redirect and the WebSocket.' },
+      { name: 'advertiser', description: 'The same with an advertiser key, plus the event list and operator comparison.' },
+      { name: 'discovery', description: 'What can be embedded, and this contract.' },
+      { name: 'operations', description: 'Liveness and readiness.' },
+    ],
+    paths,
+    components: {
+      schemas: componentSchemas(),
+      headers: HEADERS,
+      responses: Object.fromEntries(Object.keys(PROBLEMS).map((s) => [`Problem${s}`, problemResponse(Number(s))])),
+      securitySchemes: {
+        advertiserId: { type: 'apiKey', in: 'header', name: 'x-advertiser-id', description: 'Your advertiser id.' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your API key (issued with the advertiser CLI).' },
+      },
+    },
+  };
+}

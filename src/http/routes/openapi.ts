@@ -1,0 +1,16 @@
+/** GET /v1/openapi.json: the contract, serialized once at start and served with an ETag. */
+import type { Deps } from '../deps.js';
+import { buildOpenApi } from '../openapi.js';
+import { toCachedBody } from '../payload-cache.js';
+import { cachedJson, CORS_HEADERS } from '../respond.js';
+import type { Handler } from '../types.js';
+
+/** The path segment version of the API is the document's version. */
+export const CONTRACT_VERSION = 'v1';
+
+export function openApiRoute(deps: Deps): Handler {
+  // Fixed for the life of the process: built and hashed once.
+  const entry = toCachedBody(buildOpenApi(deps.config, CONTRACT_VERSION), new Date());
+  const headers = { ...CORS_HEADERS, 'cache-control': 'public, max-age=300' };
+  return (req) => cachedJson(req, entry, headers);
+}

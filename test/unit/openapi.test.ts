@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { DISPLAY_FORMATS } from '../../src/domain/contract-price.js';
+import { CURRENCIES } from '../../src/domain/money.js';
+import { Problem, PROBLEM_CODES } from '../../src/http/problem.js';
+import { LEAGUES } from '../../src/model/index.js';
+import { contractViolation, openApiDocument } from '../support/contract.js';
+
+const doc = openApiDocument();
+type Obj = Record<string, any>;
+const param = (path: string, name: string): Obj => (doc.paths[path].get.parameters as Obj[]).find((p) => p.name === name)!;
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('publishes the parameters with the constraints the routes enforce', () => {
+    expect(param('/v1/widgets/broad', 'limit').schema).toEqual({ type: 'integer', minimum: 1, maximum: 50 });
+    expect(param('/v1/widgets/broad', 'currency').schema.enum).toEqual(Object.keys(CURRENCIES));
+    expect(param('/v1/widgets/sportsbook', 'league')).toMatchObject({ required: true, schema: { enum: [...LEAGUES] } });
+    expect(param('/v1/widgets/event', 'display_format').schema).toMatchObject({ enum: [...DISPLAY_FORMATS], default: 'cents' });
+    expect(param('/v1/widgets/event', 'slug')).toMatchObject({ required: true, schema: { maxLength: 120, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' } });
+    expect(param('/v1/widgets/live-market', 'horizon_minutes').schema.enum).toEqual(['5', '15']);
+    expect(param('/advertiser/v1/widgets/specific/{event_slug}', 'limit').schema).toEqual({ type: 'integer', minimum: 1, maximum: 100 });
+    expect(param('/v1/widgets/event', 'fallback_geo').schema.pattern).toBe('^[A-Z]{2}$');
+    // geo is the advertiser's (server-to-server) parameter; public routes take the caller's address.
+    expect(param('/v1/widgets/event', 'geo')).toBeUndefined();
+    expect(param('/advertiser/v1/widgets/event', 'geo')).toBeDefined();
+  });
+
+  it('marks advertiser endpoints with the key scheme and public ones without', () => {
+    for (const [path, item] of Object.entries(doc.paths as Obj)) {
+      const secured = item.get.security !== undefined;
+      expect(secured, path).toBe(path.startsWith('/advertiser/'));
+      if (secured) expect(item.get.responses['401'], path).toBeDefined();
+    }
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['advertiserId', 'apiKey']);
+  });
+
+  it('names a section of docs/problems.md in every problem type it allows', () => {
+    const docs = readFileSync(resolve(import.meta.dirname, '../../docs/problems.md'), 'utf8');
+    const anchors = [...docs.matchAll(/^## (.+)$/gm)].map((m) => m[1]!.trim());
+    const types: string[] = doc.components.schemas.Problem.properties.type.enum;
+    expect(types.map((t) => new URL(t).hash.slice(1)).sort()).toEqual(anchors.sort());
+    expect(types).toEqual(PROBLEM_CODES.map((c) => new Problem(400, c, 'x').toJSON().type));
+  });
+
+  it('describes the WebSocket messages both ways', () => {
+    expect(doc.paths['/v1/ws'].get['x-websocket']).toEqual({
+      client: { $ref: '#/components/schemas/WsClientMessage' },
+      server: { $ref: '#/components/schemas/WsServerFrame' },
+    });
+    expect(doc.components.schemas.WsClientMessage.properties.op.enum).toEqual(['subscribe', 'unsubscribe']);
+    expect(doc.components.schemas.WsServerFrame.anyOf).toHaveLength(4);
+  });
+});
+
+describe('contractViolation', () => {
+  const problem = JSON.stringify({ ...new Problem(404, 'not_found', 'No route /nope.').toJSON(), request_id: 'r1' });
+
+  it('accepts an answer the document describes', () => {
+    expect(contractViolation('GET', 'http://x/nope', 404, 'application/problem+json', problem)).toBeUndefined();
+    expect(contractViolation('GET', 'http://x/healthz', 200, 'application/json; charset=utf-8', '{"status":"ok"}')).toBeUndefined();
+    expect(contractViolation('GET', 'http://x/v1/widgets/event/', 304, null, '')).toBeUndefined();
+    expect(contractViolation('GET', 'http://x/advertiser/v1/widgets/specific/a-b', 404, 'application/problem+json', problem)).toBeUndefined();
+  });
+
+  it('refuses a body, status or content type the document does not describe', () => {
+    expect(contractViolation('GET', 'http://x/healthz', 200, 'application/json', '{"status":"fine"}')).toMatch(/does not match/);
+    expect(contractViolation('GET', 'http://x/v1/widgets/event', 200, 'application/json', '{"widget_class":"event-specific"}')).toMatch(/required property/);
+    expect(contractViolation('GET', 'http://x/healthz', 418, 'application/json', '{}')).toMatch(/status not documented/);
+    expect(contractViolation('GET', 'http://x/v1/catalog', 200, 'text/html', '<p>')).toMatch(/content type/);
+    expect(contractViolation('GET', 'http://x/v1/secret', 200, 'application/json', '{}')).toMatch(/no such operation/);
+    expect(contractViolation('GET', 'http://x/v1/secret.js', 200, 'text/javascript', 'x')).toMatch(/no such operation/);
+    expect(contractViolation('GET', 'http://x/nope', 404, 'application/problem+json', '{"code":"teapot"}')).toMatch(/does not match/);
+  });
+});
