@@ -1,6 +1,7 @@
 /** Event-specific widget (docs/contract.md): one event's outcomes, each with a pool of operator prices. */
 import { outcomeProbabilities, roundTo } from '../domain/aggregate.js';
 import { afterFeePrice } from '../catalog/fee-schedules.js';
+import { operatorById as catalogOperator } from '../catalog/operators.js';
 import { lowestPriceLeaders } from '../domain/best-odds.js';
 import { formatContractPrice, type DisplayFormat } from '../domain/contract-price.js';
 import { formatMoneyCompact } from '../domain/money.js';
@@ -12,7 +13,8 @@ import type { EventWidgetPayload } from './payload-schemas.js';
  * Builds the event widget payload. `changedAt` is when the snapshot's data last changed.
  * Probabilities and best-odds flags are computed from exact prices, never from display strings.
  * Contract prices and best odds are after each venue's taker fee (the event's category selects
- * Polymarket's rate); probabilities use fee-free mids, normalised when the outcomes are exclusive.
+ * Polymarket's rate); probabilities use fee-free mids, normalised over all of the event's outcomes
+ * when they are exclusive.
  */
 export function buildEventWidget(
   event: MarketEvent,
@@ -20,24 +22,31 @@ export function buildEventWidget(
   format: DisplayFormat,
   ctx: WidgetContext,
 ): EventWidgetPayload {
+  const allowed = event.outcomes.map((o) => o.quotes.filter((q) => ctx.operatorById(q.operatorId)));
+  // Aggregates come from the operators shown. Normalisation runs over all of the event's outcomes
+  // that a catalog venue quotes: one that no operator here may show still takes its share
+  // (estimated from every catalog venue), so hiding it never inflates the others; the outcomes
+  // shown may then sum to less than 100.
+  const basis = event.outcomes.map((o, i) => (allowed[i]!.length > 0 ? allowed[i]! : o.quotes.filter((q) => catalogOperator(q.operatorId))));
+  const priced = basis.flatMap((quotes, i) => (quotes.length > 0 ? [i] : []));
+  const probabilities = outcomeProbabilities(priced.map((i) => basis[i]!), event.exclusive === true);
+  const probabilityOf = new Map(priced.map((i, k) => [i, probabilities[k]!]));
   const shown = event.outcomes
-    .map((outcome) => ({ outcome, quotes: outcome.quotes.filter((q) => ctx.operatorById(q.operatorId)) }))
+    .map((outcome, i) => ({ outcome, quotes: allowed[i]!, probability: probabilityOf.get(i)! }))
     .filter((o) => o.quotes.length > 0);
-  // Over the outcomes shown: an outcome nobody here may quote leaves the others to share 100 %.
-  const probabilities = outcomeProbabilities(shown.map((o) => o.quotes), event.exclusive === true);
   return {
     widget_class: 'event-specific',
     resolved_geo: ctx.country,
     event_slug: event.slug,
     event_question: event.question,
     last_verified_timestamp: changedAt,
-    outcomes: shown.map(({ outcome, quotes }, i) => {
+    outcomes: shown.map(({ outcome, probability, quotes }) => {
       const afterFee = quotes.map((q) => afterFeePrice(q.operatorId, event.category, q.yesPrice));
       const best = lowestPriceLeaders(quotes.map((q, j) => ({ id: q.operatorId, price: afterFee[j] as number })));
       const depth = quotes.reduce((sum, q) => sum + q.volume24hUsd, 0);
       return {
         outcome_name: outcome.name,
-        aggregated_probability_pct: roundTo((probabilities[i] as number) * 100, 1),
+        aggregated_probability_pct: roundTo(probability * 100, 1),
         market_depth_volume: formatMoneyCompact(depth, 'USD'),
         comparison_pool: quotes.map((q, j) => {
           const op = ctx.operatorById(q.operatorId)!;
@@ -52,6 +61,7 @@ export function buildEventWidget(
             deep_link: ctx.clickUrl({
               operatorId: op.id,
               widget: 'event-specific',
+              country: ctx.country,
               placement: event.slug,
               destination: q.marketUrl,
               advertiserId: ctx.advertiserId,

@@ -91,6 +91,7 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
         cta_url: ctx.clickUrl({
           operatorId: op.id,
           widget: 'live-market',
+          country: ctx.country,
           placement: `${view.asset}:${view.horizon}`,
           advertiserId: ctx.advertiserId,
           impressionId: ctx.impressionId,

@@ -132,6 +132,26 @@ describe('buildEventWidget', () => {
     expect(raw.map((o) => o.aggregated_probability_pct)).toEqual([55, 35, 16]);
   });
 
+  it('keeps a hidden outcome in the normalisation: the outcomes a visitor sees are never inflated', () => {
+    const event: MarketEvent = {
+      ...EVENT,
+      exclusive: true,
+      outcomes: [
+        { name: 'A', quotes: [{ operatorId: 'kalshi', yesPrice: 0.56, yesBid: 0.54, volume24hUsd: 1, marketUrl: url('kalshi', 'a') }] },
+        { name: 'B', quotes: [{ operatorId: 'kalshi', yesPrice: 0.36, yesBid: 0.34, volume24hUsd: 1, marketUrl: url('kalshi', 'b') }] },
+        { name: 'C', quotes: [{ operatorId: 'polymarket', yesPrice: 0.16, volume24hUsd: 1, marketUrl: url('polymarket', 'c') }] },
+      ],
+    };
+    // A US visitor may not see Polymarket, so C is not listed, but its 0.16 still counts:
+    // 0.55/1.06 = 51.9%, 0.35/1.06 = 33.0% (not 0.55/0.90 = 61.1%, 0.35/0.90 = 38.9%).
+    const usOnly = makeContext({ operatorById: (id) => (id === 'polymarket' ? undefined : ctx.operatorById(id)) });
+    const shown = buildEventWidget(event, CHANGED_AT, 'cents', usOnly).outcomes;
+    expect(shown.map((o) => [o.outcome_name, o.aggregated_probability_pct])).toEqual([
+      ['A', 51.9],
+      ['B', 33],
+    ]);
+  });
+
   it('flags the lowest after-fee YES price as best odds', () => {
     const [cut, hold] = payload.outcomes;
     // Kalshi 0.60 + 1.68/100 = 0.6168; Polymarket (economics 0.05) 0.70 + 1.05/100 = 0.7105
@@ -214,7 +234,7 @@ describe('buildEventWidget', () => {
           widget: 'event-specific',
           placement: 'fed-december-2026',
           destination: quote.marketUrl,
-          country: undefined,
+          country: 'US',
           advertiserId: 'acme-media',
           impressionId: 'imp-0001',
           expiresAt: 1_900_000_000,
