@@ -37,7 +37,9 @@ function write(res: HttpResponse, request: Request, reply: Reply, closeConnectio
     // 204 and 304 carry no body and no Content-Length (a 304's would have to match the 200's).
     // (Only problems close the connection, and they always have a body.)
     if (reply.status === 204 || reply.status === 304) res.endWithoutBody();
-    else if (request.method === 'HEAD') res.endWithoutBody(Buffer.byteLength(body), closeConnection);
+    // uWS does not close after endWithoutBody, so a HEAD that must close ends with an empty body.
+    else if (request.method === 'HEAD' && closeConnection) res.end('', true);
+    else if (request.method === 'HEAD') res.endWithoutBody(Buffer.byteLength(body));
     else res.end(body, closeConnection);
   });
 }

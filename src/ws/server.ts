@@ -158,7 +158,12 @@ export function registerWebSocket(
         wsRefused.labels('per_address').inc();
         return refuse(
           res,
-          new Problem(429, 'rate_limited', `At most ${opts.maxPerAddress} open WebSocket connections per client address.`, [], { 'retry-after': '5' }),
+          new Problem(429, 'rate_limited', `At most ${opts.maxPerAddress} open WebSocket connections per client address.`, [], {
+            'retry-after': '5',
+            // A cap on concurrent connections, not a quota per window: the policy has no `w`.
+            'ratelimit-policy': `"ws_connections";q=${opts.maxPerAddress}`,
+            ratelimit: '"ws_connections";r=0;t=5',
+          }),
           log,
         );
       }

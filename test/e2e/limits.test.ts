@@ -164,11 +164,28 @@ function openWs(address: string): Promise<WebSocket | number> {
   });
 }
 
+/** The headers of a refused WebSocket upgrade from `address`. */
+function refusalHeaders(address: string): Promise<Record<string, string | string[] | undefined>> {
+  const ws = new WebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { headers: { 'x-forwarded-for': address } });
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => reject(new Error('the upgrade was accepted')));
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(res.headers);
+      res.resume();
+    });
+    ws.once('error', reject);
+  });
+}
+
 describe('WebSocket limits', () => {
   it('refuses a fourth connection from one address (IPv6: one /64) with 429, and admits it again after a close', async () => {
     const held = await Promise.all(['2001:db8:5:6::1', '2001:db8:5:6::2', '2001:db8:5:6:ffff::3'].map(openWs));
     for (const ws of held) expect(ws).toBeInstanceOf(WebSocket);
     expect(await openWs('2001:db8:5:6::99')).toBe(429); // same /64
+    const refusal = await refusalHeaders('2001:db8:5:6::98');
+    expect(refusal['retry-after']).toBe('5');
+    expect(refusal['ratelimit-policy']).toBe('"ws_connections";q=3');
+    expect(refusal.ratelimit).toBe('"ws_connections";r=0;t=5');
     const elsewhere = await openWs('2001:db8:5:7::1'); // another /64
     expect(elsewhere).toBeInstanceOf(WebSocket);
     const first = held[0] as WebSocket;
@@ -216,12 +233,14 @@ describe('HTTP hygiene', () => {
     });
   }
 
-  it('a GET with Content-Length or Transfer-Encoding gets 400 and the connection is closed', async () => {
+  it('a GET or HEAD with Content-Length or Transfer-Encoding gets 400 and the connection is closed', async () => {
     const twoLengths = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 5\r\n\r\n');
     expect(twoLengths).toMatch(/^HTTP\/1\.1 400 /);
     expect(twoLengths).toContain('"code":"invalid_parameter"');
     const chunked = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
     expect(chunked).toMatch(/^HTTP\/1\.1 400 /);
+    const head = await raw('HEAD /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
     // resolving at all means the server closed the connection (a kept-alive one would hang)
   });
 
