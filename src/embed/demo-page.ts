@@ -49,6 +49,7 @@ body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;padding:8px;max-width:1200
 .pair{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(300px,100%),1fr));gap:16px}
 figure{margin:0;padding:12px;border-radius:8px;background:#fff;border:1px solid #e5e7eb;min-width:0}
 figure.dark{background:#030712;color:#f3f4f6}
+@media (max-width:400px){figure{padding:6px}}
 figcaption{font-weight:600;margin-bottom:8px}
 pre{white-space:pre-wrap;word-break:break-all;background:#f3f4f6;color:#111827;padding:8px;border-radius:6px;font-size:12px}
 </style>

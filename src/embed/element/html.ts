@@ -32,8 +32,7 @@ export const scroller = (label: string, table: string): string =>
   `<div class="scroll" role="region" tabindex="0" aria-label="${esc(label)}">${table}</div>`;
 
 /** Footer: the visitor's country the payload was built for, with the attribution DB-IP's licence asks for. */
-export function footer(geo: string, updated: string, locale: string | undefined): string {
-  const time = new Date(updated);
-  const shown = Number.isNaN(time.getTime()) ? updated : time.toLocaleTimeString(locale);
-  return `<footer><span>Offers for your region: <b>${esc(geo)}</b></span> <span>Updated <time datetime="${esc(updated)}">${esc(shown)}</time></span> <a href="https://db-ip.com" target="_blank" rel="noopener">IP geolocation by DB-IP</a></footer>`;
+export function footer(geo: string, updated: string | undefined, locale: string | undefined): string {
+  const time = updated ? `<span>Updated <time datetime="${esc(updated)}">${esc(new Date(updated).toLocaleTimeString(locale))}</time></span> ` : '';
+  return `<footer><span>Offers for your region: <b>${esc(geo)}</b></span> ${time}<a href="https://db-ip.com" target="_blank" rel="noopener">IP geolocation by DB-IP</a></footer>`;
 }

@@ -38,8 +38,9 @@ function body(p: Payload, locale: string | undefined): string {
   }
 }
 
-const updatedAt = (p: Payload): string =>
-  'last_verified_timestamp' in p ? p.last_verified_timestamp : 'timestamp' in p ? p.timestamp : p.match_meta.scheduled_time;
+/** When the payload's data last changed; the sportsbook payload does not say. */
+const updatedAt = (p: Payload): string | undefined =>
+  'last_verified_timestamp' in p ? p.last_verified_timestamp : 'timestamp' in p ? p.timestamp : undefined;
 
 class PredictwireWidget extends HTMLElement {
   static readonly observedAttributes = ATTRIBUTES;

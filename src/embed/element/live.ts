@@ -20,12 +20,11 @@ export function renderLive(p: LiveMarketPayload): string {
   const rows = p.providers_pool.map((v) => {
     const diff = v.live_metrics.spot_difference;
     return `<tr data-operator="${esc(v.operator_id)}"${v.is_best_odds ? ' class="best"' : ''}><th scope="row">${esc(v.operator_name)}${v.is_best_odds ? ` ${BEST_ODDS_BADGE}` : ''}` +
-      `${v.incentives.coupon_value ? `<br><span class="code">${esc(v.incentives.coupon_value)}</span>` : ''}</th>` +
+      `${v.incentives.coupon_value ? `<br><span class="code">${esc(v.incentives.coupon_value)}</span>` : ''}<br>${cta(v.incentives.cta_url, 'Trade', v.operator_name, `l:${v.operator_id}`)}</th>` +
       `<td class="num">${esc(v.live_metrics.target_price)}<br><span class="${diff.startsWith('-') ? 'down' : 'up'} small">${sr('spot vs strike ')}${esc(diff)}</span></td>` +
-      `<td class="num up">${esc(v.live_metrics.multipliers.payout_up)}</td><td class="num down">${esc(v.live_metrics.multipliers.payout_down)}</td>` +
-      `<td>${cta(v.incentives.cta_url, 'Trade', v.operator_name, `l:${v.operator_id}`)}</td></tr>`;
+      `<td class="num up">${esc(v.live_metrics.multipliers.payout_up)}</td><td class="num down">${esc(v.live_metrics.multipliers.payout_down)}</td></tr>`;
   });
-  const table = `<table><caption class="sr">Up and down payouts</caption><thead><tr><th scope="col">Venue</th><th scope="col">Strike</th><th scope="col">Up</th><th scope="col">Down</th><th scope="col"><span class="sr">Link</span></th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  const table = `<table><caption class="sr">Up and down payouts</caption><thead><tr><th scope="col">Venue</th><th scope="col">Strike</th><th scope="col">Up</th><th scope="col">Down</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
   const body = p.market_status !== 'open'
     ? note(STATUS[p.market_status])
     : rows.length ? scroller('Up and down payouts', table) : note('No venue can be shown in your region.');

@@ -17,7 +17,7 @@ function line(op: Operator, key: LineKey, label: string): string {
   if (value === undefined) return '';
   const text = typeof value === 'string' ? value : `${value.line} (${value.odds})`;
   const best = op.best_odds.includes(key);
-  return `<div${best ? ' class="best"' : ''}><span class="muted">${esc(label)}</span> ${esc(text)}${best ? ` <span class="badge">Best${sr(' odds')}</span>` : ''}</div>`;
+  return `<div${best ? ' class="best"' : ''}>${sr(`${label} `)}${esc(text)}${best ? ` <span class="badge">Best${sr(' odds')}</span>` : ''}</div>`;
 }
 
 /** `PRO_LIQUIDITY` reads as "Pro liquidity". */
@@ -45,7 +45,7 @@ export function renderSportsbook(p: SportsbookWidgetPayload, locale: string | un
     `<tr><th scope="row">${esc(op.name)}${op.capabilities.length ? `<br><span class="muted small">${esc(op.capabilities.map(capability).join(', '))}</span>` : ''}</th>` +
     COLUMNS.map(([, keys]) => `<td>${keys.map(([k, label]) => line(op, k, label)).join('')}</td>`).join('') + '</tr>',
   );
-  const table = `<table><caption class="sr">Lines for ${esc(p.match_meta.matchup)}</caption><thead><tr><th scope="col">Operator</th>${COLUMNS.map(([h]) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  const table = `<table><caption class="sr">Lines for ${esc(p.match_meta.matchup)}</caption><thead><tr><th scope="col">Operator</th>${COLUMNS.map(([h, keys]) => `<th scope="col">${h} <span class="small">${keys.filter(([k]) => p.odds_matrix.operators.some((op) => op.lines[k] !== undefined)).map(([, label]) => label.toLowerCase()).join(' / ')}</span></th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
   return `<h2>${esc(p.match_meta.matchup)}</h2><p class="muted">${esc(p.league)} · <time datetime="${esc(p.match_meta.scheduled_time)}">${esc(when)}</time> · Upcoming</p>` +
     trends(p.team_analytics) +
     (rows.length ? scroller(`Lines for ${p.match_meta.matchup}`, table) : note('No sportsbook can be shown in your region.'));

@@ -12,7 +12,7 @@ display:block;min-width:0;max-width:100%;font:14px/1.4 var(--pw-font,system-ui,-
 --accent:var(--pw-accent,#93c5fd);--accent-fg:var(--pw-accent-fg,#0b1220);--best-bg:var(--pw-best-bg,#6ee7b7);--best-fg:var(--pw-best-fg,#052e1b);
 --up:var(--pw-up,#6ee7b7);--down:var(--pw-down,#fca5a5);--focus:var(--pw-focus,#fbbf24);--row:var(--pw-highlight,#0f2e25)}
 :host([hidden]){display:none}
-.w{position:relative;background:var(--bg);border:1px solid var(--border);border-radius:var(--pw-radius,10px);padding:12px;overflow:hidden}
+.w{container-type:inline-size;position:relative;background:var(--bg);border:1px solid var(--border);border-radius:var(--pw-radius,10px);padding:12px;overflow:hidden}
 h2{font-size:1.1em;margin:0 0 8px}h3{font-size:1em;margin:12px 0 4px}
 a{color:var(--accent)}
 a:focus-visible,.scroll:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
@@ -33,5 +33,7 @@ tr.best,div.best{background:var(--row)}
 .trends{margin:4px 0;padding-left:18px}
 .live{display:flex;flex-wrap:wrap;gap:4px 14px}.spot{font-variant-numeric:tabular-nums}.up{color:var(--up)}.down{color:var(--down)}
 .alert{margin:0 0 8px;padding:6px 8px;border-left:4px solid var(--down)}
+th .cta{margin-top:4px}
+@container (max-width:340px){th,td{padding:4px 3px}}
 footer{display:flex;flex-wrap:wrap;gap:2px 12px;margin-top:10px;font-size:.8em;color:var(--muted)}
 `;
