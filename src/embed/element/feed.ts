@@ -36,6 +36,8 @@ export class Feed {
   #inflight = false;
   /** The server's Retry-After (429, 503), a floor under the next delay. */
   #retryAfterMs = 0;
+  #lastFetchAt = 0;
+  #refetch?: ReturnType<typeof setTimeout>;
 
   constructor(private readonly req: WidgetRequest, private readonly on: FeedEvents) {
     this.#interval = req.defaultRefresh;
@@ -58,6 +60,8 @@ export class Feed {
   #pause(): void {
     clearTimeout(this.#timer);
     clearTimeout(this.#wsTimer);
+    clearTimeout(this.#refetch);
+    this.#refetch = undefined;
     const ws = this.#ws;
     this.#ws = undefined;
     this.#pushing = false;
@@ -78,6 +82,7 @@ export class Feed {
     if (this.#stopped || this.#hidden()) return;
     if ((!this.#pushing || !this.req.ws?.payloadUsable || force) && !this.#inflight) {
       this.#inflight = true;
+      this.#lastFetchAt = Date.now();
       try {
         const res = await fetch(this.req.url, {
           headers: { ...this.req.headers, ...(this.#etag ? { 'if-none-match': this.#etag } : {}) },
@@ -108,6 +113,15 @@ export class Feed {
     this.#timer = setTimeout(() => void this.poll(), delay);
   }
 
+  /** A push we cannot render ourselves: fetch our own payload, at most once a second however fast pushes come. */
+  #refetchSoon(): void {
+    if (this.#refetch !== undefined) return;
+    this.#refetch = setTimeout(() => {
+      this.#refetch = undefined;
+      void this.poll(true);
+    }, Math.max(0, this.#lastFetchAt + 1000 - Date.now()));
+  }
+
   #connect(): void {
     const spec = this.req.ws;
     if (!spec || this.#ws || this.#wsRefused || this.#stopped || this.#hidden() || typeof WebSocket === 'undefined') return;
@@ -128,7 +142,7 @@ export class Feed {
         this.#pushing = true;
         this.#wsFailures = 0;
         if (spec.payloadUsable) this.on.data(msg.data);
-        else void this.poll(true);
+        else this.#refetchSoon();
       }
     };
     ws.onclose = () => {
