@@ -177,6 +177,8 @@ describe('the demo page in chromium', () => {
 
   it('shows a tick published to Redis in the live widget within one second, without a reload', async () => {
     const el = widget('live-market');
+    // A tick at the strike first: should the window have rolled since the start, it opens the next one.
+    await publishTick(redis.client, 'BTC', STRIKE);
     await el.locator('tbody tr').first().waitFor();
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     const price = STRIKE + 1_234.56;
@@ -241,5 +243,18 @@ describe('the demo page in chromium', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     await widget('live-market').screenshot({ path: join(ARTIFACTS, 'live-market-320px.png') });
     await widget('event', 'dark').screenshot({ path: join(ARTIFACTS, 'event-dark-320px.png') });
+  });
+
+  it('says clearly when it cannot show a widget (an unknown slug is a 404 from the service)', async () => {
+    await page.evaluate(() => {
+      const el = document.createElement('predictwire-widget');
+      el.setAttribute('kind', 'event');
+      el.setAttribute('slug', 'no-such-event');
+      el.id = 'broken';
+      document.body.append(el);
+    });
+    const alert = page.locator('#broken [role="alert"]');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/^This widget is unavailable right now\. \S/);
   });
 });
