@@ -19,6 +19,9 @@ import { PayloadCache } from './http/payload-cache.js';
 import { WsQuery } from './http/params.js';
 import { parseQuery } from './http/query.js';
 import { createRouter } from './http/router.js';
+import { staticRoute } from './http/routes/embed.js';
+import { demoPage } from './embed/demo-page.js';
+import { loadEmbedScript } from './embed/bundle.js';
 import { eventWidgetBody } from './http/routes/widgets.js';
 import { listenHttp } from './http/server.js';
 import { widgetContext } from './http/widget-context.js';
@@ -162,7 +165,13 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   exposeSnapshotFreshness(freshness);
   exposeLiveEngine(engine, config.live.staleAfterMs);
 
-  const server = await listenHttp(config.host, config.port, createRouter(deps), log, (app) => {
+  // The widget script and its demo page: prepared once, served from memory.
+  const startedAt = new Date();
+  const pages = {
+    '/v1/embed.js': staticRoute(await loadEmbedScript(), 'application/javascript; charset=utf-8', startedAt),
+    '/demo': staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt),
+  };
+  const server = await listenHttp(config.host, config.port, createRouter(deps, pages), log, (app) => {
     // The subscriber's country, resolved once at upgrade as for a widget request.
     const countryAt = (req: UpgradeRequest) => geo.resolve(req, parseQuery(WsQuery, req.query).fallback_geo).country;
     hub = registerWebSocket(app, lookup, countryAt, log, {

@@ -129,6 +129,7 @@ async function main(): Promise<void> {
       `predictwire ${ready ? 'is ready' : 'started (not ready yet: see /readyz)'}`,
       `  redis        ${config.redisUrl}${redis ? ` (private, data in ${join(dir, 'redis')})` : ''}`,
       `  geo          DEFAULT_GEO=${env.DEFAULT_GEO}${demoGeo ? ' (demo default: local callers count as US visitors; set DEFAULT_GEO to change)' : ''}`,
+      `  demo page    ${base}/demo  (every widget, light and dark, with the two lines to embed it)`,
       `  broad        ${base}/v1/widgets/broad?limit=5`,
       `  event        ${base}/v1/widgets/event?slug=fed-december-2026`,
       `  sportsbook   ${base}/v1/widgets/sportsbook?league=NBA`,

@@ -30,6 +30,13 @@ export function cachedJson(req: Request, entry: CachedBody, headers: Record<stri
   return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...common }, body: entry.body };
 }
 
+/** Fixed bytes of any type (the embed script, the demo page) as a 200 or 304, with CORS. */
+export function cachedAsset(req: Request, entry: Pick<CachedBody, 'body' | 'etag' | 'lastModified'>, contentType: string, headers: Record<string, string>): Reply {
+  const common = { etag: entry.etag, 'last-modified': entry.lastModified, ...CORS_HEADERS, ...headers };
+  if (matches(req.headers['if-none-match'], entry.etag)) return { status: 304, headers: common };
+  return { status: 200, headers: { 'content-type': contentType, ...common }, body: entry.body };
+}
+
 /** An uncached JSON reply (health, readiness, problems are built elsewhere). */
 export function json(status: number, payload: unknown, headers: Record<string, string> = {}): Reply {
   return { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers }, body: JSON.stringify(payload) };

@@ -80,6 +80,9 @@ describe('the built dist/', () => {
     await waitFor(`${api.base}/healthz`, (s) => s === 200, api, 60_000);
     // Ready means every snapshot the worker writes is loaded: the compiled worker works.
     await waitFor(`${api.base}/readyz`, (s) => s === 200, api, 60_000);
+    // The compiled API serves the widget bundle `npm run build` wrote next to it.
+    const embed = await fetch(`${api.base}/v1/embed.js`);
+    expect([embed.status, embed.headers.get('content-type')]).toEqual([200, 'application/javascript; charset=utf-8']);
     // Ticks from the compiled feed reach the live market.
     await expect
       .poll(async () => LiveMarketPayload.parse(await (await fetch(`${api.base}/v1/widgets/live-market?asset=BTC`)).json()).market_status, {
