@@ -194,6 +194,20 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
     payload: { type: 'object', required: ['openapi', 'info', 'paths'], description: 'An OpenAPI 3.1 document.' },
     cached: true,
   });
+  paths['/v1/embed.js'] = operation('getEmbedScript', {
+    tag: 'discovery',
+    summary: 'The <predictwire-widget> custom element (docs/embed.md)',
+    payload: { type: 'string' },
+    contentType: 'application/javascript',
+    cached: true,
+  });
+  paths['/demo'] = operation('getDemoPage', {
+    tag: 'discovery',
+    summary: 'A page showing every widget kind, light and dark, each with its embed snippet',
+    payload: { type: 'string' },
+    contentType: 'text/html',
+    cached: true,
+  });
   paths['/v1/click'] = {
     get: {
       operationId: 'followClick',
