@@ -46,6 +46,17 @@ const EVENT: MarketEvent = {
   ],
 };
 
+/** Three mutually exclusive outcomes; C is quoted only by Polymarket. */
+const EXCLUSIVE: MarketEvent = {
+  ...EVENT,
+  exclusive: true,
+  outcomes: [
+    { name: 'A', quotes: [{ operatorId: 'kalshi', yesPrice: 0.56, yesBid: 0.54, volume24hUsd: 1, marketUrl: url('kalshi', 'a') }] },
+    { name: 'B', quotes: [{ operatorId: 'kalshi', yesPrice: 0.36, yesBid: 0.34, volume24hUsd: 1, marketUrl: url('kalshi', 'b') }] },
+    { name: 'C', quotes: [{ operatorId: 'polymarket', yesPrice: 0.16, volume24hUsd: 1, marketUrl: url('polymarket', 'c') }] },
+  ],
+};
+
 describe('buildEventWidget', () => {
   const ctx = makeContext();
   const payload = buildEventWidget(EVENT, CHANGED_AT, 'cents', ctx);
@@ -114,15 +125,7 @@ describe('buildEventWidget', () => {
   });
 
   it('normalises exclusive outcomes so they sum to 100', () => {
-    const event: MarketEvent = {
-      ...EVENT,
-      exclusive: true,
-      outcomes: [
-        { name: 'A', quotes: [{ operatorId: 'kalshi', yesPrice: 0.56, yesBid: 0.54, volume24hUsd: 1, marketUrl: url('kalshi', 'a') }] },
-        { name: 'B', quotes: [{ operatorId: 'kalshi', yesPrice: 0.36, yesBid: 0.34, volume24hUsd: 1, marketUrl: url('kalshi', 'b') }] },
-        { name: 'C', quotes: [{ operatorId: 'polymarket', yesPrice: 0.16, volume24hUsd: 1, marketUrl: url('polymarket', 'c') }] },
-      ],
-    };
+    const event = EXCLUSIVE;
     // mids 0.55, 0.35, 0.16 (no bid) sum to 1.06: 0.55/1.06 = 51.9%, 0.35/1.06 = 33.0%, 0.16/1.06 = 15.1%
     const pcts = buildEventWidget(event, CHANGED_AT, 'cents', ctx).outcomes.map((o) => o.aggregated_probability_pct);
     expect(pcts).toEqual([51.9, 33, 15.1]);
@@ -133,15 +136,7 @@ describe('buildEventWidget', () => {
   });
 
   it('keeps a hidden outcome in the normalisation: the outcomes a visitor sees are never inflated', () => {
-    const event: MarketEvent = {
-      ...EVENT,
-      exclusive: true,
-      outcomes: [
-        { name: 'A', quotes: [{ operatorId: 'kalshi', yesPrice: 0.56, yesBid: 0.54, volume24hUsd: 1, marketUrl: url('kalshi', 'a') }] },
-        { name: 'B', quotes: [{ operatorId: 'kalshi', yesPrice: 0.36, yesBid: 0.34, volume24hUsd: 1, marketUrl: url('kalshi', 'b') }] },
-        { name: 'C', quotes: [{ operatorId: 'polymarket', yesPrice: 0.16, volume24hUsd: 1, marketUrl: url('polymarket', 'c') }] },
-      ],
-    };
+    const event = EXCLUSIVE;
     // A US visitor may not see Polymarket, so C is not listed, but its 0.16 still counts:
     // 0.55/1.06 = 51.9%, 0.35/1.06 = 33.0% (not 0.55/0.90 = 61.1%, 0.35/0.90 = 38.9%).
     const usOnly = makeContext({ operatorById: (id) => (id === 'polymarket' ? undefined : ctx.operatorById(id)) });
