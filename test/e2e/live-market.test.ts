@@ -202,7 +202,7 @@ describe('slow WebSocket clients', () => {
       }
       await slow.next((f) => f.topic === topics[5]);
       const connections = () => wsConnections(proc);
-      expect(await connections()).toBe(2);
+      await expect.poll(connections, { timeout: 5_000, interval: 50 }).toBe(2);
       slow.ws.pause(); // stops reading: the server's send buffer for it fills up
       // Publish until the server has dropped the slow client (bounded: 30 s at most).
       const deadline = Date.now() + 30_000;
