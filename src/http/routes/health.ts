@@ -86,7 +86,7 @@ export function readyRoute(deps: Deps): Handler {
       };
     });
     const priceFeed = priceFeedStaleness(deps.live.engine, deps.config.live.staleAfterMs, deps.now().getTime());
-    const draining = deps.draining?.() ?? false;
+    const draining = deps.draining();
     const ready = redisOk && !draining && snapshots.every((s) => s.loaded);
     const degraded = snapshots.some((s) => s.stale) || Object.values(priceFeed).some(Boolean);
     const live = deps.live.engine.stats();
