@@ -171,7 +171,8 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     '/v1/embed.js': staticRoute(await loadEmbedScript(), 'application/javascript; charset=utf-8', startedAt),
     '/demo': staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt),
   };
-  const server = await listenHttp(config.host, config.port, createRouter(deps, pages), log, (app) => {
+  const { routes, fallback } = createRouter(deps, pages);
+  const server = await listenHttp(config.host, config.port, routes, fallback, log, (app) => {
     // The subscriber's country, resolved once at upgrade as for a widget request.
     const countryAt = (req: UpgradeRequest) => geo.resolve(req, parseQuery(WsQuery, req.query).fallback_geo).country;
     hub = registerWebSocket(app, lookup, countryAt, log, {

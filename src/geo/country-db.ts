@@ -1,13 +1,12 @@
 /**
  * IP → country from the offline DB-IP Lite country database (CC BY 4.0, db-ip.com), read with
- * `maxmind`. The file is opened once at start-up; lookups are synchronous and memoized in a
- * bounded LRU because widget traffic repeats addresses.
+ * `maxmind`. The file is opened once at start-up; lookups are synchronous (GeoResolver memoizes
+ * them per client address).
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { open, type Reader, type Response } from 'maxmind';
 import type { IpAddress } from './ip.js';
-import { LRUCache } from 'lru-cache';
 
 /** What the ip-location-db country files hold per range (not one of MaxMind's own shapes). */
 interface DbipCountryRecord {
@@ -26,26 +25,18 @@ export function dbipCountryPath(): string {
 }
 
 export class CountryDb implements CountryLookup {
-  /** Address → country code, '' when the database has none. */
-  readonly #cache: LRUCache<string, string>;
-
-  private constructor(private readonly reader: Reader<Response>, cacheSize: number) {
-    this.#cache = new LRUCache({ max: cacheSize });
-  }
+  // Not cached here: GeoResolver keeps the result per client address.
+  private constructor(private readonly reader: Reader<Response>) {}
 
   /** Opens the database file (once per process). */
-  static async open(path = dbipCountryPath(), cacheSize = 50_000): Promise<CountryDb> {
-    return new CountryDb(await open<Response>(path), cacheSize);
+  static async open(path = dbipCountryPath()): Promise<CountryDb> {
+    return new CountryDb(await open<Response>(path));
   }
 
   /** The ISO country code for `ip`, or undefined when the database has no entry. */
   country(ip: IpAddress): string | undefined {
-    const hit = this.#cache.get(ip.text);
-    if (hit !== undefined) return hit || undefined;
     const code = (this.reader.get(ip.text) as DbipCountryRecord | null)?.country_code;
-    const valid = typeof code === 'string' && /^[A-Z]{2}$/.test(code) ? code : '';
-    this.#cache.set(ip.text, valid);
-    return valid || undefined;
+    return typeof code === 'string' && /^[A-Z]{2}$/.test(code) ? code : undefined;
   }
 
   /** When the database was built (its metadata), for logs. */

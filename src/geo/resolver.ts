@@ -3,6 +3,7 @@
  * when that fails (unreadable, loopback, private or reserved, or not in the database) the
  * request's fallback_geo, then DEFAULT_GEO, then ZZ.
  */
+import { LRUCache } from 'lru-cache';
 import type { Request } from '../http/types.js';
 import { AddressMatcher } from './cidr.js';
 import { clientAddress } from './client-address.js';
@@ -21,6 +22,12 @@ export interface GeoResult {
 
 export class GeoResolver {
   readonly #trusted: AddressMatcher;
+  /**
+   * Country from the address ('' for none), per peer address and X-Forwarded-For: parsing, the
+   * reserved-range check and the database lookup cost more than the rest of a cached widget
+   * request, and a visitor's next requests come from the same address.
+   */
+  readonly #byAddress = new LRUCache<string, string>({ max: 50_000 });
 
   constructor(
     private readonly db: CountryLookup,
@@ -37,8 +44,15 @@ export class GeoResolver {
 
   /** The country of the client, from its address, else `fallbackGeo` (already validated). */
   resolve(req: Pick<Request, 'remoteAddress' | 'headers'>, fallbackGeo?: string): GeoResult {
-    const ip = this.clientAddress(req);
-    const fromIp = ip && !isNonPublic(ip) ? this.db.country(ip) : undefined;
+    // X-Forwarded-For counts only through a trusted proxy: otherwise it must not split the cache.
+    const xff = this.#trusted.size > 0 ? req.headers['x-forwarded-for'] : undefined;
+    const key = xff === undefined ? req.remoteAddress : `${req.remoteAddress}\n${xff}`;
+    let fromIp = this.#byAddress.get(key);
+    if (fromIp === undefined) {
+      const ip = this.clientAddress(req);
+      fromIp = (ip && !isNonPublic(ip) ? this.db.country(ip) : undefined) ?? '';
+      this.#byAddress.set(key, fromIp);
+    }
     if (fromIp) return { country: fromIp, source: 'ip' };
     if (fallbackGeo) return { country: fallbackGeo, source: 'fallback_geo' };
     if (this.defaultGeo) return { country: this.defaultGeo, source: 'default_geo' };

@@ -22,7 +22,11 @@ const HEADERS = {
   ETag: header('Entity tag of the body: send it back as If-None-Match to get a 304 while it is unchanged.'),
   'Last-Modified': header('When the data behind the body last changed.'),
   'Cache-Control': header('How long and by whom the answer may be cached.'),
-  Vary: header('Request headers the body depends on.'),
+  Vary: header('Request headers the body depends on (always Accept-Encoding for cached bodies).'),
+  'Content-Encoding': header('`br` or `gzip` when the body is compressed (chosen by Accept-Encoding); absent for the plain body.', {
+    type: 'string',
+    enum: ['br', 'gzip'],
+  }),
   'X-Request-Id': header('The caller\'s X-Request-Id when it is 1-128 characters of A-Za-z0-9._:-, else one the server made.', {
     type: 'string',
     pattern: '^[A-Za-z0-9._:-]{1,128}$',
@@ -82,6 +86,7 @@ const param = (name: string, where: 'header' | 'query' | 'path', description: st
 });
 
 const IF_NONE_MATCH = param('If-None-Match', 'header', 'An ETag from an earlier answer: 304 without a body while it still matches.');
+const ACCEPT_ENCODING = param('Accept-Encoding', 'header', 'br or gzip: the body compressed (br preferred); absent or neither: the plain body.');
 const REQUEST_ID = param('X-Request-Id', 'header', 'Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-).');
 const ACCEPT_LANGUAGE = param('Accept-Language', 'header', 'Language of promo texts and labels: en, es, de, fr or pt (else the country\'s, else English).');
 const ADVERTISER_HEADER = param('x-advertiser-id', 'header', 'Attributes clicks to a registered advertiser; grants nothing.', {
@@ -98,7 +103,6 @@ interface Op {
   /** Answers carry ETag and a 304 is possible. */
   cached?: boolean;
   advertiser?: boolean;
-  vary?: boolean;
   tag: string;
   description?: string;
   /** The 200 body's media type; application/json unless given (a script or page: its own). */
@@ -110,7 +114,7 @@ interface Op {
 function operation(id: string, op: Op): Obj {
   const ok: Obj = {
     description: 'OK',
-    headers: headers('X-Request-Id', 'Cache-Control', ...(op.cached ? (['ETag', 'Last-Modified'] as const) : []), ...(op.vary ? (['Vary'] as const) : [])),
+    headers: headers('X-Request-Id', 'Cache-Control', ...(op.cached ? (['ETag', 'Last-Modified', 'Vary', 'Content-Encoding'] as const) : [])),
     ...(op.payload ? { content: { [op.contentType ?? 'application/json']: { schema: typeof op.payload === 'string' ? ref(op.payload) : op.payload } } } : {}),
   };
   return {
@@ -119,11 +123,11 @@ function operation(id: string, op: Op): Obj {
       summary: op.summary,
       ...(op.description ? { description: op.description } : {}),
       tags: [op.tag],
-      parameters: [...(op.params ?? []), ...(op.cached ? [IF_NONE_MATCH] : []), REQUEST_ID],
+      parameters: [...(op.params ?? []), ...(op.cached ? [IF_NONE_MATCH, ACCEPT_ENCODING] : []), REQUEST_ID],
       ...(op.advertiser ? { security: [{ advertiserId: [], apiKey: [] }] } : {}),
       responses: {
         '200': ok,
-        ...(op.cached ? { '304': { description: 'Not modified: the If-None-Match tag still matches.', headers: headers('X-Request-Id', 'ETag', 'Cache-Control') } } : {}),
+        ...(op.cached ? { '304': { description: 'Not modified: the If-None-Match tag still matches.', headers: headers('X-Request-Id', 'ETag', 'Cache-Control', 'Vary') } } : {}),
         ...problemRefs([...(op.problems ?? []), ...(op.advertiser ? [401, 429, 503] : [])]),
         ...op.responses,
       },
@@ -151,7 +155,6 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
       params: [...queryParams(w.query, ['geo']), ADVERTISER_HEADER, ...language],
       problems: [...w.problems],
       cached: true,
-      vary: true,
     });
     paths[`/advertiser/v1/widgets/${w.name}`] = operation(`getAdvertiser${w.id}`, {
       tag: 'advertiser',
@@ -161,7 +164,6 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
       problems: [...w.problems],
       cached: true,
       advertiser: true,
-      vary: 'language' in w,
     });
   }
   paths['/advertiser/v1/widgets/events'] = operation('getAdvertiserEventList', {

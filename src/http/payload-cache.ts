@@ -1,22 +1,32 @@
 /**
  * Serialized widget bodies, cached per request key and dropped when a snapshot of the kind they were
- * built from changes. Builders run once per snapshot version and variant, not once per request.
+ * built from changes. Builders run once per snapshot version and variant, not once per request, and
+ * so does everything derived from a body: its compressed copies and ready-made replies (respond.ts).
  */
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { SnapshotKind } from '../store/schemas.js';
 import type { StaleMarker } from '../store/snapshot-freshness.js';
+import type { Encoding } from './compression.js';
 
 /** The stale marker for bodies built from a kind (one snapshot `key` of it when given). */
 export type Staleness = (kind: SnapshotKind, key?: string) => StaleMarker | undefined;
 
 export interface CachedBody {
   body: Buffer;
+  /** Quoted strong entity tag of the uncompressed body. */
   etag: string;
+  /** The tag without its closing quote: a compressed copy's tag is this plus its coding. */
+  tagStem: string;
   lastModified: string;
   /** Epoch ms after which the body must be rebuilt even without a snapshot change. */
   expiresAt?: number;
   /** Operators the body shows: each serving counts an impression for them. */
   shown: readonly string[];
+  /** Compressed copies, made the first time a client accepts them (respond.ts). */
+  encoded: Partial<Record<Exclude<Encoding, 'identity'>, Buffer>>;
+  /** Ready-made replies per route reply shape (respond.ts); keyed by object identity. */
+  replies: Map<object, unknown>;
 }
 
 /**
@@ -24,13 +34,21 @@ export interface CachedBody {
  * changed; `shown` lists the operators it shows (impressions are counted for them when served).
  */
 export function toCachedBody(payload: unknown, lastModified: Date, opts: { expiresAt?: number; shown?: readonly string[] } = {}): CachedBody {
-  const body = Buffer.from(JSON.stringify(payload));
+  return bodyEntry(Buffer.from(JSON.stringify(payload)), lastModified, opts);
+}
+
+/** A cache entry for bytes that are already serialized (scripts, pages). */
+export function bodyEntry(body: Buffer, lastModified: Date, opts: { expiresAt?: number; shown?: readonly string[] } = {}): CachedBody {
+  const tagStem = `"${createHash('sha1').update(body).digest('base64url')}`;
   return {
     body,
-    etag: `"${createHash('sha1').update(body).digest('base64url')}"`,
+    etag: `${tagStem}"`,
+    tagStem,
     lastModified: lastModified.toUTCString(),
     expiresAt: opts.expiresAt,
     shown: opts.shown ?? [],
+    encoded: {},
+    replies: new Map(),
   };
 }
 
@@ -39,7 +57,7 @@ export function toCachedBody(payload: unknown, lastModified: Date, opts: { expir
 const MAX_ENTRIES_PER_KIND = 5_000;
 
 export class PayloadCache {
-  readonly #byKind = new Map<SnapshotKind, Map<string, CachedBody>>();
+  readonly #byKind = new Map<SnapshotKind, LRUCache<string, CachedBody>>();
   /** Bodies built so far: a request that moved it paid for a build (rate-limited per address). */
   builds = 0;
 
@@ -47,13 +65,8 @@ export class PayloadCache {
   constructor(private readonly staleness: Staleness = () => undefined) {}
 
   get(kind: SnapshotKind, key: string, nowMs: number): CachedBody | undefined {
-    const map = this.#byKind.get(kind);
-    const hit = map?.get(key);
-    if (!hit) return undefined;
-    if (hit.expiresAt !== undefined && hit.expiresAt <= nowMs) return undefined;
-    // Map order is insertion order: re-inserting marks this entry most recently used.
-    map!.delete(key);
-    map!.set(key, hit);
+    const hit = this.#byKind.get(kind)?.get(key);
+    if (!hit || (hit.expiresAt !== undefined && hit.expiresAt <= nowMs)) return undefined;
     return hit;
   }
 
@@ -66,11 +79,9 @@ export class PayloadCache {
     const marker = this.staleness(kind, snapshotKey);
     const body = marker && payload && typeof payload === 'object' ? { ...payload, ...marker } : payload;
     const entry = toCachedBody(body, new Date(changedAt), { expiresAt, shown });
-    let map = this.#byKind.get(kind);
-    if (!map) this.#byKind.set(kind, (map = new Map()));
-    map.delete(key);
-    if (map.size >= MAX_ENTRIES_PER_KIND) map.delete(map.keys().next().value!);
-    map.set(key, entry);
+    let cache = this.#byKind.get(kind);
+    if (!cache) this.#byKind.set(kind, (cache = new LRUCache({ max: MAX_ENTRIES_PER_KIND })));
+    cache.set(key, entry);
     return entry;
   }
 

@@ -1,6 +1,13 @@
-/** Reply helpers shared by routes: JSON bodies with ETag/304, CORS, cache headers. */
+/**
+ * Reply helpers shared by routes: JSON bodies with ETag/304, CORS, cache headers, content coding.
+ *
+ * Cached bodies are served through a `ReplyShape` (a route's fixed headers). For each body and
+ * shape, the replies (200 per content coding, and 304) are put together on first use and kept with
+ * the body, so serving one is a lookup: no header object, spread or string is built per request.
+ */
+import { compress, preferredEncoding, type Encoding } from './compression.js';
 import type { CachedBody } from './payload-cache.js';
-import type { Reply, Request } from './types.js';
+import { headerList, type HeaderList, type Reply, type Request } from './types.js';
 
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
@@ -14,30 +21,74 @@ export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
   'access-control-max-age': '600',
 };
 
-/** True when If-None-Match names this entity tag (or is "*"). */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((t) => {
-    const tag = t.trim().replace(/^W\//, '');
-    return tag === etag || tag === '*';
-  });
+/** A route's fixed response headers and content type, made once per route. */
+export class ReplyShape {
+  readonly headers: HeaderList;
+
+  /**
+   * `headers` are the route's own (Cache-Control, Vary, CORS); `Vary: Accept-Encoding` is added,
+   * since every cached body is served compressed to clients that accept it.
+   */
+  constructor(
+    readonly contentType: string,
+    headers: Readonly<Record<string, string>>,
+    /** Fixed assets made once per process: compressed at the slowest, smallest setting. */
+    readonly maxCompression = false,
+  ) {
+    const vary = headers['vary'] ? `${headers['vary']}, Accept-Encoding` : 'Accept-Encoding';
+    this.headers = headerList({ ...headers, vary });
+  }
 }
 
-/** A cached JSON body as a 200, or a 304 when the client already holds it. */
-export function cachedJson(req: Request, entry: CachedBody, headers: Record<string, string>): Reply {
-  const common = { etag: entry.etag, 'last-modified': entry.lastModified, ...headers };
-  if (matches(req.headers['if-none-match'], entry.etag)) return { status: 304, headers: common };
-  return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', ...common }, body: entry.body };
+interface Prepared {
+  ok: Reply;
+  notModified: Reply;
+}
+type PreparedByEncoding = Partial<Record<Encoding, Prepared>>;
+
+/** True when If-None-Match names this body in any coding (its tags share a stem), weak or strong, or is "*". */
+function matches(ifNoneMatch: string, entry: CachedBody): boolean {
+  return ifNoneMatch.includes(entry.tagStem) || ifNoneMatch.trim() === '*';
 }
 
-/** Fixed bytes of any type (the embed script, the demo page) as a 200 or 304, with CORS. */
-export function cachedAsset(req: Request, entry: Pick<CachedBody, 'body' | 'etag' | 'lastModified'>, contentType: string, headers: Record<string, string>): Reply {
-  const common = { etag: entry.etag, 'last-modified': entry.lastModified, ...CORS_HEADERS, ...headers };
-  if (matches(req.headers['if-none-match'], entry.etag)) return { status: 304, headers: common };
-  return { status: 200, headers: { 'content-type': contentType, ...common }, body: entry.body };
+function prepare(entry: CachedBody, shape: ReplyShape, encoding: Encoding): Prepared {
+  let body = entry.body;
+  let etag = entry.etag;
+  const coding: string[] = [];
+  if (encoding !== 'identity') {
+    const compressed = (entry.encoded[encoding] ??= compress(entry.body, encoding, shape.maxCompression));
+    // A body too small to gain is sent as it is (its tag and coding stay identity's).
+    if (compressed.length < body.length) {
+      body = compressed;
+      etag = `${entry.tagStem}-${encoding}"`;
+      coding.push('content-encoding', encoding);
+    }
+  }
+  const validators = ['etag', etag, 'last-modified', entry.lastModified];
+  return {
+    ok: { status: 200, headers: ['content-type', shape.contentType, ...coding, ...validators, ...shape.headers], body },
+    notModified: { status: 304, headers: [...validators, ...shape.headers] },
+  };
 }
+
+/** A cached body as a 200 in the client's preferred coding, or a 304 when the client already holds it. */
+export function cachedReply(req: Request, entry: CachedBody, shape: ReplyShape): Reply {
+  const encoding = preferredEncoding(req.headers['accept-encoding']);
+  let byEncoding = entry.replies.get(shape) as PreparedByEncoding | undefined;
+  if (!byEncoding) entry.replies.set(shape, (byEncoding = {}));
+  const prepared = (byEncoding[encoding] ??= prepare(entry, shape, encoding));
+  const ifNoneMatch = req.headers['if-none-match'];
+  return ifNoneMatch !== undefined && matches(ifNoneMatch, entry) ? prepared.notModified : prepared.ok;
+}
+
+/** A JSON route's reply shape. */
+export const jsonShape = (headers: Readonly<Record<string, string>>) => new ReplyShape('application/json; charset=utf-8', headers);
 
 /** An uncached JSON reply (health, readiness, problems are built elsewhere). */
-export function json(status: number, payload: unknown, headers: Record<string, string> = {}): Reply {
-  return { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers }, body: JSON.stringify(payload) };
+export function json(status: number, payload: unknown, headers: Readonly<Record<string, string>> = {}): Reply {
+  return {
+    status,
+    headers: headerList({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers }),
+    body: JSON.stringify(payload),
+  };
 }

@@ -19,18 +19,26 @@ import { DrainingBody, healthRoute, readyRoute } from './routes/health.js';
 import { liveMarketRoute } from './routes/live-market.js';
 import { openApiRoute } from './routes/openapi.js';
 import { eventWidgetRoute, sportsbookWidgetRoute, type Attribution } from './routes/widgets.js';
-import { problemReply } from './server.js';
-import type { Handler, Reply, Request } from './types.js';
+import { problemReply, type Route } from './server.js';
+import { headerList, type Handler, type Reply, type Request } from './types.js';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import { addressKey } from '../geo/address-key.js';
 
 const ALLOW = 'GET, HEAD, OPTIONS';
+const PREFLIGHT: Reply = { status: 204, headers: headerList({ ...PREFLIGHT_HEADERS, allow: ALLOW }) };
+
 
 /** Authenticated widgets: the advertiser is the one whose key was checked. */
 const authenticatedAttribution: Attribution = (req) => req.headers['x-advertiser-id'];
 
-/** Builds the dispatcher for every HTTP route of the API process. */
-export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): Handler {
+/** Every HTTP route of the API process, and the handler of every other path (404). */
+export interface RouteTable {
+  routes: Route[];
+  fallback: Handler;
+}
+
+/** Builds the routes of the API process; `extra` are fixed pages (path → handler). */
+export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): RouteTable {
   /**
    * Public widgets: an optional advertiser_id (query or header) attributes clicks, grants nothing.
    * Only a registered advertiser is credited: an invented id changes neither links nor cache keys.
@@ -51,64 +59,74 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): H
     await deps.limits.consume('readyz', address(req));
     return ready(req);
   };
+  // The request headers each kind of route reads (server.ts reads no other: each read is a call
+  // into uWS). X-Forwarded-For counts only behind a trusted proxy (TRUST_PROXY).
+  const BASE = ['x-request-id', ...(deps.config.trustProxy.length > 0 ? ['x-forwarded-for'] : [])];
+  const CACHED = [...BASE, 'if-none-match', 'accept-encoding', 'x-advertiser-id'];
+  const WIDGET = [...CACHED, 'user-agent'];
+  const BROAD = [...WIDGET, 'accept-language'];
+  const ADVERTISER = [...BROAD, 'x-api-key'];
+  const CLICK = [...BASE, 'user-agent', 'purpose', 'sec-purpose', 'x-moz'];
   const auth = (h: Handler) => requireAdvertiser(deps, h);
   const guard = new BuildGuard(deps.limits);
   const done = accessLogger(deps.log, deps.config.accessLogSampleRate);
-  const routes = new Map<string, Handler>([
-    ['/healthz', healthRoute()],
-    ['/readyz', readyGate],
-    ['/v1/click', clickRoute(deps)],
-    ['/v1/widgets/event', eventWidgetRoute(deps, false, publicAttribution)],
-    ['/v1/widgets/sportsbook', sportsbookWidgetRoute(deps, false, publicAttribution)],
-    ['/v1/widgets/live-market', liveMarketRoute(deps, false, publicAttribution)],
-    ['/advertiser/v1/widgets/event', auth(eventWidgetRoute(deps, true, authenticatedAttribution))],
-    ['/advertiser/v1/widgets/sportsbook', auth(sportsbookWidgetRoute(deps, true, authenticatedAttribution))],
-    ['/advertiser/v1/widgets/live-market', auth(liveMarketRoute(deps, true, authenticatedAttribution))],
-    ['/advertiser/v1/widgets/events', auth(eventListRoute(deps))],
-    ['/v1/widgets/broad', broadWidgetRoute(deps, false, publicAttribution)],
-    ['/advertiser/v1/widgets/broad', auth(broadWidgetRoute(deps, true, authenticatedAttribution))],
-    ['/v1/catalog', catalogRoute(deps)],
-    ['/v1/openapi.json', openApiRoute(deps)],
-    ...Object.entries(extra),
-  ]);
-  const specific = auth(specificEventRoute(deps));
 
-  const resolve = (path: string): Handler | undefined => {
-    const exact = routes.get(path);
-    if (exact) return exact;
-    if (path.startsWith(SPECIFIC_PREFIX) && path.length > SPECIFIC_PREFIX.length && !path.slice(SPECIFIC_PREFIX.length).includes('/')) {
-      return specific;
-    }
-    return undefined;
-  };
-
-  return (req: Request): Reply | Promise<Reply> => {
-    const start = process.hrtime.bigint();
-    const path = req.path.length > 1 && req.path.endsWith('/') ? req.path.slice(0, -1) : req.path;
-    const handler = resolve(path);
-    const route = !handler ? 'unmatched' : routes.has(path) ? path : `${SPECIFIC_PREFIX}{slug}`;
-    const builds = deps.payloads.builds;
-    let result: Reply | Promise<Reply>;
-    try {
-      if (!handler) throw notFound(`No route ${req.path}.`);
-      if (req.method === 'OPTIONS') result = { status: 204, headers: { ...PREFLIGHT_HEADERS, allow: ALLOW } };
-      else if (req.method !== 'GET' && req.method !== 'HEAD') {
-        throw new Problem(405, 'method_not_allowed', `${req.method} is not supported; this API is read-only.`, [], { allow: ALLOW });
-      } else {
-        // Free unless some address is blocked for building too many variants.
-        if (guard.active && path.startsWith('/v1/widgets/')) {
-          const problem = guard.check(address(req), Date.now());
-          if (problem) throw problem;
+  /**
+   * A route's handler behind the method check (GET and HEAD reach it; OPTIONS answers CORS
+   * preflight; anything else is 405), the variant-build guard on public widgets, and the per-route
+   * metrics and sampled access log.
+   */
+  const route = (pattern: string, reads: readonly string[], handler: Handler, label = pattern): Route => {
+    const guarded = pattern.startsWith('/v1/widgets/');
+    return {
+      pattern,
+      reads,
+      handler: (req) => {
+        const start = process.hrtime.bigint();
+        const builds = deps.payloads.builds;
+        let result: Reply | Promise<Reply>;
+        try {
+          if (req.method === 'GET' || req.method === 'HEAD') {
+            // Free unless some address is blocked for building too many variants.
+            const problem = guarded && guard.active ? guard.check(address(req), Date.now()) : undefined;
+            if (problem) throw problem;
+            result = handler(req);
+          } else if (req.method === 'OPTIONS') {
+            result = PREFLIGHT;
+          } else {
+            throw new Problem(405, 'method_not_allowed', `${req.method} is not supported; this API is read-only.`, [], { allow: ALLOW });
+          }
+        } catch (err) {
+          result = problemReply(err, deps.log, req);
         }
-        result = handler({ ...req, path });
-      }
-    } catch (err) {
-      result = problemReply(err, deps.log, req);
-    }
-    if (deps.payloads.builds !== builds) guard.charge(address(req));
-    if (result instanceof Promise) {
-      return result.catch((err: unknown) => problemReply(err, deps.log, req)).then((reply) => done(route, req, reply, start));
-    }
-    return done(route, req, result, start);
+        if (deps.payloads.builds !== builds) guard.charge(address(req));
+        if (result instanceof Promise) {
+          return result.catch((err: unknown) => problemReply(err, deps.log, req)).then((reply) => done(label, req, reply, start));
+        }
+        return done(label, req, result, start);
+      },
+    };
   };
+
+  const routes: Route[] = [
+    route('/healthz', BASE, healthRoute()),
+    route('/readyz', BASE, readyGate),
+    route('/v1/click', CLICK, clickRoute(deps)),
+    route('/v1/widgets/event', WIDGET, eventWidgetRoute(deps, false, publicAttribution)),
+    route('/v1/widgets/sportsbook', CACHED, sportsbookWidgetRoute(deps, false, publicAttribution)),
+    route('/v1/widgets/live-market', CACHED, liveMarketRoute(deps, false, publicAttribution)),
+    route('/v1/widgets/broad', BROAD, broadWidgetRoute(deps, false, publicAttribution)),
+    route('/advertiser/v1/widgets/event', ADVERTISER, auth(eventWidgetRoute(deps, true, authenticatedAttribution))),
+    route('/advertiser/v1/widgets/sportsbook', ADVERTISER, auth(sportsbookWidgetRoute(deps, true, authenticatedAttribution))),
+    route('/advertiser/v1/widgets/live-market', ADVERTISER, auth(liveMarketRoute(deps, true, authenticatedAttribution))),
+    route('/advertiser/v1/widgets/events', ADVERTISER, auth(eventListRoute(deps))),
+    route('/advertiser/v1/widgets/broad', ADVERTISER, auth(broadWidgetRoute(deps, true, authenticatedAttribution))),
+    route(`${SPECIFIC_PREFIX}:slug`, ADVERTISER, auth(specificEventRoute(deps)), `${SPECIFIC_PREFIX}{slug}`),
+    route('/v1/catalog', CACHED, catalogRoute(deps)),
+    route('/v1/openapi.json', CACHED, openApiRoute(deps)),
+    ...Object.entries(extra).map(([path, handler]) => route(path, CACHED, handler)),
+  ];
+  // Unknown paths are 404 whatever the method.
+  const fallback: Handler = (req) => done('unmatched', req, problemReply(notFound(`No route ${req.path}.`), deps.log, req), process.hrtime.bigint());
+  return { routes, fallback };
 }

@@ -1,13 +1,19 @@
 /**
- * uWebSockets.js binding. Translates a uWS request into a `Request`, runs the dispatcher, writes
- * the `Reply` corked. No business logic lives here.
+ * uWebSockets.js binding. Registers each route on uWS's own router, translates a uWS request into a
+ * `Request` (reading only the headers the route declares), runs the route's handler and writes the
+ * `Reply`. No business logic lives here.
+ *
+ * This is the hot path of every widget request, so it is written for speed: no header object is
+ * copied whole, a synchronous reply is written at once (uWS corks the handler's own writes; only a
+ * reply that comes later needs `cork` and `onAborted`), and a reply's headers arrive as a flat list
+ * prepared once per body version (respond.ts).
  */
-import { App, us_listen_socket_close, us_socket_local_port, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import { App, us_listen_socket_close, us_socket_local_port, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from '../log.js';
 import { invalidParameters, Problem } from './problem.js';
 import { requestId } from './request-id.js';
 import { CORS_HEADERS } from './respond.js';
-import type { Handler, Reply, Request } from './types.js';
+import { headerList, type Handler, type Reply, type Request } from './types.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: '200 OK', 204: '204 No Content', 302: '302 Found', 304: '304 Not Modified', 400: '400 Bad Request',
@@ -16,6 +22,8 @@ const STATUS_TEXT: Record<number, string> = {
   503: '503 Service Unavailable',
 };
 
+const PROBLEM_HEADERS = { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...CORS_HEADERS };
+
 /** Turns a thrown error into a reply; anything that is not a Problem is our fault (500) and logged. */
 export function problemReply(err: unknown, log: Logger, req?: Request): Reply {
   const problem = err instanceof Problem ? err : new Problem(500, 'internal_error', 'The server failed to answer this request.');
@@ -23,30 +31,39 @@ export function problemReply(err: unknown, log: Logger, req?: Request): Reply {
   return {
     status: problem.status,
     // CORS on errors too: a widget in a browser must be able to read why it failed.
-    headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...CORS_HEADERS, ...problem.headers },
+    headers: headerList({ ...PROBLEM_HEADERS, ...problem.headers }),
     body: JSON.stringify(req?.id ? { ...problem.toJSON(), request_id: req.id } : problem),
   };
 }
 
-function write(res: HttpResponse, request: Request, reply: Reply, closeConnection = false): void {
-  res.cork(() => {
-    res.writeStatus(STATUS_TEXT[reply.status] ?? String(reply.status));
-    for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v);
-    if (request.id) res.writeHeader('x-request-id', request.id);
-    const body = reply.body ?? '';
-    // 204 and 304 carry no body and no Content-Length (a 304's would have to match the 200's).
-    // (Only problems close the connection, and they always have a body.)
-    if (reply.status === 204 || reply.status === 304) res.endWithoutBody();
-    // uWS does not close after endWithoutBody, so a HEAD that must close ends with an empty body.
-    else if (request.method === 'HEAD' && closeConnection) res.end('', true);
-    else if (request.method === 'HEAD') res.endWithoutBody(Buffer.byteLength(body));
-    else res.end(body, closeConnection);
-  });
+function writeReply(res: HttpResponse, request: Request, reply: Reply, closeConnection: boolean): void {
+  // uWS answers 200 OK unless told otherwise.
+  if (reply.status !== 200) res.writeStatus(STATUS_TEXT[reply.status] ?? String(reply.status));
+  const headers = reply.headers;
+  if (headers) for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i]!, headers[i + 1]!);
+  if (request.id) res.writeHeader('x-request-id', request.id);
+  const body = reply.body ?? '';
+  // 204 and 304 carry no body and no Content-Length (a 304's would have to match the 200's).
+  // (Only problems close the connection, and they always have a body.)
+  if (reply.status === 204 || reply.status === 304) res.endWithoutBody();
+  // uWS does not close after endWithoutBody, so a HEAD that must close ends with an empty body.
+  else if (request.method === 'HEAD' && closeConnection) res.end('', true);
+  else if (request.method === 'HEAD') res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  else res.end(body, closeConnection);
 }
 
 // A body on GET/HEAD has no meaning here, and a proxy in front may frame it differently than we
 // do (request smuggling): refuse it and close the connection, whose framing is now suspect.
 const BODY_ON_GET = invalidParameters([{ param: 'content-length', message: 'GET and HEAD requests must not carry Content-Length or Transfer-Encoding' }]);
+
+/** One path served by a handler. */
+export interface Route {
+  /** A uWS pattern: a fixed path, or one ending in a `:name` segment. */
+  pattern: string;
+  /** Lower-case names of the request headers the handler reads; no other is read. */
+  reads: readonly string[];
+  handler: Handler;
+}
 
 export interface HttpServer {
   app: TemplatedApp;
@@ -54,57 +71,73 @@ export interface HttpServer {
   close(): void;
 }
 
-/**
- * Serves `dispatch` on every path and method. `configure` may add WebSocket routes first (they must
- * be registered before the catch-all).
- */
-export function listenHttp(
-  host: string,
-  port: number,
-  dispatch: Handler,
-  log: Logger,
-  configure?: (app: TemplatedApp) => void,
-): Promise<HttpServer> {
-  const app = App();
-  configure?.(app);
-  app.any('/*', (res, req) => {
-    let aborted = false;
-    res.onAborted(() => {
-      aborted = true;
-    });
+const ignore = () => {};
+
+/** The uWS handler of a route: reads the request, runs `handler`, writes its reply. */
+function serve(handler: Handler, reads: readonly string[], log: Logger) {
+  return (res: HttpResponse, req: HttpRequest) => {
     const headers: Record<string, string> = {};
-    let framed = false;
-    req.forEach((k, v) => {
-      if (k === 'content-length' || k === 'transfer-encoding') framed = true;
-      headers[k] = v;
-    });
+    for (const name of reads) {
+      const value = req.getHeader(name);
+      if (value !== '') headers[name] = value;
+    }
+    const method = req.getCaseSensitiveMethod();
+    const url = req.getUrl();
     const request: Request = {
-      method: req.getCaseSensitiveMethod().toUpperCase(),
-      path: req.getUrl(),
+      method: method === 'GET' ? method : method.toUpperCase(),
+      // "/v1/widgets/broad/" is "/v1/widgets/broad".
+      path: url.length > 1 && url.charCodeAt(url.length - 1) === 47 ? url.slice(0, -1) : url,
       query: req.getQuery() ?? '',
       headers,
       remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
       id: requestId(headers['x-request-id']),
     };
-    if (framed && (request.method === 'GET' || request.method === 'HEAD')) {
-      return write(res, request, problemReply(BODY_ON_GET, log, request), true);
+    if ((request.method === 'GET' || request.method === 'HEAD') && (req.getHeader('content-length') !== '' || req.getHeader('transfer-encoding') !== '')) {
+      return writeReply(res, request, problemReply(BODY_ON_GET, log, request), true);
     }
     let result: Reply | Promise<Reply>;
     try {
-      result = dispatch(request);
+      result = handler(request);
     } catch (err) {
       result = problemReply(err, log, request);
     }
-    if (result instanceof Promise) {
-      result
-        .catch((err: unknown) => problemReply(err, log, request))
-        .then((reply) => {
-          if (!aborted) write(res, request, reply);
-        });
-    } else {
-      write(res, request, result);
+    if (!(result instanceof Promise)) {
+      // uWS counts a response ended by endWithoutBody(length) (HEAD) as unanswered unless it has
+      // an abort handler.
+      if (request.method === 'HEAD') res.onAborted(ignore);
+      return writeReply(res, request, result, false);
     }
-  });
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    void result
+      .catch((err: unknown) => problemReply(err, log, request))
+      .then((reply) => {
+        if (!aborted) res.cork(() => writeReply(res, request, reply, false));
+      });
+  };
+}
+
+/**
+ * Serves `routes` (each also with a trailing slash) and `fallback` on every other path, on uWS's
+ * router. `configure` may add WebSocket routes first.
+ */
+export function listenHttp(
+  host: string,
+  port: number,
+  routes: readonly Route[],
+  fallback: Handler,
+  log: Logger,
+  configure?: (app: TemplatedApp) => void,
+): Promise<HttpServer> {
+  const app = App();
+  configure?.(app);
+  for (const route of routes) {
+    const handle = serve(route.handler, route.reads, log);
+    app.any(route.pattern, handle).any(`${route.pattern}/`, handle);
+  }
+  app.any('/*', serve(fallback, ['x-request-id'], log));
   return new Promise((resolve, reject) => {
     app.listen(host, port, (socket: us_listen_socket | false) => {
       if (!socket) return reject(new Error(`could not listen on ${host}:${port}`));

@@ -6,7 +6,10 @@ export interface Request {
   path: string;
   /** Raw query string without the leading "?". */
   query: string;
-  /** Lower-case header names; read in full before any await (uWS rule). */
+  /**
+   * Lower-case header names; only those the route declares it reads (`Route.reads`), read before
+   * any await (uWS rule). An absent header is absent here.
+   */
   headers: Readonly<Record<string, string>>;
   /** The socket peer's address as text (IPv4, or IPv6 without brackets). */
   remoteAddress: string;
@@ -14,10 +17,18 @@ export interface Request {
   id?: string;
 }
 
+/** Response headers as flat name/value pairs (`[name0, value0, name1, value1, …]`), names lower-case. */
+export type HeaderList = readonly string[];
+
 export interface Reply {
   status: number;
-  headers?: Record<string, string>;
+  headers?: HeaderList;
   body?: string | Buffer;
 }
 
 export type Handler = (req: Request) => Reply | Promise<Reply>;
+
+/** Turns a header record into a `HeaderList` (done once per route or reply shape, not per request). */
+export function headerList(headers: Readonly<Record<string, string>>): HeaderList {
+  return Object.entries(headers).flat();
+}

@@ -2,20 +2,35 @@
  * Impression counters: each served widget payload counts one impression per operator in it, per
  * UTC day, in Redis. Counts are batched in memory and flushed about once a second, so serving a
  * widget never waits on Redis; a failed flush keeps its counts for the next one; stop() flushes.
+ *
+ * Serving a widget only records what it served (`record`): the bot check and the per-day keys are
+ * worked out when the batch is flushed, off the request path.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
+import { LRUCache } from 'lru-cache';
+import { isBot } from './bot-filter.js';
 import { COUNTER_RETENTION_SECONDS, utcDay } from './click-counter.js';
 
 export const impressionsKey = (operatorId: string, day: string) => `pw:impressions:${operatorId}:${day}`;
 
 // Far above what one second can produce (operators x widget classes x days); a guard, not a limit.
 const MAX_PENDING_KEYS = 10_000;
+// Served widgets waiting for the next flush; over this many (a flood within one second) they are
+// counted at once rather than held.
+const MAX_RECORDED = 100_000;
 
 export class ImpressionCounter {
   /** `${operatorId}|${widget}|${day}` → count not yet written. */
   #pending = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
+  /**
+   * Served widgets not yet counted, per user agent, then per operator list (each cached body has
+   * its own list, so the lists are few and compared by identity): the widget class and how many.
+   */
+  #recorded = new Map<string | undefined, Map<readonly string[], { widget: string; n: number }>>();
+  #recordedCount = 0;
+  readonly #bots = new LRUCache<string, boolean>({ max: 10_000 });
   #flushing: Promise<void> | undefined;
 
   constructor(
@@ -29,18 +44,44 @@ export class ImpressionCounter {
     this.#timer.unref();
   }
 
-  /** Counts one impression for each operator (synchronous, in memory). */
-  count(operatorIds: readonly string[], widget: string, now: Date): void {
+  /**
+   * Notes that a widget showing `operatorIds` was served to `userAgent`: the cheapest possible step
+   * on the request path. Bots (isbot) are left out when the batch is counted.
+   */
+  record(operatorIds: readonly string[], widget: string, userAgent: string | undefined): void {
+    if (operatorIds.length === 0) return;
+    let byList = this.#recorded.get(userAgent);
+    if (!byList) this.#recorded.set(userAgent, (byList = new Map()));
+    const served = byList.get(operatorIds);
+    if (served) served.n++;
+    else byList.set(operatorIds, { widget, n: 1 });
+    if (++this.#recordedCount >= MAX_RECORDED) this.#countRecorded(new Date());
+  }
+
+  #countRecorded(now: Date): void {
+    const recorded = this.#recorded;
+    this.#recorded = new Map();
+    this.#recordedCount = 0;
+    for (const [ua, byList] of recorded) {
+      let bot = ua === undefined ? true : this.#bots.get(ua);
+      if (bot === undefined) this.#bots.set(ua!, (bot = isBot(ua)));
+      if (!bot) for (const [ids, { widget, n }] of byList) this.count(ids, widget, now, n);
+    }
+  }
+
+  /** Counts `n` impressions (one by default) for each operator (synchronous, in memory). */
+  count(operatorIds: readonly string[], widget: string, now: Date, n = 1): void {
     const day = utcDay(now);
     for (const id of operatorIds) {
       const k = `${id}|${widget}|${day}`;
       if (!this.#pending.has(k) && this.#pending.size >= MAX_PENDING_KEYS) continue;
-      this.#pending.set(k, (this.#pending.get(k) ?? 0) + 1);
+      this.#pending.set(k, (this.#pending.get(k) ?? 0) + n);
     }
   }
 
   /** Writes pending counts to Redis in one pipeline. */
   async flush(): Promise<void> {
+    this.#countRecorded(new Date());
     if (this.#flushing) return this.#flushing;
     if (this.#pending.size === 0) return;
     const batch = this.#pending;

@@ -85,7 +85,8 @@ function refuse(res: HttpResponse, problem: Problem, log: Logger): void {
   const reply = problemReply(problem, log);
   res.cork(() => {
     res.writeStatus(STATUS_LINE[problem.status] ?? String(problem.status));
-    for (const [k, v] of Object.entries(reply.headers ?? {})) res.writeHeader(k, v);
+    const headers = reply.headers ?? [];
+    for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i]!, headers[i + 1]!);
     res.end(reply.body, true);
   });
 }

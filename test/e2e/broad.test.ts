@@ -83,7 +83,7 @@ describe('broad widget', () => {
     expect(body.trending_summary.global_24h_volume).toMatch(/^€/);
     // country-dependent: never stored by a shared cache; browsers re-ask per language
     expect(res.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/);
-    expect(res.headers.get('vary')).toBe('Accept-Language, X-Advertiser-Id');
+    expect(res.headers.get('vary')).toBe('Accept-Language, X-Advertiser-Id, Accept-Encoding');
 
     // Amounts are the snapshot's USD figures at the FX rate (when no refresh landed in between).
     const [metrics, fx] = await Promise.all([readSnapshot(redis.client, 'metrics', 'all'), readSnapshot(redis.client, 'fx', 'daily')]);

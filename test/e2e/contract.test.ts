@@ -108,7 +108,8 @@ describe('/v1/catalog', () => {
     const a = await get('/v1/catalog?fallback_geo=GB');
     const b = await get('/v1/catalog', { 'x-advertiser-id': 'someone', 'accept-language': 'de' });
     expect(a.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
-    expect(a.headers.get('vary')).toBeNull();
+    // Nothing about the caller; only the content coding varies.
+    expect(a.headers.get('vary')).toBe('Accept-Encoding');
     expect(await a.text()).toBe(await b.text());
     const etag = a.headers.get('etag')!;
     expect(b.headers.get('etag')).toBe(etag);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PayloadCache } from '../../src/http/payload-cache.js';
-import { cachedJson } from '../../src/http/respond.js';
-import type { Request } from '../../src/http/types.js';
+import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { cachedReply, jsonShape } from '../../src/http/respond.js';
+import type { HeaderList, Reply, Request } from '../../src/http/types.js';
 
 const CHANGED_AT = '2026-11-22T14:00:00.000Z';
 const NOW = Date.parse('2026-11-22T14:00:05.000Z');
@@ -81,22 +82,70 @@ describe('PayloadCache', () => {
   });
 });
 
-describe('cachedJson', () => {
-  const cache = new PayloadCache();
-  const entry = cache.put('events', 'k', { hello: 'world' }, CHANGED_AT);
-  const extra = { 'cache-control': 'public, max-age=5', 'access-control-allow-origin': '*' };
+/** A reply's header list as a record (names are unique in every reply). */
+const headersOf = (r: Reply): Record<string, string> => {
+  const list: HeaderList = r.headers ?? [];
+  const out: Record<string, string> = {};
+  for (let i = 0; i < list.length; i += 2) out[list[i]!] = list[i + 1]!;
+  return out;
+};
 
-  it('answers 200 with the body, ETag, Last-Modified and the given headers', () => {
-    const r = cachedJson(req(), entry, extra);
+describe('cachedReply', () => {
+  const cache = new PayloadCache();
+  // Large enough for compression to pay (a widget body is 1-4 KB).
+  const payload = { hello: 'world', rows: Array.from({ length: 40 }, (_, i) => ({ operator: `op-${i % 4}`, price: `${50 + (i % 7)}¢` })) };
+  const entry = cache.put('events', 'k', payload, CHANGED_AT);
+  const text = JSON.stringify(payload);
+  const shape = jsonShape({ 'cache-control': 'public, max-age=5', 'access-control-allow-origin': '*', vary: 'X-Advertiser-Id' });
+
+  it('answers 200 with the body, ETag, Last-Modified, the shape headers and Vary: Accept-Encoding', () => {
+    const r = cachedReply(req(), entry, shape);
     expect(r.status).toBe(200);
-    expect(Buffer.from(r.body!).toString()).toBe('{"hello":"world"}');
-    expect(r.headers).toMatchObject({
+    expect(Buffer.from(r.body!).toString()).toBe(text);
+    const h = headersOf(r);
+    expect(h).toMatchObject({
       etag: entry.etag,
       'last-modified': 'Sun, 22 Nov 2026 14:00:00 GMT',
       'cache-control': 'public, max-age=5',
       'access-control-allow-origin': '*',
+      vary: 'X-Advertiser-Id, Accept-Encoding',
     });
-    expect(r.headers!['content-type']).toMatch(/^application\/json/);
+    expect(h['content-type']).toMatch(/^application\/json/);
+    expect(h['content-encoding']).toBeUndefined();
+    // every name once
+    expect(new Set(Object.keys(h)).size).toBe(r.headers!.length / 2);
+  });
+
+  it.each([
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['gzip;q=0.5, br;q=0.4', 'gzip'],
+    ['*', 'br'],
+    ['identity', undefined],
+    ['gzip;q=0', undefined],
+  ])('Accept-Encoding %s is answered with %s, and the bytes decode to the body', (accept, coding) => {
+    const r = cachedReply(req({ 'accept-encoding': accept }), entry, shape);
+    const h = headersOf(r);
+    expect(h['content-encoding']).toBe(coding);
+    const bytes = Buffer.from(r.body!);
+    const decoded = coding === 'br' ? brotliDecompressSync(bytes) : coding === 'gzip' ? gunzipSync(bytes) : bytes;
+    expect(decoded.toString()).toBe(text);
+    if (coding) {
+      expect(bytes.length).toBeLessThan(entry.body.length);
+      // a representation of its own: its own tag, from the same stem
+      expect(h.etag).toBe(`${entry.etag.slice(0, -1)}-${coding}"`);
+    }
+    expect(h.vary).toContain('Accept-Encoding');
+  });
+
+  it('compresses a body once per coding, however often it is served', () => {
+    const fresh = cache.put('events', 'once', payload, CHANGED_AT);
+    const first = cachedReply(req({ 'accept-encoding': 'br' }), fresh, shape);
+    const second = cachedReply(req({ 'accept-encoding': 'gzip, br' }), fresh, shape);
+    expect(second.body).toBe(first.body);
+    expect(fresh.encoded.br).toBe(first.body);
+    expect(fresh.encoded.gzip).toBeUndefined();
   });
 
   it.each([
@@ -104,13 +153,14 @@ describe('cachedJson', () => {
     ['a weak tag', (etag: string) => `W/${etag}`],
     ['a list containing it', (etag: string) => `"abc", ${etag}, "def"`],
     ['a list containing it weakly', (etag: string) => `"abc",W/${etag}`],
+    ['the brotli tag', (etag: string) => `${etag.slice(0, -1)}-br"`],
     ['*', () => '*'],
   ])('answers 304 without a body for If-None-Match: %s', (_, header) => {
-    const r = cachedJson(req({ 'if-none-match': header(entry.etag) }), entry, extra);
+    const r = cachedReply(req({ 'if-none-match': header(entry.etag) }), entry, shape);
     expect(r.status).toBe(304);
     expect(r.body).toBeUndefined();
-    expect(r.headers?.etag).toBe(entry.etag);
-    expect(r.headers?.['cache-control']).toBe('public, max-age=5');
+    expect(headersOf(r).etag).toBe(entry.etag);
+    expect(headersOf(r)['cache-control']).toBe('public, max-age=5');
   });
 
   it.each([
@@ -119,16 +169,24 @@ describe('cachedJson', () => {
     ['an empty header', ''],
   ])('answers 200 for If-None-Match: %s', (_, header) => {
     const value = header === 'UNQUOTED' ? entry.etag.slice(1, -1) : header;
-    const r = cachedJson(req({ 'if-none-match': value }), entry, extra);
+    const r = cachedReply(req({ 'if-none-match': value }), entry, shape);
     expect(r.status).toBe(200);
-    expect(Buffer.from(r.body!).toString()).toBe('{"hello":"world"}');
+    expect(Buffer.from(r.body!).toString()).toBe(text);
   });
 
   it('a changed body no longer matches the old ETag', () => {
     const next = cache.put('events', 'k', { hello: 'there' }, '2026-11-22T14:01:00.000Z');
-    const r = cachedJson(req({ 'if-none-match': entry.etag }), next, extra);
+    const r = cachedReply(req({ 'if-none-match': entry.etag }), next, shape);
     expect(r.status).toBe(200);
-    expect(r.headers?.etag).toBe(next.etag);
-    expect(r.headers?.['last-modified']).toBe('Sun, 22 Nov 2026 14:01:00 GMT');
+    expect(headersOf(r).etag).toBe(next.etag);
+    expect(headersOf(r)['last-modified']).toBe('Sun, 22 Nov 2026 14:01:00 GMT');
+  });
+
+  it('sends a body too small to gain uncompressed, with its plain tag', () => {
+    const tiny = cache.put('events', 'tiny', { a: 1 }, CHANGED_AT);
+    const r = cachedReply(req({ 'accept-encoding': 'br, gzip' }), tiny, shape);
+    expect(headersOf(r)['content-encoding']).toBeUndefined();
+    expect(headersOf(r).etag).toBe(tiny.etag);
+    expect(Buffer.from(r.body!).toString()).toBe('{"a":1}');
   });
 });

@@ -6,13 +6,13 @@ import type { Deps } from '../deps.js';
 import { SlugPath, SpecificEventQuery } from '../params.js';
 import { invalidParameters, notFound } from '../problem.js';
 import { parseQuery } from '../query.js';
-import { cachedJson } from '../respond.js';
+import { cachedReply, jsonShape } from '../respond.js';
 import { findEvent, requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler } from '../types.js';
 import { viewerCountry } from '../viewer-country.js';
 import { BODY_TTL_MS } from '../widget-context.js';
 
-const HEADERS = { 'cache-control': 'private, max-age=5' };
+const SHAPE = jsonShape({ 'cache-control': 'private, max-age=5' });
 
 export function eventListRoute(deps: Deps): Handler {
   return (req) => {
@@ -26,7 +26,7 @@ export function eventListRoute(deps: Deps): Handler {
       const nextClose = Math.min(...snap.data.events.map((e) => Date.parse(e.closesAt)).filter((t) => t > now.getTime()));
       entry = deps.payloads.put('events', 'list', payload, snap.changedAt, Math.min(nextClose, now.getTime() + BODY_TTL_MS));
     }
-    return cachedJson(req, entry, HEADERS);
+    return cachedReply(req, entry, SHAPE);
   };
 }
 
@@ -65,6 +65,6 @@ export function specificEventRoute(deps: Deps): Handler {
       );
       entry = deps.payloads.put('events', key, payload, snap.changedAt);
     }
-    return cachedJson(req, entry, HEADERS);
+    return cachedReply(req, entry, SHAPE);
   };
 }

@@ -9,15 +9,16 @@
 import { z } from 'zod';
 import { ADVERTISER_ID } from '../../auth/advertiser-keys.js';
 import { currencyForCountry, usdRate } from '../../domain/fx.js';
-import { resolveLocale } from '../../domain/locale.js';
+import { localeForCountry, negotiateLocale } from '../../domain/locale.js';
+import type { Locale } from '../../catalog/operator-schema.js';
+import { LRUCache } from 'lru-cache';
 import { CURRENCIES, type CurrencyCode } from '../../domain/money.js';
 import { buildBroadWidget } from '../../widgets/broad-widget.js';
 import type { Deps } from '../deps.js';
-import { countImpressions } from '../impressions.js';
 import { enumParam, GeoParams, intParam } from '../params.js';
 import { dataUnavailable } from '../problem.js';
 import { parseQuery } from '../query.js';
-import { cachedJson, CORS_HEADERS } from '../respond.js';
+import { cachedReply, CORS_HEADERS, jsonShape } from '../respond.js';
 import { requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler } from '../types.js';
 import { viewerCountry } from '../viewer-country.js';
@@ -33,19 +34,29 @@ export const BroadWidgetQuery = z.object({
 
 export const BROAD_DEFAULT_LIMIT = 10;
 
+// Browsers send a handful of distinct Accept-Language values: negotiate each once ('' for none).
+const negotiated = new LRUCache<string, Locale | ''>({ max: 1_000 });
+const languageOf = (acceptLanguage: string | undefined): Locale | '' => {
+  if (!acceptLanguage) return '';
+  let locale = negotiated.get(acceptLanguage);
+  if (locale === undefined) negotiated.set(acceptLanguage, (locale = negotiateLocale(acceptLanguage) ?? ''));
+  return locale;
+};
+
 /** The broad widget route; `authenticated` selects the advertiser variant's cache policy. */
 export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
   const age = deps.config.widgetMaxAgeSeconds;
-  const headers = {
+  const shape = jsonShape({
     ...(authenticated ? {} : CORS_HEADERS),
     'cache-control': `private, max-age=${age}`,
     vary: 'Accept-Language, X-Advertiser-Id',
-  };
+  });
   return (req) => {
     const q = parseQuery(BroadWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
     const country = viewerCountry(deps.geo, req, q, authenticated);
-    const locale = resolveLocale(country, req.headers['accept-language']);
+    // Accept-Language when it names a catalog locale, else the country's (domain/locale.ts).
+    const locale = languageOf(req.headers['accept-language']) || localeForCountry(country);
     const requested = q.currency;
     const limit = q.limit ?? BROAD_DEFAULT_LIMIT;
     const metrics = requireSnapshot(deps.snapshots, 'metrics', 'all');
@@ -57,9 +68,9 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
     const rate = usdRate(currency, fx?.data);
     if (rate === undefined) throw dataUnavailable(`No ${currency} reference rate has been loaded yet; try again shortly or ask for USD.`);
     const signals = deps.ranking.current();
-    const now = deps.now();
+    const nowMs = deps.now().getTime();
     const key = ['broad', country, locale, currency, limit, advertiserId ?? '', fx?.version ?? 0, signals.version].join('|');
-    let entry = deps.payloads.get('metrics', key, now.getTime());
+    let entry = deps.payloads.get('metrics', key, nowMs);
     if (!entry) {
       // Converted amounts change with the rates too.
       const changedAt = fx && fx.changedAt > metrics.changedAt ? fx.changedAt : metrics.changedAt;
@@ -75,11 +86,11 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
           ctrPrior: { mean: signals.ctrMean, weight: deps.config.ranking.ctrPriorImpressions },
           weights: deps.config.ranking.weights,
         },
-        widgetContext(deps.config, now, advertiserId, `broad|${metrics.version}|${fx?.version ?? 0}|${signals.version}`, country),
+        widgetContext(deps.config, new Date(nowMs), advertiserId, `broad|${metrics.version}|${fx?.version ?? 0}|${signals.version}`, country),
       );
-      entry = deps.payloads.put('metrics', key, payload, changedAt, now.getTime() + BODY_TTL_MS, operatorIds);
+      entry = deps.payloads.put('metrics', key, payload, changedAt, nowMs + BODY_TTL_MS, operatorIds);
     }
-    countImpressions(deps, req, entry, 'broad', now);
-    return cachedJson(req, entry, headers);
+    if (req.method === 'GET') deps.impressions.record(entry.shown, 'broad', req.headers['user-agent']);
+    return cachedReply(req, entry, shape);
   };
 }

@@ -8,7 +8,7 @@ import { ASSETS, HORIZONS } from '../../live/market.js';
 import { LEAGUES } from '../../model/index.js';
 import { buildCatalog, nextCatalogChange } from '../../widgets/catalog.js';
 import type { Deps } from '../deps.js';
-import { cachedJson, CORS_HEADERS } from '../respond.js';
+import { cachedReply, CORS_HEADERS, jsonShape } from '../respond.js';
 import { requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler } from '../types.js';
 import { BODY_TTL_MS } from '../widget-context.js';
@@ -16,7 +16,7 @@ import { BODY_TTL_MS } from '../widget-context.js';
 const LIVE = ASSETS.map((asset) => ({ asset, horizons: HORIZONS }));
 
 export function catalogRoute(deps: Deps): Handler {
-  const headers = { ...CORS_HEADERS, 'cache-control': `public, max-age=${deps.config.widgetMaxAgeSeconds}` };
+  const shape = jsonShape({ ...CORS_HEADERS, 'cache-control': `public, max-age=${deps.config.widgetMaxAgeSeconds}` });
   return (req) => {
     const events = requireSnapshot(deps.snapshots, 'events', 'all');
     const leagues = LEAGUES.map((league) => ({ league, snap: deps.snapshots.get('sportsbook', league) }));
@@ -30,6 +30,6 @@ export function catalogRoute(deps: Deps): Handler {
       const expiresAt = Math.min(nextCatalogChange(input, now) ?? Infinity, now.getTime() + BODY_TTL_MS);
       entry = deps.payloads.put('events', key, buildCatalog(input, now), changedAt, expiresAt);
     }
-    return cachedJson(req, entry, headers);
+    return cachedReply(req, entry, shape);
   };
 }

@@ -32,7 +32,7 @@ export function clickRoute(deps: Deps): Handler {
     }
     return {
       status: 302,
-      headers: { location: landingUrl(result.target, operator), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer-when-downgrade' },
+      headers: ['location', landingUrl(result.target, operator), 'cache-control', 'no-store', 'referrer-policy', 'no-referrer-when-downgrade'],
     };
   };
 }

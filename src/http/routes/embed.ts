@@ -2,8 +2,8 @@
  * GET /v1/embed.js (the <predictwire-widget> bundle) and GET /demo (the demo page): fixed bytes
  * prepared once at start, served with an ETag so browsers revalidate instead of downloading again.
  */
-import { createHash } from 'node:crypto';
-import { cachedAsset } from '../respond.js';
+import { bodyEntry } from '../payload-cache.js';
+import { cachedReply, CORS_HEADERS, ReplyShape } from '../respond.js';
 import type { Handler } from '../types.js';
 
 /** Cacheable everywhere for five minutes, then revalidated (the URL is not versioned). */
@@ -11,10 +11,8 @@ const CACHE_CONTROL = 'public, max-age=300';
 
 /** Serves `bytes` as `contentType`, with ETag/304, Cache-Control and CORS. */
 export function staticRoute(bytes: Buffer, contentType: string, startedAt: Date): Handler {
-  const entry = {
-    body: bytes,
-    etag: `"${createHash('sha1').update(bytes).digest('base64url')}"`,
-    lastModified: startedAt.toUTCString(),
-  };
-  return (req) => cachedAsset(req, entry, contentType, { 'cache-control': CACHE_CONTROL });
+  const entry = bodyEntry(bytes, startedAt);
+  // Made once per process: compressed at the smallest setting.
+  const shape = new ReplyShape(contentType, { ...CORS_HEADERS, 'cache-control': CACHE_CONTROL }, true);
+  return (req) => cachedReply(req, entry, shape);
 }

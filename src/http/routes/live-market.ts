@@ -4,7 +4,7 @@ import { ASSETS } from '../../live/market.js';
 import type { Deps } from '../deps.js';
 import { AdvertiserIdParam, enumParam, GeoParams } from '../params.js';
 import { parseQuery } from '../query.js';
-import { cachedJson, CORS_HEADERS } from '../respond.js';
+import { cachedReply, CORS_HEADERS, jsonShape } from '../respond.js';
 import type { Handler } from '../types.js';
 import { viewerCountry } from '../viewer-country.js';
 import type { Attribution } from './widgets.js';
@@ -19,9 +19,11 @@ export const LiveMarketQuery = z.object({
 export function liveMarketRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
   // Prices move several times a second: a second of caching at most, and only by the browser (the
   // operators shown depend on the visitor's country).
-  const headers = authenticated
-    ? { 'cache-control': 'private, max-age=1' }
-    : { ...CORS_HEADERS, 'cache-control': 'private, max-age=1', vary: 'X-Advertiser-Id' };
+  const shape = jsonShape(
+    authenticated
+      ? { 'cache-control': 'private, max-age=1' }
+      : { ...CORS_HEADERS, 'cache-control': 'private, max-age=1', vary: 'X-Advertiser-Id' },
+  );
   return (req) => {
     const q = parseQuery(LiveMarketQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
@@ -29,6 +31,6 @@ export function liveMarketRoute(deps: Deps, authenticated: boolean, attribution:
     const entry = advertiserId
       ? deps.live.forAdvertiser(q.asset, q.horizon_minutes, country, advertiserId)
       : deps.live.latest(q.asset, q.horizon_minutes, country);
-    return cachedJson(req, entry, headers);
+    return cachedReply(req, entry, shape);
   };
 }

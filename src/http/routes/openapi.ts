@@ -2,7 +2,7 @@
 import type { Deps } from '../deps.js';
 import { buildOpenApi } from '../openapi.js';
 import { toCachedBody } from '../payload-cache.js';
-import { cachedJson, CORS_HEADERS } from '../respond.js';
+import { cachedReply, CORS_HEADERS, ReplyShape } from '../respond.js';
 import type { Handler } from '../types.js';
 
 /** The path segment version of the API is the document's version. */
@@ -11,6 +11,6 @@ export const CONTRACT_VERSION = 'v1';
 export function openApiRoute(deps: Deps): Handler {
   // Fixed for the life of the process: built and hashed once.
   const entry = toCachedBody(buildOpenApi(deps.config, CONTRACT_VERSION), new Date());
-  const headers = { ...CORS_HEADERS, 'cache-control': 'public, max-age=300' };
-  return (req) => cachedJson(req, entry, headers);
+  const shape = new ReplyShape('application/json; charset=utf-8', { ...CORS_HEADERS, 'cache-control': 'public, max-age=300' }, true);
+  return (req) => cachedReply(req, entry, shape);
 }

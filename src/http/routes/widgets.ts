@@ -1,12 +1,11 @@
 /** Public (and advertiser-prefixed) widget routes: parse, look up, build once, serve cached bytes. */
 import type { DisplayFormat } from '../../domain/contract-price.js';
 import type { Deps } from '../deps.js';
-import { countImpressions } from '../impressions.js';
 import type { CachedBody } from '../payload-cache.js';
 import { EventWidgetQuery, SportsbookWidgetQuery } from '../params.js';
 import { notFound, Problem } from '../problem.js';
 import { parseQuery } from '../query.js';
-import { cachedJson, CORS_HEADERS } from '../respond.js';
+import { cachedReply, CORS_HEADERS, jsonShape, type ReplyShape } from '../respond.js';
 import { findEvent, requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler, Request } from '../types.js';
 import { viewerCountry } from '../viewer-country.js';
@@ -22,16 +21,16 @@ export type Attribution = (req: Request, queryHint: string | undefined) => strin
  * Every widget body depends on the visitor's country, which a shared cache or CDN cannot see (it
  * comes from the client address): responses are private to the browser.
  */
-function cacheHeaders(deps: Deps, authenticated: boolean): Record<string, string> {
+function replyShape(deps: Deps, authenticated: boolean): ReplyShape {
   const age = deps.config.widgetMaxAgeSeconds;
-  return authenticated
+  return jsonShape(authenticated
     ? { 'cache-control': `private, max-age=${age}` }
     : {
         ...CORS_HEADERS,
         'cache-control': `private, max-age=${age}`,
         // The x-advertiser-id header changes the links.
         vary: 'X-Advertiser-Id',
-      };
+      });
 }
 
 /**
@@ -53,18 +52,18 @@ export function eventWidgetBody(deps: Deps, slug: string, format: DisplayFormat,
 }
 
 export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
-  const headers = cacheHeaders(deps, authenticated);
+  const shape = replyShape(deps, authenticated);
   return (req) => {
     const q = parseQuery(EventWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
     const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId, viewerCountry(deps.geo, req, q, authenticated));
-    countImpressions(deps, req, entry, 'event-specific', deps.now());
-    return cachedJson(req, entry, headers);
+    if (req.method === 'GET') deps.impressions.record(entry.shown, 'event-specific', req.headers['user-agent']);
+    return cachedReply(req, entry, shape);
   };
 }
 
 export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
-  const headers = cacheHeaders(deps, authenticated);
+  const shape = replyShape(deps, authenticated);
   return (req) => {
     const q = parseQuery(SportsbookWidgetQuery, req.query);
     attribution(req, q.advertiser_id); // validated for symmetry; the sportsbook payload has no links
@@ -91,6 +90,6 @@ export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attrib
       // The next matchup changes when this one starts, even if no snapshot arrives.
       entry = deps.payloads.put('sportsbook', key, payload, snap.changedAt, Date.parse(matchup.scheduledTime), [], q.league);
     }
-    return cachedJson(req, entry, headers);
+    return cachedReply(req, entry, shape);
   };
 }
