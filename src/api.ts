@@ -159,6 +159,7 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
   });
   await snapshots.start();
   await verifiedKeys.start();
+  await limits.start(subscriber);
   await ranking.start();
   await engine.start();
   await freshness.start();
@@ -216,7 +217,7 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
       await new Promise((r) => setTimeout(r, 50)); // let the close frames go out
       server.close();
       verifiedKeys.stop();
-      await Promise.all([impressions.stop(), clicks.stop()]);
+      await Promise.all([impressions.stop(), clicks.stop(), limits.stop()]);
       await Promise.allSettled([redis.quit(), subscriber.quit(), requestRedis.quit()]);
     },
   };

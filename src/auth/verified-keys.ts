@@ -60,14 +60,21 @@ export class VerifiedKeys {
     return this.#active.has(id);
   }
 
+  /** True when `key` verified for `id` within the cache time (in memory, no Redis). */
+  verifiedRecently(id: string, key: string): boolean {
+    const cached = this.#cache?.get(id);
+    if (cached === undefined) return false;
+    const hash = this.keys.hashKey(key);
+    return cached.length === hash.length && timingSafeEqual(Buffer.from(cached), Buffer.from(hash));
+  }
+
   /**
    * True when `key` is the active key of `id`.
    * @throws when Redis cannot answer (the caller answers 503).
    */
   async verify(id: string, key: string): Promise<boolean> {
+    if (this.verifiedRecently(id, key)) return true;
     const hash = this.keys.hashKey(key);
-    const cached = this.#cache?.get(id);
-    if (cached !== undefined && cached.length === hash.length && timingSafeEqual(Buffer.from(cached), Buffer.from(hash))) return true;
     const generation = this.#generation;
     const ok = await this.keys.verify(id, key);
     if (ok && generation === this.#generation) this.#cache?.set(id, hash);

@@ -1,14 +1,22 @@
 /**
  * Request rate limits (rate-limiter-flexible): counted in Redis so every API process shares them,
  * with an in-memory limiter of the same size standing in while Redis is away, and keys over their
- * limit blocked in memory so a flood costs no Redis round trip. A refusal is the 429 problem
- * `rate_limited` with Retry-After and the IETF RateLimit-Policy / RateLimit headers.
+ * limit blocked in memory on every process (limit-blocks.ts) so a flood costs no Redis round trip.
+ * A refusal is the 429 problem `rate_limited` with Retry-After and the IETF RateLimit-Policy /
+ * RateLimit headers.
+ *
+ * Limits on the widget path are charged after the reply (`charge`): points are summed per key and
+ * taken from Redis in one command per key every CHARGE_MS, and the request itself only asks memory
+ * whether its key is blocked (`blockedNow`). A key may overshoot by what it sends within one batch.
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config, RateLimit } from '../config.js';
 import { rateLimitRejections } from '../metrics/http.js';
+import { LimitBlocks } from './limit-blocks.js';
 import { Problem } from './problem.js';
+
+const CHARGE_MS = 50;
 
 export type LimitName = 'click' | 'ws_upgrade' | 'readyz' | 'variant_build' | 'advertiser' | 'auth_failures';
 
@@ -29,8 +37,13 @@ interface Limiter {
 
 export class RateLimits {
   readonly #limiters: Record<LimitName, Limiter>;
+  readonly #blocks: LimitBlocks;
+  /** Points charged and not yet taken from Redis: limit → key → points. */
+  #pending = new Map<LimitName, Map<string, number>>();
+  #timer: NodeJS.Timeout | undefined;
 
   constructor(redis: Redis, config: Config['limits']) {
+    this.#blocks = new LimitBlocks(redis);
     const make = (name: LimitName, limit: RateLimit, blockSeconds = 0): Limiter => {
       const base = { keyPrefix: `pw:rl:${name}`, points: limit.points, duration: limit.seconds, blockDuration: blockSeconds };
       return {
@@ -59,21 +72,67 @@ export class RateLimits {
     return this.#limiters[name].limit;
   }
 
+  /** Follows the blocks other processes find (`subscriber`: a connection in subscriber mode). */
+  start(subscriber: Redis): Promise<void> {
+    return this.#blocks.start(subscriber);
+  }
+
+  /** Takes what is still charged (a stopping process keeps no debt). */
+  async stop(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#takeCharged();
+  }
+
   /**
-   * Takes one point from `key`'s allowance; resolves with the 429 problem when none is left,
-   * undefined when the request may go on (also when no store can answer: a limiter outage must
-   * not take the API down with it).
+   * Takes `points` from `key`'s allowance; resolves with the 429 problem when none is left (and
+   * blocks the key on every process), undefined when the request may go on (also when no store can
+   * answer: a limiter outage must not take the API down with it).
    */
-  async take(name: LimitName, key: string): Promise<Problem | undefined> {
+  async take(name: LimitName, key: string, points = 1): Promise<Problem | undefined> {
     const { redis, limit } = this.#limiters[name];
     try {
-      await redis.consume(key);
+      await redis.consume(key, points);
       return undefined;
     } catch (res) {
       if (!(res instanceof RateLimiterRes)) return undefined;
       rateLimitRejections.labels(name).inc();
+      this.#blocks.block(name, key, Date.now() + res.msBeforeNext);
       return rateLimited(name, limit, res.msBeforeNext);
     }
+  }
+
+  /** Whether any key is blocked in memory: when none is, a caller need not work out its key. */
+  get anyBlocked(): boolean {
+    return this.#blocks.any;
+  }
+
+  /** The 429 problem when `key` is blocked under `name`, from memory only. */
+  blockedNow(name: LimitName, key: string, nowMs: number): Problem | undefined {
+    const ms = this.#blocks.remaining(name, key, nowMs);
+    if (ms === 0) return undefined;
+    rateLimitRejections.labels(name).inc();
+    return rateLimited(name, this.#limiters[name].limit, ms);
+  }
+
+  /** Charges one point to `key` after the fact; taken from Redis with the others within CHARGE_MS. */
+  charge(name: LimitName, key: string): void {
+    let keys = this.#pending.get(name);
+    if (!keys) this.#pending.set(name, (keys = new Map()));
+    keys.set(key, (keys.get(key) ?? 0) + 1);
+    if (!this.#timer) {
+      this.#timer = setTimeout(() => void this.#takeCharged(), CHARGE_MS);
+      this.#timer.unref();
+    }
+  }
+
+  async #takeCharged(): Promise<void> {
+    this.#timer = undefined;
+    const pending = this.#pending;
+    this.#pending = new Map();
+    const takes: Array<Promise<unknown>> = [];
+    for (const [name, keys] of pending) for (const [key, points] of keys) takes.push(this.take(name, key, points));
+    await Promise.all(takes);
   }
 
   /** Like take(), but throws the problem. */

@@ -2,12 +2,13 @@
  * Path and method dispatch. Only GET and HEAD reach handlers; OPTIONS answers CORS preflight;
  * anything else is a 405 problem. Unknown paths are a 404 problem. Every reply is counted per
  * route (metrics, sampled access log); requests that built an uncached public body are charged to
- * their address afterwards (build-guard.ts); /readyz is limited and reports draining.
+ * their address afterwards (`variant_build`: serving a cached body stays free, but an address that
+ * keeps making us build new ones is refused from memory, before any build, until its window ends);
+ * /readyz is limited and reports draining.
  */
 import type { z } from 'zod';
 import { accessLogger } from './access-log.js';
 import { requireAdvertiser } from './auth.js';
-import { BuildGuard } from './build-guard.js';
 import type { Deps } from './deps.js';
 import { invalidParameters, notFound, Problem } from './problem.js';
 import { json, PREFLIGHT_HEADERS } from './respond.js';
@@ -68,7 +69,6 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
   const ADVERTISER = [...BROAD, 'x-api-key'];
   const CLICK = [...BASE, 'user-agent', 'purpose', 'sec-purpose', 'x-moz'];
   const auth = (h: Handler) => requireAdvertiser(deps, h);
-  const guard = new BuildGuard(deps.limits);
   const done = accessLogger(deps.log, deps.config.accessLogSampleRate);
 
   /**
@@ -88,7 +88,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
         try {
           if (req.method === 'GET' || req.method === 'HEAD') {
             // Free unless some address is blocked for building too many variants.
-            const problem = guarded && guard.active ? guard.check(address(req), Date.now()) : undefined;
+            const problem = guarded && deps.limits.anyBlocked ? deps.limits.blockedNow('variant_build', address(req), Date.now()) : undefined;
             if (problem) throw problem;
             result = handler(req);
           } else if (req.method === 'OPTIONS') {
@@ -99,7 +99,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
         } catch (err) {
           result = problemReply(err, deps.log, req);
         }
-        if (deps.payloads.builds !== builds) guard.charge(address(req));
+        if (deps.payloads.builds !== builds) deps.limits.charge('variant_build', address(req));
         if (result instanceof Promise) {
           return result.catch((err: unknown) => problemReply(err, deps.log, req)).then((reply) => done(label, req, reply, start));
         }

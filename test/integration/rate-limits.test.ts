@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.js';
 import { RateLimits } from '../../src/http/rate-limits.js';
-import { connectRedisFailFast, whenReady } from '../../src/store/redis.js';
+import { connectRedis, connectRedisFailFast, whenReady } from '../../src/store/redis.js';
 import { useRedis } from '../support/redis.js';
 
 const redis = useRedis();
 let a: Redis;
 let b: Redis;
-const limits = () => loadConfig({ REDIS_URL: redis.url, RATE_LIMIT_CLICK: '3/60', AUTH_FAILURE_LIMIT: '2/60', AUTH_FAILURE_BLOCK_SECONDS: '600' }).limits;
+const limits = () =>
+  loadConfig({ REDIS_URL: redis.url, RATE_LIMIT_CLICK: '3/60', RATE_LIMIT_ADVERTISER: '5/60', AUTH_FAILURE_LIMIT: '2/60', AUTH_FAILURE_BLOCK_SECONDS: '600' }).limits;
 
 beforeAll(async () => {
   const log = pino({ level: 'silent' });
@@ -49,6 +50,44 @@ describe('RateLimits', () => {
     const blocked = await rl.blocked('auth_failures', '198.51.100.9');
     expect(Number(blocked?.headers['retry-after'])).toBeGreaterThan(500);
     expect(await redis.client.ttl('pw:rl:auth_failures:198.51.100.9')).toBeGreaterThan(500);
+  });
+
+  it('charges are summed per key and taken in one batch; a key that runs out is blocked in memory on every process', async () => {
+    const log = pino({ level: 'silent' });
+    const subA = connectRedis({ url: redis.url }, 'sub-a', log);
+    const subB = connectRedis({ url: redis.url }, 'sub-b', log);
+    const [one, two] = [new RateLimits(a, limits()), new RateLimits(b, limits())];
+    try {
+      await Promise.all([one.start(subA), two.start(subB)]);
+      expect(one.anyBlocked).toBe(false);
+      for (let i = 0; i < 4; i++) one.charge('advertiser', 'acme');
+      // Nothing taken yet: the charges wait for the batch.
+      expect(await redis.client.get('pw:rl:advertiser:acme')).toBeNull();
+      await expect.poll(() => redis.client.get('pw:rl:advertiser:acme')).toBe('4');
+      expect(one.blockedNow('advertiser', 'acme', Date.now())).toBeUndefined();
+      one.charge('advertiser', 'acme');
+      one.charge('advertiser', 'acme'); // the sixth point: over 5/60
+      await expect.poll(() => one.blockedNow('advertiser', 'acme', Date.now())?.status).toBe(429);
+      // The other process learns of it without taking a point itself.
+      await expect.poll(() => two.blockedNow('advertiser', 'acme', Date.now())?.status).toBe(429);
+      const problem = two.blockedNow('advertiser', 'acme', Date.now())!;
+      expect(problem.headers['ratelimit-policy']).toBe('"advertiser";q=5;w=60');
+      expect(Number(problem.headers['retry-after'])).toBeGreaterThan(50);
+      expect(two.blockedNow('advertiser', 'someone-else', Date.now())).toBeUndefined();
+      expect(await redis.client.get('pw:rl:advertiser:acme')).toBe('6');
+    } finally {
+      await Promise.all([one.stop(), two.stop()]);
+      subA.disconnect();
+      subB.disconnect();
+    }
+  });
+
+  it('stop() takes what is still charged', async () => {
+    const rl = new RateLimits(a, limits());
+    rl.charge('advertiser', 'stopping');
+    rl.charge('advertiser', 'stopping');
+    await rl.stop();
+    expect(await redis.client.get('pw:rl:advertiser:stopping')).toBe('2');
   });
 
   it('with Redis unreachable the in-memory limiter of the same size answers at once', async () => {
