@@ -7,7 +7,7 @@
  */
 import { compress, preferredEncoding, type Encoding } from './compression.js';
 import type { CachedBody } from './payload-cache.js';
-import { headerList, type HeaderList, type Reply, type Request } from './types.js';
+import { encodeHeaders, headerList, type HeaderList, type Reply, type Request } from './types.js';
 
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
@@ -23,7 +23,7 @@ export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
 
 /** A route's fixed response headers and content type, made once per route. */
 export class ReplyShape {
-  readonly headers: HeaderList;
+  readonly headers: readonly string[];
 
   /**
    * `headers` are the route's own (Cache-Control, Vary, CORS); `Vary: Accept-Encoding` is added,
@@ -66,8 +66,8 @@ function prepare(entry: CachedBody, shape: ReplyShape, encoding: Encoding): Prep
   }
   const validators = ['etag', etag, 'last-modified', entry.lastModified];
   return {
-    ok: { status: 200, headers: ['content-type', shape.contentType, ...coding, ...validators, ...shape.headers], body },
-    notModified: { status: 304, headers: [...validators, ...shape.headers] },
+    ok: { status: 200, headers: encodeHeaders(['content-type', shape.contentType, ...coding, ...validators, ...shape.headers]), body },
+    notModified: { status: 304, headers: encodeHeaders([...validators, ...shape.headers]) },
   };
 }
 

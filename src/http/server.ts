@@ -41,7 +41,7 @@ function writeReply(res: HttpResponse, request: Request, reply: Reply, closeConn
   if (reply.status !== 200) res.writeStatus(STATUS_TEXT[reply.status] ?? String(reply.status));
   const headers = reply.headers;
   if (headers) for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i]!, headers[i + 1]!);
-  if (request.id) res.writeHeader('x-request-id', request.id);
+  if (request.id) res.writeHeader(REQUEST_ID, request.id);
   const body = reply.body ?? '';
   // 204 and 304 carry no body and no Content-Length (a 304's would have to match the 200's).
   // (Only problems close the connection, and they always have a body.)
@@ -72,13 +72,18 @@ export interface HttpServer {
 }
 
 const ignore = () => {};
+const CONTENT_LENGTH = Buffer.from('content-length');
+const TRANSFER_ENCODING = Buffer.from('transfer-encoding');
+const REQUEST_ID = Buffer.from('x-request-id');
 
 /** The uWS handler of a route: reads the request, runs `handler`, writes its reply. */
 function serve(handler: Handler, reads: readonly string[], log: Logger) {
+  // Names as bytes: uWS would encode a string name on every call.
+  const names = reads.map((name) => ({ name, bytes: Buffer.from(name) }));
   return (res: HttpResponse, req: HttpRequest) => {
     const headers: Record<string, string> = {};
-    for (const name of reads) {
-      const value = req.getHeader(name);
+    for (const { name, bytes } of names) {
+      const value = req.getHeader(bytes);
       if (value !== '') headers[name] = value;
     }
     const method = req.getCaseSensitiveMethod();
@@ -92,7 +97,7 @@ function serve(handler: Handler, reads: readonly string[], log: Logger) {
       remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
       id: requestId(headers['x-request-id']),
     };
-    if ((request.method === 'GET' || request.method === 'HEAD') && (req.getHeader('content-length') !== '' || req.getHeader('transfer-encoding') !== '')) {
+    if ((request.method === 'GET' || request.method === 'HEAD') && (req.getHeader(CONTENT_LENGTH) !== '' || req.getHeader(TRANSFER_ENCODING) !== '')) {
       return writeReply(res, request, problemReply(BODY_ON_GET, log, request), true);
     }
     let result: Reply | Promise<Reply>;

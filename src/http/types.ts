@@ -17,8 +17,11 @@ export interface Request {
   id?: string;
 }
 
-/** Response headers as flat name/value pairs (`[name0, value0, name1, value1, …]`), names lower-case. */
-export type HeaderList = readonly string[];
+/**
+ * Response headers as flat name/value pairs (`[name0, value0, name1, value1, …]`), names lower-case.
+ * Lists made once per body are UTF-8 bytes already (`encodeHeaders`), so uWS copies them as they are.
+ */
+export type HeaderList = readonly (string | Buffer)[];
 
 export interface Reply {
   status: number;
@@ -29,6 +32,11 @@ export interface Reply {
 export type Handler = (req: Request) => Reply | Promise<Reply>;
 
 /** Turns a header record into a `HeaderList` (done once per route or reply shape, not per request). */
-export function headerList(headers: Readonly<Record<string, string>>): HeaderList {
+export function headerList(headers: Readonly<Record<string, string>>): string[] {
   return Object.entries(headers).flat();
+}
+
+/** The same list as bytes: for lists written many times, which uWS would otherwise encode each time. */
+export function encodeHeaders(list: readonly (string | Buffer)[]): HeaderList {
+  return list.map((h) => (typeof h === 'string' ? Buffer.from(h) : h));
 }

@@ -86,7 +86,7 @@ describe('PayloadCache', () => {
 const headersOf = (r: Reply): Record<string, string> => {
   const list: HeaderList = r.headers ?? [];
   const out: Record<string, string> = {};
-  for (let i = 0; i < list.length; i += 2) out[list[i]!] = list[i + 1]!;
+  for (let i = 0; i < list.length; i += 2) out[String(list[i])] = String(list[i + 1]);
   return out;
 };
 

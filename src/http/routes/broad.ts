@@ -69,7 +69,7 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
     if (rate === undefined) throw dataUnavailable(`No ${currency} reference rate has been loaded yet; try again shortly or ask for USD.`);
     const signals = deps.ranking.current();
     const nowMs = deps.now().getTime();
-    const key = ['broad', country, locale, currency, limit, advertiserId ?? '', fx?.version ?? 0, signals.version].join('|');
+    const key = `broad|${country}|${locale}|${currency}|${limit}|${advertiserId ?? ''}|${fx?.version ?? 0}|${signals.version}`;
     let entry = deps.payloads.get('metrics', key, nowMs);
     if (!entry) {
       // Converted amounts change with the rates too.
