@@ -7,8 +7,9 @@ import { observeRequest } from '../metrics/http.js';
 import type { Reply, Request } from './types.js';
 
 export function accessLogger(log: Logger, sampleRate: number) {
-  return (route: string, req: Request, reply: Reply, startNs: bigint): Reply => {
-    const seconds = Number(process.hrtime.bigint() - startNs) / 1e9;
+  /** `startMs` is `performance.now()` when the request arrived (a float, no BigInt per request). */
+  return (route: string, req: Request, reply: Reply, startMs: number): Reply => {
+    const seconds = (performance.now() - startMs) / 1000;
     observeRequest(route, reply.status, seconds);
     if (reply.status >= 500 || Math.random() < sampleRate) {
       const line = { request_id: req.id, method: req.method, path: req.path, route, status: reply.status, ms: Math.round(seconds * 1e6) / 1000 };

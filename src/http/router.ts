@@ -82,7 +82,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
       pattern,
       reads,
       handler: (req) => {
-        const start = process.hrtime.bigint();
+        const start = performance.now();
         const builds = deps.payloads.builds;
         let result: Reply | Promise<Reply>;
         try {
@@ -127,6 +127,6 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     ...Object.entries(extra).map(([path, handler]) => route(path, CACHED, handler)),
   ];
   // Unknown paths are 404 whatever the method.
-  const fallback: Handler = (req) => done('unmatched', req, problemReply(notFound(`No route ${req.path}.`), deps.log, req), process.hrtime.bigint());
+  const fallback: Handler = (req) => done('unmatched', req, problemReply(notFound(`No route ${req.path}.`), deps.log, req), performance.now());
   return { routes, fallback };
 }

@@ -81,10 +81,11 @@ function serve(handler: Handler, reads: readonly string[], log: Logger) {
   // Names as bytes: uWS would encode a string name on every call.
   const names = reads.map((name) => ({ name, bytes: Buffer.from(name) }));
   return (res: HttpResponse, req: HttpRequest) => {
-    const headers: Record<string, string> = {};
+    // Every declared name is set (undefined when absent), so each route's objects share one shape.
+    const headers: Record<string, string | undefined> = {};
     for (const { name, bytes } of names) {
       const value = req.getHeader(bytes);
-      if (value !== '') headers[name] = value;
+      headers[name] = value === '' ? undefined : value;
     }
     const method = req.getCaseSensitiveMethod();
     const url = req.getUrl();

@@ -8,9 +8,9 @@ export interface Request {
   query: string;
   /**
    * Lower-case header names; only those the route declares it reads (`Route.reads`), read before
-   * any await (uWS rule). An absent header is absent here.
+   * any await (uWS rule). An absent header is undefined here.
    */
-  headers: Readonly<Record<string, string>>;
+  headers: Readonly<Record<string, string | undefined>>;
   /** The socket peer's address as text (IPv4, or IPv6 without brackets). */
   remoteAddress: string;
   /** X-Request-Id: the caller's when valid, else one we made; echoed and logged. */

@@ -22,7 +22,7 @@ export function isBot(userAgent: string | undefined): boolean {
  * `Sec-Purpose: prefetch` or `prefetch;prerender` (speculation rules), `X-Moz: prefetch` (Firefox),
  * and HEAD requests (link checkers).
  */
-export function isPrefetch(method: string, headers: Readonly<Record<string, string>>): boolean {
+export function isPrefetch(method: string, headers: Readonly<Record<string, string | undefined>>): boolean {
   if (method === 'HEAD') return true;
   const purpose = `${headers['purpose'] ?? ''} ${headers['sec-purpose'] ?? ''} ${headers['x-moz'] ?? ''}`.toLowerCase();
   return /prefetch|prerender/.test(purpose);
