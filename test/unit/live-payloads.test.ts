@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ChangeKind, LiveEngine, LiveListener } from '../../src/live/engine.js';
 import { LivePayloads } from '../../src/live/live-payloads.js';
 
@@ -46,5 +46,49 @@ describe('LivePayloads per visitor country', () => {
     expect(builds).toEqual(['US', 'JP', 'US', 'JP']);
     expect(JSON.parse(jpAgain.body.toString())).toMatchObject({ resolved_geo: 'JP', nowMs: now });
     live.stop();
+  });
+});
+
+describe('LivePayloads push coalescing', () => {
+  it('pushes the first change after a quiet spell at once, and merges later ones into one push at the interval end, built once', () => {
+    vi.useFakeTimers();
+    try {
+      const { engine, fire } = engineStub();
+      let builds = 0;
+      const live = new LivePayloads(
+        engine,
+        (asset, horizon, nowMs) => {
+          builds++;
+          return { asset, horizon, nowMs };
+        },
+        100,
+        () => Date.now(),
+      );
+      const pushes: number[] = [];
+      live.onPush(
+        () => pushes.push(Date.now()),
+        () => true,
+      );
+      live.latest('BTC', 5, 'US'); // a subscriber's first read made the variant
+      const start = Date.now();
+      builds = 0;
+      fire('tick'); // leading edge: at once
+      expect(pushes).toEqual([start]);
+      vi.advanceTimersByTime(30);
+      fire('tick');
+      vi.advanceTimersByTime(30);
+      fire('tick');
+      expect(pushes).toHaveLength(1); // both wait for the interval's end
+      vi.advanceTimersByTime(40);
+      expect(pushes).toEqual([start, start + 100]);
+      // one build per push, whatever the number of subscribers or changes merged
+      expect(builds).toBe(2);
+      vi.advanceTimersByTime(500);
+      fire('tick'); // quiet for longer than the interval: at once again
+      expect(pushes.at(-1)).toBe(start + 600);
+      live.stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
