@@ -12,7 +12,8 @@ import { readSnapshot } from './snapshots.js';
 export type SnapshotListener = (snapshot: Snapshot) => void;
 
 export class SnapshotCache {
-  readonly #entries = new Map<string, Snapshot>();
+  /** By kind, then key: read on every widget request, so no key string is built per read. */
+  readonly #entries = new Map<SnapshotKind, Map<string, Snapshot>>();
   readonly #listeners = new Set<SnapshotListener>();
 
   constructor(
@@ -40,12 +41,12 @@ export class SnapshotCache {
   /** Loads every expected snapshot (and any already cached) from Redis. */
   async reloadAll(): Promise<void> {
     const ids = new Map(EXPECTED_SNAPSHOTS.map((id) => [`${id.kind}:${id.key}`, id]));
-    for (const s of this.#entries.values()) ids.set(`${s.kind}:${s.key}`, { kind: s.kind, key: s.key });
+    for (const byKey of this.#entries.values()) for (const s of byKey.values()) ids.set(`${s.kind}:${s.key}`, { kind: s.kind, key: s.key });
     await Promise.all([...ids.values()].map((id) => this.#load(id.kind, id.key)));
   }
 
   get<K extends SnapshotKind>(kind: K, key: string): Snapshot<K> | undefined {
-    return this.#entries.get(`${kind}:${key}`) as Snapshot<K> | undefined;
+    return this.#entries.get(kind)?.get(key) as Snapshot<K> | undefined;
   }
 
   /** Called after a snapshot is replaced by a newer version. */
@@ -71,12 +72,13 @@ export class SnapshotCache {
     try {
       const snap = await readSnapshot(this.redis, kind, key);
       if (!snap) return;
-      const id = `${kind}:${key}`;
-      const current = this.#entries.get(id);
+      const current = this.get(kind, key);
       // Any different version replaces ours: GETs on one connection are answered in order, so a
       // later read is never older, and a flushed Redis (versions restarting at 1) still gets through.
       if (current?.version === snap.version) return;
-      this.#entries.set(id, snap);
+      let byKey = this.#entries.get(kind);
+      if (!byKey) this.#entries.set(kind, (byKey = new Map()));
+      byKey.set(key, snap);
       for (const listener of this.#listeners) listener(snap);
     } catch (err) {
       // Keep serving what we have; a bad value in Redis must not take the API down.
