@@ -13,6 +13,8 @@ export interface WorkerLink {
   wsConnections(): number;
   /** Tells the primary the app listens (it starts the other workers on the port once known). */
   listening(port: number): void;
+  /** Work to do before answering a metrics collection (fresh snapshot meta, as /readyz reads it). */
+  beforeCollect(prepare: () => Promise<unknown>): void;
 }
 
 // A closed channel means the primary is gone and we are on our way out: drop the message.
@@ -25,6 +27,7 @@ export function linkToPrimary(): WorkerLink {
   let nextId = 0;
   const waiting = new Map<number, (ok: boolean) => void>();
   let total = 0;
+  let prepare: () => Promise<unknown> = () => Promise.resolve();
   process.on('message', (msg: unknown) => {
     if (isMessage<ToWorker, 'reserved'>(msg, 'reserved')) {
       waiting.get(msg.id)?.(msg.ok);
@@ -32,7 +35,10 @@ export function linkToPrimary(): WorkerLink {
     } else if (isMessage<ToWorker, 'ws-total'>(msg, 'ws-total')) {
       total = msg.n;
     } else if (isMessage<ToWorker, 'collect'>(msg, 'collect')) {
-      void register.getMetricsAsJSON().then((metrics) => send({ t: 'metrics', id: msg.id, metrics }));
+      void prepare()
+        .catch(() => {})
+        .then(() => register.getMetricsAsJSON())
+        .then((metrics) => send({ t: 'metrics', id: msg.id, metrics }));
     }
   });
   // Without a primary nobody can count an address's connections across workers: refuse new ones.
@@ -54,5 +60,6 @@ export function linkToPrimary(): WorkerLink {
     },
     wsConnections: () => total,
     listening: (port) => send({ t: 'listening', port }),
+    beforeCollect: (fn) => (prepare = fn),
   };
 }

@@ -6,6 +6,7 @@
 import { startApi } from '../api.js';
 import { ensureDefaultMetrics } from '../metrics/admin-server.js';
 import { runProcess } from '../process-entry.js';
+import { withTimeout } from '../with-timeout.js';
 import { linkToPrimary } from './worker-link.js';
 
 /** Runs the API as worker `index` (from 1; in every log line as `worker`). */
@@ -16,6 +17,9 @@ export async function runWorker(index: number): Promise<void> {
       const link = linkToPrimary();
       ensureDefaultMetrics();
       const api = await startApi(config, log, { ledger: link.ledger, wsConnections: link.wsConnections });
+      // Every worker polls its snapshot meta in the background; the worker that answered /readyz
+      // polled just now. Polling before a scrape keeps /metrics in step with that answer.
+      link.beforeCollect(() => withTimeout(api.deps.freshness.poll(), 1_000));
       link.listening(api.port);
       return api;
     },
