@@ -9,8 +9,8 @@ export type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
 
 /** Worker → primary. */
 export type ToPrimary =
-  /** The worker's uWS app listens on `port`. */
-  | { t: 'listening'; port: number }
+  /** The worker's uWS app listens: the start succeeded. */
+  | { t: 'listening' }
   /** May `address` open one more WebSocket (at most `max` across the workers)? Answered by `reserved`. */
   | { t: 'reserve'; id: number; address: string; max: number }
   | { t: 'release'; address: string }

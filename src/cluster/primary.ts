@@ -9,6 +9,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Config } from '../config.js';
 import { EXIT_WITH_PARENT_ENV } from '../dev/parent-watch.js';
+import { freePort } from '../dev/private-redis.js';
 import { supervise, type Supervised } from '../dev/supervise.js';
 import type { Logger } from '../log.js';
 import { startAdminServer } from '../metrics/admin-server.js';
@@ -27,15 +28,14 @@ const tell = (child: ChildProcess, msg: ToWorker) => {
 };
 
 /**
- * Starts `config.apiWorkers` workers and resolves once every one listens (with PORT=0 the first
- * picks the port and the others follow on it). A worker that exits before it ever listened fails
+ * Starts `config.apiWorkers` workers, in parallel, and resolves once every one listens. A worker that exits before it ever listened fails
  * the start, as a single API process would; after that, exits are restarted with a backoff.
  */
 export async function startPrimary(config: Config, log: Logger): Promise<{ stop(): Promise<void>; drainMs: number }> {
   const slots = new SlotCounts();
   const collector = new MetricsCollector();
   const running = new Map<number, Running>();
-  const firstListen = new Map<number, { resolve(port: number): void; reject(err: Error): void }>();
+  const firstListen = new Map<number, { resolve(): void; reject(err: Error): void }>();
   let port = config.port;
   let spawned = 0;
 
@@ -68,7 +68,7 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
         broadcastTotal();
       } else if (isMessage<ToPrimary, 'listening'>(msg, 'listening')) {
         tell(child, { t: 'ws-total', n: slots.total() });
-        firstListen.get(index)?.resolve(msg.port);
+        firstListen.get(index)?.resolve();
         firstListen.delete(index);
       } else {
         collector.accept(msg);
@@ -88,7 +88,7 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
   const supervisors: Supervised[] = [];
   const stopAll = () => Promise.all(supervisors.map((s) => s.stop()));
   const start = (index: number) => {
-    const listened = new Promise<number>((resolve, reject) => firstListen.set(index, { resolve, reject }));
+    const listened = new Promise<void>((resolve, reject) => firstListen.set(index, { resolve, reject }));
     supervisors.push(
       supervise(`api worker ${index}`, () => forkWorker(index), {
         notify: (line) => {
@@ -105,11 +105,11 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
     );
     return listened;
   };
+  // uWS asks for SO_REUSEPORT only on a given port, so PORT=0 cannot be shared as the kernel's
+  // pick: take a free port here and give all workers that one.
+  if (port === 0) port = await freePort();
   try {
-    const first = start(1);
-    if (port === 0) port = await first;
-    const rest = Array.from({ length: config.apiWorkers - 1 }, (_, i) => start(i + 2));
-    await Promise.all([first, ...rest]);
+    await Promise.all(Array.from({ length: config.apiWorkers }, (_, i) => start(i + 1)));
   } catch (err) {
     await stopAll();
     throw err;

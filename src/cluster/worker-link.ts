@@ -11,8 +11,8 @@ export interface WorkerLink {
   ledger: ConnectionLedger;
   /** WebSocket connections open or being upgraded on every worker. */
   wsConnections(): number;
-  /** Tells the primary the app listens (it starts the other workers on the port once known). */
-  listening(port: number): void;
+  /** Tells the primary the app listens (until then an exit fails the whole start). */
+  listening(): void;
   /** Work to do before answering a metrics collection (fresh snapshot meta, as /readyz reads it). */
   beforeCollect(prepare: () => Promise<unknown>): void;
 }
@@ -59,7 +59,7 @@ export function linkToPrimary(): WorkerLink {
       release: (address) => send({ t: 'release', address }),
     },
     wsConnections: () => total,
-    listening: (port) => send({ t: 'listening', port }),
+    listening: () => send({ t: 'listening' }),
     beforeCollect: (fn) => (prepare = fn),
   };
 }

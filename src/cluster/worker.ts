@@ -20,7 +20,7 @@ export async function runWorker(index: number): Promise<void> {
       // Every worker polls its snapshot meta in the background; the worker that answered /readyz
       // polled just now. Polling before a scrape keeps /metrics in step with that answer.
       link.beforeCollect(() => withTimeout(api.deps.freshness.poll(), 1_000));
-      link.listening(api.port);
+      link.listening();
       return api;
     },
     { worker: index },

@@ -4,8 +4,8 @@
  * admin port aggregates both workers' metrics, a killed worker is restarted while the port keeps
  * answering, SIGTERM drains and exits 0, and workers go when their primary is killed.
  */
-import { get } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, get } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { freePort } from '../../src/dev/private-redis.js';
 import { alive } from '../support/processes.js';
@@ -33,6 +33,8 @@ beforeAll(async () => {
   feedWorker = await spawnProcess('workers/main.ts', env);
   api = await spawnProcess('src/main.ts', env);
   await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
+  // One worker may answer before the other listens: wait for the primary's word that all do.
+  await vi.waitFor(() => expect(api.output()).toContain('"msg":"api workers listening"'), { timeout: 30_000, interval: 100 });
 });
 
 afterAll(async () => {
@@ -44,8 +46,12 @@ const getFresh = (url: string) =>
   new Promise<number>((resolve, reject) => {
     get(url, { agent: false }, (res) => {
       res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    }).on('error', reject);
+      res.on('end', () => {
+        // Closed by us now: a worker killed later must not reset a socket nobody listens to.
+        res.socket.destroy();
+        resolve(res.statusCode ?? 0);
+      });
+    }).on('error', (err) => reject(new Error(`GET ${url}: ${err.message}`)));
   });
 
 /** The pid and worker index of each access-log line for `route`. */
@@ -74,7 +80,7 @@ function openWs(address: string): Promise<WebSocket | number> {
       resolve(res.statusCode ?? 0);
       ws.terminate();
     });
-    ws.once('error', reject);
+    ws.once('error', (err) => reject(new Error(`WebSocket upgrade: ${err.message}`)));
   });
 }
 
@@ -129,11 +135,11 @@ describe('API_WORKERS=2', () => {
     const sockets = await Promise.all(Array.from({ length: CAP }, () => openWs('198.51.100.7')));
     const [victim, survivor] = [...(await workerPids())];
     process.kill(victim!, 'SIGKILL');
-    // Once the victim is gone (a connection queued on its socket as it died is reset: the kernel's
-    // doing, not ours), the survivor answers every request meanwhile.
-    await expect.poll(() => alive(victim!), { timeout: 5_000, interval: 50 }).toBe(false);
-    for (let i = 0; i < 10; i++) expect(await getFresh(`${api.base}/healthz`)).toBe(200);
+    // Wait until the primary has reaped it: only then are all its threads gone and its listening
+    // socket closed (ps shows the main thread a zombie earlier, and a connection the kernel queues on
+    // the dying socket meanwhile is reset). From then on the survivor answers everything.
     await expect.poll(() => api.output(), { timeout: 10_000 }).toMatch(/api worker \d exited \(SIGKILL\); restarting in 1 s/);
+    for (let i = 0; i < 10; i++) expect(await getFresh(`${api.base}/healthz`)).toBe(200);
     await expect.poll(async () => (await workerPids()).size, { timeout: 30_000, interval: 500 }).toBe(2);
     const now = await workerPids();
     expect(now.has(survivor!)).toBe(true);
@@ -175,6 +181,22 @@ describe('API_WORKERS=2, primary killed', () => {
       await expect.poll(() => pids.filter(alive), { timeout: 15_000, interval: 200 }).toEqual([]);
     } finally {
       await primary.stop();
+    }
+  }, 60_000);
+});
+
+describe('API_WORKERS=2, port taken', () => {
+  it('fails the start as a single process would (exit 1), leaving no worker behind', async () => {
+    const port = await freePort();
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(port, '127.0.0.1', r)); // without SO_REUSEPORT: not shareable
+    try {
+      const primary = await spawnProcess('src/main.ts', testEnv(redis.url, { API_WORKERS: '2', PORT: String(port) }));
+      const code = await new Promise<number | null>((r) => primary.child.once('exit', (c) => r(c)));
+      expect(code, primary.output()).toBe(1);
+      expect(primary.output()).toMatch(/api worker \d exited before listening \(code 1\)/);
+    } finally {
+      holder.close();
     }
   }, 60_000);
 });
