@@ -38,6 +38,7 @@ import { exposeLiveEngine } from './metrics/live.js';
 import { exposeSnapshotFreshness } from './metrics/snapshots.js';
 import { buildLiveMarketWidget } from './widgets/live-market-widget.js';
 import { DEFAULT_WS_OPTIONS, registerWebSocket, type UpgradeRequest, type WsHub } from './ws/server.js';
+import type { ConnectionLedger } from './ws/connection-ledger.js';
 
 export interface ApiProcess {
   port: number;
@@ -51,7 +52,15 @@ export interface ApiProcess {
 // Exactly the topics that are published: "live-market:BTC:05" must not pass for ":5".
 const LIVE_TOPICS = new Map(ASSETS.flatMap((a) => HORIZONS.map((h) => [liveTopic(a, h), [a, h] as const])));
 
-export async function startApi(config: Config, log: Logger): Promise<ApiProcess> {
+/** What an API worker (src/cluster/) shares with its primary; a single API process keeps both itself. */
+export interface ApiWorkerLink {
+  /** Per-address WebSocket slots, counted across every worker. */
+  ledger: ConnectionLedger;
+  /** WebSocket connections of the whole API, for /readyz. */
+  wsConnections(): number;
+}
+
+export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLink): Promise<ApiProcess> {
   const redis = connectRedis(config.redis, 'api', log);
   const subscriber = connectRedis(config.redis, 'api-sub', log);
   // Ticks get a connection of their own so a burst of them never queues behind snapshot notices.
@@ -124,7 +133,7 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
     geo,
     impressions,
     ranking,
-    wsConnections: () => hub?.connections() ?? 0,
+    wsConnections: worker?.wsConnections ?? (() => hub?.connections() ?? 0),
     freshness,
     log,
     now: () => new Date(),
@@ -187,6 +196,7 @@ export async function startApi(config: Config, log: Logger): Promise<ApiProcess>
       addressOf: (remoteAddress, forwardedFor) =>
         addressKey(geo.clientAddress({ remoteAddress, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } })),
       admit: (address) => limits.take('ws_upgrade', address),
+      ledger: worker?.ledger,
     });
   });
   live.onPush(

@@ -2,6 +2,7 @@
  * Environment → typed configuration, validated once. A bad value stops start-up with a message that
  * names the variable.
  */
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { OperatorId } from './model/index.js';
 import { invalidRanges } from './geo/cidr.js';
@@ -176,6 +177,8 @@ export const EnvSchema = z.object({
   ACCESS_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.01),
   /** Seconds /readyz reports draining after SIGTERM before the listener closes (default 5 in production). */
   DRAIN_SECONDS: z.coerce.number().min(0).max(600).optional(),
+  /** API processes sharing PORT (docs/operations.md "API workers"); unset: one per core. */
+  API_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
 });
 
 export interface SentinelAddress {
@@ -257,6 +260,8 @@ export interface Config {
   advertiserKeyCacheSeconds: number;
   accessLogSampleRate: number;
   drainSeconds: number;
+  /** API worker processes on the one port; 1 runs the API in this process, without a primary. */
+  apiWorkers: number;
 }
 
 /** At most `points` requests per `seconds`. */
@@ -373,5 +378,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     advertiserKeyCacheSeconds: e.ADVERTISER_KEY_CACHE_SECONDS,
     accessLogSampleRate: e.ACCESS_LOG_SAMPLE_RATE,
     drainSeconds: e.DRAIN_SECONDS ?? (production ? 5 : 0),
+    apiWorkers: e.API_WORKERS ?? availableParallelism(),
   };
 }

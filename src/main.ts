@@ -1,6 +1,7 @@
-/** Entry of the API process. */
+/** Entry of the API process: the API itself, or with API_WORKERS above 1 the primary of that many workers. */
 import { runProcess } from './process-entry.js';
 import { checkUws } from './http/uws-check.js';
+import { WORKER_INDEX_ENV } from './cluster/messages.js';
 
 // Before anything imports the native module statically: one clear line instead of a stack trace.
 const unsupported = await checkUws();
@@ -8,5 +9,13 @@ if (unsupported) {
   process.stderr.write(`${unsupported}\n`);
   process.exit(1);
 }
-const { startApi } = await import('./api.js');
-await runProcess('api', startApi);
+const workerIndex = Number(process.env[WORKER_INDEX_ENV] ?? 0);
+if (workerIndex > 0) {
+  const { runWorker } = await import('./cluster/worker.js');
+  await runWorker(workerIndex);
+} else {
+  await runProcess('api', async (config, log) => {
+    if (config.apiWorkers > 1) return (await import('./cluster/primary.js')).startPrimary(config, log);
+    return (await import('./api.js')).startApi(config, log);
+  });
+}

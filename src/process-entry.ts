@@ -6,15 +6,16 @@ import { onShutdown } from './shutdown.js';
 
 /**
  * Loads config, starts the process and stops it on SIGINT/SIGTERM. A bad configuration prints its
- * message and exits with status 2.
+ * message and exits with status 2. `bindings` go in every log line (an API worker's index).
  */
 export async function runProcess(
   name: string,
   start: (config: Config, log: Logger) => Promise<{ stop(): Promise<void>; drain?(): Promise<void>; drainMs?: number }>,
+  bindings?: Record<string, unknown>,
 ): Promise<void> {
   try {
     const config = loadConfig();
-    const log = createLogger(config.logLevel, name);
+    const log = createLogger(config.logLevel, name, bindings);
     const proc = await start(config, log);
     // A process that drains (the API) keeps serving, reported not-ready, before it stops.
     onShutdown(log, async () => {

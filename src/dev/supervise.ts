@@ -18,6 +18,8 @@ export interface SupervisorOptions {
   notify(line: string): void;
   /** The child cannot start at all (bad configuration): the launcher gives up. */
   onFatal(name: string, code: number): void;
+  /** How long `stop` lets the child shut down before SIGKILL (default: stopChild's). */
+  stopGraceMs?: number;
 }
 
 export interface Supervised {
@@ -63,7 +65,7 @@ export function supervise(name: string, start: () => ChildProcess, opts: Supervi
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      if (child) await stopChild(child);
+      if (child) await stopChild(child, opts.stopGraceMs);
     },
   };
 }

@@ -15,20 +15,31 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
+/** Process metrics (CPU, memory, event loop) on the default registry, once per process whoever asks first (registering twice throws). */
+export function ensureDefaultMetrics(): void {
+  if (!register.getSingleMetric('process_cpu_user_seconds_total')) collectDefaultMetrics();
+}
+
 /**
  * Serves the admin endpoints on `host:port`. Port 0 means no listener. A port already taken is
  * logged and skipped rather than fatal: the service itself matters more than its metrics.
+ * `metrics` gives the `/metrics` text: the default registry's, or (API primary) every worker's.
  */
-export async function startAdminServer(host: string, port: number, log: Logger, health: HealthCheck = () => ({ ok: true })): Promise<AdminServer | undefined> {
+export async function startAdminServer(
+  host: string,
+  port: number,
+  log: Logger,
+  health: HealthCheck = () => ({ ok: true }),
+  metrics: () => Promise<string> = () => register.metrics(),
+): Promise<AdminServer | undefined> {
   if (port === 0) return undefined;
-  // Process metrics once per process, whoever asks first (registering twice throws).
-  if (!register.getSingleMetric('process_cpu_user_seconds_total')) collectDefaultMetrics();
+  ensureDefaultMetrics();
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
     } else if (path === '/metrics') {
-      register.metrics().then(
+      metrics().then(
         (text) => res.writeHead(200, { 'content-type': register.contentType }).end(text),
         (err: unknown) => {
           log.error({ err }, 'collecting metrics failed');

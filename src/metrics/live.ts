@@ -7,9 +7,13 @@ let engine: LiveEngine | undefined;
 let staleAfterMs = Infinity;
 let nowMs: () => number = Date.now;
 
+// Every API worker holds the same data: the primary's /metrics shows it once, not summed per worker.
+const SHARED = 'max' as const;
+
 // The engine already counts; reading its counters at scrape time keeps the tick path untouched.
 new Counter({
   name: 'predictwire_live_ticks_applied_total',
+  aggregator: SHARED,
   help: 'Price ticks applied by the live engine',
   collect() {
     this.reset();
@@ -19,6 +23,7 @@ new Counter({
 
 new Counter({
   name: 'predictwire_live_bad_ticks_total',
+  aggregator: SHARED,
   help: 'Price ticks dropped as malformed or stamped in the future',
   collect() {
     this.reset();
@@ -28,6 +33,7 @@ new Counter({
 
 new Gauge({
   name: 'predictwire_price_feed_age_seconds',
+  aggregator: SHARED,
   help: 'Seconds since the last applied tick, per asset',
   labelNames: ['asset'],
   collect() {
@@ -38,6 +44,7 @@ new Gauge({
 
 new Gauge({
   name: 'predictwire_price_feed_stale',
+  aggregator: SHARED,
   help: '1 when an asset has had no tick for longer than LIVE_STALE_AFTER_SECONDS (its market shows no prices)',
   labelNames: ['asset'],
   collect() {

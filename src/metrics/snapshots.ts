@@ -4,9 +4,13 @@ import type { SnapshotFreshness } from '../store/snapshot-freshness.js';
 
 let source: SnapshotFreshness | undefined;
 
+// Every API worker holds the same data: the primary's /metrics shows it once, not summed per worker.
+const SHARED = 'max' as const;
+
 // Module-level so the default registry holds each name once; the source is whichever API started last.
 new Gauge({
   name: 'predictwire_snapshot_age_seconds',
+  aggregator: SHARED,
   help: 'Seconds since the snapshot was last fetched successfully from its source',
   labelNames: ['kind', 'key'],
   collect() {
@@ -17,6 +21,7 @@ new Gauge({
 
 new Gauge({
   name: 'predictwire_snapshot_stale',
+  aggregator: SHARED,
   help: '1 when the snapshot is older than its staleness limit (served, flagged stale), else 0',
   labelNames: ['kind', 'key'],
   collect() {

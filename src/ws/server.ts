@@ -18,6 +18,7 @@ import { Problem } from '../http/problem.js';
 import type { Logger } from '../log.js';
 import { wsConnections, wsRefused, wsSubscriptions } from '../metrics/http.js';
 import { dataFrame, errorFrame, parseClientMessage, unsubscribedFrame } from './protocol.js';
+import { localLedger, type ConnectionLedger } from './connection-ledger.js';
 
 /** Resolves a topic to its current payload for visitors from `country`; undefined for a topic that does not exist. */
 export type TopicLookup = (topic: string, country: string) => Buffer | undefined;
@@ -65,6 +66,8 @@ export interface WsAdmission {
   addressOf(remoteAddress: string, forwardedFor: string | undefined): string;
   /** Rate limit on upgrades: the problem to answer with, or undefined to go on. */
   admit(address: string): Promise<Problem | undefined>;
+  /** Per-address slots; by default this process's own (API workers share their primary's). */
+  ledger?: ConnectionLedger;
 }
 
 const OPEN_ADMISSION: WsAdmission = { addressOf: (remote) => remote, admit: async () => undefined };
@@ -113,14 +116,13 @@ export function registerWebSocket(
   admission: WsAdmission = OPEN_ADMISSION,
 ): WsHub {
   const open = new Set<WebSocket<Client>>();
-  /** Connections open or being upgraded, per address key (reserved before the async check). */
-  const perAddress = new Map<string, number>();
+  /** Connections open or being upgraded, per address key (reserved before the async checks). */
+  const ledger = admission.ledger ?? localLedger();
+  /** This process's connections open or being upgraded: file descriptors are per process. */
   let reserved = 0;
   const release = (address: string) => {
     reserved--;
-    const n = (perAddress.get(address) ?? 1) - 1;
-    if (n <= 0) perAddress.delete(address);
-    else perAddress.set(address, n);
+    ledger.release(address);
   };
   // Subscriptions per (topic, country), so snapshot changes rebuild only what someone watches.
   const counts = new Map<string, { topic: string; country: string; n: number }>();
@@ -155,29 +157,38 @@ export function registerWebSocket(
         wsRefused.labels('total').inc();
         return refuse(res, new Problem(503, 'rate_limited', 'This server holds all the WebSocket connections it can; try again shortly.', [], { 'retry-after': '5' }), log);
       }
-      if ((perAddress.get(address) ?? 0) >= opts.maxPerAddress) {
-        wsRefused.labels('per_address').inc();
-        return refuse(
-          res,
-          new Problem(429, 'rate_limited', `At most ${opts.maxPerAddress} open WebSocket connections per client address.`, [], {
-            'retry-after': '5',
-            // A cap on concurrent connections, not a quota per window: the policy has no `w`.
-            'ratelimit-policy': `"ws_connections";q=${opts.maxPerAddress}`,
-            ratelimit: '"ws_connections";r=0;t=5',
-          }),
-          log,
-        );
-      }
       reserved++;
-      perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
       let aborted = false;
+      let slot = false; // holds a per-address slot, released on abort or refusal
       res.onAborted(() => {
         aborted = true;
-        release(address);
+        reserved--;
+        if (slot) ledger.release(address);
       });
-      void admission.admit(address).then((problem) => {
+      void ledger.reserve(address, opts.maxPerAddress).then(async (ok) => {
+        if (aborted) {
+          if (ok) ledger.release(address);
+          return;
+        }
+        if (!ok) {
+          reserved--;
+          wsRefused.labels('per_address').inc();
+          return refuse(
+            res,
+            new Problem(429, 'rate_limited', `At most ${opts.maxPerAddress} open WebSocket connections per client address.`, [], {
+              'retry-after': '5',
+              // A cap on concurrent connections, not a quota per window: the policy has no `w`.
+              'ratelimit-policy': `"ws_connections";q=${opts.maxPerAddress}`,
+              ratelimit: '"ws_connections";r=0;t=5',
+            }),
+            log,
+          );
+        }
+        slot = true;
+        const problem = await admission.admit(address);
         if (aborted) return;
         if (problem) {
+          slot = false;
           release(address);
           wsRefused.labels('rate').inc();
           return refuse(res, problem, log);

@@ -45,7 +45,10 @@ beforeAll(async () => {
   const url = `redis://127.0.0.1:${port}`;
   client = new Redis(url, { maxRetriesPerRequest: null });
   client.on('error', () => {});
-  const env = testEnv(url, { TRUST_PROXY: '127.0.0.1,::1' });
+  // One API process: the drill counts on the key check cached by the process that answered before
+  // the outage, and that cache is per process. With API workers the kernel may hand a later
+  // connection to a worker that never checked the key (503 then, as on another API instance).
+  const env = testEnv(url, { TRUST_PROXY: '127.0.0.1,::1', API_WORKERS: '1' });
   worker = await spawnProcess('workers/main.ts', env);
   api = await spawnProcess('src/main.ts', env);
   keys.used = await advertiserKeys(client).create('outage-used', 'Used', new Date());

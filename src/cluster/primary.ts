@@ -1,0 +1,139 @@
+/**
+ * API_WORKERS above 1: this process is the primary. It forks that many API workers (this same entry
+ * script with the same node arguments: tsx in development, plain node on dist/), which all listen on
+ * PORT; uWS sets SO_REUSEPORT on Linux, so the kernel spreads connections over them. The primary
+ * serves no traffic. It restarts a worker that dies, relays SIGTERM/SIGINT (each worker drains as a
+ * single API process would), keeps the per-address WebSocket slots of all workers, and alone serves
+ * the admin port, with every worker's metrics.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import type { Config } from '../config.js';
+import { EXIT_WITH_PARENT_ENV } from '../dev/parent-watch.js';
+import { freePort } from '../dev/private-redis.js';
+import { supervise, type Supervised } from '../dev/supervise.js';
+import type { Logger } from '../log.js';
+import { startAdminServer } from '../metrics/admin-server.js';
+import { SlotCounts } from '../ws/connection-ledger.js';
+import { isMessage, WORKER_INDEX_ENV, type ToPrimary, type ToWorker } from './messages.js';
+import { exposeWorkers, MetricsCollector, workerRestarts } from './metrics.js';
+
+interface Running {
+  child: ChildProcess;
+  /** Its key in the slot ledger: one per process, so a restarted worker starts from nothing. */
+  holder: number;
+}
+
+const tell = (child: ChildProcess, msg: ToWorker) => {
+  if (child.connected) child.send(msg, () => {}); // a worker that just died: nothing to tell
+};
+
+/**
+ * Starts `config.apiWorkers` workers, in parallel, and resolves once every one listens. A worker that exits before it ever listened fails
+ * the start, as a single API process would; after that, exits are restarted with a backoff.
+ */
+export async function startPrimary(config: Config, log: Logger): Promise<{ stop(): Promise<void>; drainMs: number }> {
+  const slots = new SlotCounts();
+  const collector = new MetricsCollector();
+  const running = new Map<number, Running>();
+  const firstListen = new Map<number, { resolve(): void; reject(err: Error): void }>();
+  let port = config.port;
+  let spawned = 0;
+
+  // Every worker's /readyz reports the whole API's connections; one broadcast per burst of changes.
+  let broadcastQueued = false;
+  const broadcastTotal = () => {
+    if (broadcastQueued) return;
+    broadcastQueued = true;
+    setImmediate(() => {
+      broadcastQueued = false;
+      for (const { child } of running.values()) tell(child, { t: 'ws-total', n: slots.total() });
+    });
+  };
+
+  const forkWorker = (index: number): ChildProcess => {
+    const holder = ++spawned;
+    const child = fork(process.argv[1]!, process.argv.slice(2), {
+      execArgv: process.execArgv,
+      // Its own process group: a terminal's Ctrl-C reaches the primary only, which relays it once.
+      detached: true,
+      env: { ...process.env, [WORKER_INDEX_ENV]: String(index), PORT: String(port), ADMIN_PORT: '0', [EXIT_WITH_PARENT_ENV]: '1' },
+    });
+    running.set(index, { child, holder });
+    child.on('message', (msg: unknown) => {
+      if (isMessage<ToPrimary, 'reserve'>(msg, 'reserve')) {
+        tell(child, { t: 'reserved', id: msg.id, ok: slots.reserve(holder, msg.address, msg.max) });
+        broadcastTotal();
+      } else if (isMessage<ToPrimary, 'release'>(msg, 'release')) {
+        slots.release(holder, msg.address);
+        broadcastTotal();
+      } else if (isMessage<ToPrimary, 'listening'>(msg, 'listening')) {
+        tell(child, { t: 'ws-total', n: slots.total() });
+        firstListen.get(index)?.resolve();
+        firstListen.delete(index);
+      } else {
+        collector.accept(msg);
+      }
+    });
+    child.on('error', (err) => log.error({ err, worker: index }, 'api worker error'));
+    child.once('exit', (code, signal) => {
+      if (running.get(index)?.child === child) running.delete(index);
+      slots.dropHolder(holder); // a dead worker's connections are gone: never leak its slots
+      broadcastTotal();
+      firstListen.get(index)?.reject(new Error(`api worker ${index} exited before listening (${signal ?? `code ${code}`})`));
+      firstListen.delete(index);
+    });
+    return child;
+  };
+
+  const supervisors: Supervised[] = [];
+  const stopAll = () => Promise.all(supervisors.map((s) => s.stop()));
+  const start = (index: number) => {
+    const listened = new Promise<void>((resolve, reject) => firstListen.set(index, { resolve, reject }));
+    supervisors.push(
+      supervise(`api worker ${index}`, () => forkWorker(index), {
+        notify: (line) => {
+          workerRestarts.inc();
+          log.warn({ worker: index }, line);
+        },
+        onFatal: (name, code) => {
+          log.error({ worker: index, code }, `${name} cannot start: stopping`);
+          void stopAll().then(() => process.exit(code));
+        },
+        // A worker's own shutdown budget (runProcess): drain, then up to 10 s to stop.
+        stopGraceMs: 11_000 + config.drainSeconds * 1000,
+      }),
+    );
+    return listened;
+  };
+  // uWS asks for SO_REUSEPORT only on a given port, so PORT=0 cannot be shared as the kernel's
+  // pick: take a free port here and give all workers that one.
+  if (port === 0) port = await freePort();
+  try {
+    await Promise.all(Array.from({ length: config.apiWorkers }, (_, i) => start(i + 1)));
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+
+  exposeWorkers(
+    () => running.size,
+    () => [...running].map(([index, r]) => [index, slots.heldBy(r.holder)]),
+  );
+  const admin = await startAdminServer(
+    config.admin.host,
+    config.admin.apiPort,
+    log,
+    () => ({ ok: running.size > 0, workers: running.size }),
+    () => collector.collect([...running.values()].map((r) => r.child)),
+  );
+  log.info({ workers: config.apiWorkers, port, host: config.host }, 'api workers listening');
+
+  return {
+    // Outlast the workers' own budget so the primary exits after them, not before.
+    drainMs: config.drainSeconds * 1000 + 2_000,
+    async stop() {
+      await stopAll();
+      await admin?.close();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * An API worker's side of the IPC channel to its primary: per-address WebSocket slots reserved at
+ * the primary (so a cap holds across workers), the whole API's connection count as the primary
+ * last broadcast it, and this process's metrics whenever the primary collects them.
+ */
+import { register } from 'prom-client';
+import type { ConnectionLedger } from '../ws/connection-ledger.js';
+import { isMessage, type ToPrimary, type ToWorker } from './messages.js';
+
+export interface WorkerLink {
+  ledger: ConnectionLedger;
+  /** WebSocket connections open or being upgraded on every worker. */
+  wsConnections(): number;
+  /** Tells the primary the app listens (until then an exit fails the whole start). */
+  listening(): void;
+  /** Work to do before answering a metrics collection (fresh snapshot meta, as /readyz reads it). */
+  beforeCollect(prepare: () => Promise<unknown>): void;
+}
+
+// A closed channel means the primary is gone and we are on our way out: drop the message.
+const send = (msg: ToPrimary) => {
+  if (process.connected) process.send?.(msg, undefined, undefined, () => {});
+};
+
+/** Connects this process (forked with an IPC channel) to its primary. */
+export function linkToPrimary(): WorkerLink {
+  let nextId = 0;
+  const waiting = new Map<number, (ok: boolean) => void>();
+  let total = 0;
+  let prepare: () => Promise<unknown> = () => Promise.resolve();
+  process.on('message', (msg: unknown) => {
+    if (isMessage<ToWorker, 'reserved'>(msg, 'reserved')) {
+      waiting.get(msg.id)?.(msg.ok);
+      waiting.delete(msg.id);
+    } else if (isMessage<ToWorker, 'ws-total'>(msg, 'ws-total')) {
+      total = msg.n;
+    } else if (isMessage<ToWorker, 'collect'>(msg, 'collect')) {
+      void prepare()
+        .catch(() => {})
+        .then(() => register.getMetricsAsJSON())
+        .then((metrics) => send({ t: 'metrics', id: msg.id, metrics }));
+    }
+  });
+  // Without a primary nobody can count an address's connections across workers: refuse new ones.
+  process.on('disconnect', () => {
+    for (const done of waiting.values()) done(false);
+    waiting.clear();
+  });
+  return {
+    ledger: {
+      reserve(address, max) {
+        if (!process.connected) return Promise.resolve(false);
+        const id = ++nextId;
+        return new Promise((resolve) => {
+          waiting.set(id, resolve);
+          send({ t: 'reserve', id, address, max });
+        });
+      },
+      release: (address) => send({ t: 'release', address }),
+    },
+    wsConnections: () => total,
+    listening: () => send({ t: 'listening' }),
+    beforeCollect: (fn) => (prepare = fn),
+  };
+}
