@@ -178,7 +178,7 @@ describe('API_WORKERS=2, primary killed', () => {
         .map((l) => (JSON.parse(l) as { pid: number }).pid);
       expect(pids).toHaveLength(2);
       primary.child.kill('SIGKILL');
-      await expect.poll(() => pids.filter(alive), { timeout: 15_000, interval: 200 }).toEqual([]);
+      await expect.poll(() => pids.filter(alive), { timeout: 25_000, interval: 200 }).toEqual([]);
     } finally {
       await primary.stop();
     }
