@@ -202,7 +202,10 @@ async function cores(stack: Stack, o: BenchOptions, log: Log, out: RestResult): 
     ];
     log(`cores: API_WORKERS=1 vs 2, server unpinned, wrk -t1 on CPU ${LOAD_CPU}`);
     for (const c of cases) {
-      for (const api of [one, two]) await ready(api.port, c.path, c.headers, () => true);
+      for (const api of [one, two]) {
+        await ready(api.port, c.path, c.headers, () => true);
+        runWrk(`http://127.0.0.1:${api.port}${c.path}`, { seconds: 1, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
+      }
       const [a, b] = alternate([one, two], c, o);
       const rps1 = mean(a!.map((r) => r.rps));
       const rps2 = mean(b!.map((r) => r.rps));
