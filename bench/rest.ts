@@ -183,7 +183,7 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
         target: `≥ ${RATIO_TARGET}`,
         result: bad ? `FAIL (${bad} errors)` : ratio >= RATIO_TARGET ? 'pass' : 'FAIL',
       });
-      out.details.push({ part: 'rest', case: c.name, path: c.path, headers: c.headers, bodyBytes: c.answer.body.length, raw: base, predictwire: pw });
+      out.details.push({ part: 'rest', case: c.name, path: c.path, headers: { ...c.headers, ...('x-api-key' in c.headers ? { 'x-api-key': '(redacted)' } : {}) }, bodyBytes: c.answer.body.length, raw: base, predictwire: pw });
       log(`  ${c.name}: raw ${int(rawRps)}  predictwire ${int(pwRps)}  ratio ${fixed(ratio)}${bad ? `  (${bad} errors)` : ''}`);
     }
   } finally {
