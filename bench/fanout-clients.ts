@@ -65,6 +65,8 @@ async function handle(req: ClientRequest): Promise<Omit<ClientReply, 'id'>> {
         clients.push(...(await Promise.all(Array.from({ length: Math.min(BATCH, req.count - i) }, () => open(req.url, req.topic)))));
       }
       return { connected: clients.length };
+    case 'count':
+      return { count: arrivals.get(req.price)?.length ?? 0 };
     case 'reset':
       arrivals = new Map();
       closedEarly = 0;

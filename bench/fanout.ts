@@ -31,8 +31,12 @@ const ASSET = 'ETH';
 const TOPIC = 'live-market:ETH:15';
 const WARMUP_TICKS = 10;
 const P99_TARGET = 1.5;
+/** How long a leading-edge tick may take to reach every client before it counts frames as lost. */
+const DELIVERY_WAIT_MS = 5_000;
 /** Sockets a server process needs beside its subscribers (Redis, HTTP, files). */
 const FD_MARGIN = 200;
+/** A server just started settles (startup garbage collected) before its memory is read. */
+const SETTLE_MS = 2_000;
 
 type Log = (line: string) => void;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -53,6 +57,8 @@ interface PhaseResult {
   delivered: number;
   unmatched: number;
   closedEarly: number;
+  /** Leading edge: ticks no client received at all. */
+  ticksNeverSent?: number;
   rssKbPerSocket: number;
 }
 
@@ -121,14 +127,18 @@ class Fanout {
       const at = nowUs();
       await this.pub.publish(ticksChannel(ASSET), tick);
       if (i >= WARMUP_TICKS) published.push({ price: shown(price), atUs: at });
+      // One at a time: the next tick goes out once every client has this one (or after 5 s), then
+      // past the coalescing interval, so every measured tick is a leading edge with nothing in flight.
+      const deadline = Date.now() + DELIVERY_WAIT_MS;
+      while ((await this.pool.count(shown(price))) < n && Date.now() < deadline) await sleep(10);
       await sleep(this.spacingMs);
     }
-    await sleep(2_000); // stragglers
     const { arrivals, closedEarly } = await this.pool.collect();
     await this.pool.close();
     const measured = new Set(published.map((p) => p.price));
     const m = matchByPrice(published, new Map([...arrivals].filter(([price]) => measured.has(price))));
-    return { label: t.label, subscribers: n, latenciesMs: m.latenciesMs, expected: n * ticks, delivered: m.latenciesMs.length, unmatched: m.unmatched, closedEarly, rssKbPerSocket };
+    const ticksNeverSent = published.filter((p) => !arrivals.get(p.price)?.length).length;
+    return { label: t.label, subscribers: n, latenciesMs: m.latenciesMs, expected: n * ticks, delivered: m.latenciesMs.length, unmatched: m.unmatched, closedEarly, ticksNeverSent, rssKbPerSocket };
   }
 
   async underFeed(t: Target, n: number, seconds: number): Promise<PhaseResult> {
@@ -160,6 +170,7 @@ async function withRaw<T>(stack: Stack, templateFile: string, fn: (t: Target) =>
   const raw = await spawnTs('bench/raw-publisher.ts', { REDIS_URL: stack.redis.url }, { args: [templateFile, String(port), ticksChannel(ASSET)] });
   try {
     await waitForLine(raw, 'listening');
+    await sleep(SETTLE_MS);
     return await fn({ label: 'raw', url: `ws://127.0.0.1:${port}/`, pid: raw.child.pid! });
   } finally {
     await raw.stop();
@@ -200,7 +211,7 @@ export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult
     const withApi = async <T>(fn: (t: Target) => Promise<T>): Promise<T> => {
       const api = await stack.startApi(apiExtra);
       try {
-        await sleep(1_000);
+        await sleep(SETTLE_MS);
         return await fn({ label: 'predictwire', url: `ws://127.0.0.1:${api.port}/v1/ws?fallback_geo=US`, pid: api.child.pid! });
       } finally {
         await api.stop();
@@ -217,7 +228,8 @@ export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult
         const pw = await withApi((t) => f.leadingEdge(t, n, o.ticks));
         const ratio = percentile(pw.latenciesMs, 99) / percentile(raw.latenciesMs, 99);
         const lost = (r: PhaseResult) => r.expected - r.delivered;
-        const delivered = (r: PhaseResult) => `${fixed((100 * r.delivered) / r.expected, 1)} % (${int(lost(r))} of ${int(r.expected)} lost)`;
+        const delivered = (r: PhaseResult) =>
+          `${fixed((100 * r.delivered) / r.expected, 1)} % (${int(lost(r))} of ${int(r.expected)} lost${r.ticksNeverSent ? `; ${r.ticksNeverSent} ticks reached no client` : ''}${r.closedEarly ? `; ${r.closedEarly} clients dropped` : ''})`;
         out.rows.push(
           {
             area: 'fan-out',

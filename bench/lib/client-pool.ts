@@ -5,19 +5,23 @@ import { root } from './procs.js';
 
 export type ClientRequest =
   | { id: number; op: 'connect'; url: string; topic: string; count: number }
+  | { id: number; op: 'count'; price: string }
   | { id: number; op: 'reset' | 'collect' | 'close' };
 
 export interface ClientReply {
   id: number;
   error?: string;
   connected?: number;
+  /** Clients that have received a frame with the asked price. */
+  count?: number;
   /** Per shown price: when clients first received a frame with it (monotonic µs). */
   arrivals?: Array<[string, number[]]>;
   /** Clients the server closed while subscribed. */
   closedEarly?: number;
 }
 
-type Op<T extends ClientRequest['op']> = T extends 'connect' ? Omit<Extract<ClientRequest, { op: 'connect' }>, 'id'> : { op: T };
+/** A request before it gets its id. */
+type Ask = ClientRequest extends infer R ? (R extends ClientRequest ? Omit<R, 'id'> : never) : never;
 
 export class ClientPool {
   readonly #children: ChildProcess[];
@@ -37,7 +41,7 @@ export class ClientPool {
     });
   }
 
-  #ask(child: ChildProcess, req: Op<ClientRequest['op']>): Promise<ClientReply> {
+  #ask(child: ChildProcess, req: Ask): Promise<ClientReply> {
     const id = ++this.#next;
     return new Promise((done, fail) => {
       this.#pending.set(id, (r) => {
@@ -53,6 +57,12 @@ export class ClientPool {
   async connect(url: string, topic: string, count: number): Promise<void> {
     const n = this.#children.length;
     await Promise.all(this.#children.map((c, i) => this.#ask(c, { op: 'connect', url, topic, count: Math.floor(count / n) + (i < count % n ? 1 : 0) })));
+  }
+
+  /** How many clients in all have received a frame with `price`. */
+  async count(price: string): Promise<number> {
+    const replies = await Promise.all(this.#children.map((c) => this.#ask(c, { op: 'count', price })));
+    return replies.reduce((sum, r) => sum + (r.count ?? 0), 0);
   }
 
   /** Forgets every arrival so far (the frames of subscribing). */
