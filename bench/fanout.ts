@@ -260,7 +260,7 @@ export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult
           },
         );
         for (const r of [raw, pw]) {
-          out.details.push({ part: 'fanout', ...r, latenciesMs: undefined, p50: percentile(r.latenciesMs, 50), p99: percentile(r.latenciesMs, 99), max: r.latenciesMs.at(-1) });
+          out.details.push({ part: 'fanout', ...r, latenciesMs: undefined, first: r.latenciesMs[0], p50: percentile(r.latenciesMs, 50), p99: percentile(r.latenciesMs, 99), max: r.latenciesMs.at(-1) });
           log(`  ${int(n)} ${r.label}: ${summary(r)}, delivered ${int(r.delivered)} of ${int(r.expected)}, ${fixed(r.rssKbPerSocket, 1)} KiB/socket`);
         }
       }
@@ -283,7 +283,7 @@ export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult
         result: '',
       });
       for (const r of [raw, pw]) {
-        out.details.push({ part: 'feed', ...r, latenciesMs: undefined, p50: percentile(r.latenciesMs, 50), p99: percentile(r.latenciesMs, 99), max: r.latenciesMs.at(-1) });
+        out.details.push({ part: 'feed', ...r, latenciesMs: undefined, first: r.latenciesMs[0], p50: percentile(r.latenciesMs, 50), p99: percentile(r.latenciesMs, 99), max: r.latenciesMs.at(-1) });
         log(`  ${r.label}: ${summary(r)}, ${int(r.delivered)} frames matched, ${r.unmatched} unmatched, ${r.closedEarly} dropped`);
       }
     }

@@ -56,5 +56,19 @@ export function descendants(pid: number): number[] {
   return out;
 }
 
-/** RSS of a process and all its descendants (worker processes of a multi-process server), KiB. */
-export const treeRssKb = (pid: number) => [pid, ...descendants(pid)].reduce((sum, p) => sum + vmRssKb(p), 0);
+const commOf = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * RSS of a process and its descendants running the same program (worker processes of a
+ * multi-process server), KiB. Other children are left out: tsx's esbuild service comes and goes.
+ */
+export function treeRssKb(pid: number): number {
+  const comm = commOf(pid);
+  return [pid, ...descendants(pid).filter((p) => commOf(p) === comm)].reduce((sum, p) => sum + vmRssKb(p), 0);
+}
