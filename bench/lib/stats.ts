@@ -1,0 +1,58 @@
+/** Small statistics for the benchmark's own figures. */
+
+/** The p-th percentile (0..100) of ascending `sorted`, nearest rank; NaN when empty. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
+}
+
+export const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : Number.NaN);
+
+/** A price as a widget shows it, seen (published or observed) at `atUs` (monotonic microseconds). */
+export interface PriceEvent {
+  price: string;
+  atUs: number;
+}
+
+export interface Matched {
+  /** Tick-to-client latencies, ms, ascending. */
+  latenciesMs: number[];
+  /** Frames whose price no earlier tick carried. */
+  unmatched: number;
+}
+
+/**
+ * Tick-to-client latency of frames matched to ticks by the price they carry. A run of ticks with
+ * the same shown price counts from its first (the price a client sees changed then); a frame
+ * counts from the latest such change to its price at or before its arrival. `arrivals` holds, per
+ * price, when clients first saw a frame with it.
+ */
+export function matchByPrice(ticks: readonly PriceEvent[], arrivals: ReadonlyMap<string, readonly number[]>): Matched {
+  const changes = new Map<string, number[]>();
+  let last: string | undefined;
+  for (const t of [...ticks].sort((a, b) => a.atUs - b.atUs)) {
+    if (t.price === last) continue;
+    last = t.price;
+    const list = changes.get(t.price) ?? [];
+    list.push(t.atUs);
+    changes.set(t.price, list);
+  }
+  const latenciesMs: number[] = [];
+  let unmatched = 0;
+  for (const [price, times] of arrivals) {
+    const starts = changes.get(price);
+    for (const at of times) {
+      // Latest change to `price` not after `at` (starts ascend).
+      let best: number | undefined;
+      for (const s of starts ?? []) {
+        if (s > at) break;
+        best = s;
+      }
+      if (best === undefined) unmatched++;
+      else latenciesMs.push((at - best) / 1000);
+    }
+  }
+  latenciesMs.sort((a, b) => a - b);
+  return { latenciesMs, unmatched };
+}

@@ -1,0 +1,241 @@
+/**
+ * REST at the limit (issue 13 parts 1-3). Every widget endpoint, uncompressed and as a browser asks
+ * (Accept-Encoding: gzip, deflate, br), against a raw uWS app replaying the server's identical
+ * answer (bench/raw-replay.ts), alternately in one run: the server under test and the baseline on
+ * CPU 0, wrk on CPU 1, Redis, worker and feed on CPU 1 too. Then req/s with API_WORKERS=1 and 2.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../src/dev/private-redis.js';
+import { LEAGUES } from '../src/model/index.js';
+import type { ServiceProcess } from '../test/support/service.js';
+import { capture, headerOf, replayHeaders, type CapturedResponse } from './lib/http-capture.js';
+import type { BenchOptions } from './lib/options.js';
+import { spawnTs, waitForLine } from './lib/procs.js';
+import { replayKey, type ReplayEntry } from './lib/replay.js';
+import { BENCH_ADVERTISER, startStack, type Stack } from './lib/stack.js';
+import { mean } from './lib/stats.js';
+import { fixed, int, type Row, type WireRow } from './lib/table.js';
+import { runWrk, type WrkResult } from './lib/wrk.js';
+
+const SERVER_CPU = 0;
+const LOAD_CPU = 1;
+const RATIO_TARGET = 0.85;
+const BROWSER_AE = 'gzip, deflate, br';
+
+interface Endpoint {
+  name: string;
+  path: string;
+  headers: Record<string, string>;
+}
+
+const ENCODINGS = [
+  { label: 'identity', headers: {} },
+  { label: 'gzip,br', headers: { 'Accept-Encoding': BROWSER_AE } },
+] as const;
+
+const lang = (tag: string) => ({ 'Accept-Language': `${tag},${tag.slice(0, 2)};q=0.9` });
+/** Public broad widget: countries and the languages their visitors' browsers send. */
+const BROAD_VISITORS: Array<[country: string, language: string]> = [
+  ['US', 'en-US'],
+  ['GB', 'en-GB'],
+  ['DE', 'de-DE'],
+  ['FR', 'fr-FR'],
+  ['JP', 'ja-JP'],
+];
+const LIVE: Array<[asset: string, horizon: number]> = [
+  ['BTC', 5],
+  ['ETH', 15],
+];
+
+export interface RestResult {
+  rows: Row[];
+  wire: WireRow[];
+  details: unknown[];
+}
+
+type Log = (line: string) => void;
+
+/** Polls `path` until it answers 200 and `ok(body)`; the last answer. */
+async function ready(port: number, path: string, headers: Record<string, string>, ok: (body: string) => boolean): Promise<CapturedResponse> {
+  let last: CapturedResponse | undefined;
+  for (let i = 0; i < 150; i++) {
+    last = await capture(port, path, headers);
+    if (last.statusCode === 200 && ok(last.body.toString())) return last;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`GET ${path} never became ready (last: ${last?.status} ${last?.body.toString().slice(0, 300)})`);
+}
+
+/** Every widget endpoint, with a real event slug and each league that answers. */
+async function endpoints(api: ServiceProcess, apiKey: string): Promise<Endpoint[]> {
+  const adv = { 'x-advertiser-id': BENCH_ADVERTISER, 'x-api-key': apiKey };
+  const browser = lang('en-US');
+  const list = await ready(api.port, '/advertiser/v1/widgets/events', adv, (b) => (JSON.parse(b) as { data: { events: string[] } }).data.events.length > 0);
+  const slug = (JSON.parse(list.body.toString()) as { data: { events: string[] } }).data.events[0]!;
+  const out: Endpoint[] = BROAD_VISITORS.map(([geo, language]) => ({
+    name: `broad ${geo} ${language.slice(0, 2)}`,
+    path: `/v1/widgets/broad?fallback_geo=${geo}`,
+    headers: lang(language),
+  }));
+  out.push({ name: 'event', path: `/v1/widgets/event?slug=${slug}&fallback_geo=US`, headers: browser });
+  const leagues: string[] = [];
+  for (const league of LEAGUES) {
+    const res = await capture(api.port, `/v1/widgets/sportsbook?league=${league}&fallback_geo=US`, browser);
+    if (res.statusCode === 200) leagues.push(league);
+  }
+  for (const league of leagues) out.push({ name: `sportsbook ${league}`, path: `/v1/widgets/sportsbook?league=${league}&fallback_geo=US`, headers: browser });
+  for (const [asset, h] of LIVE) {
+    const path = `/v1/widgets/live-market?asset=${asset}&horizon_minutes=${h}&fallback_geo=US`;
+    await ready(api.port, path, browser, (b) => b.includes('"market_status":"open"'));
+    out.push({ name: `live-market ${asset} ${h}`, path, headers: browser });
+  }
+  out.push(
+    { name: 'adv broad', path: '/advertiser/v1/widgets/broad?geo=US', headers: adv },
+    { name: 'adv event', path: `/advertiser/v1/widgets/event?slug=${slug}&geo=US`, headers: adv },
+    { name: `adv sportsbook ${leagues[0] ?? 'NBA'}`, path: `/advertiser/v1/widgets/sportsbook?league=${leagues[0] ?? 'NBA'}&geo=US`, headers: adv },
+    { name: 'adv live-market BTC 5', path: '/advertiser/v1/widgets/live-market?asset=BTC&horizon_minutes=5&geo=US', headers: adv },
+    { name: 'adv events', path: '/advertiser/v1/widgets/events', headers: adv },
+    { name: 'adv specific', path: `/advertiser/v1/widgets/specific/${slug}?geo=US`, headers: adv },
+  );
+  return out;
+}
+
+const splitPath = (path: string) => {
+  const q = path.indexOf('?');
+  return q < 0 ? { path, query: '' } : { path: path.slice(0, q), query: path.slice(q + 1) };
+};
+
+interface Case {
+  name: string;
+  path: string;
+  headers: Record<string, string>;
+  answer: CapturedResponse;
+}
+
+/** Alternates wrk runs over `servers` for `rounds`; req/s per server (mean) and every run. */
+function alternate(servers: Array<{ port: number }>, c: Pick<Case, 'path' | 'headers'>, o: BenchOptions): WrkResult[][] {
+  const runs: WrkResult[][] = servers.map(() => []);
+  for (let r = 0; r < o.rounds; r++) {
+    servers.forEach((s, i) => runs[i]!.push(runWrk(`http://127.0.0.1:${s.port}${c.path}`, { seconds: o.seconds, connections: o.connections, headers: c.headers, cpu: LOAD_CPU })));
+  }
+  return runs;
+}
+
+const failures = (runs: WrkResult[]) => runs.reduce((s, r) => s + r.non2xx + r.socketErrors, 0);
+
+async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult): Promise<void> {
+  const api = await stack.startApi({ API_WORKERS: '1' }, { cpus: SERVER_CPU });
+  const eps = (await endpoints(api, stack.apiKey)).filter((e) => !o.filter || e.name.includes(o.filter));
+  const cases: Case[] = [];
+  const entries: ReplayEntry[] = [];
+  for (const e of eps) {
+    const sizes: Record<string, CapturedResponse> = {};
+    for (const [label, ae] of [['identity', undefined], ['gzip', 'gzip'], ['br', 'br'], ['browser', BROWSER_AE]] as const) {
+      sizes[label] = await capture(api.port, e.path, { ...e.headers, ...(ae ? { 'Accept-Encoding': ae } : {}) });
+    }
+    out.wire.push({
+      endpoint: e.name,
+      identity: sizes.identity!.body.length,
+      gzip: sizes.gzip!.body.length,
+      br: sizes.br!.body.length,
+      browserGets: headerOf(sizes.browser!, 'content-encoding') ?? 'identity',
+    });
+    for (const enc of ENCODINGS) {
+      const headers = { ...e.headers, ...enc.headers };
+      const answer = await capture(api.port, e.path, headers);
+      if (answer.statusCode !== 200) throw new Error(`${e.name}: GET ${e.path} answered ${answer.status}: ${answer.body.toString().slice(0, 300)}`);
+      const { path, query } = splitPath(e.path);
+      const key = replayKey(path, query, 'Accept-Encoding' in headers ? BROWSER_AE : '');
+      entries.push({ key, status: answer.status, headers: replayHeaders(answer), bodyBase64: answer.body.toString('base64') });
+      cases.push({ name: `${e.name} · ${enc.label}`, path: e.path, headers, answer });
+    }
+  }
+  const file = join(mkdtempSync(join(tmpdir(), 'pw-bench-')), 'replay.json');
+  writeFileSync(file, JSON.stringify(entries));
+  const rawPort = await freePort();
+  const raw = await spawnTs('bench/raw-replay.ts', {}, { cpus: SERVER_CPU, args: [file, String(rawPort)] });
+  try {
+    await waitForLine(raw, 'listening');
+    // The baseline must answer exactly what it captured (uWS's own Date and mark aside).
+    for (const c of cases) {
+      const replayed = await capture(rawPort, c.path, c.headers);
+      if (!replayed.body.equals(c.answer.body) || JSON.stringify(replayHeaders(replayed)) !== JSON.stringify(replayHeaders(c.answer)) || replayed.status !== c.answer.status) {
+        throw new Error(`the raw replay of ${c.name} differs from the server's answer`);
+      }
+    }
+    log(`rest: ${cases.length} cases, ${o.rounds} rounds x ${o.seconds} s per server, wrk -t1 -c${o.connections}`);
+    for (const c of cases) {
+      // Unmeasured: the first requests of a case build its variant and warm the JIT.
+      runWrk(`http://127.0.0.1:${api.port}${c.path}`, { seconds: 1, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
+      const [base, pw] = alternate([{ port: rawPort }, api], c, o);
+      const rawRps = mean(base!.map((r) => r.rps));
+      const pwRps = mean(pw!.map((r) => r.rps));
+      const ratio = pwRps / rawRps;
+      const bad = failures(pw!) + failures(base!);
+      out.rows.push({
+        area: 'REST',
+        case: c.name,
+        baseline: `${int(rawRps)} req/s`,
+        predictwire: `${int(pwRps)} req/s`,
+        ratio: fixed(ratio),
+        target: `≥ ${RATIO_TARGET}`,
+        result: bad ? `FAIL (${bad} errors)` : ratio >= RATIO_TARGET ? 'pass' : 'FAIL',
+      });
+      out.details.push({ part: 'rest', case: c.name, path: c.path, headers: { ...c.headers, ...('x-api-key' in c.headers ? { 'x-api-key': '(redacted)' } : {}) }, bodyBytes: c.answer.body.length, raw: base, predictwire: pw });
+      log(`  ${c.name}: raw ${int(rawRps)}  predictwire ${int(pwRps)}  ratio ${fixed(ratio)}${bad ? `  (${bad} errors)` : ''}`);
+    }
+  } finally {
+    await Promise.all([raw.stop(), api.stop()]);
+  }
+}
+
+/** req/s of one API with API_WORKERS=1 against one with 2, both unpinned, alternately. */
+async function cores(stack: Stack, o: BenchOptions, log: Log, out: RestResult): Promise<void> {
+  const [one, two] = [await stack.startApi({ API_WORKERS: '1' }), await stack.startApi({ API_WORKERS: '2' })];
+  try {
+    const browser = lang('en-US');
+    const cases = [
+      { name: 'broad US', path: '/v1/widgets/broad?fallback_geo=US', headers: browser },
+      { name: 'live-market BTC 5', path: '/v1/widgets/live-market?asset=BTC&horizon_minutes=5&fallback_geo=US', headers: browser },
+    ];
+    log(`cores: API_WORKERS=1 vs 2, server unpinned, wrk -t1 on CPU ${LOAD_CPU}`);
+    for (const c of cases) {
+      for (const api of [one, two]) {
+        await ready(api.port, c.path, c.headers, () => true);
+        runWrk(`http://127.0.0.1:${api.port}${c.path}`, { seconds: 1, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
+      }
+      const [a, b] = alternate([one, two], c, o);
+      const rps1 = mean(a!.map((r) => r.rps));
+      const rps2 = mean(b!.map((r) => r.rps));
+      const bad = failures(a!) + failures(b!);
+      out.rows.push({
+        area: 'cores',
+        case: `${c.name}: API_WORKERS 2 vs 1`,
+        baseline: `${int(rps1)} req/s`,
+        predictwire: `${int(rps2)} req/s`,
+        ratio: fixed(rps2 / rps1),
+        target: 'report',
+        result: bad ? `FAIL (${bad} errors)` : '',
+      });
+      out.details.push({ part: 'cores', case: c.name, workers1: a, workers2: b });
+      log(`  ${c.name}: 1 worker ${int(rps1)}  2 workers ${int(rps2)}`);
+    }
+  } finally {
+    await Promise.all([one.stop(), two.stop()]);
+  }
+}
+
+/** The REST parts selected in `o` (rest: ratios and bytes; cores: 1 vs 2 workers). */
+export async function runRest(o: BenchOptions, log: Log): Promise<RestResult> {
+  const out: RestResult = { rows: [], wire: [], details: [] };
+  const stack = await startStack({ withData: true, backgroundCpus: LOAD_CPU });
+  try {
+    if (o.parts.includes('rest')) await ratios(stack, o, log, out);
+    if (o.parts.includes('cores')) await cores(stack, o, log, out);
+  } finally {
+    await stack.stop();
+  }
+  return out;
+}
