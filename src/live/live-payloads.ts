@@ -30,6 +30,8 @@ interface Variant {
 interface TopicState {
   /** By visitor country. */
   variants: Map<string, Variant>;
+  /** Advertisers' own, by `country\nadvertiser id`: read by REST only, never pushed. */
+  advertised: Map<string, Variant>;
   /** Last push of a price change: what coalescing counts from. */
   lastPushMs: number;
   /** Last push of any kind. */
@@ -48,7 +50,7 @@ export class LivePayloads {
     private readonly minIntervalMs: number,
     private readonly now: () => number = Date.now,
   ) {
-    for (const a of ASSETS) for (const h of HORIZONS) this.#topics.set(liveTopic(a, h), { variants: new Map(), lastPushMs: 0, lastAnyPushMs: 0 });
+    for (const a of ASSETS) for (const h of HORIZONS) this.#topics.set(liveTopic(a, h), { variants: new Map(), advertised: new Map(), lastPushMs: 0, lastAnyPushMs: 0 });
     engine.onChange((a, h, kind) => this.#schedule(a, h, kind));
   }
 
@@ -58,23 +60,20 @@ export class LivePayloads {
     this.#wanted = wanted;
   }
 
-  /** The latest body of a topic for visitors from `country`, built now if none is recent. */
-  latest(asset: Asset, horizon: Horizon, country: string): CachedBody {
+  /**
+   * The latest body of a topic for visitors from `country`, built now if none is recent. With an
+   * `advertiserId` (a registered advertiser's request), its links credit that advertiser: a
+   * variant of its own, never shared with another advertiser or the public, and never pushed.
+   */
+  latest(asset: Asset, horizon: Horizon, country: string, advertiserId?: string): CachedBody {
     const state = this.#topics.get(liveTopic(asset, horizon))!;
-    let variant = state.variants.get(country);
-    if (!variant) state.variants.set(country, (variant = { builtMs: 0, validUntilMs: 0 }));
+    const [variants, key] = advertiserId === undefined ? [state.variants, country] : [state.advertised, `${country}\n${advertiserId}`];
+    let variant = variants.get(key);
+    if (!variant) variants.set(key, (variant = { builtMs: 0, validUntilMs: 0 }));
     // seconds_left moves every second: never serve a body older than that, nor one of an expired window.
     const now = this.now();
-    if (!variant.entry || now - variant.builtMs >= 1000 || now >= variant.validUntilMs) this.#rebuild(asset, horizon, country, variant);
+    if (!variant.entry || now - variant.builtMs >= 1000 || now >= variant.validUntilMs) this.#rebuild(asset, horizon, country, variant, advertiserId);
     return variant.entry!;
-  }
-
-  /**
-   * A body whose links credit `advertiserId`, built for this request: attributed requests are the
-   * advertiser API's and few, and sharing them would leak one advertiser's links to another.
-   */
-  forAdvertiser(asset: Asset, horizon: Horizon, country: string, advertiserId: string): CachedBody {
-    return this.#entry(this.build(asset, horizon, this.now(), country, advertiserId), this.now());
   }
 
   stop(): void {
@@ -105,9 +104,11 @@ export class LivePayloads {
   #flush(asset: Asset, horizon: Horizon, state: TopicState, kind: ChangeKind): void {
     const topic = liveTopic(asset, horizon);
     const now = this.now();
+    // Bodies nobody is pushed to are dropped: the next read rebuilds them.
+    for (const variant of state.advertised.values()) variant.entry = undefined;
     for (const [country, variant] of state.variants) {
       if (!this.#wanted(topic, country)) {
-        variant.entry = undefined; // nobody is pushed to: the next read rebuilds
+        variant.entry = undefined;
         continue;
       }
       this.#rebuild(asset, horizon, country, variant);
@@ -122,9 +123,9 @@ export class LivePayloads {
     return toCachedBody(payload, new Date(now));
   }
 
-  #rebuild(asset: Asset, horizon: Horizon, country: string, variant: Variant): void {
+  #rebuild(asset: Asset, horizon: Horizon, country: string, variant: Variant, advertiserId?: string): void {
     const now = this.now();
-    variant.entry = this.#entry(this.build(asset, horizon, now, country), now);
+    variant.entry = this.#entry(this.build(asset, horizon, now, country, advertiserId), now);
     variant.builtMs = now;
     variant.validUntilMs = windowAt(now, horizon).endMs;
   }

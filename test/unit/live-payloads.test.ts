@@ -92,3 +92,37 @@ describe('LivePayloads push coalescing', () => {
     }
   });
 });
+
+describe('LivePayloads for an advertiser', () => {
+  it("keeps each advertiser's body apart from the public one and the others', reuses it within the second, and never pushes it", () => {
+    let now = 2_000_000;
+    const builds: Array<string | undefined> = [];
+    const { engine, fire } = engineStub();
+    const live = new LivePayloads(
+      engine,
+      (asset, horizon, nowMs, country, advertiserId) => {
+        builds.push(advertiserId);
+        return { resolved_geo: country, credited: advertiserId ?? null };
+      },
+      100,
+      () => now,
+    );
+    const pushed: string[] = [];
+    live.onPush(
+      (_topic, country) => pushed.push(country),
+      () => true, // every public variant has subscribers
+    );
+    const read = (advertiser?: string) => JSON.parse(live.latest('BTC', 5, 'US', advertiser).body.toString()) as { credited: string | null };
+    expect(read('acme').credited).toBe('acme');
+    expect(read('zenith').credited).toBe('zenith');
+    expect(read().credited).toBeNull();
+    expect(read('acme').credited).toBe('acme');
+    expect(builds).toEqual(['acme', 'zenith', undefined]); // the second acme read was served from memory
+    now += 300;
+    fire('tick');
+    expect(pushed).toEqual(['US']); // only the public variant
+    expect(read('acme').credited).toBe('acme'); // rebuilt on read after the change
+    expect(builds).toEqual(['acme', 'zenith', undefined, undefined, 'acme']);
+    live.stop();
+  });
+});

@@ -28,9 +28,7 @@ export function liveMarketRoute(deps: Deps, authenticated: boolean, attribution:
     const q = parseQuery(LiveMarketQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
     const country = viewerCountry(deps.geo, req, q, authenticated);
-    const entry = advertiserId
-      ? deps.live.forAdvertiser(q.asset, q.horizon_minutes, country, advertiserId)
-      : deps.live.latest(q.asset, q.horizon_minutes, country);
+    const entry = deps.live.latest(q.asset, q.horizon_minutes, country, advertiserId);
     return cachedReply(req, entry, shape);
   };
 }

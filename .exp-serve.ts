@@ -1,0 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { listenHttp } from './src/http/server.js';
+import { encodeHeaders, type Reply } from './src/http/types.js';
+import { createLogger } from './src/log.js';
+const [hfile, bfile, port] = process.argv.slice(2);
+const body = readFileSync(bfile!);
+const lines = readFileSync(hfile!, 'utf8').split('\r\n').filter(Boolean);
+const hs = lines.slice(1).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]).filter(([k]) => !/^(date|uwebsockets|content-length|x-request-id)$/i.test(k!)).flat() as string[];
+const reply: Reply = { status: 200, headers: encodeHeaders(hs), body };
+const reads = ['x-request-id', 'if-none-match', 'accept-encoding', 'x-advertiser-id'];
+await listenHttp('127.0.0.1', Number(port), [{ pattern: '/v1/widgets/sportsbook', reads, handler: () => reply }], () => reply, createLogger('warn', 'x'));
+console.log('listening');
