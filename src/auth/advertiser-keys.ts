@@ -77,11 +77,6 @@ export class AdvertiserKeys {
     return createHmac('sha256', this.pepper).update(key).digest();
   }
 
-  /** The stored form of `key` (hex), for comparing against a cached successful check. */
-  hashKey(key: string): string {
-    return this.#hash(key).toString('hex');
-  }
-
   async #announce(id: string): Promise<void> {
     await this.redis.publish(INVALIDATE_CHANNEL, id);
   }

@@ -16,8 +16,12 @@ import { INVALIDATE_CHANNEL, type AdvertiserKeys } from './advertiser-keys.js';
 const RELOAD_MS = 30_000;
 
 export class VerifiedKeys {
-  /** Advertiser id → hash of the key that last verified. */
-  readonly #cache: LRUCache<string, string> | undefined;
+  /**
+   * Advertiser id → the key that last verified, as bytes. The key itself, not its hash: hashing
+   * (an HMAC) on every request would cost more than the rest of a cached widget answer, and the key
+   * is in this process's memory with every request anyway. Compared in constant time.
+   */
+  readonly #cache: LRUCache<string, Buffer> | undefined;
   #active = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   /** Bumped by every notice: a check that started before one must not be cached after it. */
@@ -63,9 +67,8 @@ export class VerifiedKeys {
   /** True when `key` verified for `id` within the cache time (in memory, no Redis). */
   verifiedRecently(id: string, key: string): boolean {
     const cached = this.#cache?.get(id);
-    if (cached === undefined) return false;
-    const hash = this.keys.hashKey(key);
-    return cached.length === hash.length && timingSafeEqual(Buffer.from(cached), Buffer.from(hash));
+    if (cached === undefined || cached.length !== Buffer.byteLength(key)) return false;
+    return timingSafeEqual(cached, Buffer.from(key));
   }
 
   /**
@@ -74,10 +77,9 @@ export class VerifiedKeys {
    */
   async verify(id: string, key: string): Promise<boolean> {
     if (this.verifiedRecently(id, key)) return true;
-    const hash = this.keys.hashKey(key);
     const generation = this.#generation;
     const ok = await this.keys.verify(id, key);
-    if (ok && generation === this.#generation) this.#cache?.set(id, hash);
+    if (ok && generation === this.#generation) this.#cache?.set(id, Buffer.from(key));
     return ok;
   }
 
