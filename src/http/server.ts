@@ -11,6 +11,7 @@
 import { App, us_listen_socket_close, us_socket_local_port, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from '../log.js';
 import { invalidParameters, Problem } from './problem.js';
+import { remoteAddress } from './remote-address.js';
 import { requestId } from './request-id.js';
 import { CORS_HEADERS } from './respond.js';
 import { headerList, type Handler, type Reply, type Request } from './types.js';
@@ -95,7 +96,7 @@ function serve(handler: Handler, reads: readonly string[], log: Logger) {
       path: url.length > 1 && url.charCodeAt(url.length - 1) === 47 ? url.slice(0, -1) : url,
       query: req.getQuery() ?? '',
       headers,
-      remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+      remoteAddress: remoteAddress(res),
       id: requestId(headers['x-request-id']),
     };
     if ((request.method === 'GET' || request.method === 'HEAD') && (req.getHeader(CONTENT_LENGTH) !== '' || req.getHeader(TRANSFER_ENCODING) !== '')) {

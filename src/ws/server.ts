@@ -13,6 +13,7 @@
  * public name.
  */
 import type { HttpResponse, TemplatedApp, WebSocket } from 'uWebSockets.js';
+import { remoteAddress as peerAddress } from '../http/remote-address.js';
 import { problemReply } from '../http/server.js';
 import { Problem } from '../http/problem.js';
 import type { Logger } from '../log.js';
@@ -144,7 +145,7 @@ export function registerWebSocket(
       const wsKey = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
-      const remoteAddress = Buffer.from(res.getRemoteAddressAsText()).toString();
+      const remoteAddress = peerAddress(res);
       const forwardedFor = req.getHeader('x-forwarded-for');
       let country: string;
       try {
