@@ -33,7 +33,7 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
 
   /** The advertiser's own allowance, from memory; the point is taken after the reply. */
   const admit = (id: string, req: Request) => {
-    const over = deps.limits.blockedNow('advertiser', id, Date.now());
+    const over = deps.limits.anyBlocked ? deps.limits.blockedNow('advertiser', id, Date.now()) : undefined;
     if (over) throw over;
     deps.limits.charge('advertiser', id);
     return handler(req);

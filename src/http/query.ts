@@ -15,7 +15,8 @@ const memos = new WeakMap<z.ZodType, Map<string, unknown>>();
 export function parseQuery<S extends z.ZodType>(schema: S, rawQuery: string): z.infer<S> {
   let memo = memos.get(schema);
   if (!memo) memos.set(schema, (memo = new Map()));
-  if (memo.has(rawQuery)) return memo.get(rawQuery) as z.infer<S>;
+  const hit = memo.get(rawQuery);
+  if (hit !== undefined) return hit as z.infer<S>;
   const value = parseUncached(schema, rawQuery);
   if (memo.size >= MEMO_LIMIT) memo.clear();
   memo.set(rawQuery, Object.freeze(value));
