@@ -54,7 +54,8 @@ async function client(proc: ServiceProcess): Promise<{ ws: WebSocket; frames: Ar
     ws,
     frames,
     async next(pred) {
-      await expect.poll(() => frames.some(pred), { timeout: 5_000, interval: 10 }).toBe(true);
+      // Generous: on a loaded CI machine the API's processes may wait seconds for a core.
+      await expect.poll(() => frames.some(pred), { timeout: 15_000, interval: 10 }).toBe(true);
       return frames.find(pred)!;
     },
   };
@@ -118,7 +119,7 @@ describe('WebSocket /v1/ws', () => {
     const update = await c.next((f) => f.topic === 'live-market:ETH:15' && (f.data as { spot_price: string }).spot_price === '$3,456.78');
     expect(LiveMarketPayload.parse(update.data).market_status).toBe('open');
     c.ws.close();
-  });
+  }, 60_000);
 
   it('answers bad messages and unknown topics with an error frame, and unsubscribes', async () => {
     const c = await client(a);
@@ -141,7 +142,7 @@ describe('WebSocket /v1/ws', () => {
     await new Promise((r) => setTimeout(r, 1_500)); // a second's countdown push would land here too
     expect(c.frames.filter((f) => f.topic === 'live-market:BTC:5').length).toBe(before);
     c.ws.close();
-  });
+  }, 60_000);
 
   it('pushes the event widget when its snapshot changes', async () => {
     await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.4), new Date());
