@@ -38,8 +38,3 @@ export function negotiateLocale(acceptLanguage: string | undefined, available: r
   for (const r of ranges) if ((available as readonly string[]).includes(r.primary)) return r.primary as Locale;
   return undefined;
 }
-
-/** Accept-Language when it names a catalog locale, else the country's locale (en by default). */
-export function resolveLocale(country: string, acceptLanguage: string | undefined): Locale {
-  return negotiateLocale(acceptLanguage) ?? localeForCountry(country);
-}
