@@ -175,7 +175,7 @@ describe('dead WebSocket clients', () => {
       let pings = 0;
       alive.ws.on('ping', () => pings++);
       // The server counts a socket once its upgrade completes, which may trail the client's open.
-      await expect.poll(connections, { timeout: 5_000, interval: 50 }).toBe(2);
+      await expect.poll(connections, { timeout: 15_000, interval: 50 }).toBe(2);
       dead.ws.pause(); // reads nothing: never sees a ping, never answers one
       await expect.poll(connections, { timeout: 30_000, interval: 250 }).toBe(1);
       expect(pings).toBeGreaterThan(0);
@@ -203,7 +203,7 @@ describe('slow WebSocket clients', () => {
       }
       await slow.next((f) => f.topic === topics[5]);
       const connections = () => wsConnections(proc);
-      await expect.poll(connections, { timeout: 5_000, interval: 50 }).toBe(2);
+      await expect.poll(connections, { timeout: 15_000, interval: 50 }).toBe(2);
       slow.ws.pause(); // stops reading: the server's send buffer for it fills up
       // Publish until the server has dropped the slow client (bounded: 30 s at most).
       const deadline = Date.now() + 30_000;
