@@ -57,7 +57,7 @@ export interface ApiWorkerLink {
   /** Per-address WebSocket slots, counted across every worker. */
   ledger: ConnectionLedger;
   /** WebSocket connections of the whole API, for /readyz. */
-  wsConnections(): number;
+  wsConnections(): number | Promise<number>;
 }
 
 export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLink): Promise<ApiProcess> {

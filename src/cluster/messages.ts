@@ -14,14 +14,18 @@ export type ToPrimary =
   /** May `address` open one more WebSocket (at most `max` across the workers)? Answered by `reserved`. */
   | { t: 'reserve'; id: number; address: string; max: number }
   | { t: 'release'; address: string }
+  /** How many WebSocket connections does the whole API hold now? Answered by `count`. */
+  | { t: 'count'; id: number }
   /** The answer to `collect`. */
   | { t: 'metrics'; id: number; metrics: MetricsJson };
 
 /** Primary → worker. */
 export type ToWorker =
   | { t: 'reserved'; id: number; ok: boolean }
-  /** WebSocket connections of the whole API (every worker), for /readyz. */
+  /** WebSocket connections of the whole API (every worker), as last broadcast. */
   | { t: 'ws-total'; n: number }
+  /** The answer to the worker's `count`: the whole API's WebSocket connections now, for /readyz. */
+  | { t: 'count'; id: number; n: number }
   /** Send your registry's metrics (`metrics`). */
   | { t: 'collect'; id: number };
 

@@ -63,6 +63,8 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
       if (isMessage<ToPrimary, 'reserve'>(msg, 'reserve')) {
         tell(child, { t: 'reserved', id: msg.id, ok: slots.reserve(holder, msg.address, msg.max) });
         broadcastTotal();
+      } else if (isMessage<ToPrimary, 'count'>(msg, 'count')) {
+        tell(child, { t: 'count', id: msg.id, n: slots.total() });
       } else if (isMessage<ToPrimary, 'release'>(msg, 'release')) {
         slots.release(holder, msg.address);
         broadcastTotal();

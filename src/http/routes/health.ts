@@ -97,7 +97,7 @@ export function readyRoute(deps: Deps): Handler {
       snapshots,
       price_feed: { stale_assets: Object.keys(priceFeed).filter((a) => priceFeed[a]), last_tick_at: live.lastTickAt },
       live: { ticks_applied: live.ticksApplied, bad_ticks: live.badTicks, last_tick_at: live.lastTickAt, quotes_held: live.quotesHeld, bad_quotes: live.badQuotes },
-      websocket: { connections: deps.wsConnections() },
+      websocket: { connections: await deps.wsConnections() },
     };
     return json(ready ? 200 : 503, body);
   };
