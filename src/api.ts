@@ -58,6 +58,8 @@ export interface ApiWorkerLink {
   ledger: ConnectionLedger;
   /** WebSocket connections of the whole API, for /readyz. */
   wsConnections(): number | Promise<number>;
+  /** Resolves when this worker may listen: once every worker of the start has its data. */
+  mayListen(): Promise<void>;
 }
 
 export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLink): Promise<ApiProcess> {
@@ -182,6 +184,9 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     '/demo': staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt),
   };
   const { routes, fallback } = createRouter(deps, pages);
+  // Workers listen together: a connection never lands on one still loading, nor on a port whose
+  // group of listeners is still forming.
+  await worker?.mayListen();
   const server = await listenHttp(config.host, config.port, routes, fallback, log, (app) => {
     // The subscriber's country, resolved once at upgrade as for a widget request.
     const countryAt = (req: UpgradeRequest) => geo.resolve(req, parseQuery(WsQuery, req.query).fallback_geo).country;

@@ -9,6 +9,8 @@ export type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
 
 /** Worker → primary. */
 export type ToPrimary =
+  /** The worker has its data and may listen once the others have theirs (answered by `listen`). */
+  | { t: 'ready' }
   /** The worker's uWS app listens: the start succeeded. */
   | { t: 'listening' }
   /** May `address` open one more WebSocket (at most `max` across the workers)? Answered by `reserved`. */
@@ -22,6 +24,8 @@ export type ToPrimary =
 /** Primary → worker. */
 export type ToWorker =
   | { t: 'reserved'; id: number; ok: boolean }
+  /** Every worker of the start is ready: listen now. */
+  | { t: 'listen' }
   /** WebSocket connections of the whole API (every worker), as last broadcast. */
   | { t: 'ws-total'; n: number }
   /** The answer to the worker's `count`: the whole API's WebSocket connections now, for /readyz. */

@@ -36,6 +36,8 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
   const collector = new MetricsCollector();
   const running = new Map<number, Running>();
   const firstListen = new Map<number, { resolve(): void; reject(err: Error): void }>();
+  /** Workers of the start that have their data; they all listen at once (null: the start is over). */
+  let readyAtStart: Set<ChildProcess> | null = new Set();
   let port = config.port;
   let spawned = 0;
 
@@ -68,6 +70,13 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
       } else if (isMessage<ToPrimary, 'release'>(msg, 'release')) {
         slots.release(holder, msg.address);
         broadcastTotal();
+      } else if (isMessage<ToPrimary, 'ready'>(msg, 'ready')) {
+        // A restarted worker listens at once; those of the start wait for each other.
+        if (!readyAtStart) return tell(child, { t: 'listen' });
+        readyAtStart.add(child);
+        if (readyAtStart.size < config.apiWorkers) return;
+        for (const c of readyAtStart) tell(c, { t: 'listen' });
+        readyAtStart = null;
       } else if (isMessage<ToPrimary, 'listening'>(msg, 'listening')) {
         tell(child, { t: 'ws-total', n: slots.total() });
         firstListen.get(index)?.resolve();

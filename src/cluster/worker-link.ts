@@ -11,6 +11,8 @@ export interface WorkerLink {
   ledger: ConnectionLedger;
   /** WebSocket connections open or being upgraded on every worker, asked of the primary now. */
   wsConnections(): Promise<number>;
+  /** Tells the primary this worker is ready; resolves when the primary says to listen. */
+  mayListen(): Promise<void>;
   /** Tells the primary the app listens (until then an exit fails the whole start). */
   listening(): void;
   /** Work to do before answering a metrics collection (fresh snapshot meta, as /readyz reads it). */
@@ -29,6 +31,7 @@ export function linkToPrimary(): WorkerLink {
   const counting = new Map<number, (n: number) => void>();
   let total = 0;
   let prepare: () => Promise<unknown> = () => Promise.resolve();
+  let listen: () => void = () => {};
   process.on('message', (msg: unknown) => {
     if (isMessage<ToWorker, 'reserved'>(msg, 'reserved')) {
       waiting.get(msg.id)?.(msg.ok);
@@ -36,6 +39,8 @@ export function linkToPrimary(): WorkerLink {
     } else if (isMessage<ToWorker, 'count'>(msg, 'count')) {
       counting.get(msg.id)?.(msg.n);
       counting.delete(msg.id);
+    } else if (isMessage<ToWorker, 'listen'>(msg, 'listen')) {
+      listen();
     } else if (isMessage<ToWorker, 'ws-total'>(msg, 'ws-total')) {
       total = msg.n;
     } else if (isMessage<ToWorker, 'collect'>(msg, 'collect')) {
@@ -73,6 +78,11 @@ export function linkToPrimary(): WorkerLink {
         send({ t: 'count', id });
       });
     },
+    mayListen: () =>
+      new Promise<void>((resolve) => {
+        listen = resolve;
+        send({ t: 'ready' });
+      }),
     listening: () => send({ t: 'listening' }),
     beforeCollect: (fn) => (prepare = fn),
   };

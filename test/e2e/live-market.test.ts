@@ -33,9 +33,9 @@ const GEO = 'fallback_geo=JP';
 
 /**
  * One API process: this file tests the WebSocket protocol, pings and backpressure of one API.
- * With several workers, a connection made while the second worker is still starting is sometimes
- * lost (seen on Node 22; an open problem, in the issue note); test/e2e/api-workers.test.ts covers
- * WebSockets across workers once all of them listen.
+ * With several workers on Node 22, a worker sometimes gives back a connection's per-address slot
+ * right after opening it, so /readyz counts one socket too few (an open problem, in the issue
+ * note); test/e2e/api-workers.test.ts covers WebSockets across workers.
  */
 const liveEnv = (extra: Record<string, string> = {}) => testEnv(redis.url, { API_WORKERS: '1', ...extra });
 
