@@ -26,8 +26,6 @@ export type ToWorker =
   | { t: 'reserved'; id: number; ok: boolean }
   /** Every worker of the start is ready: listen now. */
   | { t: 'listen' }
-  /** WebSocket connections of the whole API (every worker), as last broadcast. */
-  | { t: 'ws-total'; n: number }
   /** The answer to the worker's `count`: the whole API's WebSocket connections now, for /readyz. */
   | { t: 'count'; id: number; n: number }
   /** Send your registry's metrics (`metrics`). */

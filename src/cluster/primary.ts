@@ -41,17 +41,6 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
   let port = config.port;
   let spawned = 0;
 
-  // Every worker's /readyz reports the whole API's connections; one broadcast per burst of changes.
-  let broadcastQueued = false;
-  const broadcastTotal = () => {
-    if (broadcastQueued) return;
-    broadcastQueued = true;
-    setImmediate(() => {
-      broadcastQueued = false;
-      for (const { child } of running.values()) tell(child, { t: 'ws-total', n: slots.total() });
-    });
-  };
-
   const forkWorker = (index: number): ChildProcess => {
     const holder = ++spawned;
     const child = fork(process.argv[1]!, process.argv.slice(2), {
@@ -64,12 +53,10 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
     child.on('message', (msg: unknown) => {
       if (isMessage<ToPrimary, 'reserve'>(msg, 'reserve')) {
         tell(child, { t: 'reserved', id: msg.id, ok: slots.reserve(holder, msg.address, msg.max) });
-        broadcastTotal();
       } else if (isMessage<ToPrimary, 'count'>(msg, 'count')) {
         tell(child, { t: 'count', id: msg.id, n: slots.total() });
       } else if (isMessage<ToPrimary, 'release'>(msg, 'release')) {
         slots.release(holder, msg.address);
-        broadcastTotal();
       } else if (isMessage<ToPrimary, 'ready'>(msg, 'ready')) {
         // A restarted worker listens at once; those of the start wait for each other.
         if (!readyAtStart) return tell(child, { t: 'listen' });
@@ -78,7 +65,6 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
         for (const c of readyAtStart) tell(c, { t: 'listen' });
         readyAtStart = null;
       } else if (isMessage<ToPrimary, 'listening'>(msg, 'listening')) {
-        tell(child, { t: 'ws-total', n: slots.total() });
         firstListen.get(index)?.resolve();
         firstListen.delete(index);
       } else {
@@ -89,7 +75,6 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
     child.once('exit', (code, signal) => {
       if (running.get(index)?.child === child) running.delete(index);
       slots.dropHolder(holder); // a dead worker's connections are gone: never leak its slots
-      broadcastTotal();
       firstListen.get(index)?.reject(new Error(`api worker ${index} exited before listening (${signal ?? `code ${code}`})`));
       firstListen.delete(index);
     });

@@ -1,7 +1,7 @@
 /**
  * An API worker's side of the IPC channel to its primary: per-address WebSocket slots reserved at
- * the primary (so a cap holds across workers), the whole API's connection count as the primary
- * last broadcast it, and this process's metrics whenever the primary collects them.
+ * the primary (so a cap holds across workers), the whole API's connection count asked of the
+ * primary, and this process's metrics whenever the primary collects them.
  */
 import { register } from 'prom-client';
 import type { ConnectionLedger } from '../ws/connection-ledger.js';
@@ -29,6 +29,7 @@ export function linkToPrimary(): WorkerLink {
   let nextId = 0;
   const waiting = new Map<number, (ok: boolean) => void>();
   const counting = new Map<number, (n: number) => void>();
+  /** The last count the primary gave: the answer once it is gone (this worker is on its way out). */
   let total = 0;
   let prepare: () => Promise<unknown> = () => Promise.resolve();
   let listen: () => void = () => {};
@@ -37,12 +38,11 @@ export function linkToPrimary(): WorkerLink {
       waiting.get(msg.id)?.(msg.ok);
       waiting.delete(msg.id);
     } else if (isMessage<ToWorker, 'count'>(msg, 'count')) {
+      total = msg.n;
       counting.get(msg.id)?.(msg.n);
       counting.delete(msg.id);
     } else if (isMessage<ToWorker, 'listen'>(msg, 'listen')) {
       listen();
-    } else if (isMessage<ToWorker, 'ws-total'>(msg, 'ws-total')) {
-      total = msg.n;
     } else if (isMessage<ToWorker, 'collect'>(msg, 'collect')) {
       void prepare()
         .catch(() => {})
@@ -69,7 +69,7 @@ export function linkToPrimary(): WorkerLink {
       },
       release: (address) => send({ t: 'release', address }),
     },
-    // Asked, not the last broadcast: a /readyz right after a change must already see it.
+    // Asked each time: a /readyz right after a change must already see it.
     wsConnections() {
       if (!process.connected) return Promise.resolve(total);
       const id = ++nextId;
