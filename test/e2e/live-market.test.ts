@@ -31,13 +31,8 @@ const publishTick = (asset: Tick['asset'], price: number, at = Date.now()) => pu
 // From loopback the address gives no country: JP stands in, where every live venue may be shown.
 const GEO = 'fallback_geo=JP';
 
-/**
- * One API process: this file tests the WebSocket protocol, pings and backpressure of one API.
- * With several workers on Node 22, a worker sometimes gives back a connection's per-address slot
- * right after opening it, so /readyz counts one socket too few (an open problem, in the issue
- * note); test/e2e/api-workers.test.ts covers WebSockets across workers.
- */
-const liveEnv = (extra: Record<string, string> = {}) => testEnv(redis.url, { API_WORKERS: '1', ...extra });
+/** The API as `npm start` runs it (API workers at their default), with this file's settings. */
+const liveEnv = (extra: Record<string, string> = {}) => testEnv(redis.url, extra);
 
 const live = async (proc: ServiceProcess, query: string) => {
   const res = await fetch(`${proc.base}/v1/widgets/live-market${query}${query.includes('?') ? '&' : '?'}${GEO}`);
