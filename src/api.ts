@@ -138,7 +138,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     wsConnections: worker?.wsConnections ?? (() => hub?.connections() ?? 0),
     freshness,
     log,
-    now: () => new Date(),
+    now: Date.now,
   };
 
   const lookup = (topic: string, country: string): Buffer | undefined => {

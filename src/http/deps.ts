@@ -33,7 +33,8 @@ export interface Deps {
   /** How fresh each expected snapshot is (polled in the background). */
   freshness: SnapshotFreshness;
   log: Logger;
-  now(): Date;
+  /** Milliseconds since the epoch (a Date only where a build needs one: none per request). */
+  now(): number;
   /** Advertiser key checks with a short cache, and the registered advertiser ids. */
   verifiedKeys: VerifiedKeys;
   /** Per-address and per-advertiser request limits. */

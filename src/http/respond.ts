@@ -7,7 +7,7 @@
  */
 import { compress, preferredEncoding, type Encoding } from './compression.js';
 import type { CachedBody } from './payload-cache.js';
-import { encodeHeaders, headerList, type HeaderList, type Reply, type Request } from './types.js';
+import { headerList, packHead, type Reply, type Request } from './types.js';
 
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
@@ -65,9 +65,11 @@ function prepare(entry: CachedBody, shape: ReplyShape, encoding: Encoding): Prep
     }
   }
   const validators = ['etag', etag, 'last-modified', entry.lastModified];
+  const okHeaders = ['content-type', shape.contentType, ...coding, ...validators, ...shape.headers];
+  const notModifiedHeaders = [...validators, ...shape.headers];
   return {
-    ok: { status: 200, headers: encodeHeaders(['content-type', shape.contentType, ...coding, ...validators, ...shape.headers]), body },
-    notModified: { status: 304, headers: encodeHeaders([...validators, ...shape.headers]) },
+    ok: { status: 200, headers: okHeaders, body, head: packHead(200, okHeaders) },
+    notModified: { status: 304, headers: notModifiedHeaders, head: packHead(304, notModifiedHeaders) },
   };
 }
 

@@ -21,7 +21,7 @@ import { liveMarketRoute } from './routes/live-market.js';
 import { openApiRoute } from './routes/openapi.js';
 import { eventWidgetRoute, sportsbookWidgetRoute, type Attribution } from './routes/widgets.js';
 import { problemReply, type Route } from './server.js';
-import { headerList, type Handler, type Reply, type Request } from './types.js';
+import { headerList, type Handler, type Reply, type Request, type RequestHeaderName } from './types.js';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import { addressKey } from '../geo/address-key.js';
 
@@ -62,12 +62,12 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
   };
   // The request headers each kind of route reads (server.ts reads no other: each read is a call
   // into uWS). X-Forwarded-For counts only behind a trusted proxy (TRUST_PROXY).
-  const BASE = ['x-request-id', ...(deps.config.trustProxy.length > 0 ? ['x-forwarded-for'] : [])];
-  const CACHED = [...BASE, 'if-none-match', 'accept-encoding', 'x-advertiser-id'];
-  const WIDGET = [...CACHED, 'user-agent'];
-  const BROAD = [...WIDGET, 'accept-language'];
-  const ADVERTISER = [...BROAD, 'x-api-key'];
-  const CLICK = [...BASE, 'user-agent', 'purpose', 'sec-purpose', 'x-moz'];
+  const BASE: RequestHeaderName[] = ['x-request-id', ...(deps.config.trustProxy.length > 0 ? (['x-forwarded-for'] as const) : [])];
+  const CACHED: RequestHeaderName[] = [...BASE, 'if-none-match', 'accept-encoding', 'x-advertiser-id'];
+  const WIDGET: RequestHeaderName[] = [...CACHED, 'user-agent'];
+  const BROAD: RequestHeaderName[] = [...WIDGET, 'accept-language'];
+  const ADVERTISER: RequestHeaderName[] = [...BROAD, 'x-api-key'];
+  const CLICK: RequestHeaderName[] = [...BASE, 'user-agent', 'purpose', 'sec-purpose', 'x-moz'];
   const auth = (h: Handler) => requireAdvertiser(deps, h);
   const done = accessLogger(deps.log, deps.config.accessLogSampleRate);
 
@@ -76,7 +76,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
    * preflight; anything else is 405), the variant-build guard on public widgets, and the per-route
    * metrics and sampled access log.
    */
-  const route = (pattern: string, reads: readonly string[], handler: Handler, label = pattern): Route => {
+  const route = (pattern: string, reads: readonly RequestHeaderName[], handler: Handler, label = pattern): Route => {
     const guarded = pattern.startsWith('/v1/widgets/');
     return {
       pattern,

@@ -14,14 +14,8 @@ import { invalidParameters, Problem } from './problem.js';
 import { remoteAddress } from './remote-address.js';
 import { requestId } from './request-id.js';
 import { CORS_HEADERS } from './respond.js';
-import { headerList, type Handler, type Reply, type Request } from './types.js';
-
-const STATUS_TEXT: Record<number, string> = {
-  200: '200 OK', 204: '204 No Content', 302: '302 Found', 304: '304 Not Modified', 400: '400 Bad Request',
-  401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found', 405: '405 Method Not Allowed',
-  410: '410 Gone', 413: '413 Payload Too Large', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
-  503: '503 Service Unavailable',
-};
+import { headerReader } from './request-headers.js';
+import { headerList, STATUS_TEXT, type Handler, type Reply, type Request, type RequestHeaderName } from './types.js';
 
 const PROBLEM_HEADERS = { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...CORS_HEADERS };
 
@@ -38,10 +32,17 @@ export function problemReply(err: unknown, log: Logger, req?: Request): Reply {
 }
 
 function writeReply(res: HttpResponse, request: Request, reply: Reply, closeConnection: boolean): void {
-  // uWS answers 200 OK unless told otherwise.
-  if (reply.status !== 200) res.writeStatus(STATUS_TEXT[reply.status] ?? String(reply.status));
-  const headers = reply.headers;
-  if (headers) for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i]!, headers[i + 1]!);
+  if (reply.head) {
+    // uWS writes a status as "HTTP/1.1 " + text + CRLF without looking inside, so a prepared head
+    // (status line and header lines, checked for line breaks when packed) goes in one call instead
+    // of one per header: each call into uWS costs more than the bytes it copies.
+    res.writeStatus(reply.head);
+  } else {
+    // uWS answers 200 OK unless told otherwise.
+    if (reply.status !== 200) res.writeStatus(STATUS_TEXT[reply.status] ?? String(reply.status));
+    const headers = reply.headers;
+    if (headers) for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i]!, headers[i + 1]!);
+  }
   if (request.id) res.writeHeader(REQUEST_ID, request.id);
   const body = reply.body ?? '';
   // 204 and 304 carry no body and no Content-Length (a 304's would have to match the 200's).
@@ -62,7 +63,7 @@ export interface Route {
   /** A uWS pattern: a fixed path, or one ending in a `:name` segment. */
   pattern: string;
   /** Lower-case names of the request headers the handler reads; no other is read. */
-  reads: readonly string[];
+  reads: readonly RequestHeaderName[];
   handler: Handler;
 }
 
@@ -82,16 +83,10 @@ const REQUEST_ID = Buffer.from('x-request-id');
  * `method` and `path` are known when uWS routed by them (a GET handler of a fixed path): then they
  * are not read from the request, which saves two calls into uWS per request.
  */
-function serve(handler: Handler, reads: readonly string[], log: Logger, method?: 'GET' | 'HEAD' | 'OPTIONS', path?: string) {
-  // Names as bytes: uWS would encode a string name on every call.
-  const names = reads.map((name) => ({ name, bytes: Buffer.from(name) }));
+function serve(handler: Handler, reads: readonly RequestHeaderName[], log: Logger, method?: 'GET' | 'HEAD' | 'OPTIONS', path?: string) {
+  const readHeaders = headerReader(reads);
   return (res: HttpResponse, req: HttpRequest) => {
-    // Every declared name is set (undefined when absent), so each route's objects share one shape.
-    const headers: Record<string, string | undefined> = {};
-    for (const { name, bytes } of names) {
-      const value = req.getHeader(bytes);
-      headers[name] = value === '' ? undefined : value;
-    }
+    const headers = readHeaders(req);
     const url = path ?? req.getUrl();
     const request: Request = {
       method: method ?? req.getCaseSensitiveMethod().toUpperCase(),

@@ -1,32 +1,77 @@
 /** Transport-neutral request and reply: handlers see these, never a uWS object. */
 
+/** Every request header a route may read (lower case); each route reads only those it declares. */
+export const REQUEST_HEADERS = [
+  'x-request-id',
+  'x-forwarded-for',
+  'if-none-match',
+  'accept-encoding',
+  'x-advertiser-id',
+  'user-agent',
+  'accept-language',
+  'x-api-key',
+  'purpose',
+  'sec-purpose',
+  'x-moz',
+] as const;
+
+export type RequestHeaderName = (typeof REQUEST_HEADERS)[number];
+
+/** A request's headers by name; absent, or not read by the route, is undefined. */
+export type RequestHeaders = Readonly<Partial<Record<RequestHeaderName, string>>>;
+
 export interface Request {
   /** Upper-case method. */
   method: string;
   path: string;
   /** Raw query string without the leading "?". */
   query: string;
-  /**
-   * Lower-case header names; only those the route declares it reads (`Route.reads`), read before
-   * any await (uWS rule). An absent header is undefined here.
-   */
-  headers: Readonly<Record<string, string | undefined>>;
+  /** Only those the route declares it reads (`Route.reads`), read before any await (uWS rule). */
+  headers: RequestHeaders;
   /** The socket peer's address as text (IPv4, or IPv6 without brackets). */
   remoteAddress: string;
   /** X-Request-Id: the caller's when valid, else one we made; echoed and logged. */
   id?: string;
 }
 
-/**
- * Response headers as flat name/value pairs (`[name0, value0, name1, value1, …]`), names lower-case.
- * Lists made once per body are UTF-8 bytes already (`encodeHeaders`), so uWS copies them as they are.
- */
-export type HeaderList = readonly (string | Buffer)[];
+/** Response headers as flat name/value pairs (`[name0, value0, name1, value1, …]`), names lower-case. */
+export type HeaderList = readonly string[];
 
 export interface Reply {
   status: number;
   headers?: HeaderList;
   body?: string | Buffer;
+  /**
+   * For a reply served many times: its status line and `headers` as HTTP/1.1 bytes, made once by
+   * `packHead`, so the transport can write them in one piece.
+   */
+  head?: Buffer;
+}
+
+/** Reason phrases of the statuses this API answers. */
+export const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: '200 OK', 204: '204 No Content', 302: '302 Found', 304: '304 Not Modified', 400: '400 Bad Request',
+  401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found', 405: '405 Method Not Allowed',
+  410: '410 Gone', 413: '413 Payload Too Large', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
+};
+
+const CR_OR_LF = /[\r\n]/;
+
+/**
+ * `status` and `headers` as the head of an HTTP/1.1 response after "HTTP/1.1 ": the status text,
+ * then one "name: value" line per header, CRLF-separated, without the final CRLF.
+ * @throws Error when a name or value holds CR or LF (it would split the response).
+ */
+export function packHead(status: number, headers: HeaderList): Buffer {
+  const lines = [STATUS_TEXT[status] ?? String(status)];
+  for (let i = 0; i < headers.length; i += 2) {
+    const name = headers[i]!;
+    const value = headers[i + 1]!;
+    if (CR_OR_LF.test(name) || CR_OR_LF.test(value)) throw new Error(`header ${JSON.stringify(name)} holds a line break`);
+    lines.push(`${name}: ${value}`);
+  }
+  return Buffer.from(lines.join('\r\n'));
 }
 
 export type Handler = (req: Request) => Reply | Promise<Reply>;
@@ -34,9 +79,4 @@ export type Handler = (req: Request) => Reply | Promise<Reply>;
 /** Turns a header record into a `HeaderList` (done once per route or reply shape, not per request). */
 export function headerList(headers: Readonly<Record<string, string>>): string[] {
   return Object.entries(headers).flat();
-}
-
-/** The same list as bytes: for lists written many times, which uWS would otherwise encode each time. */
-export function encodeHeaders(list: readonly (string | Buffer)[]): HeaderList {
-  return list.map((h) => (typeof h === 'string' ? Buffer.from(h) : h));
 }

@@ -3,7 +3,9 @@
  * Expected values are recomputed here from the snapshot the worker wrote to Redis, with the
  * test's own arithmetic, so the service's numbers are checked against source data.
  */
+import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capture, headerOf } from '../../bench/lib/http-capture.js';
 import { COMPLIANCE } from '../../src/catalog/compliance.js';
 import { afterFeePrice } from '../../src/catalog/fee-schedules.js';
 import { operatorById } from '../../src/catalog/operators.js';
@@ -331,6 +333,28 @@ describe('HTTP behaviour', () => {
     const pre = await fetch(`${api.base}${path}`, { method: 'OPTIONS', headers: { origin: 'https://publisher.example', 'access-control-request-method': 'GET' } });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-methods')).toContain('GET');
+  });
+
+  it('writes a well-formed HTTP/1.1 head on the wire: a prepared one in one piece, then the request id, then uWS\'s own', async () => {
+    const path = `/v1/widgets/sportsbook?league=${LEAGUES[0]}&fallback_geo=${BOOK_GEO}`;
+    const ok = await capture(api.port, path, { 'Accept-Encoding': 'br' });
+    const notModified = await capture(api.port, path, { 'Accept-Encoding': 'br', 'If-None-Match': headerOf(ok, 'etag')! });
+    for (const [res, status] of [[ok, '200 OK'], [notModified, '304 Not Modified']] as const) {
+      expect(res.status).toBe(status);
+      const names = res.headers.map(([name]) => name.toLowerCase());
+      // Every line is one "name: value" header, each name once.
+      for (const [name, value] of res.headers) {
+        expect(name).toMatch(/^[a-z0-9-]+$/i);
+        expect(value).not.toMatch(/[\r\n]/);
+      }
+      expect(new Set(names).size).toBe(names.length);
+      expect(names).toEqual(expect.arrayContaining(['etag', 'last-modified', 'cache-control', 'vary', 'x-request-id', 'date']));
+    }
+    expect(headerOf(ok, 'content-encoding')).toBe('br');
+    expect(Number(headerOf(ok, 'content-length'))).toBe(ok.body.length);
+    expect(SportsbookWidgetPayload.parse(JSON.parse(brotliDecompressSync(ok.body).toString())).league).toBe(LEAGUES[0]);
+    expect(headerOf(notModified, 'content-length')).toBeUndefined();
+    expect(headerOf(notModified, 'etag')).toBe(headerOf(ok, 'etag'));
   });
 
   it('a deep link counts the click and lands on the contract page; an altered one is refused', async () => {

@@ -17,14 +17,15 @@ const SHAPE = jsonShape({ 'cache-control': 'private, max-age=5' });
 export function eventListRoute(deps: Deps): Handler {
   return (req) => {
     const snap = requireSnapshot(deps.snapshots, 'events', 'all');
-    const now = deps.now();
-    let entry = deps.payloads.get('events', 'list', now.getTime());
+    const nowMs = deps.now();
+    let entry = deps.payloads.get('events', 'list', nowMs);
     if (!entry) {
+      const now = new Date(nowMs);
       const { a, b } = deps.config.advertiserOperators;
       const payload = buildEventList(snap.data.events, now, { operatorA: a, operatorB: b });
       // An event drops off the list when it closes, snapshot change or not.
-      const nextClose = Math.min(...snap.data.events.map((e) => Date.parse(e.closesAt)).filter((t) => t > now.getTime()));
-      entry = deps.payloads.put('events', 'list', payload, snap.changedAt, Math.min(nextClose, now.getTime() + BODY_TTL_MS));
+      const nextClose = Math.min(...snap.data.events.map((e) => Date.parse(e.closesAt)).filter((t) => t > nowMs));
+      entry = deps.payloads.put('events', 'list', payload, snap.changedAt, Math.min(nextClose, nowMs + BODY_TTL_MS));
     }
     return cachedReply(req, entry, SHAPE);
   };
@@ -44,10 +45,9 @@ export function specificEventRoute(deps: Deps): Handler {
     if (!slug.success) throw invalidParameters([{ param: 'event_slug', message: slug.error.issues[0]?.message ?? 'invalid' }]);
     const q = parseQuery(SpecificEventQuery, req.query);
     const snap = requireSnapshot(deps.snapshots, 'events', 'all');
-    const now = deps.now();
     const country = viewerCountry(deps.geo, req, q, true);
     const key = `specific|${slug.data}|${q.limit ?? 'all'}|${country}`;
-    let entry = deps.payloads.get('events', key, now.getTime());
+    let entry = deps.payloads.get('events', key, deps.now());
     if (!entry) {
       const event = findEvent(snap, slug.data);
       if (!event) throw notFound(`No event with slug "${slug.data}". GET /advertiser/v1/widgets/events lists the active ones.`);

@@ -68,7 +68,7 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
     const rate = usdRate(currency, fx?.data);
     if (rate === undefined) throw dataUnavailable(`No ${currency} reference rate has been loaded yet; try again shortly or ask for USD.`);
     const signals = deps.ranking.current();
-    const nowMs = deps.now().getTime();
+    const nowMs = deps.now();
     const key = `broad|${country}|${locale}|${currency}|${limit}|${advertiserId ?? ''}|${fx?.version ?? 0}|${signals.version}`;
     let entry = deps.payloads.get('metrics', key, nowMs);
     if (!entry) {

@@ -20,14 +20,15 @@ export function catalogRoute(deps: Deps): Handler {
   return (req) => {
     const events = requireSnapshot(deps.snapshots, 'events', 'all');
     const leagues = LEAGUES.map((league) => ({ league, snap: deps.snapshots.get('sportsbook', league) }));
-    const now = deps.now();
+    const nowMs = deps.now();
     const key = ['catalog', ...leagues.map((l) => l.snap?.version ?? 0)].join('|');
-    let entry = deps.payloads.get('events', key, now.getTime());
+    let entry = deps.payloads.get('events', key, nowMs);
     if (!entry) {
+      const now = new Date(nowMs);
       const changedAt = [events.changedAt, ...leagues.map((l) => l.snap?.changedAt ?? '')].reduce((a, b) => (b > a ? b : a));
       const input = { events: events.data.events, leagues: leagues.map((l) => ({ league: l.league, data: l.snap?.data })), live: LIVE, changedAt };
       // An event closing or a matchup starting changes the lists, snapshot change or not.
-      const expiresAt = Math.min(nextCatalogChange(input, now) ?? Infinity, now.getTime() + BODY_TTL_MS);
+      const expiresAt = Math.min(nextCatalogChange(input, now) ?? Infinity, nowMs + BODY_TTL_MS);
       entry = deps.payloads.put('events', key, buildCatalog(input, now), changedAt, expiresAt);
     }
     return cachedReply(req, entry, shape);

@@ -16,7 +16,7 @@ import type { Handler } from '../types.js';
 
 export function clickRoute(deps: Deps): Handler {
   return async (req) => {
-    const now = deps.now();
+    const now = new Date(deps.now());
     const ip = deps.geo.clientAddress(req);
     await deps.limits.consume('click', addressKey(ip));
     const result = verifyClick(req.query, deps.config.clickSigningSecret, now);

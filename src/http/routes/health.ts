@@ -85,7 +85,7 @@ export function readyRoute(deps: Deps): Handler {
         ...(meta?.failures && meta.lastError ? { last_error: meta.lastError, last_error_at: meta.lastErrorAt ?? null, failure_reason: meta.lastReason ?? null } : {}),
       };
     });
-    const priceFeed = priceFeedStaleness(deps.live.engine, deps.config.live.staleAfterMs, deps.now().getTime());
+    const priceFeed = priceFeedStaleness(deps.live.engine, deps.config.live.staleAfterMs, deps.now());
     const draining = deps.draining();
     const ready = redisOk && !draining && snapshots.every((s) => s.loaded);
     const degraded = snapshots.some((s) => s.stale) || Object.values(priceFeed).some(Boolean);

@@ -40,15 +40,15 @@ function replyShape(deps: Deps, authenticated: boolean): ReplyShape {
  */
 export function eventWidgetBody(deps: Deps, slug: string, format: DisplayFormat, advertiserId: string | undefined, country: string): CachedBody {
   const snap = requireSnapshot(deps.snapshots, 'events', 'all');
-  const now = deps.now();
+  const nowMs = deps.now();
   const key = `event|${slug}|${format}|${advertiserId ?? ''}|${country}`;
-  const hit = deps.payloads.get('events', key, now.getTime());
+  const hit = deps.payloads.get('events', key, nowMs);
   if (hit) return hit;
   const event = findEvent(snap, slug);
   if (!event) throw notFound(`No event with slug "${slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
-  const payload = buildEventWidget(event, snap.changedAt, format, widgetContext(deps.config, now, advertiserId, `event|${snap.version}`, country));
+  const payload = buildEventWidget(event, snap.changedAt, format, widgetContext(deps.config, new Date(nowMs), advertiserId, `event|${snap.version}`, country));
   const shown = [...new Set(payload.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.operator_id)))];
-  return deps.payloads.put('events', key, payload, snap.changedAt, now.getTime() + BODY_TTL_MS, shown);
+  return deps.payloads.put('events', key, payload, snap.changedAt, nowMs + BODY_TTL_MS, shown);
 }
 
 export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
@@ -68,11 +68,12 @@ export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attrib
     const q = parseQuery(SportsbookWidgetQuery, req.query);
     attribution(req, q.advertiser_id); // validated for symmetry; the sportsbook payload has no links
     const snap = requireSnapshot(deps.snapshots, 'sportsbook', q.league);
-    const now = deps.now();
+    const nowMs = deps.now();
     const country = viewerCountry(deps.geo, req, q, authenticated);
     const key = `sportsbook|${q.league}|${(q.team_context ?? '').toLowerCase()}|${country}`;
-    let entry = deps.payloads.get('sportsbook', key, now.getTime());
+    let entry = deps.payloads.get('sportsbook', key, nowMs);
     if (!entry) {
+      const now = new Date(nowMs);
       let teamCode: string | undefined;
       if (q.team_context !== undefined) {
         const match = matchTeam(snap.data.teams, q.team_context);
