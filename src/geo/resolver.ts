@@ -23,18 +23,22 @@ export interface GeoResult {
 export class GeoResolver {
   readonly #trusted: AddressMatcher;
   /**
-   * Country from the address ('' for none), per peer address and X-Forwarded-For: parsing, the
-   * reserved-range check and the database lookup cost more than the rest of a cached widget
+   * The result from the address (false for none), per peer address and X-Forwarded-For: parsing,
+   * the reserved-range check and the database lookup cost more than the rest of a cached widget
    * request, and a visitor's next requests come from the same address.
    */
-  readonly #byAddress = new LRUCache<string, string>({ max: 50_000 });
+  readonly #byAddress = new LRUCache<string, GeoResult | false>({ max: 50_000 });
+  // Results are shared, frozen objects: resolve() runs on every widget request.
+  readonly #fallbacks = new Map<string, GeoResult>();
+  readonly #default: GeoResult;
 
   constructor(
     private readonly db: CountryLookup,
     trustProxy: readonly string[],
-    private readonly defaultGeo: string | undefined,
+    defaultGeo: string | undefined,
   ) {
     this.#trusted = new AddressMatcher(trustProxy);
+    this.#default = Object.freeze(defaultGeo ? { country: defaultGeo, source: 'default_geo' } : { country: UNKNOWN_COUNTRY, source: 'unknown' });
   }
 
   /** The client address of a request, believing X-Forwarded-For only through trusted proxies. */
@@ -50,12 +54,14 @@ export class GeoResolver {
     let fromIp = this.#byAddress.get(key);
     if (fromIp === undefined) {
       const ip = this.clientAddress(req);
-      fromIp = (ip && !isNonPublic(ip) ? this.db.country(ip) : undefined) ?? '';
+      const country = ip && !isNonPublic(ip) ? this.db.country(ip) : undefined;
+      fromIp = country ? Object.freeze({ country, source: 'ip' }) : false;
       this.#byAddress.set(key, fromIp);
     }
-    if (fromIp) return { country: fromIp, source: 'ip' };
-    if (fallbackGeo) return { country: fallbackGeo, source: 'fallback_geo' };
-    if (this.defaultGeo) return { country: this.defaultGeo, source: 'default_geo' };
-    return { country: UNKNOWN_COUNTRY, source: 'unknown' };
+    if (fromIp) return fromIp;
+    if (!fallbackGeo) return this.#default;
+    let fallback = this.#fallbacks.get(fallbackGeo);
+    if (!fallback) this.#fallbacks.set(fallbackGeo, (fallback = Object.freeze({ country: fallbackGeo, source: 'fallback_geo' })));
+    return fallback;
   }
 }

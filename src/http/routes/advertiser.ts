@@ -1,4 +1,5 @@
 /** Advertiser data endpoints (docs/contract.md: event list, operator comparison). Authentication is applied by the router. */
+import { LRUCache } from 'lru-cache';
 import { buildEventList, buildSpecificEvent } from '../../widgets/advertiser-events.js';
 import { COMPLIANCE } from '../../catalog/compliance.js';
 import { operatorById } from '../../catalog/operators.js';
@@ -33,24 +34,33 @@ export function eventListRoute(deps: Deps): Handler {
 
 export const SPECIFIC_PREFIX = '/advertiser/v1/widgets/specific/';
 
+/** The event slug of a `specific/{slug}` path. @throws Problem 400 when it is not a valid slug. */
+function slugOf(path: string): string {
+  let rawSlug: string;
+  try {
+    rawSlug = decodeURIComponent(path.slice(SPECIFIC_PREFIX.length));
+  } catch {
+    rawSlug = '%'; // malformed percent-encoding: let the schema refuse it
+  }
+  const slug = SlugPath.safeParse(rawSlug);
+  if (!slug.success) throw invalidParameters([{ param: 'event_slug', message: slug.error.issues[0]?.message ?? 'invalid' }]);
+  return slug.data;
+}
+
 export function specificEventRoute(deps: Deps): Handler {
+  // An advertiser asks for the same few events over and over: decode and validate each path once.
+  const slugs = new LRUCache<string, string>({ max: 1_000 });
   return (req) => {
-    let rawSlug: string;
-    try {
-      rawSlug = decodeURIComponent(req.path.slice(SPECIFIC_PREFIX.length));
-    } catch {
-      rawSlug = '%'; // malformed percent-encoding: let the schema refuse it
-    }
-    const slug = SlugPath.safeParse(rawSlug);
-    if (!slug.success) throw invalidParameters([{ param: 'event_slug', message: slug.error.issues[0]?.message ?? 'invalid' }]);
+    let slug = slugs.get(req.path);
+    if (slug === undefined) slugs.set(req.path, (slug = slugOf(req.path)));
     const q = parseQuery(SpecificEventQuery, req.query);
     const snap = requireSnapshot(deps.snapshots, 'events', 'all');
     const country = viewerCountry(deps.geo, req, q, true);
-    const key = `specific|${slug.data}|${q.limit ?? 'all'}|${country}`;
+    const key = `specific|${slug}|${q.limit ?? 'all'}|${country}`;
     let entry = deps.payloads.get('events', key, deps.now());
     if (!entry) {
-      const event = findEvent(snap, slug.data);
-      if (!event) throw notFound(`No event with slug "${slug.data}". GET /advertiser/v1/widgets/events lists the active ones.`);
+      const event = findEvent(snap, slug);
+      if (!event) throw notFound(`No event with slug "${slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
       const payload = buildSpecificEvent(
         event,
         snap.changedAt,
