@@ -12,6 +12,13 @@ describe('remoteAddress', () => {
     expect(remoteAddress(peer([81, 2, 69, 160], 'unused'))).toBe('81.2.69.160');
   });
 
+  it('gives the same text for an address seen before, and a different address its own', () => {
+    expect(remoteAddress(peer([192, 0, 2, 7], 'unused'))).toBe('192.0.2.7');
+    expect(remoteAddress(peer([192, 0, 2, 7], 'unused'))).toBe('192.0.2.7');
+    expect(remoteAddress(peer([255, 255, 255, 255], 'unused'))).toBe('255.255.255.255');
+    expect(remoteAddress(peer([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 192, 0, 2, 8], 'unused'))).toBe('192.0.2.8');
+  });
+
   it('formats IPv4 mapped into IPv6 (a dual-stack socket) as plain IPv4', () => {
     expect(remoteAddress(peer([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 127, 0, 0, 1], 'unused'))).toBe('127.0.0.1');
   });
