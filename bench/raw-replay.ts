@@ -5,16 +5,21 @@
  * bytes (uWS adds Date, its mark and Content-Length, as it does for the server). Nothing else
  * happens per request: this is the physical limit of one uWS app on one core.
  *
- *   npx tsx bench/raw-replay.ts CAPTURE_FILE PORT      (prints "listening")
+ * With `peer`, it also asks uWS for the peer's address on every request (and ignores it), as any
+ * service that must know its client does: the REST part reports what that one call costs.
+ *
+ *   npx tsx bench/raw-replay.ts CAPTURE_FILE PORT [peer]     (prints "listening")
  */
 import { readFileSync } from 'node:fs';
 import { App } from 'uWebSockets.js';
 import { replayKey, type ReplayEntry } from './lib/replay.js';
 
 const entries = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as ReplayEntry[];
+const askPeer = process.argv[4] === 'peer';
 const answers = new Map(entries.map((e) => [e.key, { status: e.status, headers: e.headers, body: Buffer.from(e.bodyBase64, 'base64') }]));
 App()
   .get('/*', (res, req) => {
+    if (askPeer) res.getRemoteAddress();
     const a = answers.get(replayKey(req.getUrl(), req.getQuery() ?? '', req.getHeader('accept-encoding')));
     if (!a) {
       res.writeStatus('404 Not Found').end();

@@ -15,7 +15,7 @@ import type { BenchOptions } from './lib/options.js';
 import { spawnTs, waitForLine } from './lib/procs.js';
 import { replayKey, type ReplayEntry } from './lib/replay.js';
 import { BENCH_ADVERTISER, startStack, type Stack } from './lib/stack.js';
-import { mean } from './lib/stats.js';
+import { median } from './lib/stats.js';
 import { fixed, int, type Row, type WireRow } from './lib/table.js';
 import { runWrk, type WrkResult } from './lib/wrk.js';
 
@@ -114,7 +114,7 @@ interface Case {
   answer: CapturedResponse;
 }
 
-/** Alternates wrk runs over `servers` for `rounds`; req/s per server (mean) and every run. */
+/** Alternates wrk runs over `servers` for `rounds`; every run per server (rows show the median). */
 function alternate(servers: Array<{ port: number }>, c: Pick<Case, 'path' | 'headers'>, o: BenchOptions): WrkResult[][] {
   const runs: WrkResult[][] = servers.map(() => []);
   for (let r = 0; r < o.rounds; r++) {
@@ -154,10 +154,11 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
   }
   const file = join(mkdtempSync(join(tmpdir(), 'pw-bench-')), 'replay.json');
   writeFileSync(file, JSON.stringify(entries));
-  const rawPort = await freePort();
+  const [rawPort, peerPort] = [await freePort(), await freePort()];
   const raw = await spawnTs('bench/raw-replay.ts', {}, { cpus: SERVER_CPU, args: [file, String(rawPort)] });
+  const rawPeer = await spawnTs('bench/raw-replay.ts', {}, { cpus: SERVER_CPU, args: [file, String(peerPort), 'peer'] });
   try {
-    await waitForLine(raw, 'listening');
+    await Promise.all([waitForLine(raw, 'listening'), waitForLine(rawPeer, 'listening')]);
     // The baseline must answer exactly what it captured (uWS's own Date and mark aside).
     for (const c of cases) {
       const replayed = await capture(rawPort, c.path, c.headers);
@@ -170,8 +171,8 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
       // Unmeasured: the first requests of a case build its variant and warm the JIT.
       runWrk(`http://127.0.0.1:${api.port}${c.path}`, { seconds: 1, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
       const [base, pw] = alternate([{ port: rawPort }, api], c, o);
-      const rawRps = mean(base!.map((r) => r.rps));
-      const pwRps = mean(pw!.map((r) => r.rps));
+      const rawRps = median(base!.map((r) => r.rps));
+      const pwRps = median(pw!.map((r) => r.rps));
       const ratio = pwRps / rawRps;
       const bad = failures(pw!) + failures(base!);
       out.rows.push({
@@ -186,9 +187,33 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
       out.details.push({ part: 'rest', case: c.name, path: c.path, headers: { ...c.headers, ...('x-api-key' in c.headers ? { 'x-api-key': '(redacted)' } : {}) }, bodyBytes: c.answer.body.length, raw: base, predictwire: pw });
       log(`  ${c.name}: raw ${int(rawRps)}  predictwire ${int(pwRps)}  ratio ${fixed(ratio)}${bad ? `  (${bad} errors)` : ''}`);
     }
+    const first = cases[0];
+    if (first) peerAddressCost(first, rawPort, peerPort, o, log, out);
   } finally {
-    await Promise.all([raw.stop(), api.stop()]);
+    await Promise.all([raw.stop(), rawPeer.stop(), api.stop()]);
   }
+}
+
+/**
+ * What knowing the client costs a raw uWS app: the replay against the same replay asking uWS for
+ * the peer address on every request (the API must, for the visitor's country).
+ */
+function peerAddressCost(c: Case, rawPort: number, peerPort: number, o: BenchOptions, log: Log, out: RestResult): void {
+  const [base, peer] = alternate([{ port: rawPort }, { port: peerPort }], c, o);
+  const rawRps = median(base!.map((r) => r.rps));
+  const peerRps = median(peer!.map((r) => r.rps));
+  const bad = failures(base!) + failures(peer!);
+  out.rows.push({
+    area: 'REST',
+    case: `peer address alone (${c.name}): raw replay + getRemoteAddress() vs raw replay`,
+    baseline: `${int(rawRps)} req/s`,
+    predictwire: `${int(peerRps)} req/s`,
+    ratio: fixed(peerRps / rawRps),
+    target: 'report',
+    result: bad ? `FAIL (${bad} errors)` : '',
+  });
+  out.details.push({ part: 'rest', case: 'peer address alone', path: c.path, raw: base, rawWithPeerAddress: peer });
+  log(`  peer address alone: raw ${int(rawRps)}  raw + getRemoteAddress ${int(peerRps)}`);
 }
 
 /** req/s of one API with API_WORKERS=1 against one with 2, both unpinned, alternately. */
@@ -207,8 +232,8 @@ async function cores(stack: Stack, o: BenchOptions, log: Log, out: RestResult): 
         runWrk(`http://127.0.0.1:${api.port}${c.path}`, { seconds: 1, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
       }
       const [a, b] = alternate([one, two], c, o);
-      const rps1 = mean(a!.map((r) => r.rps));
-      const rps2 = mean(b!.map((r) => r.rps));
+      const rps1 = median(a!.map((r) => r.rps));
+      const rps2 = median(b!.map((r) => r.rps));
       const bad = failures(a!) + failures(b!);
       out.rows.push({
         area: 'cores',

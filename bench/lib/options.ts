@@ -26,7 +26,7 @@ export interface BenchOptions {
 export const DEFAULTS: BenchOptions = {
   parts: [...PARTS],
   seconds: 2,
-  rounds: 2,
+  rounds: 3,
   connections: 64,
   subscribers: [1_000, 10_000],
   ticks: 30,

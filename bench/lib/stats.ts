@@ -9,6 +9,14 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 export const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : Number.NaN);
 
+/** The middle value (the mean of the two middle ones for an even count); NaN when empty. */
+export function median(xs: readonly number[]): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
 /** A price as a widget shows it, seen (published or observed) at `atUs` (monotonic microseconds). */
 export interface PriceEvent {
   price: string;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseHttpResponse, replayHeaders, wrkRequest } from '../../bench/lib/http-capture.js';
 import { DEFAULTS, parseOptions } from '../../bench/lib/options.js';
 import { replayKey } from '../../bench/lib/replay.js';
-import { matchByPrice, percentile } from '../../bench/lib/stats.js';
+import { matchByPrice, median, percentile } from '../../bench/lib/stats.js';
 import { renderMarkdown } from '../../bench/lib/table.js';
 import { parseWrk, wrkDurationMs } from '../../bench/lib/wrk.js';
 
@@ -41,6 +41,14 @@ describe('percentile', () => {
     const xs = Array.from({ length: 100 }, (_, i) => i + 1);
     expect([percentile(xs, 50), percentile(xs, 99), percentile(xs, 100), percentile([7], 99)]).toEqual([50, 99, 100, 7]);
     expect(percentile([], 50)).toBeNaN();
+  });
+});
+
+describe('median', () => {
+  it('is the middle run, so one disturbed run does not move a row', () => {
+    expect(median([50_000, 12_000, 48_000])).toBe(48_000);
+    expect(median([1, 4, 2, 3])).toBe(2.5);
+    expect(median([])).toBeNaN();
   });
 });
 
