@@ -3,16 +3,17 @@
  *
  * Hand-written for the hot path: every route's object comes from the one literal below, so all
  * requests' headers share one hidden class and every `req.headers[...]` read in the handlers is
- * monomorphic; names are passed to uWS as bytes (a string name would be encoded on every call);
+ * monomorphic; names are passed to uWS as ArrayBuffers (a string name would be encoded on every
+ * call, and a Buffer is a view uWS must first resolve to its buffer);
  * and a header the route does not declare costs nothing.
  */
 import type { HttpRequest } from 'uWebSockets.js';
-import { REQUEST_HEADERS, type RequestHeaderName, type RequestHeaders } from './types.js';
+import { bytesOf, REQUEST_HEADERS, type RequestHeaderName, type RequestHeaders } from './types.js';
 
 /** Per route: each of REQUEST_HEADERS as bytes when the route reads it, else undefined. */
-type Declared = readonly (Buffer | undefined)[];
+type Declared = readonly (ArrayBuffer | undefined)[];
 
-const read = (req: HttpRequest, name: Buffer | undefined): string | undefined => {
+const read = (req: HttpRequest, name: ArrayBuffer | undefined): string | undefined => {
   if (name === undefined) return undefined;
   const value = req.getHeader(name);
   return value === '' ? undefined : value;
@@ -20,7 +21,7 @@ const read = (req: HttpRequest, name: Buffer | undefined): string | undefined =>
 
 /** A reader of the headers in `reads` (all others are left undefined). */
 export function headerReader(reads: readonly RequestHeaderName[]): (req: HttpRequest) => RequestHeaders {
-  const n: Declared = REQUEST_HEADERS.map((name) => (reads.includes(name) ? Buffer.from(name) : undefined));
+  const n: Declared = REQUEST_HEADERS.map((name) => (reads.includes(name) ? bytesOf(name) : undefined));
   // Keys in REQUEST_HEADERS order (test/unit/request-headers.test.ts holds the two together).
   return (req) => ({
     'x-request-id': read(req, n[0]),

@@ -15,7 +15,7 @@ import { remoteAddress } from './remote-address.js';
 import { requestId } from './request-id.js';
 import { CORS_HEADERS } from './respond.js';
 import { headerReader } from './request-headers.js';
-import { headerList, STATUS_TEXT, type Handler, type Reply, type Request, type RequestHeaderName } from './types.js';
+import { bytesOf, headerList, STATUS_TEXT, type Handler, type Reply, type Request, type RequestHeaderName } from './types.js';
 
 const PROBLEM_HEADERS = { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...CORS_HEADERS };
 
@@ -74,9 +74,9 @@ export interface HttpServer {
 }
 
 const ignore = () => {};
-const CONTENT_LENGTH = Buffer.from('content-length');
-const TRANSFER_ENCODING = Buffer.from('transfer-encoding');
-const REQUEST_ID = Buffer.from('x-request-id');
+const CONTENT_LENGTH = bytesOf('content-length');
+const TRANSFER_ENCODING = bytesOf('transfer-encoding');
+const REQUEST_ID = bytesOf('x-request-id');
 
 /** The uWS handler of a route: reads the request, runs `handler`, writes its reply. */
 /**

@@ -45,7 +45,7 @@ export interface Reply {
    * For a reply served many times: its status line and `headers` as HTTP/1.1 bytes, made once by
    * `packHead`, so the transport can write them in one piece.
    */
-  head?: Buffer;
+  head?: ArrayBuffer;
 }
 
 /** Reason phrases of the statuses this API answers. */
@@ -63,7 +63,7 @@ const CR_OR_LF = /[\r\n]/;
  * then one "name: value" line per header, CRLF-separated, without the final CRLF.
  * @throws Error when a name or value holds CR or LF (it would split the response).
  */
-export function packHead(status: number, headers: HeaderList): Buffer {
+export function packHead(status: number, headers: HeaderList): ArrayBuffer {
   const lines = [STATUS_TEXT[status] ?? String(status)];
   for (let i = 0; i < headers.length; i += 2) {
     const name = headers[i]!;
@@ -71,8 +71,11 @@ export function packHead(status: number, headers: HeaderList): Buffer {
     if (CR_OR_LF.test(name) || CR_OR_LF.test(value)) throw new Error(`header ${JSON.stringify(name)} holds a line break`);
     lines.push(`${name}: ${value}`);
   }
-  return Buffer.from(lines.join('\r\n'));
+  return bytesOf(lines.join('\r\n'));
 }
+
+/** The UTF-8 bytes of `text` in an ArrayBuffer of their own (uWS reads one without resolving a view). */
+export const bytesOf = (text: string): ArrayBuffer => new TextEncoder().encode(text).buffer as ArrayBuffer;
 
 export type Handler = (req: Request) => Reply | Promise<Reply>;
 
