@@ -6,6 +6,7 @@
  * working on every process as soon as the notice arrives; after a lost subscription (Redis was
  * away) everything cached is dropped.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../log.js';
@@ -16,11 +17,11 @@ const RELOAD_MS = 30_000;
 
 export class VerifiedKeys {
   /**
-   * Advertiser id → the key that last verified. The key itself, not its hash: hashing (an HMAC) on
-   * every request would cost more than the rest of a cached widget answer, and the key is in this
-   * process's memory with every request anyway. Compared in constant time (`sameKey`).
+   * Advertiser id → the key that last verified, as bytes. The key itself, not its hash: hashing
+   * (an HMAC) on every request would cost more than the rest of a cached widget answer, and the key
+   * is in this process's memory with every request anyway. Compared in constant time.
    */
-  readonly #cache: LRUCache<string, string> | undefined;
+  readonly #cache: LRUCache<string, Buffer> | undefined;
   #active = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   /** Bumped by every notice: a check that started before one must not be cached after it. */
@@ -66,7 +67,8 @@ export class VerifiedKeys {
   /** True when `key` verified for `id` within the cache time (in memory, no Redis). */
   verifiedRecently(id: string, key: string): boolean {
     const cached = this.#cache?.get(id);
-    return cached !== undefined && sameKey(cached, key);
+    if (cached === undefined || cached.length !== Buffer.byteLength(key)) return false;
+    return timingSafeEqual(cached, Buffer.from(key));
   }
 
   /**
@@ -77,7 +79,7 @@ export class VerifiedKeys {
     if (this.verifiedRecently(id, key)) return true;
     const generation = this.#generation;
     const ok = await this.keys.verify(id, key);
-    if (ok && generation === this.#generation) this.#cache?.set(id, key);
+    if (ok && generation === this.#generation) this.#cache?.set(id, Buffer.from(key));
     return ok;
   }
 
@@ -88,16 +90,4 @@ export class VerifiedKeys {
       this.log.warn({ err: (err as Error).message }, 'advertiser ids not reloaded; keeping the last list');
     }
   }
-}
-
-/**
- * Whether two keys are equal, in time that depends only on their lengths, not on where they first
- * differ. Hand-written for the advertiser hot path: `crypto.timingSafeEqual` needs both as bytes,
- * and encoding the presented key into a Buffer on every request cost more than the comparison.
- */
-export function sameKey(known: string, presented: string): boolean {
-  if (known.length !== presented.length) return false;
-  let diff = 0;
-  for (let i = 0; i < known.length; i++) diff |= known.charCodeAt(i) ^ presented.charCodeAt(i);
-  return diff === 0;
 }
