@@ -11,10 +11,10 @@
 import { App, us_listen_socket_close, us_socket_local_port, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from '../log.js';
 import { invalidParameters, Problem } from './problem.js';
-import { remoteAddress } from './remote-address.js';
 import { requestId } from './request-id.js';
 import { CORS_HEADERS } from './respond.js';
 import { headerReader } from './request-headers.js';
+import { UwsRequest } from './uws-request.js';
 import { bytesOf, headerList, STATUS_TEXT, type Handler, type Reply, type Request, type RequestHeaderName } from './types.js';
 
 const PROBLEM_HEADERS = { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...CORS_HEADERS };
@@ -88,16 +88,17 @@ function serve(handler: Handler, reads: readonly RequestHeaderName[], log: Logge
   return (res: HttpResponse, req: HttpRequest) => {
     const headers = readHeaders(req);
     const url = path ?? req.getUrl();
-    const request: Request = {
-      method: method ?? req.getCaseSensitiveMethod().toUpperCase(),
+    const request = new UwsRequest(
+      method ?? req.getCaseSensitiveMethod().toUpperCase(),
       // "/v1/widgets/broad/" is "/v1/widgets/broad".
-      path: url.length > 1 && url.charCodeAt(url.length - 1) === 47 ? url.slice(0, -1) : url,
-      query: req.getQuery() ?? '',
+      url.length > 1 && url.charCodeAt(url.length - 1) === 47 ? url.slice(0, -1) : url,
+      req.getQuery() ?? '',
       headers,
-      remoteAddress: remoteAddress(res),
-      id: requestId(headers['x-request-id']),
-    };
+      res,
+      requestId(headers['x-request-id']),
+    );
     if ((request.method === 'GET' || request.method === 'HEAD') && (req.getHeader(CONTENT_LENGTH) !== '' || req.getHeader(TRANSFER_ENCODING) !== '')) {
+      request.settle(false);
       return writeReply(res, request, problemReply(BODY_ON_GET, log, request), true);
     }
     let result: Reply | Promise<Reply>;
@@ -106,6 +107,7 @@ function serve(handler: Handler, reads: readonly RequestHeaderName[], log: Logge
     } catch (err) {
       result = problemReply(err, log, request);
     }
+    request.settle(result instanceof Promise);
     if (!(result instanceof Promise)) {
       // uWS counts a response ended by endWithoutBody(length) (HEAD) as unanswered unless it has
       // an abort handler.
