@@ -12,6 +12,7 @@ import { LEAGUES } from '../src/model/index.js';
 import type { ServiceProcess } from '../test/support/service.js';
 import { capture, headerOf, replayHeaders, type CapturedResponse } from './lib/http-capture.js';
 import type { BenchOptions } from './lib/options.js';
+import { cpuTimeUs } from './lib/cpu.js';
 import { spawnTs, waitForLine } from './lib/procs.js';
 import { replayKey, type ReplayEntry } from './lib/replay.js';
 import { BENCH_ADVERTISER, startStack, type Stack } from './lib/stack.js';
@@ -114,13 +115,30 @@ interface Case {
   answer: CapturedResponse;
 }
 
-/** Alternates wrk runs over `servers` for `rounds`; every run per server (rows show the median). */
-function alternate(servers: Array<{ port: number }>, c: Pick<Case, 'path' | 'headers'>, o: BenchOptions): WrkResult[][] {
-  const runs: WrkResult[][] = servers.map(() => []);
+/** One wrk run, with the CPU time the server (when its pid is known) spent per request. */
+type Run = WrkResult & { cpuUsPerRequest?: number };
+
+/**
+ * Alternates wrk runs over `servers` for `rounds`; every run per server (rows show the median).
+ * CPU per request moves far less than req/s when something else shares the machine.
+ */
+function alternate(servers: Array<{ port: number; pid?: number }>, c: Pick<Case, 'path' | 'headers'>, o: BenchOptions): Run[][] {
+  const runs: Run[][] = servers.map(() => []);
   for (let r = 0; r < o.rounds; r++) {
-    servers.forEach((s, i) => runs[i]!.push(runWrk(`http://127.0.0.1:${s.port}${c.path}`, { seconds: o.seconds, connections: o.connections, headers: c.headers, cpu: LOAD_CPU })));
+    servers.forEach((s, i) => {
+      const before = s.pid === undefined ? Number.NaN : cpuTimeUs(s.pid);
+      const run: Run = runWrk(`http://127.0.0.1:${s.port}${c.path}`, { seconds: o.seconds, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
+      if (s.pid !== undefined) run.cpuUsPerRequest = (cpuTimeUs(s.pid) - before) / run.requests;
+      runs[i]!.push(run);
+    });
   }
   return runs;
+}
+
+/** "55,685 req/s · 17.1 µs CPU" from the median of each. */
+function figure(runs: Run[]): string {
+  const cpu = median(runs.map((r) => r.cpuUsPerRequest ?? Number.NaN));
+  return `${int(median(runs.map((r) => r.rps)))} req/s${Number.isFinite(cpu) ? ` · ${cpu.toFixed(1)} µs CPU` : ''}`;
 }
 
 const failures = (runs: WrkResult[]) => runs.reduce((s, r) => s + r.non2xx + r.socketErrors, 0);
@@ -170,7 +188,7 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
     for (const c of cases) {
       // Unmeasured: the first requests of a case build its variant and warm the JIT.
       runWrk(`http://127.0.0.1:${api.port}${c.path}`, { seconds: 1, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
-      const [base, pw] = alternate([{ port: rawPort }, api], c, o);
+      const [base, pw] = alternate([{ port: rawPort, pid: raw.child.pid }, { port: api.port, pid: api.child.pid }], c, o);
       const rawRps = median(base!.map((r) => r.rps));
       const pwRps = median(pw!.map((r) => r.rps));
       const ratio = pwRps / rawRps;
@@ -178,8 +196,8 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
       out.rows.push({
         area: 'REST',
         case: c.name,
-        baseline: `${int(rawRps)} req/s`,
-        predictwire: `${int(pwRps)} req/s`,
+        baseline: figure(base!),
+        predictwire: figure(pw!),
         ratio: fixed(ratio),
         target: `≥ ${RATIO_TARGET}`,
         result: bad ? `FAIL (${bad} errors)` : ratio >= RATIO_TARGET ? 'pass' : 'FAIL',
@@ -188,7 +206,7 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
       log(`  ${c.name}: raw ${int(rawRps)}  predictwire ${int(pwRps)}  ratio ${fixed(ratio)}${bad ? `  (${bad} errors)` : ''}`);
     }
     const first = cases[0];
-    if (first) peerAddressCost(first, rawPort, peerPort, o, log, out);
+    if (first) peerAddressCost(first, { port: rawPort, pid: raw.child.pid }, { port: peerPort, pid: rawPeer.child.pid }, o, log, out);
   } finally {
     await Promise.all([raw.stop(), rawPeer.stop(), api.stop()]);
   }
@@ -198,16 +216,17 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
  * What knowing the client costs a raw uWS app: the replay against the same replay asking uWS for
  * the peer address on every request (the API must, for the visitor's country).
  */
-function peerAddressCost(c: Case, rawPort: number, peerPort: number, o: BenchOptions, log: Log, out: RestResult): void {
-  const [base, peer] = alternate([{ port: rawPort }, { port: peerPort }], c, o);
+type Server = { port: number; pid?: number };
+function peerAddressCost(c: Case, raw: Server, peerAsked: Server, o: BenchOptions, log: Log, out: RestResult): void {
+  const [base, peer] = alternate([raw, peerAsked], c, o);
   const rawRps = median(base!.map((r) => r.rps));
   const peerRps = median(peer!.map((r) => r.rps));
   const bad = failures(base!) + failures(peer!);
   out.rows.push({
     area: 'REST',
     case: `peer address alone (${c.name}): raw replay + getRemoteAddress() vs raw replay`,
-    baseline: `${int(rawRps)} req/s`,
-    predictwire: `${int(peerRps)} req/s`,
+    baseline: figure(base!),
+    predictwire: figure(peer!),
     ratio: fixed(peerRps / rawRps),
     target: 'report',
     result: bad ? `FAIL (${bad} errors)` : '',

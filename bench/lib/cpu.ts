@@ -72,3 +72,18 @@ export function treeRssKb(pid: number): number {
   const comm = commOf(pid);
   return [pid, ...descendants(pid).filter((p) => commOf(p) === comm)].reduce((sum, p) => sum + vmRssKb(p), 0);
 }
+
+let clockTicks: number | undefined;
+
+/** CPU time a process has used (user + system, all its threads), in microseconds; NaN when unreadable. */
+export function cpuTimeUs(pid: number): number {
+  clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / clockTicks;
+  } catch {
+    return Number.NaN;
+  }
+}
