@@ -194,7 +194,11 @@ export function registerWebSocket(
           wsRefused.labels('rate').inc();
           return refuse(res, problem, log);
         }
-        res.cork(() => res.upgrade<Client>({ topics: new Set(), country, address, windowStart: 0, messages: 0 }, wsKey, protocol, extensions, context));
+        // Not corked, against the uWS advice: in our build (uws-pack 20.0.8) `res.cork` reads the
+        // response's state from memory that is the WebSocket's after an upgrade inside it, and
+        // sometimes closes the socket right after `open` (often on Node 22). Fixed upstream in
+        // uWebSockets v20.79.0 (PR #1929). Costs a stderr warning and unbatched writes per upgrade.
+        res.upgrade<Client>({ topics: new Set(), country, address, windowStart: 0, messages: 0 }, wsKey, protocol, extensions, context);
       });
     },
     open: (ws) => {
