@@ -10,9 +10,12 @@ import type { Request } from './types.js';
 export function viewerCountry(
   geo: Pick<GeoResolver, 'resolve'>,
   req: Pick<Request, 'remoteAddress' | 'headers'>,
-  q: { fallback_geo?: string; geo?: string },
-  authenticated: boolean,
+  fallbackGeo: string | undefined,
+  /** The advertiser's `geo`; undefined on public routes. */
+  advertiserGeo: string | undefined,
 ): string {
-  if (authenticated && q.geo !== undefined) return q.geo;
-  return geo.resolve(req, q.fallback_geo).country;
+  // Parameters, not the parsed query: each route's query object has its own shape, and one
+  // function reading them all would be slow for every route (see respond.ts).
+  if (advertiserGeo !== undefined) return advertiserGeo;
+  return geo.resolve(req, fallbackGeo).country;
 }

@@ -55,7 +55,7 @@ export function specificEventRoute(deps: Deps): Handler {
     if (slug === undefined) slugs.set(req.path, (slug = slugOf(req.path)));
     const q = parseQuery(SpecificEventQuery, req.query);
     const snap = requireSnapshot(deps.snapshots, 'events', 'all');
-    const country = viewerCountry(deps.geo, req, q, true);
+    const country = viewerCountry(deps.geo, req, q.fallback_geo, q.geo);
     const key = `specific|${slug}|${q.limit ?? 'all'}|${country}`;
     let entry = deps.payloads.get('events', key, deps.now());
     if (!entry) {

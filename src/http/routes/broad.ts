@@ -54,7 +54,7 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
   return (req) => {
     const q = parseQuery(BroadWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const country = viewerCountry(deps.geo, req, q, authenticated);
+    const country = viewerCountry(deps.geo, req, q.fallback_geo, authenticated ? q.geo : undefined);
     // Accept-Language when it names a catalog locale, else the country's (domain/locale.ts).
     const locale = languageOf(req.headers['accept-language']) || localeForCountry(country);
     const requested = q.currency;

@@ -27,7 +27,7 @@ export function liveMarketRoute(deps: Deps, authenticated: boolean, attribution:
   return (req) => {
     const q = parseQuery(LiveMarketQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const country = viewerCountry(deps.geo, req, q, authenticated);
+    const country = viewerCountry(deps.geo, req, q.fallback_geo, authenticated ? q.geo : undefined);
     const entry = deps.live.latest(q.asset, q.horizon_minutes, country, advertiserId);
     return cachedReply(req, entry, shape);
   };

@@ -56,7 +56,7 @@ export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution
   return (req) => {
     const q = parseQuery(EventWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId, viewerCountry(deps.geo, req, q, authenticated));
+    const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId, viewerCountry(deps.geo, req, q.fallback_geo, authenticated ? q.geo : undefined));
     if (req.method === 'GET') deps.impressions.record(entry.shown, 'event-specific', req.headers['user-agent']);
     return cachedReply(req, entry, shape);
   };
@@ -69,7 +69,7 @@ export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attrib
     attribution(req, q.advertiser_id); // validated for symmetry; the sportsbook payload has no links
     const snap = requireSnapshot(deps.snapshots, 'sportsbook', q.league);
     const nowMs = deps.now();
-    const country = viewerCountry(deps.geo, req, q, authenticated);
+    const country = viewerCountry(deps.geo, req, q.fallback_geo, authenticated ? q.geo : undefined);
     const key = `sportsbook|${q.league}|${(q.team_context ?? '').toLowerCase()}|${country}`;
     let entry = deps.payloads.get('sportsbook', key, nowMs);
     if (!entry) {
