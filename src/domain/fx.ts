@@ -12,22 +12,24 @@ const EURO = [
   'AD', 'MC', 'SM', 'VA', 'ME', 'XK',
 ];
 
-const BY_COUNTRY: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(EURO.map((c) => [c, 'EUR'])),
-  GB: 'GBP', GG: 'GBP', JE: 'GBP', IM: 'GBP',
-  CA: 'CAD',
-  AU: 'AUD',
-  BR: 'BRL',
-  MX: 'MXN',
-  JP: 'JPY',
-  CH: 'CHF', LI: 'CHF',
-  IN: 'INR',
-};
+// A Map, not an object: looked up on every broad widget request, by any country.
+const BY_COUNTRY: ReadonlyMap<string, CurrencyCode> = new Map(
+  Object.entries({
+    ...Object.fromEntries(EURO.map((c) => [c, 'EUR'])),
+    GB: 'GBP', GG: 'GBP', JE: 'GBP', IM: 'GBP',
+    CA: 'CAD',
+    AU: 'AUD',
+    BR: 'BRL',
+    MX: 'MXN',
+    JP: 'JPY',
+    CH: 'CHF', LI: 'CHF',
+    IN: 'INR',
+  }).filter((entry): entry is [string, CurrencyCode] => isCurrencyCode(entry[1])),
+);
 
 /** The country's own currency when we support it, else USD (docs/contract.md, broad widget `currency`). */
 export function currencyForCountry(country: string): CurrencyCode {
-  const code = BY_COUNTRY[country];
-  return code !== undefined && isCurrencyCode(code) ? code : 'USD';
+  return BY_COUNTRY.get(country) ?? 'USD';
 }
 
 /**

@@ -4,18 +4,19 @@
  */
 import { LOCALES, type Locale } from '../catalog/operator-schema.js';
 
-const BY_COUNTRY: Readonly<Record<string, Locale>> = {
+// A Map, not an object: looked up on every request that names no catalog language, by any country.
+const BY_COUNTRY: ReadonlyMap<string, Locale> = new Map(Object.entries({
   ...Object.fromEntries(
     ['ES', 'MX', 'AR', 'CO', 'CL', 'PE', 'VE', 'EC', 'GT', 'CU', 'BO', 'DO', 'HN', 'PY', 'SV', 'NI', 'CR', 'PA', 'UY', 'GQ'].map((c) => [c, 'es']),
   ),
   ...Object.fromEntries(['DE', 'AT', 'CH', 'LI'].map((c) => [c, 'de'])),
   ...Object.fromEntries(['FR', 'BE', 'LU', 'MC', 'SN', 'CI', 'CM', 'ML', 'BF', 'NE', 'TD', 'GA', 'CG', 'CD', 'BJ', 'TG', 'MG', 'HT'].map((c) => [c, 'fr'])),
   ...Object.fromEntries(['BR', 'PT', 'AO', 'MZ', 'CV', 'GW', 'ST', 'TL'].map((c) => [c, 'pt'])),
-} as Record<string, Locale>;
+} as Record<string, Locale>));
 
 /** The locale for a country (en when the country's language is not in the catalog, and for ZZ). */
 export function localeForCountry(country: string): Locale {
-  return BY_COUNTRY[country] ?? 'en';
+  return BY_COUNTRY.get(country) ?? 'en';
 }
 
 /**
