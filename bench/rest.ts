@@ -186,8 +186,8 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
     }
     log(`rest: ${cases.length} cases, ${o.rounds} rounds x ${o.seconds} s per server, wrk -t1 -c${o.connections}`);
     // Unmeasured, once: every case in turn, so the JIT has seen every route and coding before any
-    // is measured, as in a server answering all widgets at once. Measured one case after another
-    // from cold, the first rows ran about 25 % slower than the same rows measured again.
+    // is measured, as in a server answering all widgets at once: every row then runs against the
+    // same optimized code, not code still specialized for the routes measured so far.
     for (const c of cases) runWrk(`http://127.0.0.1:${api.port}${c.path}`, { seconds: 1, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
     for (const c of cases) {
       // Unmeasured: the case's own variant is hot again.
