@@ -135,6 +135,25 @@ function alternate(servers: Array<{ port: number; pid?: number }>, c: Pick<Case,
   return runs;
 }
 
+/**
+ * A table row comparing `other` with `base` by median req/s: `target` is the least ratio that
+ * passes, or undefined for a figure reported without one.
+ */
+function ratioRow(area: string, name: string, base: Run[], other: Run[], target?: number): { row: Row; ratio: number } {
+  const ratio = median(other.map((r) => r.rps)) / median(base.map((r) => r.rps));
+  const bad = failures(base) + failures(other);
+  const row: Row = {
+    area,
+    case: name,
+    baseline: figure(base),
+    predictwire: figure(other),
+    ratio: fixed(ratio),
+    target: target === undefined ? 'report' : `≥ ${target}`,
+    result: bad ? `FAIL (${bad} errors)` : target === undefined ? '' : ratio >= target ? 'pass' : 'FAIL',
+  };
+  return { row, ratio };
+}
+
 /** "55,685 req/s · 17.1 µs CPU" from the median of each. */
 function figure(runs: Run[]): string {
   const cpu = median(runs.map((r) => r.cpuUsPerRequest ?? Number.NaN));
@@ -193,21 +212,10 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
       // Unmeasured: the case's own variant is hot again.
       runWrk(`http://127.0.0.1:${api.port}${c.path}`, { seconds: 1, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
       const [base, pw] = alternate([{ port: rawPort, pid: raw.child.pid }, { port: api.port, pid: api.child.pid }], c, o);
-      const rawRps = median(base!.map((r) => r.rps));
-      const pwRps = median(pw!.map((r) => r.rps));
-      const ratio = pwRps / rawRps;
-      const bad = failures(pw!) + failures(base!);
-      out.rows.push({
-        area: 'REST',
-        case: c.name,
-        baseline: figure(base!),
-        predictwire: figure(pw!),
-        ratio: fixed(ratio),
-        target: `≥ ${RATIO_TARGET}`,
-        result: bad ? `FAIL (${bad} errors)` : ratio >= RATIO_TARGET ? 'pass' : 'FAIL',
-      });
+      const { row, ratio } = ratioRow('REST', c.name, base!, pw!, RATIO_TARGET);
+      out.rows.push(row);
       out.details.push({ part: 'rest', case: c.name, path: c.path, headers: { ...c.headers, ...('x-api-key' in c.headers ? { 'x-api-key': '(redacted)' } : {}) }, bodyBytes: c.answer.body.length, raw: base, predictwire: pw });
-      log(`  ${c.name}: raw ${int(rawRps)}  predictwire ${int(pwRps)}  ratio ${fixed(ratio)}${bad ? `  (${bad} errors)` : ''}`);
+      log(`  ${c.name}: raw ${row.baseline}  predictwire ${row.predictwire}  ratio ${fixed(ratio)} ${row.result}`);
     }
     const first = cases[0];
     if (first) peerAddressCost(first, { port: rawPort, pid: raw.child.pid }, { port: peerPort, pid: rawPeer.child.pid }, o, log, out);
@@ -223,20 +231,10 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
 type Server = { port: number; pid?: number };
 function peerAddressCost(c: Case, raw: Server, peerAsked: Server, o: BenchOptions, log: Log, out: RestResult): void {
   const [base, peer] = alternate([raw, peerAsked], c, o);
-  const rawRps = median(base!.map((r) => r.rps));
-  const peerRps = median(peer!.map((r) => r.rps));
-  const bad = failures(base!) + failures(peer!);
-  out.rows.push({
-    area: 'REST',
-    case: `peer address alone (${c.name}): raw replay + getRemoteAddress() vs raw replay`,
-    baseline: figure(base!),
-    predictwire: figure(peer!),
-    ratio: fixed(peerRps / rawRps),
-    target: 'report',
-    result: bad ? `FAIL (${bad} errors)` : '',
-  });
+  const { row } = ratioRow('REST', `peer address alone (${c.name}): raw replay + getRemoteAddress() vs raw replay`, base!, peer!);
+  out.rows.push(row);
   out.details.push({ part: 'rest', case: 'peer address alone', path: c.path, raw: base, rawWithPeerAddress: peer });
-  log(`  peer address alone: raw ${int(rawRps)}  raw + getRemoteAddress ${int(peerRps)}`);
+  log(`  peer address alone: raw ${row.baseline}  raw + getRemoteAddress ${row.predictwire}`);
 }
 
 /** req/s of one API with API_WORKERS=1 against one with 2, both unpinned, alternately. */
@@ -255,20 +253,10 @@ async function cores(stack: Stack, o: BenchOptions, log: Log, out: RestResult): 
         runWrk(`http://127.0.0.1:${api.port}${c.path}`, { seconds: 1, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
       }
       const [a, b] = alternate([one, two], c, o);
-      const rps1 = median(a!.map((r) => r.rps));
-      const rps2 = median(b!.map((r) => r.rps));
-      const bad = failures(a!) + failures(b!);
-      out.rows.push({
-        area: 'cores',
-        case: `${c.name}: API_WORKERS 2 vs 1`,
-        baseline: `${int(rps1)} req/s`,
-        predictwire: `${int(rps2)} req/s`,
-        ratio: fixed(rps2 / rps1),
-        target: 'report',
-        result: bad ? `FAIL (${bad} errors)` : '',
-      });
+      const { row } = ratioRow('cores', `${c.name}: API_WORKERS 2 vs 1`, a!, b!);
+      out.rows.push(row);
       out.details.push({ part: 'cores', case: c.name, workers1: a, workers2: b });
-      log(`  ${c.name}: 1 worker ${int(rps1)}  2 workers ${int(rps2)}`);
+      log(`  ${c.name}: 1 worker ${row.baseline}  2 workers ${row.predictwire}`);
     }
   } finally {
     await Promise.all([one.stop(), two.stop()]);
