@@ -5,8 +5,9 @@
  *
  * This is the hot path of every widget request, so it is written for speed: no header object is
  * copied whole, a synchronous reply is written at once (uWS corks the handler's own writes; only a
- * reply that comes later needs `cork` and `onAborted`), and a reply's headers arrive as a flat list
- * prepared once per body version (respond.ts).
+ * reply that comes later needs `cork` and `onAborted`), a cached reply's status line and headers
+ * arrive packed once per body version (respond.ts) and go out in one call, and the peer address is
+ * asked of uWS only when read (uws-request.ts).
  */
 import { App, us_listen_socket_close, us_socket_local_port, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from '../log.js';
@@ -78,10 +79,10 @@ const CONTENT_LENGTH = bytesOf('content-length');
 const TRANSFER_ENCODING = bytesOf('transfer-encoding');
 const REQUEST_ID = bytesOf('x-request-id');
 
-/** The uWS handler of a route: reads the request, runs `handler`, writes its reply. */
 /**
- * `method` and `path` are known when uWS routed by them (a GET handler of a fixed path): then they
- * are not read from the request, which saves two calls into uWS per request.
+ * The uWS handler of a route: reads the request, runs `handler`, writes its reply. `method` and
+ * `path` are known when uWS routed by them (a GET handler of a fixed path): then they are not read
+ * from the request, which saves two calls into uWS per request.
  */
 function serve(handler: Handler, reads: readonly RequestHeaderName[], log: Logger, method?: 'GET' | 'HEAD' | 'OPTIONS', path?: string) {
   const readHeaders = headerReader(reads);
