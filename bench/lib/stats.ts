@@ -7,8 +7,6 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
 }
 
-export const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : Number.NaN);
-
 /** The middle value (the mean of the two middle ones for an even count); NaN when empty. */
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) return Number.NaN;
