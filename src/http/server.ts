@@ -32,18 +32,23 @@ export function problemReply(err: unknown, log: Logger, req?: Request): Reply {
   };
 }
 
-function writeReply(res: HttpResponse, request: Request, reply: Reply, closeConnection: boolean): void {
+/** Writes a reply's status line and headers (the body is the caller's). */
+export function writeHead(res: HttpResponse, reply: Reply): void {
   if (reply.head) {
     // uWS writes a status as "HTTP/1.1 " + text + CRLF without looking inside, so a prepared head
     // (status line and header lines, checked for line breaks when packed) goes in one call instead
     // of one per header: each call into uWS costs more than the bytes it copies.
     res.writeStatus(reply.head);
-  } else {
-    // uWS answers 200 OK unless told otherwise.
-    if (reply.status !== 200) res.writeStatus(STATUS_TEXT[reply.status] ?? String(reply.status));
-    const headers = reply.headers;
-    if (headers) for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i]!, headers[i + 1]!);
+    return;
   }
+  // uWS answers 200 OK unless told otherwise.
+  if (reply.status !== 200) res.writeStatus(STATUS_TEXT[reply.status] ?? String(reply.status));
+  const headers = reply.headers;
+  if (headers) for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i]!, headers[i + 1]!);
+}
+
+function writeReply(res: HttpResponse, request: Request, reply: Reply, closeConnection: boolean): void {
+  writeHead(res, reply);
   if (request.id) res.writeHeader(REQUEST_ID, request.id);
   const body = reply.body ?? '';
   // 204 and 304 carry no body and no Content-Length (a 304's would have to match the 200's).

@@ -14,7 +14,7 @@
  */
 import type { HttpResponse, TemplatedApp, WebSocket } from 'uWebSockets.js';
 import { remoteAddress as peerAddress } from '../http/remote-address.js';
-import { problemReply } from '../http/server.js';
+import { problemReply, writeHead } from '../http/server.js';
 import { Problem } from '../http/problem.js';
 import type { Logger } from '../log.js';
 import { wsConnections, wsRefused, wsSubscriptions } from '../metrics/http.js';
@@ -83,14 +83,10 @@ interface Client {
   messages: number;
 }
 
-const STATUS_LINE: Record<number, string> = { 400: '400 Bad Request', 429: '429 Too Many Requests', 503: '503 Service Unavailable' };
-
 function refuse(res: HttpResponse, problem: Problem, log: Logger): void {
   const reply = problemReply(problem, log);
   res.cork(() => {
-    res.writeStatus(STATUS_LINE[problem.status] ?? String(problem.status));
-    const headers = reply.headers ?? [];
-    for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i]!, headers[i + 1]!);
+    writeHead(res, reply);
     res.end(reply.body, true);
   });
 }
