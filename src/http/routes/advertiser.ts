@@ -10,6 +10,7 @@ import { parseQuery } from '../query.js';
 import { cachedReply, jsonShape } from '../respond.js';
 import { findEvent, requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler } from '../types.js';
+import { VariantKeys } from '../variant-keys.js';
 import { viewerCountry } from '../viewer-country.js';
 import { BODY_TTL_MS } from '../widget-context.js';
 
@@ -50,13 +51,14 @@ function slugOf(path: string): string {
 export function specificEventRoute(deps: Deps): Handler {
   // An advertiser asks for the same few events over and over: decode and validate each path once.
   const slugs = new LRUCache<string, string>({ max: 1_000 });
+  const keys = new VariantKeys((p) => `specific|${p[0]}|${p[1] ?? 'all'}|${p[2]}`);
   return (req) => {
     let slug = slugs.get(req.path);
     if (slug === undefined) slugs.set(req.path, (slug = slugOf(req.path)));
     const q = parseQuery(SpecificEventQuery, req.query);
     const snap = requireSnapshot(deps.snapshots, 'events', 'all');
     const country = viewerCountry(deps.geo, req, q.fallback_geo, q.geo);
-    const key = `specific|${slug}|${q.limit ?? 'all'}|${country}`;
+    const key = keys.of([slug, q.limit, country]);
     let entry = deps.payloads.get('events', key, deps.now());
     if (!entry) {
       const event = findEvent(snap, slug);

@@ -24,6 +24,9 @@ import type { Handler } from '../types.js';
 import { viewerCountry } from '../viewer-country.js';
 import { BODY_TTL_MS, widgetContext } from '../widget-context.js';
 import type { Attribution } from './widgets.js';
+import type { Snapshot } from '../../store/schemas.js';
+import type { RankingSignals } from '../../tracking/ranking-inputs.js';
+import { VariantKeys } from '../variant-keys.js';
 
 export const BroadWidgetQuery = z.object({
   limit: intParam(1, 50).optional(),
@@ -51,6 +54,10 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
     'cache-control': `private, max-age=${age}`,
     vary: 'Accept-Language, X-Advertiser-Id',
   });
+  // Parts: country, locale, currency, limit, advertiser, rates (undefined for USD), signals.
+  const keys = new VariantKeys(
+    (p) => `broad|${p[0]}|${p[1]}|${p[2]}|${p[3]}|${p[4] ?? ''}|${(p[5] as Snapshot<'fx'> | undefined)?.version ?? 0}|${(p[6] as RankingSignals).version}`,
+  );
   return (req) => {
     const q = parseQuery(BroadWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
@@ -69,7 +76,7 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
     if (rate === undefined) throw dataUnavailable(`No ${currency} reference rate has been loaded yet; try again shortly or ask for USD.`);
     const signals = deps.ranking.current();
     const nowMs = deps.now();
-    const key = `broad|${country}|${locale}|${currency}|${limit}|${advertiserId ?? ''}|${fx?.version ?? 0}|${signals.version}`;
+    const key = keys.of([country, locale, currency, limit, advertiserId, fx, signals]);
     let entry = deps.payloads.get('metrics', key, nowMs);
     if (!entry) {
       // Converted amounts change with the rates too.

@@ -8,6 +8,7 @@ import { parseQuery } from '../query.js';
 import { cachedReply, CORS_HEADERS, jsonShape, type ReplyShape } from '../respond.js';
 import { findEvent, requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler, Request } from '../types.js';
+import { VariantKeys } from '../variant-keys.js';
 import { viewerCountry } from '../viewer-country.js';
 import { BODY_TTL_MS, widgetContext } from '../widget-context.js';
 import { buildEventWidget } from '../../widgets/event-widget.js';
@@ -33,6 +34,8 @@ function replyShape(deps: Deps, authenticated: boolean): ReplyShape {
       });
 }
 
+const eventKeys = new VariantKeys((p) => `event|${p[0]}|${p[1]}|${p[2] ?? ''}|${p[3]}`);
+
 /**
  * The event widget body for a slug and a visitor's country, built once per snapshot version and
  * variant. Shared by the REST route and the WebSocket `event:{slug}` topic.
@@ -41,7 +44,7 @@ function replyShape(deps: Deps, authenticated: boolean): ReplyShape {
 export function eventWidgetBody(deps: Deps, slug: string, format: DisplayFormat, advertiserId: string | undefined, country: string): CachedBody {
   const snap = requireSnapshot(deps.snapshots, 'events', 'all');
   const nowMs = deps.now();
-  const key = `event|${slug}|${format}|${advertiserId ?? ''}|${country}`;
+  const key = eventKeys.of([slug, format, advertiserId, country]);
   const hit = deps.payloads.get('events', key, nowMs);
   if (hit) return hit;
   const event = findEvent(snap, slug);
@@ -64,13 +67,15 @@ export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution
 
 export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
   const shape = replyShape(deps, authenticated);
+  // Parts: league, team_context as given, country.
+  const keys = new VariantKeys((p) => `sportsbook|${p[0]}|${((p[1] as string | undefined) ?? '').toLowerCase()}|${p[2]}`);
   return (req) => {
     const q = parseQuery(SportsbookWidgetQuery, req.query);
     attribution(req, q.advertiser_id); // validated for symmetry; the sportsbook payload has no links
     const snap = requireSnapshot(deps.snapshots, 'sportsbook', q.league);
     const nowMs = deps.now();
     const country = viewerCountry(deps.geo, req, q.fallback_geo, authenticated ? q.geo : undefined);
-    const key = `sportsbook|${q.league}|${(q.team_context ?? '').toLowerCase()}|${country}`;
+    const key = keys.of([q.league, q.team_context, country]);
     let entry = deps.payloads.get('sportsbook', key, nowMs);
     if (!entry) {
       const now = new Date(nowMs);
