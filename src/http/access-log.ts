@@ -2,6 +2,8 @@
  * Per-request bookkeeping after the reply is known: route metrics for every request, an info line
  * for a sampled share of them (ACCESS_LOG_SAMPLE_RATE), and always one for server errors.
  */
+// Imported: Node's global `performance` is a getter, paid on every request.
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log.js';
 import { observeRequest } from '../metrics/http.js';
 import type { Reply, Request } from './types.js';

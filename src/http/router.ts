@@ -7,6 +7,8 @@
  * /readyz is limited and reports draining.
  */
 import type { z } from 'zod';
+// Imported: Node's global `performance` is a getter, paid on every request.
+import { performance } from 'node:perf_hooks';
 import { accessLogger } from './access-log.js';
 import { requireAdvertiser } from './auth.js';
 import type { Deps } from './deps.js';

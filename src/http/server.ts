@@ -12,7 +12,7 @@
 import { App, us_listen_socket_close, us_socket_local_port, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from '../log.js';
 import { invalidParameters, Problem } from './problem.js';
-import { requestId } from './request-id.js';
+import { givenRequestId } from './request-id.js';
 import { CORS_HEADERS } from './respond.js';
 import { headerReader } from './request-headers.js';
 import { UwsRequest } from './uws-request.js';
@@ -47,9 +47,9 @@ export function writeHead(res: HttpResponse, reply: Reply): void {
   if (headers) for (let i = 0; i < headers.length; i += 2) res.writeHeader(headers[i]!, headers[i + 1]!);
 }
 
-function writeReply(res: HttpResponse, request: Request, reply: Reply, closeConnection: boolean): void {
+function writeReply(res: HttpResponse, request: UwsRequest, reply: Reply, closeConnection: boolean): void {
   writeHead(res, reply);
-  if (request.id) res.writeHeader(REQUEST_ID, request.id);
+  res.writeHeader(REQUEST_ID, request.idForHeader());
   const body = reply.body ?? '';
   // 204 and 304 carry no body and no Content-Length (a 304's would have to match the 200's).
   // (Only problems close the connection, and they always have a body.)
@@ -101,7 +101,7 @@ function serve(handler: Handler, reads: readonly RequestHeaderName[], log: Logge
       req.getQuery() ?? '',
       headers,
       res,
-      requestId(headers['x-request-id']),
+      givenRequestId(headers['x-request-id']),
     );
     if ((request.method === 'GET' || request.method === 'HEAD') && (req.getHeader(CONTENT_LENGTH) !== '' || req.getHeader(TRANSFER_ENCODING) !== '')) {
       request.settle(false);

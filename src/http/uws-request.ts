@@ -7,11 +7,16 @@
  */
 import type { HttpResponse } from 'uWebSockets.js';
 import { remoteAddress } from './remote-address.js';
+import { nextRequestNumber, requestIdBytes, requestIdText } from './request-id.js';
 import type { Request, RequestHeaders } from './types.js';
 
 export class UwsRequest implements Request {
   #res: HttpResponse | undefined;
   #remoteAddress: string | undefined;
+  /** The caller's valid X-Request-Id, or ours once made text. */
+  #id: string | undefined;
+  /** Our number for the request when the caller gave no valid id (request-id.ts). */
+  readonly #number: number;
 
   constructor(
     readonly method: string,
@@ -19,9 +24,21 @@ export class UwsRequest implements Request {
     readonly query: string,
     readonly headers: RequestHeaders,
     res: HttpResponse,
-    readonly id: string,
+    /** The caller's X-Request-Id, already checked (request-id.ts `givenRequestId`). */
+    givenId: string | undefined,
   ) {
     this.#res = res;
+    this.#id = givenId;
+    this.#number = givenId === undefined ? nextRequestNumber() : 0;
+  }
+
+  get id(): string {
+    return (this.#id ??= requestIdText(this.#number));
+  }
+
+  /** The id for the X-Request-Id header: bytes valid until the next request's, unless already text. */
+  idForHeader(): string | ArrayBuffer {
+    return this.#id ?? requestIdBytes(this.#number);
   }
 
   get remoteAddress(): string {

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { addressKey } from '../../src/geo/address-key.js';
 import { parseIp } from '../../src/geo/ip.js';
 import { rateLimited } from '../../src/http/rate-limits.js';
-import { requestId } from '../../src/http/request-id.js';
+import { givenRequestId, nextRequestNumber, requestIdBytes, requestIdText } from '../../src/http/request-id.js';
 
 describe('addressKey', () => {
   it('keeps an IPv4 address, and folds IPv6 into its /64', () => {
@@ -17,12 +17,19 @@ describe('addressKey', () => {
   });
 });
 
-describe('requestId', () => {
-  it('keeps a short plain id and replaces anything else with a fresh unique one', () => {
-    expect(requestId('abc-123_x.y:z')).toBe('abc-123_x.y:z');
-    const made = [undefined, '', 'has space', 'x'.repeat(129), 'a\nb', '<script>'].map((given) => requestId(given));
+describe('request ids', () => {
+  it('keeps a short plain id and refuses anything else', () => {
+    expect(givenRequestId('abc-123_x.y:z')).toBe('abc-123_x.y:z');
+    for (const given of [undefined, '', 'has space', 'x'.repeat(129), 'a\nb', '<script>']) expect(givenRequestId(given)).toBeUndefined();
+  });
+
+  it('numbers the others with unique ids whose bytes are their text, at every digit count', () => {
+    const made = [1, 2, 3].map(() => requestIdText(nextRequestNumber()));
     for (const id of made) expect(id).toMatch(/^[A-Za-z0-9_-]+-[0-9a-z]+$/);
     expect(new Set(made).size).toBe(made.length);
+    for (const n of [0, 1, 35, 36, 1295, 1296, 123_456_789, Number.MAX_SAFE_INTEGER - 1]) {
+      expect(Buffer.from(requestIdBytes(n)).toString('latin1')).toBe(requestIdText(n));
+    }
   });
 });
 

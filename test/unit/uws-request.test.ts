@@ -10,6 +10,16 @@ function peer(bytes: number[]) {
 const request = (res: ReturnType<typeof peer>) => new UwsRequest('GET', '/v1/widgets/broad', '', {}, res as unknown as HttpResponse, 'id-1');
 
 describe('UwsRequest', () => {
+  it("keeps the caller's id, and gives one of ours whose header bytes are its text", () => {
+    expect(request(peer([192, 0, 2, 1])).idForHeader()).toBe('id-1');
+    const ours = new UwsRequest('GET', '/v1/widgets/broad', '', {}, peer([192, 0, 2, 1]) as unknown as HttpResponse, undefined);
+    const bytes = Buffer.from(ours.idForHeader() as ArrayBuffer).toString('latin1');
+    expect(ours.id).toBe(bytes);
+    expect(ours.idForHeader()).toBe(bytes);
+    const next = new UwsRequest('GET', '/v1/widgets/broad', '', {}, peer([192, 0, 2, 1]) as unknown as HttpResponse, undefined);
+    expect(next.id).not.toBe(ours.id);
+  });
+
   it('asks uWS for the peer address only when read, and once', () => {
     const res = peer([81, 2, 69, 160]);
     const req = request(res);
