@@ -30,8 +30,8 @@ interface Variant {
 interface TopicState {
   /** By visitor country. */
   variants: Map<string, Variant>;
-  /** Advertisers' own, by `country\nadvertiser id`: read by REST only, never pushed. */
-  advertised: Map<string, Variant>;
+  /** Advertisers' own, by advertiser id then country: read by REST only, never pushed. */
+  advertised: Map<string, Map<string, Variant>>;
   /** Last push of a price change: what coalescing counts from. */
   lastPushMs: number;
   /** Last push of any kind. */
@@ -40,7 +40,8 @@ interface TopicState {
 }
 
 export class LivePayloads {
-  readonly #topics = new Map<string, TopicState>();
+  /** By asset, then horizon: a read on the request path makes no topic string. */
+  readonly #topics = new Map<Asset, Map<Horizon, TopicState>>();
   #push: Push = () => {};
   #wanted: Wanted = () => false;
 
@@ -50,7 +51,7 @@ export class LivePayloads {
     private readonly minIntervalMs: number,
     private readonly now: () => number = Date.now,
   ) {
-    for (const a of ASSETS) for (const h of HORIZONS) this.#topics.set(liveTopic(a, h), { variants: new Map(), advertised: new Map(), lastPushMs: 0, lastAnyPushMs: 0 });
+    for (const a of ASSETS) this.#topics.set(a, new Map(HORIZONS.map((h) => [h, { variants: new Map(), advertised: new Map(), lastPushMs: 0, lastAnyPushMs: 0 }])));
     engine.onChange((a, h, kind) => this.#schedule(a, h, kind));
   }
 
@@ -66,22 +67,30 @@ export class LivePayloads {
    * variant of its own, never shared with another advertiser or the public, and never pushed.
    */
   latest(asset: Asset, horizon: Horizon, country: string, advertiserId?: string): CachedBody {
-    const state = this.#topics.get(liveTopic(asset, horizon))!;
-    const [variants, key] = advertiserId === undefined ? [state.variants, country] : [state.advertised, `${country}\n${advertiserId}`];
-    let variant = variants.get(key);
-    if (!variant) variants.set(key, (variant = { builtMs: 0, validUntilMs: 0 }));
+    const state = this.#state(asset, horizon);
+    let variants: Map<string, Variant> | undefined = state.variants;
+    if (advertiserId !== undefined) {
+      variants = state.advertised.get(advertiserId);
+      if (!variants) state.advertised.set(advertiserId, (variants = new Map()));
+    }
+    let variant = variants.get(country);
+    if (!variant) variants.set(country, (variant = { builtMs: 0, validUntilMs: 0 }));
     // seconds_left moves every second: never serve a body older than that, nor one of an expired window.
     const now = this.now();
     if (!variant.entry || now - variant.builtMs >= 1000 || now >= variant.validUntilMs) this.#rebuild(asset, horizon, country, variant, advertiserId);
     return variant.entry!;
   }
 
+  #state(asset: Asset, horizon: Horizon): TopicState {
+    return this.#topics.get(asset)!.get(horizon)!;
+  }
+
   stop(): void {
-    for (const s of this.#topics.values()) clearTimeout(s.timer);
+    for (const byHorizon of this.#topics.values()) for (const s of byHorizon.values()) clearTimeout(s.timer);
   }
 
   #schedule(asset: Asset, horizon: Horizon, kind: ChangeKind): void {
-    const state = this.#topics.get(liveTopic(asset, horizon))!;
+    const state = this.#state(asset, horizon);
     if (kind === 'roll') {
       // The old window's payload is void: replace it now, whatever push was due.
       clearTimeout(state.timer);
@@ -105,7 +114,7 @@ export class LivePayloads {
     const topic = liveTopic(asset, horizon);
     const now = this.now();
     // Bodies nobody is pushed to are dropped: the next read rebuilds them.
-    for (const variant of state.advertised.values()) variant.entry = undefined;
+    for (const byCountry of state.advertised.values()) for (const variant of byCountry.values()) variant.entry = undefined;
     for (const [country, variant] of state.variants) {
       if (!this.#wanted(topic, country)) {
         variant.entry = undefined;
