@@ -23,6 +23,8 @@ export class VerifiedKeys {
    */
   readonly #cache: LRUCache<string, Buffer> | undefined;
   #active = new Set<string>();
+  /** The key under check, as bytes (verifiedRecently). */
+  #scratch = Buffer.alloc(0);
   #timer: NodeJS.Timeout | undefined;
   /** Bumped by every notice: a check that started before one must not be cached after it. */
   #generation = 0;
@@ -67,8 +69,12 @@ export class VerifiedKeys {
   /** True when `key` verified for `id` within the cache time (in memory, no Redis). */
   verifiedRecently(id: string, key: string): boolean {
     const cached = this.#cache?.get(id);
-    if (cached === undefined || cached.length !== Buffer.byteLength(key)) return false;
-    return timingSafeEqual(cached, Buffer.from(key));
+    const length = Buffer.byteLength(key);
+    if (cached === undefined || cached.length !== length) return false;
+    // The key's bytes go into a buffer kept for the next check: no Buffer per request.
+    if (this.#scratch.length !== length) this.#scratch = Buffer.alloc(length);
+    this.#scratch.write(key);
+    return timingSafeEqual(cached, this.#scratch);
   }
 
   /**

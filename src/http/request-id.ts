@@ -27,6 +27,8 @@ export const requestIdText = (n: number): string => `${PREFIX}${n.toString(36)}`
 
 const DIGITS = Buffer.from('0123456789abcdefghijklmnopqrstuvwxyz', 'latin1');
 const PREFIX_BYTES = Buffer.from(PREFIX, 'latin1');
+/** 36^k for k = 0..10: a number below 36^k has at most k digits. */
+const POWERS = Array.from({ length: 11 }, (_, k) => 36 ** k);
 /** One buffer per digit count, the prefix written once. */
 const byLength: Uint8Array[] = [];
 
@@ -36,13 +38,18 @@ const byLength: Uint8Array[] = [];
  */
 export function requestIdBytes(n: number): ArrayBuffer {
   let digits = 1;
-  for (let v = n; v >= 36; v = Math.floor(v / 36)) digits++;
+  while (digits < POWERS.length && n >= POWERS[digits]!) digits++;
   let bytes = byLength[digits];
   if (bytes === undefined) {
     bytes = new Uint8Array(PREFIX_BYTES.length + digits);
     bytes.set(PREFIX_BYTES);
     byLength[digits] = bytes;
   }
-  for (let i = bytes.length - 1, v = n; i >= PREFIX_BYTES.length; i--, v = Math.floor(v / 36)) bytes[i] = DIGITS[v % 36]!;
+  // Integer division while n fits 31 bits (the first two billion requests), float after.
+  const small = n <= 0x7fffffff;
+  for (let i = bytes.length - 1, v = n; i >= PREFIX_BYTES.length; i--) {
+    bytes[i] = DIGITS[v % 36]!;
+    v = small ? (v / 36) | 0 : Math.floor(v / 36);
+  }
   return bytes.buffer as ArrayBuffer;
 }
