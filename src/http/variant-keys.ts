@@ -2,11 +2,14 @@
  * A route's payload-cache keys, kept by the values they are made of, so a repeat request puts no key
  * string together.
  *
- * Hand-written for the hot path: joining a key of six or eight parts and hashing the new string
+ * Hand-written for the hot path: joining a key of four to seven parts and hashing the new string
  * cost about 0.4 µs of a cached widget request (bench/README.md, "Where the REST time went"). The
- * parts are values V8 has hashed before: the parsed query (one frozen object per query string,
- * query.ts), the country and locale strings every request shares, snapshot objects (one per
- * version). A Map read per part costs a tenth of the join.
+ * parts are values V8 has hashed before: strings of the parsed query (one frozen object per query
+ * string, query.ts), the country and locale strings every request shares, small numbers, snapshot
+ * objects (one per version). A Map read per part costs a tenth of the join.
+ *
+ * Memory: at most `max` keys (junk variants included, such as unknown slugs), after which the memo
+ * starts over; the snapshot objects of old versions it still holds go with it.
  */
 
 type Level = Map<unknown, Level | string>;
