@@ -200,7 +200,9 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     }, {
       addressOf: (remoteAddress, forwardedFor) =>
         addressKey(geo.clientAddress({ remoteAddress, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } })),
-      admit: (address) => limits.take('ws_upgrade', address),
+      // From memory, charged after the fact (as the widget path's limits): the upgrade is decided at once.
+      blocked: (address) => (limits.anyBlocked ? limits.blockedNow('ws_upgrade', address, Date.now()) : undefined),
+      charge: (address) => limits.charge('ws_upgrade', address),
       ledger: worker?.ledger,
     });
   });

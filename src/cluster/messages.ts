@@ -24,6 +24,8 @@ export type ToPrimary =
 /** Primary → worker. */
 export type ToWorker =
   | { t: 'reserved'; id: number; ok: boolean }
+  /** `address` now holds `n` WebSocket slots across the workers (sent to every worker on each change). */
+  | { t: 'slots'; address: string; n: number }
   /** Every worker of the start is ready: listen now. */
   | { t: 'listen' }
   /** The answer to the worker's `count`: the whole API's WebSocket connections now, for /readyz. */

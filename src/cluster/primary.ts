@@ -41,6 +41,12 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
   let port = config.port;
   let spawned = 0;
 
+  /** Tells every worker how many slots `address` holds now (their SlotView). */
+  const tellCount = (address: string) => {
+    const n = slots.of(address);
+    for (const { child } of running.values()) tell(child, { t: 'slots', address, n });
+  };
+
   const forkWorker = (index: number): ChildProcess => {
     const holder = ++spawned;
     const child = fork(process.argv[1]!, process.argv.slice(2), {
@@ -52,12 +58,20 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
     running.set(index, { child, holder });
     child.on('message', (msg: unknown) => {
       if (isMessage<ToPrimary, 'reserve'>(msg, 'reserve')) {
-        tell(child, { t: 'reserved', id: msg.id, ok: slots.reserve(holder, msg.address, msg.max) });
+        const ok = slots.reserve(holder, msg.address, msg.max);
+        // Every worker's view first, then the answer: a client that connects again after this one
+        // opened then meets a worker that knows the new count.
+        if (ok) tellCount(msg.address);
+        tell(child, { t: 'reserved', id: msg.id, ok });
       } else if (isMessage<ToPrimary, 'count'>(msg, 'count')) {
         tell(child, { t: 'count', id: msg.id, n: slots.total() });
       } else if (isMessage<ToPrimary, 'release'>(msg, 'release')) {
+        const before = slots.of(msg.address);
         slots.release(holder, msg.address);
+        if (slots.of(msg.address) !== before) tellCount(msg.address);
       } else if (isMessage<ToPrimary, 'ready'>(msg, 'ready')) {
+        // A worker (a restarted one too) starts from the counts as they are.
+        for (const [address, n] of slots.addresses()) tell(child, { t: 'slots', address, n });
         // A restarted worker listens at once; those of the start wait for each other.
         if (!readyAtStart) return tell(child, { t: 'listen' });
         readyAtStart.add(child);
@@ -74,7 +88,8 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
     child.on('error', (err) => log.error({ err, worker: index }, 'api worker error'));
     child.once('exit', (code, signal) => {
       if (running.get(index)?.child === child) running.delete(index);
-      slots.dropHolder(holder); // a dead worker's connections are gone: never leak its slots
+      // A dead worker's connections are gone: never leak its slots.
+      for (const address of slots.dropHolder(holder)) tellCount(address);
       firstListen.get(index)?.reject(new Error(`api worker ${index} exited before listening (${signal ?? `code ${code}`})`));
       firstListen.delete(index);
     });

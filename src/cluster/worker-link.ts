@@ -1,10 +1,11 @@
 /**
  * An API worker's side of the IPC channel to its primary: per-address WebSocket slots reserved at
- * the primary (so a cap holds across workers), the whole API's connection count asked of the
- * primary, and this process's metrics whenever the primary collects them.
+ * the primary (so a cap holds across workers), granted before its answer while the counts it sends
+ * show room to spare (SlotView), the whole API's connection count asked of the primary, and this
+ * process's metrics whenever the primary collects them.
  */
 import { register } from 'prom-client';
-import type { ConnectionLedger } from '../ws/connection-ledger.js';
+import { SlotView, type ConnectionLedger } from '../ws/connection-ledger.js';
 import { isMessage, type ToPrimary, type ToWorker } from './messages.js';
 
 export interface WorkerLink {
@@ -24,9 +25,10 @@ const send = (msg: ToPrimary) => {
   if (process.connected) process.send?.(msg, undefined, undefined, () => {});
 };
 
-/** Connects this process (forked with an IPC channel) to its primary. */
-export function linkToPrimary(): WorkerLink {
+/** Connects this process (forked with an IPC channel) to its primary, one of `workers` API workers. */
+export function linkToPrimary(workers: number): WorkerLink {
   let nextId = 0;
+  const view = new SlotView(workers);
   const waiting = new Map<number, (ok: boolean) => void>();
   const counting = new Map<number, (n: number) => void>();
   /** The last count the primary gave: the answer once it is gone (this worker is on its way out). */
@@ -37,6 +39,8 @@ export function linkToPrimary(): WorkerLink {
     if (isMessage<ToWorker, 'reserved'>(msg, 'reserved')) {
       waiting.get(msg.id)?.(msg.ok);
       waiting.delete(msg.id);
+    } else if (isMessage<ToWorker, 'slots'>(msg, 'slots')) {
+      view.update(msg.address, msg.n);
     } else if (isMessage<ToWorker, 'count'>(msg, 'count')) {
       total = msg.n;
       counting.get(msg.id)?.(msg.n);
@@ -59,13 +63,19 @@ export function linkToPrimary(): WorkerLink {
   });
   return {
     ledger: {
-      reserve(address, max) {
-        if (!process.connected) return Promise.resolve(false);
+      reserve(address, max, lost) {
+        if (!process.connected) return false;
         const id = ++nextId;
-        return new Promise((resolve) => {
+        const answer = new Promise<boolean>((resolve) => {
           waiting.set(id, resolve);
           send({ t: 'reserve', id, address, max });
         });
+        if (!view.grantNow(address, max)) return answer;
+        void answer.then((ok) => {
+          view.answered(address);
+          if (!ok) lost();
+        });
+        return true;
       },
       release: (address) => send({ t: 'release', address }),
     },

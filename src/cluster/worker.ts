@@ -14,7 +14,7 @@ export async function runWorker(index: number): Promise<void> {
   await runProcess(
     'api',
     async (config, log) => {
-      const link = linkToPrimary();
+      const link = linkToPrimary(config.apiWorkers);
       ensureDefaultMetrics();
       const api = await startApi(config, log, { ledger: link.ledger, wsConnections: link.wsConnections, mayListen: link.mayListen });
       // Every worker polls its snapshot meta in the background; the worker that answered /readyz

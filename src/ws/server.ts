@@ -5,8 +5,11 @@
  * slowing anyone else; idle connections are pinged and dropped when dead.
  *
  * Limits: open connections per client address (IPv6: per /64) and in all, checked before the
- * upgrade (refused with 429 / 503); upgrades per address over time (rate-limiter-flexible); and
- * messages per connection per second (over it the connection is closed with 1008).
+ * upgrade (refused with 429 / 503); upgrades per address over time (blocked from memory, charged
+ * after the fact); and messages per connection per second (over it the connection is closed with
+ * 1008). The upgrade is decided inside uWS's handler whenever memory can tell (always in one
+ * process; with API workers, unless the address is near its cap: connection-ledger.ts), so uWS
+ * corks the 101 itself.
  *
  * Payloads depend on the subscriber's country (resolved once, at upgrade, like a widget request), so
  * each public topic has an internal uWS topic per country (`event:{slug}@GB`); frames carry the
@@ -65,13 +68,15 @@ export const DEFAULT_WS_OPTIONS: WsOptions = {
 export interface WsAdmission {
   /** The limit key of the client behind an upgrade request (see geo/address-key.ts). */
   addressOf(remoteAddress: string, forwardedFor: string | undefined): string;
-  /** Rate limit on upgrades: the problem to answer with, or undefined to go on. */
-  admit(address: string): Promise<Problem | undefined>;
+  /** Rate limit on upgrades, from memory: the problem to answer with, or undefined to go on. */
+  blocked(address: string): Problem | undefined;
+  /** Counts an admitted upgrade against the rate limit (after the fact; a key over it is blocked). */
+  charge(address: string): void;
   /** Per-address slots; by default this process's own (API workers share their primary's). */
   ledger?: ConnectionLedger;
 }
 
-const OPEN_ADMISSION: WsAdmission = { addressOf: (remote) => remote, admit: async () => undefined };
+const OPEN_ADMISSION: WsAdmission = { addressOf: (remote) => remote, blocked: () => undefined, charge: () => {} };
 
 interface Client {
   /** Public topic names. */
@@ -81,6 +86,10 @@ interface Client {
   /** Start (epoch ms) of the current one-second message window, and messages in it. */
   windowStart: number;
   messages: number;
+  /** False when a slot granted at once was refused by the primary after all (nothing to release). */
+  holdsSlot: boolean;
+  /** The open socket, for closing it when its slot is lost. */
+  socket: WebSocket<Client> | undefined;
 }
 
 function refuse(res: HttpResponse, problem: Problem, log: Logger): void {
@@ -113,13 +122,22 @@ export function registerWebSocket(
   admission: WsAdmission = OPEN_ADMISSION,
 ): WsHub {
   const open = new Set<WebSocket<Client>>();
-  /** Connections open or being upgraded, per address key (reserved before the async checks). */
+  /** Connections open or being upgraded, per address key (reserved before the upgrade). */
   const ledger = admission.ledger ?? localLedger();
   /** This process's connections open or being upgraded: file descriptors are per process. */
   let reserved = 0;
-  const release = (address: string) => {
-    reserved--;
-    ledger.release(address);
+  const refusePerAddress = (res: HttpResponse) => {
+    wsRefused.labels('per_address').inc();
+    refuse(
+      res,
+      new Problem(429, 'rate_limited', `At most ${opts.maxPerAddress} open WebSocket connections per client address.`, [], {
+        'retry-after': '5',
+        // A cap on concurrent connections, not a quota per window: the policy has no `w`.
+        'ratelimit-policy': `"ws_connections";q=${opts.maxPerAddress}`,
+        ratelimit: '"ws_connections";r=0;t=5',
+      }),
+      log,
+    );
   };
   // Subscriptions per (topic, country), so snapshot changes rebuild only what someone watches.
   const counts = new Map<string, { topic: string; country: string; n: number }>();
@@ -137,7 +155,6 @@ export function registerWebSocket(
     maxBackpressure: opts.maxBackpressure,
     closeOnBackpressureLimit: true,
     upgrade: (res, req, context) => {
-      // Everything from `req` is read now: it is gone after the first await.
       const wsKey = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
@@ -154,50 +171,55 @@ export function registerWebSocket(
         wsRefused.labels('total').inc();
         return refuse(res, new Problem(503, 'rate_limited', 'This server holds all the WebSocket connections it can; try again shortly.', [], { 'retry-after': '5' }), log);
       }
+      const overRate = admission.blocked(address);
+      if (overRate) {
+        wsRefused.labels('rate').inc();
+        return refuse(res, overRate, log);
+      }
+      const client: Client = { topics: new Set(), country, address, windowStart: 0, messages: 0, holdsSlot: true, socket: undefined };
+      const granted = ledger.reserve(address, opts.maxPerAddress, () => {
+        // Granted at once, then refused by the primary: other workers took the last slots meanwhile.
+        client.holdsSlot = false;
+        wsRefused.labels('per_address').inc();
+        client.socket?.end(1013, `at most ${opts.maxPerAddress} open WebSocket connections per client address`);
+      });
+      if (granted === false) return refusePerAddress(res);
       reserved++;
+      if (granted === true) {
+        // Decided at once: upgraded inside the handler, where uWS corks the 101 itself.
+        admission.charge(address);
+        return res.upgrade<Client>(client, wsKey, protocol, extensions, context);
+      }
+      // Near the cap, a worker waits for its primary (everything from `req` is read above: it is
+      // gone after the first await).
       let aborted = false;
-      let slot = false; // holds a per-address slot, released on abort or refusal
       res.onAborted(() => {
         aborted = true;
         reserved--;
-        if (slot) ledger.release(address);
       });
-      void ledger.reserve(address, opts.maxPerAddress).then(async (ok) => {
+      void granted.then((ok) => {
         if (aborted) {
           if (ok) ledger.release(address);
           return;
         }
         if (!ok) {
           reserved--;
-          wsRefused.labels('per_address').inc();
-          return refuse(
-            res,
-            new Problem(429, 'rate_limited', `At most ${opts.maxPerAddress} open WebSocket connections per client address.`, [], {
-              'retry-after': '5',
-              // A cap on concurrent connections, not a quota per window: the policy has no `w`.
-              'ratelimit-policy': `"ws_connections";q=${opts.maxPerAddress}`,
-              ratelimit: '"ws_connections";r=0;t=5',
-            }),
-            log,
-          );
+          return refusePerAddress(res);
         }
-        slot = true;
-        const problem = await admission.admit(address);
-        if (aborted) return;
-        if (problem) {
-          slot = false;
-          release(address);
-          wsRefused.labels('rate').inc();
-          return refuse(res, problem, log);
-        }
+        admission.charge(address);
         // Not corked, against the uWS advice: in our build (uws-pack 20.0.8) `res.cork` reads the
         // response's state from memory that is the WebSocket's after an upgrade inside it, and
         // sometimes closes the socket right after `open` (often on Node 22). Fixed upstream in
-        // uWebSockets v20.79.0 (PR #1929). Costs a stderr warning and unbatched writes per upgrade.
-        res.upgrade<Client>({ topics: new Set(), country, address, windowStart: 0, messages: 0 }, wsKey, protocol, extensions, context);
+        // uWebSockets v20.79.0 (PR #1929). Costs a stderr warning and unbatched writes, only on
+        // this path.
+        res.upgrade<Client>(client, wsKey, protocol, extensions, context);
       });
     },
     open: (ws) => {
+      const client = ws.getUserData();
+      // Lost between the upgrade and now: nothing more to do than close.
+      if (!client.holdsSlot) return void ws.end(1013, `at most ${opts.maxPerAddress} open WebSocket connections per client address`);
+      client.socket = ws;
       open.add(ws);
       wsConnections.set(open.size);
     },
@@ -208,7 +230,9 @@ export function registerWebSocket(
       for (const topic of client.topics) track(topic, client.country, -1);
       wsSubscriptions.dec(client.topics.size);
       wsConnections.set(open.size);
-      release(client.address);
+      client.socket = undefined; // closed: a slot lost later has nothing left to close
+      reserved--;
+      if (client.holdsSlot) ledger.release(client.address);
     },
     message: (ws: WebSocket<Client>, message: ArrayBuffer, isBinary: boolean) => {
       const client = ws.getUserData();

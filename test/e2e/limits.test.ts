@@ -29,6 +29,7 @@ beforeAll(async () => {
     AUTH_FAILURE_BLOCK_SECONDS: '120',
     WS_MAX_CONNECTIONS_PER_ADDRESS: '3',
     WS_MAX_MESSAGES_PER_SECOND: '10',
+    RATE_LIMIT_WS_UPGRADE: '6/60',
     DRAIN_SECONDS: '3',
   });
   worker = await spawnProcess('workers/main.ts', env);
@@ -199,6 +200,31 @@ describe('WebSocket limits', () => {
       return again instanceof WebSocket;
     }, { timeout: 5_000, interval: 100 }).toBe(true);
     for (const ws of [...held.slice(1), elsewhere]) (ws as WebSocket).close();
+  });
+
+  it('refuses upgrades over the rate with 429 from memory, after admitting the whole allowance', async () => {
+    const address = '81.2.69.90';
+    let admitted = 0;
+    // One connection at a time, each closed before the next: only the rate applies, not the cap.
+    await expect
+      .poll(async () => {
+        const ws = await openWs(address);
+        if (typeof ws === 'number') return ws;
+        admitted++;
+        await new Promise((r) => {
+          ws.once('close', r);
+          ws.close();
+        });
+        return 101;
+      }, { timeout: 15_000, interval: 100 })
+      .toBe(429);
+    // Upgrades are charged after the fact (within about 50 ms) and blocks reach the other worker
+    // over Redis: the allowance is never cut short, and the overshoot is a connection or two.
+    expect(admitted).toBeGreaterThanOrEqual(6);
+    expect(admitted).toBeLessThanOrEqual(8);
+    const refusal = await refusalHeaders(address);
+    expect(refusal['ratelimit-policy']).toBe('"ws_upgrade";q=6;w=60');
+    expect(Number(refusal['retry-after'])).toBeGreaterThan(0);
   });
 
   it('a repeated subscribe is a no-op, and a client over the message rate is closed with 1008', async () => {

@@ -147,6 +147,16 @@ describe('WebSocket /v1/ws', () => {
     c.ws.close();
   }, 60_000);
 
+  it('decides an upgrade inside uWS\'s handler (the 101 corked): no uncorked-write warning on stderr', async () => {
+    const before = a.output().length;
+    const clients = await Promise.all(Array.from({ length: 4 }, () => client(a)));
+    clients[0]!.ws.send(JSON.stringify({ op: 'subscribe', topic: 'live-market:BTC:5' }));
+    await clients[0]!.next((f) => f.topic === 'live-market:BTC:5');
+    for (const c of clients) c.ws.close();
+    await expect.poll(() => wsConnections(a), { timeout: 5_000 }).toBe(0);
+    expect(a.output().slice(before)).not.toContain('corked callback');
+  });
+
   it('pushes the event widget when its snapshot changes', async () => {
     await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.4), new Date());
     const c = await client(a);

@@ -1,6 +1,6 @@
 /** Per-address WebSocket slots: one cap across holders (API workers), and a dead holder's slots freed. */
 import { describe, expect, it } from 'vitest';
-import { localLedger, SlotCounts } from '../../src/ws/connection-ledger.js';
+import { localLedger, SlotCounts, SlotView } from '../../src/ws/connection-ledger.js';
 
 describe('SlotCounts', () => {
   it('caps an address across holders, not per holder', () => {
@@ -23,12 +23,14 @@ describe('SlotCounts', () => {
     expect(slots.reserve(2, 'a', 2)).toBe(false);
   });
 
-  it('drops every slot of a holder at once, leaving the others', () => {
+  it('drops every slot of a holder at once, leaving the others, and says which addresses had some', () => {
     const slots = new SlotCounts();
     slots.reserve(1, 'a', 2);
     slots.reserve(1, 'b', 2);
     slots.reserve(2, 'a', 2);
-    slots.dropHolder(1);
+    expect(slots.dropHolder(1).sort()).toEqual(['a', 'b']);
+    expect([slots.of('a'), slots.of('b')]).toEqual([1, 0]);
+    expect([...slots.addresses()]).toEqual([['a', 1]]);
     expect(slots.total()).toBe(1);
     expect(slots.heldBy(1)).toBe(0);
     expect(slots.reserve(3, 'a', 2)).toBe(true);
@@ -49,11 +51,44 @@ describe('SlotCounts', () => {
 });
 
 describe('localLedger', () => {
-  it('is the cap of one process', async () => {
+  it('is the cap of one process, answered at once', () => {
     const ledger = localLedger();
-    expect(await ledger.reserve('a', 1)).toBe(true);
-    expect(await ledger.reserve('a', 1)).toBe(false);
+    const lost = () => {
+      throw new Error('a local slot is never lost');
+    };
+    expect(ledger.reserve('a', 1, lost)).toBe(true);
+    expect(ledger.reserve('a', 1, lost)).toBe(false);
     ledger.release('a');
-    expect(await ledger.reserve('a', 1)).toBe(true);
+    expect(ledger.reserve('a', 1, lost)).toBe(true);
+  });
+});
+
+describe('SlotView', () => {
+  it('grants at once up to its share of the room the count leaves, then leaves it to the primary', () => {
+    const view = new SlotView(2);
+    // 20 - 0 = 20 free, 10 for each of two workers.
+    for (let i = 0; i < 10; i++) expect(view.grantNow('a', 20)).toBe(true);
+    expect(view.grantNow('a', 20)).toBe(false);
+    expect(view.grantNow('b', 20)).toBe(true);
+    // The primary answered all ten: 10 held, 5 each left.
+    for (let i = 0; i < 10; i++) view.answered('a');
+    view.update('a', 10);
+    for (let i = 0; i < 5; i++) expect(view.grantNow('a', 20)).toBe(true);
+    expect(view.grantNow('a', 20)).toBe(false);
+  });
+
+  it('near the cap grants nothing at once, and again when slots are freed', () => {
+    const view = new SlotView(2);
+    view.update('a', 19);
+    expect(view.grantNow('a', 20)).toBe(false); // one free, two workers: the primary decides
+    view.update('a', 0);
+    expect(view.grantNow('a', 20)).toBe(true);
+  });
+
+  it('never grants at once when the workers alone could fill the cap', () => {
+    expect(new SlotView(4).grantNow('a', 3)).toBe(false);
+    const three = new SlotView(3);
+    expect(three.grantNow('a', 3)).toBe(true);
+    expect(three.grantNow('a', 3)).toBe(false);
   });
 });
