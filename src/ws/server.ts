@@ -86,8 +86,16 @@ interface Client {
   /** Start (epoch ms) of the current one-second message window, and messages in it. */
   windowStart: number;
   messages: number;
+  /**
+   * The connection's slot, shared by reference: uWS hands `open` and `close` a copy of the upgrade's
+   * user data, and a slot granted at once can be lost after the upgrade.
+   */
+  slot: Slot;
+}
+
+interface Slot {
   /** False when a slot granted at once was refused by the primary after all (nothing to release). */
-  holdsSlot: boolean;
+  held: boolean;
   /** The open socket, for closing it when its slot is lost. */
   socket: WebSocket<Client> | undefined;
 }
@@ -126,6 +134,7 @@ export function registerWebSocket(
   const ledger = admission.ledger ?? localLedger();
   /** This process's connections open or being upgraded: file descriptors are per process. */
   let reserved = 0;
+  const LOST_SLOT = `at most ${opts.maxPerAddress} open WebSocket connections per client address`;
   const refusePerAddress = (res: HttpResponse) => {
     wsRefused.labels('per_address').inc();
     refuse(
@@ -176,12 +185,13 @@ export function registerWebSocket(
         wsRefused.labels('rate').inc();
         return refuse(res, overRate, log);
       }
-      const client: Client = { topics: new Set(), country, address, windowStart: 0, messages: 0, holdsSlot: true, socket: undefined };
+      const slot: Slot = { held: true, socket: undefined };
+      const client: Client = { topics: new Set(), country, address, windowStart: 0, messages: 0, slot };
       const granted = ledger.reserve(address, opts.maxPerAddress, () => {
         // Granted at once, then refused by the primary: other workers took the last slots meanwhile.
-        client.holdsSlot = false;
+        slot.held = false;
         wsRefused.labels('per_address').inc();
-        client.socket?.end(1013, `at most ${opts.maxPerAddress} open WebSocket connections per client address`);
+        slot.socket?.end(1013, LOST_SLOT);
       });
       if (granted === false) return refusePerAddress(res);
       reserved++;
@@ -216,10 +226,10 @@ export function registerWebSocket(
       });
     },
     open: (ws) => {
-      const client = ws.getUserData();
+      const { slot } = ws.getUserData();
       // Lost between the upgrade and now: nothing more to do than close.
-      if (!client.holdsSlot) return void ws.end(1013, `at most ${opts.maxPerAddress} open WebSocket connections per client address`);
-      client.socket = ws;
+      if (!slot.held) return void ws.end(1013, LOST_SLOT);
+      slot.socket = ws;
       open.add(ws);
       wsConnections.set(open.size);
     },
@@ -230,9 +240,9 @@ export function registerWebSocket(
       for (const topic of client.topics) track(topic, client.country, -1);
       wsSubscriptions.dec(client.topics.size);
       wsConnections.set(open.size);
-      client.socket = undefined; // closed: a slot lost later has nothing left to close
+      client.slot.socket = undefined; // closed: a slot lost later has nothing left to close
       reserved--;
-      if (client.holdsSlot) ledger.release(client.address);
+      if (client.slot.held) ledger.release(client.address);
     },
     message: (ws: WebSocket<Client>, message: ArrayBuffer, isBinary: boolean) => {
       const client = ws.getUserData();
