@@ -33,6 +33,8 @@ const WARMUP_TICKS = 10;
 const P99_TARGET = 1.5;
 /** How long a leading-edge tick may take to reach every client before it counts frames as lost. */
 const DELIVERY_WAIT_MS = 5_000;
+/** How far the bench's stamp of a feed tick may trail a client's frame of it (see matchByPrice). */
+const STAMP_SLACK_US = 20_000;
 /** Sockets a server process needs beside its subscribers (Redis, HTTP, files). */
 const FD_MARGIN = 200;
 /** A server just started settles (startup garbage collected) before its memory is read. */
@@ -159,7 +161,7 @@ class Fanout {
     await sub.unsubscribe();
     sub.disconnect();
     await this.pool.close();
-    const m = matchByPrice(ticks, arrivals);
+    const m = matchByPrice(ticks, arrivals, STAMP_SLACK_US);
     return { label: t.label, subscribers: n, latenciesMs: m.latenciesMs, expected: Number.NaN, delivered: m.latenciesMs.length, unmatched: m.unmatched, closedEarly, rssKbPerSocket };
   }
 }

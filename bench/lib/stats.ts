@@ -33,8 +33,13 @@ export interface Matched {
  * the same shown price counts from its first (the price a client sees changed then); a frame
  * counts from the latest such change to its price at or before its arrival. `arrivals` holds, per
  * price, when clients first saw a frame with it.
+ *
+ * The bench hears a tick from Redis like any subscriber, and Redis serves its subscribers one after
+ * another: a fast publisher's clients can have the frame before the bench has stamped the tick.
+ * So a change stamped up to `slackUs` after a frame's arrival is still that frame's, at latency 0;
+ * without this, such a frame matched an older change to the same price, seconds earlier.
  */
-export function matchByPrice(ticks: readonly PriceEvent[], arrivals: ReadonlyMap<string, readonly number[]>): Matched {
+export function matchByPrice(ticks: readonly PriceEvent[], arrivals: ReadonlyMap<string, readonly number[]>, slackUs = 0): Matched {
   const changes = new Map<string, number[]>();
   let last: string | undefined;
   for (const t of [...ticks].sort((a, b) => a.atUs - b.atUs)) {
@@ -49,14 +54,14 @@ export function matchByPrice(ticks: readonly PriceEvent[], arrivals: ReadonlyMap
   for (const [price, times] of arrivals) {
     const starts = changes.get(price);
     for (const at of times) {
-      // Latest change to `price` not after `at` (starts ascend).
+      // Latest change to `price` not after `at` + slack (starts ascend).
       let best: number | undefined;
       for (const s of starts ?? []) {
-        if (s > at) break;
+        if (s > at + slackUs) break;
         best = s;
       }
       if (best === undefined) unmatched++;
-      else latenciesMs.push((at - best) / 1000);
+      else latenciesMs.push(Math.max(0, at - best) / 1000);
     }
   }
   latenciesMs.sort((a, b) => a - b);

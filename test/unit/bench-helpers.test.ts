@@ -71,6 +71,19 @@ describe('matchByPrice', () => {
   it('does not match a frame to a tick that came after it', () => {
     expect(matchByPrice([{ price: '$1.00', atUs: 5_000 }], new Map([['$1.00', [4_000]]]))).toEqual({ latenciesMs: [], unmatched: 1 });
   });
+
+  it('with slack, gives a frame that beat the stamp of its tick latency 0, not an older change of its price', () => {
+    const ticks = [
+      { price: '$1.00', atUs: 1_000_000 },
+      { price: '$2.00', atUs: 2_000_000 },
+      { price: '$1.00', atUs: 9_000_000 }, // stamped 2 ms after a client already had its frame
+    ];
+    const arrivals = new Map([['$1.00', [8_998_000]]]);
+    expect(matchByPrice(ticks, arrivals)).toEqual({ latenciesMs: [7_998], unmatched: 0 });
+    expect(matchByPrice(ticks, arrivals, 20_000)).toEqual({ latenciesMs: [0], unmatched: 0 });
+    // A change further ahead than the slack is not this frame's.
+    expect(matchByPrice(ticks, new Map([['$1.00', [8_900_000]]]), 20_000)).toEqual({ latenciesMs: [7_900], unmatched: 0 });
+  });
 });
 
 describe('HTTP capture', () => {
