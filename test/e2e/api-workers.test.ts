@@ -7,6 +7,7 @@
 import { createServer, get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
+import { openWebSocket } from '../support/ws-client.js';
 import { freePort } from '../../src/dev/private-redis.js';
 import { alive } from '../support/processes.js';
 import { useRedis } from '../support/redis.js';
@@ -69,20 +70,7 @@ const metrics = async () => (await fetch(`http://127.0.0.1:${adminPort}/metrics`
 /** The value of a metric line (name with labels, as exposed). */
 const metric = (text: string, series: string) => Number(new RegExp(`^${series.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 
-function openWs(address: string): Promise<WebSocket | number> {
-  const ws = new WebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { headers: { 'x-forwarded-for': address } });
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => {
-      ws.on('error', () => {}); // a worker killed under it resets the connection: that is the point
-      resolve(ws);
-    });
-    ws.once('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      ws.terminate();
-    });
-    ws.once('error', (err) => reject(new Error(`WebSocket upgrade: ${err.message}`)));
-  });
-}
+const openWs = (address: string) => openWebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { 'x-forwarded-for': address });
 
 /** Pids of the primary's worker processes, from the access log of fresh /healthz requests. */
 async function workerPids(): Promise<Set<number>> {

@@ -7,6 +7,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { openWebSocket } from '../support/ws-client.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
@@ -153,17 +154,7 @@ describe('attribution', () => {
 });
 
 /** Opens a WebSocket as client `address`; resolves with the socket or the refusal's status. */
-function openWs(address: string): Promise<WebSocket | number> {
-  const ws = new WebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { headers: { 'x-forwarded-for': address } });
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(ws));
-    ws.once('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      res.resume();
-    });
-    ws.once('error', reject);
-  });
-}
+const openWs = (address: string) => openWebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { 'x-forwarded-for': address });
 
 /** The headers of a refused WebSocket upgrade from `address`. */
 function refusalHeaders(address: string): Promise<Record<string, string | string[] | undefined>> {

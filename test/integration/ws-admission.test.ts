@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { App, us_listen_socket_close, us_socket_local_port, type us_listen_socket } from 'uWebSockets.js';
 import WebSocket from 'ws';
+import { openWebSocket } from '../support/ws-client.js';
 import { createLogger } from '../../src/log.js';
 import type { ConnectionLedger } from '../../src/ws/connection-ledger.js';
 import { DEFAULT_WS_OPTIONS, registerWebSocket, type WsHub } from '../../src/ws/server.js';
@@ -39,17 +40,7 @@ async function hub(reserve: ConnectionLedger['reserve'], released: string[]): Pr
 }
 
 /** Connects; resolves with the open socket or the refusal's status. */
-function connect(port: number): Promise<WebSocket | number> {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/v1/ws`);
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(ws));
-    ws.once('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      res.resume();
-    });
-    ws.once('error', reject);
-  });
-}
+const connect = (port: number) => openWebSocket(`ws://127.0.0.1:${port}/v1/ws`);
 
 const closed = (ws: WebSocket) => new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
 
