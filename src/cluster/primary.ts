@@ -66,9 +66,7 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
       } else if (isMessage<ToPrimary, 'count'>(msg, 'count')) {
         tell(child, { t: 'count', id: msg.id, n: slots.total() });
       } else if (isMessage<ToPrimary, 'release'>(msg, 'release')) {
-        const before = slots.of(msg.address);
-        slots.release(holder, msg.address);
-        if (slots.of(msg.address) !== before) tellCount(msg.address);
+        if (slots.release(holder, msg.address)) tellCount(msg.address);
       } else if (isMessage<ToPrimary, 'ready'>(msg, 'ready')) {
         // A worker (a restarted one too) starts from the counts as they are.
         for (const [address, n] of slots.addresses()) tell(child, { t: 'slots', address, n });

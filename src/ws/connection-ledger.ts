@@ -78,15 +78,19 @@ export class SlotCounts {
     return true;
   }
 
-  /** Gives back one of `holder`'s slots for `address`; a no-op when it holds none (dropped already). */
-  release(holder: number, address: string): void {
+  /**
+   * Gives back one of `holder`'s slots for `address`; a no-op when it holds none (dropped already).
+   * True when a slot was given back.
+   */
+  release(holder: number, address: string): boolean {
     const held = this.perHolder.get(holder);
     const mine = held?.get(address) ?? 0;
-    if (!held || mine === 0) return;
+    if (!held || mine === 0) return false;
     if (mine === 1) held.delete(address);
     else held.set(address, mine - 1);
     if (held.size === 0) this.perHolder.delete(holder);
     this.take(address, 1);
+    return true;
   }
 
   /** Releases every slot of `holder` (its process exited); returns the addresses that had some. */
@@ -133,6 +137,6 @@ export function localLedger(): ConnectionLedger {
   const counts = new SlotCounts();
   return {
     reserve: (address, max) => counts.reserve(0, address, max),
-    release: (address) => counts.release(0, address),
+    release: (address) => void counts.release(0, address),
   };
 }

@@ -18,7 +18,7 @@ describe('SlotCounts', () => {
     const slots = new SlotCounts();
     slots.reserve(1, 'a', 2);
     slots.reserve(1, 'a', 2);
-    slots.release(1, 'a');
+    expect(slots.release(1, 'a')).toBe(true);
     expect(slots.reserve(2, 'a', 2)).toBe(true);
     expect(slots.reserve(2, 'a', 2)).toBe(false);
   });
@@ -42,8 +42,8 @@ describe('SlotCounts', () => {
     slots.reserve(1, 'a', 1);
     slots.reserve(2, 'b', 1);
     slots.dropHolder(1);
-    slots.release(1, 'a');
-    slots.release(2, 'a');
+    expect(slots.release(1, 'a')).toBe(false);
+    expect(slots.release(2, 'a')).toBe(false);
     expect(slots.total()).toBe(1);
     expect(slots.reserve(2, 'b', 1)).toBe(false);
     expect(slots.reserve(2, 'a', 1)).toBe(true);
