@@ -118,11 +118,14 @@ interface Case {
 /** One wrk run, with the CPU time the server (when its pid is known) spent per request. */
 type Run = WrkResult & { cpuUsPerRequest?: number };
 
+/** A server under load: its port, and its pid when its CPU time is to be read. */
+type Server = { port: number; pid?: number };
+
 /**
  * Alternates wrk runs over `servers` for `rounds`; every run per server (rows show the median).
  * CPU per request moves far less than req/s when something else shares the machine.
  */
-function alternate(servers: Array<{ port: number; pid?: number }>, c: Pick<Case, 'path' | 'headers'>, o: BenchOptions): Run[][] {
+function alternate(servers: Server[], c: Pick<Case, 'path' | 'headers'>, o: BenchOptions): Run[][] {
   const runs: Run[][] = servers.map(() => []);
   for (let r = 0; r < o.rounds; r++) {
     servers.forEach((s, i) => {
@@ -194,6 +197,7 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
   const [rawPort, peerPort] = [await freePort(), await freePort()];
   const raw = await spawnTs('bench/raw-replay.ts', {}, { cpus: SERVER_CPU, args: [file, String(rawPort)] });
   const rawPeer = await spawnTs('bench/raw-replay.ts', {}, { cpus: SERVER_CPU, args: [file, String(peerPort), 'peer'] });
+  const rawServer: Server = { port: rawPort, pid: raw.child.pid };
   try {
     await Promise.all([waitForLine(raw, 'listening'), waitForLine(rawPeer, 'listening')]);
     // The baseline must answer exactly what it captured (uWS's own Date and mark aside).
@@ -211,14 +215,14 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
     for (const c of cases) {
       // Unmeasured: the case's own variant is hot again.
       runWrk(`http://127.0.0.1:${api.port}${c.path}`, { seconds: 1, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
-      const [base, pw] = alternate([{ port: rawPort, pid: raw.child.pid }, { port: api.port, pid: api.child.pid }], c, o);
+      const [base, pw] = alternate([rawServer, { port: api.port, pid: api.child.pid }], c, o);
       const { row, ratio } = ratioRow('REST', c.name, base!, pw!, RATIO_TARGET);
       out.rows.push(row);
       out.details.push({ part: 'rest', case: c.name, path: c.path, headers: { ...c.headers, ...('x-api-key' in c.headers ? { 'x-api-key': '(redacted)' } : {}) }, bodyBytes: c.answer.body.length, raw: base, predictwire: pw });
       log(`  ${c.name}: raw ${row.baseline}  predictwire ${row.predictwire}  ratio ${fixed(ratio)} ${row.result}`);
     }
     const first = cases[0];
-    if (first) peerAddressCost(first, { port: rawPort, pid: raw.child.pid }, { port: peerPort, pid: rawPeer.child.pid }, o, log, out);
+    if (first) peerAddressCost(first, rawServer, { port: peerPort, pid: rawPeer.child.pid }, o, log, out);
   } finally {
     await Promise.all([raw.stop(), rawPeer.stop(), api.stop()]);
   }
@@ -228,7 +232,6 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
  * What knowing the client costs a raw uWS app: the replay against the same replay asking uWS for
  * the peer address on every request (the API must, for the visitor's country).
  */
-type Server = { port: number; pid?: number };
 function peerAddressCost(c: Case, raw: Server, peerAsked: Server, o: BenchOptions, log: Log, out: RestResult): void {
   const [base, peer] = alternate([raw, peerAsked], c, o);
   const { row } = ratioRow('REST', `peer address alone (${c.name}): raw replay + getRemoteAddress() vs raw replay`, base!, peer!);
