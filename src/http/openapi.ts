@@ -36,6 +36,7 @@ const HEADERS = {
   'RateLimit-Policy': header('IETF RateLimit-Policy header: the limit\'s quota and window.'),
   'WWW-Authenticate': header('The API key challenge: `ApiKey realm="predictwire", header="x-api-key"`.'),
   Allow: header('The methods the path answers: `GET, HEAD, OPTIONS`.'),
+  Upgrade: header('The protocol the path takes: `websocket`.', { type: 'string', enum: ['websocket'] }),
   Location: header('Where the redirect goes: the operator\'s page.', { type: 'string', format: 'uri' }),
 } as const;
 type HeaderName = keyof typeof HEADERS;
@@ -49,6 +50,7 @@ const PROBLEMS: Record<number, [string, HeaderName[]]> = {
   404: ['`not_found`: no such route, event, league matchup or team.', []],
   405: ['`method_not_allowed`: the API is read-only.', ['Allow']],
   410: ['`link_expired`: a signed link past its expiry.', []],
+  426: ['`upgrade_required`: the path takes only WebSocket upgrades.', ['Upgrade']],
   429: ['`rate_limited`: over an allowance; retry after Retry-After.', ['Retry-After', 'RateLimit', 'RateLimit-Policy']],
   500: ['`internal_error`: a bug, logged with the request id.', []],
   503: ['`data_unavailable`: no data loaded yet, or credentials cannot be checked now; retry after Retry-After.', ['Retry-After']],
@@ -253,7 +255,7 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
       responses: {
         '101': { description: 'Switching protocols: the connection is a WebSocket from here on.' },
         '400': { $ref: '#/components/responses/Problem400' },
-        '404': { description: 'A plain GET without `Upgrade: websocket` (the path only takes upgrades).', content: { 'application/problem+json': { schema: ref('Problem') } } },
+        '426': { $ref: '#/components/responses/Problem426' },
         '429': { $ref: '#/components/responses/Problem429' },
         '503': { $ref: '#/components/responses/Problem503' },
       },

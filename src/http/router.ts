@@ -71,6 +71,13 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
   const ADVERTISER: RequestHeaderName[] = [...BROAD, 'x-api-key'];
   const CLICK: RequestHeaderName[] = [...BASE, 'user-agent', 'purpose', 'sec-purpose', 'x-moz'];
   const auth = (h: Handler) => requireAdvertiser(deps, h);
+  /** /v1/ws without `Upgrade: websocket` (uWS's WebSocket route passes those on): say how to open it. */
+  const upgradeOnly: Handler = () => {
+    throw new Problem(426, 'upgrade_required', 'GET /v1/ws takes only WebSocket upgrades: connect with a WebSocket client (ws:// or wss://).', [], {
+      upgrade: 'websocket',
+      connection: 'Upgrade',
+    });
+  };
   const done = accessLogger(deps.log, deps.config.accessLogSampleRate);
 
   /**
@@ -114,6 +121,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     route('/healthz', BASE, healthRoute()),
     route('/readyz', BASE, readyGate),
     route('/v1/click', CLICK, clickRoute(deps)),
+    route('/v1/ws', BASE, upgradeOnly),
     route('/v1/widgets/event', WIDGET, eventWidgetRoute(deps, false, publicAttribution)),
     route('/v1/widgets/sportsbook', CACHED, sportsbookWidgetRoute(deps, false, publicAttribution)),
     route('/v1/widgets/live-market', CACHED, liveMarketRoute(deps, false, publicAttribution)),

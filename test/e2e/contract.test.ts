@@ -47,8 +47,7 @@ describe('/v1/openapi.json', () => {
 
   it('documents only paths the service routes', async () => {
     const doc = openApiDocument();
-    // /v1/ws takes only upgrades (its own test below).
-    for (const path of Object.keys(doc.paths).filter((p) => p !== '/v1/ws')) {
+    for (const path of Object.keys(doc.paths)) {
       const res = await get(path.replace('{event_slug}', 'no-such-event'));
       const body = res.headers.get('content-type')?.startsWith('application/problem+json') ? ((await res.json()) as { detail: string }) : undefined;
       expect(body?.detail ?? '', path).not.toMatch(/^No route/);
@@ -57,6 +56,17 @@ describe('/v1/openapi.json', () => {
 });
 
 describe('/v1/ws', () => {
+  it('answers a plain GET with 426 and how to open it, as the document says', async () => {
+    const res = await get('/v1/ws');
+    expect(res.status).toBe(426);
+    expect(res.headers.get('upgrade')).toBe('websocket');
+    expect(res.headers.get('content-type')).toBe('application/problem+json');
+    const body = (await res.json()) as { code: string; detail: string };
+    expect(body.code).toBe('upgrade_required');
+    expect(body.detail).toMatch(/WebSocket client/);
+    expect(Object.keys((openApiDocument().paths['/v1/ws'] as { get: { responses: object } }).get.responses)).toContain('426');
+  });
+
   it('sends data and error frames the document describes', async () => {
     const ws = new WebSocket(`${api.base.replace('http', 'ws')}/v1/ws?fallback_geo=US`);
     const frames: unknown[] = [];
