@@ -1,13 +1,14 @@
 /**
  * `npm run advertiser -- <command>`: manages advertiser API keys. See USAGE (and docs/operations.md).
- * Redis: REDIS_URL, else the private Redis of an `npm start` running in this folder (it records its
- * URL under DATA_DIR, default .data/).
+ * Redis: REDIS_SENTINELS or REDIS_URL, else the private Redis of an `npm start` running in this
+ * folder (it records its URL under DATA_DIR, default .data/).
  */
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { AdvertiserError, AdvertiserKeys, type AdvertiserRecord } from '../auth/advertiser-keys.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig, type RedisTarget } from '../config.js';
 import { dataDir, launcherRedisUrl } from '../dev/redis-url-file.js';
+import { targetOptions } from '../store/redis.js';
 
 const USAGE = `usage: npm run advertiser -- <command> [--json]
 
@@ -23,29 +24,50 @@ options:
   --json               machine-readable output on stdout
   -h, --help           this text
 
-Redis: REDIS_URL if set, else the private Redis of \`npm start\` running in this folder.
+Redis: REDIS_SENTINELS (with REDIS_SENTINEL_MASTER) or REDIS_URL, as the API reads them,
+else the private Redis of \`npm start\` running in this folder.
 Keys are hashed with API_KEY_PEPPER: use the same value as the API.`;
 
 class UsageError extends Error {}
 
-/** REDIS_URL, else the URL a running launcher recorded. */
-function redisUrl(): { url: string; from: string } {
-  if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, from: 'REDIS_URL' };
+/**
+ * The settings to reach Redis by: REDIS_SENTINELS or REDIS_URL as the API reads them (so under
+ * Sentinel the CLI writes to the current primary), else the URL a running launcher recorded.
+ */
+function redisSettings(): { env: NodeJS.ProcessEnv; from: string } {
+  if (process.env.REDIS_SENTINELS) return { env: process.env, from: 'REDIS_SENTINELS' };
+  if (process.env.REDIS_URL) return { env: process.env, from: 'REDIS_URL' };
   const dir = dataDir();
   const url = launcherRedisUrl(dir);
-  if (url) return { url, from: `npm start (recorded in ${dir})` };
-  throw new ConfigError('no Redis to talk to: set REDIS_URL, or run this next to a running `npm start`');
+  if (url) return { env: { ...process.env, REDIS_URL: url }, from: `npm start (recorded in ${dir})` };
+  throw new ConfigError('no Redis to talk to: set REDIS_URL or REDIS_SENTINELS, or run this next to a running `npm start`');
 }
 
-async function connect(url: string, from: string): Promise<Redis> {
+/** Where `target` points, for a person, without its password. */
+function describeTarget(target: RedisTarget): string {
+  if (target.sentinel) {
+    return `the primary "${target.sentinel.masterName}" of the sentinels ${target.sentinel.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
+  }
+  const url = new URL(target.url);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
+async function connect(target: RedisTarget, from: string): Promise<Redis> {
   // One attempt, no retries: a CLI should fail in a line, not wait for Redis to come back.
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  const redis = new Redis(target.url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    ...targetOptions(target),
+    retryStrategy: () => null,
+    sentinelRetryStrategy: () => null,
+  });
   let cause = '';
   redis.on('error', (err: Error) => (cause = err.message)); // reported once, below
   try {
     await redis.connect();
   } catch (err) {
-    throw new ConfigError(`cannot reach Redis at ${url} (from ${from}): ${cause || (err as Error).message}`);
+    throw new ConfigError(`cannot reach Redis at ${describeTarget(target)} (from ${from}): ${cause || (err as Error).message}`);
   }
   return redis;
 }
@@ -71,10 +93,11 @@ async function run(argv: string[]): Promise<number> {
   if (!command || !known.includes(command)) throw new UsageError(command ? `unknown command "${command}"` : 'no command');
   if (command !== 'list' && !id) throw new UsageError(`${command} needs an advertiser id`);
 
-  const { url, from } = redisUrl();
-  // The pepper (and its production checks) come from the same settings the API reads.
-  const pepper = loadConfig({ ...process.env, REDIS_URL: url }).apiKeyPepper;
-  const redis = await connect(url, from);
+  const { env, from } = redisSettings();
+  // Redis, the pepper (and its production checks) come from the same settings the API reads.
+  const config = loadConfig(env);
+  const pepper = config.apiKeyPepper;
+  const redis = await connect(config.redis, from);
   try {
     const keys = new AdvertiserKeys(redis, pepper);
     const now = new Date();

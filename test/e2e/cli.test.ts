@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../../src/dev/private-redis.js';
 import { spawnTsx } from '../support/processes.js';
 
 /** No REDIS_URL and an empty data folder: no Redis anywhere to be found. */
@@ -16,7 +17,11 @@ function isolatedEnv(): NodeJS.ProcessEnv {
 }
 
 async function run(entry: string, ...args: string[]) {
-  const p = spawnTsx(entry, args, isolatedEnv());
+  return runWith({}, entry, ...args);
+}
+
+async function runWith(extra: NodeJS.ProcessEnv, entry: string, ...args: string[]) {
+  const p = spawnTsx(entry, args, { ...isolatedEnv(), ...extra });
   return { code: await p.exit, out: p.output() };
 }
 
@@ -30,7 +35,15 @@ describe('advertiser CLI', () => {
   it('without any Redis, says so in one line', async () => {
     const { code, out } = await run('src/cli/advertiser.ts', 'list');
     expect(code).toBe(1);
-    expect(out.trim().split('\n')).toEqual(['no Redis to talk to: set REDIS_URL, or run this next to a running `npm start`']);
+    expect(out.trim().split('\n')).toEqual(['no Redis to talk to: set REDIS_URL or REDIS_SENTINELS, or run this next to a running `npm start`']);
+  }, 30_000);
+
+  it('a Redis it cannot reach is one line naming where it looked, without the password', async () => {
+    const port = await freePort();
+    const { code, out } = await runWith({ REDIS_URL: `redis://:s3cret-pw@127.0.0.1:${port}` }, 'src/cli/advertiser.ts', 'list');
+    expect(code).toBe(1);
+    expect(out.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^cannot reach Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port} \\(from REDIS_URL\\): `))]);
+    expect(out).not.toContain('s3cret-pw');
   }, 30_000);
 
   it('an unknown command is a usage error', async () => {

@@ -13,6 +13,7 @@ import { createLogger } from '../../src/log.js';
 import { connectRedis } from '../../src/store/redis.js';
 import { readMeta } from '../../src/store/snapshots.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
+import { spawnTsx } from '../support/processes.js';
 import { MASTER_NAME, startSentinelCluster, type SentinelCluster } from '../support/sentinel.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
@@ -151,8 +152,10 @@ describe('Redis Sentinel failover', () => {
       const res = await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': id, 'x-api-key': key } });
       expect(res.status, id).toBe(200);
     }
-    // Writes go to the new primary: a key created now works at once.
-    const fresh = await keys.create('failover-after', 'After the failover', new Date());
+    // Writes go to the new primary: a key the advertiser CLI creates now, through the sentinels, works at once.
+    const cli = spawnTsx('src/cli/advertiser.ts', ['create', 'failover-after', '--json'], { ...process.env, ...env, REDIS_URL: '' });
+    expect(await cli.exit, cli.output()).toBe(0);
+    const fresh = (JSON.parse(cli.output()) as { apiKey: string }).apiKey;
     const res = await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': 'failover-after', 'x-api-key': fresh } });
     expect(res.status).toBe(200);
   });
