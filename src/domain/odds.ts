@@ -19,8 +19,9 @@ export function americanToDecimal(american: number): number {
 }
 
 /**
- * Decimal odds to integer American odds, always >= +100 or <= -100: +round(100(d - 1)) for d >= 2,
- * -round(100 / (d - 1)) below. Magnitudes round half up, so 1.995 → -101 (100/0.995 = 100.50...).
+ * Decimal odds to American odds, exact (not rounded): 100(d - 1) for d >= 2, -100 / (d - 1) below
+ * (1.9091 → -109.99). Both are >= 100 in magnitude on their branch. Exact because best odds compare
+ * exact prices; {@link formatAmerican} rounds for display.
  *
  * @throws RangeError when `decimal` is not finite or is <= 1 (no payout, no American odds)
  */
@@ -28,8 +29,7 @@ export function decimalToAmerican(decimal: number): number {
   if (!Number.isFinite(decimal) || decimal <= 1) {
     throw new RangeError(`Decimal odds must be finite and > 1, got ${decimal}`);
   }
-  // Rounding the magnitude keeps |A| >= 100: both raw magnitudes are already >= 100.
-  return decimal >= 2 ? Math.round(100 * (decimal - 1)) : -Math.round(100 / (decimal - 1));
+  return decimal >= 2 ? 100 * (decimal - 1) : -100 / (decimal - 1);
 }
 
 /**
@@ -42,16 +42,17 @@ export function americanToProbability(american: number): number {
 }
 
 /**
- * A probability to integer American odds: -100p/(1-p) for p >= 0.5, else 100(1-p)/p.
- * Even money (p exactly 0.5) gives -100, from the p >= 0.5 branch; it pays the same as +100.
- * Magnitudes round half up and are never below 100, since both formulas give >= 100 on their branch.
+ * A price (probability) to American odds, exact (not rounded): -100p/(1-p) for p >= 0.5, else
+ * 100(1-p)/p (0.1904 → +425.21). Even money (p exactly 0.5) gives -100, from the p >= 0.5 branch;
+ * it pays the same as +100. Both formulas give >= 100 in magnitude on their branch. Exact because
+ * an exchange's after-fee price must not tie a book's integer odds it beats (best odds compare
+ * exact prices); {@link formatAmerican} rounds for display.
  *
  * @throws RangeError when `p` is not strictly between 0 and 1
  */
 export function probabilityToAmerican(p: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`Probability must be in (0, 1), got ${p}`);
-  // roundTo on the magnitude, not Math.round on a negative, so halves go away from zero.
-  return p >= 0.5 ? -roundTo((100 * p) / (1 - p), 0) : roundTo((100 * (1 - p)) / p, 0);
+  return p >= 0.5 ? (-100 * p) / (1 - p) : (100 * (1 - p)) / p;
 }
 
 /**

@@ -12,10 +12,13 @@ export const Team = z.object({
 });
 export type Team = z.infer<typeof Team>;
 
-/** American odds: an integer, >= +100 or <= -100. */
+/**
+ * American odds, >= +100 or <= -100. Books quote integers; an exchange's after-fee contract price
+ * keeps its exact value (+425.21), so best odds compare what it really pays. Shown rounded.
+ */
 export const AmericanOdds = z
   .number()
-  .int()
+  .finite()
   .refine((n) => n >= 100 || n <= -100, 'American odds are >= +100 or <= -100');
 
 /** A handicap or total line with its price. */

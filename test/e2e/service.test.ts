@@ -197,12 +197,23 @@ describe('sportsbook widget', () => {
     expect(names).toContain(operatorById('kalshi')!.name);
     // Polymarket quotes the games too, but may not be shown in the US
     expect(names).not.toContain(operatorById('polymarket')!.name);
+    // Exchange rows hold exact after-fee odds (+425.21); the widget shows them rounded half away from zero.
+    const shown = (a: number) => Math.sign(a) * Math.round(Math.abs(a));
+    const bookOf = (name: string) => matchup.books.find((b) => operatorById(b.operatorId)!.name === name)!;
     for (const op of body.odds_matrix.operators) {
-      const book = matchup.books.find((b) => operatorById(b.operatorId)!.name === op.name)!;
-      if (book.homeMoneyline !== undefined) expect(Number(op.lines.home_moneyline)).toBe(book.homeMoneyline);
-      if (book.drawMoneyline !== undefined) expect(Number(op.lines.draw_moneyline)).toBe(book.drawMoneyline);
+      const book = bookOf(op.name);
+      if (book.homeMoneyline !== undefined) expect(Number(op.lines.home_moneyline)).toBe(shown(book.homeMoneyline));
+      if (book.drawMoneyline !== undefined) expect(Number(op.lines.draw_moneyline)).toBe(shown(book.drawMoneyline));
       expect(op.lines.draw_moneyline === undefined).toBe(league !== 'EPL');
       if (book.homeSpread) expect(Number(op.lines.home_spread!.line)).toBe(book.homeSpread.point);
+    }
+    // Moneyline best odds: every operator paying the most, compared on the exact odds, not the strings.
+    const payout = (a: number) => (a > 0 ? 1 + a / 100 : 1 + 100 / -a);
+    for (const [key, side] of [['home_moneyline', 'homeMoneyline'], ['away_moneyline', 'awayMoneyline'], ['draw_moneyline', 'drawMoneyline']] as const) {
+      const offered = body.odds_matrix.operators.filter((o) => bookOf(o.name)[side] !== undefined);
+      const best = Math.max(...offered.map((o) => payout(bookOf(o.name)[side]!)));
+      const expected = offered.filter((o) => Math.abs(payout(bookOf(o.name)[side]!) - best) <= 1e-9).map((o) => o.name);
+      expect(body.odds_matrix.operators.filter((o) => o.best_odds.includes(key)).map((o) => o.name), key).toEqual(expected);
     }
     // Every line key that any operator offers has at least one leader.
     const leaders = new Set(body.odds_matrix.operators.flatMap((o) => o.best_odds));

@@ -9,6 +9,8 @@ import {
   lowestPriceLeaders,
   sportsbookLeaders,
 } from '../../src/domain/best-odds.js';
+import { formatAmerican, probabilityToAmerican } from '../../src/domain/odds.js';
+import { afterFeePrice } from '../../src/catalog/fee-schedules.js';
 
 const T = '2026-11-22T14:00:00.000Z';
 
@@ -146,6 +148,16 @@ describe('sportsbookLeaders', () => {
     ]);
     expect([...leaders.away_moneyline].sort()).toEqual(['alpha', 'gamma']);
     expect([...leaders.home_moneyline]).toEqual(['beta']);
+  });
+
+  it('compares an exchange\'s exact after-fee price, not the integer odds it is shown as', () => {
+    // An 18¢ Kalshi ask after its fee is 0.1904 a contract: +425.21, shown "+425" like bet365's +425.
+    // A 25¢ ask is 0.2632: +279.94, shown "+280", and worse than bet365's +280.
+    const kalshi = { awayMoneyline: probabilityToAmerican(afterFeePrice('kalshi', 'sports', 0.18)), drawMoneyline: probabilityToAmerican(afterFeePrice('kalshi', 'sports', 0.25)) };
+    expect([formatAmerican(kalshi.awayMoneyline), formatAmerican(kalshi.drawMoneyline)]).toEqual(['+425', '+280']);
+    const leaders = sportsbookLeaders([book('kalshi', kalshi), book('bet365', { awayMoneyline: 425, drawMoneyline: 280 })]);
+    expect([...leaders.away_moneyline]).toEqual(['kalshi']);
+    expect([...leaders.draw_moneyline]).toEqual(['bet365']);
   });
 
   it('leaves a book out of keys it does not offer', () => {

@@ -32,25 +32,27 @@ describe('americanToDecimal', () => {
 });
 
 describe('decimalToAmerican', () => {
-  it('gives positive odds from 2.0 up', () => {
+  it('gives positive odds from 2.0 up: 100(d - 1)', () => {
     expect(decimalToAmerican(2.5)).toBe(150);
     expect(decimalToAmerican(2)).toBe(100);
     expect(decimalToAmerican(11)).toBe(1000);
+    // Exact, not rounded: 5.2521 pays more than +425.
+    expect(decimalToAmerican(5.2521)).toBeCloseTo(425.21, 9);
   });
 
-  it('gives negative odds below 2.0', () => {
+  it('gives negative odds below 2.0: -100 / (d - 1), exact', () => {
     expect(decimalToAmerican(1.5)).toBe(-200);
-    // 100 / 0.9091 = 109.999 → -110
-    expect(decimalToAmerican(1.9091)).toBe(-110);
-    // 100 / 0.995 = 100.5025 → -101 (the magnitude rounds, never below 100)
-    expect(decimalToAmerican(1.995)).toBe(-101);
-    // 100 / 0.999 = 100.1 → -100, still a valid American price
-    expect(decimalToAmerican(1.999)).toBe(-100);
+    // 100 / 0.9091 = 109.9989...: shown as -110
+    expect(decimalToAmerican(1.9091)).toBeCloseTo(-109.99890, 4);
+    expect(formatAmerican(decimalToAmerican(1.9091))).toBe('-110');
+    // 100 / 0.999 = 100.1, never inside (-100, 100)
+    expect(decimalToAmerican(1.999)).toBeCloseTo(-100.1001, 4);
+    expect(formatAmerican(decimalToAmerican(1.999))).toBe('-100');
   });
 
-  it('round-trips integer American odds', () => {
-    for (const a of [-500, -150, -110, -105, 100, 105, 120, 333]) {
-      expect(decimalToAmerican(americanToDecimal(a))).toBe(a);
+  it('round-trips American odds', () => {
+    for (const a of [-500, -150, -110, -105, 100, 105, 120, 333, 425.21]) {
+      expect(decimalToAmerican(americanToDecimal(a))).toBeCloseTo(a, 9);
     }
     // -100 and +100 are the same price (decimal 2.0); 2.0 reads back as +100.
     expect(decimalToAmerican(americanToDecimal(-100))).toBe(100);
@@ -79,26 +81,30 @@ describe('americanToProbability', () => {
 describe('probabilityToAmerican', () => {
   it('gives negative odds for favourites: -100p/(1-p)', () => {
     // 0.6 → -60/0.4 = -150
-    expect(probabilityToAmerican(0.6)).toBe(-150);
+    expect(probabilityToAmerican(0.6)).toBeCloseTo(-150, 9);
     // 0.75 → -75/0.25 = -300
     expect(probabilityToAmerican(0.75)).toBe(-300);
-    // 0.5238 → -52.38/0.4762 = -109.996 → -110
-    expect(probabilityToAmerican(0.5238)).toBe(-110);
+    // 0.5238 → -52.38/0.4762 = -109.996..., exact; shown as -110
+    expect(probabilityToAmerican(0.5238)).toBeCloseTo(-109.99580, 4);
+    expect(formatAmerican(probabilityToAmerican(0.5238))).toBe('-110');
   });
 
-  it('gives positive odds for underdogs: 100(1-p)/p', () => {
+  it('gives positive odds for underdogs: 100(1-p)/p, exact', () => {
     // 0.4 → 60/0.4 = 150
-    expect(probabilityToAmerican(0.4)).toBe(150);
+    expect(probabilityToAmerican(0.4)).toBeCloseTo(150, 9);
     // 0.2 → 80/0.2 = 400
     expect(probabilityToAmerican(0.2)).toBe(400);
-    // 0.3 → 70/0.3 = 233.33 → 233
-    expect(probabilityToAmerican(0.3)).toBe(233);
+    // 0.3 → 70/0.3 = 233.33: shown as +233
+    expect(probabilityToAmerican(0.3)).toBeCloseTo(233.3333, 4);
+    expect(formatAmerican(probabilityToAmerican(0.3))).toBe('+233');
+    // An 18¢ ask after Kalshi's fee ($1.04 per 100): 0.1904 → 80.96/0.1904 = +425.21, more than +425.
+    expect(probabilityToAmerican(0.1904)).toBeCloseTo(425.2101, 4);
   });
 
   it('maps even money to -100 and never returns |A| < 100 near it', () => {
     expect(probabilityToAmerican(0.5)).toBe(-100);
-    expect(probabilityToAmerican(0.4999)).toBe(100); // 50.01/0.4999 = 100.04
-    expect(probabilityToAmerican(0.5001)).toBe(-100); // 50.01/0.4999 = 100.04
+    expect(probabilityToAmerican(0.4999)).toBeGreaterThanOrEqual(100); // 50.01/0.4999 = 100.04
+    expect(probabilityToAmerican(0.5001)).toBeLessThanOrEqual(-100); // -50.01/0.4999 = -100.04
   });
 
   it('rejects probabilities outside (0, 1)', () => {

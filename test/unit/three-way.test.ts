@@ -113,10 +113,13 @@ describe("Kalshi's tie contract", () => {
   it('becomes the draw moneyline, after the fee', () => {
     const markets = [market('KXEPLGAME-26NOV28ARSCHE-ARS', 'Arsenal', 0.51), market('KXEPLGAME-26NOV28ARSCHE-CHE', 'Chelsea', 0.22), market('KXEPLGAME-26NOV28ARSCHE-TIE', 'Tie', 0.29)];
     const [withKalshi] = addKalshiGameOdds([game], markets, teams.teams(), NOW);
-    // 0.51 + 1.75/100 = 0.5275 → -112; 0.22 + round_up(0.07 × 100 × 0.22 × 0.78 = 1.2012 → 1.21)/100 = 0.2321
-    // → 100 × 0.7679/0.2321 = 330.8 → +331; 0.29 + round_up(1.4413 → 1.45)/100 = 0.3045 → 100 × 0.6955/0.3045 = 228.4 → +228
-    expect(withKalshi!.books).toEqual([
-      { operatorId: 'kalshi', lastUpdate: NOW.toISOString(), homeMoneyline: -112, awayMoneyline: 331, drawMoneyline: 228 },
-    ]);
+    // Exact, shown rounded: 0.51 + 1.75/100 = 0.5275 → -111.64 (-112); 0.22 + round_up(0.07 × 100 × 0.22 × 0.78
+    // = 1.2012 → 1.21)/100 = 0.2321 → 100 × 0.7679/0.2321 = 330.85 (+331); 0.29 + round_up(1.4413 → 1.45)/100
+    // = 0.3045 → 100 × 0.6955/0.3045 = 228.41 (+228)
+    const [book] = withKalshi!.books;
+    expect(book).toMatchObject({ operatorId: 'kalshi', lastUpdate: NOW.toISOString() });
+    expect(book!.homeMoneyline).toBeCloseTo(-111.6402, 4);
+    expect(book!.awayMoneyline).toBeCloseTo(330.8488, 4);
+    expect(book!.drawMoneyline).toBeCloseTo(228.4072, 4);
   });
 });

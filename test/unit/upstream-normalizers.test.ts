@@ -184,8 +184,9 @@ describe('The Odds API normalizer (odds-api-nba-odds.json)', () => {
     const r = normalizeOdds([ev], { league: 'NBA', format: 'american', now, teams });
     expect(r.dropped).toHaveLength(1);
     expect(r.upcoming[0]!.books.map((b) => b.operatorId)).not.toContain('draftkings');
-    expect(toAmerican(2.4, 'decimal')).toBe(140);
-    expect(toAmerican(1.6, 'decimal')).toBe(-167);
+    expect(toAmerican(2.4, 'decimal')).toBeCloseTo(140, 9);
+    // Exact (-166.67, shown -167): a 1.6 and a 1.599 must not tie.
+    expect(toAmerican(1.6, 'decimal')).toBeCloseTo(-166.6667, 4);
     expect(toAmerican(-105, 'american')).toBe(-105);
     expect(toAmerican(50, 'american')).toBeUndefined();
   });
@@ -201,9 +202,13 @@ describe('The Odds API normalizer (odds-api-nba-odds.json)', () => {
     expect(gameDateOf('KXNCAAMBGAME-26MAR18GWUVU')).toBe(Date.UTC(2026, 2, 18));
     const [withKalshi] = addKalshiGameOdds(game, k, ncaab.teams(), new Date('2026-03-16T12:00:00Z'));
     // After Kalshi's fee on 100 contracts: 0.55 + round_up(0.07 × 100 × 0.55 × 0.45 = 1.7325 → 1.74)/100 = 0.5674
-    // → -100 × 0.5674/0.4326 = -131.2 → -131 (-122 before fees); 0.47 + round_up(1.7437 → 1.75)/100 = 0.4875
-    // → 100 × 0.5125/0.4875 = 105.1 → +105 (+113 before fees)
-    expect(withKalshi!.books).toEqual([{ operatorId: 'kalshi', lastUpdate: '2026-03-16T12:00:00.000Z', homeMoneyline: -131, awayMoneyline: 105 }]);
+    // → -100 × 0.5674/0.4326 = -131.16, shown -131 (-122 before fees); 0.47 + round_up(1.7437 → 1.75)/100 = 0.4875
+    // → 100 × 0.5125/0.4875 = 105.13, shown +105 (+113 before fees). Kept exact: best odds compare exact prices.
+    const [book] = withKalshi!.books;
+    expect(book).toMatchObject({ operatorId: 'kalshi', lastUpdate: '2026-03-16T12:00:00.000Z' });
+    expect(Object.keys(book!).sort()).toEqual(['awayMoneyline', 'homeMoneyline', 'lastUpdate', 'operatorId']);
+    expect(book!.homeMoneyline).toBeCloseTo(-131.1604, 4);
+    expect(book!.awayMoneyline).toBeCloseTo(105.1282, 4);
     expect(LeagueData.safeParse({ league: 'NCAAB', teams: ncaab.teams(), finished: [], upcoming: [withKalshi] }).success).toBe(true);
   });
 });

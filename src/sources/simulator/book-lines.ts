@@ -6,6 +6,7 @@ import type { BookOdds, League } from '../../model/index.js';
 import type { BookProfile } from './books.js';
 import { drift, type Octave } from './drift.js';
 import { marketView, spreadLine, totalLine, type GameView } from './game-model.js';
+import { probabilityToAmerican } from '../../domain/odds.js';
 import { probToAmerican, roundAmerican } from './odds.js';
 import { askOnTick } from './ticks.js';
 import { afterFeePrice } from '../../catalog/fee-schedules.js';
@@ -35,7 +36,8 @@ function lastUpdateSec(seed: number, gameId: string, book: BookProfile, nowSec: 
  */
 function quote(book: BookProfile, p: number, ways: number): number {
   if (book.market === 'contract') {
-    return probToAmerican(afterFeePrice(book.operatorId, 'sports', askOnTick(p + book.margin, book.tick)));
+    // Exact, not rounded: what the contract pays after the fee (best odds compare exact prices).
+    return probabilityToAmerican(afterFeePrice(book.operatorId, 'sports', askOnTick(p + book.margin, book.tick)));
   }
   return roundAmerican(probToAmerican(p + book.margin / ways), book.step);
 }
