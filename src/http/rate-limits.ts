@@ -7,7 +7,8 @@
  *
  * Limits on the widget path are charged after the reply (`charge`): points are summed per key and
  * taken from Redis in one command per key every CHARGE_MS, and the request itself only asks memory
- * whether its key is blocked (`blockedNow`). A key may overshoot by what it sends within one batch.
+ * whether its key is blocked (`blockedNow`). A key is blocked as soon as its allowance is used up,
+ * so it overshoots only by what it sends within one batch.
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -90,16 +91,20 @@ export class RateLimits {
    * answer: a limiter outage must not take the API down with it).
    */
   async take(name: LimitName, key: string, points = 1): Promise<Problem | undefined> {
-    const { redis, limit } = this.#limiters[name];
     try {
-      await redis.consume(key, points);
+      await this.#limiters[name].redis.consume(key, points);
       return undefined;
     } catch (res) {
-      if (!(res instanceof RateLimiterRes)) return undefined;
-      rateLimitRejections.labels(name).inc();
-      this.#blocks.block(name, key, Date.now() + res.msBeforeNext);
-      return rateLimited(name, limit, res.msBeforeNext);
+      return this.#refused(name, key, res);
     }
+  }
+
+  /** A rejected consume: the 429 problem, with the key blocked on every process; undefined for a store error. */
+  #refused(name: LimitName, key: string, res: unknown): Problem | undefined {
+    if (!(res instanceof RateLimiterRes)) return undefined;
+    rateLimitRejections.labels(name).inc();
+    this.#blocks.block(name, key, Date.now() + res.msBeforeNext);
+    return rateLimited(name, this.#limiters[name].limit, res.msBeforeNext);
   }
 
   /** Whether any key is blocked in memory: when none is, a caller need not work out its key. */
@@ -131,8 +136,21 @@ export class RateLimits {
     const pending = this.#pending;
     this.#pending = new Map();
     const takes: Array<Promise<unknown>> = [];
-    for (const [name, keys] of pending) for (const [key, points] of keys) takes.push(this.take(name, key, points));
+    for (const [name, keys] of pending) for (const [key, points] of keys) takes.push(this.#takeAfter(name, key, points));
     await Promise.all(takes);
+  }
+
+  /**
+   * Takes points charged after the reply. A key left with none is blocked at once: its requests
+   * are served before they are charged, so the next one would otherwise go out past the limit.
+   */
+  async #takeAfter(name: LimitName, key: string, points: number): Promise<void> {
+    try {
+      const res = await this.#limiters[name].redis.consume(key, points);
+      if (res.remainingPoints === 0) this.#blocks.block(name, key, Date.now() + res.msBeforeNext);
+    } catch (res) {
+      this.#refused(name, key, res);
+    }
   }
 
   /** Like take(), but throws the problem. */

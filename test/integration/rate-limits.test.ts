@@ -65,8 +65,8 @@ describe('RateLimits', () => {
       expect(await redis.client.get('pw:rl:advertiser:acme')).toBeNull();
       await expect.poll(() => redis.client.get('pw:rl:advertiser:acme')).toBe('4');
       expect(one.blockedNow('advertiser', 'acme', Date.now())).toBeUndefined();
+      // The fifth point uses up 5/60: blocked at once, since a sixth request would be served before it is charged.
       one.charge('advertiser', 'acme');
-      one.charge('advertiser', 'acme'); // the sixth point: over 5/60
       await expect.poll(() => one.blockedNow('advertiser', 'acme', Date.now())?.status).toBe(429);
       // The other process learns of it without taking a point itself.
       await expect.poll(() => two.blockedNow('advertiser', 'acme', Date.now())?.status).toBe(429);
@@ -74,7 +74,7 @@ describe('RateLimits', () => {
       expect(problem.headers['ratelimit-policy']).toBe('"advertiser";q=5;w=60');
       expect(Number(problem.headers['retry-after'])).toBeGreaterThan(50);
       expect(two.blockedNow('advertiser', 'someone-else', Date.now())).toBeUndefined();
-      expect(await redis.client.get('pw:rl:advertiser:acme')).toBe('6');
+      expect(await redis.client.get('pw:rl:advertiser:acme')).toBe('5');
     } finally {
       await Promise.all([one.stop(), two.stop()]);
       subA.disconnect();
