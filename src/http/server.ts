@@ -21,7 +21,7 @@ import { bytesOf, headerList, STATUS_TEXT, type Handler, type Reply, type Reques
 const PROBLEM_HEADERS = { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...CORS_HEADERS };
 
 /** Turns a thrown error into a reply; anything that is not a Problem is our fault (500) and logged. */
-export function problemReply(err: unknown, log: Logger, req?: Request): Reply {
+export function problemReply(err: unknown, log: Logger, req?: Pick<Request, 'id'> & Partial<Pick<Request, 'path'>>): Reply {
   const problem = err instanceof Problem ? err : new Problem(500, 'internal_error', 'The server failed to answer this request.');
   if (!(err instanceof Problem)) log.error({ err, path: req?.path, request_id: req?.id }, 'unhandled error in handler');
   return {

@@ -19,6 +19,7 @@ import type { HttpResponse, TemplatedApp, WebSocket } from 'uWebSockets.js';
 import { remoteAddress as peerAddress } from '../http/remote-address.js';
 import { problemReply, writeHead } from '../http/server.js';
 import { Problem } from '../http/problem.js';
+import { givenRequestId, nextRequestNumber, requestIdText } from '../http/request-id.js';
 import type { Logger } from '../log.js';
 import { wsConnections, wsRefused, wsSubscriptions } from '../metrics/http.js';
 import { dataFrame, errorFrame, parseClientMessage, unsubscribedFrame } from './protocol.js';
@@ -100,10 +101,13 @@ interface Slot {
   socket: WebSocket<Client> | undefined;
 }
 
-function refuse(res: HttpResponse, problem: Problem, log: Logger): void {
-  const reply = problemReply(problem, log);
+/** Refuses an upgrade with `problem`, under the caller's X-Request-Id (`givenId`) when valid, else ours. */
+function refuse(res: HttpResponse, problem: Problem, log: Logger, givenId: string): void {
+  const id = givenRequestId(givenId || undefined) ?? requestIdText(nextRequestNumber());
+  const reply = problemReply(problem, log, { id });
   res.cork(() => {
     writeHead(res, reply);
+    res.writeHeader('x-request-id', id);
     res.end(reply.body, true);
   });
 }
@@ -135,7 +139,7 @@ export function registerWebSocket(
   /** This process's connections open or being upgraded: file descriptors are per process. */
   let reserved = 0;
   const LOST_SLOT = `at most ${opts.maxPerAddress} open WebSocket connections per client address`;
-  const refusePerAddress = (res: HttpResponse) => {
+  const refusePerAddress = (res: HttpResponse, givenId: string) => {
     wsRefused.labels('per_address').inc();
     refuse(
       res,
@@ -146,6 +150,7 @@ export function registerWebSocket(
         ratelimit: '"ws_connections";r=0;t=5',
       }),
       log,
+      givenId,
     );
   };
   // Subscriptions per (topic, country), so snapshot changes rebuild only what someone watches.
@@ -169,21 +174,22 @@ export function registerWebSocket(
       const extensions = req.getHeader('sec-websocket-extensions');
       const remoteAddress = peerAddress(res);
       const forwardedFor = req.getHeader('x-forwarded-for');
+      const givenId = req.getHeader('x-request-id');
       let country: string;
       try {
         country = countryAt({ remoteAddress, headers: xffHeader(forwardedFor), query: req.getQuery() ?? '' });
       } catch (err) {
-        return refuse(res, err instanceof Problem && err.status === 400 ? err : new Problem(400, 'invalid_parameter', 'bad upgrade request'), log);
+        return refuse(res, err instanceof Problem && err.status === 400 ? err : new Problem(400, 'invalid_parameter', 'bad upgrade request'), log, givenId);
       }
       const address = admission.addressOf(remoteAddress, forwardedFor || undefined);
       if (reserved >= opts.maxConnections) {
         wsRefused.labels('total').inc();
-        return refuse(res, new Problem(503, 'rate_limited', 'This server holds all the WebSocket connections it can; try again shortly.', [], { 'retry-after': '5' }), log);
+        return refuse(res, new Problem(503, 'rate_limited', 'This server holds all the WebSocket connections it can; try again shortly.', [], { 'retry-after': '5' }), log, givenId);
       }
       const overRate = admission.blocked(address);
       if (overRate) {
         wsRefused.labels('rate').inc();
-        return refuse(res, overRate, log);
+        return refuse(res, overRate, log, givenId);
       }
       const slot: Slot = { held: true, socket: undefined };
       const client: Client = { topics: new Set(), country, address, windowStart: 0, messages: 0, slot };
@@ -193,7 +199,7 @@ export function registerWebSocket(
         wsRefused.labels('per_address').inc();
         slot.socket?.end(1013, LOST_SLOT);
       });
-      if (granted === false) return refusePerAddress(res);
+      if (granted === false) return refusePerAddress(res, givenId);
       reserved++;
       if (granted === true) {
         // Decided at once: upgraded inside the handler, where uWS corks the 101 itself.
@@ -214,7 +220,7 @@ export function registerWebSocket(
         }
         if (!ok) {
           reserved--;
-          return refusePerAddress(res);
+          return refusePerAddress(res, givenId);
         }
         admission.charge(address);
         // Not corked, against the uWS advice: in our build (uws-pack 20.0.8) `res.cork` reads the

@@ -11,6 +11,7 @@ import { readSnapshot } from '../../src/store/snapshots.js';
 import { CatalogPayload, EventWidgetPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { frameViolation, openApiDocument } from '../support/contract.js';
 import { useRedis } from '../support/redis.js';
+import { refusedUpgrade } from '../support/ws-client.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
 const redis = useRedis();
@@ -65,6 +66,18 @@ describe('/v1/ws', () => {
     expect(body.code).toBe('upgrade_required');
     expect(body.detail).toMatch(/WebSocket client/);
     expect(Object.keys((openApiDocument().paths['/v1/ws'] as { get: { responses: object } }).get.responses)).toContain('426');
+  });
+
+  it('refuses a bad upgrade with a problem under the caller\'s request id, or one of ours', async () => {
+    const url = `${api.base.replace('http', 'ws')}/v1/ws?fallback_geo=xx`;
+    const theirs = await refusedUpgrade(url, { 'x-request-id': 'widget-42' });
+    expect(theirs.status).toBe(400);
+    expect(theirs.headers['x-request-id']).toBe('widget-42');
+    expect(JSON.parse(theirs.body)).toMatchObject({ code: 'invalid_parameter', errors: [{ param: 'fallback_geo' }], request_id: 'widget-42' });
+    const ours = await refusedUpgrade(url, { 'x-request-id': 'not valid!' });
+    const id = ours.headers['x-request-id'];
+    expect(id).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+    expect(JSON.parse(ours.body).request_id).toBe(id);
   });
 
   it('sends data and error frames the document describes', async () => {

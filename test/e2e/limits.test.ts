@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { openWebSocket } from '../support/ws-client.js';
+import { openWebSocket, refusedUpgrade } from '../support/ws-client.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
@@ -157,16 +157,8 @@ describe('attribution', () => {
 const openWs = (address: string) => openWebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { 'x-forwarded-for': address });
 
 /** The headers of a refused WebSocket upgrade from `address`. */
-function refusalHeaders(address: string): Promise<Record<string, string | string[] | undefined>> {
-  const ws = new WebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { headers: { 'x-forwarded-for': address } });
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => reject(new Error('the upgrade was accepted')));
-    ws.once('unexpected-response', (_req, res) => {
-      resolve(res.headers);
-      res.resume();
-    });
-    ws.once('error', reject);
-  });
+async function refusalHeaders(address: string): Promise<Record<string, string | string[] | undefined>> {
+  return (await refusedUpgrade(`${api.base.replace('http', 'ws')}/v1/ws`, { 'x-forwarded-for': address })).headers;
 }
 
 describe('WebSocket limits', () => {

@@ -20,3 +20,28 @@ export function openWebSocket(url: string, headers: Record<string, string> = {})
     ws.once('error', (err) => reject(new Error(`WebSocket upgrade: ${err.message}`)));
   });
 }
+
+/** A refused upgrade as the client saw it. */
+export interface RefusedUpgrade {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Attempts an upgrade that should be refused; rejects if it opens. */
+export function refusedUpgrade(url: string, headers: Record<string, string> = {}): Promise<RefusedUpgrade> {
+  const ws = new WebSocket(url, { headers });
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => {
+      ws.terminate();
+      reject(new Error('the upgrade was accepted'));
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.once('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    ws.once('error', reject);
+  });
+}
