@@ -15,7 +15,7 @@
  * each public topic has an internal uWS topic per country (`event:{slug}@GB`); frames carry the
  * public name.
  */
-import type { HttpResponse, TemplatedApp, WebSocket } from 'uWebSockets.js';
+import type { HttpResponse, TemplatedApp, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import { remoteAddress as peerAddress } from '../http/remote-address.js';
 import { problemReply, writeHead } from '../http/server.js';
 import { Problem } from '../http/problem.js';
@@ -162,7 +162,7 @@ export function registerWebSocket(
     if (c.n > 0) counts.set(key, c);
     else counts.delete(key);
   };
-  app.ws<Client>('/v1/ws', {
+  const behavior: WebSocketBehavior<Client> = {
     maxPayloadLength: 4 * 1024,
     idleTimeout: opts.idleTimeoutSec,
     sendPingsAutomatically: true,
@@ -290,7 +290,9 @@ export function registerWebSocket(
       ws.subscribe(countryTopic(msg.topic, client.country));
       ws.send(dataFrame(msg.topic, body));
     },
-  });
+  };
+  // With a trailing slash too, as every REST path.
+  app.ws<Client>('/v1/ws', behavior).ws<Client>('/v1/ws/', behavior);
 
   return {
     push(topic, country, body) {

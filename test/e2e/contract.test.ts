@@ -11,7 +11,7 @@ import { readSnapshot } from '../../src/store/snapshots.js';
 import { CatalogPayload, EventWidgetPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { frameViolation, openApiDocument } from '../support/contract.js';
 import { useRedis } from '../support/redis.js';
-import { refusedUpgrade } from '../support/ws-client.js';
+import { openWebSocket, refusedUpgrade } from '../support/ws-client.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
 const redis = useRedis();
@@ -66,6 +66,11 @@ describe('/v1/ws', () => {
     expect(body.code).toBe('upgrade_required');
     expect(body.detail).toMatch(/WebSocket client/);
     expect(Object.keys((openApiDocument().paths['/v1/ws'] as { get: { responses: object } }).get.responses)).toContain('426');
+    // With a trailing slash, as every path: refused the same way, and opened by a WebSocket client.
+    expect((await get('/v1/ws/')).status).toBe(426);
+    const ws = await openWebSocket(`${api.base.replace('http', 'ws')}/v1/ws/?fallback_geo=US`);
+    expect(ws).toBeInstanceOf(WebSocket);
+    (ws as WebSocket).close();
   });
 
   it('refuses a bad upgrade with a problem under the caller\'s request id, or one of ours', async () => {
