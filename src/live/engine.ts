@@ -11,18 +11,15 @@ import type { Logger } from '../log.js';
 import { strikeKey, ticksChannel } from '../store/keys.js';
 import { ASSETS, HORIZONS, Tick, type Asset, type Horizon, type VenueQuoteMessage } from './market.js';
 import { VenueQuoteBook } from './venue-quote-book.js';
-import { DEFAULT_EWMA, updateVolatility, varianceFromAnnual, type VolState } from './volatility.js';
+import { priorVariance } from './volatility.js';
 import { tickMaySetStrike, windowAt, type ContractWindow } from './window.js';
-
-/** Typical annualized volatility, the estimate's starting point before ticks teach it better. */
-export const PRIOR_ANNUAL_VOL: Readonly<Record<Asset, number>> = { BTC: 0.55, ETH: 0.7, SOL: 0.9 };
 
 interface AssetState {
   spot?: number;
   lastTickMs?: number;
   source?: string;
-  vol: VolState | undefined;
-  priorVariance: number;
+  /** Per-second variance of log price: the newest tick's, as the feed measured it (every process alike). */
+  variance: number;
 }
 
 interface WindowState {
@@ -102,7 +99,7 @@ export class LiveEngine {
     this.#strikeMaxLagMs = opts.strikeMaxLagMs ?? DEFAULT_STRIKE_MAX_LAG_MS;
     this.#quotes = opts.quoteSubscriber && new VenueQuoteBook(opts.redis, opts.quoteSubscriber, opts.log, (a, h) => this.#emit(a, h, 'tick'));
     for (const asset of ASSETS) {
-      this.#assets.set(asset, { vol: undefined, priorVariance: varianceFromAnnual(PRIOR_ANNUAL_VOL[asset]) });
+      this.#assets.set(asset, { variance: priorVariance(asset) });
     }
   }
 
@@ -165,9 +162,7 @@ export class LiveEngine {
     // sent after newer ones) never moves it backwards, but may still be a window's strike.
     const newest = state.lastTickMs === undefined || tickMs >= state.lastTickMs;
     if (newest) {
-      state.vol = state.vol
-        ? updateVolatility(state.vol, tick.price, tickMs, DEFAULT_EWMA)
-        : { variance: state.priorVariance, lastPrice: tick.price, lastMs: tickMs };
+      state.variance = tick.variance ?? priorVariance(tick.asset);
       state.spot = tick.price;
       state.lastTickMs = tickMs;
       state.source = tick.source;
@@ -208,7 +203,7 @@ export class LiveEngine {
       strikeStatus,
       spot: state.spot,
       lastTickMs: state.lastTickMs,
-      variance: state.vol?.variance ?? state.priorVariance,
+      variance: state.variance,
       quotes: this.#quotes?.of(asset, horizon) ?? [],
     };
   }

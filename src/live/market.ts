@@ -7,12 +7,20 @@ export type Asset = (typeof ASSETS)[number];
 export const HORIZONS = [5, 15] as const;
 export type Horizon = (typeof HORIZONS)[number];
 
-/** `{"asset":"BTC","price":97012.55,"ts":"2026-11-22T14:05:01.123Z","source":"coinbase"}` on `pw:ticks:{ASSET}`. */
+/**
+ * `{"asset":"BTC","price":97012.55,"ts":"2026-11-22T14:05:01.123Z","source":"coinbase","variance":1.1e-8}`
+ * on `pw:ticks:{ASSET}`.
+ */
 export const Tick = z.object({
   asset: z.enum(ASSETS),
   price: z.number().positive().finite(),
   ts: IsoTime,
   source: z.string().min(1).max(40),
+  /**
+   * Per-second variance of log price, as the feed has measured it up to this tick (live/volatility.ts):
+   * one estimate for every API process, so they all price alike. Absent: the asset's prior.
+   */
+  variance: z.number().positive().finite().optional(),
 });
 export type Tick = z.infer<typeof Tick>;
 

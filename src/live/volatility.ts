@@ -1,7 +1,13 @@
 /**
  * Volatility from recent ticks: a time-weighted EWMA of squared log returns per second. Weighting by
  * elapsed time (not tick count) keeps the estimate honest when tick rates change in bursts.
+ * The price feed measures it and stamps it on every tick it publishes (`VolatilityStamp`), so every
+ * API process prices with the same estimate however long it has been running.
  */
+import type { Asset, Tick } from './market.js';
+
+/** Typical annualized volatility, the estimate's starting point before ticks teach it better. */
+export const PRIOR_ANNUAL_VOL: Readonly<Record<Asset, number>> = { BTC: 0.55, ETH: 0.7, SOL: 0.9 };
 
 export interface VolState {
   /** Variance of log price per second. */
@@ -44,4 +50,27 @@ export function updateVolatility(state: VolState, price: number, atMs: number, o
   const r = Math.log(price / state.lastPrice);
   const w = Math.exp(-dt / opts.timeConstantSec);
   return { variance: w * state.variance + (1 - w) * ((r * r) / dt), lastPrice: price, lastMs: atMs };
+}
+
+/** The per-second variance an asset is priced with before any tick says otherwise. */
+export const priorVariance = (asset: Asset): number => varianceFromAnnual(PRIOR_ANNUAL_VOL[asset]);
+
+/**
+ * The feed's side: one EWMA per asset over the ticks it publishes, stamped on each tick as
+ * `variance`. Only the newest tick by timestamp teaches the estimate; an older one (a window-start
+ * tick sent late) carries the estimate as it stands.
+ */
+export class VolatilityStamp {
+  readonly #states = new Map<Asset, VolState>();
+
+  constructor(private readonly opts: EwmaOptions = DEFAULT_EWMA) {}
+
+  /** `tick` with the asset's variance after folding it in. */
+  stamp(tick: Tick): Tick {
+    const atMs = Date.parse(tick.ts);
+    const state = this.#states.get(tick.asset);
+    const next = state ? updateVolatility(state, tick.price, atMs, this.opts) : { variance: priorVariance(tick.asset), lastPrice: tick.price, lastMs: atMs };
+    this.#states.set(tick.asset, next);
+    return { ...tick, variance: next.variance };
+  }
 }

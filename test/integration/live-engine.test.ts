@@ -13,6 +13,7 @@ import { LiveEngine } from '../../src/live/engine.js';
 import { LivePayloads } from '../../src/live/live-payloads.js';
 import type { Tick, VenueQuoteMessage } from '../../src/live/market.js';
 import { LIVE_VENUES } from '../../src/live/venues.js';
+import { varianceFromAnnual, VolatilityStamp } from '../../src/live/volatility.js';
 import { quoteKey, quotesChannel, strikeKey, ticksChannel } from '../../src/store/keys.js';
 import { buildLiveMarketWidget } from '../../src/widgets/live-market-widget.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
@@ -127,6 +128,25 @@ describe('live engine', () => {
     expect(await strikeOf(a)).toBe(96_500.5);
     expect(await strikeOf(b)).toBe(96_500.5);
     expect(a.stats().ticksApplied).toBe(1);
+  });
+
+  it('an instance started minutes after another prices with the same volatility: the one the feed stamps on the ticks', async () => {
+    const stamp = new VolatilityStamp();
+    clock = T0 + 600_000; // every tick below is in the past, none ahead of the clock
+    const early = await startEngine();
+    let late: LiveEngine | undefined;
+    // Ten minutes of ticks, a second apart, with a burst in the middle; the late instance hears the last two minutes.
+    for (let s = 0; s <= 600; s++) {
+      if (s === 480) late = await startEngine();
+      const price = 97_000 * Math.exp(0.002 * Math.sin(s / 7) + (s > 200 && s < 260 ? 0.004 * Math.cos(s) : 0));
+      await redis.client.publish(ticksChannel('BTC'), JSON.stringify(stamp.stamp(tick(price, T0 + s * 1_000))));
+    }
+    await expect.poll(() => late!.view('BTC', 15).lastTickMs, { timeout: 5_000, interval: 20 }).toBe(T0 + 600_000);
+    await expect.poll(() => early.view('BTC', 15).lastTickMs, { timeout: 5_000, interval: 20 }).toBe(T0 + 600_000);
+    const variance = early.view('BTC', 15).variance;
+    expect(late!.view('BTC', 15).variance).toBe(variance);
+    // Learned from the ticks, not the prior.
+    expect(variance).not.toBe(varianceFromAnnual(0.55));
   });
 
   it('an instance starting mid-window reads the strike back instead of inventing one', async () => {

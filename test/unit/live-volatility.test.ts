@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/sources/simulator/rng.js';
-import { DEFAULT_EWMA, updateVolatility, varianceFromAnnual, type VolState } from '../../src/live/volatility.js';
+import { DEFAULT_EWMA, PRIOR_ANNUAL_VOL, updateVolatility, varianceFromAnnual, VolatilityStamp, type VolState } from '../../src/live/volatility.js';
 
 /** |actual - expected| within `rel` of |expected|. */
 function expectRel(actual: number, expected: number, rel = 1e-9): void {
@@ -100,5 +100,29 @@ describe('updateVolatility', () => {
     for (const bad of [0, -5, Number.NaN]) {
       expect(updateVolatility(start, bad, 1000, OPTS)).toBe(start);
     }
+  });
+});
+
+describe('VolatilityStamp (the feed measures, every API process reads)', () => {
+  const at = (s: number) => new Date(Date.UTC(2026, 10, 22, 14, 5, 0) + s * 1000).toISOString();
+  const tick = (price: number, s: number, asset: 'BTC' | 'ETH' = 'BTC') => ({ asset, price, ts: at(s), source: 'test' });
+
+  it('stamps the prior on an asset\'s first tick, then the EWMA of what it has seen', () => {
+    const stamp = new VolatilityStamp(OPTS);
+    expect(stamp.stamp(tick(100, 0)).variance).toBe(varianceFromAnnual(PRIOR_ANNUAL_VOL.BTC));
+    const second = stamp.stamp(tick(101, 1));
+    const expected = updateVolatility({ variance: varianceFromAnnual(0.55), lastPrice: 100, lastMs: Date.parse(at(0)) }, 101, Date.parse(at(1)), OPTS).variance;
+    expectRel(second.variance!, expected);
+    expect(second).toMatchObject({ asset: 'BTC', price: 101, ts: at(1), source: 'test' });
+    // Per asset: ETH starts from its own prior.
+    expect(stamp.stamp(tick(3000, 1, 'ETH')).variance).toBe(varianceFromAnnual(PRIOR_ANNUAL_VOL.ETH));
+  });
+
+  it('an older tick carries the estimate as it stands and teaches it nothing', () => {
+    const stamp = new VolatilityStamp(OPTS);
+    stamp.stamp(tick(100, 0));
+    const now = stamp.stamp(tick(103, 2)).variance;
+    expect(stamp.stamp(tick(90, 1)).variance).toBe(now);
+    expect(stamp.stamp(tick(103, 3)).variance).toBeLessThan(now!); // no return since 103: the variance decays
   });
 });

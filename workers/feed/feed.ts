@@ -7,6 +7,7 @@ import type { Config } from '../../src/config.js';
 import { ConfigError } from '../../src/config.js';
 import type { Logger } from '../../src/log.js';
 import { ticksChannel } from '../../src/store/keys.js';
+import { VolatilityStamp } from '../../src/live/volatility.js';
 import { connectRedis } from '../../src/store/redis.js';
 import { KalshiClient } from '../../src/sources/kalshi/client.js';
 import { createKalshiCrypto15m } from '../../src/sources/kalshi/crypto-15m.js';
@@ -65,11 +66,14 @@ export async function startFeed(config: Config, log: Logger, opts: FeedOptions =
   const venues = quoteSources(config, log, now);
   const redis = connectRedis(config.redis, 'feed', log);
   const quotes = createQuotePublisher(redis, { log, now });
+  // Measured here, once, and sent with every tick: API processes started at different times then
+  // still price with the same volatility.
+  const volatility = new VolatilityStamp();
   let published = 0;
   await source.start((tick) => {
     published++;
     ticksPublished.inc({ asset: tick.asset });
-    redis.publish(ticksChannel(tick.asset), JSON.stringify(tick)).catch(() => {
+    redis.publish(ticksChannel(tick.asset), JSON.stringify(volatility.stamp(tick))).catch(() => {
       // Ticks are ephemeral: a lost one is superseded within a second; the connection logs once.
     });
   });
