@@ -1,21 +1,28 @@
 /**
  * The pure parts of <predictwire-widget>: attributes to request, markup from real widget builders
- * (escaped, links sponsored, badges where flagged), the countdown and the backoff. The element in a
- * browser is tested in test/e2e/embed-browser.test.ts.
+ * (escaped, links sponsored, badges where flagged), its interface text in each catalog language, the
+ * countdown and the backoff. The element in a browser is tested in test/e2e/embed-browser.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { snippet, DEMO_WIDGETS } from '../../src/embed/demo-page.js';
 import { renderEvent } from '../../src/embed/element/event.js';
 import { backoffMs } from '../../src/embed/element/feed.js';
 import { esc } from '../../src/embed/element/html.js';
+import { LABELS, LANGS, labelsFor, type Labels } from '../../src/embed/element/labels.js';
 import { clock } from '../../src/embed/element/live.js';
 import { widgetRequest, type WidgetRequest } from '../../src/embed/element/request.js';
-import type { MarketEvent } from '../../src/model/index.js';
+import { renderView, type Payload, type ViewState } from '../../src/embed/element/view.js';
+import type { LeagueData, MarketEvent, MetricsData } from '../../src/model/index.js';
+import { buildBroadWidget } from '../../src/widgets/broad-widget.js';
 import { buildEventWidget } from '../../src/widgets/event-widget.js';
+import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
+import { buildSportsbookWidget } from '../../src/widgets/sportsbook-widget.js';
 import { makeContext } from './_widget-fixtures.js';
 
+const EN = LABELS.en;
+
 const request = (attrs: Record<string, string>, base = 'https://api.example') => {
-  const r = widgetRequest((n) => attrs[n] ?? null, base);
+  const r = widgetRequest((n) => attrs[n] ?? null, base, EN);
   if (typeof r === 'string') throw new Error(r);
   return r as WidgetRequest;
 };
@@ -51,8 +58,12 @@ describe('widgetRequest', () => {
   });
 
   it('names the problem when the kind is missing or unknown', () => {
-    expect(widgetRequest(() => null, 'https://api.example')).toMatch(/Unknown widget kind ""/);
-    expect(widgetRequest((n) => (n === 'kind' ? 'odds' : null), 'https://api.example')).toMatch(/"odds".*event, broad, sportsbook or live-market/);
+    expect(widgetRequest(() => null, 'https://api.example', EN)).toMatch(/Unknown widget kind ""/);
+    expect(widgetRequest((n) => (n === 'kind' ? 'odds' : null), 'https://api.example', EN)).toMatch(/"odds".*event, broad, sportsbook or live-market/);
+    // In the widget's language; the kinds are attribute values and stay as they are.
+    expect(widgetRequest((n) => (n === 'kind' ? 'odds' : null), 'https://api.example', LABELS.de)).toBe(
+      'Unbekannte Widget-Art „odds“: event, broad, sportsbook oder live-market verwenden.',
+    );
   });
 });
 
@@ -73,7 +84,7 @@ describe('renderEvent', () => {
     ],
   };
   const payload = buildEventWidget(event, '2026-11-22T14:00:00.000Z', 'cents', makeContext());
-  const html = renderEvent(payload);
+  const html = renderEvent(payload, EN);
 
   it('escapes every payload string', () => {
     expect(html).not.toContain('<img');
@@ -92,7 +103,283 @@ describe('renderEvent', () => {
 
   it('never turns a non-http link into a live one', () => {
     const hostile = { ...payload, outcomes: [{ ...payload.outcomes[0]!, comparison_pool: [{ ...payload.outcomes[0]!.comparison_pool[0]!, deep_link: 'javascript:alert(1)' }] }] };
-    expect(renderEvent(hostile)).toContain('href="#"');
+    expect(renderEvent(hostile, EN)).toContain('href="#"');
+  });
+});
+
+// ------------------------------------------------------------------ the widget's own language
+
+const CTX = makeContext();
+const SOON = '2026-11-22T14:00:00.000Z';
+
+/** One payload of each kind, from the real builders (live by hand: its builder needs a running window). */
+function payloads(lang: Labels['lang']) {
+  const event = buildEventWidget(
+    {
+      slug: 'fed-december-2026',
+      question: 'Will the Fed cut in December?',
+      category: 'economics',
+      closesAt: '2026-12-16T19:00:00.000Z',
+      outcomes: [{ name: 'Cut "25bp"', quotes: [
+        { operatorId: 'kalshi', yesPrice: 0.6, volume24hUsd: 300, marketUrl: 'https://kalshi.com/markets/a' },
+        { operatorId: 'polymarket', yesPrice: 0.7, volume24hUsd: 100, marketUrl: 'https://polymarket.com/event/a' },
+      ] }],
+    },
+    SOON,
+    'cents',
+    CTX,
+  );
+  const metrics: MetricsData = {
+    operators: [
+      { operatorId: 'kalshi', volume24hUsd: 50_000_000, openInterestUsd: 100_000_000, liquidityUsd: 15_000_000, activeEvents: 40, volumeByCategoryUsd: { politics: 50_000_000 } },
+      // No source reports its liquidity: the widget says so in its own words.
+      { operatorId: 'polymarket', volume24hUsd: 70_000_000, openInterestUsd: null, liquidityUsd: null, activeEvents: 50, volumeByCategoryUsd: { crypto: 70_000_000 } },
+    ],
+  };
+  const broad = buildBroadWidget(
+    { metrics, changedAt: SOON, locale: lang, currency: 'USD', rate: 1, limit: 5, signals: new Map(), ctrPrior: { mean: 0, weight: 1000 }, weights: { volume: 0.5, oiAccel: 0.2, ctr: 0.3 } },
+    CTX,
+  ).payload;
+  // Football, so the W-D-L record and the draw column are there too.
+  const epl: LeagueData = {
+    league: 'EPL',
+    teams: [{ code: 'ARS', name: 'Arsenal', aliases: [] }, { code: 'CHE', name: 'Chelsea', aliases: [] }],
+    finished: [{ id: 'g1', scheduledTime: '2026-11-01T15:00:00.000Z', homeCode: 'ARS', awayCode: 'CHE', homeScore: 1, awayScore: 1, closingSpreadHome: -0.5, closingTotal: 2.5 }],
+    upcoming: [],
+  };
+  const line = (point: number) => ({ point, price: -110 });
+  const sportsbook = buildSportsbookWidget(
+    epl,
+    {
+      id: 'epl-2026-11-29-che-ars',
+      scheduledTime: '2026-11-29T16:30:00.000Z',
+      homeCode: 'ARS',
+      awayCode: 'CHE',
+      books: [
+        { operatorId: 'draftkings', lastUpdate: SOON, homeSpread: line(-0.5), awaySpread: line(0.5), totalOver: line(2.5), totalUnder: line(2.5), homeMoneyline: 120, awayMoneyline: 240, drawMoneyline: 230 },
+        { operatorId: 'fanduel', lastUpdate: SOON, homeSpread: line(-0.5), awaySpread: line(0.5), homeMoneyline: 115, awayMoneyline: 250, drawMoneyline: 225 },
+      ],
+    },
+    CTX,
+  );
+  const venue = (operatorId: string, name: string, best: boolean) => ({
+    operator_id: operatorId,
+    operator_name: name,
+    is_best_odds: best,
+    live_metrics: { spot_difference: '+$12.50', target_price: '$97,250.12', multipliers: { payout_up: 'x1.85', payout_down: 'x2.05' } },
+    incentives: { coupon_value: '', cta_url: CTX.clickUrl({ operatorId, widget: 'live-market', placement: 'BTC:15', impressionId: 'imp-1', expiresAt: CTX.linkExpiresAt }) },
+  });
+  const live = LiveMarketPayload.parse({
+    widget_class: 'live-market',
+    resolved_geo: 'US',
+    refresh_interval_seconds: 1,
+    underlying_asset: 'BTC',
+    active_micro_question: 'Will BTC be at or above $97,250.12 at 14:15 UTC?',
+    expiration_horizon: '15 minutes',
+    providers_pool: [venue('kalshi', 'Kalshi', true), venue('polymarket', 'Polymarket', false)],
+    market_status: 'open',
+    window_start: '2026-11-22T14:00:00.000Z',
+    expires_at: '2026-11-22T14:15:00.000Z',
+    seconds_left: 245,
+    spot_price: '$97,262.62',
+    timestamp: SOON,
+  });
+  return { event, broad, sportsbook, 'live-market': live } satisfies Record<string, Payload>;
+}
+
+const view = (over: Partial<ViewState>): ViewState => ({ kind: 'event', locale: undefined, payload: undefined, message: '', retrying: false, problem: '', ...over });
+
+/** A label's own words: the string, or a function's text around its parameters. */
+const words = (v: Labels[keyof Labels]): string[] =>
+  (typeof v === 'function' ? (v as (...a: string[]) => string)('\u0000').split('\u0000') : [v]).map((w) => w.trim()).filter((w) => /\p{L}/u.test(w));
+
+/** The labels proper (the language code is none). */
+const KEYS = (Object.keys(EN) as Array<keyof Labels>).filter((k) => k !== 'lang');
+
+/** `w` in `text` as whole words: "Best" is not in "Beste", nor "Trade" in "Trader". */
+const hasWords = (text: string, w: string) => new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(text);
+
+/**
+ * English labels left in `html` rendered with `L`: each English label's words, unless the same label
+ * of `L` uses them too (Code, App:, ATS: see SAME_AS_ENGLISH) or the payload's own text has them
+ * (its question says "at").
+ */
+function englishIn(html: string, L: Labels, payload: unknown): string[] {
+  const data = JSON.stringify(payload ?? {});
+  return KEYS.flatMap((k) => words(EN[k]).filter((w) => !hasWords(words(L[k]).join('\n'), w) && !hasWords(data, w) && hasWords(html, esc(w))));
+}
+
+/** Labels a language writes exactly as English does, on purpose; any other copy is an untranslated label. */
+const SAME_AS_ENGLISH: Partial<Record<keyof Labels, readonly string[]>> = {
+  code: ['de', 'fr'],
+  app: ['es', 'de', 'pt'],
+  total: ['es', 'fr', 'pt'],
+  ats: ['es', 'de', 'fr', 'pt'],
+  ou: ['es', 'de', 'fr', 'pt'],
+};
+
+/** Every state of every kind, in one language: data (stale, with a failing refresh), no data, loading. */
+function renderAll(locale: string) {
+  const L = labelsFor(locale);
+  const all = payloads(L.lang);
+  const pages = (Object.entries(all) as Array<[string, Payload]>).map(([kind, payload]) => ({
+    kind,
+    payload,
+    html: renderView(view({ kind, locale, payload: { ...payload, stale: true }, message: 'HTTP 503', retrying: true }), L),
+  }));
+  const closed = (['awaiting_strike', 'no_strike', 'stale'] as const).map((market_status) => {
+    const payload = { ...all['live-market'], market_status };
+    return { kind: market_status, payload, html: renderView(view({ kind: 'live-market', locale, payload, message: 'HTTP 404', retrying: false }), L) };
+  });
+  const empty = [
+    renderView(view({ kind: 'broad', locale, payload: { ...all.broad, operators: [] } }), L),
+    renderView(view({ kind: 'sportsbook', locale, payload: { ...all.sportsbook, odds_matrix: { operators: [] } } }), L),
+    renderView(view({ kind: 'live-market', locale, payload: { ...all['live-market'], providers_pool: [] } }), L),
+    renderView(view({ kind: 'event', locale, payload: { ...all.event, outcomes: [] } }), L),
+    renderView(view({ kind: 'event', locale, payload: { ...all.event, outcomes: all.event.outcomes.map((o) => ({ ...o, comparison_pool: [] })) } }), L),
+  ].map((html) => ({ kind: 'empty', payload: all, html }));
+  const states = [
+    renderView(view({ kind: 'sportsbook', locale, message: 'HTTP 503', retrying: true }), L),
+    renderView(view({ kind: 'live-market', locale }), L),
+    renderView(view({ kind: 'nonsense', locale }), L),
+  ].map((html) => ({ kind: 'state', payload: {}, html }));
+  return { L, all, pages: [...pages, ...closed, ...empty, ...states] };
+}
+
+describe('the widget\'s own text in the locale\'s language', () => {
+  it('picks the table by the language subtag, any case; anything else is English', () => {
+    for (const locale of ['de', 'de-DE', 'DE', 'de_AT', ' de-ch ']) expect(labelsFor(locale).lang, locale).toBe('de');
+    expect(labelsFor('pt-BR').lang).toBe('pt');
+    expect(labelsFor('fr-CA')).toBe(LABELS.fr);
+    for (const locale of ['it', 'xx-YY', 'english', 'constructor', '__proto__', '', null, undefined]) expect(labelsFor(locale), String(locale)).toBe(EN);
+  });
+
+  it('has every label in every language, none empty, functions taking the same parameters', () => {
+    const keys = Object.keys(EN).sort();
+    for (const lang of LANGS) {
+      const L = LABELS[lang];
+      expect(L.lang).toBe(lang);
+      expect(Object.keys(L).sort(), lang).toEqual(keys);
+      for (const key of keys as Array<keyof Labels>) {
+        const [ours, en] = [L[key], EN[key]];
+        expect(typeof ours, `${lang}.${key}`).toBe(typeof en);
+        if (typeof ours === 'function' && typeof en === 'function') {
+          expect(ours.length, `${lang}.${key}`).toBe(en.length);
+          // A parameter the translation drops would hide the payload's value.
+          expect((ours as (x: string) => string)('§1'), `${lang}.${key}`).toMatch(/\S.*§1|§1.*\S/);
+        } else {
+          expect(String(ours).trim(), `${lang}.${key}`).not.toBe('');
+        }
+      }
+    }
+  });
+
+  it('translates every label: a copy of the English one only where the language writes it so', () => {
+    for (const lang of LANGS.filter((l) => l !== 'en')) {
+      const same = KEYS.filter((k) => {
+        const [ours, en] = [LABELS[lang][k], EN[k]];
+        return typeof ours === 'function' ? (ours as (x: string) => string)('§') === (en as (x: string) => string)('§') : ours === en;
+      });
+      expect(same, lang).toEqual(KEYS.filter((k) => SAME_AS_ENGLISH[k]?.includes(lang)));
+    }
+  });
+
+  it('an unknown or missing locale renders English, marked lang="en"', () => {
+    for (const locale of ['xx', 'it-IT', undefined]) {
+      const html = renderView(view({ kind: 'broad', locale }), labelsFor(locale));
+      expect(html).toContain('lang="en"');
+      expect(html).toContain('aria-label="Operator comparison"');
+      expect(html).toContain('Loading…');
+    }
+    const { pages } = renderAll('xx-XX');
+    for (const { html } of pages) expect(html).toMatch(/^<section class="w" part="widget" aria-label="[^"]+" lang="en">/);
+    expect(pages.map((p) => p.html).join('')).toContain('<h2>Top operators</h2>');
+  });
+
+  it('German: every kind and state in German, lang="de" also for de-DE, no English label left', () => {
+    const { L, pages } = renderAll('de-DE');
+    const html = Object.fromEntries(pages.map((p) => [p.kind, p.html]));
+    for (const { html: h } of pages) expect(h).toContain(' lang="de">');
+    // Event
+    expect(html.event).toContain('aria-label="Quotenvergleich zum Ereignis"');
+    expect(html.event).toContain('<th scope="col">Anbieter</th><th scope="col">Ja-Preis</th><th scope="col">24h-Volumen</th>');
+    expect(html.event).toContain('<caption class="sr">Preise für Cut &#34;25bp&#34;</caption>');
+    expect(html.event).toContain('<span class="badge">Beste Quote</span>');
+    expect(html.event).toContain('Handeln<span class="sr"> bei Kalshi (gesponsert, öffnet in neuem Tab)</span>');
+    expect(html.event).toContain('Letzte empfangene Daten; neuer Versuch läuft: HTTP 503');
+    expect(html.event).toContain('Angebote für Ihre Region: <b>US</b>');
+    // Broad
+    expect(html.broad).toContain('<h2>Top-Anbieter</h2>');
+    expect(html.broad).toContain('<dt>Aktivste Kategorie</dt>');
+    expect(html.broad).toContain('<span class="sr">Rang </span>1');
+    expect(html.broad).toContain('<dt>Liquidität</dt><dd>keine Angabe</dd>');
+    expect(html.broad).toContain('Aktualisiert um <time');
+    // Sportsbook
+    expect(html.sportsbook).toContain('<th scope="col">Handicap <span class="small">auswärts / heim</span></th>');
+    expect(html.sportsbook).toContain('<th scope="col">Sieger <span class="small">auswärts / heim / remis</span></th>');
+    expect(html.sportsbook).toContain('<caption class="sr">Quoten für Arsenal vs Chelsea</caption>');
+    expect(html.sportsbook).toMatch(/ · Bevorstehend<\/p>/);
+    expect(html.sportsbook).toContain('Bilanz 0-0');
+    expect(html.sportsbook).toContain('S-U-N 0-1-0');
+    expect(html.sportsbook).toContain('ATS ');
+    expect(html.sportsbook).toContain('Beste<span class="sr"> Quote</span>');
+    // Live market
+    expect(html['live-market']).toContain('Schließt in <b class="countdown">4:05</b>');
+    expect(html['live-market']).toContain('15-Minuten-Fenster');
+    expect(html['live-market']).toContain('<th scope="col">Anbieter</th><th scope="col">Referenzkurs</th><th scope="col">Steigt</th><th scope="col">Fällt</th>');
+    expect(html.awaiting_strike).toContain('<p class="note">Das Zeitfenster hat gerade begonnen: Der Referenzkurs steht noch aus.</p>');
+    expect(html.no_strike).toContain('Letzte empfangene Daten; keine Aktualisierung: HTTP 404');
+    const all = pages.map((p) => p.html).join('\n');
+    expect(all).toContain(L.statusStale);
+    expect(all).toContain('<strong>Dieses Widget ist gerade nicht verfügbar.</strong> HTTP 503 Neuer Versuch…');
+    expect(all).toContain('Wird geladen…');
+    expect(all).toContain('aria-label="predictwire-Widget"');
+    for (const { html: h, payload } of pages) expect(englishIn(h, L, payload)).toEqual([]);
+  });
+
+  it('Portuguese: every kind and state in Portuguese (pt-BR), no English label left', () => {
+    const { L, pages } = renderAll('pt-BR');
+    const html = Object.fromEntries(pages.map((p) => [p.kind, p.html]));
+    for (const { html: h } of pages) expect(h).toContain(' lang="pt">');
+    expect(html.event).toContain('<th scope="col">Operador</th><th scope="col">Preço do Sim</th>');
+    expect(html.event).toContain('<span class="code">Código <code>PWKALSHI</code></span>');
+    expect(html.event).toContain('Negociar<span class="sr"> em Kalshi (patrocinado, abre em nova aba)</span>');
+    expect(html.broad).toContain('<h2>Melhores operadores</h2>');
+    expect(html.broad).toContain('<dt>Liquidez</dt><dd>sem dados</dd>');
+    expect(html.broad).toContain('<span class="muted">App: iOS, Google Play</span>');
+    expect(html.sportsbook).toContain('<th scope="col">Vencedor <span class="small">fora / casa / empate</span></th>');
+    expect(html.sportsbook).toContain('V-E-D 0-1-0');
+    expect(html['live-market']).toContain('Fecha em <b class="countdown">4:05</b>');
+    expect(html['live-market']).toContain('janela de 15 min');
+    expect(html['live-market']).toContain('Estes preços podem estar atrasados');
+    expect(html.stale).toContain('O feed de preços está atrasado');
+    const all = pages.map((p) => p.html).join('\n');
+    expect(all).toContain('Nenhuma casa de apostas pode ser exibida na sua região.');
+    expect(all).toContain('Carregando…');
+    for (const { html: h, payload } of pages) expect(englishIn(h, L, payload)).toEqual([]);
+  });
+
+  it('Spanish and French render with their own labels too, English nowhere', () => {
+    for (const locale of ['es-MX', 'fr']) {
+      const { L, pages } = renderAll(locale);
+      for (const { html, payload } of pages) {
+        expect(html).toContain(` lang="${L.lang}">`);
+        expect(englishIn(html, L, payload)).toEqual([]);
+      }
+    }
+  });
+
+  it('escapes payload strings once inside a translated label', () => {
+    const { pages } = renderAll('fr');
+    const event = pages.find((p) => p.kind === 'event')!.html;
+    expect(event).toContain('aria-label="Prix pour Cut &#34;25bp&#34;"');
+    expect(event).not.toContain('&#38;#34;');
+  });
+
+  it('the English check itself finds an English label, as whole words', () => {
+    expect(englishIn('<p>Top operators</p><th>Best</th>', LABELS.de, {})).toEqual(['Top operators', 'Best']);
+    expect(englishIn('<p>Beste Quote</p>', LABELS.de, {})).toEqual([]);
+    expect(englishIn('<b>Trade</b>', LABELS.fr, {})).toEqual(['Trade']);
   });
 });
 

@@ -1,5 +1,9 @@
 /// <reference lib="dom" />
-/** Markup helpers of the widget: every payload string goes through `esc` before it reaches innerHTML. */
+/**
+ * Markup helpers of the widget: every payload string goes through `esc` before it reaches innerHTML.
+ * Interface text comes from the `Labels` table the caller picked (labels.ts).
+ */
+import type { Labels } from './labels.js';
 
 /** Escapes text for element content and quoted attribute values. */
 export const esc = (value: unknown): string => String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -14,11 +18,12 @@ export const sr = (text: string): string => `<span class="sr">${esc(text)}</span
  * A signed click link (the payload's own URL: it counts the click, then redirects). `key` lets the
  * widget put focus back on the same link after a re-render.
  */
-export function cta(url: string, label: string, operator: string, key: string): string {
-  return `<a class="cta" href="${safeHref(url)}" target="_blank" rel="sponsored noopener" data-k="${esc(key)}">${esc(label)}${sr(` at ${operator} (sponsored, opens in a new tab)`)}</a>`;
+export function cta(L: Labels, url: string, label: string, operator: string, key: string): string {
+  return `<a class="cta" href="${safeHref(url)}" target="_blank" rel="sponsored noopener" data-k="${esc(key)}">${esc(label)}${sr(` ${L.sponsoredLink(operator)}`)}</a>`;
 }
 
-export const BEST_ODDS_BADGE = '<span class="badge">Best Odds</span>';
+/** The badge on the operator the payload flags `is_best_odds`. */
+export const bestOddsBadge = (L: Labels): string => `<span class="badge">${esc(L.bestOdds)}</span>`;
 
 /** A definition list of label/value pairs. */
 export const facts = (pairs: ReadonlyArray<readonly [string, string]>, cls = 'facts'): string =>
@@ -31,8 +36,12 @@ export const note = (text: string): string => `<p class="note">${esc(text)}</p>`
 export const scroller = (label: string, table: string): string =>
   `<div class="scroll" role="region" tabindex="0" aria-label="${esc(label)}">${table}</div>`;
 
-/** Footer: the visitor's country the payload was built for, with the attribution DB-IP's licence asks for. */
-export function footer(geo: string, updated: string | undefined, locale: string | undefined): string {
-  const time = updated ? `<span>Updated <time datetime="${esc(updated)}">${esc(new Date(updated).toLocaleTimeString(locale))}</time></span> ` : '';
-  return `<footer><span>Offers for your region: <b>${esc(geo)}</b></span> ${time}<a href="https://db-ip.com" target="_blank" rel="noopener">IP geolocation by DB-IP</a></footer>`;
+/**
+ * Footer: the visitor's country the payload was built for, with the attribution DB-IP's licence asks
+ * for. The attribution keeps DB-IP's own English wording in every language: it is the licence's
+ * credit line, not interface text. `locale` (the attribute as given) formats the time.
+ */
+export function footer(L: Labels, geo: string, updated: string | undefined, locale: string | undefined): string {
+  const time = updated ? `<span>${esc(L.updated)} <time datetime="${esc(updated)}">${esc(new Date(updated).toLocaleTimeString(locale))}</time></span> ` : '';
+  return `<footer><span>${esc(L.offersForRegion)} <b>${esc(geo)}</b></span> ${time}<a href="https://db-ip.com" target="_blank" rel="noopener">IP geolocation by DB-IP</a></footer>`;
 }

@@ -4,43 +4,18 @@
  * Attributes (docs/embed.md): kind, slug, display-format, limit, currency, league, team-context,
  * asset, horizon, fallback-geo, advertiser-id, locale, theme, api-base.
  */
-import type { BroadWidgetPayload, EventWidgetPayload, LiveMarketPayload, SportsbookWidgetPayload } from '../../widgets/payload-schemas.js';
-import { renderBroad } from './broad.js';
-import { renderEvent } from './event.js';
 import { Feed } from './feed.js';
-import { esc, footer } from './html.js';
-import { clock, renderLive } from './live.js';
-import { ATTRIBUTES, widgetRequest, type WidgetRequest } from './request.js';
-import { renderSportsbook } from './sportsbook.js';
+import { labelsFor } from './labels.js';
+import { clock } from './live.js';
+import { ATTRIBUTES, widgetRequest } from './request.js';
 import { STYLES } from './styles.js';
-
-type Payload = (BroadWidgetPayload | EventWidgetPayload | SportsbookWidgetPayload | LiveMarketPayload) & { stale?: true; resolved_geo: string };
+import { renderView, type Payload } from './view.js';
 
 // The API origin defaults to the origin this script was loaded from (read while it executes).
 const SCRIPT_ORIGIN = (() => {
   const src = (document.currentScript as HTMLScriptElement | null)?.src;
   return src ? new URL(src).origin : location.origin;
 })();
-
-const TITLES: Record<WidgetRequest['kind'], string> = {
-  event: 'Event odds comparison',
-  broad: 'Operator comparison',
-  sportsbook: 'Sportsbook lines',
-  'live-market': 'Live up/down market',
-};
-
-function body(p: Payload, locale: string | undefined): string {
-  switch (p.widget_class) {
-    case 'broad': return renderBroad(p);
-    case 'event-specific': return renderEvent(p);
-    case 'sportsbook': return renderSportsbook(p, locale);
-    case 'live-market': return renderLive(p);
-  }
-}
-
-/** When the payload's data last changed; the sportsbook payload does not say. */
-const updatedAt = (p: Payload): string | undefined =>
-  'last_verified_timestamp' in p ? p.last_verified_timestamp : 'timestamp' in p ? p.timestamp : undefined;
 
 class PredictwireWidget extends HTMLElement {
   static readonly observedAttributes = ATTRIBUTES;
@@ -88,7 +63,7 @@ class PredictwireWidget extends HTMLElement {
     this.#payload = undefined;
     this.#shape = '';
     this.#problem = '';
-    const req = widgetRequest((n) => this.getAttribute(n), SCRIPT_ORIGIN);
+    const req = widgetRequest((n) => this.getAttribute(n), SCRIPT_ORIGIN, labelsFor(this.getAttribute('locale')));
     if (typeof req === 'string') return this.#paint(req, false);
     this.#paint('', true);
     this.#feed = new Feed(req, {
@@ -121,24 +96,18 @@ class PredictwireWidget extends HTMLElement {
     if (left <= 0 && left > -1) void this.#feed?.poll(true);
   }
 
-  /** Renders the payload (if any) with a message; keeps focus on the same link across re-renders. */
+  /**
+   * Renders the payload (if any) with a message, in the labels of the locale attribute; keeps focus
+   * on the same link across re-renders.
+   */
   #paint(message: string, retrying: boolean): void {
     const locale = this.getAttribute('locale') ?? undefined;
     const focused = (this.#root.activeElement as HTMLElement | null)?.dataset?.k;
-    const p = this.#payload;
-    const kind = this.getAttribute('kind') ?? '';
-    const label = TITLES[kind as WidgetRequest['kind']] ?? 'predictwire widget';
-    let content: string;
-    if (p) {
-      content = (message ? `<p class="alert" role="status">Showing the last data received; ${retrying ? 'retrying' : 'not updating'}: ${esc(message)}</p>` : '') +
-        (p.stale ? '<p class="alert">These prices may be delayed: a data source is not updating.</p>' : '') +
-        body(p, locale) + footer(p.resolved_geo, updatedAt(p), locale);
-    } else if (message || this.#problem) {
-      content = `<p class="alert" role="alert"><strong>This widget is unavailable right now.</strong> ${esc(message)}${retrying ? ' Retrying…' : ''}</p>`;
-    } else {
-      content = '<p class="muted" role="status">Loading…</p>';
-    }
-    this.#root.innerHTML = `<style>${STYLES}</style><section class="w" part="widget" aria-label="${esc(label)}"${locale ? ` lang="${esc(locale)}"` : ''}>${content}</section>`;
+    const view = renderView(
+      { kind: this.getAttribute('kind') ?? '', locale, payload: this.#payload, message, retrying, problem: this.#problem },
+      labelsFor(locale),
+    );
+    this.#root.innerHTML = `<style>${STYLES}</style>${view}`;
     if (focused) (this.#root.querySelector(`[data-k="${CSS.escape(focused)}"]`) as HTMLElement | null)?.focus();
     this.#tick();
   }

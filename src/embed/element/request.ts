@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 /** Turns the element's attributes into the widget request (URL, headers) and its WebSocket topic. */
+import type { Labels } from './labels.js';
 
 export type Kind = 'event' | 'broad' | 'sportsbook' | 'live-market';
 const KINDS: readonly string[] = ['event', 'broad', 'sportsbook', 'live-market'];
@@ -26,12 +27,13 @@ const PARAMS: Record<Kind, Record<string, string>> = {
 export const ATTRIBUTES = ['kind', 'api-base', 'locale', 'theme', 'fallback-geo', 'advertiser-id', ...new Set(Object.values(PARAMS).flatMap(Object.keys))];
 
 /**
- * Builds the request, or returns an error message for a missing or unknown kind. `attr` reads an
- * attribute; `base` is the API origin (the script's own, unless api-base is set).
+ * Builds the request, or returns an error message (in the language of `L`, shown in the widget) for a
+ * missing or unknown kind. `attr` reads an attribute; `base` is the API origin (the script's own,
+ * unless api-base is set).
  */
-export function widgetRequest(attr: (name: string) => string | null, base: string): WidgetRequest | string {
+export function widgetRequest(attr: (name: string) => string | null, base: string, L: Labels): WidgetRequest | string {
   const kind = attr('kind') ?? '';
-  if (!KINDS.includes(kind)) return `Unknown widget kind "${kind}": use event, broad, sportsbook or live-market.`;
+  if (!KINDS.includes(kind)) return L.unknownKind(kind);
   const k = kind as Kind;
   const query = new URLSearchParams();
   for (const [name, param] of Object.entries({ ...PARAMS[k], 'fallback-geo': 'fallback_geo', 'advertiser-id': 'advertiser_id' })) {
