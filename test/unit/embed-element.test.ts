@@ -284,6 +284,16 @@ describe('the widget\'s own text in the locale\'s language', () => {
     }
   });
 
+  it('a locale that is no language tag (en_US, de_AT) still renders every kind, dates in the labels\' language', () => {
+    for (const locale of ['en_US', 'de_AT', 'not a tag!']) {
+      const { L, pages } = renderAll(locale);
+      expect(pages.length).toBeGreaterThan(0);
+      const sportsbook = pages.find((p) => p.kind === 'sportsbook')!;
+      const start = new Date((sportsbook.payload as { match_meta: { scheduled_time: string } }).match_meta.scheduled_time);
+      expect(sportsbook.html, locale).toContain(esc(start.toLocaleString(L.lang, { dateStyle: 'medium', timeStyle: 'short' })));
+    }
+  });
+
   it('an unknown or missing locale renders English, marked lang="en"', () => {
     for (const locale of ['xx', 'it-IT', undefined]) {
       const html = renderView(view({ kind: 'broad', locale }), labelsFor(locale));

@@ -45,6 +45,20 @@ function body(p: Payload, L: Labels, locale: string | undefined): string {
   }
 }
 
+/**
+ * The locale attribute as a tag dates and times can be formatted in: `en_US` is no BCP 47 tag and
+ * would make `toLocaleString` throw, so an invalid one falls back to the labels' language.
+ * Absent, the browser's own.
+ */
+function formatLocale(attr: string | undefined, L: Labels): string | undefined {
+  if (!attr) return undefined;
+  try {
+    return Intl.getCanonicalLocales(attr)[0] ?? L.lang;
+  } catch {
+    return L.lang;
+  }
+}
+
 /** When the payload's data last changed; the sportsbook payload does not say. */
 const updatedAt = (p: Payload): string | undefined =>
   'last_verified_timestamp' in p ? p.last_verified_timestamp : 'timestamp' in p ? p.timestamp : undefined;
@@ -61,7 +75,7 @@ export function renderView(s: ViewState, L: Labels): string {
   if (p) {
     content = (s.message ? `<p class="alert" role="status">${esc((s.retrying ? L.lastDataRetrying : L.lastDataStopped)(s.message))}</p>` : '') +
       (p.stale ? `<p class="alert">${esc(L.stale)}</p>` : '') +
-      body(p, L, s.locale) + footer(L, p.resolved_geo, updatedAt(p), s.locale);
+      body(p, L, formatLocale(s.locale, L)) + footer(L, p.resolved_geo, updatedAt(p), formatLocale(s.locale, L));
   } else if (s.message || s.problem) {
     content = `<p class="alert" role="alert"><strong>${esc(L.unavailable)}</strong> ${esc(s.message)}${s.retrying ? ` ${esc(L.retrying)}` : ''}</p>`;
   } else {
