@@ -66,9 +66,10 @@ describe('coinbase price feed', () => {
     socket.send(ticker('ETH-USD', '3401.2', '2026-11-22T14:05:01.500000Z'));
 
     await expect.poll(() => ticks.length, { timeout: 5_000 }).toBe(2);
+    // Each asset's first tick carries the prior volatility (annual 0.55 and 0.7, per second of a 365-day year).
     expect(ticks).toEqual([
-      { asset: 'BTC', price: 97012.55, ts: '2026-11-22T14:05:01.123Z', source: 'coinbase' },
-      { asset: 'ETH', price: 3401.2, ts: '2026-11-22T14:05:01.500Z', source: 'coinbase' },
+      { asset: 'BTC', price: 97012.55, ts: '2026-11-22T14:05:01.123Z', source: 'coinbase', variance: (0.55 * 0.55) / 31_536_000 },
+      { asset: 'ETH', price: 3401.2, ts: '2026-11-22T14:05:01.500Z', source: 'coinbase', variance: (0.7 * 0.7) / 31_536_000 },
     ]);
   });
 
