@@ -72,7 +72,35 @@ describe('quality gate: sportsbook and FX', () => {
 
   it('fails losing most upcoming games or operators', () => {
     expect(checkQuality('sportsbook', league([book], ['g1', 'g2', 'g3']), league([book], ['g1']), now)).toEqual(['2 of 3 upcoming games lost (more than 50 %)']);
-    expect(checkQuality('sportsbook', league([book]), league([]), now)).toEqual(['1 of 1 operators lost (more than 50 %)']);
+    expect(checkQuality('sportsbook', league([book]), league([]), now)).toEqual([
+      '1 of 1 operators lost (more than 50 %)',
+      'operator fanduel vanished (quoted 8 lines on games still listed, now none)',
+    ]);
+  });
+
+  it('fails an operator vanishing from the games still listed, or losing most of its lines there', () => {
+    const other = { ...book, operatorId: 'draftkings' };
+    const kalshi = { operatorId: 'kalshi', lastUpdate: now.toISOString(), homeMoneyline: -120, awayMoneyline: 110 };
+    const before = league([book, other, kalshi], ['g1', 'g2', 'g3']);
+    // One operator of three gone: under the operators' 50 %, but the same games are still listed.
+    expect(checkQuality('sportsbook', before, league([book, other], ['g1', 'g2', 'g3']), now)).toEqual(['operator kalshi vanished (quoted 6 lines on games still listed, now none)']);
+    // Spreads and totals gone from a response (only moneylines left): 8 of 12 lines over two games.
+    const full = { ...book, homeMoneyline: -150, awayMoneyline: 130 };
+    const moneylinesOnly = { operatorId: 'fanduel', lastUpdate: now.toISOString(), homeMoneyline: -150, awayMoneyline: 130 };
+    expect(checkQuality('sportsbook', league([full]), league([moneylinesOnly]), now)).toEqual(['8 of 12 fanduel lines lost (more than 50 %)']);
+    // Two of three games without their bookmakers (dropped as malformed): 8 of 12 lines each.
+    const thin = league([book, other], ['g1', 'g2', 'g3']);
+    for (const m of thin.upcoming.slice(1)) m.books = [];
+    expect(checkQuality('sportsbook', league([book, other], ['g1', 'g2', 'g3']), thin, now)).toEqual([
+      '8 of 12 fanduel lines lost (more than 50 %)',
+      '8 of 12 draftkings lines lost (more than 50 %)',
+    ]);
+    // A book pulling one game of three, or games that started since, passes.
+    const oneGame = league([book, other], ['g1', 'g2', 'g3']);
+    oneGame.upcoming[2]!.books = [other];
+    expect(checkQuality('sportsbook', league([book, other], ['g1', 'g2', 'g3']), oneGame, now)).toEqual([]);
+    const started = { ...league([book, other, kalshi], ['g0']).upcoming[0]!, scheduledTime: '2026-03-01T11:00:00.000Z' };
+    expect(checkQuality('sportsbook', { ...before, upcoming: [started, ...before.upcoming] }, before, now)).toEqual([]);
   });
 
   it('fails a stale fixing, a jump of more than 20 % and a lost currency', () => {

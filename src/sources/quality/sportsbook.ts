@@ -1,9 +1,11 @@
 /**
  * Quality checks of a league snapshot: contradictory lines within one book (a spread quoted with
- * the same sign on both sides, over and under at different totals), and too many games or
- * operators lost against the last good snapshot (games that started since are expected to go). Pure.
+ * the same sign on both sides, over and under at different totals), and losses against the last
+ * good snapshot (games that started since are expected to go): too many games or operators, and,
+ * on the games both list, an operator that vanishes from all of them or loses too many of its lines
+ * (a bookmaker dropped as malformed, spreads and totals missing from a response). Pure.
  */
-import type { LeagueData } from '../../model/index.js';
+import type { BookOdds, LeagueData, Matchup } from '../../model/index.js';
 import { lossViolation, type QualityOptions } from './options.js';
 
 /** Violations, empty when `next` may be published. */
@@ -30,5 +32,29 @@ export function checkLeague(prev: LeagueData | undefined, next: LeagueData, now:
   const after = ops(next.upcoming);
   const operators = lossViolation('operators', before.size, [...before].filter((o) => after.has(o)).length, opts.maxLossShare);
   if (operators) out.push(operators);
+  // Per operator, on the games still listed: the lines it quoted before against now.
+  const kept = live.filter((m) => ids.has(m.id));
+  const linesBefore = linesByOperator(kept);
+  const keptIds = new Set(kept.map((m) => m.id));
+  const linesAfter = linesByOperator(next.upcoming.filter((m) => keptIds.has(m.id)));
+  for (const [op, n] of linesBefore) {
+    const now = linesAfter.get(op) ?? 0;
+    if (now === 0) out.push(`operator ${op} vanished (quoted ${n} lines on games still listed, now none)`);
+    else {
+      const v = lossViolation(`${op} lines`, n, now, opts.maxLossShare);
+      if (v) out.push(v);
+    }
+  }
+  return out;
+}
+
+const LINE_FIELDS = ['homeSpread', 'awaySpread', 'totalOver', 'totalUnder', 'homeMoneyline', 'awayMoneyline', 'drawMoneyline'] as const satisfies ReadonlyArray<keyof BookOdds>;
+
+/** Lines quoted per operator over `games` (each spread side, total side and moneyline counts one). */
+function linesByOperator(games: readonly Matchup[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of games) {
+    for (const b of m.books) out.set(b.operatorId, (out.get(b.operatorId) ?? 0) + LINE_FIELDS.filter((f) => b[f] !== undefined).length);
+  }
   return out;
 }
