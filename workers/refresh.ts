@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { ZodError } from 'zod';
 import type { Logger } from '../src/log.js';
 import { failureStreak, itemsDropped, refreshesTotal, refreshFailuresTotal } from '../src/metrics/sources.js';
 import { failureReason } from '../src/sources/failure-reason.js';
@@ -63,7 +64,14 @@ export async function refreshSnapshot<K extends SnapshotKind>(
     // Schema first (a ZodError says the data is malformed), then the gate (it says the data is worse).
     const fetched = await fetch({ now, signal: AbortSignal.timeout(timeoutMs), dropped });
     const data = SnapshotData[kind].parse(fetched) as SnapshotDataOf<K>;
-    const last = await readSnapshot(deps.redis, kind, key).catch(() => undefined);
+    // What the gate compares against. Redis failing to answer fails the refresh: comparing with
+    // nothing would let any loss through. Only a stored snapshot this code cannot parse (its schema
+    // changed in a deploy) counts as absent, and says so.
+    const last = await readSnapshot(deps.redis, kind, key).catch((err: unknown) => {
+      if (!(err instanceof ZodError || err instanceof SyntaxError)) throw err;
+      deps.log.warn({ kind, key, err: err.message.slice(0, 300) }, 'last good snapshot unreadable; this refresh is not compared against it');
+      return undefined;
+    });
     const violations = checkQuality(kind, last?.data, data, now, deps.quality);
     if (violations.length > 0) throw new QualityGateError(violations);
     const result = await writeSnapshot(deps.redis, kind, key, data, now, dropped);

@@ -88,6 +88,19 @@ describe('refreshSnapshot', () => {
     });
   });
 
+  it('fails when Redis cannot give the last snapshot (the gate needs it), but refreshes past one it cannot parse', async () => {
+    // WRONGTYPE on GET: Redis answers with an error, as when it is unwell. Comparing against nothing
+    // would let any loss through, so the refresh fails and the key is left as it was.
+    await redis.client.hset(snapKey('events', 'all'), 'not', 'a snapshot');
+    await expect(refreshSnapshot(deps, 'events', 'all', async () => events(0.62))).rejects.toThrow(/WRONGTYPE/);
+    expect(await redis.client.type(snapKey('events', 'all'))).toBe('hash');
+    // A stored snapshot of another shape (a deploy changed the schema): refreshed, not compared.
+    await redis.client.del(snapKey('events', 'all'));
+    await redis.client.set(snapKey('events', 'all'), JSON.stringify({ kind: 'events', key: 'all', version: 3, data: { old: true } }));
+    await refreshSnapshot(deps, 'events', 'all', async () => events(0.62));
+    expect((await readSnapshot(redis.client, 'events', 'all'))?.data).toEqual(events(0.62));
+  });
+
   it('a failure before any snapshot exists writes no snapshot', async () => {
     await expect(refreshSnapshot(deps, 'events', 'all', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     expect(await redis.client.exists(snapKey('events', 'all'))).toBe(0);
