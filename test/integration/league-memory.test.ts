@@ -35,7 +35,14 @@ const source = () =>
 
 describe('league memory in Redis', () => {
   it('grades after a restart from the remembered closing line, and keeps graded games after another', async () => {
-    await source().fetchLeague('NBA', { now: new Date() });
+    // A fetch the refresh did not accept (the quality gate refused it) sets no closing line.
+    const first = source();
+    const refused = await first.fetchLeague('NBA', { now: new Date() });
+    const before = await redis.client.get('pw:leaguememory:NBA');
+    expect(before === null ? {} : (JSON.parse(before) as { closing: Record<string, unknown> }).closing).toEqual({});
+    // Accepted, its consensus lines are remembered.
+    first.accept(refused);
+    await expect.poll(async () => (JSON.parse((await redis.client.get('pw:leaguememory:NBA')) ?? '{"closing":{}}') as { closing: Record<string, unknown> }).closing[GAME]).toBeDefined();
     const stored = JSON.parse((await redis.client.get('pw:leaguememory:NBA'))!) as { closing: Record<string, unknown> };
     // Home spreads -3.5, -3.5, -3.5, -4 → median -3.5; totals 236.5 x3 and 236 → median 236.5
     expect(stored.closing[GAME]).toEqual({ spreadHome: -3.5, total: 236.5 });

@@ -191,6 +191,7 @@ describe('odds provider sportsbook source', () => {
     const source = createOddsSportsbookSource({ odds, log, minIntervalMs: 0, scoresIntervalMs: 0 });
     const first = await source.fetchLeague('NBA', { now: new Date() });
     expect(first.finished).toEqual([]);
+    source.accept(first); // as the refresh does once the gate passes: only then do its lines count
     // No real /scores capture exists; this one is written by hand in the documented v4 shape.
     replay.scores.basketball_nba = [
       {

@@ -1,7 +1,7 @@
 /**
  * The real sportsbook source: The Odds API for the bookmakers, optionally Kalshi's game-winner
- * contracts beside them, and finished games from /scores graded against the consensus line we saw
- * last before kick-off. Lines and graded games live in a LeagueMemory (Redis in the worker), so a
+ * contracts beside them, and finished games from /scores graded against the consensus line of the
+ * last accepted snapshot before kick-off. Lines and graded games live in a LeagueMemory (Redis in the worker), so a
  * restart forgets neither.
  *
  * Every odds call costs quota, so a league's odds are called at most once per interval, failed
@@ -49,7 +49,7 @@ export interface OddsSportsbookSource extends SportsbookSource {
 
 interface LeagueState {
   teams: TeamResolver;
-  /** Last consensus line seen per upcoming game id. */
+  /** Last consensus line per upcoming game id, from snapshots the refresh accepted. */
   closing: Map<string, ClosingLine>;
   finished: Map<string, FinishedGame>;
   /** When the odds were last called (success or not), and the games of the last good call. */
@@ -123,10 +123,6 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
     if (remaining !== undefined) oddsCreditsRemaining.set(remaining);
     const { upcoming: games, dropped } = normalizeOdds(raw, { league, format: 'american', now: ctx.now, teams: s.teams });
     reportDropped(opts.log, 'odds-api', 'odds entries', dropped, ctx.dropped);
-    for (const m of games) {
-      const line = consensusLine(m);
-      if (line) s.closing.set(m.id, line);
-    }
     s.odds = { at: t, games };
     return s.odds;
   }
@@ -173,7 +169,15 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
     lastLeagues: () => [...states.values()].flatMap((s) => (s.last ? [s.last] : [])),
     accept: (data) => {
       const s = states.get(data.league);
-      if (s && s.pending === data) s.last = data;
+      if (!s || s.pending !== data) return;
+      s.last = data;
+      // Closing lines come only from odds the gate let through: a refused response (books dropped,
+      // lines missing) must not set the line a game is later graded against.
+      for (const m of data.upcoming) {
+        const line = consensusLine(m);
+        if (line) s.closing.set(m.id, line);
+      }
+      void remember(data.league, s, data.finished);
     },
     async fetchLeague(league: League, ctx: FetchContext): Promise<LeagueData> {
       const s = await stateOf(league);
