@@ -3,6 +3,8 @@
  * figures are shown after fees). Data with a source and an as-of date per venue; validated when the
  * module loads: every exchange or crypto operator of the catalog needs a schedule, and a schedule
  * for an unknown operator fails start-up. Sportsbooks need none: their odds carry their margin.
+ * Betfair Exchange is listed with the books (it quotes odds) but is an exchange: its back odds are
+ * before its commission, so it has a schedule too.
  */
 import { priceAfterFee, type FeeSchedule } from '../domain/fees.js';
 import type { Category } from '../model/index.js';
@@ -45,6 +47,16 @@ const SCHEDULES: readonly FeeSchedule[] = [
     source: 'Limitless Exchange Fees (docs.limitless.exchange/user-guide/fees): CLOB taker buy fee 0.40%–3.00% of notional, paid in contracts, falling as the price rises; makers pay none',
     asOf: '2026-11-23',
   },
+  {
+    operatorId: 'betfair',
+    // Commission = net winnings × Market Base Rate × (1 − discount); sports markets' base rate is 5 %.
+    // No discount assumed: it depends on the customer's points.
+    formula: { kind: 'winnings', rate: 0.05 },
+    rounding: 'none',
+    referenceContracts: 100,
+    source: 'Betfair Exchange help, "What is Commission and how is it calculated?" (support.betfair.com, answer 413): commission = net winnings × Market Base Rate × (100% − discount rate); sports markets 5 %',
+    asOf: '2026-11-23',
+  },
 ];
 
 /**
@@ -58,7 +70,8 @@ export function validateFeeSchedules(schedules: readonly FeeSchedule[]): Readonl
   for (const s of schedules) {
     if (byId.has(s.operatorId)) problems.push(`duplicate fee schedule for ${s.operatorId}`);
     if (!OPERATORS.some((op) => op.id === s.operatorId)) problems.push(`fee schedule for unknown operator ${s.operatorId}`);
-    const rates = s.formula.kind === 'variance' ? Object.entries(s.formula.rates) : [['atZero', s.formula.atZero], ['atOne', s.formula.atOne] as const];
+    const f = s.formula;
+    const rates = f.kind === 'variance' ? Object.entries(f.rates) : f.kind === 'winnings' ? [['rate', f.rate] as const] : [['atZero', f.atZero], ['atOne', f.atOne] as const];
     for (const [k, r] of rates) if (!(typeof r === 'number' && r >= 0 && r < 0.25)) problems.push(`${s.operatorId}: rate ${k}=${r} out of range`);
     if (!Number.isInteger(s.referenceContracts) || s.referenceContracts < 1) problems.push(`${s.operatorId}: bad referenceContracts`);
     if (!/^\d{4}-\d{2}-\d{2}$/.test(s.asOf) || s.source.length < 10) problems.push(`${s.operatorId}: needs a source and an as-of date`);

@@ -6,7 +6,9 @@
  * - `variance`: `rate × C × p × (1 − p)` dollars for C contracts bought at p (Kalshi, Polymarket),
  *   rounded by the venue's own rule;
  * - `sliding-notional`: a percentage of the notional `C × p` that slides linearly from `atZero`
- *   (a contract near 0) to `atOne` (near 1), taken in contracts (Limitless's CLOB buy fee).
+ *   (a contract near 0) to `atOne` (near 1), taken in contracts (Limitless's CLOB buy fee);
+ * - `winnings`: a commission of `rate` on net winnings, `C × (1 − p) × rate` if the bet wins and
+ *   nothing if it loses (Betfair Exchange, whose back odds are quoted before it).
  * The per-contract cost shown is for a reference order of C contracts (a one-contract order would
  * let Kalshi's cent round-up dominate; the schedule names its reference size).
  */
@@ -24,6 +26,11 @@ export type FeeFormula =
       /** Fee as a fraction of notional for a price near 0 and near 1; linear in between. */
       atZero: number;
       atOne: number;
+    }
+  | {
+      kind: 'winnings';
+      /** Commission as a fraction of net winnings. */
+      rate: number;
     };
 
 /** One venue's published taker-fee schedule. Data, with its source, in catalog/fee-schedules.ts. */
@@ -76,7 +83,9 @@ export function takerFee(schedule: FeeSchedule, category: Category | undefined, 
   const raw =
     f.kind === 'variance'
       ? feeRate(schedule, category) * contracts * price * (1 - price)
-      : contracts * price * (f.atZero + (f.atOne - f.atZero) * price);
+      : f.kind === 'winnings'
+        ? contracts * (1 - price) * f.rate
+        : contracts * price * (f.atZero + (f.atOne - f.atZero) * price);
   return roundFee(schedule, raw);
 }
 
@@ -84,13 +93,16 @@ export function takerFee(schedule: FeeSchedule, category: Category | undefined, 
  * The per-contract cost of buying at `price` including the taker fee, for the schedule's reference
  * order size. Without a schedule (a venue that charges no taker fee) the price is returned as is.
  * A fee taken in contracts (sliding-notional) leaves fewer contracts for the same dollars, so the
- * cost per contract received is `price / (1 − fraction)`; a fee in dollars adds `fee / C`.
+ * cost per contract received is `price / (1 − fraction)`; a commission on winnings leaves each
+ * winning contract paying `1 − fee / C`, so the cost per dollar paid out is `price / (1 − fee / C)`
+ * (decimal odds 1 + (d − 1)(1 − rate)); a fee in dollars adds `fee / C`.
  */
 export function priceAfterFee(schedule: FeeSchedule | undefined, category: Category | undefined, price: number): number {
   if (!schedule) return price;
   const c = schedule.referenceContracts;
   const fee = takerFee(schedule, category, price, c);
-  const after = schedule.formula.kind === 'sliding-notional' ? price / (1 - fee / (c * price)) : price + fee / c;
+  const kind = schedule.formula.kind;
+  const after = kind === 'sliding-notional' ? price / (1 - fee / (c * price)) : kind === 'winnings' ? price / (1 - fee / c) : price + fee / c;
   // Six decimals: the fee maths' float noise must not reach comparisons or payloads. A fee in
   // contracts can push a near-certain contract's cost to $1 or more (no payout left); it stays a
   // price, just below 1, so the widget still shows it as the worst value it is.

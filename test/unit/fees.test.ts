@@ -81,16 +81,27 @@ describe('venues without a fee', () => {
 });
 
 describe('schedules as data', () => {
-  it('covers every exchange and crypto operator, with a source and an as-of date', () => {
+  it('covers every exchange and crypto operator (and Betfair, an exchange quoted in odds), with a source and an as-of date', () => {
+    const charged = (op: (typeof OPERATORS)[number]) => op.kind !== 'sportsbook' || op.id === 'betfair';
     for (const op of OPERATORS) {
       const s = feeSchedule(op.id);
-      if (op.kind === 'sportsbook') expect(s).toBeUndefined();
+      if (!charged(op)) expect(s, op.id).toBeUndefined();
       else {
         expect(s?.source.length).toBeGreaterThan(10);
         expect(s?.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       }
     }
-    expect(FEE_SCHEDULES.length).toBe(OPERATORS.filter((op) => op.kind !== 'sportsbook').length);
+    expect(FEE_SCHEDULES.length).toBe(OPERATORS.filter(charged).length);
+  });
+
+  it('takes Betfair\'s commission from winnings only: decimal d pays 1 + (d - 1) x 0.95', () => {
+    const betfair = feeSchedule('betfair')!;
+    // Backing at even money (p = 0.5) on 100 units: a win pays 50 of winnings, 5 % of it is 2.50.
+    expect(takerFee(betfair, 'sports', 0.5, 100)).toBeCloseTo(2.5, 12);
+    // 0.5 / (1 - 0.025) = 0.512821: decimal 1.95 = 1 + 1 × 0.95.
+    expect(priceAfterFee(betfair, 'sports', 0.5)).toBe(0.512821);
+    // Back odds 3.0 (p = 1/3): 1 + 2 × 0.95 = 2.9 → p = 0.344828.
+    expect(priceAfterFee(betfair, 'sports', 1 / 3)).toBe(0.344828);
   });
 
   it('never brings an after-fee price to 1 or beyond', () => {

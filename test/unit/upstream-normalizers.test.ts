@@ -173,8 +173,12 @@ describe('The Odds API normalizer (odds-api-nba-odds.json)', () => {
     const ops = game.books.map((b) => b.operatorId);
     expect(ops).toEqual(expect.arrayContaining(['draftkings', 'fanduel', 'betmgm', 'caesars', 'betfair']));
     expect(ops).not.toContain('bovada');
-    expect(game.books.find((b) => b.operatorId === 'betfair')).toMatchObject({ homeMoneyline: -143, awayMoneyline: 140 });
-    expect(game.books.find((b) => b.operatorId === 'betfair')!.homeSpread).toBeUndefined();
+    // Betfair is an exchange: its back odds -143 / +140 are before its 5 % commission on winnings.
+    // -143 is decimal 1.699301 → 1 + 0.699301 × 0.95 = 1.664336 → -150.53; +140: 1 + 1.4 × 0.95 = 2.33 → +133.00.
+    const betfair = game.books.find((b) => b.operatorId === 'betfair')!;
+    expect(betfair.homeMoneyline).toBeCloseTo(-150.526, 2);
+    expect(betfair.awayMoneyline).toBeCloseTo(133, 2);
+    expect(betfair.homeSpread).toBeUndefined();
   });
 
   it('keeps only games not started, drops a malformed bookmaker and reads decimal odds when asked', () => {

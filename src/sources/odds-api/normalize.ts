@@ -3,7 +3,9 @@
  * totals → over/under, in American odds (decimal input is converted). A malformed bookmaker or
  * market is dropped on its own; a bookmaker we do not carry is skipped silently.
  */
-import { decimalToAmerican } from '../../domain/odds.js';
+import { feeSchedule } from '../../catalog/fee-schedules.js';
+import { priceAfterFee } from '../../domain/fees.js';
+import { americanToDecimal, decimalToAmerican, probabilityToAmerican } from '../../domain/odds.js';
 import { AmericanOdds, type BookOdds, type League, type Matchup, type PricedLine } from '../../model/index.js';
 import { idField, parseEach, type Dropped } from '../http/parse.js';
 import { BOOKMAKER_OPERATORS, TeamResolver } from './mapping.js';
@@ -20,8 +22,20 @@ export function toAmerican(price: number, format: OddsFormat): number | undefine
   return AmericanOdds.safeParse(a).success ? a : undefined;
 }
 
-function line(point: number | undefined, price: number, format: OddsFormat): PricedLine | undefined {
+/**
+ * A bookmaker's price as American odds, after its commission when it is an exchange quoted in odds
+ * (Betfair: back odds are before the commission on winnings); exact, as every exchange price beside
+ * the books. Books without a schedule are returned as quoted.
+ */
+function bookPrice(operatorId: string, price: number, format: OddsFormat): number | undefined {
   const a = toAmerican(price, format);
+  const schedule = feeSchedule(operatorId);
+  if (a === undefined || !schedule) return a;
+  return probabilityToAmerican(priceAfterFee(schedule, 'sports', 1 / americanToDecimal(a)));
+}
+
+function line(operatorId: string, point: number | undefined, price: number, format: OddsFormat): PricedLine | undefined {
+  const a = bookPrice(operatorId, price, format);
   return point !== undefined && a !== undefined ? { point, price: a } : undefined;
 }
 
@@ -42,26 +56,26 @@ function bookOdds(
     if (m.key === 'h2h') {
       const home = find(ev.home_team);
       const away = find(ev.away_team);
-      const h = home && toAmerican(home.price, format);
-      const a = away && toAmerican(away.price, format);
+      const h = home && bookPrice(operatorId, home.price, format);
+      const a = away && bookPrice(operatorId, away.price, format);
       if (h !== undefined) out.homeMoneyline = h;
       if (a !== undefined) out.awayMoneyline = a;
       // Soccer's h2h is three-way: the draw is an outcome named "Draw".
       const draw = find('Draw');
-      const d = draw && toAmerican(draw.price, format);
+      const d = draw && bookPrice(operatorId, draw.price, format);
       if (d !== undefined) out.drawMoneyline = d;
     } else if (m.key === 'spreads') {
       const home = find(ev.home_team);
       const away = find(ev.away_team);
-      const h = home && line(home.point, home.price, format);
-      const a = away && line(away.point, away.price, format);
+      const h = home && line(operatorId, home.point, home.price, format);
+      const a = away && line(operatorId, away.point, away.price, format);
       if (h) out.homeSpread = h;
       if (a) out.awaySpread = a;
     } else if (m.key === 'totals') {
       const over = find('Over');
       const under = find('Under');
-      const o = over && line(over.point, over.price, format);
-      const u = under && line(under.point, under.price, format);
+      const o = over && line(operatorId, over.point, over.price, format);
+      const u = under && line(operatorId, under.point, under.price, format);
       if (o) out.totalOver = o;
       if (u) out.totalUnder = u;
     }
