@@ -148,10 +148,11 @@ describe('recorded prices through the real sources', () => {
     const names = body.odds_matrix.operators.map((o) => o.name);
     expect(names).toEqual(expect.arrayContaining(['DraftKings', 'FanDuel', 'BetMGM', 'Caesars Sportsbook']));
     expect(names).not.toContain('Betfair Exchange');
-    // ...but is in GB, where it prices only the moneyline
+    // ...but is in GB, where it prices only the moneyline: back odds +140 / -143, shown after its 5 %
+    // commission on winnings (decimal 2.4 → 1 + 1.4 × 0.95 = 2.33, +133; 1.6993 → 1.66434, -150.5 → -151)
     const gb = SportsbookWidgetPayload.parse(await (await get('/v1/widgets/sportsbook?league=NBA&fallback_geo=GB')).json());
     expect(gb.odds_matrix.operators.map((o) => o.name)).not.toContain('DraftKings');
-    expect(gb.odds_matrix.operators.find((o) => o.name === 'Betfair Exchange')!.lines).toEqual({ away_moneyline: '+140', home_moneyline: '-143' });
+    expect(gb.odds_matrix.operators.find((o) => o.name === 'Betfair Exchange')!.lines).toEqual({ away_moneyline: '+133', home_moneyline: '-151' });
   });
 
   it('FX from the ECB file, per USD; metrics derived from the fetched markets', async () => {
