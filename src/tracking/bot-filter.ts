@@ -1,10 +1,11 @@
 /**
  * Requests that must not count as impressions or clicks (they are still answered, and a click is
  * still redirected): crawlers, link-preview fetchers, headless browsers and monitors (the isbot
- * list), and browser prefetches. HTTP libraries (curl, node, python-requests, ...) are taken out
- * of the isbot list on purpose: server-side integrations use them to fetch and show widgets.
+ * list), and browser prefetches. For impressions, HTTP libraries (curl, node, python-requests, ...)
+ * are taken out of the isbot list on purpose: server-side integrations use them to fetch and show
+ * widgets. For clicks they stay in.
  */
-import { createIsBotFromList, list } from 'isbot';
+import { createIsBotFromList, isbot, list } from 'isbot';
 
 // User agents of HTTP libraries and plain product tokens: the isbot patterns that match them go.
 const INTEGRATIONS = ['curl/8.4.0', 'Wget/1.21', 'node', 'undici', 'axios/1.6.0', 'python-requests/2.31', 'Go-http-client/1.1', 'okhttp/4.12', 'Java/17', 'Widget Host/1.0'];
@@ -15,6 +16,15 @@ const botFromList = createIsBotFromList(list.filter((pattern) => !INTEGRATIONS.s
 export function isBot(userAgent: string | undefined): boolean {
   if (!userAgent || userAgent.trim() === '') return true;
   return botFromList(userAgent);
+}
+
+/**
+ * For clicks: true for every automated client, HTTP libraries included. Integrations fetch widgets
+ * with curl or node, but a click is a person following a link, never a library.
+ */
+export function isAutomatedClick(userAgent: string | undefined): boolean {
+  if (!userAgent || userAgent.trim() === '') return true;
+  return isbot(userAgent);
 }
 
 /**

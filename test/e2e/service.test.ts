@@ -373,7 +373,8 @@ describe('HTTP behaviour', () => {
     const body = EventWidgetPayload.parse(await (await get(`/v1/widgets/event?slug=${slug}&fallback_geo=${EVENT_GEO}`)).json());
     const entry = body.outcomes[0]!.comparison_pool[0]!;
     const link = new URL(entry.deep_link);
-    const res = await get(`${link.pathname}${link.search}`);
+    // Followed by a person's browser: an HTTP library's click (node's fetch says "node") is not counted.
+    const res = await get(`${link.pathname}${link.search}`, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0' });
     expect(res.status).toBe(302);
     const events = (await readSnapshot(redis.client, 'events', 'all'))!.data.events;
     const quote = events.find((e) => e.slug === slug)!.outcomes.flatMap((o) => o.quotes).find((q) => q.operatorId === entry.operator_id)!;

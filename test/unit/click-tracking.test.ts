@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OPERATORS, operatorById } from '../../src/catalog/operators.js';
-import { isBot, isPrefetch } from '../../src/tracking/bot-filter.js';
+import { isAutomatedClick, isBot, isPrefetch } from '../../src/tracking/bot-filter.js';
 import { affiliateUrlWithSubIds, clickUrl, landingUrl, verifyClick, type ClickTarget } from '../../src/tracking/click-links.js';
 import { visitorId } from '../../src/tracking/click-counter.js';
 
@@ -72,7 +72,18 @@ describe('bots and prefetches', () => {
     ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36'],
     ['Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1'],
     ['Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0'],
-  ])('%j is a person', (ua) => expect(isBot(ua)).toBe(false));
+  ])('%j is a person', (ua) => {
+    expect(isBot(ua)).toBe(false);
+    expect(isAutomatedClick(ua)).toBe(false);
+  });
+
+  it('counts an HTTP library as an integration for impressions, never as a person for clicks', () => {
+    for (const ua of ['curl/8.5.0', 'python-requests/2.31.0', 'node', 'axios/1.7.2', 'Go-http-client/1.1', 'Wget/1.21.4']) {
+      expect(isBot(ua), ua).toBe(false);
+      expect(isAutomatedClick(ua), ua).toBe(true);
+    }
+    for (const ua of ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', '', undefined]) expect(isAutomatedClick(ua)).toBe(true);
+  });
 
   it('recognizes prefetch headers and HEAD', () => {
     expect(isPrefetch('GET', { purpose: 'prefetch' })).toBe(true);

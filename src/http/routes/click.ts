@@ -1,13 +1,15 @@
 /**
  * GET /v1/click: verify the signed link (constant time), count the click, redirect (302) to the
  * operator: its contract page for a signed deep link, else its affiliate URL with its sub-ids.
- * Bots and prefetches are redirected but not counted; a click counts once per visitor, operator
- * and UTC day. The count is buffered in memory (tracking/click-buffer.ts): the redirect never
- * waits on Redis. An unsigned, altered or expired link is a problem response, never a redirect.
+ * Bots, HTTP libraries and prefetches are redirected but not counted; a click counts once per
+ * visitor, operator and UTC day. The count is buffered in memory (tracking/click-buffer.ts) and
+ * never delays the redirect; the per-address click limit is one Redis command (answered from
+ * memory while Redis is away). An unsigned, altered or expired link is a problem response, never a
+ * redirect.
  */
 import { operatorById } from '../../catalog/operators.js';
 import { addressKey } from '../../geo/address-key.js';
-import { isBot, isPrefetch } from '../../tracking/bot-filter.js';
+import { isAutomatedClick, isPrefetch } from '../../tracking/bot-filter.js';
 import { clickOf, visitorId } from '../../tracking/click-counter.js';
 import { landingUrl, verifyClick } from '../../tracking/click-links.js';
 import type { Deps } from '../deps.js';
@@ -26,7 +28,7 @@ export function clickRoute(deps: Deps): Handler {
     }
     const operator = operatorById(result.target.operatorId);
     if (!operator) throw new Problem(403, 'invalid_link', 'This link names an operator we no longer list.');
-    if (!isBot(req.headers['user-agent']) && !isPrefetch(req.method, req.headers)) {
+    if (!isAutomatedClick(req.headers['user-agent']) && !isPrefetch(req.method, req.headers)) {
       // Per /64 on IPv6, like the limits: rotating addresses within one subscriber's range mints nothing.
       deps.clicks.add(clickOf(result.target, visitorId(addressKey(ip)), now));
     }
