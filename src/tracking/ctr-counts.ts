@@ -1,7 +1,14 @@
 /** Reads clicks and impressions per operator over a rolling window of UTC days. */
 import type { Redis } from 'ioredis';
-import { clicksKey, utcDay } from './click-counter.js';
+import { clicksByKey, utcDay } from './click-counter.js';
 import { impressionsKey } from './impression-counter.js';
+
+/**
+ * The widget classes that count impressions (broad and event; the live market and sportsbook polls
+ * come every few seconds and count none). A rate's clicks come from the same widgets, or a click on
+ * a live-market link would raise a CTR whose impressions never saw it.
+ */
+export const CTR_WIDGETS = ['broad', 'event-specific'] as const;
 
 export interface CtrCounts {
   clicks: number;
@@ -18,7 +25,8 @@ export async function readCtrCounts(redis: Redis, operatorIds: readonly string[]
   const dayList = windowDays(now, days);
   const pipe = redis.pipeline();
   for (const id of operatorIds) {
-    for (const day of dayList) pipe.pfcount(clicksKey(id, day)).hget(impressionsKey(id, day), 'total');
+    // PFCOUNT of several keys counts their union: a visitor who clicked in both widgets counts once.
+    for (const day of dayList) pipe.pfcount(...CTR_WIDGETS.map((w) => clicksByKey(id, day, `widget:${w}`))).hget(impressionsKey(id, day), 'total');
   }
   const results = (await pipe.exec()) ?? [];
   const out = new Map<string, CtrCounts>();

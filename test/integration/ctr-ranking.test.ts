@@ -50,9 +50,11 @@ beforeEach(async () => {
   await redis.client.flushdb();
 });
 
-/** `n` distinct visitors clicked `operatorId` today. */
+/** `n` distinct visitors clicked `operatorId` today, in the broad widget (as writeClicks stores them). */
 async function clickers(operatorId: string, n: number): Promise<void> {
-  await redis.client.pfadd(clicksKey(operatorId, DAY), ...Array.from({ length: n }, (_, i) => `visitor-${i}`));
+  const visitors = Array.from({ length: n }, (_, i) => `visitor-${i}`);
+  await redis.client.pfadd(clicksKey(operatorId, DAY), ...visitors);
+  await redis.client.pfadd(clicksByKey(operatorId, DAY, 'widget:broad'), ...visitors);
 }
 
 describe('click counter', () => {
@@ -105,7 +107,12 @@ describe('impression counter', () => {
     await redis.client.hset(impressionsKey('bet365', DAY), 'total', 100);
     await redis.client.hset(impressionsKey('bet365', '2026-11-16'), 'total', 50); // 6 days back: inside 7
     await redis.client.hset(impressionsKey('bet365', '2026-11-15'), 'total', 999); // 7 days back: outside
-    await redis.client.pfadd(clicksKey('bet365', '2026-11-20'), 'v1', 'v2', 'v3', 'v4');
+    // Clicks from the widgets that count impressions (broad, event), a visitor in both counting once;
+    // live-market clicks have no impressions beside them and count nothing.
+    await redis.client.pfadd(clicksByKey('bet365', '2026-11-20', 'widget:broad'), 'v1', 'v2', 'v3');
+    await redis.client.pfadd(clicksByKey('bet365', '2026-11-20', 'widget:event-specific'), 'v3', 'v4');
+    await redis.client.pfadd(clicksByKey('bet365', '2026-11-20', 'widget:live-market'), 'v5', 'v6', 'v7');
+    await redis.client.pfadd(clicksKey('bet365', '2026-11-20'), 'v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7');
     const counts = await readCtrCounts(redis.client, ['bet365', 'betfair'], NOW, 7);
     expect(counts.get('bet365')).toEqual({ clicks: 4, impressions: 150 });
     expect(counts.get('betfair')).toEqual({ clicks: 0, impressions: 0 });

@@ -43,6 +43,7 @@ interface Service {
   env_file?: string | Array<string | { path: string }>;
   environment?: Record<string, string> | string[];
   healthcheck?: { test: string[] };
+  stop_grace_period?: string;
 }
 
 function readCompose(): Record<string, Service> {
@@ -109,6 +110,14 @@ describe('docker-compose.yml', () => {
       for (const [key, value] of Object.entries(env)) {
         if ((SETTINGS as string[]).includes(key)) expect(String(value), `${name}.${key} overrides .env`).toMatch(new RegExp(`^\\$\\{${key}(:?-[^}]*)?\\}$`));
       }
+    }
+  });
+
+  it('gives every app container longer to stop than the process takes to drain and flush (10 s + DRAIN_SECONDS, 5 in production)', () => {
+    for (const name of APP_SERVICES) {
+      const grace = /^(\d+)s$/.exec(services[name]!.stop_grace_period ?? '');
+      expect(grace, `${name} stop_grace_period`).not.toBeNull();
+      expect(Number(grace![1]), name).toBeGreaterThan(10 + 5);
     }
   });
 
