@@ -43,11 +43,18 @@ export const GeoParams = { fallback_geo: CountryParam, geo: CountryParam };
 
 export const AdvertiserIdParam = z.string().regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -').optional();
 
+/**
+ * `refresh=1`: the embed's own refreshes of a widget it already shows (polls, pushes it fetches).
+ * Same payload; the page view was counted by the first fetch, so no impression is counted again.
+ */
+export const RefreshParam = enumParam(['1']).optional();
+
 export const EventWidgetQuery = z.object({
   slug: SlugParam,
   display_format: enumParam(DISPLAY_FORMATS).default('cents'),
   advertiser_id: AdvertiserIdParam,
   ...GeoParams,
+  refresh: RefreshParam,
 });
 
 export const SportsbookWidgetQuery = z.object({

@@ -165,10 +165,20 @@ describe('broad widget', () => {
     expect(new URL(body.operators[0]!.routing.web_url).searchParams.get('a')).toBe(ADVERTISER);
   });
 
-  it('serving the widget counts impressions per operator (flushed in the background)', async () => {
+  it('serving the widget counts impressions per operator (flushed in the background); the embed\'s refreshes count none', async () => {
     const { body } = await broad('fallback_geo=US&limit=2');
     const id = byName.get(body.operators[0]!.operator_name)!.id;
-    await expect.poll(async () => Number(await redis.client.hget(impressionsKey(id, day()), 'total')), { timeout: 5_000, interval: 100 }).toBeGreaterThan(0);
+    const count = async () => Number(await redis.client.hget(impressionsKey(id, day()), 'total'));
+    await expect.poll(count, { timeout: 5_000, interval: 100 }).toBeGreaterThan(0);
+    // Three refreshes of the widget already shown, then one new page view: exactly one more.
+    await new Promise((r) => setTimeout(r, 1_500)); // past the next flush: the count above is final
+    const before = await count();
+    for (let i = 0; i < 3; i++) expect((await broad('fallback_geo=US&limit=2&refresh=1')).body.operators.length).toBe(2);
+    await broad('fallback_geo=US&limit=2');
+    await expect.poll(count, { timeout: 5_000, interval: 100 }).toBe(before + 1);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await count()).toBe(before + 1);
+    expect((await get('/v1/widgets/broad?fallback_geo=US&refresh=yes')).status).toBe(400);
   });
 });
 

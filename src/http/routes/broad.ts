@@ -15,7 +15,7 @@ import { LRUCache } from 'lru-cache';
 import { CURRENCIES, type CurrencyCode } from '../../domain/money.js';
 import { buildBroadWidget } from '../../widgets/broad-widget.js';
 import type { Deps } from '../deps.js';
-import { enumParam, GeoParams, intParam } from '../params.js';
+import { enumParam, GeoParams, intParam, RefreshParam } from '../params.js';
 import { dataUnavailable } from '../problem.js';
 import { parseQuery } from '../query.js';
 import { cachedReply, CORS_HEADERS, jsonShape } from '../respond.js';
@@ -33,6 +33,7 @@ export const BroadWidgetQuery = z.object({
   ...GeoParams,
   currency: enumParam(Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]]).optional(),
   advertiser_id: z.string().regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -').optional(),
+  refresh: RefreshParam,
 });
 
 export const BROAD_DEFAULT_LIMIT = 10;
@@ -97,7 +98,7 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
       );
       entry = deps.payloads.put('metrics', key, payload, changedAt, nowMs + BODY_TTL_MS, operatorIds);
     }
-    if (req.method === 'GET') deps.impressions.record(entry.shown, 'broad', req.headers['user-agent']);
+    if (req.method === 'GET' && q.refresh === undefined) deps.impressions.record(entry.shown, 'broad', req.headers['user-agent']);
     return cachedReply(req, entry, shape);
   };
 }

@@ -60,7 +60,7 @@ export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution
     const q = parseQuery(EventWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
     const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId, viewerCountry(deps.geo, req, q.fallback_geo, authenticated ? q.geo : undefined));
-    if (req.method === 'GET') deps.impressions.record(entry.shown, 'event-specific', req.headers['user-agent']);
+    if (req.method === 'GET' && q.refresh === undefined) deps.impressions.record(entry.shown, 'event-specific', req.headers['user-agent']);
     return cachedReply(req, entry, shape);
   };
 }
