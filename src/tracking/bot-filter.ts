@@ -1,9 +1,10 @@
 /**
  * Requests that must not count as impressions or clicks (they are still answered, and a click is
  * still redirected): crawlers, link-preview fetchers, headless browsers and monitors (the isbot
- * list), and browser prefetches. For impressions, HTTP libraries (curl, node, python-requests, ...)
- * are taken out of the isbot list on purpose: server-side integrations use them to fetch and show
- * widgets. For clicks they stay in.
+ * list), and, for clicks, browser prefetches (widgets are fetched by scripts, which never prefetch,
+ * so widget routes do not read those headers). For impressions, HTTP libraries (curl, node,
+ * python-requests, ...) are taken out of the isbot list on purpose: server-side integrations use
+ * them to fetch and show widgets. For clicks they stay in.
  */
 import { createIsBotFromList, isbot, list } from 'isbot';
 
