@@ -7,6 +7,7 @@
  * before its commission, so it has a schedule too.
  */
 import { priceAfterFee, type FeeSchedule } from '../domain/fees.js';
+import { americanToDecimal, probabilityToAmerican } from '../domain/odds.js';
 import type { Category } from '../model/index.js';
 import { OPERATORS } from './operators.js';
 
@@ -95,6 +96,16 @@ export function feeSchedule(operatorId: string): FeeSchedule | undefined {
  */
 export function afterFeePrice(operatorId: string, category: Category | undefined, price: number): number {
   return priceAfterFee(BY_ID.get(operatorId), category, price);
+}
+
+/**
+ * American odds quoted by `operatorId` after its fee, exact (an exchange quoted in odds, Betfair:
+ * its back odds are before the commission); as quoted for a venue without a schedule (a book's odds
+ * carry its margin).
+ */
+export function afterFeeAmerican(operatorId: string, category: Category | undefined, american: number): number {
+  const schedule = BY_ID.get(operatorId);
+  return schedule ? probabilityToAmerican(priceAfterFee(schedule, category, 1 / americanToDecimal(american))) : american;
 }
 
 /** Every schedule, for documentation and tests. */

@@ -3,9 +3,8 @@
  * totals → over/under, in American odds (decimal input is converted). A malformed bookmaker or
  * market is dropped on its own; a bookmaker we do not carry is skipped silently.
  */
-import { feeSchedule } from '../../catalog/fee-schedules.js';
-import { priceAfterFee } from '../../domain/fees.js';
-import { americanToDecimal, decimalToAmerican, probabilityToAmerican } from '../../domain/odds.js';
+import { afterFeeAmerican } from '../../catalog/fee-schedules.js';
+import { decimalToAmerican } from '../../domain/odds.js';
 import { AmericanOdds, type BookOdds, type League, type Matchup, type PricedLine } from '../../model/index.js';
 import { idField, parseEach, type Dropped } from '../http/parse.js';
 import { BOOKMAKER_OPERATORS, TeamResolver } from './mapping.js';
@@ -29,9 +28,7 @@ export function toAmerican(price: number, format: OddsFormat): number | undefine
  */
 function bookPrice(operatorId: string, price: number, format: OddsFormat): number | undefined {
   const a = toAmerican(price, format);
-  const schedule = feeSchedule(operatorId);
-  if (a === undefined || !schedule) return a;
-  return probabilityToAmerican(priceAfterFee(schedule, 'sports', 1 / americanToDecimal(a)));
+  return a === undefined ? undefined : afterFeeAmerican(operatorId, 'sports', a);
 }
 
 function line(operatorId: string, point: number | undefined, price: number, format: OddsFormat): PricedLine | undefined {

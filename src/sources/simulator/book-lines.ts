@@ -6,11 +6,10 @@ import type { BookOdds, League } from '../../model/index.js';
 import type { BookProfile } from './books.js';
 import { drift, type Octave } from './drift.js';
 import { marketView, spreadLine, totalLine, type GameView } from './game-model.js';
-import { americanToDecimal, probabilityToAmerican } from '../../domain/odds.js';
+import { probabilityToAmerican } from '../../domain/odds.js';
 import { probToAmerican, roundAmerican } from './odds.js';
 import { askOnTick } from './ticks.js';
-import { afterFeePrice, feeSchedule } from '../../catalog/fee-schedules.js';
-import { priceAfterFee } from '../../domain/fees.js';
+import { afterFeeAmerican, afterFeePrice } from '../../catalog/fee-schedules.js';
 import { createRng, key, unit } from './rng.js';
 import type { ScheduledGame } from './schedule.js';
 
@@ -40,10 +39,8 @@ function quote(book: BookProfile, p: number, ways: number): number {
     // Exact, not rounded: what the contract pays after the fee (best odds compare exact prices).
     return probabilityToAmerican(afterFeePrice(book.operatorId, 'sports', askOnTick(p + book.margin, book.tick)));
   }
-  const quoted = roundAmerican(probToAmerican(p + book.margin / ways), book.step);
   // An exchange quoted in odds (Betfair) is shown after its commission on winnings, exactly.
-  const schedule = feeSchedule(book.operatorId);
-  return schedule ? probabilityToAmerican(priceAfterFee(schedule, 'sports', 1 / americanToDecimal(quoted))) : quoted;
+  return afterFeeAmerican(book.operatorId, 'sports', roundAmerican(probToAmerican(p + book.margin / ways), book.step));
 }
 
 /** Prices of the bets on a game, as one book quotes them. */
