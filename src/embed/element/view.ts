@@ -73,9 +73,10 @@ export function renderView(s: ViewState, L: Labels): string {
   const label = L[Object.prototype.hasOwnProperty.call(TITLES, s.kind) ? TITLES[s.kind as Kind] : 'titleOther'];
   let content: string;
   if (p) {
+    const locale = formatLocale(s.locale, L);
     content = (s.message ? `<p class="alert" role="status">${esc((s.retrying ? L.lastDataRetrying : L.lastDataStopped)(s.message))}</p>` : '') +
       (p.stale ? `<p class="alert">${esc(L.stale)}</p>` : '') +
-      body(p, L, formatLocale(s.locale, L)) + footer(L, p.resolved_geo, updatedAt(p), formatLocale(s.locale, L));
+      body(p, L, locale) + footer(L, p.resolved_geo, updatedAt(p), locale);
   } else if (s.message || s.problem) {
     content = `<p class="alert" role="alert"><strong>${esc(L.unavailable)}</strong> ${esc(s.message)}${s.retrying ? ` ${esc(L.retrying)}` : ''}</p>`;
   } else {
