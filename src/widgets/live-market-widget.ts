@@ -1,6 +1,5 @@
 /** Live-market widget (docs/contract.md): one up/down contract window with every venue's prices. */
-import { feeSchedule } from '../catalog/fee-schedules.js';
-import { priceAfterFee } from '../domain/fees.js';
+import { afterFeePrice } from '../catalog/fee-schedules.js';
 import { formatMoneyPrecise } from '../domain/money.js';
 import type { LiveView } from '../live/engine.js';
 import { quotesForWindow } from '../live/live-quotes.js';
@@ -56,9 +55,6 @@ function venuePrices(view: LiveView, nowMs: number, opts: LiveMarketOptions, ctx
   return out;
 }
 
-/** The per-contract price a buyer pays at `ask` on `operatorId`, taker fee included. */
-const afterFee = (operatorId: string, ask: number) => priceAfterFee(feeSchedule(operatorId), 'crypto', ask);
-
 /** Builds the payload for `view` at `nowMs`. Pure: the same inputs give the same payload. */
 export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveMarketOptions, ctx: WidgetContext): LiveMarketPayload {
   const { window: w, strike, spot, lastTickMs } = view;
@@ -72,7 +68,7 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
   else status = view.strikeStatus === 'missed' ? 'no_strike' : 'awaiting_strike';
 
   // Shown prices include the venue's taker fee, and best odds compare those (docs/design.md: after fees).
-  const quotes: VenueQuote[] = prices.map((p) => ({ operatorId: p.operatorId, up: afterFee(p.operatorId, p.up), down: afterFee(p.operatorId, p.down) }));
+  const quotes: VenueQuote[] = prices.map((p) => ({ operatorId: p.operatorId, up: afterFeePrice(p.operatorId, 'crypto', p.up), down: afterFeePrice(p.operatorId, 'crypto', p.down) }));
   const best = liveLeaders(quotes);
   const providers: LiveMarketPayload['providers_pool'] = quotes.map((q, i) => {
     const op = ctx.operatorById(q.operatorId)!;
