@@ -9,7 +9,7 @@ import { RateLimits } from './http/rate-limits.js';
 import { ClickBuffer } from './tracking/click-buffer.js';
 import { defaultWsCap } from './ws/fd-limit.js';
 import { OPERATORS } from './catalog/operators.js';
-import { CountryDb } from './geo/country-db.js';
+import { LocationDb } from './geo/location-db.js';
 import { GeoResolver } from './geo/resolver.js';
 import { ImpressionCounter } from './tracking/impression-counter.js';
 import { RankingInputs } from './tracking/ranking-inputs.js';
@@ -98,11 +98,11 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     config.live.pushIntervalMs,
   );
 
-  // Broad widget: the country database is opened once; impressions are batched; ranking signals
+  // Broad widget: the location database is opened once; impressions are batched; ranking signals
   // are held in memory and reloaded when metrics change (below) and every 15 s for new clicks.
-  const countries = await CountryDb.open();
-  log.info({ builtAt: countries.builtAt.toISOString() }, 'geo database loaded');
-  const geo = new GeoResolver(countries, config.trustProxy, config.defaultGeo);
+  const locations = await LocationDb.open();
+  log.info({ builtAt: locations.builtAt.toISOString() }, 'geo database loaded');
+  const geo = new GeoResolver(locations, config.trustProxy, config.defaultGeo, config.cdnGeo);
   const impressions = new ImpressionCounter(redis, log);
   impressions.start();
   const ranking = new RankingInputs(redis, log, {
@@ -189,7 +189,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   await worker?.mayListen();
   const server = await listenHttp(config.host, config.port, routes, fallback, log, (app) => {
     // The subscriber's country, resolved once at upgrade as for a widget request.
-    const countryAt = (req: UpgradeRequest) => geo.resolve(req, parseQuery(WsQuery, req.query).fallback_geo).country;
+    const countryAt = (req: UpgradeRequest) => geo.resolve(req, parseQuery(WsQuery, req.query).fallback_geo).jurisdiction;
     hub = registerWebSocket(app, lookup, countryAt, log, {
       ...DEFAULT_WS_OPTIONS,
       maxBackpressure: config.wsMaxBackpressureBytes,
@@ -197,6 +197,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
       maxPerAddress: config.limits.wsPerAddress,
       maxConnections: config.limits.wsTotal || defaultWsCap(),
       maxMessagesPerSecond: config.limits.wsMessagesPerSecond,
+      geoHeaders: geo.headerNames,
     }, {
       addressOf: (remoteAddress, forwardedFor) =>
         addressKey(geo.clientAddress({ remoteAddress, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } })),

@@ -5,7 +5,9 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { OperatorId } from './model/index.js';
+import { CDN_NAMES, type CdnName } from './geo/cdn-headers.js';
 import { invalidRanges } from './geo/cidr.js';
+import { parseJurisdiction } from './geo/jurisdiction-code.js';
 
 const DATA_KINDS = ['events', 'sportsbook', 'metrics', 'fx', 'prices', 'quotes'] as const;
 export type DataKind = (typeof DATA_KINDS)[number];
@@ -89,10 +91,14 @@ export const EnvSchema = z.object({
     const bad = invalidRanges(list);
     if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `not an address or CIDR range: ${bad.join(', ')}` });
   }),
+  /** The jurisdiction of visitors nothing else places (local callers): a country or an ISO 3166-2 subdivision. */
   DEFAULT_GEO: z
     .string()
-    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US')
+    .refine((s) => parseJurisdiction(s) !== undefined, 'must be an ISO 3166-1 alpha-2 code such as US or an ISO 3166-2 code such as US-NJ')
+    .transform((s) => parseJurisdiction(s)!)
     .optional(),
+  /** The CDN in front whose geo headers are believed from TRUST_PROXY peers (geo/cdn-headers.ts). */
+  CDN_GEO: z.enum(CDN_NAMES).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SOURCES: SourcesSpec.prefault('simulator'),
   SIMULATOR_SEED: z.coerce.number().int().default(20261122),
@@ -204,6 +210,7 @@ export interface Config {
   apiKeyPepper: string;
   trustProxy: string[];
   defaultGeo: string | undefined;
+  cdnGeo: CdnName | undefined;
   logLevel: string;
   sources: Record<DataKind, string>;
   simulatorSeed: number;
@@ -314,6 +321,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyPepper: e.API_KEY_PEPPER ?? DEV_PEPPER,
     trustProxy: e.TRUST_PROXY,
     defaultGeo: e.DEFAULT_GEO,
+    cdnGeo: e.CDN_GEO,
     logLevel: e.LOG_LEVEL,
     sources: e.SOURCES,
     simulatorSeed: e.SIMULATOR_SEED,

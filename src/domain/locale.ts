@@ -12,11 +12,16 @@ const BY_COUNTRY: ReadonlyMap<string, Locale> = new Map(Object.entries({
   ...Object.fromEntries(['DE', 'AT', 'CH', 'LI'].map((c) => [c, 'de'])),
   ...Object.fromEntries(['FR', 'BE', 'LU', 'MC', 'SN', 'CI', 'CM', 'ML', 'BF', 'NE', 'TD', 'GA', 'CG', 'CD', 'BJ', 'TG', 'MG', 'HT'].map((c) => [c, 'fr'])),
   ...Object.fromEntries(['BR', 'PT', 'AO', 'MZ', 'CV', 'GW', 'ST', 'TL'].map((c) => [c, 'pt'])),
+  // Subdivisions whose language differs from their country's.
+  'CA-QC': 'fr',
 } as Record<string, Locale>));
 
-/** The locale for a country (en when the country's language is not in the catalog, and for ZZ). */
-export function localeForCountry(country: string): Locale {
-  return BY_COUNTRY.get(country) ?? 'en';
+/**
+ * The locale for a jurisdiction ("CA-QC", "DE"): the subdivision's, else its country's (en when the
+ * language is not in the catalog, and for ZZ).
+ */
+export function localeForJurisdiction(code: string): Locale {
+  return BY_COUNTRY.get(code) ?? (code.length > 2 ? BY_COUNTRY.get(code.slice(0, 2)) : undefined) ?? 'en';
 }
 
 /**

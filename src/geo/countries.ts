@@ -14,8 +14,7 @@ YT ZA ZM ZW`
   .trim()
   .split(/\s+/);
 
-/** The resolved_geo when nothing places the caller (ISO 3166 user-assigned "unknown"). */
-export const UNKNOWN_COUNTRY = 'ZZ';
+export { UNKNOWN_COUNTRY } from '../model/jurisdiction.js';
 
 export const COUNTRY_CODES: ReadonlySet<string> = new Set([...ASSIGNED, 'XK']);
 

@@ -160,7 +160,7 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
     });
     paths[`/advertiser/v1/widgets/${w.name}`] = operation(`getAdvertiser${w.id}`, {
       tag: 'advertiser',
-      summary: `${w.summary} (advertiser key; \`geo\` names the viewer's country)`,
+      summary: `${w.summary} (advertiser key; \`geo\` names the viewer's jurisdiction, ZZ without it)`,
       payload: w.payload,
       params: [...queryParams(w.query, ['advertiser_id']), ...language],
       problems: [...w.problems],

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import { DISPLAY_FORMATS } from '../domain/contract-price.js';
-import { isCountryCode } from '../geo/countries.js';
+import { parseJurisdiction } from '../geo/jurisdiction-code.js';
 import { LEAGUES } from '../model/index.js';
 
 const required = (what: string) => ({
@@ -27,19 +27,33 @@ const SlugParam = z
   .max(120, 'is too long')
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase words joined by hyphens');
 
-/** An ISO 3166-1 alpha-2 country code, upper case. */
-export const CountryParam = z
+/** A jurisdiction: a country, an ISO 3166-2 subdivision, or ZZ; normalized (geo/jurisdiction-code.ts). */
+export const JurisdictionParam = z
   .string()
-  .refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code in upper case, such as GB')
-  // A refinement has no JSON Schema form: the published contract gets its shape and its meaning.
-  .meta({ pattern: '^[A-Z]{2}$', description: 'An assigned ISO 3166-1 alpha-2 country code (or XK), upper case.' })
+  .transform((s, ctx) => {
+    const code = parseJurisdiction(s);
+    if (code === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'must be an ISO 3166-1 alpha-2 country code such as GB, an ISO 3166-2 subdivision such as US-NJ, or ZZ, in upper case' });
+      return z.NEVER;
+    }
+    return code;
+  })
+  // A transform has no JSON Schema form: the published contract gets its shape and its meaning.
+  .meta({
+    type: 'string',
+    pattern: '^[A-Z]{2}(-[A-Z0-9]{1,3})?$',
+    description:
+      'A country (ISO 3166-1 alpha-2, upper case, such as GB), a subdivision (ISO 3166-2, such as US-NJ or CA-ON), or ZZ for unknown. ' +
+      'Subdivisions count in the US and Canada, where licences are regional; elsewhere they resolve to their country.',
+  })
   .optional();
 
 /**
- * Every widget route's geo parameters: `fallback_geo` stands in when the caller's address gives no
- * country; `geo` (advertiser routes only: they are called server to server) is the viewer's country.
+ * Every widget route's geo parameters: `fallback_geo` stands in when nothing else places the caller;
+ * `geo` (advertiser routes only: they are called server to server) is the viewer's jurisdiction,
+ * ZZ when not given.
  */
-export const GeoParams = { fallback_geo: CountryParam, geo: CountryParam };
+export const GeoParams = { fallback_geo: JurisdictionParam, geo: JurisdictionParam };
 
 export const AdvertiserIdParam = z.string().regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -').optional();
 
@@ -72,4 +86,4 @@ export const SpecificEventQuery = z.object({
 export const SlugPath = SlugParam;
 
 /** /v1/ws?fallback_geo=GB: as on the widget routes, used when the address gives no country. */
-export const WsQuery = z.object({ fallback_geo: CountryParam });
+export const WsQuery = z.object({ fallback_geo: JurisdictionParam });

@@ -35,5 +35,11 @@ export function headerReader(reads: readonly RequestHeaderName[]): (req: HttpReq
     purpose: read(req, n[8]),
     'sec-purpose': read(req, n[9]),
     'x-moz': read(req, n[10]),
+    'cf-ipcountry': read(req, n[11]),
+    'cf-region-code': read(req, n[12]),
+    'cloudfront-viewer-country': read(req, n[13]),
+    'cloudfront-viewer-country-region': read(req, n[14]),
+    'fastly-geo-country': read(req, n[15]),
+    'fastly-geo-region': read(req, n[16]),
   });
 }

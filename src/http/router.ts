@@ -65,8 +65,10 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
   // The request headers each kind of route reads (server.ts reads no other: each read is a call
   // into uWS). X-Forwarded-For counts only behind a trusted proxy (TRUST_PROXY).
   const BASE: RequestHeaderName[] = ['x-request-id', ...(deps.config.trustProxy.length > 0 ? (['x-forwarded-for'] as const) : [])];
+  // A trusted CDN's geo headers decide the jurisdiction of widget requests (only with TRUST_PROXY).
+  const GEO = deps.geo.headerNames as readonly RequestHeaderName[];
   const CACHED: RequestHeaderName[] = [...BASE, 'if-none-match', 'accept-encoding', 'x-advertiser-id'];
-  const WIDGET: RequestHeaderName[] = [...CACHED, 'user-agent'];
+  const WIDGET: RequestHeaderName[] = [...CACHED, ...GEO, 'user-agent'];
   const BROAD: RequestHeaderName[] = [...WIDGET, 'accept-language'];
   const ADVERTISER: RequestHeaderName[] = [...BROAD, 'x-api-key'];
   const CLICK: RequestHeaderName[] = [...BASE, 'user-agent', 'purpose', 'sec-purpose', 'x-moz'];
@@ -123,8 +125,8 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     route('/v1/click', CLICK, clickRoute(deps)),
     route('/v1/ws', BASE, upgradeOnly),
     route('/v1/widgets/event', WIDGET, eventWidgetRoute(deps, false, publicAttribution)),
-    route('/v1/widgets/sportsbook', CACHED, sportsbookWidgetRoute(deps, false, publicAttribution)),
-    route('/v1/widgets/live-market', CACHED, liveMarketRoute(deps, false, publicAttribution)),
+    route('/v1/widgets/sportsbook', [...CACHED, ...GEO], sportsbookWidgetRoute(deps, false, publicAttribution)),
+    route('/v1/widgets/live-market', [...CACHED, ...GEO], liveMarketRoute(deps, false, publicAttribution)),
     route('/v1/widgets/broad', BROAD, broadWidgetRoute(deps, false, publicAttribution)),
     route('/advertiser/v1/widgets/event', ADVERTISER, auth(eventWidgetRoute(deps, true, authenticatedAttribution))),
     route('/advertiser/v1/widgets/sportsbook', ADVERTISER, auth(sportsbookWidgetRoute(deps, true, authenticatedAttribution))),

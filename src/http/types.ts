@@ -13,6 +13,13 @@ export const REQUEST_HEADERS = [
   'purpose',
   'sec-purpose',
   'x-moz',
+  // A trusted CDN's geo headers (geo/cdn-headers.ts); read only with TRUST_PROXY and CDN_GEO set.
+  'cf-ipcountry',
+  'cf-region-code',
+  'cloudfront-viewer-country',
+  'cloudfront-viewer-country-region',
+  'fastly-geo-country',
+  'fastly-geo-region',
 ] as const;
 
 export type RequestHeaderName = (typeof REQUEST_HEADERS)[number];

@@ -15,7 +15,7 @@
  * each public topic has an internal uWS topic per country (`event:{slug}@GB`); frames carry the
  * public name.
  */
-import type { HttpResponse, TemplatedApp, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import { remoteAddress as peerAddress } from '../http/remote-address.js';
 import { problemReply, writeHead } from '../http/server.js';
 import { Problem } from '../http/problem.js';
@@ -37,8 +37,15 @@ export interface UpgradeRequest {
 /** The subscriber's country; throws a Problem (400) for a bad parameter. */
 export type CountryAtUpgrade = (req: UpgradeRequest) => string;
 
-// Only X-Forwarded-For matters to geo resolution (and only through a trusted proxy).
-const xffHeader = (xff: string): Record<string, string> => (xff ? { 'x-forwarded-for': xff } : {});
+// Only X-Forwarded-For and a trusted CDN's geo headers matter to geo resolution (and only through a trusted proxy).
+function geoHeaders(req: HttpRequest, xff: string, names: readonly string[] | undefined): Record<string, string> {
+  const out: Record<string, string> = xff ? { 'x-forwarded-for': xff } : {};
+  for (const name of names ?? []) {
+    const value = req.getHeader(name);
+    if (value) out[name] = value;
+  }
+  return out;
+}
 
 /** The internal uWS topic of `topic` for subscribers from `country`. */
 export const countryTopic = (topic: string, country: string) => `${topic}@${country}`;
@@ -54,6 +61,8 @@ export interface WsOptions {
   /** Open connections in all (kept well below the file-descriptor limit). */
   maxConnections: number;
   maxMessagesPerSecond: number;
+  /** Request headers geo resolution reads besides X-Forwarded-For (a trusted CDN's, GeoResolver.headerNames). */
+  geoHeaders?: readonly string[];
 }
 
 export const DEFAULT_WS_OPTIONS: WsOptions = {
@@ -177,7 +186,7 @@ export function registerWebSocket(
       const givenId = req.getHeader('x-request-id');
       let country: string;
       try {
-        country = countryAt({ remoteAddress, headers: xffHeader(forwardedFor), query: req.getQuery() ?? '' });
+        country = countryAt({ remoteAddress, headers: geoHeaders(req, forwardedFor, opts.geoHeaders), query: req.getQuery() ?? '' });
       } catch (err) {
         return refuse(res, err instanceof Problem && err.status === 400 ? err : new Problem(400, 'invalid_parameter', 'bad upgrade request'), log, givenId);
       }

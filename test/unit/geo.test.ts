@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { AddressMatcher, invalidRanges, parseCidr } from '../../src/geo/cidr.js';
 import { clientAddress } from '../../src/geo/client-address.js';
-import { CountryDb } from '../../src/geo/country-db.js';
+import { parseJurisdiction } from '../../src/geo/jurisdiction-code.js';
+import { LocationDb } from '../../src/geo/location-db.js';
+import { SUBDIVIDED_COUNTRIES, subdivisionByCode, subdivisionByName } from '../../src/geo/subdivisions.js';
 import { isCountryCode } from '../../src/geo/countries.js';
 import { parseForwardedEntry, parseIp, type IpAddress } from '../../src/geo/ip.js';
 import { isNonPublic } from '../../src/geo/reserved.js';
@@ -116,47 +118,104 @@ describe('clientAddress', () => {
   });
 });
 
-describe('country database and resolver', () => {
-  let db: CountryDb;
+describe('location database and resolver', () => {
+  let db: LocationDb;
   beforeAll(async () => {
-    db = await CountryDb.open();
+    db = await LocationDb.open();
   });
 
   it('looks up public IPv4 and IPv6 addresses (expected countries read from the database itself)', () => {
     const cases = ['8.8.8.8', '81.2.69.142', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e'];
     for (const c of cases) {
-      const country = db.country(ip(c));
+      const country = db.locate(ip(c))?.country;
       expect(country, c).toMatch(/^[A-Z]{2}$/);
       expect(isCountryCode(country!)).toBe(true);
     }
-    expect(db.country(ip('8.8.8.8'))).toBe('US');
+    expect(db.locate(ip('8.8.8.8'))?.country).toBe('US');
     // the mapped form of an address resolves like the address
-    expect(db.country(ip('::ffff:8.8.8.8'))).toBe(db.country(ip('8.8.8.8')));
-    // cached answers equal fresh ones
-    expect(db.country(ip('8.8.8.8'))).toBe('US');
+    expect(db.locate(ip('::ffff:8.8.8.8'))).toEqual(db.locate(ip('8.8.8.8')));
   });
 
-  it('resolves IP first, then fallback_geo, then DEFAULT_GEO, then ZZ', () => {
+  it('maps every US and Canadian subdivision name the database uses to its ISO 3166-2 code', () => {
+    // A sample of the database's own records: each name it gives in the US and Canada is known.
+    const seen = new Set<string>();
+    for (let a = 1; a < 224; a += 1) {
+      for (let b = 0; b < 256; b += 17) {
+        const found = db.locate(ip(`${a}.${b}.7.9`));
+        if (found?.subdivisionName && SUBDIVIDED_COUNTRIES.has(found.country)) {
+          const code = subdivisionByName(found.country, found.subdivisionName);
+          expect(code, `${found.country} ${found.subdivisionName}`).toBeDefined();
+          seen.add(code!);
+        }
+      }
+    }
+    expect(seen.size).toBeGreaterThan(40);
+    expect(subdivisionByName('US', 'New Jersey')).toBe('US-NJ');
+    expect(subdivisionByName('CA', 'Ontario')).toBe('CA-ON');
+    expect(subdivisionByCode('US', 'nj')).toBe('US-NJ');
+    expect(subdivisionByCode('US', 'ZZ')).toBeUndefined();
+  });
+
+  it('resolves IP first, then fallback_geo, then DEFAULT_GEO, then ZZ, with the region where licensing is regional', () => {
     const withDefault = new GeoResolver(db, [], 'IE');
     const without = new GeoResolver(db, [], undefined);
     const req = (remoteAddress: string, headers: Record<string, string> = {}) => ({ remoteAddress, headers });
-    expect(without.resolve(req('8.8.8.8'), 'GB')).toEqual({ country: 'US', source: 'ip' });
-    const v6 = db.country(ip('2a00:1450:4001:80b::200e'))!;
-    expect(without.resolve(req('2a00:1450:4001:80b::200e'))).toEqual({ country: v6, source: 'ip' });
+    const expected = (addr: string) => {
+      const found = db.locate(ip(addr))!;
+      return found.country === 'US' || found.country === 'CA' ? subdivisionByName(found.country, found.subdivisionName!)! : found.country;
+    };
+    // 8.8.8.8 lies in a US state: the jurisdiction is the state
+    expect(without.resolve(req('8.8.8.8'), 'GB')).toEqual({ jurisdiction: expected('8.8.8.8'), source: 'ip' });
+    expect(expected('8.8.8.8')).toMatch(/^US-[A-Z]{2}$/);
+    // outside the US and Canada the region is dropped: the rules are national
+    expect(without.resolve(req('81.2.69.142'))).toEqual({ jurisdiction: 'GB', source: 'ip' });
+    const v6 = expected('2a00:1450:4001:80b::200e');
+    expect(without.resolve(req('2a00:1450:4001:80b::200e'))).toEqual({ jurisdiction: v6, source: 'ip' });
     for (const local of ['127.0.0.1', '::1', '10.1.1.1', '0000:0000:0000:0000:0000:ffff:7f00:0001', 'not-an-ip']) {
-      expect(without.resolve(req(local), 'GB')).toEqual({ country: 'GB', source: 'fallback_geo' });
-      expect(withDefault.resolve(req(local))).toEqual({ country: 'IE', source: 'default_geo' });
-      expect(without.resolve(req(local))).toEqual({ country: 'ZZ', source: 'unknown' });
+      expect(without.resolve(req(local), 'CA-ON')).toEqual({ jurisdiction: 'CA-ON', source: 'fallback_geo' });
+      expect(withDefault.resolve(req(local))).toEqual({ jurisdiction: 'IE', source: 'default_geo' });
+      expect(without.resolve(req(local))).toEqual({ jurisdiction: 'ZZ', source: 'unknown' });
     }
   });
 
   it('believes X-Forwarded-For only through TRUST_PROXY', () => {
     const trusting = new GeoResolver(db, ['127.0.0.1'], undefined);
     const plain = new GeoResolver(db, [], undefined);
-    const forged = { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '8.8.8.8' } };
-    expect(plain.resolve(forged, 'DE')).toEqual({ country: 'DE', source: 'fallback_geo' });
-    expect(trusting.resolve(forged, 'DE')).toEqual({ country: 'US', source: 'ip' });
+    const forged = { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '81.2.69.142' } };
+    expect(plain.resolve(forged, 'DE')).toEqual({ jurisdiction: 'DE', source: 'fallback_geo' });
+    expect(trusting.resolve(forged, 'DE')).toEqual({ jurisdiction: 'GB', source: 'ip' });
     const fromOutside = { remoteAddress: '81.2.69.142', headers: { 'x-forwarded-for': '8.8.8.8' } };
-    expect(trusting.resolve(fromOutside).country).toBe(db.country(ip('81.2.69.142')));
+    expect(trusting.resolve(fromOutside).jurisdiction).toBe('GB');
+  });
+
+  it("believes a CDN's geo headers only from TRUST_PROXY peers, and only the configured CDN's", () => {
+    const cloudfront = new GeoResolver(db, ['127.0.0.1'], undefined, 'cloudfront');
+    const headers = { 'cloudfront-viewer-country': 'US', 'cloudfront-viewer-country-region': 'NJ', 'x-forwarded-for': '81.2.69.142' };
+    expect(cloudfront.resolve({ remoteAddress: '127.0.0.1', headers })).toEqual({ jurisdiction: 'US-NJ', source: 'cdn' });
+    expect(cloudfront.headerNames).toEqual(['cloudfront-viewer-country', 'cloudfront-viewer-country-region']);
+    // from an untrusted peer the headers are ignored (the address decides)
+    expect(cloudfront.resolve({ remoteAddress: '81.2.69.142', headers }).jurisdiction).toBe('GB');
+    // an unknown subdivision keeps the country; a subdivision outside the US and Canada is dropped
+    expect(cloudfront.resolve({ remoteAddress: '127.0.0.1', headers: { 'cloudfront-viewer-country': 'US', 'cloudfront-viewer-country-region': 'XX' } })).toEqual({
+      jurisdiction: 'US',
+      source: 'cdn',
+    });
+    expect(cloudfront.resolve({ remoteAddress: '127.0.0.1', headers: { 'cloudfront-viewer-country': 'GB', 'cloudfront-viewer-country-region': 'ENG' } })).toEqual({
+      jurisdiction: 'GB',
+      source: 'cdn',
+    });
+    // Cloudflare's non-countries (XX, T1) place no one: the address, then fallback_geo, decide
+    const cloudflare = new GeoResolver(db, ['127.0.0.1'], undefined, 'cloudflare');
+    expect(cloudflare.resolve({ remoteAddress: '127.0.0.1', headers: { 'cf-ipcountry': 'T1' } }, 'BR')).toEqual({ jurisdiction: 'BR', source: 'fallback_geo' });
+    expect(cloudflare.resolve({ remoteAddress: '127.0.0.1', headers: { 'cf-ipcountry': 'CA', 'cf-region-code': 'ON' } })).toEqual({ jurisdiction: 'CA-ON', source: 'cdn' });
+    // without TRUST_PROXY no CDN header is read at all
+    expect(new GeoResolver(db, [], undefined, 'cloudflare').headerNames).toEqual([]);
+  });
+});
+
+describe('jurisdiction codes', () => {
+  it('accepts countries, ZZ and ISO 3166-2 codes, keeping the region only where licences are regional', () => {
+    expect(['GB', 'ZZ', 'US', 'US-NJ', 'CA-ON', 'GB-ENG', 'JP-13', 'XK'].map(parseJurisdiction)).toEqual(['GB', 'ZZ', 'US', 'US-NJ', 'CA-ON', 'GB', 'JP', 'XK']);
+    for (const bad of ['gb', 'UK', 'US-XX', 'US-', 'US-NJX', 'CA-ZZ', 'GB-ENGLAND', 'XX', '']) expect(parseJurisdiction(bad), bad).toBeUndefined();
   });
 });

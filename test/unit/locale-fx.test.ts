@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { convertUsd, currencyForCountry, usdRate } from '../../src/domain/fx.js';
-import { localeForCountry, negotiateLocale } from '../../src/domain/locale.js';
+import { localeForJurisdiction, negotiateLocale } from '../../src/domain/locale.js';
 import { formatMoneyCompact } from '../../src/domain/money.js';
 
 describe('locale', () => {
   it('follows the country, English by default', () => {
-    expect(['ES', 'MX', 'AR'].map(localeForCountry)).toEqual(['es', 'es', 'es']);
-    expect(['DE', 'AT', 'CH'].map(localeForCountry)).toEqual(['de', 'de', 'de']);
-    expect(['FR', 'BE'].map(localeForCountry)).toEqual(['fr', 'fr']);
-    expect(['BR', 'PT'].map(localeForCountry)).toEqual(['pt', 'pt']);
-    expect(['US', 'GB', 'JP', 'ZZ', 'NL'].map(localeForCountry)).toEqual(['en', 'en', 'en', 'en', 'en']);
+    expect(['ES', 'MX', 'AR'].map(localeForJurisdiction)).toEqual(['es', 'es', 'es']);
+    expect(['DE', 'AT', 'CH'].map(localeForJurisdiction)).toEqual(['de', 'de', 'de']);
+    expect(['FR', 'BE'].map(localeForJurisdiction)).toEqual(['fr', 'fr']);
+    expect(['BR', 'PT'].map(localeForJurisdiction)).toEqual(['pt', 'pt']);
+    expect(['US', 'GB', 'JP', 'ZZ', 'NL'].map(localeForJurisdiction)).toEqual(['en', 'en', 'en', 'en', 'en']);
+    // A subdivision reads its own language where it differs, else its country's.
+    expect(['CA-QC', 'CA-ON', 'US-NJ'].map(localeForJurisdiction)).toEqual(['fr', 'en', 'en']);
   });
 
   it('Accept-Language overrides when it names a catalog locale, by quality', () => {

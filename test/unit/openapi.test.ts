@@ -28,7 +28,7 @@ describe('the OpenAPI document', () => {
     expect(param('/v1/widgets/event', 'slug')).toMatchObject({ required: true, schema: { maxLength: 120, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' } });
     expect(param('/v1/widgets/live-market', 'horizon_minutes').schema.enum).toEqual(['5', '15']);
     expect(param('/advertiser/v1/widgets/specific/{event_slug}', 'limit').schema).toEqual({ type: 'integer', minimum: 1, maximum: 100 });
-    expect(param('/v1/widgets/event', 'fallback_geo').schema.pattern).toBe('^[A-Z]{2}$');
+    expect(param('/v1/widgets/event', 'fallback_geo').schema.pattern).toBe('^[A-Z]{2}(-[A-Z0-9]{1,3})?$');
     // geo is the advertiser's (server-to-server) parameter; public routes take the caller's address.
     expect(param('/v1/widgets/event', 'geo')).toBeUndefined();
     expect(param('/advertiser/v1/widgets/event', 'geo')).toBeDefined();

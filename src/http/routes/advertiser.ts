@@ -11,7 +11,7 @@ import { cachedReply, jsonShape } from '../respond.js';
 import { findEvent, requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler } from '../types.js';
 import { VariantKeys } from '../variant-keys.js';
-import { viewerCountry } from '../viewer-country.js';
+import { viewerJurisdiction } from '../viewer-jurisdiction.js';
 import { BODY_TTL_MS } from '../widget-context.js';
 
 const SHAPE = jsonShape({ 'cache-control': 'private, max-age=5' });
@@ -57,7 +57,7 @@ export function specificEventRoute(deps: Deps): Handler {
     if (slug === undefined) slugs.set(req.path, (slug = slugOf(req.path)));
     const q = parseQuery(SpecificEventQuery, req.query);
     const snap = requireSnapshot(deps.snapshots, 'events', 'all');
-    const country = viewerCountry(deps.geo, req, q.fallback_geo, q.geo);
+    const country = viewerJurisdiction(deps.geo, req, q.fallback_geo, true, q.geo);
     const key = keys.of([slug, q.limit, country]);
     let entry = deps.payloads.get('events', key, deps.now());
     if (!entry) {

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { ADVERTISER_ID } from '../../auth/advertiser-keys.js';
 import { currencyForCountry, usdRate } from '../../domain/fx.js';
-import { localeForCountry, negotiateLocale } from '../../domain/locale.js';
+import { localeForJurisdiction, negotiateLocale } from '../../domain/locale.js';
 import type { Locale } from '../../catalog/operator-schema.js';
 import { LRUCache } from 'lru-cache';
 import { CURRENCIES, type CurrencyCode } from '../../domain/money.js';
@@ -21,7 +21,7 @@ import { parseQuery } from '../query.js';
 import { cachedReply, CORS_HEADERS, jsonShape } from '../respond.js';
 import { requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler } from '../types.js';
-import { viewerCountry } from '../viewer-country.js';
+import { viewerJurisdiction } from '../viewer-jurisdiction.js';
 import { BODY_TTL_MS, widgetContext } from '../widget-context.js';
 import type { Attribution } from './widgets.js';
 import type { Snapshot } from '../../store/schemas.js';
@@ -62,15 +62,15 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
   return (req) => {
     const q = parseQuery(BroadWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const country = viewerCountry(deps.geo, req, q.fallback_geo, authenticated ? q.geo : undefined);
+    const country = viewerJurisdiction(deps.geo, req, q.fallback_geo, authenticated, q.geo);
     // Accept-Language when it names a catalog locale, else the country's (domain/locale.ts).
-    const locale = languageOf(req.headers['accept-language']) || localeForCountry(country);
+    const locale = languageOf(req.headers['accept-language']) || localeForJurisdiction(country);
     const requested = q.currency;
     const limit = q.limit ?? BROAD_DEFAULT_LIMIT;
     const metrics = requireSnapshot(deps.snapshots, 'metrics', 'all');
     const fxSnap = deps.snapshots.get('fx', 'daily');
     // The country's currency is a nicety: without its rate, fall back to USD. An asked-for one is owed.
-    let currency: CurrencyCode = requested ?? currencyForCountry(country);
+    let currency: CurrencyCode = requested ?? currencyForCountry(country.length === 2 ? country : country.slice(0, 2));
     if (!requested && currency !== 'USD' && usdRate(currency, fxSnap?.data) === undefined) currency = 'USD';
     const fx = currency === 'USD' ? undefined : fxSnap;
     const rate = usdRate(currency, fx?.data);

@@ -6,7 +6,7 @@ import { AdvertiserIdParam, enumParam, GeoParams } from '../params.js';
 import { parseQuery } from '../query.js';
 import { cachedReply, CORS_HEADERS, jsonShape } from '../respond.js';
 import type { Handler } from '../types.js';
-import { viewerCountry } from '../viewer-country.js';
+import { viewerJurisdiction } from '../viewer-jurisdiction.js';
 import type { Attribution } from './widgets.js';
 
 export const LiveMarketQuery = z.object({
@@ -27,7 +27,7 @@ export function liveMarketRoute(deps: Deps, authenticated: boolean, attribution:
   return (req) => {
     const q = parseQuery(LiveMarketQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const country = viewerCountry(deps.geo, req, q.fallback_geo, authenticated ? q.geo : undefined);
+    const country = viewerJurisdiction(deps.geo, req, q.fallback_geo, authenticated, q.geo);
     const entry = deps.live.latest(q.asset, q.horizon_minutes, country, advertiserId);
     return cachedReply(req, entry, shape);
   };

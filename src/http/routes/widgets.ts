@@ -9,7 +9,7 @@ import { cachedReply, CORS_HEADERS, jsonShape, type ReplyShape } from '../respon
 import { findEvent, requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler, Request } from '../types.js';
 import { VariantKeys } from '../variant-keys.js';
-import { viewerCountry } from '../viewer-country.js';
+import { viewerJurisdiction } from '../viewer-jurisdiction.js';
 import { BODY_TTL_MS, widgetContext } from '../widget-context.js';
 import { buildEventWidget } from '../../widgets/event-widget.js';
 import { buildSportsbookWidget, nextMatchup } from '../../widgets/sportsbook-widget.js';
@@ -59,7 +59,7 @@ export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution
   return (req) => {
     const q = parseQuery(EventWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId, viewerCountry(deps.geo, req, q.fallback_geo, authenticated ? q.geo : undefined));
+    const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId, viewerJurisdiction(deps.geo, req, q.fallback_geo, authenticated, q.geo));
     if (req.method === 'GET' && q.refresh === undefined) deps.impressions.record(entry.shown, 'event-specific', req.headers['user-agent']);
     return cachedReply(req, entry, shape);
   };
@@ -67,15 +67,15 @@ export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution
 
 export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
   const shape = replyShape(deps, authenticated);
-  // Parts: league, team_context as given, country.
-  const keys = new VariantKeys((p) => `sportsbook|${p[0]}|${((p[1] as string | undefined) ?? '').toLowerCase()}|${p[2]}`);
+  // Parts: league, team_context as given, jurisdiction, advertiser.
+  const keys = new VariantKeys((p) => `sportsbook|${p[0]}|${((p[1] as string | undefined) ?? '').toLowerCase()}|${p[2]}|${p[3] ?? ''}`);
   return (req) => {
     const q = parseQuery(SportsbookWidgetQuery, req.query);
-    attribution(req, q.advertiser_id); // validated for symmetry; the sportsbook payload has no links
+    const advertiserId = attribution(req, q.advertiser_id);
     const snap = requireSnapshot(deps.snapshots, 'sportsbook', q.league);
     const nowMs = deps.now();
-    const country = viewerCountry(deps.geo, req, q.fallback_geo, authenticated ? q.geo : undefined);
-    const key = keys.of([q.league, q.team_context, country]);
+    const country = viewerJurisdiction(deps.geo, req, q.fallback_geo, authenticated, q.geo);
+    const key = keys.of([q.league, q.team_context, country, advertiserId]);
     let entry = deps.payloads.get('sportsbook', key, nowMs);
     if (!entry) {
       const now = new Date(nowMs);
@@ -92,7 +92,7 @@ export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attrib
       }
       const matchup = nextMatchup(snap.data, now, teamCode);
       if (!matchup) throw notFound(teamCode ? `No upcoming ${q.league} matchup for ${teamCode}.` : `No upcoming ${q.league} matchup.`);
-      const payload = buildSportsbookWidget(snap.data, matchup, widgetContext(deps.config, now, undefined, undefined, country));
+      const payload = buildSportsbookWidget(snap.data, matchup, widgetContext(deps.config, now, advertiserId, `sportsbook|${snap.version}`, country));
       // The next matchup changes when this one starts, even if no snapshot arrives.
       entry = deps.payloads.put('sportsbook', key, payload, snap.changedAt, Date.parse(matchup.scheduledTime), [], q.league);
     }
