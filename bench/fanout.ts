@@ -77,7 +77,7 @@ function hardFdLimit(): number {
 
 /** A real widget frame with a spot price in it, for the raw publisher to copy. */
 async function widgetFrame(api: ServiceProcess, pub: Redis, price: number): Promise<string> {
-  const ws = new WebSocket(`ws://127.0.0.1:${api.port}/v1/ws?fallback_geo=US`, { perMessageDeflate: false });
+  const ws = new WebSocket(`ws://127.0.0.1:${api.port}/v1/ws?fallback_geo=US-NJ`, { perMessageDeflate: false });
   try {
     const marker = `"spot_price":"${shown(price)}"`;
     const frame = new Promise<string>((resolve, reject) => {
@@ -214,7 +214,7 @@ export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult
       const api = await stack.startApi(apiExtra);
       try {
         await sleep(SETTLE_MS);
-        return await fn({ label: 'predictwire', url: `ws://127.0.0.1:${api.port}/v1/ws?fallback_geo=US`, pid: api.child.pid! });
+        return await fn({ label: 'predictwire', url: `ws://127.0.0.1:${api.port}/v1/ws?fallback_geo=US-NJ`, pid: api.child.pid! });
       } finally {
         await api.stop();
       }

@@ -39,7 +39,7 @@ const ENCODINGS = [
 const lang = (tag: string) => ({ 'Accept-Language': `${tag},${tag.slice(0, 2)};q=0.9` });
 /** Public broad widget: countries and the languages their visitors' browsers send. */
 const BROAD_VISITORS: Array<[country: string, language: string]> = [
-  ['US', 'en-US'],
+  ['US-NJ', 'en-US'],
   ['GB', 'en-GB'],
   ['DE', 'de-DE'],
   ['FR', 'fr-FR'],
@@ -80,23 +80,23 @@ async function endpoints(api: ServiceProcess, apiKey: string): Promise<Endpoint[
     path: `/v1/widgets/broad?fallback_geo=${geo}`,
     headers: lang(language),
   }));
-  out.push({ name: 'event', path: `/v1/widgets/event?slug=${slug}&fallback_geo=US`, headers: browser });
+  out.push({ name: 'event', path: `/v1/widgets/event?slug=${slug}&fallback_geo=US-NJ`, headers: browser });
   const leagues: string[] = [];
   for (const league of LEAGUES) {
-    const res = await capture(api.port, `/v1/widgets/sportsbook?league=${league}&fallback_geo=US`, browser);
+    const res = await capture(api.port, `/v1/widgets/sportsbook?league=${league}&fallback_geo=US-NJ`, browser);
     if (res.statusCode === 200) leagues.push(league);
   }
-  for (const league of leagues) out.push({ name: `sportsbook ${league}`, path: `/v1/widgets/sportsbook?league=${league}&fallback_geo=US`, headers: browser });
+  for (const league of leagues) out.push({ name: `sportsbook ${league}`, path: `/v1/widgets/sportsbook?league=${league}&fallback_geo=US-NJ`, headers: browser });
   for (const [asset, h] of LIVE) {
-    const path = `/v1/widgets/live-market?asset=${asset}&horizon_minutes=${h}&fallback_geo=US`;
+    const path = `/v1/widgets/live-market?asset=${asset}&horizon_minutes=${h}&fallback_geo=US-NJ`;
     await ready(api.port, path, browser, (b) => b.includes('"market_status":"open"'));
     out.push({ name: `live-market ${asset} ${h}`, path, headers: browser });
   }
   out.push(
-    { name: 'adv broad', path: '/advertiser/v1/widgets/broad?geo=US', headers: adv },
-    { name: 'adv event', path: `/advertiser/v1/widgets/event?slug=${slug}&geo=US`, headers: adv },
-    { name: `adv sportsbook ${leagues[0] ?? 'NBA'}`, path: `/advertiser/v1/widgets/sportsbook?league=${leagues[0] ?? 'NBA'}&geo=US`, headers: adv },
-    { name: 'adv live-market BTC 5', path: '/advertiser/v1/widgets/live-market?asset=BTC&horizon_minutes=5&geo=US', headers: adv },
+    { name: 'adv broad', path: '/advertiser/v1/widgets/broad?geo=US-NJ', headers: adv },
+    { name: 'adv event', path: `/advertiser/v1/widgets/event?slug=${slug}&geo=US-NJ`, headers: adv },
+    { name: `adv sportsbook ${leagues[0] ?? 'NBA'}`, path: `/advertiser/v1/widgets/sportsbook?league=${leagues[0] ?? 'NBA'}&geo=US-NJ`, headers: adv },
+    { name: 'adv live-market BTC 15', path: '/advertiser/v1/widgets/live-market?asset=BTC&horizon_minutes=15&geo=US-NJ', headers: adv },
     { name: 'adv events', path: '/advertiser/v1/widgets/events', headers: adv },
     { name: 'adv specific', path: `/advertiser/v1/widgets/specific/${slug}?geo=US`, headers: adv },
   );

@@ -3,8 +3,8 @@
  * business data (not upstream data), shared by every source, validated at start-up.
  */
 import { z } from 'zod';
-import { isCountryCode } from '../geo/countries.js';
 import { OperatorId } from '../model/index.js';
+import { AsOfDate, RuleJurisdiction, Source } from './jurisdiction-schema.js';
 
 export const LOCALES = ['en', 'es', 'de', 'fr', 'pt'] as const;
 export const Locale = z.enum(LOCALES);
@@ -18,22 +18,40 @@ export const AppStore = z.enum(['iOS', 'Google Play']);
 export const PromoCopy = z.object({
   promoText: z.string().min(1).max(200),
   ctaLabel: z.string().min(1).max(40),
+  /** The offer's significant terms, shown with it (English is the fallback). */
+  terms: z.string().min(1).max(400).optional(),
 });
 
 /**
- * One promotional offer and the countries whose visitors it is for. */
+ * One promotional offer and the jurisdictions whose visitors it is for. */
 export const Offer = z.object({
-  countries: z.array(z.string().refine(isCountryCode, 'not an ISO 3166-1 alpha-2 country code')).min(1),
+  jurisdictions: z.array(RuleJurisdiction).min(1),
   promoCode: z.string().regex(/^[A-Z0-9]{3,20}$/).optional(),
   /** Live-market coupon, e.g. "$10 bonus". */
   couponValue: z.string().max(40).optional(),
-  /** Promo and call-to-action copy per locale; English is required (the fallback). */
-  copy: z.object({ en: PromoCopy }).catchall(PromoCopy),
+  /** Promo and call-to-action copy per locale; English is required (the fallback), with its significant terms. */
+  copy: z.object({ en: PromoCopy.required({ terms: true }) }).catchall(PromoCopy),
+  /** The offer's full terms on the operator's site. */
+  termsUrl: z.url({ protocol: /^https$/ }),
   /** Where the terms were read, and when. */
   source: z.string().min(10),
   asOf: z.iso.date(),
 });
 export type Offer = z.infer<typeof Offer>;
+
+/**
+ * The site licensed in some jurisdictions, where it is not the operator's default one (bet365.bet.br
+ * in Brazil, the Ontario sites in CA-ON): clicks from visitors there land on it.
+ */
+export const Destination = z.object({
+  jurisdictions: z.array(RuleJurisdiction).min(1),
+  affiliateUrl: z.url({ protocol: /^https$/ }),
+  /** Its own hosts (a host and its subdomains), as Operator.webDomains. */
+  webDomains: z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/)).min(1),
+  source: Source,
+  asOf: AsOfDate,
+});
+export type Destination = z.infer<typeof Destination>;
 
 /** An affiliate query parameter name such as aff_sub or btag. */
 const SubIdParam = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/);
@@ -47,8 +65,10 @@ export const Operator = z.object({
   appStores: z.array(AppStore),
   /** Such as PRO_LIQUIDITY (docs/contract.md, sportsbook widget). */
   capabilities: z.array(z.string().regex(/^[A-Z][A-Z_]+$/)),
-  /** Where a click lands. Destinations come only from here, never from a request. */
+  /** Where a click lands by default. Destinations come only from here, never from a request. */
   affiliateUrl: z.url({ protocol: /^https$/ }),
+  /** Sites licensed in particular jurisdictions, overriding the default there. */
+  destinations: z.array(Destination).default([]),
   /**
    * The operator's own sites (a host and its subdomains). A signed deep link may land on a
    * contract page only within these; affiliate URLs often sit on tracking hosts, so this is
@@ -70,9 +90,9 @@ export const Operator = z.object({
     .strict()
     .optional(),
   /**
-   * The operator's offers, each for the countries whose visitors it applies to (a US-dollar US offer
-   * is for US visitors only). A country no offer names gets none; where inducement advertising is
-   * banned (promotion-policy.ts) none is shown whatever this says.
+   * The operator's offers, each for the jurisdictions whose visitors it applies to (a US-dollar US
+   * offer is for US visitors only). A jurisdiction no offer names gets none; where inducement
+   * advertising is banned (promotion-policy.ts) none is shown whatever this says.
    */
   offers: z.array(Offer).default([]),
 });
@@ -93,9 +113,16 @@ export const OperatorCatalog = z
         for (const loc of Object.keys(offer.copy)) {
           if (!Locale.safeParse(loc).success) ctx.addIssue({ code: 'custom', message: `${op.id}: unknown locale ${loc}` });
         }
-        for (const c of offer.countries) {
+        for (const c of offer.jurisdictions) {
           if (offered.has(c)) ctx.addIssue({ code: 'custom', message: `${op.id}: two offers for ${c}` });
           offered.add(c);
+        }
+      }
+      const routed = new Set<string>();
+      for (const d of op.destinations) {
+        for (const c of d.jurisdictions) {
+          if (routed.has(c)) ctx.addIssue({ code: 'custom', message: `${op.id}: two destinations for ${c}` });
+          routed.add(c);
         }
       }
     }

@@ -1,35 +1,48 @@
 /**
- * The catalog as one country's visitors may see it: operators not allowed there are absent, and
- * each operator's offer is the one for that country (none where inducements are banned or no offer
- * names it). Widget builders get only this view, so none of them can list a non-compliant operator.
+ * The catalog as one jurisdiction's visitors may see it: operators not allowed there are absent,
+ * each operator's offer is the one for that jurisdiction (none where inducements are banned or no
+ * offer names it), and each operator's site is the one licensed there. Widget builders get only this
+ * view, so none of them can list a non-compliant operator or link to an unlicensed site.
  */
+import { jurisdictionOf } from '../model/jurisdiction.js';
 import { COMPLIANCE } from './compliance.js';
+import { disclosureFor, type Disclosure } from './disclosures.js';
 import type { Offer, Operator } from './operator-schema.js';
 import { operatorById } from './operators.js';
 import { offerFor } from './promotion-policy.js';
 
 export interface ShownOperators {
-  /** ISO 3166-1 alpha-2, or ZZ (unknown: only operators allowed everywhere). */
+  /** The jurisdiction code the view is for: "US-NJ", "GB", ZZ (unknown: nothing that takes stakes). */
+  jurisdiction: string;
+  /** Its country (ISO 3166-1 alpha-2), or ZZ. */
   country: string;
-  /** The operator if it may be shown in `country`, else undefined (as for an unknown id). */
+  /** Its subdivision (ISO 3166-2) where licensing is regional and the region is known, else null. */
+  region: string | null;
+  /** The operator if it may be shown there, else undefined (as for an unknown id). */
   operatorById(id: string): Operator | undefined;
-  /** The offer `country`'s visitors may be shown for an operator, if any. */
+  /** The offer visitors there may be shown for an operator, if any. */
   offerFor(id: string): Offer | undefined;
+  /** The disclosures a widget that shows an operator carries there (defined wherever one may be shown). */
+  disclosure: Disclosure | undefined;
 }
 
-/** The view of `lookup` (the catalog by default) for `country`. */
+/** The view of `lookup` (the catalog by default) for `jurisdiction`. */
 export function shownOperators(
-  country: string,
+  jurisdiction: string,
   lookup: (id: string) => Operator | undefined = operatorById,
-  isAllowed: (operatorId: string, country: string) => boolean = COMPLIANCE.isAllowed,
+  isAllowed: (operatorId: string, jurisdiction: string) => boolean = COMPLIANCE.isAllowed,
 ): ShownOperators {
-  const shown = (id: string) => (isAllowed(id, country) ? lookup(id) : undefined);
+  const { country, region } = jurisdictionOf(jurisdiction);
+  const shown = (id: string) => (isAllowed(id, jurisdiction) ? lookup(id) : undefined);
   return {
+    jurisdiction,
     country,
+    region,
     operatorById: shown,
     offerFor: (id) => {
       const op = shown(id);
-      return op && offerFor(op, country);
+      return op && offerFor(op, jurisdiction);
     },
+    disclosure: disclosureFor(jurisdiction),
   };
 }

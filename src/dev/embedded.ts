@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   }
   // From localhost the IP lookup finds no country: the demo stands in as a US visitor unless told otherwise.
   const demoGeo = !env.DEFAULT_GEO;
-  if (demoGeo) env.DEFAULT_GEO = 'US';
+  if (demoGeo) env.DEFAULT_GEO = 'US-NJ';
   const config = loadConfig(env);
   const children: Supervised[] = [];
   let stopping = false;
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
       '',
       `predictwire ${ready ? 'is ready' : 'started (not ready yet: see /readyz)'}`,
       `  redis        ${config.redisUrl}${redis ? ` (private, data in ${join(dir, 'redis')})` : ''}`,
-      `  geo          DEFAULT_GEO=${env.DEFAULT_GEO}${demoGeo ? ' (demo default: local callers count as US visitors; set DEFAULT_GEO to change)' : ''}`,
+      `  geo          DEFAULT_GEO=${env.DEFAULT_GEO}${demoGeo ? ' (demo default: local callers count as visitors in New Jersey; set DEFAULT_GEO to change)' : ''}`,
       `  demo page    ${base}/demo  (every widget, light and dark, with the two lines to embed it)`,
       `  broad        ${base}/v1/widgets/broad?limit=5`,
       `  event        ${base}/v1/widgets/event?slug=fed-december-2026`,

@@ -40,7 +40,8 @@ export interface Click {
 export const clickOf = (target: ClickTarget, visitor: string, now: Date): Click => ({
   operatorId: target.operatorId,
   widget: target.widget,
-  country: target.country,
+  // Counted per country: the link's jurisdiction may name a subdivision ("US-NJ").
+  country: target.country?.slice(0, 2),
   visitor,
   day: utcDay(now),
 });

@@ -14,6 +14,7 @@ export interface ClickTarget {
   placement: string;
   /** A contract page to land on instead of the affiliate home (event deep links). */
   destination?: string;
+  /** The viewer's jurisdiction the link was built for ("US-NJ", "BR"): it picks the licensed site. */
   country?: string;
   advertiserId?: string;
   impressionId: string;
@@ -145,24 +146,43 @@ export function affiliateUrlWithSubIds(target: ClickTarget, affiliateUrl: string
   return url.toString();
 }
 
+/** An operator's sites: the default one, and those licensed in particular jurisdictions. */
+export interface OperatorSites {
+  affiliateUrl: string;
+  webDomains: readonly string[];
+  subIdParams?: SubIdParams;
+  destinations?: ReadonlyArray<{ jurisdictions: readonly string[]; affiliateUrl: string; webDomains: readonly string[] }>;
+}
+
+/** The site for a visitor in `jurisdiction`: the one licensed in its subdivision, else its country, else the default. */
+export function siteFor(operator: OperatorSites, jurisdiction: string | undefined): { affiliateUrl: string; webDomains: readonly string[] } {
+  if (jurisdiction === undefined || !operator.destinations) return operator;
+  const country = jurisdiction.slice(0, 2);
+  return (
+    operator.destinations.find((d) => d.jurisdictions.includes(jurisdiction)) ??
+    operator.destinations.find((d) => d.jurisdictions.includes(country)) ??
+    operator
+  );
+}
+
 /**
  * Where a verified click lands: the signed contract page when it is https, without userinfo and
- * within the operator's own web domains (as it is), else the operator's affiliate URL with its
- * sub-ids.
+ * within the domains of the operator's site for the link's jurisdiction, else that site's
+ * affiliate URL; either way with the operator's sub-ids, so deep links are attributed like the rest.
  */
-export function landingUrl(
-  target: ClickTarget,
-  operator: { affiliateUrl: string; webDomains: readonly string[]; subIdParams?: SubIdParams },
-): string {
+export function landingUrl(target: ClickTarget, operator: OperatorSites): string {
+  const site = siteFor(operator, target.country);
   if (target.destination) {
     try {
       const dest = new URL(target.destination);
       // Userinfo ("https://kalshi.com@evil.example" reads as a host to people) never lands.
       const plain = dest.username === '' && dest.password === '';
-      if (dest.protocol === 'https:' && plain && withinDomains(dest.hostname, operator.webDomains)) return dest.toString();
+      if (dest.protocol === 'https:' && plain && withinDomains(dest.hostname, site.webDomains)) {
+        return affiliateUrlWithSubIds(target, dest.toString(), operator.subIdParams);
+      }
     } catch {
       // fall through to the affiliate URL
     }
   }
-  return affiliateUrlWithSubIds(target, operator.affiliateUrl, operator.subIdParams);
+  return affiliateUrlWithSubIds(target, site.affiliateUrl, operator.subIdParams);
 }

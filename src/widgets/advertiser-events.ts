@@ -3,6 +3,7 @@ import { priceToCents } from '../domain/contract-price.js';
 import { roundTo } from '../domain/aggregate.js';
 import { afterFeePrice } from '../catalog/fee-schedules.js';
 import type { MarketEvent, Quote } from '../model/index.js';
+import { jurisdictionOf } from '../model/jurisdiction.js';
 import type { WidgetContext } from './context.js';
 import type { EventListPayload, SpecificEventPayload } from './payload-schemas.js';
 
@@ -71,7 +72,8 @@ export function buildSpecificEvent(
         closes_at: event.closesAt,
         last_verified_timestamp: changedAt,
       },
-      resolved_geo: opts.country,
+      resolved_geo: jurisdictionOf(opts.country).country,
+      resolved_region: jurisdictionOf(opts.country).region,
       operators: {
         operatorA: { id: opts.operatorA, name: nameOf(opts.operatorA), allowed_in_geo: opts.isAllowed(opts.operatorA, opts.country) },
         operatorB: { id: opts.operatorB, name: nameOf(opts.operatorB), allowed_in_geo: opts.isAllowed(opts.operatorB, opts.country) },

@@ -12,6 +12,7 @@ import { rankOperators, type RankWeights } from '../domain/ranking.js';
 import { Category, type MetricsData } from '../model/index.js';
 import type { OperatorSignals } from '../tracking/ranking-inputs.js';
 import type { WidgetContext } from './context.js';
+import { jurisdictionFields } from './disclosures.js';
 import type { BroadWidgetPayload } from './payload-schemas.js';
 
 
@@ -94,20 +95,24 @@ export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): B
       metrics: {
         volume_24h: toMoney(m.volume24hUsd),
         avg_value_per_event: toMoney(m.activeEvents > 0 ? m.volume24hUsd / m.activeEvents : 0),
-        // null: no source reports liquidity for this operator (unknown is not zero).
-        total_liquidity: m.liquidityUsd === null ? null : toMoney(m.liquidityUsd),
+        // null: a sportsbook has no order book, so no liquidity to show; or no source reports the
+        // operator's (unknown is not zero).
+        total_liquidity: op.kind === 'sportsbook' || m.liquidityUsd === null ? null : toMoney(m.liquidityUsd),
       },
       incentives: {
         promo_text: copy?.promoText ?? '',
         promo_code: offer?.promoCode ?? '',
         cta_label: copy?.ctaLabel ?? NEUTRAL_CTA[input.locale],
+        // Significant terms travel with the offer (in its language, else English).
+        promo_terms: (copy?.terms ?? offer?.copy.en.terms) || '',
+        promo_terms_url: offer?.termsUrl ?? '',
       },
       routing: {
         web_url: ctx.clickUrl({
           operatorId: op.id,
           widget: 'broad',
           placement: `rank-${r.rank}`,
-          country: ctx.country,
+          country: ctx.jurisdiction,
           advertiserId: ctx.advertiserId,
           impressionId: ctx.impressionId,
           expiresAt: ctx.linkExpiresAt,
@@ -120,7 +125,7 @@ export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): B
   return {
     payload: {
       widget_class: 'broad',
-      resolved_geo: ctx.country,
+      ...jurisdictionFields(ctx, input.locale, operators.length),
       timestamp: input.changedAt,
       trending_summary: trendingSummary(input.metrics, known, toMoney),
       operators,

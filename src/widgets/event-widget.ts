@@ -6,7 +6,9 @@ import { lowestPriceLeaders } from '../domain/best-odds.js';
 import { formatContractPrice, type DisplayFormat } from '../domain/contract-price.js';
 import { formatMoneyCompact } from '../domain/money.js';
 import type { MarketEvent } from '../model/index.js';
+import { localeForJurisdiction } from '../domain/locale.js';
 import type { WidgetContext } from './context.js';
+import { jurisdictionFields } from './disclosures.js';
 import type { EventWidgetPayload } from './payload-schemas.js';
 
 /**
@@ -36,7 +38,7 @@ export function buildEventWidget(
     .filter((o) => o.quotes.length > 0);
   return {
     widget_class: 'event-specific',
-    resolved_geo: ctx.country,
+    ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), shown.length),
     event_slug: event.slug,
     event_question: event.question,
     last_verified_timestamp: changedAt,
@@ -61,7 +63,7 @@ export function buildEventWidget(
             deep_link: ctx.clickUrl({
               operatorId: op.id,
               widget: 'event-specific',
-              country: ctx.country,
+              country: ctx.jurisdiction,
               placement: event.slug,
               destination: q.marketUrl,
               advertiserId: ctx.advertiserId,

@@ -5,7 +5,9 @@ import type { LiveView } from '../live/engine.js';
 import { quotesForWindow } from '../live/live-quotes.js';
 import { probabilityAbove } from '../live/probability.js';
 import { liveLeaders, modelQuote, type LiveVenue, type VenueQuote } from '../live/venues.js';
+import { localeForJurisdiction } from '../domain/locale.js';
 import type { WidgetContext } from './context.js';
+import { jurisdictionFields } from './disclosures.js';
 import type { LiveMarketPayload } from './payload-schemas.js';
 
 export interface LiveMarketOptions {
@@ -20,16 +22,19 @@ export interface LiveMarketOptions {
   modelMissingVenues: boolean;
 }
 
-/** One venue's row before formatting: raw asks, and the strike its question is about. */
+/** One venue's row before formatting: raw asks, the strike its question is about, and its contract page if known. */
 interface VenuePrice {
   operatorId: string;
   up: number;
   down: number;
   strike: number;
+  marketUrl?: string;
 }
 
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 const multiplier = (price: number) => `x${(1 / price).toFixed(2)}`;
+/** Whether a side pays back more than the stake as shown: x1.00 (or less) is no offer. */
+const pays = (price: number) => Number((1 / price).toFixed(2)) > 1;
 
 /**
  * Each listed venue's asks and strike for the window, in venue order. A venue's own live quote
@@ -47,7 +52,7 @@ function venuePrices(view: LiveView, nowMs: number, opts: LiveMarketOptions, ctx
     const q = live.get(v.operatorId);
     if (q) {
       const ref = q.strike ?? strike;
-      if (q.up !== null && q.down !== null && ref !== undefined) out.push({ operatorId: v.operatorId, up: q.up, down: q.down, strike: ref });
+      if (q.up !== null && q.down !== null && ref !== undefined) out.push({ operatorId: v.operatorId, up: q.up, down: q.down, strike: ref, marketUrl: q.marketUrl });
     } else if (opts.modelMissingVenues && fairUp !== undefined && strike !== undefined) {
       out.push({ ...modelQuote(v, fairUp), strike });
     }
@@ -68,11 +73,14 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
   else status = view.strikeStatus === 'missed' ? 'no_strike' : 'awaiting_strike';
 
   // Shown prices include the venue's taker fee, and best odds compare those (docs/design.md: after fees).
-  const quotes: VenueQuote[] = prices.map((p) => ({ operatorId: p.operatorId, up: afterFeePrice(p.operatorId, 'crypto', p.up), down: afterFeePrice(p.operatorId, 'crypto', p.down) }));
+  // A side whose price after the fee is so close to 1 that it shows x1.00 (or reaches 1) would pay back
+  // no more than the stake: such a venue is not offered.
+  const offered = prices.filter((p) => pays(afterFeePrice(p.operatorId, 'crypto', p.up)) && pays(afterFeePrice(p.operatorId, 'crypto', p.down)));
+  const quotes: VenueQuote[] = offered.map((p) => ({ operatorId: p.operatorId, up: afterFeePrice(p.operatorId, 'crypto', p.up), down: afterFeePrice(p.operatorId, 'crypto', p.down) }));
   const best = liveLeaders(quotes);
   const providers: LiveMarketPayload['providers_pool'] = quotes.map((q, i) => {
     const op = ctx.operatorById(q.operatorId)!;
-    const venueStrike = prices[i]!.strike;
+    const venueStrike = offered[i]!.strike;
     return {
       operator_id: op.id,
       operator_name: op.name,
@@ -87,8 +95,10 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
         cta_url: ctx.clickUrl({
           operatorId: op.id,
           widget: 'live-market',
-          country: ctx.country,
+          country: ctx.jurisdiction,
           placement: `${view.asset}:${view.horizon}`,
+          // The window's own contract page where the venue publishes one.
+          destination: offered[i]!.marketUrl,
           advertiserId: ctx.advertiserId,
           impressionId: ctx.impressionId,
           expiresAt: ctx.linkExpiresAt,
@@ -99,11 +109,11 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
 
   // The question is built around the first venue listed (venue order), so it names that venue's
   // own strike; with no venue listed, the window's own strike if there is one.
-  const questionStrike = prices[0]?.strike ?? strike;
+  const questionStrike = offered[0]?.strike ?? strike;
   const strikeText = questionStrike === undefined ? 'the opening price' : formatMoneyPrecise(questionStrike, 'USD');
   return {
     widget_class: 'live-market',
-    resolved_geo: ctx.country,
+    ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), providers.length),
     refresh_interval_seconds: opts.refreshIntervalSeconds,
     underlying_asset: view.asset,
     active_micro_question: `Will ${view.asset} be at or above ${strikeText} at ${hhmm(w.endMs)} UTC?`,

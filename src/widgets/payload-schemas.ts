@@ -30,13 +30,42 @@ export const StaleFields = {
 
 // -------------------------------------------------------------- 2.1 broad widget
 
-/** The visitor's country the payload was built for (ZZ: unknown, so only operators allowed everywhere). */
-export const ResolvedGeo = z.string().regex(/^[A-Z]{2}$/);
+/** The visitor's country the payload was built for (ZZ: unknown, so nothing that takes stakes). */
+export const ResolvedGeo = z.string().regex(/^[A-Z]{2}$/).describe("The viewer's country (ISO 3166-1 alpha-2) the payload was built for; ZZ when unknown.");
+
+/** Where licences are regional (US states, Canadian provinces): the subdivision the rules were applied for. */
+export const ResolvedRegion = z
+  .string()
+  .regex(/^[A-Z]{2}-[A-Z0-9]{1,3}$/)
+  .nullable()
+  .describe(
+    "The viewer's subdivision (ISO 3166-2, such as US-NJ) where licensing is regional (US, Canada); null elsewhere, and where the region is unknown (then only what is lawful in the whole country is shown).",
+  );
+
+/** What a page must show next to gambling advertising in the viewer's jurisdiction (docs/compliance.md). */
+export const Disclosures = z
+  .object({
+    min_age: z.number().int().min(18).max(21).describe('The minimum age to open an account in the jurisdiction.'),
+    ad_label: z.string().min(1).describe('"Advertisement" in the widget\'s language, to label the widget as advertising.'),
+    responsible_gambling: z
+      .object({
+        text: z.string().min(1).describe("The jurisdiction's responsible-gambling message, in its language."),
+        url: z.url().describe('The help service the message names.'),
+        phone: z.string().nullable().describe('The helpline, where the jurisdiction has one.'),
+      })
+      .describe('Responsible-gambling message and help.'),
+  })
+  .nullable()
+  .describe('Required disclosures for the jurisdiction; null when the payload shows no operator.');
+
+/** The jurisdiction fields every widget payload carries. */
+export type Disclosures = z.infer<typeof Disclosures>;
+export const JurisdictionFields = { resolved_geo: ResolvedGeo, resolved_region: ResolvedRegion, disclosures: Disclosures };
 
 export const BroadWidgetPayload = z.object({
   widget_class: z.literal('broad'),
   ...StaleFields,
-  resolved_geo: ResolvedGeo,
+  ...JurisdictionFields,
   timestamp: IsoTime,
   trending_summary: z.object({
     global_24h_volume: MoneyString,
@@ -47,9 +76,15 @@ export const BroadWidgetPayload = z.object({
       rank: z.number().int().min(1),
       operator_name: z.string(),
       rating: z.string().regex(/^\d(\.\d)?\/5$/),
-      /** total_liquidity is null when no source reports the operator's liquidity. */
+      /** total_liquidity is null for sportsbooks (a book has no order book) and when no source reports it. */
       metrics: z.object({ volume_24h: MoneyString, avg_value_per_event: MoneyString, total_liquidity: MoneyString.nullable() }),
-      incentives: z.object({ promo_text: z.string(), promo_code: z.string(), cta_label: z.string() }),
+      incentives: z.object({
+        promo_text: z.string(),
+        promo_code: z.string(),
+        cta_label: z.string(),
+        promo_terms: z.string().describe("The offer's significant terms, shown with it; empty when there is no offer."),
+        promo_terms_url: z.union([z.url(), z.literal('')]).describe("The offer's full terms; empty when there is no offer."),
+      }),
       routing: z.object({
         web_url: ClickUrl,
         app_store_available: z.array(z.enum(['iOS', 'Google Play'])),
@@ -76,7 +111,7 @@ export const ComparisonEntry = z.object({
 export const EventWidgetPayload = z.object({
   widget_class: z.literal('event-specific'),
   ...StaleFields,
-  resolved_geo: ResolvedGeo,
+  ...JurisdictionFields,
   event_slug: Slug,
   event_question: z.string(),
   last_verified_timestamp: IsoTime,
@@ -111,12 +146,14 @@ export const SportsbookOperator = z.object({
   }),
   /** The line keys this operator leads (docs/design.md, "Best odds"). */
   best_odds: z.array(z.enum(['away_spread', 'home_spread', 'total_over', 'total_under', 'away_moneyline', 'home_moneyline', 'draw_moneyline'])),
+  /** A signed click link to the operator's site licensed in the viewer's jurisdiction, as in the broad widget. */
+  routing: z.object({ web_url: ClickUrl }),
 });
 
 export const SportsbookWidgetPayload = z.object({
   widget_class: z.literal('sportsbook'),
   ...StaleFields,
-  resolved_geo: ResolvedGeo,
+  ...JurisdictionFields,
   league: League,
   match_meta: z.object({
     event_id: z.string(),
@@ -139,8 +176,9 @@ export const SpecificEventPayload = z.object({
   ...StaleFields,
   data: z.object({
     event: z.object({ slug: Slug, title: z.string(), category: z.string(), closes_at: IsoTime, last_verified_timestamp: IsoTime }),
-    /** The viewer's country the `allowed_in_geo` flags are for. */
+    /** The viewer's jurisdiction the `allowed_in_geo` flags are for. */
     resolved_geo: ResolvedGeo,
+    resolved_region: ResolvedRegion,
     operators: z.object({
       /** allowed_in_geo: whether the operator may be shown to a viewer in resolved_geo. */
       operatorA: z.object({ id: z.string(), name: z.string(), allowed_in_geo: z.boolean() }),
@@ -193,7 +231,7 @@ export const LiveMarketProvider = z.object({
 export const LiveMarketPayload = z.object({
   widget_class: z.literal('live-market'),
   ...StaleFields,
-  resolved_geo: ResolvedGeo,
+  ...JurisdictionFields,
   refresh_interval_seconds: z.number().int().positive(),
   underlying_asset: z.enum(['BTC', 'ETH', 'SOL']),
   active_micro_question: z.string(),

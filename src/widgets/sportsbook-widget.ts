@@ -3,8 +3,10 @@ import { roundTo } from '../domain/aggregate.js';
 import { LINE_KEYS, sportsbookLeaders, type LineKey } from '../domain/best-odds.js';
 import { formatAmerican, formatSignedPoint } from '../domain/odds.js';
 import { atsRecord, formatPair, formatTriple, overUnderRecord, straightUpRecord } from '../domain/team-records.js';
+import { localeForJurisdiction } from '../domain/locale.js';
 import type { BookOdds, LeagueData, Matchup, PricedLine } from '../model/index.js';
 import type { WidgetContext } from './context.js';
+import { jurisdictionFields } from './disclosures.js';
 import type { SportsbookWidgetPayload } from './payload-schemas.js';
 
 /** The first matchup that has not started at `now` (optionally one involving `teamCode`). */
@@ -59,17 +61,16 @@ function matchupText(data: LeagueData, m: Matchup): string {
   return data.league === 'EPL' ? `${name(m.homeCode)} vs ${name(m.awayCode)}` : `${name(m.awayCode)} @ ${name(m.homeCode)}`;
 }
 
-/** Builds the sportsbook widget payload for one matchup. */
-export function buildSportsbookWidget(
-  data: LeagueData,
-  matchup: Matchup,
-  ctx: Pick<WidgetContext, 'operatorById' | 'country'>,
-): SportsbookWidgetPayload {
+/**
+ * Builds the sportsbook widget payload for one matchup, for the jurisdiction of `ctx`: each book
+ * shown there with a signed click link to its site licensed there.
+ */
+export function buildSportsbookWidget(data: LeagueData, matchup: Matchup, ctx: WidgetContext): SportsbookWidgetPayload {
   const books = matchup.books.filter((b) => ctx.operatorById(b.operatorId));
   const leaders = sportsbookLeaders(books);
   return {
     widget_class: 'sportsbook',
-    resolved_geo: ctx.country,
+    ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), books.length),
     league: data.league,
     match_meta: {
       event_id: matchup.id,
@@ -86,6 +87,17 @@ export function buildSportsbookWidget(
           capabilities: op.capabilities,
           lines: lines(book),
           best_odds: LINE_KEYS.filter((k: LineKey) => leaders[k].has(book.operatorId)),
+          routing: {
+            web_url: ctx.clickUrl({
+              operatorId: op.id,
+              widget: 'sportsbook',
+              placement: `${data.league}:${matchup.id}`,
+              country: ctx.jurisdiction,
+              advertiserId: ctx.advertiserId,
+              impressionId: ctx.impressionId,
+              expiresAt: ctx.linkExpiresAt,
+            }),
+          },
         };
       }),
     },

@@ -46,7 +46,13 @@ const day = () => new Date().toISOString().slice(0, 10);
 function incentives(op: Operator, country: string, locale: Locale) {
   const offer = offerFor(op, country);
   const copy = offer && (offer.copy[locale] ?? offer.copy.en);
-  return { promo_text: copy?.promoText ?? '', promo_code: offer?.promoCode ?? '', cta_label: copy?.ctaLabel ?? NEUTRAL_CTA[locale] };
+  return {
+    promo_text: copy?.promoText ?? '',
+    promo_code: offer?.promoCode ?? '',
+    cta_label: copy?.ctaLabel ?? NEUTRAL_CTA[locale],
+    promo_terms: (copy?.terms ?? offer?.copy.en.terms) || '',
+    promo_terms_url: offer?.termsUrl ?? '',
+  };
 }
 
 /** "€96.7M" → 96.7e6 (the test's own parser). */
@@ -73,7 +79,9 @@ describe('broad widget', () => {
       expect(o.incentives).toEqual(incentives(op, 'GB', 'en'));
       expect(o.rating).toBe(`${op.rating.toFixed(1)}/5`);
       expect(o.routing.app_store_available).toEqual(op.appStores);
-      for (const v of Object.values(o.metrics)) expect(v).toMatch(/^€/);
+      for (const v of [o.metrics.volume_24h, o.metrics.avg_value_per_event]) expect(v).toMatch(/^€/);
+      // every operator in GB is a sportsbook: none has an order book whose depth could be shown
+      expect(op.kind === 'sportsbook' ? o.metrics.total_liquidity : 'n/a').toBeNull();
       const link = new URL(o.routing.web_url);
       expect(`${link.origin}${link.pathname}`).toBe(`http://localhost:${api.port}/v1/click`);
       expect(link.searchParams.get('c')).toBe('GB');
@@ -100,24 +108,27 @@ describe('broad widget', () => {
     }
   });
 
-  it('fallback_geo=DE: German promos and a different operator set where the rules differ', async () => {
+  it('fallback_geo=ES: Spanish copy and a different operator set where the rules differ', async () => {
     const gb = (await broad('fallback_geo=GB&limit=50')).body;
-    const de = (await broad('fallback_geo=DE&limit=50')).body;
-    expect(de.resolved_geo).toBe('DE');
-    for (const o of de.operators) {
+    const es = (await broad('fallback_geo=ES&limit=50')).body;
+    expect(es.resolved_geo).toBe('ES');
+    expect(es.operators.length).toBeGreaterThan(0);
+    for (const o of es.operators) {
       const op = byName.get(o.operator_name)!;
-      expect(COMPLIANCE.isAllowed(op.id, 'DE'), op.id).toBe(true);
-      expect(o.incentives).toEqual(incentives(op, 'DE', 'de'));
-      expect(o.metrics.volume_24h).toMatch(/^€/); // DE defaults to its own currency
+      expect(COMPLIANCE.isAllowed(op.id, 'ES'), op.id).toBe(true);
+      expect(o.incentives).toEqual(incentives(op, 'ES', 'es'));
+      expect(o.metrics.volume_24h).toMatch(/^€/); // ES defaults to its own currency
     }
+    expect(es.disclosures?.ad_label).toBe('Publicidad');
     expect(gb.operators[0]!.metrics.volume_24h).toMatch(/^£/);
     const names = (b: typeof gb) => b.operators.map((o) => o.operator_name).sort();
-    expect(names(de)).not.toEqual(names(gb));
+    expect(names(es)).not.toEqual(names(gb));
     expect(names(gb)).toContain('Betfair Exchange');
-    expect(names(de)).not.toContain('Betfair Exchange');
+    expect(names(es)).not.toContain('Betfair Exchange');
     // Accept-Language naming a catalog locale wins over the country
-    const fr = (await broad('fallback_geo=DE', { 'accept-language': 'fr-CH, fr;q=0.9, en;q=0.8' })).body;
-    expect(fr.operators[0]!.incentives).toEqual(incentives(byName.get(fr.operators[0]!.operator_name)!, 'DE', 'fr'));
+    const fr = (await broad('fallback_geo=ES', { 'accept-language': 'fr-CH, fr;q=0.9, en;q=0.8' })).body;
+    expect(fr.operators[0]!.incentives).toEqual(incentives(byName.get(fr.operators[0]!.operator_name)!, 'ES', 'fr'));
+    expect(fr.disclosures?.ad_label).toBe('Publicité');
   });
 
   it('without fallback_geo a loopback client is ZZ: only operators allowed everywhere (none)', async () => {
@@ -129,11 +140,12 @@ describe('broad widget', () => {
     expect((await broad('', { 'x-forwarded-for': '8.8.8.8' })).body.resolved_geo).toBe('ZZ');
   });
 
-  it('behind a trusted proxy the forwarded client address decides', async () => {
+  it('behind a trusted proxy the forwarded client address decides, down to its state', async () => {
     const us = (await broad('fallback_geo=GB', { 'x-forwarded-for': '8.8.8.8' }, proxied.base)).body;
     expect(us.resolved_geo).toBe('US');
+    expect(us.resolved_region).toMatch(/^US-[A-Z]{2}$/);
     expect(us.operators.length).toBeGreaterThan(0);
-    for (const o of us.operators) expect(COMPLIANCE.isAllowed(byName.get(o.operator_name)!.id, 'US')).toBe(true);
+    for (const o of us.operators) expect(COMPLIANCE.isAllowed(byName.get(o.operator_name)!.id, us.resolved_region!)).toBe(true);
     expect(us.operators[0]!.metrics.volume_24h).toMatch(/^\$/);
     // a private forwarded address falls back like a direct one
     expect((await broad('fallback_geo=GB', { 'x-forwarded-for': '10.1.2.3' }, proxied.base)).body.resolved_geo).toBe('GB');
@@ -143,6 +155,7 @@ describe('broad widget', () => {
     ['fallback_geo=gb', 'fallback_geo'],
     ['fallback_geo=XX', 'fallback_geo'],
     ['fallback_geo=GBR', 'fallback_geo'],
+    ['fallback_geo=US-XX', 'fallback_geo'],
     ['currency=XYZ', 'currency'],
     ['currency=eur', 'currency'],
     ['limit=0', 'limit'],
@@ -158,27 +171,27 @@ describe('broad widget', () => {
   });
 
   it('the advertiser variant needs credentials and attributes its links', async () => {
-    expect((await get('/advertiser/v1/widgets/broad?fallback_geo=GB')).status).toBe(401);
-    const res = await get('/advertiser/v1/widgets/broad?fallback_geo=GB', { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey });
+    expect((await get('/advertiser/v1/widgets/broad?geo=GB')).status).toBe(401);
+    const res = await get('/advertiser/v1/widgets/broad?geo=GB', { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey });
     expect(res.status).toBe(200);
     const body = BroadWidgetPayload.parse(await res.json());
     expect(new URL(body.operators[0]!.routing.web_url).searchParams.get('a')).toBe(ADVERTISER);
   });
 
   it('serving the widget counts impressions per operator (flushed in the background); the embed\'s refreshes count none', async () => {
-    const { body } = await broad('fallback_geo=US&limit=2');
+    const { body } = await broad('fallback_geo=US-NJ&limit=2');
     const id = byName.get(body.operators[0]!.operator_name)!.id;
     const count = async () => Number(await redis.client.hget(impressionsKey(id, day()), 'total'));
     await expect.poll(count, { timeout: 5_000, interval: 100 }).toBeGreaterThan(0);
     // Three refreshes of the widget already shown, then one new page view: exactly one more.
     await new Promise((r) => setTimeout(r, 1_500)); // past the next flush: the count above is final
     const before = await count();
-    for (let i = 0; i < 3; i++) expect((await broad('fallback_geo=US&limit=2&refresh=1')).body.operators.length).toBe(2);
-    await broad('fallback_geo=US&limit=2');
+    for (let i = 0; i < 3; i++) expect((await broad('fallback_geo=US-NJ&limit=2&refresh=1')).body.operators.length).toBe(2);
+    await broad('fallback_geo=US-NJ&limit=2');
     await expect.poll(count, { timeout: 5_000, interval: 100 }).toBe(before + 1);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await count()).toBe(before + 1);
-    expect((await get('/v1/widgets/broad?fallback_geo=US&refresh=yes')).status).toBe(400);
+    expect((await get('/v1/widgets/broad?fallback_geo=US-NJ&refresh=yes')).status).toBe(400);
   });
 });
 

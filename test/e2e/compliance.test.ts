@@ -1,12 +1,16 @@
 /**
  * Compliance end to end: every widget class from the real API and worker processes on a real
- * redis-server, per visitor country, from a loopback client (fallback_geo decides), from behind a
- * trusted proxy (X-Forwarded-For decides), over WebSocket, and on the advertiser endpoints (geo).
+ * redis-server, per visitor jurisdiction, from a loopback client (fallback_geo decides), from
+ * behind a trusted proxy (a trusted CDN's geo headers, else X-Forwarded-For in the IP database),
+ * over WebSocket, on the advertiser endpoints (geo, else ZZ), and through the click redirect.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { COMPLIANCE } from '../../src/catalog/compliance.js';
 import { OPERATORS } from '../../src/catalog/operators.js';
+import { LocationDb } from '../../src/geo/location-db.js';
+import { parseIp } from '../../src/geo/ip.js';
+import { subdivisionByName } from '../../src/geo/subdivisions.js';
 import type { Tick } from '../../src/live/market.js';
 import { ticksChannel } from '../../src/store/keys.js';
 import {
@@ -27,16 +31,21 @@ let proxied: ServiceProcess;
 let worker: ServiceProcess;
 let apiKey: string;
 const ADVERTISER = 'compliance-e2e';
-const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'CA', 'AU', 'BR', 'IN', 'JP'];
-/** A public US address (Google DNS): the country database places it in the US. */
-const US_ADDRESS = '8.8.8.8';
+const JURISDICTIONS = ['US-NJ', 'US-TX', 'US', 'GB', 'DE', 'FR', 'CA-ON', 'CA-BC', 'AU', 'BR', 'ES', 'IN', 'JP', 'CN'];
+/** A public US address: the location database places it in a US state (read from the database below). */
+const US_ADDRESS = '24.0.0.1';
+/** Its jurisdiction, as the database says ("US-NJ" today). */
+let usAddressJurisdiction: string;
 const idByName = new Map(OPERATORS.map((op) => [op.name, op.id]));
 
 beforeAll(async () => {
+  const found = (await LocationDb.open()).locate(parseIp(US_ADDRESS)!)!;
+  usAddressJurisdiction = subdivisionByName(found.country, found.subdivisionName!)!;
+  expect(usAddressJurisdiction).toMatch(/^US-[A-Z]{2}$/);
   const env = testEnv(redis.url);
   worker = await spawnProcess('workers/main.ts', env);
   api = await spawnProcess('src/main.ts', env);
-  proxied = await spawnProcess('src/main.ts', { ...env, TRUST_PROXY: '127.0.0.1,::1' });
+  proxied = await spawnProcess('src/main.ts', { ...env, TRUST_PROXY: '127.0.0.1,::1', CDN_GEO: 'cloudflare' });
   apiKey = await advertiserKeys(redis.client).create(ADVERTISER, 'Compliance E2E', new Date());
   await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
   await waitFor(`${proxied.base}/readyz`, (s) => s === 200, proxied);
@@ -74,6 +83,7 @@ async function allWidgets(query: string, headers: Record<string, string> = {}, b
   return {
     bodies: { broad: b, event: e, sportsbook: s, live: l },
     geos: [b.resolved_geo, e.resolved_geo, s.resolved_geo, l.resolved_geo],
+    regions: [b.resolved_region, e.resolved_region, s.resolved_region, l.resolved_region],
     cacheControl: [broad.cacheControl, event.cacheControl, book.cacheControl, live.cacheControl],
     shown: {
       broad: b.operators.map((o) => idByName.get(o.operator_name)!),
@@ -84,91 +94,143 @@ async function allWidgets(query: string, headers: Record<string, string> = {}, b
   };
 }
 
-describe('every widget class, per visitor country (fallback_geo from loopback)', () => {
+/** The code a payload's resolved_geo and resolved_region say together. */
+const codeOf = (geo: string, region: string | null) => region ?? geo;
+
+describe('every widget class, per visitor jurisdiction (fallback_geo from loopback)', () => {
   beforeAll(async () => {
     // A strike stored as an instance that caught the window start would, then ticks, open the live
     // market so its pool has something to filter.
     await seedStrike(redis.client, 'BTC', 15, 97_000);
     await publishTick('BTC', 97_000);
     const deadline = Date.now() + 5_000;
-    const status = async () => LiveMarketPayload.parse((await json('/v1/widgets/live-market?asset=BTC&horizon_minutes=15&fallback_geo=JP')).body).market_status;
+    const status = async () => LiveMarketPayload.parse((await json('/v1/widgets/live-market?asset=BTC&horizon_minutes=15&fallback_geo=US-NJ')).body).market_status;
     while ((await status()) !== 'open' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await status()).toBe('open');
   });
 
-  it.each(COUNTRIES)('%s: only operators allowed there, resolved_geo says so, private caching', async (country) => {
-    const w = await allWidgets(`fallback_geo=${country}`);
-    expect(w.geos).toEqual([country, country, country, country]);
+  it.each(JURISDICTIONS)('%s: only operators allowed there, resolved_geo and resolved_region say so, private caching', async (code) => {
+    const w = await allWidgets(`fallback_geo=${code}`);
+    expect(w.geos).toEqual(Array(4).fill(code.slice(0, 2)));
+    expect(w.regions).toEqual(Array(4).fill(code.length > 2 ? code : null));
     for (const cc of w.cacheControl) expect(cc).toMatch(/^private, max-age=\d+$/);
     for (const [widget, ids] of Object.entries(w.shown)) {
-      for (const id of ids) expect(COMPLIANCE.isAllowed(id, country), `${widget} shows ${id} in ${country}`).toBe(true);
+      for (const id of ids) expect(COMPLIANCE.isAllowed(id, code), `${widget} shows ${id} in ${code}`).toBe(true);
     }
-    if (country === 'US') {
-      for (const ids of Object.values(w.shown)) expect(ids.filter((id) => id === 'polymarket' || id === 'limitless')).toEqual([]);
-      // ...and still shows full widgets
+    // disclosures exactly where an operator is shown
+    const bodies = [w.bodies.broad, w.bodies.event, w.bodies.sportsbook, w.bodies.live];
+    const counts = Object.values(w.shown).map((ids) => ids.length);
+    bodies.forEach((b, i) => expect(b.disclosures === null, `${code} widget ${i}`).toBe(counts[i] === 0));
+    if (code === 'US-NJ') {
+      // full widgets, with New Jersey's disclosures
       expect(w.shown.broad.length).toBeGreaterThan(3);
       expect(w.shown.sportsbook.length).toBeGreaterThan(3);
       expect(w.shown.live).toEqual(['kalshi']);
+      expect(w.bodies.sportsbook.disclosures).toMatchObject({ min_age: 21, ad_label: 'Advertisement', responsible_gambling: { phone: '1-800-GAMBLER' } });
+      // every sportsbook row links out through a signed click link for New Jersey
+      for (const o of w.bodies.sportsbook.odds_matrix.operators) expect(new URL(o.routing.web_url).searchParams.get('c')).toBe('US-NJ');
     }
-    if (country === 'IN' || country === 'BR') {
-      for (const ids of Object.values(w.shown)) expect(ids.filter((id) => ['polymarket', 'limitless', 'kalshi'].includes(id))).toEqual([]);
+    // no online sports betting in Texas; British Columbia's only lawful site is the Crown's
+    if (code === 'US-TX') expect(w.shown.sportsbook.filter((id) => operatorKind(id) === 'sportsbook')).toEqual([]);
+    // deny by default: an unknown US region, and countries no rule lists, show nothing at all
+    if (['US', 'CA-BC', 'DE', 'FR', 'AU', 'IN', 'JP', 'CN'].includes(code)) {
+      for (const ids of Object.values(w.shown)) expect(ids, code).toEqual([]);
     }
-    if (country === 'JP') expect(w.shown.live.sort()).toEqual(['kalshi', 'limitless', 'polymarket']);
-    if (country === 'CA' || country === 'AU') {
+    if (code === 'CA-ON' || code === 'BR' || code === 'ES') {
       expect(w.shown.broad.length).toBeGreaterThan(0);
-      for (const o of w.bodies.broad.operators) expect([o.incentives.promo_text, o.incentives.promo_code]).toEqual(['', '']);
+      for (const o of w.bodies.broad.operators) expect([o.incentives.promo_text, o.incentives.promo_code, o.incentives.promo_terms]).toEqual(['', '', '']);
       for (const c of w.bodies.event.outcomes.flatMap((o) => o.comparison_pool)) expect(c.promo_applied).toBeUndefined();
       for (const p of w.bodies.live.providers_pool) expect(p.incentives.coupon_value).toBe('');
     }
   });
 
-  it('a US visitor gets US offers; GB, DE and BR visitors never see a US-dollar offer', async () => {
-    const us = BroadWidgetPayload.parse((await json('/v1/widgets/broad?limit=50&fallback_geo=US')).body);
-    expect(us.operators.some((o) => o.incentives.promo_code !== '')).toBe(true);
-    for (const country of ['GB', 'DE', 'BR']) {
+  it('a New Jersey visitor gets US offers with their terms; GB and BR visitors never see a US-dollar offer', async () => {
+    const us = BroadWidgetPayload.parse((await json('/v1/widgets/broad?limit=50&fallback_geo=US-NJ')).body);
+    const withOffer = us.operators.filter((o) => o.incentives.promo_code !== '');
+    expect(withOffer.length).toBeGreaterThan(0);
+    for (const o of withOffer) {
+      expect(o.incentives.promo_terms, o.operator_name).not.toBe('');
+      expect(o.incentives.promo_terms_url).toMatch(/^https:\/\//);
+    }
+    for (const country of ['GB', 'BR']) {
       const body = BroadWidgetPayload.parse((await json(`/v1/widgets/broad?limit=50&fallback_geo=${country}`)).body);
       for (const o of body.operators) expect(o.incentives.promo_text, `${country} ${o.operator_name}`).not.toContain('$');
     }
   });
 });
 
-describe('behind a trusted proxy, X-Forwarded-For of a US address decides', () => {
-  it('every widget class resolves to US and shows neither Polymarket nor Limitless', async () => {
+const operatorKind = (id: string) => OPERATORS.find((op) => op.id === id)!.kind;
+
+describe('the region chain: a trusted CDN header, else the IP database, else fallback_geo', () => {
+  it("X-Forwarded-For of a US address is placed in its state by the IP database", async () => {
     const w = await allWidgets('fallback_geo=JP', { 'x-forwarded-for': US_ADDRESS }, proxied.base);
-    expect(w.geos).toEqual(['US', 'US', 'US', 'US']);
-    for (const ids of Object.values(w.shown)) expect(ids.filter((id) => id === 'polymarket' || id === 'limitless')).toEqual([]);
-    expect(w.shown.sportsbook.length).toBeGreaterThan(3);
+    expect(w.geos).toEqual(Array(4).fill('US'));
+    expect(w.regions).toEqual(Array(4).fill(usAddressJurisdiction));
+    for (const ids of Object.values(w.shown)) for (const id of ids) expect(COMPLIANCE.isAllowed(id, usAddressJurisdiction)).toBe(true);
   });
 
-  it('the same header from an untrusted peer is ignored (fallback_geo decides)', async () => {
-    const w = await allWidgets('fallback_geo=JP', { 'x-forwarded-for': US_ADDRESS });
-    expect(w.geos).toEqual(['JP', 'JP', 'JP', 'JP']);
+  it("a trusted CDN's geo headers win over the address; an unknown region shows the whole country's view", async () => {
+    const ontario = await allWidgets('fallback_geo=JP', { 'x-forwarded-for': US_ADDRESS, 'cf-ipcountry': 'CA', 'cf-region-code': 'ON' }, proxied.base);
+    expect(ontario.regions).toEqual(Array(4).fill('CA-ON'));
+    expect(ontario.shown.broad.sort()).toEqual(['betmgm', 'fanduel']);
+    const texas = await allWidgets('', { 'cf-ipcountry': 'US', 'cf-region-code': 'TX' }, proxied.base);
+    expect(texas.regions).toEqual(Array(4).fill('US-TX'));
+    const noRegion = await allWidgets('', { 'cf-ipcountry': 'US' }, proxied.base);
+    expect(noRegion.geos).toEqual(Array(4).fill('US'));
+    expect(noRegion.regions).toEqual(Array(4).fill(null));
+    for (const ids of Object.values(noRegion.shown)) expect(ids).toEqual([]);
+    // Tor (T1) places no one: the address decides
+    const tor = await allWidgets('', { 'x-forwarded-for': US_ADDRESS, 'cf-ipcountry': 'T1' }, proxied.base);
+    expect(tor.regions).toEqual(Array(4).fill(usAddressJurisdiction));
+  });
+
+  it('the same headers from an untrusted peer are ignored (fallback_geo decides)', async () => {
+    const w = await allWidgets('fallback_geo=CA-ON', { 'x-forwarded-for': US_ADDRESS, 'cf-ipcountry': 'GB' });
+    expect(w.geos).toEqual(Array(4).fill('CA'));
+    expect(w.regions).toEqual(Array(4).fill('CA-ON'));
   });
 });
 
-describe('advertiser endpoints take the viewer country as geo', () => {
+describe('advertiser endpoints take the viewer jurisdiction as geo, never the caller\'s', () => {
   it('widgets filter by geo, not by the calling server', async () => {
-    const w = await allWidgets('geo=IN&fallback_geo=US', adv(), api.base, '/advertiser');
+    const w = await allWidgets('geo=IN&fallback_geo=US-NJ', adv(), api.base, '/advertiser');
     expect(w.geos).toEqual(['IN', 'IN', 'IN', 'IN']);
     for (const ids of Object.values(w.shown)) expect(ids).toEqual([]);
+    const nj = await allWidgets('geo=US-NJ', adv(), api.base, '/advertiser');
+    expect(nj.regions).toEqual(Array(4).fill('US-NJ'));
+    expect(nj.shown.sportsbook.length).toBeGreaterThan(3);
     // geo on a public route grants nothing: the public route resolves the caller
-    const pub = await allWidgets('geo=JP&fallback_geo=US');
-    expect(pub.geos).toEqual(['US', 'US', 'US', 'US']);
+    const pub = await allWidgets('geo=JP&fallback_geo=US-NJ');
+    expect(pub.regions).toEqual(Array(4).fill('US-NJ'));
+  });
+
+  it('without geo, or with geo=ZZ, the viewer is unknown: nothing that takes stakes, whatever the server\'s address', async () => {
+    // the calling server sits behind a trusted proxy with a US address: that says nothing of its visitors
+    for (const query of ['', 'geo=ZZ', 'fallback_geo=US-NJ']) {
+      const w = await allWidgets(query, { ...adv(), 'x-forwarded-for': US_ADDRESS }, proxied.base, '/advertiser');
+      expect(w.geos, query).toEqual(Array(4).fill('ZZ'));
+      for (const ids of Object.values(w.shown)) expect(ids, query).toEqual([]);
+      expect(w.bodies.broad.disclosures).toBeNull();
+    }
   });
 
   it('the A/B comparison says whether A and B may be shown for the geo', async () => {
     const [slug] = await eventSlugs();
-    const flags = async (geo: string) => {
-      const body = SpecificEventPayload.parse((await json(`/advertiser/v1/widgets/specific/${slug}?geo=${geo}`, adv())).body);
-      expect(body.data.resolved_geo).toBe(geo);
+    const flags = async (geo: string | undefined) => {
+      const body = SpecificEventPayload.parse((await json(`/advertiser/v1/widgets/specific/${slug}${geo ? `?geo=${geo}` : ''}`, adv())).body);
+      expect(body.data.resolved_geo).toBe((geo ?? 'ZZ').slice(0, 2));
       return [body.data.operators.operatorA.allowed_in_geo, body.data.operators.operatorB.allowed_in_geo];
     };
-    expect(await flags('US')).toEqual([true, false]);
-    expect(await flags('JP')).toEqual([true, true]);
+    expect(await flags('US-NJ')).toEqual([true, false]);
+    expect(await flags('US-NV')).toEqual([false, false]);
+    expect(await flags('JP')).toEqual([false, false]);
     expect(await flags('BR')).toEqual([false, false]);
-    const bad = await fetch(`${api.base}/advertiser/v1/widgets/specific/${slug}?geo=XX`, { headers: adv() });
-    expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { errors: Array<{ param: string }> }).errors.map((e) => e.param)).toEqual(['geo']);
+    expect(await flags(undefined)).toEqual([false, false]);
+    for (const geo of ['XX', 'US-XX', 'us-nj']) {
+      const bad = await fetch(`${api.base}/advertiser/v1/widgets/specific/${slug}?geo=${geo}`, { headers: adv() });
+      expect(bad.status, geo).toBe(400);
+      expect(((await bad.json()) as { errors: Array<{ param: string }> }).errors.map((e) => e.param)).toEqual(['geo']);
+    }
   });
 
   it('every slug of the events list answers at least one outcome in its A/B comparison', async () => {
@@ -181,7 +243,31 @@ describe('advertiser endpoints take the viewer country as geo', () => {
   });
 });
 
-describe('WebSocket topics respect the subscriber country (resolved at upgrade)', () => {
+describe('clicks land on the site licensed where the visitor is', () => {
+  /** Where the click link of `operatorId` in the broad widget for `code` redirects. */
+  async function landing(code: string, operatorId: string): Promise<URL> {
+    const body = BroadWidgetPayload.parse((await json(`/v1/widgets/broad?limit=50&fallback_geo=${code}`)).body);
+    const row = body.operators.find((o) => idByName.get(o.operator_name) === operatorId);
+    expect(row, `${operatorId} in ${code}`).toBeDefined();
+    const res = await fetch(row!.routing.web_url.replace(/^https?:\/\/[^/]+/, api.base), { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130' } });
+    expect(res.status).toBe(302);
+    return new URL(res.headers.get('location')!);
+  }
+
+  it('BR, GB and CA-ON visitors reach that jurisdiction\'s licensed site', async () => {
+    expect((await landing('BR', 'bet365')).host).toBe('www.bet365.bet.br');
+    expect((await landing('GB', 'betmgm')).host).toBe('www.betmgm.co.uk');
+    expect((await landing('GB', 'bet365')).host).toBe('www.bet365.com');
+    expect((await landing('CA-ON', 'betmgm')).host).toBe('sports.on.betmgm.ca');
+    expect((await landing('CA-ON', 'fanduel')).host).toBe('on.sportsbook.fanduel.ca');
+    // a US state's visitor lands on the US site, with the operator's sub-ids
+    const nj = await landing('US-NJ', 'draftkings');
+    expect(nj.host).toBe('sportsbook.draftkings.com');
+    expect(nj.searchParams.get('aff_sub4')).toBe('US-NJ');
+  });
+});
+
+describe('WebSocket topics respect the subscriber jurisdiction (resolved at upgrade)', () => {
   async function firstFrame(url: string, topic: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
     const ws = new WebSocket(url, { headers });
     try {
@@ -195,22 +281,23 @@ describe('WebSocket topics respect the subscriber country (resolved at upgrade)'
   }
   const wsBase = (p: ServiceProcess) => `${p.base.replace('http', 'ws')}/v1/ws`;
 
-  it('live-market and event topics carry the country of the subscriber', async () => {
+  it('live-market and event topics carry the jurisdiction of the subscriber', async () => {
     const [slug] = await eventSlugs();
     for (const [url, headers, country] of [
       [`${wsBase(api)}?fallback_geo=IN`, {}, 'IN'],
-      [`${wsBase(api)}?fallback_geo=JP`, {}, 'JP'],
-      [`${wsBase(proxied)}?fallback_geo=JP`, { 'x-forwarded-for': US_ADDRESS }, 'US'],
+      [`${wsBase(api)}?fallback_geo=US-NJ`, {}, 'US-NJ'],
+      [`${wsBase(proxied)}?fallback_geo=JP`, { 'x-forwarded-for': US_ADDRESS }, usAddressJurisdiction],
+      [`${wsBase(proxied)}?fallback_geo=JP`, { 'cf-ipcountry': 'CA', 'cf-region-code': 'ON' }, 'CA-ON'],
     ] as const) {
       const live = await firstFrame(url, 'live-market:BTC:15', headers);
       expect(live.topic).toBe('live-market:BTC:15');
       const l = LiveMarketPayload.parse(live.data);
-      expect(l.resolved_geo).toBe(country);
+      expect(codeOf(l.resolved_geo, l.resolved_region)).toBe(country);
       for (const p of l.providers_pool) expect(COMPLIANCE.isAllowed(p.operator_id, country), `${country} ${p.operator_id}`).toBe(true);
       const event = await firstFrame(url, `event:${slug}`, headers);
       expect(event.topic).toBe(`event:${slug}`);
       const e = EventWidgetPayload.parse(event.data);
-      expect(e.resolved_geo).toBe(country);
+      expect(codeOf(e.resolved_geo, e.resolved_region)).toBe(country);
       for (const c of e.outcomes.flatMap((o) => o.comparison_pool)) expect(COMPLIANCE.isAllowed(c.operator_id, country)).toBe(true);
     }
   });

@@ -56,7 +56,7 @@ beforeAll(async () => {
   const env = testEnv(redis.url, {
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DEFAULT_GEO: 'US',
+    DEFAULT_GEO: 'US-NJ',
     REFRESH_EVENTS_SECONDS: '3600',
     REFRESH_SPORTSBOOK_SECONDS: '3600',
     LIVE_STALE_AFTER_SECONDS: '600',

@@ -16,8 +16,8 @@ let a: ServiceProcess;
 let b: ServiceProcess;
 
 beforeAll(async () => {
-  // A country where Polymarket and Limitless may both be shown (neither blocks JP).
-  const env = testEnv(redis.url, { SOURCES: 'quotes=venues', DEFAULT_GEO: 'JP' });
+  // New Jersey, where Kalshi (15-minute markets) may be shown; Polymarket and Limitless nowhere.
+  const env = testEnv(redis.url, { SOURCES: 'quotes=venues', DEFAULT_GEO: 'US-NJ' });
   [a, b] = await Promise.all([spawnProcess('src/main.ts', env), spawnProcess('src/main.ts', env)]);
   await Promise.all([waitFor(`${a.base}/healthz`, (s) => s === 200, a), waitFor(`${b.base}/healthz`, (s) => s === 200, b)]);
 });
@@ -53,75 +53,42 @@ const quote = (horizon: Horizon, operatorId: string, up: number | null, down: nu
   venueQuote(operatorId, up, down, Date.now(), { horizonMinutes: horizon, strike });
 
 describe('live market on venue quotes (real sources)', () => {
-  it("shows each venue's own quotes and strike on both processes, after fees, and leaves out a venue with null asks", async () => {
+  it("shows the venue's own quote and strike on both processes, after fees; a venue no rule allows is never shown", async () => {
     await clearOfBoundary();
-    // The window's own strike: the reference for a venue that publishes none.
-    await seedStrike(redis.client, 'BTC', 5, 97_250.12);
+    // The window's own strike, and a spot to measure against.
     await seedStrike(redis.client, 'BTC', 15, 97_100);
     await publishTick(redis.client, 'BTC', 97_262.62);
-    await publishQuote(redis.client, quote(5, 'polymarket', 0.5, 0.48, 97_230.55));
-    await publishQuote(redis.client, quote(5, 'limitless', 0.52, 0.49, null));
-    await publishQuote(redis.client, quote(15, 'polymarket', null, null, 97_120));
-    await publishQuote(redis.client, quote(15, 'limitless', 0.6, 0.42, 97_111.11));
+    await publishQuote(redis.client, quote(15, 'kalshi', 0.5, 0.48, 97_230.55));
+    await publishQuote(redis.client, quote(15, 'limitless', 0.4, 0.4, 97_111.11));
 
     for (const proc of [a, b]) {
-      await expect.poll(async () => (await live(proc, '?asset=BTC&horizon_minutes=5')).providers_pool.length, { timeout: 5_000 }).toBe(2);
       await expect.poll(async () => (await live(proc, '?asset=BTC&horizon_minutes=15')).providers_pool.length, { timeout: 5_000 }).toBe(1);
     }
-    const [a5, b5, a15, b15] = await Promise.all([
-      live(a, '?asset=BTC&horizon_minutes=5'),
-      live(b, '?asset=BTC&horizon_minutes=5'),
-      live(a, '?asset=BTC&horizon_minutes=15'),
-      live(b, '?asset=BTC&horizon_minutes=15'),
-    ]);
-    expect(shown(a5)).toEqual(shown(b5));
+    const [a15, b15] = await Promise.all([live(a, '?asset=BTC&horizon_minutes=15'), live(b, '?asset=BTC&horizon_minutes=15')]);
     expect(shown(a15)).toEqual(shown(b15));
-
-    expect(a5.market_status).toBe('open');
-    expect(shown(a5).providers).toEqual([
-      {
-        name: 'Polymarket',
-        // 0.5175 + 0.497472 = 1.014972 < Limitless 0.528713 + 0.498606 = 1.027319
-        best: true,
-        metrics: {
-          // Its own start price: 97,262.62 - 97,230.55 = +32.07
-          target_price: '$97,230.55',
-          spot_difference: '+$32.07',
-          // up 0.50 + 0.07 x 0.50 x 0.50 = 0.5175 -> 1/ = 1.9324; down 0.48 + 0.07 x 0.48 x 0.52 = 0.497472 -> 2.0102
-          multipliers: { payout_up: 'x1.93', payout_down: 'x2.01' },
-        },
-      },
-      {
-        name: 'Limitless',
-        best: false,
-        metrics: {
-          // No strike of its own: the window's, 97,262.62 - 97,250.12 = +12.50
-          target_price: '$97,250.12',
-          spot_difference: '+$12.50',
-          // Fee share f = 0.03 - 0.026 p of notional, paid in contracts, so the cost is p / (1 - f):
-          // up 0.52 / (1 - 0.01648) = 0.528713 -> 1.8914; down 0.49 / (1 - 0.01726) = 0.498606 -> 2.0056
-          multipliers: { payout_up: 'x1.89', payout_down: 'x2.01' },
-        },
-      },
-    ]);
-    // The question is built around the first venue listed, and names its strike.
-    expect(a5.active_micro_question).toContain('$97,230.55');
-
-    // 15 minutes: Polymarket's book has no ask (null) and Kalshi published nothing: both left out.
     expect(a15.market_status).toBe('open');
     expect(shown(a15).providers).toEqual([
       {
-        name: 'Limitless',
+        name: 'Kalshi',
         best: true,
         metrics: {
-          // 97,262.62 - 97,111.11 = +151.51
-          target_price: '$97,111.11',
-          spot_difference: '+$151.51',
-          // up 0.60 / (1 - 0.0144) = 0.608766 -> 1.6427; down 0.42 / (1 - 0.01908) = 0.428169 -> 2.3355
-          multipliers: { payout_up: 'x1.64', payout_down: 'x2.34' },
+          // Its own strike: 97,262.62 - 97,230.55 = +32.07
+          target_price: '$97,230.55',
+          spot_difference: '+$32.07',
+          // Kalshi's fee per contract, round_up(0.07 x 100 x p x (1 - p)) / 100: up 0.50 -> 1.75 -> 0.5175,
+          // 1/ = 1.9324; down 0.48 -> 1.7472 -> 1.75 -> 0.4975, 1/ = 2.0101
+          multipliers: { payout_up: 'x1.93', payout_down: 'x2.01' },
         },
       },
     ]);
+    // The question is built around the venue listed, and names its strike.
+    expect(a15.active_micro_question).toContain('$97,230.55');
+
+    // The same venue with no ask in its book (null) is left out.
+    await publishQuote(redis.client, quote(15, 'kalshi', null, null, 97_230.55));
+    for (const proc of [a, b]) {
+      await expect.poll(async () => (await live(proc, '?asset=BTC&horizon_minutes=15')).providers_pool.length, { timeout: 5_000 }).toBe(0);
+    }
   });
 
   it('a window whose start no instance caught reports no_strike on both processes, with no prices and no links', async () => {

@@ -41,10 +41,10 @@ afterAll(async () => {
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${api.base}${path}`, { headers, redirect: 'manual' });
 const adv = (path: string) => get(path, { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey });
-// From loopback the address gives no country: fallback_geo stands in. In JP both operators of the
-// advertiser comparison (Kalshi, Polymarket) may be shown; in the US the sportsbooks and Kalshi.
-const EVENT_GEO = 'JP';
-const BOOK_GEO = 'US';
+// From loopback the address gives no country: fallback_geo stands in. In New Jersey Kalshi,
+// ForecastEx and the sportsbooks may be shown (Polymarket nowhere: docs/compliance.md).
+const EVENT_GEO = 'US-NJ';
+const BOOK_GEO = 'US-NJ';
 // Exact cents first (0.575 * 100 is 57.4999... in floating point), then half-up to whole cents.
 const cents = (price: number) => `${Math.min(99, Math.max(1, Math.round(Number((price * 100).toFixed(6)))))}¢`;
 
@@ -71,19 +71,23 @@ describe('event widget', () => {
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       const body = EventWidgetPayload.parse(await res.json());
       expect(body.event_slug).toBe(slug);
-      expect(body.resolved_geo).toBe(EVENT_GEO);
+      expect(body.resolved_region).toBe(EVENT_GEO);
       expect(body.outcomes.length).toBeGreaterThanOrEqual(1);
       const events = await eventsAt(body.last_verified_timestamp);
       if (!events) continue; // a refresh landed in between; other slugs will be checked
       const source = events.find((e) => e.slug === slug)!;
-      // Volume-weighted mid ((bid + ask) / 2, or the ask without a bid) per outcome shown, then
-      // normalised over the event's outcomes when they are mutually exclusive.
+      // Volume-weighted mid ((bid + ask) / 2, or the ask without a bid) per outcome over the operators
+      // shown, then normalised over the event's outcomes when they are mutually exclusive: an outcome
+      // no operator here may show still takes its share, estimated from every catalog venue.
       const weighted = new Map<string, number>();
-      for (const outcome of body.outcomes) {
-        const known = source.outcomes.find((o) => o.name === outcome.outcome_name)!.quotes.filter((q) => operatorById(q.operatorId) && COMPLIANCE.isAllowed(q.operatorId, EVENT_GEO));
-        const mid = (q: (typeof known)[number]) => (q.yesBid !== undefined ? (q.yesBid + q.yesPrice) / 2 : q.yesPrice);
-        const volume = known.reduce((s, q) => s + q.volume24hUsd, 0);
-        weighted.set(outcome.outcome_name, known.reduce((s, q) => s + mid(q) * q.volume24hUsd, 0) / volume);
+      for (const o of source.outcomes) {
+        const catalog = o.quotes.filter((q) => operatorById(q.operatorId));
+        const allowedHere = catalog.filter((q) => COMPLIANCE.isAllowed(q.operatorId, EVENT_GEO));
+        const basis = allowedHere.length > 0 ? allowedHere : catalog;
+        if (basis.length === 0) continue;
+        const mid = (q: (typeof basis)[number]) => (q.yesBid !== undefined ? (q.yesBid + q.yesPrice) / 2 : q.yesPrice);
+        const volume = basis.reduce((s, q) => s + q.volume24hUsd, 0);
+        weighted.set(o.name, basis.reduce((s, q) => s + mid(q) * q.volume24hUsd, 0) / volume);
       }
       const total = source.exclusive ? [...weighted.values()].reduce((s, p) => s + p, 0) : 1;
       for (const outcome of body.outcomes) {
@@ -127,17 +131,16 @@ describe('event widget', () => {
         const specific = SpecificEventPayload.parse(await s.json());
         if (widget.last_verified_timestamp !== specific.data.event.last_verified_timestamp) continue; // refresh between
         const { operatorA, operatorB } = specific.data.operators;
-        expect(specific.data.resolved_geo).toBe(EVENT_GEO);
-        expect([operatorA.allowed_in_geo, operatorB.allowed_in_geo]).toEqual([true, true]);
+        expect(specific.data.resolved_region).toBe(EVENT_GEO);
+        // the comparison keeps both operators' data; the widget shows only the one allowed here
+        expect([operatorA.allowed_in_geo, operatorB.allowed_in_geo]).toEqual([true, false]);
         for (const o of specific.data.outcomes) {
           const pool = widget.outcomes.find((x) => x.outcome_name === o.name)!.comparison_pool;
           const a = pool.find((p) => p.operator_id === operatorA.id)!;
-          const b = pool.find((p) => p.operator_id === operatorB.id)!;
+          expect(pool.find((p) => p.operator_id === operatorB.id)).toBeUndefined();
           expect(a.contract_price).toBe(cents(o.operatorAPrice));
-          expect(b.contract_price).toBe(cents(o.operatorBPrice));
           expect(o.spreadCents).toBeCloseTo(Math.abs(o.operatorAPrice - o.operatorBPrice) * 100, 6);
           expect(a.contract_volume).toBe(compactUsd(o.operatorAVolume24h));
-          expect(b.contract_volume).toBe(compactUsd(o.operatorBVolume24h));
           compared++;
         }
         break;
@@ -172,7 +175,7 @@ describe('sportsbook widget', () => {
     const res = await get(`/v1/widgets/sportsbook?league=${league}&fallback_geo=${BOOK_GEO}`);
     expect(res.status).toBe(200);
     const body = SportsbookWidgetPayload.parse(await res.json());
-    expect(body.resolved_geo).toBe(BOOK_GEO);
+    expect(body.resolved_region).toBe(BOOK_GEO);
     const snap = (await readSnapshot(redis.client, 'sportsbook', league))!;
     const matchup = snap.data.upcoming.find((m) => m.id === body.match_meta.event_id);
     if (!matchup) return; // refreshed in between: forms were still checked by the schema

@@ -18,10 +18,10 @@ let feed: ServiceProcess;
 let api: ServiceProcess;
 
 beforeAll(async () => {
-  // Started together, as the launcher does; JP so the modelled venues are listed with or without geo filtering.
+  // Started together, as the launcher does; New Jersey, where Kalshi's 15-minute markets may be shown.
   [feed, api] = await Promise.all([
     spawnProcess('workers/feed/main.ts', testEnv(redis.url, { SIMULATOR_SEED: String(SEED) })),
-    spawnProcess('src/main.ts', testEnv(redis.url, { SIMULATOR_SEED: String(SEED), DEFAULT_GEO: 'JP' })),
+    spawnProcess('src/main.ts', testEnv(redis.url, { SIMULATOR_SEED: String(SEED), DEFAULT_GEO: 'US-NJ' })),
   ]);
   await waitFor(`${api.base}/healthz`, (s) => s === 200, api);
 }, 60_000);
@@ -45,8 +45,8 @@ describe('simulator: live prices right after start', () => {
         // Whichever window is current by now (a roll gets a tick stamped at its start too).
         const strike = formatMoneyPrecise(simulatedPriceAt(SEED, asset, Date.parse(p.window_start)), 'USD');
         expect(p.active_micro_question).toContain(strike);
-        // The modelled venues are measured against that strike (Polymarket is listed in JP).
-        expect(p.providers_pool.some((row) => row.operator_id === 'polymarket')).toBe(true);
+        // The modelled venue is measured against that strike (Kalshi lists 15-minute windows only).
+        expect(p.providers_pool.map((row) => row.operator_id)).toEqual(horizon === 15 ? ['kalshi'] : []);
         for (const row of p.providers_pool) expect(row.live_metrics.target_price).toBe(strike);
         expect(p.spot_price).not.toBeNull();
       }

@@ -44,9 +44,9 @@ afterAll(async () => {
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${api.base}${path}`, { headers, redirect: 'manual' });
 const adv = (path: string) => get(path, { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey });
-// From loopback the address gives no country: fallback_geo stands in (Kalshi is shown in the US,
-// Polymarket in JP, neither where the other is).
-const widget = async (slug: string, format = 'cents', geo = 'US') => {
+// From loopback the address gives no country: fallback_geo stands in (Kalshi is shown in New Jersey;
+// Polymarket is shown nowhere, so its recorded prices are checked in the worker's snapshot).
+const widget = async (slug: string, format = 'cents', geo = 'US-NJ') => {
   const res = await get(`/v1/widgets/event?slug=${slug}&display_format=${format}&fallback_geo=${geo}`);
   expect(res.status).toBe(200);
   return EventWidgetPayload.parse(await res.json());
@@ -85,28 +85,34 @@ describe('recorded prices through the real sources', () => {
     // The mid of yes_bid 0.16 and yes_ask 0.18; the deadlines are nested, so not normalised.
     expect(w.outcomes.map((o) => o.aggregated_probability_pct)).toEqual([17, 43, 61.5]);
     expect((await widget('us-iran-nuclear-deal-2026', 'implied_pct')).outcomes[1]!.comparison_pool[0]!.contract_price).toBe('46.7%');
-    expect(await landing(w.outcomes[0]!.comparison_pool[0]!.deep_link)).toBe('https://kalshi.com/events/KXUSAIRANAGREEMENT-27');
+    // the contract page, with Kalshi's tracking sub-ids like every other link
+    const landed = new URL((await landing(w.outcomes[0]!.comparison_pool[0]!.deep_link))!);
+    expect(`${landed.origin}${landed.pathname}`).toBe('https://kalshi.com/events/KXUSAIRANAGREEMENT-27');
+    expect(landed.searchParams.get('subId3')).toBe('us-iran-nuclear-deal-2026');
   });
 
-  it('event widget: Polymarket prices from bestAsk, USDC volume, the event/market page', async () => {
-    const w = await widget('iran-israel-us-conflict-ends-march-2026', 'cents', 'JP');
-    expect(pool(w)).toEqual([
-      ['By March 7', ['polymarket 9¢ $224.5K']],
-      // bestAsk 0.24 + 0.04 × 0.24 × 0.76 = 0.247296; 0.64 + 0.04 × 0.64 × 0.36 = 0.649216 (politics rate)
-      ['By March 15', ['polymarket 25¢ $93.1K']],
-      ['By March 31', ['polymarket 65¢ $34.8K']],
+  /** The worker's normalized quotes of one event: outcome, venue, YES ask, 24 h USD volume, market page. */
+  const snapshotQuotes = async (slug: string) => {
+    const events = (await readSnapshot(redis.client, 'events', 'all'))!.data.events;
+    return events.find((e) => e.slug === slug)!.outcomes.map((o) => [o.name, o.quotes.map((q) => [q.operatorId, q.yesPrice, Math.round(q.volume24hUsd), q.marketUrl])]);
+  };
+
+  it('Polymarket prices from bestAsk, USDC volume, the event/market page; shown in no widget (no licence anywhere)', async () => {
+    const page = 'https://polymarket.com/event/iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by';
+    expect(await snapshotQuotes('iran-israel-us-conflict-ends-march-2026')).toEqual([
+      ['By March 7', [['polymarket', 0.09, 224488, `${page}-march-7`]]],
+      ['By March 15', [['polymarket', 0.24, 93119, `${page}-march-15`]]],
+      ['By March 31', [['polymarket', 0.64, 34767, `${page}-march-31`]]],
     ]);
-    expect(await landing(w.outcomes[2]!.comparison_pool[0]!.deep_link)).toBe(
-      'https://polymarket.com/event/iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31',
-    );
+    for (const geo of ['US-NJ', 'JP', 'GB']) expect(pool(await widget('iran-israel-us-conflict-ends-march-2026', 'cents', geo)), geo).toEqual([]);
   });
 
-  it('a pair whose Kalshi side is finalized shows Polymarket only; the A/B comparison invents no Kalshi price', async () => {
-    const w = await widget('khamenei-out-by-end-of-february-2026', 'cents', 'JP');
-    // bestAsk 0.999 (shown clamped to 99¢); NO = 1 - bestBid 0.998
-    expect(pool(w)).toEqual([
-      ['Yes', ['polymarket 99¢ $36.4M']],
-      ['No', ['polymarket 1¢ $36.4M']],
+  it('a pair whose Kalshi side is finalized keeps Polymarket only; the A/B comparison invents no Kalshi price', async () => {
+    // bestAsk 0.999; NO = 1 - bestBid 0.998
+    const quotes = await snapshotQuotes('khamenei-out-by-end-of-february-2026');
+    expect(quotes.map(([name, qs]) => [name, (qs as unknown[][]).map((q) => [q[0], q[1]])])).toEqual([
+      ['Yes', [['polymarket', 0.999]]],
+      ['No', [['polymarket', 0.002]]],
     ]);
     const res = await adv('/advertiser/v1/widgets/specific/khamenei-out-by-end-of-february-2026');
     expect(res.status).toBe(200);
@@ -131,7 +137,7 @@ describe('recorded prices through the real sources', () => {
   });
 
   it('sportsbook widget: the recorded bookmaker odds in American form, keyed to our operators', async () => {
-    const res = await get('/v1/widgets/sportsbook?league=NBA&fallback_geo=US');
+    const res = await get('/v1/widgets/sportsbook?league=NBA&fallback_geo=US-NJ');
     expect(res.status).toBe(200);
     const body = SportsbookWidgetPayload.parse(await res.json());
     expect(body.match_meta.matchup).toBe('Los Angeles Lakers @ Orlando Magic');

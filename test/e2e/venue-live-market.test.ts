@@ -25,8 +25,8 @@ import { listKalshi15m, listUpDown, startVenueReplay, type BookLevels, type Venu
 const redis = useRedis();
 let replay: VenueReplay;
 let feed: ServiceProcess;
-let jpA: ServiceProcess;
-let jpB: ServiceProcess;
+let apiA: ServiceProcess;
+let apiB: ServiceProcess;
 let us: ServiceProcess;
 
 const level = (price: string, size = '40'): Level => ({ price, size });
@@ -62,17 +62,17 @@ beforeAll(async () => {
     }
   }
   const env = (geo: string) => testEnv(redis.url, { SOURCES: 'quotes=venues', DEFAULT_GEO: geo });
-  [feed, jpA, jpB, us] = await Promise.all([
+  [feed, apiA, apiB, us] = await Promise.all([
     spawnProcess('workers/feed/main.ts', testEnv(redis.url, { SOURCES: 'quotes=venues', ...replay.env })),
-    spawnProcess('src/main.ts', env('JP')),
-    spawnProcess('src/main.ts', env('JP')),
-    spawnProcess('src/main.ts', env('US')),
+    spawnProcess('src/main.ts', env('US-NJ')),
+    spawnProcess('src/main.ts', env('US-NJ')),
+    spawnProcess('src/main.ts', env('US-NJ')),
   ]);
-  await Promise.all([jpA, jpB, us].map((p) => waitFor(`${p.base}/healthz`, (s) => s === 200, p)));
+  await Promise.all([apiA, apiB, us].map((p) => waitFor(`${p.base}/healthz`, (s) => s === 200, p)));
 }, 90_000);
 
 afterAll(async () => {
-  await Promise.all([feed?.stop(), jpA?.stop(), jpB?.stop(), us?.stop()]);
+  await Promise.all([feed?.stop(), apiA?.stop(), apiB?.stop(), us?.stop()]);
   await replay?.stop();
 });
 
@@ -115,26 +115,28 @@ function expectRow(p: LiveMarketPayload, operatorId: string, up: number, down: n
 
 // Up to 13 s clearing a roll, then polls of up to 30 s.
 describe('live market on the venues own quotes, feed process to API processes', { timeout: 60_000 }, () => {
-  it("shows Polymarket's own asks after fees and its start price, the same on two API processes", async () => {
+  it("holds Polymarket's own asks and start price, and shows them in no widget (no licence anywhere)", async () => {
     await clearOfRoll();
-    const up = bestAsk(POLY_BTC.up.asks);
-    const down = bestAsk(POLY_BTC.down.asks);
     for (const horizon of [5, 15] as const) {
-      for (const proc of [jpA, jpB]) {
-        await expect.poll(async () => provider(await live(proc, 'BTC', horizon), 'polymarket')?.live_metrics.target_price, { timeout: 30_000 }).toBe(
-          formatMoneyPrecise(POLY_BTC.startPrice, 'USD'),
-        );
-        const p = await live(proc, 'BTC', horizon);
-        expect(p.market_status).toBe('open');
-        expectRow(p, 'polymarket', up, down, POLY_BTC.startPrice);
-        // Polymarket comes first in venue order: the question names its strike.
-        expect(p.active_micro_question).toContain(formatMoneyPrecise(POLY_BTC.startPrice, 'USD'));
-      }
-      // Both processes show the same row (tracking links aside).
-      const [a, b] = await Promise.all([live(jpA, 'BTC', horizon), live(jpB, 'BTC', horizon)]);
-      expect(provider(a, 'polymarket')!.live_metrics.multipliers).toEqual(provider(b, 'polymarket')!.live_metrics.multipliers);
-      expect(provider(a, 'polymarket')!.live_metrics.target_price).toBe(provider(b, 'polymarket')!.live_metrics.target_price);
+      await expect.poll(() => stored('BTC', horizon, 'polymarket'), { timeout: 30_000 }).toMatchObject({
+        up: bestAsk(POLY_BTC.up.asks),
+        down: bestAsk(POLY_BTC.down.asks),
+        strike: POLY_BTC.startPrice,
+      });
+      for (const proc of [apiA, apiB]) expect(provider(await live(proc, 'BTC', horizon), 'polymarket')).toBeUndefined();
     }
+  });
+
+  it("shows Kalshi's own row the same on two API processes", async () => {
+    await clearOfRoll();
+    const strike = formatMoneyPrecise(KALSHI_BTC.floorStrike, 'USD');
+    for (const proc of [apiA, apiB]) {
+      await expect.poll(async () => provider(await live(proc, 'BTC', 15), 'kalshi')?.live_metrics.target_price, { timeout: 30_000 }).toBe(strike);
+    }
+    const [a, b] = await Promise.all([live(apiA, 'BTC', 15), live(apiB, 'BTC', 15)]);
+    expect(provider(a, 'kalshi')!.live_metrics.multipliers).toEqual(provider(b, 'kalshi')!.live_metrics.multipliers);
+    // Kalshi is the one venue listed: the question names its strike
+    expect(a.active_micro_question).toContain(strike);
   });
 
   it("shows Kalshi's own asks after fees and its strike where Kalshi may be shown", async () => {
@@ -159,16 +161,11 @@ describe('live market on the venues own quotes, feed process to API processes', 
       await expect.poll(() => stored('ETH', horizon, operatorId), { timeout: 30_000 }).toMatchObject({ up: null, down: null });
     }
     // Let the API processes fold the latest quotes (each one is re-sent at least every 5 s).
-    await expect.poll(async () => (await live(jpA, 'ETH', 15)).spot_price, { timeout: 10_000 }).not.toBeNull();
-    for (const [proc, operatorId] of [
-      [jpA, 'polymarket'],
-      [jpB, 'polymarket'],
-      [us, 'kalshi'],
-    ] as const) {
-      for (const horizon of [5, 15] as const) expect(provider(await live(proc, 'ETH', horizon), operatorId)).toBeUndefined();
+    await expect.poll(async () => (await live(apiA, 'ETH', 15)).spot_price, { timeout: 10_000 }).not.toBeNull();
+    for (const proc of [apiA, apiB, us]) {
+      for (const horizon of [5, 15] as const) expect(provider(await live(proc, 'ETH', horizon), 'kalshi')).toBeUndefined();
     }
-    // While the same venues' BTC books are shown.
-    expect(provider(await live(jpA, 'BTC', 15), 'polymarket')).toBeDefined();
-    expect(provider(await live(us, 'BTC', 15), 'kalshi')).toBeDefined();
+    // While the same venue's BTC book is shown.
+    expect(provider(await live(apiA, 'BTC', 15), 'kalshi')).toBeDefined();
   });
 });

@@ -8,6 +8,8 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { operatorById } from '../../src/catalog/operators.js';
+import { shownOperators } from '../../src/catalog/shown-operators.js';
 import { widgetContext } from '../../src/http/widget-context.js';
 import { LiveEngine } from '../../src/live/engine.js';
 import { LivePayloads } from '../../src/live/live-payloads.js';
@@ -194,10 +196,15 @@ describe('live engine', () => {
 
 const config = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' });
 
-/** The payload as an API process builds it from this engine at the injected clock. */
+/**
+ * The payload as an API process builds it from this engine at the injected clock, for a viewer who
+ * may be shown every venue: these tests are about the engine and the venues' quotes, compliance is
+ * tested with the real rules elsewhere (test/unit/widget-compliance.test.ts).
+ */
 function payload(e: LiveEngine, horizon: 5 | 15 = 5, modelMissingVenues = false, nowMs = clock): LiveMarketPayload {
   const opts = { refreshIntervalSeconds: 2, staleAfterMs: 15_000, venues: LIVE_VENUES, modelMissingVenues };
-  return LiveMarketPayload.parse(buildLiveMarketWidget(e.view('BTC', horizon), nowMs, opts, widgetContext(config, new Date(nowMs), undefined, undefined, 'JP')));
+  const ctx = { ...widgetContext(config, new Date(nowMs), undefined, undefined, 'US-NJ'), ...shownOperators('US-NJ', operatorById, () => true) };
+  return LiveMarketPayload.parse(buildLiveMarketWidget(e.view('BTC', horizon), nowMs, opts, ctx));
 }
 
 /** Lets a (wrong) SET NX that a tick may have started reach Redis before absence is checked. */

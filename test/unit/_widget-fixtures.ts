@@ -1,4 +1,5 @@
 /** Hand-made operator catalog and widget context shared by the widget unit tests (not a test file). */
+import { disclosureFor } from '../../src/catalog/disclosures.js';
 import type { Operator } from '../../src/catalog/operator-schema.js';
 import { clickUrl } from '../../src/tracking/click-links.js';
 import type { WidgetContext } from '../../src/widgets/context.js';
@@ -6,9 +7,11 @@ import type { WidgetContext } from '../../src/widgets/context.js';
 export const CLICK_BASE = 'https://pw.example';
 export const CLICK_SECRET = 'test-click-secret-0123456789-abcdefghij';
 
-const copy = { en: { promoText: 'Get started', ctaLabel: 'Join' } };
+const copy = { en: { promoText: 'Get started', ctaLabel: 'Join', terms: '21+. New customers only. T&Cs apply.' } };
 /** A US offer with `promoCode`, as the catalog writes one. */
-const usOffer = (promoCode?: string) => [{ countries: ['US'], promoCode, copy, source: 'test fixture offer', asOf: '2026-11-22' }];
+const usOffer = (promoCode?: string) => [
+  { jurisdictions: ['US'], promoCode, copy, termsUrl: 'https://example.com/terms', source: 'test fixture offer', asOf: '2026-11-22' },
+];
 
 export const OPERATORS: Operator[] = [
   {
@@ -20,6 +23,7 @@ export const OPERATORS: Operator[] = [
     capabilities: ['PRO_LIQUIDITY'],
     affiliateUrl: 'https://kalshi.com/sign-up',
     webDomains: ['kalshi.com'],
+    destinations: [],
     offers: usOffer('PWKALSHI'),
   },
   {
@@ -31,6 +35,7 @@ export const OPERATORS: Operator[] = [
     capabilities: [],
     affiliateUrl: 'https://polymarket.com/',
     webDomains: ['polymarket.com'],
+    destinations: [],
     offers: usOffer(),
   },
   {
@@ -42,6 +47,7 @@ export const OPERATORS: Operator[] = [
     capabilities: ['SAME_GAME_PARLAY'],
     affiliateUrl: 'https://sportsbook.draftkings.com/',
     webDomains: ['draftkings.com'],
+    destinations: [],
     offers: usOffer('DK200'),
   },
   {
@@ -53,20 +59,24 @@ export const OPERATORS: Operator[] = [
     capabilities: ['PRO_LIQUIDITY', 'LIVE'],
     affiliateUrl: 'https://sportsbook.fanduel.com/',
     webDomains: ['fanduel.com'],
+    destinations: [],
     offers: usOffer(),
   },
 ];
 
 /**
- * A context for a US visitor over {@link OPERATORS}, every one of them shown (compliance is tested
- * with the real catalog); `ghostbook` and anything else is unknown.
+ * A context for a visitor in New Jersey over {@link OPERATORS}, every one of them shown (compliance
+ * is tested with the real catalog); `ghostbook` and anything else is unknown.
  */
 export function makeContext(overrides: Partial<WidgetContext> = {}): WidgetContext {
   const byId = new Map(OPERATORS.map((o) => [o.id, o]));
   return {
+    jurisdiction: 'US-NJ',
     country: 'US',
+    region: 'US-NJ',
+    disclosure: disclosureFor('US-NJ'),
     operatorById: (id) => byId.get(id),
-    offerFor: (id) => byId.get(id)?.offers.find((o) => o.countries.includes('US')),
+    offerFor: (id) => byId.get(id)?.offers.find((o) => o.jurisdictions.includes('US')),
     clickUrl: (target) => clickUrl(CLICK_BASE, CLICK_SECRET, target),
     linkExpiresAt: 1_900_000_000,
     impressionId: 'imp-0001',

@@ -95,7 +95,7 @@ describe('buildSpecificEvent', () => {
     ],
   };
   const ctx = makeContext();
-  const opts = { operatorA: 'kalshi', operatorB: 'polymarket', country: 'US', isAllowed: COMPLIANCE.isAllowed };
+  const opts = { operatorA: 'kalshi', operatorB: 'polymarket', country: 'US-NJ', isAllowed: COMPLIANCE.isAllowed };
 
   it('compares the outcomes both operators list, in snapshot order, with exact spreads', () => {
     const payload = buildSpecificEvent(EVENT, CHANGED_AT, opts, ctx);
@@ -107,8 +107,9 @@ describe('buildSpecificEvent', () => {
       closes_at: '2026-11-30T00:00:00.000Z',
       last_verified_timestamp: CHANGED_AT,
     });
-    // a US viewer may be shown Kalshi, not Polymarket
+    // a viewer in New Jersey may be shown Kalshi, not Polymarket
     expect(payload.data.resolved_geo).toBe('US');
+    expect(payload.data.resolved_region).toBe('US-NJ');
     expect(payload.data.operators).toEqual({
       operatorA: { id: 'kalshi', name: 'Kalshi', allowed_in_geo: true },
       operatorB: { id: 'polymarket', name: 'Polymarket', allowed_in_geo: false },
@@ -211,19 +212,22 @@ describe('buildSpecificEvent', () => {
   });
 
   it.each([
-    ['US', true, false],
+    ['US-NJ', true, false],
+    ['US-NV', false, false],
+    ['US', false, false],
     ['GB', false, false],
-    ['DE', true, false],
+    ['DE', false, false],
     ['FR', false, false],
     ['CA', false, false],
     ['AU', false, false],
     ['BR', false, false],
     ['IN', false, false],
-    ['JP', true, true],
+    ['JP', false, false],
     ['ZZ', false, false],
   ])('says for geo=%s whether A (Kalshi) and B (Polymarket) may be shown: %s, %s', (country, a, b) => {
     const payload = buildSpecificEvent(EVENT, CHANGED_AT, { ...opts, country }, ctx);
-    expect(payload.data.resolved_geo).toBe(country);
+    expect(payload.data.resolved_geo).toBe(country.slice(0, 2));
+    expect(payload.data.resolved_region).toBe(country.length > 2 ? country : null);
     expect(payload.data.operators.operatorA.allowed_in_geo).toBe(a);
     expect(payload.data.operators.operatorB.allowed_in_geo).toBe(b);
     // the comparison data itself is the same whatever the geo

@@ -70,11 +70,22 @@ describe('buildBroadWidget', () => {
     ]);
     const first = payload.operators[0]!;
     expect(first.rating).toBe('4.2/5');
-    expect(first.metrics).toEqual({ volume_24h: '$80M', avg_value_per_event: '$3.2M', total_liquidity: '$6.4M' });
+    // a sportsbook has no order book: no liquidity is shown for one, whatever a source reports
+    expect(first.metrics).toEqual({ volume_24h: '$80M', avg_value_per_event: '$3.2M', total_liquidity: null });
+    const offer = operatorById('betfair')!.offers[0]!;
     expect(first.incentives).toEqual({
-      promo_text: operatorById('betfair')!.offers[0]!.copy.en.promoText,
+      promo_text: offer.copy.en.promoText,
       promo_code: 'EXCH100',
       cta_label: 'Join the exchange',
+      promo_terms: offer.copy.en.terms,
+      promo_terms_url: offer.termsUrl,
+    });
+    // GB's disclosures, in the widget's language
+    expect(payload.resolved_region).toBeNull();
+    expect(payload.disclosures).toEqual({
+      min_age: 18,
+      ad_label: 'Advertisement',
+      responsible_gambling: { text: expect.stringContaining('0808 8020 133'), url: 'https://www.begambleaware.org/', phone: '0808 8020 133' },
     });
     expect(first.routing.app_store_available).toEqual(['iOS', 'Google Play']);
     // no active events: average is zero, not a division by zero
@@ -85,17 +96,19 @@ describe('buildBroadWidget', () => {
     const { payload } = buildBroadWidget(input(), ctx('DE'));
     // 60 + 80 + 40 + 50 + 70 = 300M; sports 180M beats politics 80M
     expect(payload.trending_summary).toEqual({ global_24h_volume: '$300M', highest_volume_category: 'Sports' });
-    // DE: bet365 (licensed) and Kalshi (not on its restricted list); Polymarket and Betfair are not allowed
-    expect(payload.operators.map((o) => o.operator_name)).toEqual(['bet365', 'Kalshi']);
+    // DE: nothing listed there (deny by default), so nothing shown and nothing to disclose
+    expect(payload.operators).toEqual([]);
+    expect(payload.disclosures).toBeNull();
   });
 
-  it('converts money, localizes copy and signs every link with country, placement and advertiser', () => {
-    const { payload } = buildBroadWidget(input({ locale: 'de', currency: 'EUR', rate: 0.92 }), ctx('DE', 'acme-media'));
+  it('converts money, localizes copy and signs every link with jurisdiction, placement and advertiser', () => {
+    const { payload } = buildBroadWidget(input({ locale: 'es', currency: 'EUR', rate: 0.92 }), ctx('ES', 'acme-media'));
     const entry = payload.operators[0]!;
     expect(entry.metrics.volume_24h).toBe('€55.2M');
     expect(payload.trending_summary.global_24h_volume).toBe('€276M');
-    // bet365's offer is a US offer: a German visitor sees none, and a neutral call to action
-    expect(entry.incentives).toEqual({ promo_text: '', promo_code: '', cta_label: 'Zur Website' });
+    // bet365's offer is a US offer, and Spain bans bonuses anyway: none, and a neutral call to action
+    expect(entry.incentives).toEqual({ promo_text: '', promo_code: '', cta_label: 'Visitar sitio', promo_terms: '', promo_terms_url: '' });
+    expect(payload.disclosures?.ad_label).toBe('Publicidad');
     const url = new URL(entry.routing.web_url);
     expect(`${url.origin}${url.pathname}`).toBe(`${BASE}/v1/click`);
     const verified = verifyClick(url.search.slice(1), SECRET, NOW);
@@ -105,7 +118,7 @@ describe('buildBroadWidget', () => {
         operatorId: 'bet365',
         widget: 'broad',
         placement: 'rank-1',
-        country: 'DE',
+        country: 'ES',
         advertiserId: 'acme-media',
         impressionId: 'imp-broad-1',
         expiresAt: EXPIRES,
@@ -114,34 +127,52 @@ describe('buildBroadWidget', () => {
     });
   });
 
-  it("shows the visitor country's offer in the visitor's language, falling back to English copy", () => {
-    const { payload } = buildBroadWidget(input({ locale: 'pt' }), ctx('US'));
+  it("shows the visitor jurisdiction's offer in the visitor's language, falling back to English copy and terms", () => {
+    const { payload } = buildBroadWidget(input({ locale: 'pt' }), ctx('US-NJ'));
+    expect(payload.resolved_geo).toBe('US');
+    expect(payload.resolved_region).toBe('US-NJ');
+    expect(payload.disclosures).toMatchObject({ min_age: 21, ad_label: 'Publicidade', responsible_gambling: { phone: '1-800-GAMBLER' } });
     const bet365 = payload.operators.find((o) => o.operator_name === 'bet365')!;
     const offer = operatorById('bet365')!.offers[0]!;
-    expect(bet365.incentives).toEqual({ promo_text: offer.copy.pt!.promoText, promo_code: 'WIRE365', cta_label: offer.copy.pt!.ctaLabel });
+    expect(bet365.incentives).toEqual({
+      promo_text: offer.copy.pt!.promoText,
+      promo_code: 'WIRE365',
+      cta_label: offer.copy.pt!.ctaLabel,
+      // no Portuguese terms written: the English ones travel with the offer
+      promo_terms: offer.copy.en.terms,
+      promo_terms_url: offer.termsUrl,
+    });
     const enOnly = { ...offer, copy: { en: offer.copy.en } };
-    const { payload: en } = buildBroadWidget(input({ locale: 'pt' }), { ...ctx('US'), offerFor: (id) => (id === 'bet365' ? enOnly : undefined) });
+    const { payload: en } = buildBroadWidget(input({ locale: 'pt' }), { ...ctx('US-NJ'), offerFor: (id) => (id === 'bet365' ? enOnly : undefined) });
     expect(en.operators.find((o) => o.operator_name === 'bet365')!.incentives).toEqual({
       promo_text: offer.copy.en.promoText,
       promo_code: 'WIRE365',
       cta_label: offer.copy.en.ctaLabel,
+      promo_terms: offer.copy.en.terms,
+      promo_terms_url: offer.termsUrl,
     });
-    // an operator with no offer for the country: no promo, a neutral call to action in Portuguese
-    expect(en.operators.find((o) => o.operator_name === 'Kalshi')!.incentives).toEqual({ promo_text: '', promo_code: '', cta_label: 'Visitar site' });
+    // an operator with no offer there: no promo, a neutral call to action in Portuguese
+    expect(en.operators.find((o) => o.operator_name === 'Kalshi')!.incentives).toEqual({
+      promo_text: '',
+      promo_code: '',
+      cta_label: 'Visitar site',
+      promo_terms: '',
+      promo_terms_url: '',
+    });
   });
 
   it('shows unknown liquidity as null, never as zero', () => {
-    const metrics: MetricsData = { operators: METRICS.operators.map((m) => (m.operatorId === 'betfair' ? { ...m, liquidityUsd: null, openInterestUsd: null } : m)) };
-    const { payload } = buildBroadWidget(input({ metrics }), ctx('GB'));
+    const metrics: MetricsData = { operators: METRICS.operators.map((m) => (m.operatorId === 'kalshi' ? { ...m, liquidityUsd: null, openInterestUsd: null } : m)) };
+    const { payload } = buildBroadWidget(input({ metrics }), ctx('US-NJ'));
     BroadWidgetPayload.parse(payload);
     const byName = new Map(payload.operators.map((o) => [o.operator_name, o.metrics.total_liquidity]));
-    expect(byName.get('Betfair Exchange')).toBeNull();
-    expect(byName.get('bet365')).toBe('$4.8M');
+    expect(byName.get('Kalshi')).toBeNull();
+    expect(buildBroadWidget(input(), ctx('US-NJ')).payload.operators.find((o) => o.operator_name === 'Kalshi')!.metrics.total_liquidity).toBe('$15M');
   });
 
   it('limit cuts the ranked list; ZZ lists nothing', () => {
-    const us = buildBroadWidget(input({ limit: 1 }), ctx('US'));
-    // US candidates: bet365 60M, kalshi 50M, betmgm 40M (betfair and polymarket are not allowed)
+    const us = buildBroadWidget(input({ limit: 1 }), ctx('US-NJ'));
+    // New Jersey candidates: bet365 60M, kalshi 50M, betmgm 40M (betfair and polymarket are not allowed)
     expect(us.operatorIds).toEqual(['bet365']);
     expect(us.payload.operators[0]!.rank).toBe(1);
     const zz = buildBroadWidget(input(), ctx('ZZ'));

@@ -31,10 +31,28 @@ describe('affiliate landing with sub-ids', () => {
     expect(affiliateUrlWithSubIds(TARGET, 'https://x.example/a?b=1', undefined)).toBe('https://x.example/a?b=1');
   });
 
-  it('leaves contract-page deep links as they are', () => {
+  it('lands contract-page deep links with the same sub-ids as the affiliate URL', () => {
     const kalshi = operatorById('kalshi')!;
     const deep = { ...TARGET, operatorId: 'kalshi', destination: 'https://kalshi.com/markets/kxfed' };
-    expect(landingUrl(deep, kalshi)).toBe('https://kalshi.com/markets/kxfed');
+    const landed = new URL(landingUrl(deep, kalshi));
+    expect(`${landed.origin}${landed.pathname}`).toBe('https://kalshi.com/markets/kxfed');
+    expect(Object.fromEntries(landed.searchParams)).toEqual({ subId1: TARGET.impressionId, subId2: TARGET.advertiserId, subId3: TARGET.placement });
+  });
+
+  it("lands each visitor on the site licensed in the link's jurisdiction", () => {
+    const bet365 = operatorById('bet365')!;
+    const betmgm = operatorById('betmgm')!;
+    const fanduel = operatorById('fanduel')!;
+    const host = (url: string) => new URL(url).host;
+    expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'BR' }, bet365))).toBe('www.bet365.bet.br');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'GB' }, bet365))).toBe('www.bet365.com');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'GB' }, betmgm))).toBe('www.betmgm.co.uk');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'CA-ON' }, betmgm))).toBe('sports.on.betmgm.ca');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-NJ' }, betmgm))).toBe('sports.nj.betmgm.com');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-PA' }, betmgm))).toBe('sports.betmgm.com');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'fanduel', country: 'CA-ON' }, fanduel))).toBe('on.sportsbook.fanduel.ca');
+    // a deep link must stay within the domains of the site licensed there
+    expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'BR', destination: 'https://www.bet365.com/x' }, bet365))).toBe('www.bet365.bet.br');
   });
 
   it('every catalog operator lands on its own affiliate host', () => {

@@ -180,6 +180,8 @@ function payloads(lang: Labels['lang']) {
   const live = LiveMarketPayload.parse({
     widget_class: 'live-market',
     resolved_geo: 'US',
+    resolved_region: 'US-NJ',
+    disclosures: null,
     refresh_interval_seconds: 1,
     underlying_asset: 'BTC',
     active_micro_question: 'Will BTC be at or above $97,250.12 at 14:15 UTC?',

@@ -229,7 +229,7 @@ describe('buildEventWidget', () => {
           widget: 'event-specific',
           placement: 'fed-december-2026',
           destination: quote.marketUrl,
-          country: 'US',
+          country: 'US-NJ',
           advertiserId: 'acme-media',
           impressionId: 'imp-0001',
           expiresAt: 1_900_000_000,

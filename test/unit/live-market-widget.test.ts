@@ -209,6 +209,15 @@ describe('buildLiveMarketWidget: other cases', () => {
     expect(p.providers_pool.map((e) => [e.operator_name, e.live_metrics.multipliers])).toEqual([['Kalshi', { payout_up: 'x1.90', payout_down: 'x1.93' }]]);
   });
 
+  it('does not offer a venue whose price after its fee shows x1.00 or reaches 1 on either side (no more than the stake back)', () => {
+    // Kalshi at 0.98: 0.07 x 100 x 0.98 x 0.02 = 0.1372 -> $0.14 per 100 -> 0.9814, 1/ = 1.0190: x1.02, offered.
+    // Polymarket at 0.997: 0.997 + 0.07 x 0.997 x 0.003 = 0.99721, 1/ = 1.0028: x1.00, not offered.
+    // Limitless at 0.999 costs 0.999 / (1 - (0.03 - 0.026 x 0.999)) = 1.003 >= 1: not offered.
+    const quotes = [quote('kalshi', 0.98, 0.03, { horizonMinutes: 15 }), quote('polymarket', 0.997, 0.01, { horizonMinutes: 15 }), quote('limitless', 0.999, 0.01, { horizonMinutes: 15 })];
+    const p = build(view({ horizon: 15, window: W15, quotes }), NOW, REAL);
+    expect(p.providers_pool.map((e) => [e.operator_id, e.live_metrics.multipliers.payout_up])).toEqual([['kalshi', 'x1.02']]);
+  });
+
   it('moves the best-odds flag when fees change the order', () => {
     // The real catalog, so Limitless (fee rate 0.03) is listed beside Polymarket (crypto 0.07).
     const ctx = makeContext({ operatorById });

@@ -1,11 +1,12 @@
 /**
- * Compliance on every widget class, per country, with the real catalog, compliance rules and
- * promotion policy: each builder is given the country's view of the catalog (shownOperators), as the
- * routes do, and must list exactly the operators allowed there, flag best odds among those only,
- * and show offers only where they apply and inducements are lawful.
+ * Compliance on every widget class, per jurisdiction, with the real catalog, compliance rules and
+ * promotion policy: each builder is given the jurisdiction's view of the catalog (shownOperators),
+ * as the routes do, and must list exactly the operators allowed there, flag best odds among those
+ * only, show offers only where they apply and inducements are lawful, and carry the disclosures.
  */
 import { describe, expect, it } from 'vitest';
 import { operatorById } from '../../src/catalog/operators.js';
+import { offerFor } from '../../src/catalog/promotion-policy.js';
 import { shownOperators } from '../../src/catalog/shown-operators.js';
 import type { LiveView } from '../../src/live/engine.js';
 import { LIVE_VENUES } from '../../src/live/venues.js';
@@ -26,25 +27,29 @@ import { buildSportsbookWidget } from '../../src/widgets/sportsbook-widget.js';
 const ALL = ['kalshi', 'forecastex', 'polymarket', 'limitless', 'draftkings', 'fanduel', 'betmgm', 'caesars', 'bet365', 'betfair', 'fanatics'];
 
 /**
- * Who may be shown where, written out by hand from the sourced rules (compliance-rules.ts):
- * licences and the operators' own geoblocks, then the national blocks of BR and IN.
+ * Who may be shown where, written out by hand from the sourced rules (compliance-rules.ts): deny by
+ * default, US states and Canadian provinces by region, an unknown US region sees nothing.
  */
 const ALLOWED: Record<string, string[]> = {
-  US: ['bet365', 'betmgm', 'caesars', 'draftkings', 'fanatics', 'fanduel', 'forecastex', 'kalshi'],
+  'US-NJ': ['bet365', 'betmgm', 'caesars', 'draftkings', 'fanduel', 'forecastex', 'kalshi'],
+  'US-TX': ['forecastex', 'kalshi'],
+  US: [],
   GB: ['bet365', 'betfair', 'betmgm'],
-  DE: ['bet365', 'kalshi'],
+  DE: [],
   FR: [],
-  CA: ['bet365', 'betmgm', 'caesars', 'draftkings', 'fanduel', 'forecastex'],
-  AU: ['bet365'],
+  'CA-ON': ['betmgm', 'fanduel'],
+  'CA-BC': [],
   BR: ['bet365'],
+  ES: ['bet365'],
   IN: [],
-  JP: ['kalshi', 'limitless', 'polymarket'],
+  JP: [],
 };
 const COUNTRIES = Object.keys(ALLOWED);
 
-/** Promo codes a visitor may see, per country: the US offers in the US, Betfair's GB offer in GB, none elsewhere. */
+/** Promo codes a visitor may see: the US offers in US states, Betfair's GB offer in GB, none elsewhere. */
 const PROMO_CODES: Record<string, Record<string, string>> = {
-  US: { kalshi: 'WIRE10', draftkings: 'DKWIRE', betmgm: 'BETWIRE', caesars: 'WIREFULL', bet365: 'WIRE365', fanatics: 'FANWIRE' },
+  'US-NJ': { kalshi: 'WIRE10', draftkings: 'DKWIRE', betmgm: 'BETWIRE', caesars: 'WIREFULL', bet365: 'WIRE365' },
+  'US-TX': { kalshi: 'WIRE10' },
   GB: { betfair: 'EXCH100' },
 };
 
@@ -55,6 +60,14 @@ const ctx = (country: string): WidgetContext => ({
   impressionId: 'imp-geo',
 });
 const nameOf = (id: string) => operatorById(id)!.name;
+
+/** resolved_geo and resolved_region say the jurisdiction; disclosures are there exactly when an operator is shown. */
+function expectJurisdiction(payload: { resolved_geo: string; resolved_region: string | null; disclosures: unknown }, code: string, shown: number) {
+  expect(payload.resolved_geo).toBe(code.slice(0, 2));
+  expect(payload.resolved_region).toBe(code.length > 2 ? code : null);
+  if (shown > 0) expect(payload.disclosures, code).toMatchObject({ min_age: expect.any(Number), ad_label: expect.any(String), responsible_gambling: { url: expect.any(String) } });
+  else expect(payload.disclosures, code).toBeNull();
+}
 const names = (ids: readonly string[]) => ids.map(nameOf).sort();
 
 // ------------------------------------------------------------------ event widget
@@ -77,15 +90,12 @@ const PRICES: Record<string, number> = {
   fanatics: 0.7,
 };
 const BEST_EVENT: Record<string, string[]> = {
-  US: ['kalshi'],
+  'US-NJ': ['kalshi'],
+  'US-TX': ['kalshi'],
   GB: ['betfair'],
-  DE: ['kalshi'],
-  FR: [],
-  CA: ['forecastex'],
-  AU: ['bet365'],
+  'CA-ON': ['betmgm'],
   BR: ['bet365'],
-  IN: [],
-  JP: ['polymarket'],
+  ES: ['bet365'],
 };
 
 function event(polymarketVolume = 1_000_000): MarketEvent {
@@ -113,10 +123,10 @@ describe.each(COUNTRIES)('event widget for a visitor from %s', (country) => {
 
   it('lists exactly the operators allowed there, flags best odds among them, and says the country', () => {
     EventWidgetPayload.parse(payload);
-    expect(payload.resolved_geo).toBe(country);
     const pool = payload.outcomes.flatMap((o) => o.comparison_pool);
+    expectJurisdiction(payload, country, pool.length);
     expect(pool.map((e) => e.operator_id).sort()).toEqual(ALLOWED[country]);
-    expect(pool.filter((e) => e.is_best_odds).map((e) => e.operator_id)).toEqual(BEST_EVENT[country]);
+    expect(pool.filter((e) => e.is_best_odds).map((e) => e.operator_id)).toEqual(BEST_EVENT[country] ?? []);
     // an outcome nobody allowed quotes is left out, not shown empty
     expect(payload.outcomes.length).toBe(ALLOWED[country]!.length > 0 ? 1 : 0);
   });
@@ -154,15 +164,12 @@ const AWAY_ML: Record<string, number> = {
   fanatics: 140,
 };
 const BEST_AWAY_ML: Record<string, string[]> = {
-  US: ['kalshi'],
+  'US-NJ': ['kalshi'],
+  'US-TX': ['kalshi'],
   GB: ['betfair'],
-  DE: ['kalshi'],
-  FR: [],
-  CA: ['forecastex'],
-  AU: ['bet365'],
+  'CA-ON': ['betmgm'],
   BR: ['bet365'],
-  IN: [],
-  JP: ['polymarket'],
+  ES: ['bet365'],
 };
 
 const LEAGUE: LeagueData = {
@@ -187,10 +194,12 @@ describe.each(COUNTRIES)('sportsbook widget for a visitor from %s', (country) =>
   it('lists exactly the operators allowed there and flags best odds among them', () => {
     const payload = buildSportsbookWidget(LEAGUE, LEAGUE.upcoming[0]!, ctx(country));
     SportsbookWidgetPayload.parse(payload);
-    expect(payload.resolved_geo).toBe(country);
+    expectJurisdiction(payload, country, payload.odds_matrix.operators.length);
     expect(payload.odds_matrix.operators.map((o) => o.name).sort()).toEqual(names(ALLOWED[country]!));
     const leaders = payload.odds_matrix.operators.filter((o) => o.best_odds.includes('away_moneyline')).map((o) => o.name);
-    expect(leaders).toEqual(BEST_AWAY_ML[country]!.map(nameOf));
+    expect(leaders).toEqual((BEST_AWAY_ML[country] ?? []).map(nameOf));
+    // every row links to the operator through a signed click link for this jurisdiction
+    for (const o of payload.odds_matrix.operators) expect(new URL(o.routing.web_url).searchParams.get('c')).toBe(country);
   });
 });
 
@@ -216,11 +225,11 @@ describe.each(COUNTRIES)('live-market widget for a visitor from %s', (country) =
   it('lists exactly the venues allowed there, with coupons only from offers for that country', () => {
     const payload = buildLiveMarketWidget(VIEW, NOW, { refreshIntervalSeconds: 1, staleAfterMs: 30_000, venues: LIVE_VENUES, modelMissingVenues: true }, ctx(country));
     LiveMarketPayload.parse(payload);
-    expect(payload.resolved_geo).toBe(country);
+    expectJurisdiction(payload, country, payload.providers_pool.length);
     expect(payload.providers_pool.map((p) => p.operator_id).sort()).toEqual(LIVE_ALLOWED[country]);
     if (payload.providers_pool.length > 0) expect(payload.providers_pool.some((p) => p.is_best_odds)).toBe(true);
     const coupons = Object.fromEntries(payload.providers_pool.map((p) => [p.operator_id, p.incentives.coupon_value]));
-    for (const [id, coupon] of Object.entries(coupons)) expect(coupon, id).toBe(country === 'US' && id === 'kalshi' ? '$10 bonus' : '');
+    for (const [id, coupon] of Object.entries(coupons)) expect(coupon, id).toBe(country.startsWith('US-') && id === 'kalshi' ? '$10 bonus' : '');
   });
 });
 
@@ -255,7 +264,7 @@ describe.each(COUNTRIES)('broad widget for a visitor from %s', (country) => {
 
   it('lists exactly the operators allowed there', () => {
     BroadWidgetPayload.parse(payload);
-    expect(payload.resolved_geo).toBe(country);
+    expectJurisdiction(payload, country, payload.operators.length);
     expect(payload.operators.map((o) => o.operator_name).sort()).toEqual(names(ALLOWED[country]!));
   });
 
@@ -265,19 +274,26 @@ describe.each(COUNTRIES)('broad widget for a visitor from %s', (country) => {
     for (const id of ALLOWED[country]!) {
       const inc = byName.get(nameOf(id))!;
       expect(inc.promo_code, id).toBe(codes[id] ?? '');
-      const offer = operatorById(id)!.offers.find((o) => o.countries.includes(country));
-      if (offer && country !== 'CA' && country !== 'AU') expect(inc).toEqual({ promo_text: offer.copy.en.promoText, promo_code: offer.promoCode ?? '', cta_label: offer.copy.en.ctaLabel });
-      else expect(inc).toEqual({ promo_text: '', promo_code: '', cta_label: 'Visit site' });
+      const offer = offerFor(operatorById(id)!, country);
+      if (offer) {
+        expect(inc).toEqual({
+          promo_text: offer.copy.en.promoText,
+          promo_code: offer.promoCode ?? '',
+          cta_label: offer.copy.en.ctaLabel,
+          promo_terms: offer.copy.en.terms,
+          promo_terms_url: offer.termsUrl,
+        });
+      } else expect(inc).toEqual({ promo_text: '', promo_code: '', cta_label: 'Visit site', promo_terms: '', promo_terms_url: '' });
     }
   });
 });
 
-describe('inducement bans (CA: AGCO standard 2.05; AU: national consumer protection framework)', () => {
-  it.each(['CA', 'AU'])('%s: no promo text, code or coupon on any widget, even for an offer written for it', (country) => {
-    // An offer that names the country is still not shown where inducements are banned.
+describe('inducement bans (CA-ON: AGCO standard 2.05; BR: Portaria SPA/MF 1.231; ES: RD 958/2020)', () => {
+  it.each(['CA-ON', 'BR', 'ES'])('%s: no promo text, code or coupon on any widget, even for an offer written for it', (country) => {
+    // An offer that names the jurisdiction is still not shown where inducements are banned.
     const withOffer = (id: string) => {
       const op = operatorById(id)!;
-      return { ...op, offers: [{ ...op.offers[0]!, countries: [country] }] };
+      return { ...op, offers: [{ ...op.offers[0]!, jurisdictions: [country] }] };
     };
     const c = { ...ctx(country), ...shownOperators(country, withOffer) };
     const ev = buildEventWidget(event(), '2026-11-22T14:00:00.000Z', 'cents', c);
@@ -285,6 +301,6 @@ describe('inducement bans (CA: AGCO standard 2.05; AU: national consumer protect
     expect(ev.outcomes.flatMap((o) => o.comparison_pool).some((e) => e.promo_applied !== undefined)).toBe(false);
     const { payload } = buildBroadWidget(BROAD_INPUT, c);
     expect(payload.operators.length).toBeGreaterThan(0);
-    for (const o of payload.operators) expect(o.incentives).toEqual({ promo_text: '', promo_code: '', cta_label: 'Visit site' });
+    for (const o of payload.operators) expect(o.incentives).toEqual({ promo_text: '', promo_code: '', cta_label: 'Visit site', promo_terms: '', promo_terms_url: '' });
   });
 });

@@ -1,0 +1,20 @@
+/** The `disclosures` and jurisdiction fields every widget payload carries (docs/contract.md). */
+import { AD_LABEL } from '../catalog/disclosures.js';
+import type { Locale } from '../catalog/operator-schema.js';
+import type { WidgetContext } from './context.js';
+import type { Disclosures } from './payload-schemas.js';
+
+type DisclosuresPayload = NonNullable<Disclosures>;
+
+/**
+ * resolved_geo, resolved_region and disclosures for a payload in `locale` that shows `shown`
+ * operators: disclosures are null when it shows none (nothing is advertised).
+ */
+export function jurisdictionFields(ctx: Pick<WidgetContext, 'country' | 'region' | 'disclosure'>, locale: Locale, shown: number) {
+  const d = ctx.disclosure;
+  const disclosures: DisclosuresPayload | null =
+    shown === 0 || d === undefined
+      ? null
+      : { min_age: d.minAge, ad_label: AD_LABEL[locale], responsible_gambling: { text: d.text, url: d.url, phone: d.phone } };
+  return { resolved_geo: ctx.country, resolved_region: ctx.region, disclosures };
+}
