@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import { DISPLAY_FORMATS } from '../domain/contract-price.js';
+import { ODDS_FORMATS } from '../domain/odds.js';
 import { isCountryCode } from '../geo/countries.js';
 import { LEAGUES } from '../model/index.js';
 
@@ -60,6 +61,8 @@ export const EventWidgetQuery = z.object({
 export const SportsbookWidgetQuery = z.object({
   league: enumParam(LEAGUES),
   team_context: z.string().trim().min(1, 'must not be empty').max(100, 'is too long').optional(),
+  /** Absent: the format the visitor's country reads (domain/odds.ts, oddsFormatFor). */
+  odds_format: enumParam(ODDS_FORMATS).optional(),
   advertiser_id: AdvertiserIdParam,
   ...GeoParams,
 });
