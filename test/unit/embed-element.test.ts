@@ -423,7 +423,7 @@ describe('demo snippets', () => {
   it('are the script and the element, two lines, for every kind', () => {
     expect(DEMO_WIDGETS.map((w) => w.attributes.kind)).toEqual(['event', 'broad', 'sportsbook', 'live-market']);
     expect(snippet('https://api.example', DEMO_WIDGETS[3]!, 'dark')).toBe(
-      '<script src="https://api.example/v1/embed.js" async></script>\n<predictwire-widget kind="live-market" asset="BTC" horizon="15" theme="dark"></predictwire-widget>',
+      '<script src="https://api.example/v1/embed.js"></script>\n<predictwire-widget kind="live-market" asset="BTC" horizon="15" theme="dark"></predictwire-widget>',
     );
   });
 });

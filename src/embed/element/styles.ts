@@ -23,7 +23,7 @@ display:block;min-width:0;max-width:100%;font:14px/1.4 var(--pw-font,system-ui,-
 h2{font-size:1.1em;margin:0 0 6px}h3{font-size:1em;margin:8px 0 2px}
 a{color:var(--accent)}
 a:focus-visible,button:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
-.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.sr,.outcome+.outcome thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .muted{color:var(--muted)}.small{font-size:.85em;font-weight:400}.note{margin:0;padding:8px;border:1px dashed var(--border);border-radius:6px}
 .facts{display:flex;flex-wrap:wrap;gap:4px 16px;margin:4px 0}.facts div{min-width:0}.facts dt{color:var(--muted);font-size:.85em}.facts dd{margin:0;font-weight:600}
 .ops{list-style:none;margin:0;padding:0}.ops li{border-top:1px solid var(--border);padding:8px 0}
