@@ -386,10 +386,10 @@ describe('a publisher\'s page on another origin', () => {
     await p.close();
   });
 
-  it('at 375 px shows every column of every kind without horizontal scrolling (EPL\'s 1X2 included)', async () => {
-    const p = await open(publish('/narrow', [...ALL_KINDS, '<predictwire-widget kind="sportsbook" league="EPL"></predictwire-widget>']), 375);
+  it.each([375, 320])('at %i px shows every column of every kind without horizontal scrolling (EPL\'s 1X2 included)', async (width) => {
+    const p = await open(publish(`/narrow-${width}`, [...ALL_KINDS, '<predictwire-widget kind="sportsbook" league="EPL"></predictwire-widget>']), width);
     await settled(p);
-    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     for (const el of await p.locator('predictwire-widget').all()) {
       const outside = await el.evaluate((host) => {
         const box = host.getBoundingClientRect();
@@ -410,7 +410,7 @@ describe('a publisher\'s page on another origin', () => {
     for (const cell of await cells.all()) expect(await cell.isVisible()).toBe(true);
     const draw = epl.odds_matrix.operators.find((op) => op.lines.draw_moneyline)!.lines.draw_moneyline!;
     await p.locator('predictwire-widget[league="EPL"] td[data-h="Moneyline"]').filter({ hasText: draw }).first().waitFor();
-    await p.locator('predictwire-widget[league="EPL"]').screenshot({ path: join(ARTIFACTS, 'sportsbook-epl-375px.png') });
+    await p.locator('predictwire-widget[league="EPL"]').screenshot({ path: join(ARTIFACTS, `sportsbook-epl-${width}px.png`) });
     await p.close();
   });
 
@@ -455,6 +455,38 @@ describe('a publisher\'s page on another origin', () => {
     const prices = await p.locator('predictwire-widget[display-format="implied_pct"] tbody td.num:first-of-type').allTextContents();
     expect(prices).toEqual(event.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.contract_price)));
     expect((await recorded(p)).csp).toEqual([]);
+    await p.close();
+  });
+
+  it('reconnects a dropped socket with backoff and subscribes every topic again', async () => {
+    const p = await context.newPage();
+    // Every connection of the page goes through the test, which forwards it to the service and can drop it.
+    const connections: Array<{ close(): Promise<void> }> = [];
+    const subscribes: string[][] = [];
+    await p.routeWebSocket(/\/v1\/ws/, (ws) => {
+      const topics: string[] = [];
+      subscribes.push(topics);
+      const server = ws.connectToServer();
+      ws.onMessage((m) => {
+        topics.push((JSON.parse(String(m)) as { topic: string }).topic);
+        server.send(m);
+      });
+      server.onMessage((m) => ws.send(m));
+      connections.push({ close: () => ws.close({ code: 1011, reason: 'test drop' }) });
+    });
+    await p.goto(publish('/reconnect', [
+      '<predictwire-widget kind="event" slug="fed-december-2026"></predictwire-widget>',
+      '<predictwire-widget kind="live-market" asset="BTC" horizon="15"></predictwire-widget>',
+    ]));
+    await settled(p);
+    const topics = ['event:fed-december-2026', 'live-market:BTC:15'];
+    await waitUntil(() => subscribes[0]?.length === 2, 10_000, () => JSON.stringify(subscribes));
+    expect([...subscribes[0]!].sort()).toEqual(topics);
+    await connections[0]!.close();
+    // The first retry comes after 0.5 to 1 s (1 s, jittered), on one new connection with both topics.
+    await waitUntil(() => subscribes[1]?.length === 2, 10_000, () => JSON.stringify(subscribes));
+    expect(subscribes).toHaveLength(2);
+    expect([...subscribes[1]!].sort()).toEqual(topics);
     await p.close();
   });
 

@@ -465,7 +465,7 @@ describe('what issue "Lawful where shown" adds, rendered when present', () => {
     const terms = { promo_terms: 'New customers, 21+. Min deposit $10.', promo_terms_url: 'https://example.com/terms' };
     const broad = { ...all.broad, operators: [{ ...op, incentives: { ...op.incentives, ...terms } }, all.broad.operators[1]!] };
     const html = renderView(view({ kind: 'broad', payload: broad }), EN);
-    expect(html).toContain('<p class="terms small">New customers, 21+. Min deposit $10. <a href="https://example.com/terms" target="_blank" rel="sponsored noopener">T&amp;Cs</a></p>'.replace('&amp;', '&#38;'));
+    expect(html).toContain(`<p class="terms small">New customers, 21+. Min deposit $10. <a href="https://example.com/terms" target="_blank" rel="sponsored noopener" data-op="${op.operator_name}">T&amp;Cs</a></p>`.replace('&amp;', '&#38;'));
     expect(html.match(/class="terms/g)).toHaveLength(1);
     // '' for no promo: no empty line.
     const none = { ...all.broad, operators: [{ ...op, incentives: { ...op.incentives, promo_terms: '', promo_terms_url: '' } }] };

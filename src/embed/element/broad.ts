@@ -8,10 +8,10 @@ import type { Labels } from './labels.js';
 /** Issue "Lawful where shown" adds the promotion's significant terms; absent until the API sends them. */
 type Incentives = BroadWidgetPayload['operators'][number]['incentives'] & { promo_terms?: string; promo_terms_url?: string };
 
-/** The promotion, its code, and its significant terms with the link to the full ones. */
-function promo(i: Incentives, L: Labels): string {
+/** The promotion, its code, and its significant terms with the link to the full ones (a sponsored link of `operator`). */
+function promo(i: Incentives, L: Labels, operator: string): string {
   const terms = i.promo_terms || i.promo_terms_url
-    ? `<p class="terms small">${esc(i.promo_terms ?? '')}${i.promo_terms_url ? ` <a ${out(i.promo_terms_url, true)}>${esc(L.terms)}</a>` : ''}</p>`
+    ? `<p class="terms small">${esc(i.promo_terms ?? '')}${i.promo_terms_url ? ` <a ${out(i.promo_terms_url, true)} data-op="${esc(operator)}">${esc(L.terms)}</a>` : ''}</p>`
     : '';
   return (i.promo_text || i.promo_code
     ? `<p class="promo">${esc(i.promo_text)}${i.promo_code ? ` <span class="code">${esc(L.code)} <code>${esc(i.promo_code)}</code></span>` : ''}</p>`
@@ -33,7 +33,7 @@ export function renderBroad(p: BroadWidgetPayload, L: Labels, locale: string | u
         [L.avgPerEvent, n(op.metrics.avg_value_per_event)],
         [L.liquidity, op.metrics.total_liquidity ? n(op.metrics.total_liquidity) : L.notReported],
       ]) +
-      `${promo(op.incentives, L)}<p class="actions">${cta(L, op.routing.web_url, op.incentives.cta_label, op.operator_name, `b:${op.operator_name}`)} ${apps}</p></li>`;
+      `${promo(op.incentives, L, op.operator_name)}<p class="actions">${cta(L, op.routing.web_url, op.incentives.cta_label, op.operator_name, `b:${op.operator_name}`)} ${apps}</p></li>`;
   });
   return `<h2>${esc(L.topOperators)}</h2>${summary}<ol class="ops">${items.join('')}</ol>`;
 }

@@ -2,7 +2,7 @@
 /**
  * The sportsbook widget: the matchup, team trends, and every operator's lines with the leaders
  * marked. On narrow widths the styles stack each operator's row (its cells then carry their column's
- * name, `data-h`), so no column is off-screen.
+ * name and sides, `data-h` and `data-s`), so no column is off-screen.
  */
 import type { SportsbookWidgetPayload } from '../../widgets/payload-schemas.js';
 import { localNumber } from './format.js';
@@ -55,13 +55,14 @@ export function renderSportsbook(p: SportsbookWidgetPayload, L: Labels, locale: 
   const when = start.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
   const ops: Operator[] = p.odds_matrix.operators;
   const compared = new Set(COLUMNS.flatMap(([, keys]) => keys.map(([k]) => k)).filter((k) => ops.filter((op) => op.lines[k] !== undefined).length > 1));
-  const rows = ops.map((op, i) =>
-    `<tr><th scope="row">${op.routing?.web_url ? cta(L, op.routing.web_url, op.name, op.name, `s:${i}`, 'op') : esc(op.name)}${op.capabilities.length ? `<br><span class="muted small">${esc(op.capabilities.map(capability).join(', '))}</span>` : ''}</th>` +
-    COLUMNS.map(([h, keys]) => `<td data-h="${esc(L[h])}">${keys.map(([k, side]) => line(L, op, k, L[side], compared, locale)).join('')}</td>`).join('') + '</tr>',
-  );
   const sides = (keys: ReadonlyArray<readonly [LineKey, Side]>) =>
     keys.filter(([k]) => p.odds_matrix.operators.some((op) => op.lines[k] !== undefined)).map(([, side]) => L[side].toLocaleLowerCase(L.lang)).join(' / ');
-  const table = `<table class="sb"><caption class="sr">${esc(L.linesFor(p.match_meta.matchup))}</caption><thead><tr><th scope="col">${esc(L.operator)}</th>${COLUMNS.map(([h, keys]) => `<th scope="col">${esc(L[h])} <span class="small">${esc(sides(keys))}</span></th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  const sideNames = COLUMNS.map(([, keys]) => sides(keys));
+  const rows = ops.map((op, i) =>
+    `<tr><th scope="row">${op.routing?.web_url ? cta(L, op.routing.web_url, op.name, op.name, `s:${i}`, 'op') : esc(op.name)}${op.capabilities.length ? `<br><span class="muted small">${esc(op.capabilities.map(capability).join(', '))}</span>` : ''}</th>` +
+    COLUMNS.map(([h, keys], c) => `<td data-h="${esc(L[h])}" data-s="${esc(sideNames[c])}">${keys.map(([k, side]) => line(L, op, k, L[side], compared, locale)).join('')}</td>`).join('') + '</tr>',
+  );
+  const table = `<table class="sb"><caption class="sr">${esc(L.linesFor(p.match_meta.matchup))}</caption><thead><tr><th scope="col">${esc(L.operator)}</th>${COLUMNS.map(([h], c) => `<th scope="col">${esc(L[h])} <span class="small">${esc(sideNames[c])}</span></th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
   return `<h2>${esc(p.match_meta.matchup)}</h2><p class="muted">${esc(p.league)} · <time datetime="${esc(p.match_meta.scheduled_time)}">${esc(when)}</time> · ${esc(L.upcoming)}</p>` +
     trends(p.team_analytics, L) +
     (rows.length ? table : note(L.noSportsbook));

@@ -50,7 +50,7 @@ tr.more{display:none}table.open tr.more{display:table-row}
 .sb thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .sb tr{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));border-top:1px solid var(--border)}
 .sb th[scope=row]{grid-column:1/-1}.sb th,.sb td{border:0}
-.sb td::before{content:attr(data-h);display:block;font-size:.8em;color:var(--muted)}}
+.sb td::before{content:attr(data-h) " " attr(data-s);display:block;font-size:.8em;color:var(--muted)}}
 footer{display:flex;flex-wrap:wrap;gap:2px 12px;margin-top:10px;font-size:.8em;color:var(--muted)}
 `;
 
