@@ -114,8 +114,8 @@ class PredictwireWidget extends HTMLElement {
     console.warn(`predictwire-widget (${this.getAttribute('kind')}): ${detail}`);
     this.#failed = true;
     this.#retrying = retrying;
-    this.#enter('error', { status, message: detail, retrying });
     this.#paint();
+    this.#enter('error', { status, message: detail, retrying });
   }
 
   #show(p: Payload): void {
@@ -130,8 +130,9 @@ class PredictwireWidget extends HTMLElement {
     const shape = JSON.stringify({ ...p, seconds_left: 0 });
     if (shape === this.#shape) return this.#tick();
     this.#shape = shape;
-    this.#enter(isEmpty(p) ? 'empty' : 'load', { payload: p });
+    // Painted first: a listener of the event finds the widget as the reader sees it.
     this.#paint();
+    this.#enter(isEmpty(p) ? 'empty' : 'load', { payload: p });
   }
 
   /** The countdown runs locally between pushes; at zero the next window is fetched. */

@@ -80,6 +80,7 @@ class SharedSocket {
         const set = topic === undefined ? undefined : this.#topics.get(topic);
         this.#topics.delete(topic!);
         set?.forEach((l) => l.refused());
+        if (!this.#topics.size) this.#close();
       } else if (msg.topic && msg.data) {
         const i = this.#pending.indexOf(msg.topic);
         if (i >= 0) this.#pending.splice(i, 1);

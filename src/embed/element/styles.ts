@@ -33,7 +33,7 @@ a:focus-visible,button:focus-visible{outline:3px solid var(--focus);outline-offs
 .cta{display:inline-block;background:var(--accent);color:var(--accent-fg);border-radius:6px;padding:4px 10px;text-decoration:none;font-weight:600;white-space:nowrap}
 .op{font-weight:600}
 .badge{display:inline-block;background:var(--best-bg);color:var(--best-fg);border-radius:4px;padding:0 5px;font-size:.75em;font-weight:700;white-space:nowrap}
-table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 6px;border-top:1px solid var(--border);vertical-align:top}
+table{border-collapse:collapse;width:100%;font:inherit;color:inherit}th,td{text-align:left;padding:4px 6px;border-top:1px solid var(--border);vertical-align:top}
 thead th{font-size:.85em;color:var(--muted);border-top:0}thead td{border-top:0}.num{font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.best,div.best{background:var(--row)}
 tr.more{display:none}table.open tr.more{display:table-row}

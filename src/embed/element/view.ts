@@ -108,5 +108,6 @@ export function renderView(s: ViewState, L: Labels): string {
   } else {
     content = `<p class="muted" role="status">${esc(L.loading)}</p>`;
   }
-  return `<div class="w${p ? '' : ' sk'}" part="widget" role="group" aria-label="${esc(label)}" lang="${esc(L.lang)}">${content}</div>`;
+  // Only while loading is the widget a skeleton the element sizes (index.ts).
+  return `<div class="w${p || s.failed ? '' : ' sk'}" part="widget" role="group" aria-label="${esc(label)}" lang="${esc(L.lang)}">${content}</div>`;
 }
