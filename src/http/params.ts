@@ -62,7 +62,9 @@ export const SportsbookWidgetQuery = z.object({
   league: enumParam(LEAGUES),
   team_context: z.string().trim().min(1, 'must not be empty').max(100, 'is too long').optional(),
   /** Absent: the format the visitor's country reads (domain/odds.ts, oddsFormatFor). */
-  odds_format: enumParam(ODDS_FORMATS).optional(),
+  odds_format: enumParam(ODDS_FORMATS)
+    .meta({ description: 'How odds are written: +225, 3.25 or 9/4. Absent: fractional in GB and IE, American in the US and Canada, decimal elsewhere.' })
+    .optional(),
   advertiser_id: AdvertiserIdParam,
   ...GeoParams,
 });

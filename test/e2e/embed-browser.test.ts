@@ -458,6 +458,27 @@ describe('a publisher\'s page on another origin', () => {
     await p.close();
   });
 
+  it('subscribes more topics than the server takes messages a second without being cut off', async () => {
+    const catalog = (await getJson('/v1/catalog')) as { events: Array<{ slug: string }> };
+    const elements = catalog.events.flatMap(({ slug }) =>
+      ['cents', 'implied_pct'].map((f) => `<predictwire-widget kind="event" slug="${slug}" display-format="${f}"></predictwire-widget>`),
+    );
+    // More than the 20 messages a second a connection may send (WS_MAX_MESSAGES_PER_SECOND).
+    expect(elements.length).toBeGreaterThan(20);
+    const closes: number[] = [];
+    const pushed = new Set<string>();
+    const p = await context.newPage();
+    p.on('websocket', (ws) => {
+      ws.on('framereceived', (f) => pushed.add((JSON.parse(String(f.payload)) as { topic?: string }).topic ?? ''));
+      ws.on('close', () => closes.push(Date.now()));
+    });
+    await p.goto(publish('/many-topics', elements));
+    const topics = catalog.events.flatMap(({ slug }) => [`event:${slug}`, `event:${slug}:implied_pct`]);
+    await waitUntil(() => topics.every((t) => pushed.has(t)), 20_000, () => `${pushed.size} of ${topics.length}`);
+    expect(closes).toEqual([]);
+    await p.close();
+  });
+
   it('reconnects a dropped socket with backoff and subscribes every topic again', async () => {
     const p = await context.newPage();
     // Every connection of the page goes through the test, which forwards it to the service and can drop it.

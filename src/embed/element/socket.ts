@@ -6,7 +6,9 @@
  * while the page is hidden, reconnects with jittered backoff, and resubscribes every topic.
  *
  * The server answers each subscribe, in order, with the topic's payload or an error frame that
- * names no topic: an error therefore belongs to the oldest subscribe still unanswered.
+ * names no topic: an error therefore belongs to the oldest subscribe still unanswered. Frames go out
+ * at most SEND_PER_SECOND a second, under the server's per-connection message limit (20 by
+ * default), however many widgets subscribe at once.
  */
 
 /** What a subscriber hears of its topic. */
@@ -19,6 +21,7 @@ export interface TopicListener {
 }
 
 const MAX_BACKOFF_S = 60;
+const SEND_PER_SECOND = 10;
 
 /** Exponential backoff with jitter, in ms: base * 2^(failures-1), capped, between 50% and 100%. */
 export const backoffMs = (baseS: number, failures: number, capS: number): number =>
@@ -31,6 +34,10 @@ class SharedSocket {
   #ws?: WebSocket;
   #timer?: ReturnType<typeof setTimeout>;
   #failures = 0;
+  /** Frames waiting for the next second, and how many this second has sent. */
+  #outbox: string[] = [];
+  #sent = 0;
+  #flushTimer?: ReturnType<typeof setTimeout>;
 
   constructor(private readonly url: string) {
     document.addEventListener('visibilitychange', () => (document.visibilityState === 'hidden' ? this.#close() : this.#open()));
@@ -57,7 +64,24 @@ class SharedSocket {
   #send(op: 'subscribe' | 'unsubscribe', topic: string): void {
     if (this.#ws?.readyState !== WebSocket.OPEN) return; // sent on open
     if (op === 'subscribe') this.#pending.push(topic);
-    this.#ws.send(JSON.stringify({ op, topic }));
+    this.#outbox.push(JSON.stringify({ op, topic }));
+    this.#flush();
+  }
+
+  /** Sends what this second's budget allows (the second starts at its first frame); the rest after it. */
+  #flush(): void {
+    const ws = this.#ws;
+    while (ws?.readyState === WebSocket.OPEN && this.#outbox.length && this.#sent < SEND_PER_SECOND) {
+      ws.send(this.#outbox.shift()!);
+      this.#sent++;
+    }
+    if (this.#sent && this.#flushTimer === undefined) {
+      this.#flushTimer = setTimeout(() => {
+        this.#flushTimer = undefined;
+        this.#sent = 0;
+        this.#flush();
+      }, 1000);
+    }
   }
 
   #open(): void {
@@ -66,6 +90,7 @@ class SharedSocket {
     const ws = (this.#ws = new WebSocket(this.url));
     ws.onopen = () => {
       this.#pending = [];
+      this.#outbox = [];
       for (const topic of this.#topics.keys()) this.#send('subscribe', topic);
     };
     ws.onmessage = (e: MessageEvent) => {
