@@ -633,6 +633,34 @@ describe('a publisher\'s page on another origin', () => {
     await p.close();
   });
 
+  it('collapses an event to its first operators per outcome, with an expander for the rest', async () => {
+    const p = await context.newPage();
+    // More operators than the simulator lists: each outcome's pool twice over, on polling only.
+    await p.routeWebSocket(/\/v1\/ws/, (ws) => ws.close());
+    await p.route(`${api.base}/v1/widgets/event**`, async (route) => {
+      const body = EventWidgetPayload.parse(await (await route.fetch()).json());
+      for (const o of body.outcomes) o.comparison_pool = [...o.comparison_pool, ...o.comparison_pool.map((c) => ({ ...c, operator_id: `${c.operator_id}-2`, is_best_odds: false }))];
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+    });
+    await p.goto(publish('/collapse', ['<predictwire-widget kind="event" slug="us-cpi-inflation-november-2026"></predictwire-widget>']));
+    await settled(p);
+    const event = EventWidgetPayload.parse(await getJson('/v1/widgets/event?slug=us-cpi-inflation-november-2026'));
+    const outcome = p.locator('predictwire-widget section.outcome').first();
+    const pool = event.outcomes[0]!.comparison_pool.length * 2;
+    const visibleRows = () => outcome.locator('tbody tr').evaluateAll((rows) => rows.filter((r) => r.getClientRects().length).length);
+    expect(await visibleRows()).toBe(2);
+    const toggle = outcome.locator('button.toggle');
+    expect([await toggle.textContent(), await toggle.getAttribute('aria-expanded')]).toEqual([`Show ${pool - 2} more`, 'false']);
+    await toggle.click();
+    expect(await visibleRows()).toBe(pool);
+    expect(await outcome.locator('button.toggle').getAttribute('aria-expanded')).toBe('true');
+    // Focus stays on the expander across the re-render, so a keyboard reader can close it again.
+    expect(await p.locator('predictwire-widget').evaluate((el) => (el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.outcome)).toBe('0');
+    await p.keyboard.press('Enter');
+    expect(await visibleRows()).toBe(2);
+    await p.close();
+  });
+
   it('has no accessibility violation on a page with two widgets of each kind', async () => {
     const p = await open(publish('/two-of-each', [
       ...ALL_KINDS,
