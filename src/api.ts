@@ -23,6 +23,7 @@ import { staticRoute } from './http/routes/embed.js';
 import { demoPage } from './embed/demo-page.js';
 import { loadEmbedScript } from './embed/bundle.js';
 import { eventWidgetBody } from './http/routes/widgets.js';
+import { DISPLAY_FORMATS, type DisplayFormat } from './domain/contract-price.js';
 import { listenHttp } from './http/server.js';
 import { widgetContext } from './http/widget-context.js';
 import { LiveEngine } from './live/engine.js';
@@ -145,8 +146,11 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     const assetHorizon = LIVE_TOPICS.get(topic);
     if (assetHorizon) return live.latest(...assetHorizon, country).body;
     if (topic.startsWith('event:')) {
+      // event:{slug}, or event:{slug}:{display_format} for a format other than cents.
+      const [slug = '', format = 'cents', extra] = topic.slice('event:'.length).split(':');
+      if (extra !== undefined || !(DISPLAY_FORMATS as readonly string[]).includes(format)) return undefined;
       try {
-        return eventWidgetBody(deps, topic.slice('event:'.length), 'cents', undefined, country).body;
+        return eventWidgetBody(deps, slug, format as DisplayFormat, undefined, country).body;
       } catch {
         return undefined; // unknown slug or no data yet: an unknown topic for the client
       }

@@ -81,3 +81,39 @@ export function formatSignedPoint(point: number): string {
   // String() gives the shortest form: no trailing zeros, no exponent in this range.
   return rounded > 0 ? `+${String(rounded)}` : String(rounded);
 }
+
+/** How the sportsbook widget writes odds (`odds_format`). */
+export const ODDS_FORMATS = ['american', 'decimal', 'fractional'] as const;
+/** One of {@link ODDS_FORMATS}. */
+export type OddsFormat = (typeof ODDS_FORMATS)[number];
+
+/**
+ * The odds format a visitor in `jurisdiction` (a country or "US-NJ") reads: fractional in GB and IE, American in the US and
+ * Canada, decimal elsewhere (continental Europe, Australia). Conventions as described by
+ * odds-tool.com, "Odds Formats" (glossary, read 2026-11-25).
+ */
+export function oddsFormatFor(jurisdiction: string): OddsFormat {
+  const country = jurisdiction.slice(0, 2);
+  if (country === 'GB' || country === 'IE') return 'fractional';
+  return country === 'US' || country === 'CA' ? 'american' : 'decimal';
+}
+
+const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
+
+/**
+ * American odds in `format`: "+225" (american), "3.25" (decimal, two decimals, from the exact
+ * price), "9/4" (fractional: the profit per stake of the displayed American odds, A/100 or 100/|A|,
+ * in lowest terms; even money is "1/1"). Best odds never depend on the format: they compare exact
+ * prices.
+ *
+ * @throws RangeError as {@link americanToDecimal}
+ */
+export function formatOdds(american: number, format: OddsFormat): string {
+  const decimal = americanToDecimal(american);
+  if (format === 'decimal') return roundTo(decimal, 2).toFixed(2);
+  if (format === 'american') return formatAmerican(american);
+  const a = roundTo(american, 0);
+  const [num, den] = a > 0 ? [a, 100] : [100, -a];
+  const d = gcd(num, den);
+  return `${num / d}/${den / d}`;
+}

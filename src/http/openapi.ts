@@ -249,7 +249,7 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
       tags: ['widgets'],
       summary: 'WebSocket upgrade: live widget payloads pushed on every change',
       description:
-        `JSON text frames. Send \`WsClientMessage\` to subscribe to \`live-market:{ASSET}:{5|15}\` or \`event:{slug}\`; the server sends a \`WsServerFrame\` at once and on every change. At most ${DEFAULT_WS_OPTIONS.maxSubscriptions} topics per connection. The \`x-websocket\` extension names both message schemas.`,
+        `JSON text frames. Send \`WsClientMessage\` to subscribe to \`live-market:{ASSET}:{5|15}\` or \`event:{slug}\` (\`event:{slug}:{display_format}\` for \`implied_pct\` or \`decimal\`); the server sends a \`WsServerFrame\` at once and on every change. At most ${DEFAULT_WS_OPTIONS.maxSubscriptions} topics per connection. The \`x-websocket\` extension names both message schemas.`,
       parameters: queryParams(WsQuery),
       'x-websocket': { client: ref('WsClientMessage'), server: ref('WsServerFrame') },
       responses: {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import { DISPLAY_FORMATS } from '../domain/contract-price.js';
+import { ODDS_FORMATS } from '../domain/odds.js';
 import { parseJurisdiction } from '../geo/jurisdiction-code.js';
 import { LEAGUES } from '../model/index.js';
 
@@ -74,6 +75,10 @@ export const EventWidgetQuery = z.object({
 export const SportsbookWidgetQuery = z.object({
   league: enumParam(LEAGUES),
   team_context: z.string().trim().min(1, 'must not be empty').max(100, 'is too long').optional(),
+  /** Absent: the format the visitor's country reads (domain/odds.ts, oddsFormatFor). */
+  odds_format: enumParam(ODDS_FORMATS)
+    .meta({ description: 'How odds are written: +225, 3.25 or 9/4. Absent: fractional in GB and IE, American in the US and Canada, decimal elsewhere.' })
+    .optional(),
   advertiser_id: AdvertiserIdParam,
   ...GeoParams,
 });

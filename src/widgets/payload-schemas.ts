@@ -3,6 +3,7 @@
  * real responses against these; they also document the contract.
  */
 import { z } from 'zod';
+import { ODDS_FORMATS } from '../domain/odds.js';
 import { Category, IsoTime, League, Slug } from '../model/index.js';
 
 /** Money string (docs/contract.md): symbol, en-US figure, K/M/B suffix; or two decimals under 1,000. */
@@ -11,6 +12,8 @@ export const MoneyString = z
   .regex(/^-?(\$|€|£|CA\$|A\$|R\$|MX\$|¥|CHF |₹)(\d{1,3}(,\d{3})*(\.\d)?[KMB]|\d{1,3}(,\d{3})*(\.\d{2})?)$/, 'money string');
 export const SignedNumber = z.string().regex(/^([+-]\d+(\.\d+)?|0)$/, 'signed number');
 export const AmericanOddsString = z.string().regex(/^[+-]\d{3,}$/, 'American odds');
+/** Odds in the payload's `odds_format`: American "+225", decimal "3.25" or fractional "9/4". */
+export const OddsString = z.string().regex(/^([+-]\d{3,}|\d+\.\d{2}|[1-9]\d*\/[1-9]\d*)$/, 'odds');
 export const TotalString = z.string().regex(/^\d+(\.\d+)?$/, 'total');
 export const WL = z.string().regex(/^\d+-\d+$/);
 /** Counts may be halves: a quarter line grades as two half stakes ("3.5-1.5-1"). */
@@ -128,8 +131,8 @@ export type EventWidgetPayload = z.infer<typeof EventWidgetPayload>;
 
 // -------------------------------------------------------------- 2.2 sportsbook widget
 
-const LineOdds = z.object({ line: SignedNumber, odds: AmericanOddsString });
-const TotalOdds = z.object({ line: TotalString, odds: AmericanOddsString });
+const LineOdds = z.object({ line: SignedNumber, odds: OddsString });
+const TotalOdds = z.object({ line: TotalString, odds: OddsString });
 
 export const SportsbookOperator = z.object({
   name: z.string(),
@@ -139,10 +142,10 @@ export const SportsbookOperator = z.object({
     home_spread: LineOdds.optional(),
     total_over: TotalOdds.optional(),
     total_under: TotalOdds.optional(),
-    away_moneyline: AmericanOddsString.optional(),
-    home_moneyline: AmericanOddsString.optional(),
+    away_moneyline: OddsString.optional(),
+    home_moneyline: OddsString.optional(),
     /** Football only: the draw of the three-way (1X2) market. */
-    draw_moneyline: AmericanOddsString.optional(),
+    draw_moneyline: OddsString.optional(),
   }),
   /** The line keys this operator leads (docs/design.md, "Best odds"). */
   best_odds: z.array(z.enum(['away_spread', 'home_spread', 'total_over', 'total_under', 'away_moneyline', 'home_moneyline', 'draw_moneyline'])),
@@ -155,6 +158,8 @@ export const SportsbookWidgetPayload = z.object({
   ...StaleFields,
   ...JurisdictionFields,
   league: League,
+  /** How every `odds` of the payload is written: the `odds_format` asked for, else the country's. */
+  odds_format: z.enum(ODDS_FORMATS),
   match_meta: z.object({
     event_id: z.string(),
     scheduled_time: IsoTime,

@@ -1,7 +1,7 @@
 /** Sportsbook widget (docs/contract.md): one matchup's odds matrix across operators, plus team trends. */
 import { roundTo } from '../domain/aggregate.js';
 import { LINE_KEYS, sportsbookLeaders, type LineKey } from '../domain/best-odds.js';
-import { formatAmerican, formatSignedPoint } from '../domain/odds.js';
+import { formatOdds, formatSignedPoint, oddsFormatFor, type OddsFormat } from '../domain/odds.js';
 import { atsRecord, formatPair, formatTriple, overUnderRecord, straightUpRecord } from '../domain/team-records.js';
 import { localeForJurisdiction } from '../domain/locale.js';
 import type { BookOdds, LeagueData, Matchup, PricedLine } from '../model/index.js';
@@ -17,20 +17,20 @@ export function nextMatchup(data: LeagueData, now: Date, teamCode?: string): Mat
     .sort((a, b) => Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime))[0];
 }
 
-const spread = (l: PricedLine | undefined) => l && { line: formatSignedPoint(l.point), odds: formatAmerican(l.price) };
-// Rounded like spreads so float noise from upstream arithmetic never reaches the page.
-const total = (l: PricedLine | undefined) => l && { line: String(roundTo(l.point, 4)), odds: formatAmerican(l.price) };
-
-function lines(book: BookOdds): SportsbookWidgetPayload['odds_matrix']['operators'][number]['lines'] {
+function lines(book: BookOdds, format: OddsFormat): SportsbookWidgetPayload['odds_matrix']['operators'][number]['lines'] {
+  const odds = (price: number) => formatOdds(price, format);
+  const spread = (l: PricedLine) => ({ line: formatSignedPoint(l.point), odds: odds(l.price) });
+  // Rounded like spreads so float noise from upstream arithmetic never reaches the page.
+  const total = (l: PricedLine) => ({ line: String(roundTo(l.point, 4)), odds: odds(l.price) });
   const out: SportsbookWidgetPayload['odds_matrix']['operators'][number]['lines'] = {};
   // Only the markets the operator offers; an absent key means "not offered".
   if (book.awaySpread) out.away_spread = spread(book.awaySpread);
   if (book.homeSpread) out.home_spread = spread(book.homeSpread);
   if (book.totalOver) out.total_over = total(book.totalOver);
   if (book.totalUnder) out.total_under = total(book.totalUnder);
-  if (book.awayMoneyline !== undefined) out.away_moneyline = formatAmerican(book.awayMoneyline);
-  if (book.homeMoneyline !== undefined) out.home_moneyline = formatAmerican(book.homeMoneyline);
-  if (book.drawMoneyline !== undefined) out.draw_moneyline = formatAmerican(book.drawMoneyline);
+  if (book.awayMoneyline !== undefined) out.away_moneyline = odds(book.awayMoneyline);
+  if (book.homeMoneyline !== undefined) out.home_moneyline = odds(book.homeMoneyline);
+  if (book.drawMoneyline !== undefined) out.draw_moneyline = odds(book.drawMoneyline);
   return out;
 }
 
@@ -63,15 +63,17 @@ function matchupText(data: LeagueData, m: Matchup): string {
 
 /**
  * Builds the sportsbook widget payload for one matchup, for the jurisdiction of `ctx`: each book
- * shown there with a signed click link to its site licensed there.
+ * shown there with a signed click link to its site licensed there, its odds in `format` (by default
+ * the one the visitor's country reads).
  */
-export function buildSportsbookWidget(data: LeagueData, matchup: Matchup, ctx: WidgetContext): SportsbookWidgetPayload {
+export function buildSportsbookWidget(data: LeagueData, matchup: Matchup, ctx: WidgetContext, format: OddsFormat = oddsFormatFor(ctx.country)): SportsbookWidgetPayload {
   const books = matchup.books.filter((b) => ctx.operatorById(b.operatorId));
   const leaders = sportsbookLeaders(books);
   return {
     widget_class: 'sportsbook',
     ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), books.length),
     league: data.league,
+    odds_format: format,
     match_meta: {
       event_id: matchup.id,
       scheduled_time: matchup.scheduledTime,
@@ -85,7 +87,7 @@ export function buildSportsbookWidget(data: LeagueData, matchup: Matchup, ctx: W
         return {
           name: op.name,
           capabilities: op.capabilities,
-          lines: lines(book),
+          lines: lines(book, format),
           best_odds: LINE_KEYS.filter((k: LineKey) => leaders[k].has(book.operatorId)),
           routing: {
             web_url: ctx.clickUrl({

@@ -1,12 +1,16 @@
 /**
  * <predictwire-widget> in a real browser: Debian's chromium driven by playwright-core (nothing
  * downloads a browser) against the real API and worker on a real Redis. The demo page is loaded as
- * a person would open it; expected values come from the service's own payloads and the operator
- * catalogue. Requests to any other host are answered by the test (no network). Screenshots of every
- * widget go to test-results/embed/ (git-ignored) for a person to look at.
+ * a person would open it; publishers' pages are served by a server of the test's own on another
+ * origin, some under a strict Content-Security-Policy. Expected values come from the service's own
+ * payloads and the operator catalogue. Requests to any other host are answered by the test (no
+ * network). Screenshots of every widget go to test-results/embed/ (git-ignored) for a person to
+ * look at.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -15,8 +19,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorById } from '../../src/catalog/operators.js';
 import { freePort } from '../../src/dev/private-redis.js';
 import { MAX_GZIPPED_BYTES } from '../../src/embed/bundle.js';
-import { DEMO_WIDGETS } from '../../src/embed/demo-page.js';
-import { EventWidgetPayload, LiveMarketPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import { DEMO_VARIANTS, DEMO_WIDGETS } from '../../src/embed/demo-page.js';
+import { localNumber } from '../../src/embed/element/format.js';
+import { isEmpty, type Payload } from '../../src/embed/element/view.js';
+import { BroadWidgetPayload, EventWidgetPayload, LiveMarketPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { root, waitUntil } from '../support/processes.js';
 import { publishTick, seedStrike } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
@@ -32,20 +38,76 @@ let worker: ServiceProcess;
 let context: BrowserContext;
 let page: Page;
 let profile: string;
+/** The publisher's own server (another origin): path -> [html, strict CSP?]. */
+let publisher: Server;
+let publisherBase: string;
+const publisherPages = new Map<string, { html: string; csp: boolean }>();
 /** Every URL on another host the browser tried to reach (answered by the test). */
 const external: string[] = [];
 /** Every /v1/click request the browser made, with the service's answer. */
 const clicks: Array<{ url: string; status: number; location: string | undefined }> = [];
 
-/** The demo page's element for a kind and theme. */
+/** The demo page's element for a kind and theme (its kinds come before its variants). */
 const widget = (kind: string, theme: 'light' | 'dark' = 'light') =>
-  page.locator(`predictwire-widget[kind="${kind}"]${theme === 'dark' ? '[theme="dark"]' : ':not([theme])'}`);
+  page.locator(`predictwire-widget[kind="${kind}"]${theme === 'dark' ? '[theme="dark"]' : ':not([theme])'}`).first();
 
-const getJson = async (path: string) => {
-  const res = await fetch(`${api.base}${path}`);
+const getJson = async (path: string, headers: Record<string, string> = {}) => {
+  const res = await fetch(`${api.base}${path}`, { headers });
   expect(res.status, path).toBe(200);
   return res.json();
 };
+
+/** The strict policy of issue 26: the API for the script and the socket, nothing inline. */
+const strictCsp = () => {
+  const ws = api.base.replace(/^http/, 'ws');
+  return `default-src 'self'; script-src ${api.base}; connect-src ${api.base} ${ws}; style-src 'self'`;
+};
+
+/**
+ * A publisher's page at `path` on the test's own origin: its own heading and text around the
+ * elements, the script in its head as docs/embed.md says.
+ */
+function publish(path: string, elements: string[], csp = false): string {
+  const body = elements.map((e, i) => `${e}\n<p>Article text after widget ${i + 1}.</p>`).join('\n');
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>A publisher's article</title><script src="${api.base}/v1/embed.js"></script></head>
+<body><main><h1>A publisher's article</h1><p>Introduction.</p>\n${body}</main></body></html>`;
+  publisherPages.set(path, { html, csp });
+  return `${publisherBase}${path}`;
+}
+
+/** What the page recorded: widget events, CSP violations, layout shifts (set up before any page script). */
+interface Recorded {
+  events: Array<{ type: string; kind: string; id: string; detail: Record<string, unknown> }>;
+  csp: string[];
+  cls: number;
+}
+const recorded = (p: Page) => p.evaluate(() => (window as unknown as { __pw: Recorded }).__pw);
+
+/** Waits until every widget on `p` shows data (its footer) or a message. */
+async function settled(p: Page): Promise<void> {
+  const count = await p.locator('predictwire-widget').count();
+  for (let i = 0; i < count; i++) {
+    const el = p.locator('predictwire-widget').nth(i);
+    if ((await el.getAttribute('hide-when-empty')) !== null) continue;
+    await el.locator('footer, [role="alert"], .note').first().waitFor({ timeout: 15_000 });
+  }
+}
+
+/** Opens a fresh page of the context at `width` px. */
+async function open(url: string, width = 1280): Promise<Page> {
+  const p = await context.newPage();
+  await p.setViewportSize({ width, height: 800 });
+  await p.goto(url);
+  return p;
+}
+
+const ALL_KINDS = [
+  '<predictwire-widget kind="event" slug="fed-december-2026" display-format="implied_pct"></predictwire-widget>',
+  '<predictwire-widget kind="broad" limit="5"></predictwire-widget>',
+  '<predictwire-widget kind="sportsbook" league="NBA"></predictwire-widget>',
+  '<predictwire-widget kind="live-market" asset="BTC" horizon="15"></predictwire-widget>',
+];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
@@ -63,11 +125,21 @@ beforeAll(async () => {
   });
   [worker, api] = await Promise.all([spawnProcess('workers/main.ts', env), spawnProcess('src/main.ts', env)]);
   await waitFor(`${api.base}/readyz`, (s) => s === 200, api, 60_000);
-  // No feed runs here: the strike is stored as an instance that caught the window start would.
+  // No feed runs here: the strikes are stored as an instance that caught the window start would.
   await seedStrike(redis.client, 'BTC', 15, STRIKE);
+  await seedStrike(redis.client, 'BTC', 5, STRIKE);
   await publishTick(redis.client, 'BTC', STRIKE);
   const status = async () => LiveMarketPayload.parse(await getJson('/v1/widgets/live-market?asset=BTC&horizon_minutes=15')).market_status;
   await waitUntil(async () => (await status()) === 'open', 10_000, () => api.output());
+
+  publisher = createServer((req, res) => {
+    const entry = publisherPages.get(req.url ?? '');
+    if (!entry) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...(entry.csp ? { 'content-security-policy': strictCsp() } : {}) });
+    res.end(entry.html);
+  });
+  await new Promise<void>((done) => publisher.listen(0, '127.0.0.1', done));
+  publisherBase = `http://127.0.0.1:${(publisher.address() as AddressInfo).port}`;
 
   profile = mkdtempSync(join(tmpdir(), 'pw-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
@@ -76,10 +148,27 @@ beforeAll(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport: { width: 1200, height: 900 },
   });
+  // Before any script of a page: widget events, CSP violations and layout shifts are recorded.
+  await context.addInitScript(() => {
+    const pw: Recorded = { events: [], csp: [], cls: 0 };
+    Object.assign(window, { __pw: pw });
+    for (const type of ['load', 'empty', 'error', 'click']) {
+      document.addEventListener(`predictwire:${type}`, (e) => {
+        const el = e.target as HTMLElement;
+        const { payload, ...detail } = (e as CustomEvent<Record<string, unknown>>).detail;
+        pw.events.push({ type, kind: el.getAttribute('kind') ?? '', id: el.id, detail: { ...detail, payload: payload !== undefined } });
+      });
+    }
+    document.addEventListener('securitypolicyviolation', (e) => pw.csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!entry.hadRecentInput) pw.cls += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
   await context.route(
     () => true,
     async (route) => {
       const url = new URL(route.request().url());
+      if (url.origin === publisherBase) return route.continue();
       if (url.origin !== api.base) {
         external.push(url.href);
         return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>operator</title><p>operator page</p>' });
@@ -100,6 +189,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   if (profile) rmSync(profile, { recursive: true, force: true });
+  await new Promise((done) => (publisher ? publisher.close(done) : done(undefined)));
   await Promise.all([api?.stop(), worker?.stop()]);
 });
 
@@ -118,7 +208,8 @@ describe('embed.js', () => {
 });
 
 describe('the demo page in chromium', () => {
-  it('renders all four widgets, light and dark, each with its snippet and the DB-IP attribution', async () => {
+  it('renders all four widgets, light and dark, the variants, each with its snippet and the DB-IP attribution', async () => {
+    await settled(page);
     for (const w of DEMO_WIDGETS) {
       for (const theme of ['light', 'dark'] as const) {
         const el = widget(w.attributes.kind!, theme);
@@ -130,10 +221,24 @@ describe('the demo page in chromium', () => {
         await el.screenshot({ path: join(ARTIFACTS, `${w.attributes.kind}-${theme}.png`) });
       }
     }
-    // Each with the two lines to copy.
+    // Each with the two lines to copy: the kinds twice, the variants once, and the configurator's.
     const snippets = await page.locator('pre code').allTextContents();
-    expect(snippets).toHaveLength(DEMO_WIDGETS.length * 2);
-    for (const s of snippets) expect(s).toMatch(/^<script src="\S+\/v1\/embed\.js" async><\/script>\n<predictwire-widget kind="[a-z-]+"[^>]*><\/predictwire-widget>$/);
+    expect(snippets).toHaveLength(DEMO_WIDGETS.length * 2 + DEMO_VARIANTS.length + 1);
+    for (const s of snippets) expect(s).toMatch(/^<script src="\S+\/v1\/embed\.js"><\/script>\n<predictwire-widget kind="[a-z-]+"[^>]*><\/predictwire-widget>$/);
+  });
+
+  it('has a configurator that writes the snippet for the attributes picked, and shows it', async () => {
+    await page.selectOption('#cfg-kind', 'sportsbook');
+    await page.selectOption('#cfg-league', 'EPL');
+    await page.selectOption('#cfg-odds-format', 'fractional');
+    await page.selectOption('#cfg-locale', 'de');
+    await page.selectOption('#cfg-compact', 'yes');
+    expect(await page.locator('#cfg-snippet').textContent()).toBe(
+      `<script src="${api.base}/v1/embed.js"></script>\n<predictwire-widget kind="sportsbook" league="EPL" odds-format="fractional" locale="de" compact></predictwire-widget>`,
+    );
+    // Fields of other kinds are hidden; the preview is the element of the snippet.
+    expect(await page.locator('#cfg-slug').isVisible()).toBe(false);
+    await page.locator('#cfg-preview predictwire-widget[league="EPL"] footer').waitFor({ timeout: 15_000 });
   });
 
   it('shows what the payload says: question, probabilities, prices, ranks, ratings and promo codes', async () => {
@@ -144,7 +249,7 @@ describe('the demo page in chromium', () => {
     const prices = await el.locator('tbody td.num:first-of-type').allTextContents();
     expect(prices).toEqual(event.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.contract_price)));
 
-    const broad = (await getJson('/v1/widgets/broad?limit=5')) as { operators: Array<{ rank: number; rating: string; incentives: { promo_code: string } }> };
+    const broad = BroadWidgetPayload.parse(await getJson('/v1/widgets/broad?limit=5'));
     const items = widget('broad').locator('ol.ops > li');
     expect(await items.count()).toBe(broad.operators.length);
     for (const [i, op] of broad.operators.entries()) {
@@ -155,23 +260,25 @@ describe('the demo page in chromium', () => {
     }
   });
 
-  it('puts the Best Odds badge on exactly the operators the payload flags', async () => {
+  it('puts the Best Odds badge on exactly the operators the payload flags, where more than one quotes', async () => {
     const event = EventWidgetPayload.parse(await getJson('/v1/widgets/event?slug=fed-december-2026&display_format=implied_pct'));
     const sections = widget('event').locator('section.outcome');
     expect(await sections.count()).toBe(event.outcomes.length);
+    // The fixture has both cases: outcomes several operators quote, and one only one quotes.
+    expect(event.outcomes.some((o) => o.comparison_pool.length > 1)).toBe(true);
     for (const [i, outcome] of event.outcomes.entries()) {
-      const flagged = outcome.comparison_pool.filter((c) => c.is_best_odds).map((c) => c.operator_id);
-      expect(flagged.length).toBeGreaterThan(0);
+      const flagged = outcome.comparison_pool.length > 1 ? outcome.comparison_pool.filter((c) => c.is_best_odds).map((c) => c.operator_id) : [];
       const badged = await sections.nth(i).locator('tr:has(.badge)').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.operator));
       expect(badged).toEqual(flagged);
     }
-    // Sportsbook: the badge marks each line the operator leads, no other.
+    // Sportsbook: the badge marks each line the operator leads that another operator quotes too.
     const book = SportsbookWidgetPayload.parse(await getJson('/v1/widgets/sportsbook?league=NBA'));
+    const quoted = (key: string) => book.odds_matrix.operators.filter((op) => key in op.lines).length;
     const rows = widget('sportsbook').locator('tbody tr');
     expect(await rows.count()).toBe(book.odds_matrix.operators.length);
     for (const [i, op] of book.odds_matrix.operators.entries()) {
       expect(await rows.nth(i).locator('th').textContent()).toContain(op.name);
-      expect(await rows.nth(i).locator('.badge').count(), op.name).toBe(op.best_odds.length);
+      expect(await rows.nth(i).locator('.badge').count(), op.name).toBe(op.best_odds.filter((k) => quoted(k) > 1).length);
     }
   });
 
@@ -196,7 +303,7 @@ describe('the demo page in chromium', () => {
     await el.locator('tbody tr').first().waitFor();
     const first = await fetch(`${api.base}/v1/widgets/sportsbook?league=NBA`);
     const etag = first.headers.get('etag');
-    const revalidated = page.waitForResponse((r) => r.url().includes('/v1/widgets/sportsbook') && r.status() === 304, { timeout: 10_000 });
+    const revalidated = page.waitForResponse((r) => r.url().includes('/v1/widgets/sportsbook?league=NBA') && r.status() === 304, { timeout: 10_000 });
     // Hidden then visible again, as when a reader comes back to the tab: the widget polls at once.
     await page.evaluate(() => {
       for (const state of ['hidden', 'visible']) {
@@ -211,7 +318,7 @@ describe('the demo page in chromium', () => {
     expect(await el.locator('tbody tr').count()).toBeGreaterThan(0);
   });
 
-  it('sends a click through /v1/click to the operator page, sponsored, in a new tab', async () => {
+  it('sends a click through /v1/click to the operator page, sponsored, in a new tab, and tells the page', async () => {
     const link = widget('event').locator('a.cta').first();
     expect(await link.getAttribute('rel')).toBe('sponsored noopener');
     expect(await link.getAttribute('target')).toBe('_blank');
@@ -227,36 +334,343 @@ describe('the demo page in chromium', () => {
     expect(external).toContain(popup.url());
     expect(await popup.textContent('p')).toBe('operator page');
     await popup.close();
+    const clicked = (await recorded(page)).events.filter((e) => e.type === 'click');
+    expect(clicked).toEqual([{ type: 'click', kind: 'event', id: '', detail: { kind: 'event', operator: op.name, url: href, payload: false } }]);
   });
 
-  it('has no serious or critical accessibility violation (axe-core), light and dark', async () => {
-    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    await page.addScriptTag({ content: axe });
-    const violations = await page.evaluate(async () => {
-      const w = window as unknown as { axe: { run(ctx: Document): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } };
-      const result = await w.axe.run(document);
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, where: v.nodes.slice(0, 3).map((n) => n.target) }));
+  it('has no accessibility violation (axe-core), light, dark and variants', async () => {
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+/** Every axe-core violation of `p` (any impact). */
+async function axeViolations(p: Page) {
+  const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await p.addScriptTag({ content: axe });
+  return p.evaluate(async () => {
+    const w = window as unknown as { axe: { run(ctx: Document): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } };
+    const result = await w.axe.run(document);
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, where: v.nodes.slice(0, 3).map((n) => n.target) }));
+  });
+}
+
+describe('a publisher\'s page on another origin', () => {
+  it('renders every kind under a strict Content-Security-Policy, styled, with no violation', async () => {
+    const p = await open(publish('/csp', ALL_KINDS, true));
+    await settled(p);
+    const { csp } = await recorded(p);
+    expect(csp).toEqual([]);
+    for (const kind of ['event', 'broad', 'sportsbook', 'live-market']) {
+      const el = p.locator(`predictwire-widget[kind="${kind}"]`);
+      await el.locator('footer').waitFor();
+      // Styled: screen-reader text is clipped to 1 px, the box has its border and radius.
+      const style = await el.evaluate((host) => {
+        const root = host.shadowRoot!;
+        const sr = root.querySelector('.sr')!.getBoundingClientRect();
+        return { sr: [sr.width, sr.height], radius: getComputedStyle(root.querySelector('.w')!).borderTopLeftRadius, styleElements: root.querySelectorAll('style').length };
+      });
+      expect(style, kind).toEqual({ sr: [1, 1], radius: '10px', styleElements: 0 });
+      await el.screenshot({ path: join(ARTIFACTS, `${kind}-csp.png`) });
+    }
+    await p.close();
+  });
+
+  it.each([1280, 375])('reserves each widget\'s space before its data: CLS below 0.05 at %i px', async (width) => {
+    const p = await open(publish(`/cls-${width}`, ALL_KINDS, true), width);
+    await settled(p);
+    // Two frames after the last render, so its shift is reported.
+    await p.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    const { cls, csp } = await recorded(p);
+    expect(csp).toEqual([]);
+    expect(cls).toBeLessThan(0.05);
+    await p.close();
+  });
+
+  it.each([375, 320])('at %i px shows every column of every kind without horizontal scrolling (EPL\'s 1X2 included)', async (width) => {
+    const p = await open(publish(`/narrow-${width}`, [...ALL_KINDS, '<predictwire-widget kind="sportsbook" league="EPL"></predictwire-widget>']), width);
+    await settled(p);
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    for (const el of await p.locator('predictwire-widget').all()) {
+      const outside = await el.evaluate((host) => {
+        const box = host.getBoundingClientRect();
+        return Array.from(host.shadowRoot!.querySelectorAll('*'))
+          .filter((n) => !n.closest('.sr') && !n.closest('thead') && n.getClientRects().length)
+          .filter((n) => {
+            const r = n.getBoundingClientRect();
+            return r.left < box.left - 0.5 || r.right > box.right + 0.5 || n.scrollWidth > n.clientWidth + 1;
+          })
+          .map((n) => `${n.tagName}.${n.className}`);
+      });
+      expect(outside, await el.getAttribute('kind') ?? '').toEqual([]);
+    }
+    // Every sportsbook column is there for every operator: spread, total, moneyline (with the draw).
+    const epl = SportsbookWidgetPayload.parse(await getJson('/v1/widgets/sportsbook?league=EPL'));
+    const cells = p.locator('predictwire-widget[league="EPL"] tbody td');
+    expect(await cells.count()).toBe(epl.odds_matrix.operators.length * 3);
+    for (const cell of await cells.all()) expect(await cell.isVisible()).toBe(true);
+    const draw = epl.odds_matrix.operators.find((op) => op.lines.draw_moneyline)!.lines.draw_moneyline!;
+    await p.locator('predictwire-widget[league="EPL"] td[data-h="Moneyline"]').filter({ hasText: draw }).first().waitFor();
+    await p.locator('predictwire-widget[league="EPL"]').screenshot({ path: join(ARTIFACTS, `sportsbook-epl-${width}px.png`) });
+    await p.close();
+  });
+
+  it('has a compact layout for tight slots', async () => {
+    const p = await open(publish('/compact', [
+      '<predictwire-widget kind="sportsbook" league="NBA"></predictwire-widget>',
+      '<predictwire-widget kind="sportsbook" league="NBA" compact></predictwire-widget>',
+    ]));
+    await settled(p);
+    const [full, compact] = await p.locator('predictwire-widget').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+    expect(compact).toBeLessThan(full! * 0.9);
+    await p.close();
+  });
+
+  it('opens one WebSocket for four widgets, subscribes each topic on it, and never refetches a pushed format', async () => {
+    const sockets: string[] = [];
+    const topics = new Set<string>();
+    const pushed = new Set<string>();
+    const eventGets: string[] = [];
+    const p = await context.newPage();
+    p.on('websocket', (ws) => {
+      sockets.push(ws.url());
+      ws.on('framesent', (f) => topics.add((JSON.parse(String(f.payload)) as { topic: string }).topic));
+      ws.on('framereceived', (f) => pushed.add((JSON.parse(String(f.payload)) as { topic?: string }).topic ?? ''));
     });
-    expect(violations).toEqual([]);
+    p.on('request', (r) => void (r.url().includes('/v1/widgets/event') && eventGets.push(r.url())));
+    await p.goto(publish('/one-socket', [
+      '<predictwire-widget kind="event" slug="fed-december-2026"></predictwire-widget>',
+      '<predictwire-widget kind="event" slug="fed-december-2026" display-format="implied_pct"></predictwire-widget>',
+      '<predictwire-widget kind="live-market" asset="BTC" horizon="15"></predictwire-widget>',
+      '<predictwire-widget kind="live-market" asset="BTC" horizon="15" locale="de"></predictwire-widget>',
+    ], true));
+    await settled(p);
+    const expected = ['event:fed-december-2026', 'event:fed-december-2026:implied_pct', 'live-market:BTC:15'];
+    await waitUntil(() => expected.every((t) => pushed.has(t)), 10_000, () => JSON.stringify([...pushed]));
+    expect(sockets).toHaveLength(1);
+    expect([...topics].sort()).toEqual(expected);
+    // Each event widget fetched once; the pushes (the subscribe's answer included) were shown as they came.
+    expect(eventGets).toHaveLength(2);
+    // The implied_pct widget shows the REST payload of its format.
+    const event = EventWidgetPayload.parse(await getJson('/v1/widgets/event?slug=fed-december-2026&display_format=implied_pct'));
+    const prices = await p.locator('predictwire-widget[display-format="implied_pct"] tbody td.num:first-of-type').allTextContents();
+    expect(prices).toEqual(event.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.contract_price)));
+    expect((await recorded(p)).csp).toEqual([]);
+    await p.close();
   });
 
-  it('is readable at 320 px wide: nothing overflows the page', async () => {
-    await page.setViewportSize({ width: 320, height: 800 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
-    await widget('live-market').screenshot({ path: join(ARTIFACTS, 'live-market-320px.png') });
-    await widget('event', 'dark').screenshot({ path: join(ARTIFACTS, 'event-dark-320px.png') });
-  });
-
-  it('says clearly when it cannot show a widget (an unknown slug is a 404 from the service)', async () => {
-    await page.evaluate(() => {
-      const el = document.createElement('predictwire-widget');
-      el.setAttribute('kind', 'event');
-      el.setAttribute('slug', 'no-such-event');
-      el.id = 'broken';
-      document.body.append(el);
+  it('subscribes more topics than the server takes messages a second without being cut off', async () => {
+    const catalog = (await getJson('/v1/catalog')) as { events: Array<{ slug: string }> };
+    const elements = catalog.events.flatMap(({ slug }) =>
+      ['cents', 'implied_pct'].map((f) => `<predictwire-widget kind="event" slug="${slug}" display-format="${f}"></predictwire-widget>`),
+    );
+    // More than the 20 messages a second a connection may send (WS_MAX_MESSAGES_PER_SECOND).
+    expect(elements.length).toBeGreaterThan(20);
+    const closes: number[] = [];
+    const pushed = new Set<string>();
+    const p = await context.newPage();
+    p.on('websocket', (ws) => {
+      ws.on('framereceived', (f) => pushed.add((JSON.parse(String(f.payload)) as { topic?: string }).topic ?? ''));
+      ws.on('close', () => closes.push(Date.now()));
     });
-    const alert = page.locator('#broken [role="alert"]');
-    await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/^This widget is unavailable right now\. \S/);
+    await p.goto(publish('/many-topics', elements));
+    const topics = catalog.events.flatMap(({ slug }) => [`event:${slug}`, `event:${slug}:implied_pct`]);
+    await waitUntil(() => topics.every((t) => pushed.has(t)), 20_000, () => `${pushed.size} of ${topics.length}`);
+    expect(closes).toEqual([]);
+    await p.close();
+  });
+
+  it('reconnects a dropped socket with backoff and subscribes every topic again', async () => {
+    const p = await context.newPage();
+    // Every connection of the page goes through the test, which forwards it to the service and can drop it.
+    const connections: Array<{ close(): Promise<void> }> = [];
+    const subscribes: string[][] = [];
+    await p.routeWebSocket(/\/v1\/ws/, (ws) => {
+      const topics: string[] = [];
+      subscribes.push(topics);
+      const server = ws.connectToServer();
+      ws.onMessage((m) => {
+        topics.push((JSON.parse(String(m)) as { topic: string }).topic);
+        server.send(m);
+      });
+      server.onMessage((m) => ws.send(m));
+      connections.push({ close: () => ws.close({ code: 1011, reason: 'test drop' }) });
+    });
+    await p.goto(publish('/reconnect', [
+      '<predictwire-widget kind="event" slug="fed-december-2026"></predictwire-widget>',
+      '<predictwire-widget kind="live-market" asset="BTC" horizon="15"></predictwire-widget>',
+    ]));
+    await settled(p);
+    const topics = ['event:fed-december-2026', 'live-market:BTC:15'];
+    await waitUntil(() => subscribes[0]?.length === 2, 10_000, () => JSON.stringify(subscribes));
+    expect([...subscribes[0]!].sort()).toEqual(topics);
+    await connections[0]!.close();
+    // The first retry comes after 0.5 to 1 s (1 s, jittered), on one new connection with both topics.
+    await waitUntil(() => subscribes[1]?.length === 2, 10_000, () => JSON.stringify(subscribes));
+    expect(subscribes).toHaveLength(2);
+    expect([...subscribes[1]!].sort()).toEqual(topics);
+    await p.close();
+  });
+
+  it('tells the page what happened: predictwire:load, :empty (and hides), :error with only a visitor message, :click', async () => {
+    // An event with nothing lawful in the US, found from the catalogue and the service's own payloads.
+    const catalog = (await getJson('/v1/catalog')) as { events: Array<{ slug: string }> };
+    let emptySlug = '';
+    for (const { slug } of catalog.events) {
+      if (isEmpty(EventWidgetPayload.parse(await getJson(`/v1/widgets/event?slug=${slug}`)) as Payload)) emptySlug = slug;
+    }
+    expect(emptySlug).not.toBe('');
+    const logs: string[] = [];
+    const p = await context.newPage();
+    p.on('console', (m) => logs.push(m.text()));
+    await p.goto(publish('/events', [
+      '<predictwire-widget id="loaded" kind="event" slug="fed-december-2026"></predictwire-widget>',
+      `<predictwire-widget id="empty" kind="event" slug="${emptySlug}"></predictwire-widget>`,
+      `<predictwire-widget id="hidden" kind="event" slug="${emptySlug}" hide-when-empty></predictwire-widget>`,
+      '<predictwire-widget id="broken" kind="event" slug="no-such-event"></predictwire-widget>',
+    ]));
+    await settled(p);
+    await waitUntil(async () => (await recorded(p)).events.length >= 4, 10_000, () => logs.join('\n'));
+    const events = (await recorded(p)).events.map((e) => [e.id, e.type, e.detail.payload, e.detail.status]);
+    expect(events.sort()).toEqual([
+      ['broken', 'error', false, 404],
+      ['empty', 'empty', true, undefined],
+      ['hidden', 'empty', true, undefined],
+      ['loaded', 'load', true, undefined],
+    ]);
+    // Empty: one line, or nothing at all with hide-when-empty.
+    expect(await p.locator('#empty .note').textContent()).toBe('No operator can be shown in your region.');
+    expect(await p.locator('#hidden').evaluate((el) => [el.getBoundingClientRect().height, el.shadowRoot!.querySelector('.w')])).toEqual([0, null]);
+    // The visitor reads no developer text; the developer finds the problem's detail in the console.
+    expect(await p.locator('#broken [role="alert"]').textContent()).toBe('This widget is unavailable right now.');
+    expect(logs.some((l) => l.includes('no-such-event') && l.includes('predictwire-widget'))).toBe(true);
+    await p.close();
+  });
+
+  it('writes sportsbook odds in each format, and numbers, money and dates in the widget\'s locale', async () => {
+    const formats = ['american', 'decimal', 'fractional'] as const;
+    const p = await open(publish('/formats', [
+      ...formats.map((f) => `<predictwire-widget kind="sportsbook" league="EPL" odds-format="${f}"></predictwire-widget>`),
+      '<predictwire-widget kind="broad" limit="3" locale="de" currency="EUR"></predictwire-widget>',
+    ]));
+    await settled(p);
+    for (const f of formats) {
+      const book = SportsbookWidgetPayload.parse(await getJson(`/v1/widgets/sportsbook?league=EPL&odds_format=${f}`));
+      expect(book.odds_format).toBe(f);
+      const home = book.odds_matrix.operators.map((op) => op.lines.home_moneyline ?? '');
+      const shown = await p.locator(`predictwire-widget[odds-format="${f}"] tbody tr`).evaluateAll((rows) =>
+        rows.map((r) => r.querySelectorAll('td')[2]!.textContent ?? ''),
+      );
+      // en-US reads what the API wrote.
+      for (const [i, odds] of home.entries()) expect(shown[i], f).toContain(odds);
+    }
+    // The visitor's country picks the format when the page does not: fractional in GB.
+    expect(SportsbookWidgetPayload.parse(await getJson('/v1/widgets/sportsbook?league=EPL&fallback_geo=GB')).odds_format).toBe('fractional');
+    // German: money through Intl ("579 Mio. €"), the figures the API wrote.
+    const broad = BroadWidgetPayload.parse(await getJson('/v1/widgets/broad?limit=3&currency=EUR', { 'accept-language': 'de' }));
+    const de = p.locator('predictwire-widget[locale="de"]');
+    const volume = localNumber(broad.trending_summary.global_24h_volume, 'de');
+    expect(await de.locator('.summary dd').first().textContent()).toBe(volume);
+    // "€579.0M" reads "579 Mio. €": the API's figure with a decimal comma, the German abbreviation, the sign after.
+    const figure = Number(broad.trending_summary.global_24h_volume.replace(/[^\d.]/g, ''));
+    expect(volume.replace(/\s/gu, ' ')).toMatch(new RegExp(`^${String(figure).replace('.', ',')} (Mio\\.|Mrd\\.|Tsd\\.) €$`));
+    await p.close();
+  });
+
+  it('follows the reader\'s colour scheme with theme="auto"', async () => {
+    const p = await open(publish('/auto', ['<predictwire-widget kind="live-market" asset="BTC" horizon="15" theme="auto"></predictwire-widget>']));
+    await settled(p);
+    const background = () => p.locator('predictwire-widget').evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('.w')!).backgroundColor);
+    await p.emulateMedia({ colorScheme: 'dark' });
+    expect(await background()).toBe('rgb(17, 24, 39)');
+    await p.emulateMedia({ colorScheme: 'light' });
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await p.close();
+  });
+
+  it('picks a live-market horizon with a lawful venue when the page names none, and says which', async () => {
+    const payloads = await Promise.all([5, 15].map(async (h) => LiveMarketPayload.parse(await getJson(`/v1/widgets/live-market?asset=BTC&horizon_minutes=${h}`))));
+    // The premise: what issue 26 saw, a 5-minute market with no venue a US visitor may be shown.
+    expect(isEmpty(payloads[0] as Payload)).toBe(true);
+    const lawful = payloads.find((pl) => !isEmpty(pl as Payload)) ?? payloads[1]!;
+    const p = await open(publish('/horizon', ['<predictwire-widget kind="live-market" asset="BTC"></predictwire-widget>']));
+    await settled(p);
+    const minutes = Number.parseInt(lawful.expiration_horizon, 10);
+    await p.locator('predictwire-widget').locator('.live').filter({ hasText: `${minutes}-minute window` }).waitFor({ timeout: 10_000 });
+    expect(await p.locator('predictwire-widget tbody tr').count()).toBe(lawful.providers_pool.length);
+    await p.close();
+  });
+
+  it('renders the disclosures, promotion terms and sportsbook links of issue "Lawful where shown" when the payload has them', async () => {
+    // Until that issue's fields are served, the test adds them to the service's own payloads.
+    const disclosures = { min_age: 21, ad_label: 'Advertisement', responsible_gambling: { text: 'Gambling problem? Help is a call away.', url: 'https://help.example/rg', phone: '1-800-000-0000' } };
+    const p = await context.newPage();
+    await p.route(`${api.base}/v1/widgets/**`, async (route) => {
+      const body = (await (await route.fetch()).json()) as Record<string, unknown> & {
+        operators?: Array<{ incentives: Record<string, string> }>;
+        odds_matrix?: { operators: Array<{ name: string; routing?: { web_url: string } }> };
+      };
+      Object.assign(body, { disclosures, resolved_region: 'US-NJ' });
+      body.operators?.forEach((op, i) => Object.assign(op.incentives, { promo_terms: `Terms of offer ${i}.`, promo_terms_url: `https://help.example/terms/${i}` }));
+      body.odds_matrix?.operators.forEach((op) => (op.routing = { web_url: `${api.base}/v1/click?test=${encodeURIComponent(op.name)}` }));
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+    });
+    await p.goto(publish('/lawful', ['<predictwire-widget kind="broad" limit="2"></predictwire-widget>', '<predictwire-widget kind="sportsbook" league="NBA"></predictwire-widget>']));
+    await settled(p);
+    for (const el of await p.locator('predictwire-widget').all()) {
+      expect(await el.locator('.ad').textContent()).toBe('Advertisement 21+');
+      expect(await el.locator('.rg a').evaluateAll((links) => links.map((a) => [a.getAttribute('href'), a.textContent]))).toEqual([
+        ['https://help.example/rg', 'help.example'],
+        ['tel:18000000000', '1-800-000-0000'],
+      ]);
+      expect(await el.locator('footer b').textContent()).toBe('US-NJ');
+    }
+    const terms = p.locator('predictwire-widget[kind="broad"] .terms');
+    expect(await terms.allTextContents()).toEqual(['Terms of offer 0. T&Cs', 'Terms of offer 1. T&Cs']);
+    const names = await p.locator('predictwire-widget[kind="sportsbook"] tbody th a.op').evaluateAll((links) => links.map((a) => [a.getAttribute('rel'), a.getAttribute('target'), a.dataset.op]));
+    const book = SportsbookWidgetPayload.parse(await getJson('/v1/widgets/sportsbook?league=NBA'));
+    expect(names).toEqual(book.odds_matrix.operators.map((op) => ['sponsored noopener', '_blank', op.name]));
+    expect(await axeViolations(p)).toEqual([]);
+    await p.close();
+  });
+
+  it('collapses an event to its first operators per outcome, with an expander for the rest', async () => {
+    const p = await context.newPage();
+    // More operators than the simulator lists: each outcome's pool twice over, on polling only.
+    await p.routeWebSocket(/\/v1\/ws/, (ws) => ws.close());
+    await p.route(`${api.base}/v1/widgets/event**`, async (route) => {
+      const body = EventWidgetPayload.parse(await (await route.fetch()).json());
+      for (const o of body.outcomes) o.comparison_pool = [...o.comparison_pool, ...o.comparison_pool.map((c) => ({ ...c, operator_id: `${c.operator_id}-2`, is_best_odds: false }))];
+      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+    });
+    await p.goto(publish('/collapse', ['<predictwire-widget kind="event" slug="us-cpi-inflation-november-2026"></predictwire-widget>']));
+    await settled(p);
+    const event = EventWidgetPayload.parse(await getJson('/v1/widgets/event?slug=us-cpi-inflation-november-2026'));
+    const outcome = p.locator('predictwire-widget section.outcome').first();
+    const pool = event.outcomes[0]!.comparison_pool.length * 2;
+    const visibleRows = () => outcome.locator('tbody tr').evaluateAll((rows) => rows.filter((r) => r.getClientRects().length).length);
+    expect(await visibleRows()).toBe(2);
+    const toggle = outcome.locator('button.toggle');
+    expect([await toggle.textContent(), await toggle.getAttribute('aria-expanded')]).toEqual([`Show ${pool - 2} more`, 'false']);
+    await toggle.click();
+    expect(await visibleRows()).toBe(pool);
+    expect(await outcome.locator('button.toggle').getAttribute('aria-expanded')).toBe('true');
+    // Focus stays on the expander across the re-render, so a keyboard reader can close it again.
+    expect(await p.locator('predictwire-widget').evaluate((el) => (el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.outcome)).toBe('0');
+    await p.keyboard.press('Enter');
+    expect(await visibleRows()).toBe(2);
+    await p.close();
+  });
+
+  it('has no accessibility violation on a page with two widgets of each kind', async () => {
+    const p = await open(publish('/two-of-each', [
+      ...ALL_KINDS,
+      '<predictwire-widget kind="event" slug="us-cpi-inflation-november-2026" theme="dark"></predictwire-widget>',
+      '<predictwire-widget kind="broad" limit="3" locale="de" currency="EUR"></predictwire-widget>',
+      '<predictwire-widget kind="sportsbook" league="EPL" odds-format="fractional"></predictwire-widget>',
+      '<predictwire-widget kind="live-market" asset="BTC" horizon="15" compact theme="dark"></predictwire-widget>',
+    ]));
+    await settled(p);
+    expect(await axeViolations(p)).toEqual([]);
+    await p.close();
   });
 });

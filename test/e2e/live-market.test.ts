@@ -9,6 +9,7 @@ import { writeSnapshot } from '../../src/store/snapshots.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import { frameViolation } from '../support/contract.js';
 import { oneEvent } from '../support/fixtures.js';
+import { formatContractPrice } from '../../src/domain/contract-price.js';
 import { publishTick as publish, seedStrike } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, wsConnections, type ServiceProcess } from '../support/service.js';
@@ -168,12 +169,21 @@ describe('WebSocket /v1/ws', () => {
         return c.frames.some((f) => f.topic === 'event:fed-december-2026');
       }, { timeout: 5_000 })
       .toBe(true);
+    // A display format other than cents is a topic of its own; an unknown format is no topic.
+    c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'event:fed-december-2026:decimal' }));
+    await c.next((f) => f.topic === 'event:fed-december-2026:decimal');
+    c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'event:fed-december-2026:percent' }));
+    expect(await c.next((f) => f.code === 'unknown_topic')).toMatchObject({ op: 'error', code: 'unknown_topic' });
     await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.45), new Date());
     // Kalshi 0.45 after its fee: 0.45 + round_up(0.07 × 100 × 0.45 × 0.55 = 1.7325 → 1.74)/100 = 0.4674 → 47¢
+    const afterFee = 0.45 + Math.ceil(0.07 * 100 * 0.45 * 0.55 * 100) / 100 / 100;
     const pushed = await c.next(
-      (f) => f.topic === 'event:fed-december-2026' && JSON.stringify(f.data).includes('"contract_price":"47¢"'),
+      (f) => f.topic === 'event:fed-december-2026' && JSON.stringify(f.data).includes(`"contract_price":"${formatContractPrice(afterFee, 'cents')}"`),
     );
     expect(pushed.data).toMatchObject({ widget_class: 'event-specific', event_slug: 'fed-december-2026' });
+    await c.next(
+      (f) => f.topic === 'event:fed-december-2026:decimal' && JSON.stringify(f.data).includes(`"contract_price":"${formatContractPrice(afterFee, 'decimal')}"`),
+    );
     c.ws.close();
   });
 });

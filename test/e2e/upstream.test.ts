@@ -156,7 +156,7 @@ describe('recorded prices through the real sources', () => {
     expect(names).not.toContain('Betfair Exchange');
     // ...but is in GB, where it prices only the moneyline: back odds +140 / -143, shown after its 5 %
     // commission on winnings (decimal 2.4 → 1 + 1.4 × 0.95 = 2.33, +133; 1.6993 → 1.66434, -150.5 → -151)
-    const gb = SportsbookWidgetPayload.parse(await (await get('/v1/widgets/sportsbook?league=NBA&fallback_geo=GB')).json());
+    const gb = SportsbookWidgetPayload.parse(await (await get('/v1/widgets/sportsbook?league=NBA&fallback_geo=GB&odds_format=american')).json());
     expect(gb.odds_matrix.operators.map((o) => o.name)).not.toContain('DraftKings');
     expect(gb.odds_matrix.operators.find((o) => o.name === 'Betfair Exchange')!.lines).toEqual({ away_moneyline: '+133', home_moneyline: '-151' });
   });

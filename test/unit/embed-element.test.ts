@@ -5,13 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { snippet, DEMO_WIDGETS } from '../../src/embed/demo-page.js';
-import { renderEvent } from '../../src/embed/element/event.js';
-import { backoffMs } from '../../src/embed/element/feed.js';
+import { renderEvent, TOP } from '../../src/embed/element/event.js';
+import { backoffMs } from '../../src/embed/element/socket.js';
 import { esc } from '../../src/embed/element/html.js';
 import { LABELS, LANGS, labelsFor, type Labels } from '../../src/embed/element/labels.js';
 import { clock } from '../../src/embed/element/live.js';
 import { widgetRequest, type WidgetRequest } from '../../src/embed/element/request.js';
-import { renderView, type Payload, type ViewState } from '../../src/embed/element/view.js';
+import { localNumber } from '../../src/embed/element/format.js';
+import { isEmpty, renderView, type Payload, type ViewState } from '../../src/embed/element/view.js';
 import type { LeagueData, MarketEvent, MetricsData } from '../../src/model/index.js';
 import { buildBroadWidget } from '../../src/widgets/broad-widget.js';
 import { buildEventWidget } from '../../src/widgets/event-widget.js';
@@ -22,7 +23,7 @@ import { makeContext } from './_widget-fixtures.js';
 const EN = LABELS.en;
 
 const request = (attrs: Record<string, string>, base = 'https://api.example') => {
-  const r = widgetRequest((n) => attrs[n] ?? null, base, EN);
+  const r = widgetRequest((n) => attrs[n] ?? null, base);
   if (typeof r === 'string') throw new Error(r);
   return r as WidgetRequest;
 };
@@ -57,21 +58,23 @@ describe('widgetRequest', () => {
     const live = request({ kind: 'live-market', asset: 'btc', horizon: '15', 'fallback-geo': 'JP' });
     expect(live.ws).toEqual({ url: 'wss://api.example/v1/ws?fallback_geo=JP', topic: 'live-market:BTC:15', payloadUsable: true });
     expect(request({ kind: 'live-market' }).ws?.topic).toBe('live-market:BTC:5');
-    // Pushed event payloads are in cents without an advertiser: anything else refetches on a push.
+    // A display format other than cents is its own topic; pushed payloads carry no advertiser, so
+    // only a widget with one fetches its own on a push. The locale changes no pushed payload.
     expect(request({ kind: 'event', slug: 'a-b' }, 'http://h:1').ws).toEqual({ url: 'ws://h:1/v1/ws', topic: 'event:a-b', payloadUsable: true });
-    expect(request({ kind: 'event', slug: 'a-b', 'display-format': 'decimal' }).ws?.payloadUsable).toBe(false);
+    expect(request({ kind: 'event', slug: 'a-b', 'display-format': 'cents' }).ws?.topic).toBe('event:a-b');
+    expect(request({ kind: 'event', slug: 'a-b', 'display-format': 'decimal', locale: 'de' }).ws).toMatchObject({ topic: 'event:a-b:decimal', payloadUsable: true });
     expect(request({ kind: 'event', slug: 'a-b', 'advertiser-id': 'acme' }).ws?.payloadUsable).toBe(false);
     expect(request({ kind: 'broad' }).ws).toBeUndefined();
     expect(request({ kind: 'sportsbook', league: 'NBA' }).ws).toBeUndefined();
   });
 
-  it('names the problem when the kind is missing or unknown', () => {
-    expect(widgetRequest(() => null, 'https://api.example', EN)).toMatch(/Unknown widget kind ""/);
-    expect(widgetRequest((n) => (n === 'kind' ? 'odds' : null), 'https://api.example', EN)).toMatch(/"odds".*event, broad, sportsbook or live-market/);
-    // In the widget's language; the kinds are attribute values and stay as they are.
-    expect(widgetRequest((n) => (n === 'kind' ? 'odds' : null), 'https://api.example', LABELS.de)).toBe(
-      'Unbekannte Widget-Art „odds“: event, broad, sportsbook oder live-market verwenden.',
-    );
+  it('names the problem for the developer when the kind is missing or unknown', () => {
+    expect(widgetRequest(() => null, 'https://api.example')).toMatch(/unknown kind ""/);
+    expect(widgetRequest((n) => (n === 'kind' ? 'odds' : null), 'https://api.example')).toMatch(/"odds".*event, broad, sportsbook or live-market/);
+  });
+
+  it('asks the sportsbook for the odds-format attribute', () => {
+    expect(new URL(request({ kind: 'sportsbook', league: 'EPL', 'odds-format': 'fractional' }).url).searchParams.get('odds_format')).toBe('fractional');
   });
 });
 
@@ -92,7 +95,7 @@ describe('renderEvent', () => {
     ],
   };
   const payload = buildEventWidget(event, '2026-11-22T14:00:00.000Z', 'cents', makeContext());
-  const html = renderEvent(payload, EN);
+  const html = renderEvent(payload, EN, undefined);
 
   it('escapes every payload string', () => {
     expect(html).not.toContain('<img');
@@ -111,7 +114,7 @@ describe('renderEvent', () => {
 
   it('never turns a non-http link into a live one', () => {
     const hostile = { ...payload, outcomes: [{ ...payload.outcomes[0]!, comparison_pool: [{ ...payload.outcomes[0]!.comparison_pool[0]!, deep_link: 'javascript:alert(1)' }] }] };
-    expect(renderEvent(hostile, EN)).toContain('href="#"');
+    expect(renderEvent(hostile, EN, undefined)).toContain('href="#"');
   });
 });
 
@@ -197,7 +200,7 @@ function payloads(lang: Labels['lang']) {
   return { event, broad, sportsbook, 'live-market': live } satisfies Record<string, Payload>;
 }
 
-const view = (over: Partial<ViewState>): ViewState => ({ kind: 'event', locale: undefined, payload: undefined, message: '', retrying: false, problem: '', ...over });
+const view = (over: Partial<ViewState>): ViewState => ({ kind: 'event', locale: undefined, payload: undefined, failed: false, retrying: false, ...over });
 
 /** A label's own words: the string, or a function's text around its parameters. */
 const words = (v: Labels[keyof Labels]): string[] =>
@@ -235,11 +238,11 @@ function renderAll(locale: string) {
   const pages = (Object.entries(all) as Array<[string, Payload]>).map(([kind, payload]) => ({
     kind,
     payload,
-    html: renderView(view({ kind, locale, payload: { ...payload, stale: true }, message: 'HTTP 503', retrying: true }), L),
+    html: renderView(view({ kind, locale, payload: { ...payload, stale: true }, failed: true, retrying: true }), L),
   }));
   const closed = (['awaiting_strike', 'no_strike', 'stale'] as const).map((market_status) => {
     const payload = { ...all['live-market'], market_status };
-    return { kind: market_status, payload, html: renderView(view({ kind: 'live-market', locale, payload, message: 'HTTP 404', retrying: false }), L) };
+    return { kind: market_status, payload, html: renderView(view({ kind: 'live-market', locale, payload, failed: true, retrying: false }), L) };
   });
   const empty = [
     renderView(view({ kind: 'broad', locale, payload: { ...all.broad, operators: [] } }), L),
@@ -249,7 +252,7 @@ function renderAll(locale: string) {
     renderView(view({ kind: 'event', locale, payload: { ...all.event, outcomes: all.event.outcomes.map((o) => ({ ...o, comparison_pool: [] })) } }), L),
   ].map((html) => ({ kind: 'empty', payload: all, html }));
   const states = [
-    renderView(view({ kind: 'sportsbook', locale, message: 'HTTP 503', retrying: true }), L),
+    renderView(view({ kind: 'sportsbook', locale, failed: true, retrying: true }), L),
     renderView(view({ kind: 'live-market', locale }), L),
     renderView(view({ kind: 'nonsense', locale }), L),
   ].map((html) => ({ kind: 'state', payload: {}, html }));
@@ -312,7 +315,7 @@ describe('the widget\'s own text in the locale\'s language', () => {
       expect(html).toContain('Loading…');
     }
     const { pages } = renderAll('xx-XX');
-    for (const { html } of pages) expect(html).toMatch(/^<section class="w" part="widget" aria-label="[^"]+" lang="en">/);
+    for (const { html } of pages) expect(html).toMatch(/^<div class="w( sk)?" part="widget" role="group" aria-label="[^"]+" lang="en">/);
     expect(pages.map((p) => p.html).join('')).toContain('<h2>Top operators</h2>');
   });
 
@@ -326,7 +329,7 @@ describe('the widget\'s own text in the locale\'s language', () => {
     expect(html.event).toContain('<caption class="sr">Preise für Cut &#34;25bp&#34;</caption>');
     expect(html.event).toContain('<span class="badge">Beste Quote</span>');
     expect(html.event).toContain('Handeln<span class="sr"> bei Kalshi (gesponsert, öffnet in neuem Tab)</span>');
-    expect(html.event).toContain('Letzte empfangene Daten; neuer Versuch läuft: HTTP 503');
+    expect(html.event).toContain('Letzte empfangene Daten; neuer Versuch läuft.');
     expect(html.event).toContain('Angebote für Ihre Region: <b>US</b>');
     // Broad
     expect(html.broad).toContain('<h2>Top-Anbieter</h2>');
@@ -348,10 +351,10 @@ describe('the widget\'s own text in the locale\'s language', () => {
     expect(html['live-market']).toContain('15-Minuten-Fenster');
     expect(html['live-market']).toContain('<th scope="col">Anbieter</th><th scope="col">Referenzkurs</th><th scope="col">Steigt</th><th scope="col">Fällt</th>');
     expect(html.awaiting_strike).toContain('<p class="note">Das Zeitfenster hat gerade begonnen: Der Referenzkurs steht noch aus.</p>');
-    expect(html.no_strike).toContain('Letzte empfangene Daten; keine Aktualisierung: HTTP 404');
+    expect(html.no_strike).toContain('Letzte empfangene Daten; keine Aktualisierung.');
     const all = pages.map((p) => p.html).join('\n');
     expect(all).toContain(L.statusStale);
-    expect(all).toContain('<strong>Dieses Widget ist gerade nicht verfügbar.</strong> HTTP 503 Neuer Versuch…');
+    expect(all).toContain('<strong>Dieses Widget ist gerade nicht verfügbar.</strong> Neuer Versuch…');
     expect(all).toContain('Wird geladen…');
     expect(all).toContain('aria-label="predictwire-Widget"');
     for (const { html: h, payload } of pages) expect(englishIn(h, L, payload)).toEqual([]);
@@ -392,7 +395,7 @@ describe('the widget\'s own text in the locale\'s language', () => {
   it('escapes payload strings once inside a translated label', () => {
     const { pages } = renderAll('fr');
     const event = pages.find((p) => p.kind === 'event')!.html;
-    expect(event).toContain('aria-label="Prix pour Cut &#34;25bp&#34;"');
+    expect(event).toContain('<caption class="sr">Prix pour Cut &#34;25bp&#34;</caption>');
     expect(event).not.toContain('&#38;#34;');
   });
 
@@ -422,7 +425,141 @@ describe('demo snippets', () => {
   it('are the script and the element, two lines, for every kind', () => {
     expect(DEMO_WIDGETS.map((w) => w.attributes.kind)).toEqual(['event', 'broad', 'sportsbook', 'live-market']);
     expect(snippet('https://api.example', DEMO_WIDGETS[3]!, 'dark')).toBe(
-      '<script src="https://api.example/v1/embed.js" async></script>\n<predictwire-widget kind="live-market" asset="BTC" horizon="15" theme="dark"></predictwire-widget>',
+      '<script src="https://api.example/v1/embed.js"></script>\n<predictwire-widget kind="live-market" asset="BTC" horizon="15" theme="dark"></predictwire-widget>',
     );
+  });
+});
+
+describe('what issue "Lawful where shown" adds, rendered when present', () => {
+  const all = payloads('en');
+  const disclosures = {
+    min_age: 21,
+    ad_label: 'Advertisement',
+    responsible_gambling: { text: 'Gambling problem? Help is available.', url: 'https://www.ncpgambling.org/help', phone: '1-800-522-4700' },
+  };
+
+  it('every kind: the ad label and minimum age above, the help line with its link and phone below, the region in the footer', () => {
+    for (const [kind, payload] of Object.entries(all) as Array<[string, Payload]>) {
+      const html = renderView(view({ kind, payload: { ...payload, disclosures, resolved_region: 'US-NJ' } }), EN);
+      expect(html, kind).toContain('<p class="ad"><span>Advertisement</span> <b class="age">21+</b></p>');
+      expect(html, kind).toContain('Gambling problem? Help is available. <a href="https://www.ncpgambling.org/help" target="_blank" rel="noopener">www.ncpgambling.org</a>');
+      expect(html, kind).toContain('<a href="tel:18005224700">1-800-522-4700</a>');
+      expect(html, kind).toContain('<b>US-NJ</b>');
+      expect(html.indexOf('class="ad"'), kind).toBeLessThan(html.indexOf('class="rg"'));
+    }
+  });
+
+  it('tolerates their absence (null or missing) and a help line without a phone', () => {
+    for (const payload of Object.values(all) as Payload[]) {
+      for (const extra of [{}, { disclosures: null, resolved_region: null }]) {
+        const html = renderView(view({ kind: 'x', payload: { ...payload, ...extra } }), EN);
+        expect(html).not.toContain('class="ad"');
+        expect(html).not.toContain('class="rg"');
+        expect(html).toContain(`<b>${payload.resolved_geo}</b>`);
+      }
+    }
+    const noPhone = { ...disclosures, responsible_gambling: { ...disclosures.responsible_gambling, phone: null } };
+    expect(renderView(view({ kind: 'broad', payload: { ...all.broad, disclosures: noPhone } }), EN)).not.toContain('tel:');
+  });
+
+  it('broad: the promotion\'s significant terms under it, with a T&Cs link', () => {
+    const op = all.broad.operators[0]!;
+    const terms = { promo_terms: 'New customers, 21+. Min deposit $10.', promo_terms_url: 'https://example.com/terms' };
+    const broad = { ...all.broad, operators: [{ ...op, incentives: { ...op.incentives, ...terms } }, all.broad.operators[1]!] };
+    const html = renderView(view({ kind: 'broad', payload: broad }), EN);
+    expect(html).toContain(`<p class="terms small">New customers, 21+. Min deposit $10. <a href="https://example.com/terms" target="_blank" rel="sponsored noopener" data-op="${op.operator_name}">T&amp;Cs</a></p>`.replace('&amp;', '&#38;'));
+    expect(html.match(/class="terms/g)).toHaveLength(1);
+    // '' for no promo: no empty line.
+    const none = { ...all.broad, operators: [{ ...op, incentives: { ...op.incentives, promo_terms: '', promo_terms_url: '' } }] };
+    expect(renderView(view({ kind: 'broad', payload: none }), EN)).not.toContain('class="terms');
+  });
+
+  it('sportsbook: the operator\'s name is its sponsored link when the payload gives one', () => {
+    const ops = all.sportsbook.odds_matrix.operators.map((op, i) => ({ ...op, routing: { web_url: `https://api.example/v1/click?t=${i}` } }));
+    const html = renderView(view({ kind: 'sportsbook', payload: { ...all.sportsbook, odds_matrix: { operators: ops } } }), EN);
+    for (const [i, op] of ops.entries()) {
+      expect(html).toContain(`<th scope="row"><a class="op" href="https://api.example/v1/click?t=${i}" target="_blank" rel="sponsored noopener" data-k="s:${i}" data-op="${op.name}">${op.name}<span class="sr">`);
+    }
+    expect(renderView(view({ kind: 'sportsbook', payload: all.sportsbook }), EN)).not.toContain('class="op"');
+  });
+});
+
+describe('quiet best odds, collapsed event, empty payloads', () => {
+  const all = payloads('en');
+
+  it('no badge where only one operator quotes', () => {
+    const outcome = all.event.outcomes[0]!;
+    const single = { ...all.event, outcomes: [{ ...outcome, comparison_pool: [{ ...outcome.comparison_pool[0]!, is_best_odds: true }] }] };
+    expect(renderEvent(single, EN, undefined)).not.toContain('class="badge"');
+    const live = all['live-market'];
+    const one = { ...live, providers_pool: [{ ...live.providers_pool[0]!, is_best_odds: true }] };
+    expect(renderView(view({ kind: 'live-market', payload: one }), EN)).not.toContain('class="badge"');
+    expect(renderView(view({ kind: 'live-market', payload: live }), EN)).toContain('class="badge"');
+    // Sportsbook: only draftkings quotes totals in the fixture, so its total leads carry no badge.
+    const html = renderView(view({ kind: 'sportsbook', payload: all.sportsbook }), EN);
+    const quoted = (key: string) => all.sportsbook.odds_matrix.operators.filter((op) => key in op.lines).length;
+    const expected = all.sportsbook.odds_matrix.operators.flatMap((op) => op.best_odds.filter((k) => quoted(k) > 1)).length;
+    expect(all.sportsbook.odds_matrix.operators.some((op) => op.best_odds.some((k) => quoted(k) === 1))).toBe(true);
+    expect(html.match(/class="badge"/g)?.length ?? 0).toBe(expected);
+  });
+
+  it('the event shows the first operators of each outcome and an expander for the rest', () => {
+    const outcome = all.event.outcomes[0]!;
+    const pool = [0, 1, 2, 3].map((i) => ({ ...outcome.comparison_pool[i % 2]!, operator_id: `op${i}`, operator_name: `Op ${i}` }));
+    const p = { ...all.event, outcomes: [{ ...outcome, comparison_pool: pool }] };
+    const closed = renderEvent(p, EN, undefined);
+    expect(closed.match(/<tr data-operator="[^"]+" class="[^"]*more/g)).toHaveLength(pool.length - TOP);
+    expect(closed).toContain(`aria-expanded="false">Show ${pool.length - TOP} more</button>`);
+    const opened = renderEvent(p, EN, undefined, new Set([0]));
+    expect(opened).toContain('<table id="o0" class="open">');
+    expect(opened).toContain('aria-expanded="true">Show fewer</button>');
+    expect(renderEvent(all.event, EN, undefined)).not.toContain('<button');
+  });
+
+  it('a payload with nothing lawful to show says so in one line', () => {
+    const empty: Payload[] = [
+      { ...all.broad, operators: [] },
+      { ...all.event, outcomes: all.event.outcomes.map((o) => ({ ...o, comparison_pool: [] })) },
+      { ...all.event, outcomes: [] },
+      { ...all.sportsbook, odds_matrix: { operators: [] } },
+      { ...all['live-market'], providers_pool: [] },
+    ];
+    for (const p of empty) {
+      expect(isEmpty(p), p.widget_class).toBe(true);
+      const html = renderView(view({ kind: 'x', payload: p }), EN);
+      expect(html.match(/<p class="note">/g), p.widget_class).toHaveLength(1);
+      expect(html).not.toMatch(/<h2|<table|<ol/);
+    }
+    for (const p of Object.values(all) as Payload[]) expect(isEmpty(p)).toBe(false);
+    // Between windows a live market shows no venue, and is not empty for that.
+    expect(isEmpty({ ...all['live-market'], providers_pool: [], market_status: 'awaiting_strike' })).toBe(false);
+  });
+});
+
+describe('numbers in the widget\'s locale', () => {
+  it('money, percentages, odds and multipliers as Intl writes them', () => {
+    const de = (s: string) => localNumber(s, 'de-DE');
+    const nbsp = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
+    expect(nbsp(de('€579.0M'))).toBe('579 Mio. €');
+    expect(nbsp(de('$1.2B'))).toBe('1,2 Mrd. $');
+    expect(nbsp(de('$97,262.62'))).toBe('97.262,62 $');
+    expect(nbsp(de('+$12.50'))).toBe('+12,50 $');
+    expect(nbsp(de('62.0%'))).toBe('62,0 %');
+    expect(de('x1.85')).toBe('x1,85');
+    expect(de('+3.5 (-110)')).toBe('+3,5 (-110)');
+    expect(de('+1200')).toBe('+1200');
+    expect(de('9/4')).toBe('9/4');
+    expect(de('4.5/5')).toBe('4,5/5');
+    expect(nbsp(localNumber('¥1,234', 'ja-JP'))).toBe('￥1,234');
+    // en-US reads what the API wrote.
+    for (const s of ['$579M', '$97,262.62', '62.0%', 'x1.85', '+3.5 (-110)', '62¢']) expect(localNumber(s, 'en-US')).toBe(s);
+  });
+
+  it('a German widget shows German numbers throughout', () => {
+    const { pages } = renderAll('de');
+    const broad = pages.find((p) => p.kind === 'broad')!;
+    const volume = (broad.payload as { trending_summary: { global_24h_volume: string } }).trending_summary.global_24h_volume;
+    expect(broad.html).toContain(esc(localNumber(volume, 'de')));
+    expect(localNumber(volume, 'de')).toMatch(/Mio\.|Mrd\./);
   });
 });

@@ -4,7 +4,9 @@ import {
   americanToProbability,
   decimalToAmerican,
   formatAmerican,
+  formatOdds,
   formatSignedPoint,
+  oddsFormatFor,
   probabilityToAmerican,
 } from '../../src/domain/odds.js';
 
@@ -151,5 +153,41 @@ describe('formatSignedPoint', () => {
 
   it('rejects non-finite values', () => {
     expect(() => formatSignedPoint(Infinity)).toThrow(RangeError);
+  });
+});
+
+describe('formatOdds', () => {
+  it('writes American odds as decimal (two places) and as a fraction in lowest terms', () => {
+    expect(formatOdds(225, 'american')).toBe('+225');
+    expect(formatOdds(225, 'decimal')).toBe('3.25');
+    expect(formatOdds(225, 'fractional')).toBe('9/4');
+    expect(formatOdds(-110, 'decimal')).toBe('1.91');
+    expect(formatOdds(-110, 'fractional')).toBe('10/11');
+    expect(formatOdds(-200, 'fractional')).toBe('1/2');
+    expect(formatOdds(100, 'fractional')).toBe('1/1');
+    expect(formatOdds(-100, 'fractional')).toBe('1/1');
+  });
+
+  it('every format pays what the American odds pay, within its rounding', () => {
+    for (const a of [-350, -175, -110, -105, 100, 105, 137, 225, 1200]) {
+      const decimal = americanToDecimal(a);
+      expect(Math.abs(Number(formatOdds(a, 'decimal')) - decimal)).toBeLessThanOrEqual(0.005);
+      const [n, d] = formatOdds(a, 'fractional').split('/').map(Number) as [number, number];
+      expect(1 + n / d).toBeCloseTo(decimal, 10);
+    }
+    // An exchange's exact after-fee odds: the fraction is of the displayed (rounded) American odds.
+    expect(formatOdds(137.4, 'fractional')).toBe('137/100');
+  });
+
+  it('refuses odds that are no odds', () => {
+    for (const f of ['american', 'decimal', 'fractional'] as const) expect(() => formatOdds(50, f)).toThrow(RangeError);
+  });
+});
+
+describe('oddsFormatFor', () => {
+  it('fractional in GB and IE, American in the US and Canada, decimal elsewhere', () => {
+    expect(['GB', 'IE'].map(oddsFormatFor)).toEqual(['fractional', 'fractional']);
+    expect(['US', 'CA'].map(oddsFormatFor)).toEqual(['american', 'american']);
+    expect(['DE', 'FR', 'ES', 'AU', 'ZZ'].map(oddsFormatFor)).toEqual(['decimal', 'decimal', 'decimal', 'decimal', 'decimal']);
   });
 });

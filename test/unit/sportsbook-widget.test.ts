@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSportsbookWidget, nextMatchup } from '../../src/widgets/sportsbook-widget.js';
+import { formatOdds } from '../../src/domain/odds.js';
 import { SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import type { BookOdds, FinishedGame, LeagueData, Matchup } from '../../src/model/index.js';
 import { makeContext } from './_widget-fixtures.js';
@@ -329,8 +330,36 @@ describe('nextMatchup', () => {
     expect(nextMatchup(data, now, 'NYK')?.id).toBe('next-bos');
   });
 
-  it('returns undefined when no game qualifies', () => {
+  it('returns undefined when no game qualifies (odds formats: below)', () => {
     expect(nextMatchup(data, now, 'MIA')).toBeUndefined();
     expect(nextMatchup(data, new Date('2027-01-01T00:00:00.000Z'))).toBeUndefined();
+  });
+});
+
+describe('buildSportsbookWidget odds formats', () => {
+  const american = buildSportsbookWidget(NBA, MATCHUP, makeContext());
+
+  it('defaults to the format of the visitor\'s country and says which', () => {
+    expect(american.odds_format).toBe('american');
+    expect(buildSportsbookWidget(NBA, MATCHUP, makeContext({ country: 'GB' })).odds_format).toBe('fractional');
+    expect(buildSportsbookWidget(NBA, MATCHUP, makeContext({ country: 'DE' })).odds_format).toBe('decimal');
+  });
+
+  it('writes every line in the format asked for, same lines, best odds unchanged', () => {
+    for (const format of ['decimal', 'fractional'] as const) {
+      const p = buildSportsbookWidget(NBA, MATCHUP, makeContext(), format);
+      expect(() => SportsbookWidgetPayload.parse(p)).not.toThrow();
+      expect(p.odds_format).toBe(format);
+      for (const [i, op] of p.odds_matrix.operators.entries()) {
+        const us = american.odds_matrix.operators[i]!;
+        expect(op.best_odds).toEqual(us.best_odds);
+        expect(Object.keys(op.lines)).toEqual(Object.keys(us.lines));
+        for (const [key, value] of Object.entries(op.lines)) {
+          const usValue = us.lines[key as keyof typeof us.lines]!;
+          const [odds, usOdds] = typeof value === 'string' ? [value, usValue as string] : [value.odds, (usValue as { odds: string }).odds];
+          expect(odds).toBe(formatOdds(Number(usOdds), format));
+        }
+      }
+    }
   });
 });

@@ -1,22 +1,41 @@
 /// <reference lib="dom" />
-/** The event widget: the question, each outcome's probability and depth, every operator's price. */
+/**
+ * The event widget: the question, each outcome's probability and depth, and its operators' prices:
+ * the first TOP of them at once, the rest behind an expander (the element toggles `open`).
+ */
 import type { EventWidgetPayload } from '../../widgets/payload-schemas.js';
-import { bestOddsBadge, cta, esc, note, scroller } from './html.js';
+import { localNumber } from './format.js';
+import { bestOddsBadge, cta, esc, note } from './html.js';
 import type { Labels } from './labels.js';
 
-export function renderEvent(p: EventWidgetPayload, L: Labels): string {
+/** Operators shown per outcome before the expander. */
+export const TOP = 2;
+
+/** `open`: the outcomes whose expander the reader opened (by index). */
+export function renderEvent(p: EventWidgetPayload, L: Labels, locale: string | undefined, open: ReadonlySet<number> = new Set()): string {
   const outcomes = p.outcomes.map((o, i) => {
-    const rows = o.comparison_pool.map((c) =>
-      `<tr data-operator="${esc(c.operator_id)}"${c.is_best_odds ? ' class="best"' : ''}><th scope="row">${esc(c.operator_name)}${c.is_best_odds ? ` ${bestOddsBadge(L)}` : ''}` +
-      `${c.promo_applied ? `<br><span class="code">${esc(L.code)} <code>${esc(c.promo_applied)}</code></span>` : ''}<br>${cta(L, c.deep_link, L.trade, c.operator_name, `e:${i}:${c.operator_id}`)}</th>` +
-      `<td class="num">${esc(c.contract_price)}</td><td class="num">${esc(c.contract_volume)}</td></tr>`,
-    );
-    const table = `<table><caption class="sr">${esc(L.pricesFor(o.outcome_name))}</caption><thead><tr><th scope="col">${esc(L.operator)}</th><th scope="col">${esc(L.yesPrice)}</th><th scope="col">${esc(L.volume24h)}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
-    return `<section class="outcome"><h3>${esc(o.outcome_name)} <span class="pct">${esc(o.aggregated_probability_pct.toFixed(1))}%</span></h3>` +
-      `<div class="bar" aria-hidden="true"><span style="width:${Math.max(0, Math.min(100, o.aggregated_probability_pct))}%"></span></div>` +
-      `<p class="muted">${esc(L.marketDepth)} ${esc(o.market_depth_volume)}</p>` +
-      (rows.length ? scroller(L.pricesFor(o.outcome_name), table) : note(L.noOperator)) +
-      '</section>';
+    // One quote is no comparison: no badge then.
+    const compared = o.comparison_pool.length > 1;
+    const rows = o.comparison_pool.map((c, j) => {
+      const best = compared && c.is_best_odds;
+      const cls = [best && 'best', j >= TOP && 'more'].filter(Boolean).join(' ');
+      return `<tr data-operator="${esc(c.operator_id)}"${cls ? ` class="${cls}"` : ''}><th scope="row">${esc(c.operator_name)}${best ? ` ${bestOddsBadge(L)}` : ''}` +
+        `${c.promo_applied ? `<br><span class="code">${esc(L.code)} <code>${esc(c.promo_applied)}</code></span>` : ''}</th>` +
+        `<td class="num">${esc(localNumber(c.contract_price, locale))}</td><td class="num">${esc(localNumber(c.contract_volume, locale))}</td>` +
+        `<td>${cta(L, c.deep_link, L.trade, c.operator_name, `e:${i}:${c.operator_id}`)}</td></tr>`;
+    });
+    const hidden = rows.length - TOP;
+    const id = `o${i}`;
+    const expander = hidden > 0
+      ? `<button type="button" class="toggle" data-outcome="${i}" aria-controls="${id}" aria-expanded="${open.has(i)}">${esc(open.has(i) ? L.fewer : L.more(hidden))}</button>`
+      : '';
+    const pct = Math.max(0, Math.min(100, o.aggregated_probability_pct));
+    return `<section class="outcome"><h3>${esc(o.outcome_name)} <span class="pct">${esc(localNumber(`${o.aggregated_probability_pct.toFixed(1)}%`, locale))}</span></h3>` +
+      // The bar's width is set through the CSSOM by the element: no inline style attribute (strict CSP).
+      `<div class="bar" aria-hidden="true"><span data-w="${pct}"></span></div>` +
+      `<p class="muted small">${esc(L.marketDepth)} ${esc(localNumber(o.market_depth_volume, locale))}</p>` +
+      (rows.length ? `<table id="${id}"${open.has(i) ? ' class="open"' : ''}><caption class="sr">${esc(L.pricesFor(o.outcome_name))}</caption><thead><tr><th scope="col">${esc(L.operator)}</th><th scope="col">${esc(L.yesPrice)}</th><th scope="col">${esc(L.volume24h)}</th><td></td></tr></thead><tbody>${rows.join('')}</tbody></table>` : note(L.noOperator)) +
+      expander + '</section>';
   });
-  return `<h2>${esc(p.event_question)}</h2>${outcomes.join('') || note(L.noOutcomes)}`;
+  return `<h2>${esc(p.event_question)}</h2>${outcomes.join('')}`;
 }

@@ -1,37 +1,32 @@
 /// <reference lib="dom" />
 /**
  * Keeps one widget's payload current: polls with If-None-Match at the payload's
- * refresh_interval_seconds (or a default), listens on the WebSocket where the server pushes, pauses
- * both while the tab is hidden, and backs off after errors. While the socket delivers, polling rests;
- * when it drops, polling carries on and the socket reconnects with backoff.
+ * refresh_interval_seconds (or a default), listens on the page's shared WebSocket where the server
+ * pushes (socket.ts), pauses polling while the tab is hidden, and backs off after errors. While the
+ * socket delivers, polling rests; when it drops, polling carries on until it is back.
  */
 import type { WidgetRequest } from './request.js';
+import { backoffMs, subscribeTopic } from './socket.js';
 
 export interface FeedEvents {
   data(payload: unknown): void;
-  /** A failed request: `retrying` false when the answer will not change by asking again (4xx). */
-  error(message: string, retrying: boolean): void;
+  /**
+   * A failed request: `retrying` false when the answer will not change by asking again (4xx);
+   * `status` is the HTTP status (0: no answer), `detail` the problem's detail for developers.
+   */
+  error(status: number, detail: string, retrying: boolean): void;
 }
 
 const MAX_BACKOFF_S = 300;
-const MAX_WS_BACKOFF_S = 60;
-
-/** Exponential backoff with jitter, in ms: base * 2^(failures-1), capped, between 50% and 100%. */
-export const backoffMs = (baseS: number, failures: number, capS: number): number =>
-  Math.min(capS, baseS * 2 ** Math.max(0, failures - 1)) * 1000 * (0.5 + Math.random() / 2);
 
 export class Feed {
   #etag: string | null = null;
   #interval: number;
   #failures = 0;
   #timer?: ReturnType<typeof setTimeout>;
-  #ws?: WebSocket;
-  #wsTimer?: ReturnType<typeof setTimeout>;
-  #wsFailures = 0;
-  /** True while the socket is open and subscribed: polling rests. */
+  #unsubscribe?: () => void;
+  /** True while the socket delivers the topic: polling rests. */
   #pushing = false;
-  /** The server refused the topic: stay on polling. */
-  #wsRefused = false;
   #stopped = false;
   #inflight = false;
   /** The server's Retry-After (429, 503), a floor under the next delay. */
@@ -48,34 +43,40 @@ export class Feed {
   start(): void {
     document.addEventListener('visibilitychange', this.#visibility);
     void this.poll();
-    this.#connect();
+    const spec = this.req.ws;
+    if (spec) {
+      this.#unsubscribe = subscribeTopic(spec.url, spec.topic, {
+        data: (payload) => {
+          this.#pushing = true;
+          if (spec.payloadUsable) this.on.data(payload);
+          else this.#refetchSoon();
+        },
+        down: () => {
+          // Back to polling at once, so the widget does not go quiet.
+          if (this.#pushing && !this.#hidden()) void this.poll();
+          this.#pushing = false;
+        },
+        refused: () => (this.#pushing = false),
+      });
+    }
   }
 
   stop(): void {
     this.#stopped = true;
     document.removeEventListener('visibilitychange', this.#visibility);
-    this.#pause();
+    this.#unsubscribe?.();
+    clearTimeout(this.#timer);
+    clearTimeout(this.#refetch);
   }
 
   #hidden = () => document.visibilityState === 'hidden';
 
-  #pause(): void {
-    clearTimeout(this.#timer);
-    clearTimeout(this.#wsTimer);
-    clearTimeout(this.#refetch);
-    this.#refetch = undefined;
-    const ws = this.#ws;
-    this.#ws = undefined;
-    this.#pushing = false;
-    ws?.close();
-  }
-
   readonly #visibility = () => {
-    if (this.#hidden()) this.#pause();
-    else {
-      void this.poll();
-      this.#connect();
-    }
+    if (this.#hidden()) {
+      clearTimeout(this.#timer);
+      clearTimeout(this.#refetch);
+      this.#refetch = undefined;
+    } else void this.poll();
   };
 
   /** Fetches now (unless the socket is delivering usable payloads), then schedules the next poll. */
@@ -96,7 +97,7 @@ export class Feed {
           const body = (await res.json().catch(() => ({}))) as { detail?: string; refresh_interval_seconds?: number };
           if (!res.ok) {
             const retry = Number(res.headers.get('retry-after'));
-            throw Object.assign(new Error(body.detail ?? `HTTP ${res.status}`), { permanent: res.status < 500 && res.status !== 429, retry });
+            throw Object.assign(new Error(body.detail ?? `HTTP ${res.status}`), { status: res.status, permanent: res.status < 500 && res.status !== 429, retry });
           }
           this.#etag = res.headers.get('etag');
           if (body.refresh_interval_seconds) this.#interval = body.refresh_interval_seconds;
@@ -105,8 +106,8 @@ export class Feed {
         this.#failures = 0;
       } catch (err) {
         this.#failures++;
-        const e = err as Error & { permanent?: boolean; retry?: number };
-        this.on.error(e.message || 'network error', !e.permanent);
+        const e = err as Error & { status?: number; permanent?: boolean; retry?: number };
+        this.on.error(e.status ?? 0, e.message || 'network error', !e.permanent);
         this.#retryAfterMs = (e.retry ?? 0) * 1000;
       } finally {
         this.#inflight = false;
@@ -124,40 +125,5 @@ export class Feed {
       this.#refetch = undefined;
       void this.poll(true);
     }, Math.max(0, this.#lastFetchAt + 1000 - Date.now()));
-  }
-
-  #connect(): void {
-    const spec = this.req.ws;
-    if (!spec || this.#ws || this.#wsRefused || this.#stopped || this.#hidden() || typeof WebSocket === 'undefined') return;
-    const ws = new WebSocket(spec.url);
-    this.#ws = ws;
-    ws.onopen = () => ws.send(JSON.stringify({ op: 'subscribe', topic: spec.topic }));
-    ws.onmessage = (e: MessageEvent) => {
-      let msg: { topic?: string; data?: unknown; op?: string };
-      try {
-        msg = JSON.parse(String(e.data)) as typeof msg;
-      } catch {
-        return;
-      }
-      if (msg.op === 'error') {
-        this.#wsRefused = true;
-        ws.close();
-      } else if (msg.topic === spec.topic && msg.data) {
-        this.#pushing = true;
-        this.#wsFailures = 0;
-        if (spec.payloadUsable) this.on.data(msg.data);
-        else this.#refetchSoon();
-      }
-    };
-    ws.onclose = () => {
-      if (this.#ws !== ws) return; // paused or replaced on purpose
-      this.#ws = undefined;
-      const wasPushing = this.#pushing;
-      this.#pushing = false;
-      if (this.#stopped || this.#wsRefused) return;
-      if (wasPushing) void this.poll(); // back to polling at once, so the widget does not go quiet
-      this.#wsFailures++;
-      this.#wsTimer = setTimeout(() => this.#connect(), backoffMs(1, this.#wsFailures, MAX_WS_BACKOFF_S));
-    };
   }
 }

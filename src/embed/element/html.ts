@@ -11,6 +11,9 @@ export const esc = (value: unknown): string => String(value).replace(/[&<>"']/g,
 /** Only http(s) links are followed; anything else (javascript:, data:) becomes an inert anchor. */
 const safeHref = (url: string): string => (/^https?:\/\//i.test(url) ? esc(url) : '#');
 
+/** A link to another site in a new tab; `sponsored` for the operators' paid links. */
+export const out = (url: string, sponsored: boolean) => `href="${safeHref(url)}" target="_blank" rel="${sponsored ? 'sponsored ' : ''}noopener"`;
+
 /** Text for screen readers only. */
 export const sr = (text: string): string => `<span class="sr">${esc(text)}</span>`;
 
@@ -18,8 +21,8 @@ export const sr = (text: string): string => `<span class="sr">${esc(text)}</span
  * A signed click link (the payload's own URL: it counts the click, then redirects). `key` lets the
  * widget put focus back on the same link after a re-render.
  */
-export function cta(L: Labels, url: string, label: string, operator: string, key: string): string {
-  return `<a class="cta" href="${safeHref(url)}" target="_blank" rel="sponsored noopener" data-k="${esc(key)}">${esc(label)}${sr(` ${L.sponsoredLink(operator)}`)}</a>`;
+export function cta(L: Labels, url: string, label: string, operator: string, key: string, cls = 'cta'): string {
+  return `<a class="${cls}" ${out(url, true)} data-k="${esc(key)}" data-op="${esc(operator)}">${esc(label)}${sr(` ${L.sponsoredLink(operator)}`)}</a>`;
 }
 
 /** The badge on the operator the payload flags `is_best_odds`. */
@@ -32,16 +35,37 @@ export const facts = (pairs: ReadonlyArray<readonly [string, string]>, cls = 'fa
 /** A message in place of content (no operator, no price). */
 export const note = (text: string): string => `<p class="note">${esc(text)}</p>`;
 
-/** A table that scrolls sideways on narrow screens; focusable so keyboards can scroll it. */
-export const scroller = (label: string, table: string): string =>
-  `<div class="scroll" role="region" tabindex="0" aria-label="${esc(label)}">${table}</div>`;
+/** What issue "Lawful where shown" adds to every payload; absent until the API sends it. */
+export interface Compliance {
+  resolved_region?: string | null;
+  disclosures?: {
+    min_age: number;
+    ad_label: string;
+    responsible_gambling: { text: string; url: string; phone: string | null };
+  } | null;
+}
+
+/** The advertisement label and minimum age, above the content (nothing when no operator is shown). */
+export function adLine(c: Compliance): string {
+  const d = c.disclosures;
+  return d ? `<p class="ad"><span>${esc(d.ad_label)}</span> <b class="age">${esc(d.min_age)}+</b></p>` : '';
+}
+
+/** The responsible-gambling line under the content, with its link and phone. */
+export function gamblingHelp(c: Compliance): string {
+  const rg = c.disclosures?.responsible_gambling;
+  if (!rg) return '';
+  const host = /^https?:\/\/([^/?#]+)/i.exec(rg.url)?.[1];
+  return `<p class="rg">${esc(rg.text)}${host ? ` <a ${out(rg.url, false)}>${esc(host)}</a>` : ''}` +
+    `${rg.phone ? ` <a href="tel:${esc(rg.phone.replace(/[^\d+]/g, ''))}">${esc(rg.phone)}</a>` : ''}</p>`;
+}
 
 /**
- * Footer: the visitor's country the payload was built for, with the attribution DB-IP's licence asks
- * for. The attribution keeps DB-IP's own English wording in every language: it is the licence's
- * credit line, not interface text. `locale` (the attribute as given) formats the time.
+ * Footer: the visitor's region (else country) the payload was built for, with the attribution
+ * DB-IP's licence asks for. The attribution keeps DB-IP's own English wording in every language: it
+ * is the licence's credit line, not interface text. `locale` formats the time.
  */
-export function footer(L: Labels, geo: string, updated: string | undefined, locale: string | undefined): string {
+export function footer(L: Labels, region: string, updated: string | undefined, locale: string | undefined): string {
   const time = updated ? `<span>${esc(L.updated)} <time datetime="${esc(updated)}">${esc(new Date(updated).toLocaleTimeString(locale))}</time></span> ` : '';
-  return `<footer><span>${esc(L.offersForRegion)} <b>${esc(geo)}</b></span> ${time}<a href="https://db-ip.com" target="_blank" rel="noopener">IP geolocation by DB-IP</a></footer>`;
+  return `<footer><span>${esc(L.offersForRegion)} <b>${esc(region)}</b></span> ${time}<a ${out('https://db-ip.com', false)}>IP geolocation by DB-IP</a></footer>`;
 }

@@ -26,13 +26,11 @@ export interface Labels {
   readonly loading: string;
   readonly unavailable: string;
   readonly retrying: string;
-  /** Data is shown, the last request failed and will be retried; `message` is the failure. */
-  readonly lastDataRetrying: (message: string) => string;
+  /** Data is shown, the last request failed and will be retried (the failure goes to the console). */
+  readonly lastDataRetrying: string;
   /** Data is shown, the last request failed for good (a 4xx). */
-  readonly lastDataStopped: (message: string) => string;
+  readonly lastDataStopped: string;
   readonly stale: string;
-  /** The kind attribute names no widget; the kinds themselves are attribute values, not words. */
-  readonly unknownKind: (kind: string) => string;
 
   // Shared pieces (html.ts).
   /** Screen-reader tail of a call-to-action link. */
@@ -57,6 +55,8 @@ export interface Labels {
   readonly avgPerEvent: string;
   readonly liquidity: string;
   readonly notReported: string;
+  /** The link to a promotion's full terms. */
+  readonly terms: string;
 
   // Event widget.
   readonly trade: string;
@@ -65,7 +65,9 @@ export interface Labels {
   readonly yesPrice: string;
   /** Before the outcome's depth. */
   readonly marketDepth: string;
-  readonly noOutcomes: string;
+  /** The expander of an outcome's further operators, and its way back. */
+  readonly more: (count: number) => string;
+  readonly fewer: string;
 
   // Live-market widget.
   readonly statusAwaitingStrike: string;
@@ -113,10 +115,9 @@ const en: Labels = {
   loading: 'Loading…',
   unavailable: 'This widget is unavailable right now.',
   retrying: 'Retrying…',
-  lastDataRetrying: (m) => `Showing the last data received; retrying: ${m}`,
-  lastDataStopped: (m) => `Showing the last data received; not updating: ${m}`,
+  lastDataRetrying: 'Showing the last data received; retrying.',
+  lastDataStopped: 'Showing the last data received; not updating.',
   stale: 'These prices may be delayed: a data source is not updating.',
-  unknownKind: (k) => `Unknown widget kind "${k}": use event, broad, sportsbook or live-market.`,
   sponsoredLink: (op) => `at ${op} (sponsored, opens in a new tab)`,
   bestOdds: 'Best Odds',
   offersForRegion: 'Offers for your region:',
@@ -133,12 +134,14 @@ const en: Labels = {
   avgPerEvent: 'Avg per event',
   liquidity: 'Liquidity',
   notReported: 'not reported',
+  terms: 'T&Cs',
   trade: 'Trade',
   pricesFor: (o) => `Prices for ${o}`,
   operator: 'Operator',
   yesPrice: 'Yes price',
   marketDepth: 'Market depth',
-  noOutcomes: 'No outcomes listed.',
+  more: (n) => `Show ${n} more`,
+  fewer: 'Show fewer',
   statusAwaitingStrike: 'The window has just started: waiting for its strike price.',
   statusNoStrike: 'No strike was captured for this window; prices return with the next one.',
   statusStale: 'The price feed is delayed; prices are hidden until it is back.',
@@ -181,10 +184,9 @@ const es: Labels = {
   loading: 'Cargando…',
   unavailable: 'Este widget no está disponible en este momento.',
   retrying: 'Reintentando…',
-  lastDataRetrying: (m) => `Se muestran los últimos datos recibidos; reintentando: ${m}`,
-  lastDataStopped: (m) => `Se muestran los últimos datos recibidos; sin actualizar: ${m}`,
+  lastDataRetrying: 'Se muestran los últimos datos recibidos; reintentando.',
+  lastDataStopped: 'Se muestran los últimos datos recibidos; sin actualizar.',
   stale: 'Estos precios pueden estar retrasados: una fuente de datos no se actualiza.',
-  unknownKind: (k) => `Tipo de widget desconocido «${k}»: usa event, broad, sportsbook o live-market.`,
   sponsoredLink: (op) => `en ${op} (patrocinado, se abre en una pestaña nueva)`,
   bestOdds: 'Mejor cuota',
   offersForRegion: 'Ofertas para tu región:',
@@ -201,12 +203,14 @@ const es: Labels = {
   avgPerEvent: 'Media por evento',
   liquidity: 'Liquidez',
   notReported: 'sin datos',
+  terms: 'Términos',
   trade: 'Operar',
   pricesFor: (o) => `Precios de ${o}`,
   operator: 'Operador',
   yesPrice: 'Precio del Sí',
   marketDepth: 'Profundidad de mercado',
-  noOutcomes: 'No hay resultados.',
+  more: (n) => `Ver ${n} más`,
+  fewer: 'Ver menos',
   statusAwaitingStrike: 'La ventana acaba de empezar: esperando su precio de referencia.',
   statusNoStrike: 'No se registró precio de referencia en esta ventana; los precios vuelven con la siguiente.',
   statusStale: 'La fuente de precios va con retraso; los precios se ocultan hasta que se recupere.',
@@ -250,10 +254,9 @@ const de: Labels = {
   loading: 'Wird geladen…',
   unavailable: 'Dieses Widget ist gerade nicht verfügbar.',
   retrying: 'Neuer Versuch…',
-  lastDataRetrying: (m) => `Letzte empfangene Daten; neuer Versuch läuft: ${m}`,
-  lastDataStopped: (m) => `Letzte empfangene Daten; keine Aktualisierung: ${m}`,
+  lastDataRetrying: 'Letzte empfangene Daten; neuer Versuch läuft.',
+  lastDataStopped: 'Letzte empfangene Daten; keine Aktualisierung.',
   stale: 'Diese Preise können verzögert sein: Eine Datenquelle wird nicht aktualisiert.',
-  unknownKind: (k) => `Unbekannte Widget-Art „${k}“: event, broad, sportsbook oder live-market verwenden.`,
   sponsoredLink: (op) => `bei ${op} (gesponsert, öffnet in neuem Tab)`,
   bestOdds: 'Beste Quote',
   offersForRegion: 'Angebote für Ihre Region:',
@@ -270,12 +273,14 @@ const de: Labels = {
   avgPerEvent: 'Ø pro Ereignis',
   liquidity: 'Liquidität',
   notReported: 'keine Angabe',
+  terms: 'AGB',
   trade: 'Handeln',
   pricesFor: (o) => `Preise für ${o}`,
   operator: 'Anbieter',
   yesPrice: 'Ja-Preis',
   marketDepth: 'Markttiefe',
-  noOutcomes: 'Keine Ergebnisse aufgeführt.',
+  more: (n) => `${n} weitere zeigen`,
+  fewer: 'Weniger zeigen',
   statusAwaitingStrike: 'Das Zeitfenster hat gerade begonnen: Der Referenzkurs steht noch aus.',
   statusNoStrike: 'Für dieses Zeitfenster wurde kein Referenzkurs erfasst; Preise gibt es ab dem nächsten wieder.',
   statusStale: 'Der Kurs-Feed ist verzögert; Preise bleiben ausgeblendet, bis er wieder läuft.',
@@ -319,10 +324,9 @@ const fr: Labels = {
   loading: 'Chargement…',
   unavailable: 'Ce widget est indisponible pour le moment.',
   retrying: 'Nouvelle tentative…',
-  lastDataRetrying: (m) => `Dernières données reçues\u00a0; nouvelle tentative\u00a0: ${m}`,
-  lastDataStopped: (m) => `Dernières données reçues\u00a0; plus de mise à jour\u00a0: ${m}`,
+  lastDataRetrying: 'Dernières données reçues\u00a0; nouvelle tentative.',
+  lastDataStopped: 'Dernières données reçues\u00a0; plus de mise à jour.',
   stale: 'Ces prix peuvent être retardés\u00a0: une source de données n’est plus mise à jour.',
-  unknownKind: (k) => `Type de widget inconnu «\u00a0${k}\u00a0»\u00a0: utilisez event, broad, sportsbook ou live-market.`,
   sponsoredLink: (op) => `sur ${op} (sponsorisé, s’ouvre dans un nouvel onglet)`,
   bestOdds: 'Meilleure cote',
   offersForRegion: 'Offres pour votre région\u00a0:',
@@ -339,12 +343,14 @@ const fr: Labels = {
   avgPerEvent: 'Moyenne par événement',
   liquidity: 'Liquidité',
   notReported: 'non disponible',
+  terms: 'Conditions',
   trade: 'Trader',
   pricesFor: (o) => `Prix pour ${o}`,
   operator: 'Opérateur',
   yesPrice: 'Prix du Oui',
   marketDepth: 'Profondeur de marché',
-  noOutcomes: 'Aucune issue listée.',
+  more: (n) => `Voir ${n} de plus`,
+  fewer: 'Voir moins',
   statusAwaitingStrike: 'La fenêtre vient de commencer\u00a0: prix de référence en attente.',
   statusNoStrike: 'Aucun prix de référence n’a été relevé pour cette fenêtre\u00a0; les prix reviennent avec la suivante.',
   statusStale: 'Le flux de prix est retardé\u00a0; les prix sont masqués jusqu’à son retour.',
@@ -388,10 +394,9 @@ const pt: Labels = {
   loading: 'Carregando…',
   unavailable: 'Este widget está indisponível no momento.',
   retrying: 'Tentando novamente…',
-  lastDataRetrying: (m) => `Mostrando os últimos dados recebidos; tentando novamente: ${m}`,
-  lastDataStopped: (m) => `Mostrando os últimos dados recebidos; sem atualização: ${m}`,
+  lastDataRetrying: 'Mostrando os últimos dados recebidos; tentando novamente.',
+  lastDataStopped: 'Mostrando os últimos dados recebidos; sem atualização.',
   stale: 'Estes preços podem estar atrasados: uma fonte de dados não está atualizando.',
-  unknownKind: (k) => `Tipo de widget desconhecido "${k}": use event, broad, sportsbook ou live-market.`,
   sponsoredLink: (op) => `em ${op} (patrocinado, abre em nova aba)`,
   bestOdds: 'Melhor odd',
   offersForRegion: 'Ofertas para a sua região:',
@@ -408,12 +413,14 @@ const pt: Labels = {
   avgPerEvent: 'Média por evento',
   liquidity: 'Liquidez',
   notReported: 'sem dados',
+  terms: 'Termos',
   trade: 'Negociar',
   pricesFor: (o) => `Preços de ${o}`,
   operator: 'Operador',
   yesPrice: 'Preço do Sim',
   marketDepth: 'Profundidade de mercado',
-  noOutcomes: 'Nenhum resultado listado.',
+  more: (n) => `Ver mais ${n}`,
+  fewer: 'Ver menos',
   statusAwaitingStrike: 'A janela acabou de começar: aguardando o preço de referência.',
   statusNoStrike: 'Nenhum preço de referência foi registrado nesta janela; os preços voltam na próxima.',
   statusStale: 'O feed de preços está atrasado; os preços ficam ocultos até ele voltar.',

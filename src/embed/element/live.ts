@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /** The live-market widget: the question with its strike, spot, a countdown, and each venue's multipliers. */
 import type { LiveMarketPayload } from '../../widgets/payload-schemas.js';
-import { bestOddsBadge, cta, esc, note, scroller, sr } from './html.js';
+import { localNumber } from './format.js';
+import { bestOddsBadge, cta, esc, note, sr } from './html.js';
 import type { Labels } from './labels.js';
 
 /** Why a market that is not open shows no prices. */
@@ -14,22 +15,26 @@ export const clock = (seconds: number): string => {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 };
 
-export function renderLive(p: LiveMarketPayload, L: Labels): string {
+export function renderLive(p: LiveMarketPayload, L: Labels, locale: string | undefined): string {
+  const n = (text: string) => esc(localNumber(text, locale));
+  // One venue is no comparison: no badge then.
+  const compared = p.providers_pool.length > 1;
   const rows = p.providers_pool.map((v) => {
     const diff = v.live_metrics.spot_difference;
-    return `<tr data-operator="${esc(v.operator_id)}"${v.is_best_odds ? ' class="best"' : ''}><th scope="row">${esc(v.operator_name)}${v.is_best_odds ? ` ${bestOddsBadge(L)}` : ''}` +
+    const best = compared && v.is_best_odds;
+    return `<tr data-operator="${esc(v.operator_id)}"${best ? ' class="best"' : ''}><th scope="row">${esc(v.operator_name)}${best ? ` ${bestOddsBadge(L)}` : ''}` +
       `${v.incentives.coupon_value ? `<br><span class="code">${esc(v.incentives.coupon_value)}</span>` : ''}<br>${cta(L, v.incentives.cta_url, L.trade, v.operator_name, `l:${v.operator_id}`)}</th>` +
-      `<td class="num">${esc(v.live_metrics.target_price)}<br><span class="${diff.startsWith('-') ? 'down' : 'up'} small">${sr(`${L.spotVsStrike} `)}${esc(diff)}</span></td>` +
-      `<td class="num up">${esc(v.live_metrics.multipliers.payout_up)}</td><td class="num down">${esc(v.live_metrics.multipliers.payout_down)}</td></tr>`;
+      `<td class="num">${n(v.live_metrics.target_price)}<br><span class="${diff.startsWith('-') ? 'down' : 'up'} small">${sr(`${L.spotVsStrike} `)}${n(diff)}</span></td>` +
+      `<td class="num up">${n(v.live_metrics.multipliers.payout_up)}</td><td class="num down">${n(v.live_metrics.multipliers.payout_down)}</td></tr>`;
   });
   const table = `<table><caption class="sr">${esc(L.upDownPayouts)}</caption><thead><tr><th scope="col">${esc(L.venue)}</th><th scope="col">${esc(L.strike)}</th><th scope="col">${esc(L.up)}</th><th scope="col">${esc(L.down)}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
   const body = p.market_status !== 'open'
     ? note(status(p.market_status, L))
-    : rows.length ? scroller(L.upDownPayouts, table) : note(L.noVenue);
+    : rows.length ? table : note(L.noVenue);
   // The payload's horizon is English ("15 minutes"): its number goes into the chosen language's phrase.
   const horizon = L.window(Number.parseInt(p.expiration_horizon, 10));
   return `<h2>${esc(p.active_micro_question)}</h2>` +
-    `<p class="live"><span>${esc(p.underlying_asset)} <b class="spot">${esc(p.spot_price ?? '—')}</b></span> ` +
+    `<p class="live"><span>${esc(p.underlying_asset)} <b class="spot">${p.spot_price ? n(p.spot_price) : '—'}</b></span> ` +
     `<span role="timer" aria-atomic="true">${esc(L.closesIn)} <b class="countdown">${clock(p.seconds_left)}</b></span> <span class="muted">${esc(horizon)}</span></p>` +
     body;
 }

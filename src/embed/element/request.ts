@@ -1,6 +1,5 @@
 /// <reference lib="dom" />
 /** Turns the element's attributes into the widget request (URL, headers) and its WebSocket topic. */
-import type { Labels } from './labels.js';
 
 export type Kind = 'event' | 'broad' | 'sportsbook' | 'live-market';
 const KINDS: readonly string[] = ['event', 'broad', 'sportsbook', 'live-market'];
@@ -22,21 +21,21 @@ export interface WidgetRequest {
 const PARAMS: Record<Kind, Record<string, string>> = {
   event: { slug: 'slug', 'display-format': 'display_format' },
   broad: { limit: 'limit', currency: 'currency' },
-  sportsbook: { league: 'league', 'team-context': 'team_context' },
+  sportsbook: { league: 'league', 'team-context': 'team_context', 'odds-format': 'odds_format' },
   'live-market': { asset: 'asset', horizon: 'horizon_minutes' },
 };
 
 /** Every attribute the element reads. */
-export const ATTRIBUTES = ['kind', 'api-base', 'locale', 'theme', 'fallback-geo', 'advertiser-id', ...new Set(Object.values(PARAMS).flatMap(Object.keys))];
+export const ATTRIBUTES = ['kind', 'api-base', 'locale', 'theme', 'fallback-geo', 'advertiser-id', 'hide-when-empty', 'compact', ...new Set(Object.values(PARAMS).flatMap(Object.keys))];
 
 /**
- * Builds the request, or returns an error message (in the language of `L`, shown in the widget) for a
- * missing or unknown kind. `attr` reads an attribute; `base` is the API origin (the script's own,
- * unless api-base is set).
+ * Builds the request, or returns an error message for the page's developer (the console, never the
+ * visitor) for a missing or unknown kind. `attr` reads an attribute; `base` is the API origin (the
+ * script's own, unless api-base is set).
  */
-export function widgetRequest(attr: (name: string) => string | null, base: string, L: Labels): WidgetRequest | string {
+export function widgetRequest(attr: (name: string) => string | null, base: string): WidgetRequest | string {
   const kind = attr('kind') ?? '';
-  if (!KINDS.includes(kind)) return L.unknownKind(kind);
+  if (!KINDS.includes(kind)) return `predictwire-widget: unknown kind "${kind}"; use event, broad, sportsbook or live-market`;
   const k = kind as Kind;
   const query = new URLSearchParams();
   for (const [name, param] of Object.entries({ ...PARAMS[k], 'fallback-geo': 'fallback_geo', 'advertiser-id': 'advertiser_id' })) {
@@ -51,14 +50,15 @@ export function widgetRequest(attr: (name: string) => string | null, base: strin
   wsBase.protocol = wsBase.protocol === 'https:' ? 'wss:' : 'ws:';
   const geo = attr('fallback-geo');
   if (geo) wsBase.searchParams.set('fallback_geo', geo);
-  // Pushed payloads are built with defaults (cents, no advertiser, the connection's language); when
-  // the element asks for anything else a push only says "changed" and the element fetches its own.
-  const defaults = !attr('advertiser-id') && !locale;
+  // Pushed payloads carry no advertiser: with one, a push only says "changed" and the element fetches
+  // its own. A display format other than cents is a topic of its own (event:{slug}:{format}).
+  const payloadUsable = !attr('advertiser-id');
   let ws: WidgetRequest['ws'];
   if (k === 'live-market') {
-    ws = { url: wsBase.href, topic: `live-market:${(attr('asset') || 'BTC').toUpperCase()}:${attr('horizon') || '5'}`, payloadUsable: defaults };
+    ws = { url: wsBase.href, topic: `live-market:${(attr('asset') || 'BTC').toUpperCase()}:${attr('horizon') || '5'}`, payloadUsable };
   } else if (k === 'event' && attr('slug')) {
-    ws = { url: wsBase.href, topic: `event:${attr('slug')}`, payloadUsable: defaults && (attr('display-format') ?? 'cents') === 'cents' };
+    const format = attr('display-format');
+    ws = { url: wsBase.href, topic: `event:${attr('slug')}${format && format !== 'cents' ? `:${format}` : ''}`, payloadUsable };
   }
   // Only the broad and event widgets count impressions (and take `refresh`).
   const refresh = new URL(url);

@@ -1,31 +1,33 @@
 /// <reference lib="dom" />
 /**
- * The widget's markup for one state: the payload's body between its alerts and footer, or a message
- * while there is no data. Pure (no DOM), so the unit tests render exactly what the element shows.
+ * The widget's markup for one state: the payload's body between its disclosures and footer, or a
+ * visitor-facing message while there is no data. Pure (no DOM), so the unit tests render exactly
+ * what the element shows.
  */
 import type { BroadWidgetPayload, EventWidgetPayload, LiveMarketPayload, SportsbookWidgetPayload } from '../../widgets/payload-schemas.js';
 import { renderBroad } from './broad.js';
 import { renderEvent } from './event.js';
-import { esc, footer } from './html.js';
+import { adLine, esc, footer, gamblingHelp, note, type Compliance } from './html.js';
 import type { Labels } from './labels.js';
 import { renderLive } from './live.js';
 import type { Kind } from './request.js';
 import { renderSportsbook } from './sportsbook.js';
 
-export type Payload = (BroadWidgetPayload | EventWidgetPayload | SportsbookWidgetPayload | LiveMarketPayload) & { stale?: true; resolved_geo: string };
+export type Payload = (BroadWidgetPayload | EventWidgetPayload | SportsbookWidgetPayload | LiveMarketPayload) & { stale?: true; resolved_geo: string } & Compliance;
 
 /** What the element knows when it paints. */
 export interface ViewState {
-  /** The kind attribute (names the section), whatever its value. */
+  /** The kind attribute (names the widget), whatever its value. */
   kind: string;
-  /** The locale attribute as given: it formats dates and times. */
+  /** The locale attribute as given: it formats numbers, dates and times. */
   locale: string | undefined;
   payload: Payload | undefined;
-  /** The problem to show now; '' for none. */
-  message: string;
+  /** The last request failed (its details went to the console). */
+  failed: boolean;
+  /** ...and will be retried. */
   retrying: boolean;
-  /** The last failure, kept until data arrives: without data the widget stays "unavailable". */
-  problem: string;
+  /** Event widget: the outcomes whose further operators the reader opened. */
+  open?: ReadonlySet<number>;
 }
 
 type Title = 'titleEvent' | 'titleBroad' | 'titleSportsbook' | 'titleLive' | 'titleOther';
@@ -36,21 +38,43 @@ const TITLES: Record<Kind, Title> = {
   'live-market': 'titleLive',
 };
 
-function body(p: Payload, L: Labels, locale: string | undefined): string {
+/** The one line a payload with nothing lawful to show gets. */
+const EMPTY: Record<Payload['widget_class'], 'noOperator' | 'noSportsbook' | 'noVenue'> = {
+  broad: 'noOperator',
+  'event-specific': 'noOperator',
+  sportsbook: 'noSportsbook',
+  'live-market': 'noVenue',
+};
+
+/**
+ * True when the payload has no operator to show the visitor (nothing lawful in their region). A live
+ * market between windows (not `open`) is not empty: its venues return with the strike.
+ */
+export function isEmpty(p: Payload): boolean {
   switch (p.widget_class) {
-    case 'broad': return renderBroad(p, L);
-    case 'event-specific': return renderEvent(p, L);
+    case 'broad': return !p.operators.length;
+    case 'event-specific': return p.outcomes.every((o) => !o.comparison_pool.length);
+    case 'sportsbook': return !p.odds_matrix.operators.length;
+    case 'live-market': return p.market_status === 'open' && !p.providers_pool.length;
+  }
+}
+
+function body(p: Payload, L: Labels, locale: string | undefined, open: ReadonlySet<number> | undefined): string {
+  if (isEmpty(p)) return note(L[EMPTY[p.widget_class]]);
+  switch (p.widget_class) {
+    case 'broad': return renderBroad(p, L, locale);
+    case 'event-specific': return renderEvent(p, L, locale, open);
     case 'sportsbook': return renderSportsbook(p, L, locale);
-    case 'live-market': return renderLive(p, L);
+    case 'live-market': return renderLive(p, L, locale);
   }
 }
 
 /**
- * The locale attribute as a tag dates and times can be formatted in: `en_US` is no BCP 47 tag and
- * would make `toLocaleString` throw, so an invalid one falls back to the labels' language.
- * Absent, the browser's own.
+ * The locale attribute as a tag numbers and dates can be formatted in: `en_US` is no BCP 47 tag and
+ * would make `Intl` throw, so an invalid one falls back to the labels' language. Absent, the
+ * browser's own.
  */
-function formatLocale(attr: string | undefined, L: Labels): string | undefined {
+export function formatLocale(attr: string | undefined, L: Labels): string | undefined {
   if (!attr) return undefined;
   try {
     return Intl.getCanonicalLocales(attr)[0] ?? L.lang;
@@ -64,8 +88,9 @@ const updatedAt = (p: Payload): string | undefined =>
   'last_verified_timestamp' in p ? p.last_verified_timestamp : 'timestamp' in p ? p.timestamp : undefined;
 
 /**
- * The widget's section in the language of `L`, which is also its `lang`: the words around the
- * payload are the table's, so that is the language a screen reader should speak.
+ * The widget in the language of `L`, which is also its `lang`: the words around the payload are the
+ * table's, so that is the language a screen reader should speak. It is a group, not a landmark, so
+ * two widgets of a kind on one page need no distinct names.
  */
 export function renderView(s: ViewState, L: Labels): string {
   const p = s.payload;
@@ -74,13 +99,15 @@ export function renderView(s: ViewState, L: Labels): string {
   let content: string;
   if (p) {
     const locale = formatLocale(s.locale, L);
-    content = (s.message ? `<p class="alert" role="status">${esc((s.retrying ? L.lastDataRetrying : L.lastDataStopped)(s.message))}</p>` : '') +
+    content = adLine(p) +
+      (s.failed ? `<p class="alert" role="status">${esc(s.retrying ? L.lastDataRetrying : L.lastDataStopped)}</p>` : '') +
       (p.stale ? `<p class="alert">${esc(L.stale)}</p>` : '') +
-      body(p, L, locale) + footer(L, p.resolved_geo, updatedAt(p), locale);
-  } else if (s.message || s.problem) {
-    content = `<p class="alert" role="alert"><strong>${esc(L.unavailable)}</strong> ${esc(s.message)}${s.retrying ? ` ${esc(L.retrying)}` : ''}</p>`;
+      body(p, L, locale, s.open) + gamblingHelp(p) + footer(L, p.resolved_region || p.resolved_geo, updatedAt(p), locale);
+  } else if (s.failed) {
+    content = `<p class="alert" role="alert"><strong>${esc(L.unavailable)}</strong>${s.retrying ? ` ${esc(L.retrying)}` : ''}</p>`;
   } else {
     content = `<p class="muted" role="status">${esc(L.loading)}</p>`;
   }
-  return `<section class="w" part="widget" aria-label="${esc(label)}" lang="${esc(L.lang)}">${content}</section>`;
+  // Only while loading is the widget a skeleton the element sizes (index.ts).
+  return `<div class="w${p || s.failed ? '' : ' sk'}" part="widget" role="group" aria-label="${esc(label)}" lang="${esc(L.lang)}">${content}</div>`;
 }

@@ -1,5 +1,6 @@
 /** Public (and advertiser-prefixed) widget routes: parse, look up, build once, serve cached bytes. */
 import type { DisplayFormat } from '../../domain/contract-price.js';
+import { oddsFormatFor } from '../../domain/odds.js';
 import type { Deps } from '../deps.js';
 import type { CachedBody } from '../payload-cache.js';
 import { EventWidgetQuery, SportsbookWidgetQuery } from '../params.js';
@@ -67,15 +68,16 @@ export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution
 
 export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
   const shape = replyShape(deps, authenticated);
-  // Parts: league, team_context as given, jurisdiction, advertiser.
-  const keys = new VariantKeys((p) => `sportsbook|${p[0]}|${((p[1] as string | undefined) ?? '').toLowerCase()}|${p[2]}|${p[3] ?? ''}`);
+  // Parts: league, team_context as given, jurisdiction, odds format, advertiser.
+  const keys = new VariantKeys((p) => `sportsbook|${p[0]}|${((p[1] as string | undefined) ?? '').toLowerCase()}|${p[2]}|${p[3]}|${p[4] ?? ''}`);
   return (req) => {
     const q = parseQuery(SportsbookWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
     const snap = requireSnapshot(deps.snapshots, 'sportsbook', q.league);
     const nowMs = deps.now();
     const country = viewerJurisdiction(deps.geo, req, q.fallback_geo, authenticated, q.geo);
-    const key = keys.of([q.league, q.team_context, country, advertiserId]);
+    const format = q.odds_format ?? oddsFormatFor(country);
+    const key = keys.of([q.league, q.team_context, country, format, advertiserId]);
     let entry = deps.payloads.get('sportsbook', key, nowMs);
     if (!entry) {
       const now = new Date(nowMs);
@@ -92,7 +94,7 @@ export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attrib
       }
       const matchup = nextMatchup(snap.data, now, teamCode);
       if (!matchup) throw notFound(teamCode ? `No upcoming ${q.league} matchup for ${teamCode}.` : `No upcoming ${q.league} matchup.`);
-      const payload = buildSportsbookWidget(snap.data, matchup, widgetContext(deps.config, now, advertiserId, `sportsbook|${snap.version}`, country));
+      const payload = buildSportsbookWidget(snap.data, matchup, widgetContext(deps.config, now, advertiserId, `sportsbook|${snap.version}`, country), format);
       // The next matchup changes when this one starts, even if no snapshot arrives.
       entry = deps.payloads.put('sportsbook', key, payload, snap.changedAt, Date.parse(matchup.scheduledTime), [], q.league);
     }
