@@ -51,6 +51,9 @@ const clicks: Array<{ url: string; status: number; location: string | undefined 
 const widget = (kind: string, theme: 'light' | 'dark' = 'light') =>
   page.locator(`predictwire-widget[kind="${kind}"]${theme === 'dark' ? '[theme="dark"]' : ':not([theme])'}`).first();
 
+/** An outcome's operators as the event widget lists them: the flagged best first, else the payload's order. */
+const bestFirst = <T extends { is_best_odds: boolean }>(pool: readonly T[]): T[] => [...pool.filter((c) => c.is_best_odds), ...pool.filter((c) => !c.is_best_odds)];
+
 const getJson = async (path: string, headers: Record<string, string> = {}) => {
   const res = await fetch(`${api.base}${path}`, { headers });
   expect(res.status, path).toBe(200);
@@ -247,7 +250,7 @@ describe('the demo page in chromium', () => {
     expect(await el.locator('h2').textContent()).toBe(event.event_question);
     expect(await el.locator('h3').allTextContents()).toEqual(event.outcomes.map((o) => `${o.outcome_name} ${o.aggregated_probability_pct.toFixed(1)}%`));
     const prices = await el.locator('tbody td.num:first-of-type').allTextContents();
-    expect(prices).toEqual(event.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.contract_price)));
+    expect(prices).toEqual(event.outcomes.flatMap((o) => bestFirst(o.comparison_pool).map((c) => c.contract_price)));
 
     const broad = BroadWidgetPayload.parse(await getJson('/v1/widgets/broad?limit=5'));
     const items = widget('broad').locator('ol.ops > li');
@@ -268,6 +271,9 @@ describe('the demo page in chromium', () => {
     expect(event.outcomes.some((o) => o.comparison_pool.length > 1)).toBe(true);
     for (const [i, outcome] of event.outcomes.entries()) {
       const flagged = outcome.comparison_pool.length > 1 ? outcome.comparison_pool.filter((c) => c.is_best_odds).map((c) => c.operator_id) : [];
+      // The flagged come first, in the payload's order.
+      const order = await sections.nth(i).locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.operator));
+      expect(order).toEqual(bestFirst(outcome.comparison_pool).map((c) => c.operator_id));
       const badged = await sections.nth(i).locator('tr:has(.badge)').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.operator));
       expect(badged).toEqual(flagged);
     }
@@ -453,7 +459,7 @@ describe('a publisher\'s page on another origin', () => {
     // The implied_pct widget shows the REST payload of its format.
     const event = EventWidgetPayload.parse(await getJson('/v1/widgets/event?slug=fed-december-2026&display_format=implied_pct'));
     const prices = await p.locator('predictwire-widget[display-format="implied_pct"] tbody td.num:first-of-type').allTextContents();
-    expect(prices).toEqual(event.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.contract_price)));
+    expect(prices).toEqual(event.outcomes.flatMap((o) => bestFirst(o.comparison_pool).map((c) => c.contract_price)));
     expect((await recorded(p)).csp).toEqual([]);
     await p.close();
   });

@@ -514,6 +514,9 @@ describe('quiet best odds, collapsed event, empty payloads', () => {
     expect(opened).toContain('<table id="o0" class="open">');
     expect(opened).toContain('aria-expanded="true">Show fewer</button>');
     expect(renderEvent(all.event, EN, undefined)).not.toContain('<button');
+    // The best price is among the ones shown, wherever the payload lists it.
+    const lastBest = { ...p, outcomes: [{ ...outcome, comparison_pool: pool.map((c, i) => ({ ...c, is_best_odds: i === 3 })) }] };
+    expect([...renderEvent(lastBest, EN, undefined).matchAll(/<tr data-operator="([^"]+)"/g)].map((m) => m[1])).toEqual(['op3', 'op0', 'op1', 'op2']);
   });
 
   it('a payload with nothing lawful to show says so in one line', () => {

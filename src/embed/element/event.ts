@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The event widget: the question, each outcome's probability and depth, and its operators' prices:
- * the first TOP of them at once, the rest behind an expander (the element toggles `open`).
+ * the TOP best of them at once, the rest behind an expander (the element toggles `open`).
  */
 import type { EventWidgetPayload } from '../../widgets/payload-schemas.js';
 import { localNumber } from './format.js';
@@ -16,7 +16,9 @@ export function renderEvent(p: EventWidgetPayload, L: Labels, locale: string | u
   const outcomes = p.outcomes.map((o, i) => {
     // One quote is no comparison: no badge then.
     const compared = o.comparison_pool.length > 1;
-    const rows = o.comparison_pool.map((c, j) => {
+    // The best prices first, so the collapsed outcome shows them (a stable sort keeps the payload's order otherwise).
+    const pool = [...o.comparison_pool].sort((a, b) => Number(b.is_best_odds) - Number(a.is_best_odds));
+    const rows = pool.map((c, j) => {
       const best = compared && c.is_best_odds;
       const cls = [best && 'best', j >= TOP && 'more'].filter(Boolean).join(' ');
       return `<tr data-operator="${esc(c.operator_id)}"${cls ? ` class="${cls}"` : ''}><th scope="row">${esc(c.operator_name)}${best ? ` ${bestOddsBadge(L)}` : ''}` +
