@@ -220,7 +220,7 @@ describe('the demo page in chromium', () => {
         await expect.poll(() => el.locator('h2').textContent()).toBeTruthy();
         const attribution = el.locator('footer a[href="https://db-ip.com"]');
         expect(await attribution.textContent()).toBe('IP geolocation by DB-IP');
-        expect(await el.locator('footer b').textContent()).toBe('US');
+        expect(await el.locator('footer b').textContent()).toBe('US-NJ');
         await el.screenshot({ path: join(ARTIFACTS, `${w.attributes.kind}-${theme}.png`) });
       }
     }
@@ -606,34 +606,28 @@ describe('a publisher\'s page on another origin', () => {
     await p.close();
   });
 
-  it('renders the disclosures, promotion terms and sportsbook links of issue "Lawful where shown" when the payload has them', async () => {
-    // Until that issue's fields are served, the test adds them to the service's own payloads.
-    const disclosures = { min_age: 21, ad_label: 'Advertisement', responsible_gambling: { text: 'Gambling problem? Help is a call away.', url: 'https://help.example/rg', phone: '1-800-000-0000' } };
+  it("renders the service's disclosures, promotion terms and sportsbook links on every widget (a New Jersey visitor)", async () => {
     const p = await context.newPage();
-    await p.route(`${api.base}/v1/widgets/**`, async (route) => {
-      const body = (await (await route.fetch()).json()) as Record<string, unknown> & {
-        operators?: Array<{ incentives: Record<string, string> }>;
-        odds_matrix?: { operators: Array<{ name: string; routing?: { web_url: string } }> };
-      };
-      Object.assign(body, { disclosures, resolved_region: 'US-NJ' });
-      body.operators?.forEach((op, i) => Object.assign(op.incentives, { promo_terms: `Terms of offer ${i}.`, promo_terms_url: `https://help.example/terms/${i}` }));
-      body.odds_matrix?.operators.forEach((op) => (op.routing = { web_url: `${api.base}/v1/click?test=${encodeURIComponent(op.name)}` }));
-      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
-    });
-    await p.goto(publish('/lawful', ['<predictwire-widget kind="broad" limit="2"></predictwire-widget>', '<predictwire-widget kind="sportsbook" league="NBA"></predictwire-widget>']));
+    await p.goto(publish('/lawful', ['<predictwire-widget kind="broad" limit="3"></predictwire-widget>', '<predictwire-widget kind="sportsbook" league="NBA"></predictwire-widget>']));
     await settled(p);
+    const broad = BroadWidgetPayload.parse(await getJson('/v1/widgets/broad?limit=3'));
+    const book = SportsbookWidgetPayload.parse(await getJson('/v1/widgets/sportsbook?league=NBA'));
+    const d = broad.disclosures!;
+    expect(d).toMatchObject({ min_age: 21, responsible_gambling: { phone: '1-800-GAMBLER' } });
     for (const el of await p.locator('predictwire-widget').all()) {
-      expect(await el.locator('.ad').textContent()).toBe('Advertisement 21+');
+      expect(await el.locator('.ad').textContent()).toBe(`${d.ad_label} ${d.min_age}+`);
       expect(await el.locator('.rg a').evaluateAll((links) => links.map((a) => [a.getAttribute('href'), a.textContent]))).toEqual([
-        ['https://help.example/rg', 'help.example'],
-        ['tel:18000000000', '1-800-000-0000'],
+        [d.responsible_gambling.url, new URL(d.responsible_gambling.url).host],
+        // the vanity number dialled as on a keypad
+        ['tel:18004262537', '1-800-GAMBLER'],
       ]);
       expect(await el.locator('footer b').textContent()).toBe('US-NJ');
     }
     const terms = p.locator('predictwire-widget[kind="broad"] .terms');
-    expect(await terms.allTextContents()).toEqual(['Terms of offer 0. T&Cs', 'Terms of offer 1. T&Cs']);
+    const withTerms = broad.operators.filter((o) => o.incentives.promo_terms !== '');
+    expect(withTerms.length).toBeGreaterThan(0);
+    expect(await terms.allTextContents()).toEqual(withTerms.map((o) => `${o.incentives.promo_terms} T&Cs`));
     const names = await p.locator('predictwire-widget[kind="sportsbook"] tbody th a.op').evaluateAll((links) => links.map((a) => [a.getAttribute('rel'), a.getAttribute('target'), a.dataset.op]));
-    const book = SportsbookWidgetPayload.parse(await getJson('/v1/widgets/sportsbook?league=NBA'));
     expect(names).toEqual(book.odds_matrix.operators.map((op) => ['sponsored noopener', '_blank', op.name]));
     expect(await axeViolations(p)).toEqual([]);
     await p.close();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { snippet, DEMO_WIDGETS } from '../../src/embed/demo-page.js';
 import { renderEvent, TOP } from '../../src/embed/element/event.js';
 import { backoffMs } from '../../src/embed/element/socket.js';
-import { esc } from '../../src/embed/element/html.js';
+import { esc, telUri } from '../../src/embed/element/html.js';
 import { LABELS, LANGS, labelsFor, type Labels } from '../../src/embed/element/labels.js';
 import { clock } from '../../src/embed/element/live.js';
 import { widgetRequest, type WidgetRequest } from '../../src/embed/element/request.js';
@@ -330,7 +330,7 @@ describe('the widget\'s own text in the locale\'s language', () => {
     expect(html.event).toContain('<span class="badge">Beste Quote</span>');
     expect(html.event).toContain('Handeln<span class="sr"> bei Kalshi (gesponsert, öffnet in neuem Tab)</span>');
     expect(html.event).toContain('Letzte empfangene Daten; neuer Versuch läuft.');
-    expect(html.event).toContain('Angebote für Ihre Region: <b>US</b>');
+    expect(html.event).toContain('Angebote für Ihre Region: <b>US-NJ</b>');
     // Broad
     expect(html.broad).toContain('<h2>Top-Anbieter</h2>');
     expect(html.broad).toContain('<dt>Aktivste Kategorie</dt>');
@@ -450,9 +450,11 @@ describe('what issue "Lawful where shown" adds, rendered when present', () => {
   });
 
   it('tolerates their absence (null or missing) and a help line without a phone', () => {
-    for (const payload of Object.values(all) as Payload[]) {
+    for (const built of Object.values(all) as Payload[]) {
+      // the builders fill both fields: take them out to see an older payload
+      const { disclosures: _d, resolved_region: _r, ...payload } = built as Payload & { disclosures?: unknown; resolved_region?: unknown };
       for (const extra of [{}, { disclosures: null, resolved_region: null }]) {
-        const html = renderView(view({ kind: 'x', payload: { ...payload, ...extra } }), EN);
+        const html = renderView(view({ kind: 'x', payload: { ...payload, ...extra } as Payload }), EN);
         expect(html).not.toContain('class="ad"');
         expect(html).not.toContain('class="rg"');
         expect(html).toContain(`<b>${payload.resolved_geo}</b>`);
@@ -462,10 +464,18 @@ describe('what issue "Lawful where shown" adds, rendered when present', () => {
     expect(renderView(view({ kind: 'broad', payload: { ...all.broad, disclosures: noPhone } }), EN)).not.toContain('tel:');
   });
 
+  it('dials a helpline with vanity letters as on a phone keypad', () => {
+    expect(telUri('1-800-GAMBLER')).toBe('tel:18004262537');
+    expect(telUri('877-8-HOPENY')).toBe('tel:8778467369');
+    expect(telUri('0808 8020 133')).toBe('tel:08088020133');
+    expect(telUri('+44 808 8020 133')).toBe('tel:+448088020133');
+  });
+
   it('broad: the promotion\'s significant terms under it, with a T&Cs link', () => {
     const op = all.broad.operators[0]!;
     const terms = { promo_terms: 'New customers, 21+. Min deposit $10.', promo_terms_url: 'https://example.com/terms' };
-    const broad = { ...all.broad, operators: [{ ...op, incentives: { ...op.incentives, ...terms } }, all.broad.operators[1]!] };
+    const other = all.broad.operators[1]!;
+    const broad = { ...all.broad, operators: [{ ...op, incentives: { ...op.incentives, ...terms } }, { ...other, incentives: { ...other.incentives, promo_terms: '', promo_terms_url: '' } }] };
     const html = renderView(view({ kind: 'broad', payload: broad }), EN);
     expect(html).toContain(`<p class="terms small">New customers, 21+. Min deposit $10. <a href="https://example.com/terms" target="_blank" rel="sponsored noopener" data-op="${op.operator_name}">T&amp;Cs</a></p>`.replace('&amp;', '&#38;'));
     expect(html.match(/class="terms/g)).toHaveLength(1);
@@ -480,7 +490,8 @@ describe('what issue "Lawful where shown" adds, rendered when present', () => {
     for (const [i, op] of ops.entries()) {
       expect(html).toContain(`<th scope="row"><a class="op" href="https://api.example/v1/click?t=${i}" target="_blank" rel="sponsored noopener" data-k="s:${i}" data-op="${op.name}">${op.name}<span class="sr">`);
     }
-    expect(renderView(view({ kind: 'sportsbook', payload: all.sportsbook }), EN)).not.toContain('class="op"');
+    const unlinked = all.sportsbook.odds_matrix.operators.map(({ routing: _r, ...op }) => op);
+    expect(renderView(view({ kind: 'sportsbook', payload: { ...all.sportsbook, odds_matrix: { operators: unlinked } } as Payload }), EN)).not.toContain('class="op"');
   });
 });
 

@@ -51,13 +51,17 @@ export function adLine(c: Compliance): string {
   return d ? `<p class="ad"><span>${esc(d.ad_label)}</span> <b class="age">${esc(d.min_age)}+</b></p>` : '';
 }
 
+/** A helpline as a tel: URI: vanity letters dialled as on a phone keypad (1-800-GAMBLER is 18004262537). */
+export const telUri = (phone: string) =>
+  `tel:${phone.toUpperCase().replace(/[A-Z]/g, (ch) => String('22233344455566677778889999'[ch.charCodeAt(0) - 65])).replace(/[^\d+]/g, '')}`;
+
 /** The responsible-gambling line under the content, with its link and phone. */
 export function gamblingHelp(c: Compliance): string {
   const rg = c.disclosures?.responsible_gambling;
   if (!rg) return '';
   const host = /^https?:\/\/([^/?#]+)/i.exec(rg.url)?.[1];
   return `<p class="rg">${esc(rg.text)}${host ? ` <a ${out(rg.url, false)}>${esc(host)}</a>` : ''}` +
-    `${rg.phone ? ` <a href="tel:${esc(rg.phone.replace(/[^\d+]/g, ''))}">${esc(rg.phone)}</a>` : ''}</p>`;
+    `${rg.phone ? ` <a href="${esc(telUri(rg.phone))}">${esc(rg.phone)}</a>` : ''}</p>`;
 }
 
 /**
