@@ -156,7 +156,7 @@ export const EnvSchema = z.object({
   /** Rate limits (docs/operations.md "Limits"): points/seconds per client address or advertiser. */
   RATE_LIMIT_CLICK: RateSpec('60/60'),
   RATE_LIMIT_WS_UPGRADE: RateSpec('30/60'),
-  RATE_LIMIT_READYZ: RateSpec('60/60'),
+  RATE_LIMIT_READYZ: RateSpec('300/60'),
   RATE_LIMIT_VARIANT_BUILD: RateSpec('120/60'),
   RATE_LIMIT_ADVERTISER: RateSpec('1200/60'),
   AUTH_FAILURE_LIMIT: RateSpec('10/60'),

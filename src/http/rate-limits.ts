@@ -2,6 +2,8 @@
  * Request rate limits (rate-limiter-flexible): counted in Redis so every API process shares them,
  * with an in-memory limiter of the same size standing in while Redis is away, and keys over their
  * limit blocked in memory on every process (limit-blocks.ts) so a flood costs no Redis round trip.
+ * The one exception is `readyz`, counted in memory per instance: a health check asks about this
+ * instance only, and must answer the same whether Redis does or not.
  * A refusal is the 429 problem `rate_limited` with Retry-After and the IETF RateLimit-Policy /
  * RateLimit headers.
  *
@@ -11,7 +13,7 @@
  * so it overshoots only by what it sends within one batch.
  */
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config, RateLimit } from '../config.js';
 import { rateLimitRejections } from '../metrics/http.js';
 import { LimitBlocks } from './limit-blocks.js';
@@ -33,7 +35,9 @@ export function rateLimited(name: LimitName, limit: RateLimit, msBeforeNext: num
 
 interface Limiter {
   limit: RateLimit;
-  redis: RateLimiterRedis;
+  store: RateLimiterAbstract;
+  /** Counted in this process only: no Redis, and its refusals block nowhere else. */
+  local: boolean;
 }
 
 export class RateLimits {
@@ -49,7 +53,8 @@ export class RateLimits {
       const base = { keyPrefix: `pw:rl:${name}`, points: limit.points, duration: limit.seconds, blockDuration: blockSeconds };
       return {
         limit,
-        redis: new RateLimiterRedis({
+        local: false,
+        store: new RateLimiterRedis({
           ...base,
           storeClient: redis,
           rejectIfRedisNotReady: true,
@@ -62,7 +67,8 @@ export class RateLimits {
     this.#limiters = {
       click: make('click', config.click),
       ws_upgrade: make('ws_upgrade', config.wsUpgrade),
-      readyz: make('readyz', config.readyz),
+      // Per instance: a health check asks about this instance, and must not depend on Redis.
+      readyz: { limit: config.readyz, local: true, store: new RateLimiterMemory({ keyPrefix: 'readyz', points: config.readyz.points, duration: config.readyz.seconds }) },
       variant_build: make('variant_build', config.variantBuild),
       advertiser: make('advertiser', config.advertiser),
       auth_failures: make('auth_failures', config.authFailures, config.authBlockSeconds),
@@ -92,7 +98,7 @@ export class RateLimits {
    */
   async take(name: LimitName, key: string, points = 1): Promise<Problem | undefined> {
     try {
-      await this.#limiters[name].redis.consume(key, points);
+      await this.#limiters[name].store.consume(key, points);
       return undefined;
     } catch (res) {
       return this.#refused(name, key, res);
@@ -103,7 +109,7 @@ export class RateLimits {
   #refused(name: LimitName, key: string, res: unknown): Problem | undefined {
     if (!(res instanceof RateLimiterRes)) return undefined;
     rateLimitRejections.labels(name).inc();
-    this.#blocks.block(name, key, Date.now() + res.msBeforeNext);
+    if (!this.#limiters[name].local) this.#blocks.block(name, key, Date.now() + res.msBeforeNext);
     return rateLimited(name, this.#limiters[name].limit, res.msBeforeNext);
   }
 
@@ -146,7 +152,7 @@ export class RateLimits {
    */
   async #takeAfter(name: LimitName, key: string, points: number): Promise<void> {
     try {
-      const res = await this.#limiters[name].redis.consume(key, points);
+      const res = await this.#limiters[name].store.consume(key, points);
       if (res.remainingPoints === 0) this.#blocks.block(name, key, Date.now() + res.msBeforeNext);
     } catch (res) {
       this.#refused(name, key, res);
@@ -161,8 +167,8 @@ export class RateLimits {
 
   /** The 429 problem when `key` has used up its allowance (and is blocked), without taking a point. */
   async blocked(name: LimitName, key: string): Promise<Problem | undefined> {
-    const { redis, limit } = this.#limiters[name];
-    const res = await redis.get(key).catch(() => null);
+    const { store, limit } = this.#limiters[name];
+    const res = await store.get(key).catch(() => null);
     if (!res || res.consumedPoints <= limit.points) return undefined;
     rateLimitRejections.labels(name).inc();
     return rateLimited(name, limit, res.msBeforeNext);
