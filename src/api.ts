@@ -7,6 +7,7 @@ import { VerifiedKeys } from './auth/verified-keys.js';
 import { addressKey } from './geo/address-key.js';
 import { RateLimits } from './http/rate-limits.js';
 import { ClickBuffer } from './tracking/click-buffer.js';
+import { spillDir } from './tracking/spill-file.js';
 import { defaultWsCap } from './ws/fd-limit.js';
 import { OPERATORS } from './catalog/operators.js';
 import { CountryDb } from './geo/country-db.js';
@@ -103,7 +104,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const countries = await CountryDb.open();
   log.info({ builtAt: countries.builtAt.toISOString() }, 'geo database loaded');
   const geo = new GeoResolver(countries, config.trustProxy, config.defaultGeo);
-  const impressions = new ImpressionCounter(redis, log);
+  const impressions = new ImpressionCounter(requestRedis, log, undefined, spillDir(config.dataDir));
   impressions.start();
   const ranking = new RankingInputs(redis, log, {
     operatorIds: OPERATORS.map((op) => op.id),
@@ -114,9 +115,9 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   });
 
   const advertisers = new AdvertiserKeys(requestRedis, config.apiKeyPepper);
-  const verifiedKeys = new VerifiedKeys(advertisers, subscriber, config.advertiserKeyCacheSeconds, log);
+  const verifiedKeys = new VerifiedKeys(advertisers, subscriber, config.advertiserKeyCacheSeconds, log, config.advertiserKeyOutageSeconds);
   const limits = new RateLimits(requestRedis, config.limits);
-  const clicks = new ClickBuffer(requestRedis, log, { max: config.clickBufferMax, maxPerVisitorDay: config.clickMaxPerVisitorDay });
+  const clicks = new ClickBuffer(requestRedis, log, { max: config.clickBufferMax, maxPerVisitorDay: config.clickMaxPerVisitorDay, spillDir: spillDir(config.dataDir) });
   clicks.start();
   let draining = false;
 

@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { OperatorId } from './model/index.js';
 import { invalidRanges } from './geo/cidr.js';
+import { dataDir } from './dev/redis-url-file.js';
 
 const DATA_KINDS = ['events', 'sportsbook', 'metrics', 'fx', 'prices', 'quotes'] as const;
 export type DataKind = (typeof DATA_KINDS)[number];
@@ -173,10 +174,14 @@ export const EnvSchema = z.object({
   CLICK_MAX_PER_VISITOR_DAY: z.coerce.number().int().min(1).max(1000).default(10),
   /** Successful advertiser key checks are reused this long (revocation still applies within a second). */
   ADVERTISER_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** While Redis is unreachable, a key that verified within this many seconds keeps working (0: none). */
+  ADVERTISER_KEY_OUTAGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),
   /** Share of requests logged at info level (0 to 1); problems of 500 and up are always logged. */
   ACCESS_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.01),
   /** Seconds /readyz reports draining after SIGTERM before the listener closes (default 5 in production). */
   DRAIN_SECONDS: z.coerce.number().min(0).max(600).optional(),
+  /** Local data folder: the launcher's Redis, and counts an API could not write when it stopped (default .data/). */
+  DATA_DIR: z.string().min(1).optional(),
   /** API processes sharing PORT (docs/operations.md "API workers"); unset: one per core. */
   API_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
 });
@@ -258,10 +263,13 @@ export interface Config {
   clickBufferMax: number;
   clickMaxPerVisitorDay: number;
   advertiserKeyCacheSeconds: number;
+  advertiserKeyOutageSeconds: number;
   accessLogSampleRate: number;
   drainSeconds: number;
   /** API worker processes on the one port; 1 runs the API in this process, without a primary. */
   apiWorkers: number;
+  /** Local data folder (absolute). */
+  dataDir: string;
 }
 
 /** At most `points` requests per `seconds`. */
@@ -376,8 +384,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickBufferMax: e.CLICK_BUFFER_MAX,
     clickMaxPerVisitorDay: e.CLICK_MAX_PER_VISITOR_DAY,
     advertiserKeyCacheSeconds: e.ADVERTISER_KEY_CACHE_SECONDS,
+    advertiserKeyOutageSeconds: e.ADVERTISER_KEY_OUTAGE_SECONDS,
     accessLogSampleRate: e.ACCESS_LOG_SAMPLE_RATE,
     drainSeconds: e.DRAIN_SECONDS ?? (production ? 5 : 0),
     apiWorkers: e.API_WORKERS ?? availableParallelism(),
+    dataDir: dataDir({ DATA_DIR: e.DATA_DIR }),
   };
 }
