@@ -1,8 +1,8 @@
 /**
  * API_WORKERS=2 against a real Redis over real sockets: two worker processes answer on the one port,
  * the per-address WebSocket cap and /readyz's connection count hold for the whole API, the primary's
- * admin port aggregates both workers' metrics, a killed worker is restarted while the port keeps
- * answering, SIGTERM drains and exits 0, and workers go when their primary is killed.
+ * admin port aggregates both workers' metrics, a killed or hung worker is restarted while the port
+ * keeps answering, SIGTERM drains and exits 0, and workers go when their primary is killed.
  */
 import { createServer, get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -30,6 +30,7 @@ beforeAll(async () => {
     WS_MAX_CONNECTIONS_PER_ADDRESS: String(CAP),
     RATE_LIMIT_WS_UPGRADE: '1000/60',
     DRAIN_SECONDS: '2',
+    API_WORKER_HANG_SECONDS: '3',
   });
   feedWorker = await spawnProcess('workers/main.ts', env);
   api = await spawnProcess('src/main.ts', env);
@@ -141,6 +142,23 @@ describe('API_WORKERS=2', () => {
     expect(metric(await metrics(), 'predictwire_api_worker_restarts_total')).toBe(1);
   }, 60_000);
 
+  it('kills and restarts a hung worker (stopped, so silent), and the port keeps answering', async () => {
+    const [victim, survivor] = [...(await workerPids())];
+    process.kill(victim!, 'SIGSTOP');
+    // Until the primary notices, connections the kernel hands to the stopped worker wait: ask nothing.
+    await expect.poll(() => api.output(), { timeout: 15_000, interval: 100 }).toContain('"msg":"api worker hung (no heartbeat); killing it"');
+    // Reaped: the second restart of this run (the first was the SIGKILL above).
+    await expect.poll(() => api.output().match(/api worker \d exited \(SIGKILL\); restarting in/g)?.length, { timeout: 10_000 }).toBe(2);
+    expect(alive(victim!)).toBe(false);
+    await expect.poll(async () => (await workerPids()).size, { timeout: 30_000, interval: 500 }).toBe(2);
+    const now = await workerPids();
+    expect(now.has(survivor!)).toBe(true);
+    expect(now.has(victim!)).toBe(false);
+    const text = await metrics();
+    expect(metric(text, 'predictwire_api_worker_hangs_total')).toBe(1);
+    expect(metric(text, 'predictwire_api_worker_restarts_total')).toBe(2);
+  }, 60_000);
+
   it('SIGTERM to the primary drains every worker (/readyz 503 while still serving) and exits 0', async () => {
     const pids = await workerPids();
     const exit = new Promise<number | null>((r) => api.child.once('exit', (code) => r(code)));
@@ -149,7 +167,7 @@ describe('API_WORKERS=2', () => {
     expect(await getFresh(`${api.base}/healthz`)).toBe(200);
     expect(await exit).toBe(0);
     for (const pid of pids) expect(alive(pid), `worker ${pid}`).toBe(false);
-    expect(api.output().match(/restarting in/g)).toHaveLength(1); // the SIGKILL above; a drained worker is not restarted
+    expect(api.output().match(/restarting in/g)).toHaveLength(2); // the kills above; a drained worker is not restarted
   }, 30_000);
 });
 
