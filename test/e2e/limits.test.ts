@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openWebSocket, refusedUpgrade } from '../support/ws-client.js';
+import { MAX_MESSAGE_BYTES } from '../../src/ws/server.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
@@ -215,6 +216,15 @@ describe('WebSocket limits', () => {
     const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
     for (let i = 0; i < 30; i++) ws.send(JSON.stringify({ op: 'unsubscribe', topic }));
     expect(await closed).toBe(1008);
+  });
+});
+
+describe('WebSocket close codes', () => {
+  it('a message over the size limit is closed with 1009 (RFC 6455: too big to process), not dropped', async () => {
+    const ws = (await openWs('81.2.69.81')) as WebSocket;
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    ws.send(JSON.stringify({ op: 'subscribe', topic: 'x'.repeat(MAX_MESSAGE_BYTES) }));
+    expect(await closed).toBe(1009);
   });
 });
 
