@@ -8,6 +8,8 @@ import { addressKey } from './geo/address-key.js';
 import { RateLimits } from './http/rate-limits.js';
 import { ClickBuffer } from './tracking/click-buffer.js';
 import { spillDir } from './tracking/spill-file.js';
+import { redisBreaker } from './store/redis-breaker.js';
+import { exposeRedisUp } from './metrics/redis.js';
 import { defaultWsCap } from './ws/fd-limit.js';
 import { OPERATORS } from './catalog/operators.js';
 import { CountryDb } from './geo/country-db.js';
@@ -114,9 +116,12 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     now: () => new Date(),
   });
 
+  // One breaker for every command a request waits on: a frozen Redis costs the first few, then none.
+  const breaker = redisBreaker((open) => (open ? log.warn('redis failing: request-path commands skipped (breaker open)') : log.info('redis answers again (breaker closed)')));
+  exposeRedisUp(requestRedis, breaker);
   const advertisers = new AdvertiserKeys(requestRedis, config.apiKeyPepper);
-  const verifiedKeys = new VerifiedKeys(advertisers, subscriber, config.advertiserKeyCacheSeconds, log, config.advertiserKeyOutageSeconds);
-  const limits = new RateLimits(requestRedis, config.limits);
+  const verifiedKeys = new VerifiedKeys(advertisers, subscriber, config.advertiserKeyCacheSeconds, log, config.advertiserKeyOutageSeconds, breaker);
+  const limits = new RateLimits(requestRedis, config.limits, breaker);
   const clicks = new ClickBuffer(requestRedis, log, { max: config.clickBufferMax, maxPerVisitorDay: config.clickMaxPerVisitorDay, spillDir: spillDir(config.dataDir) });
   clicks.start();
   let draining = false;
@@ -125,6 +130,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const deps: Deps = {
     config,
     redis: requestRedis,
+    breaker,
     snapshots,
     payloads,
     advertisers,

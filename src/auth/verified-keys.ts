@@ -14,6 +14,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../log.js';
+import { redisBreaker, type RedisBreaker } from '../store/redis-breaker.js';
 import { INVALIDATE_CHANNEL, type AdvertiserKeys } from './advertiser-keys.js';
 
 // New advertisers show up through the channel; this reload only repairs a missed notice.
@@ -41,6 +42,8 @@ export class VerifiedKeys {
     cacheSeconds: number,
     private readonly log: Logger,
     outageGraceSeconds = 0,
+    /** The request path's breaker: a failing Redis is not asked again for every key. */
+    private readonly breaker: RedisBreaker = redisBreaker(),
   ) {
     this.#cache = cacheSeconds > 0 ? new LRUCache({ max: 10_000, ttl: cacheSeconds * 1000 }) : undefined;
     this.#lastGood = outageGraceSeconds > 0 ? new LRUCache({ max: 10_000, ttl: outageGraceSeconds * 1000 }) : undefined;
@@ -101,7 +104,7 @@ export class VerifiedKeys {
     const generation = this.#generation;
     let ok: boolean;
     try {
-      ok = await this.keys.verify(id, key);
+      ok = await this.breaker.execute(() => this.keys.verify(id, key));
     } catch (err) {
       if (this.#matches(this.#lastGood?.get(id, { updateAgeOnGet: false }), key)) return true;
       throw err;

@@ -4,7 +4,8 @@
  * once, a key verified before the outage keeps working, one that cannot be checked is a 503 with
  * Retry-After) and /readyz stays 200 `degraded`, naming Redis; clicks made then are counted once
  * Redis is back, and the API recovers without a restart. Clicks made during an outage survive an
- * API stopped before Redis returns: spilled to the data folder, counted by the next API.
+ * API stopped before Redis returns: spilled to the data folder, counted by the next API. A frozen
+ * Redis costs a request nothing once the breaker has opened.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/dev/private-redis.js';
 import { clicksKey } from '../../src/tracking/click-counter.js';
+import { loadConfig } from '../../src/config.js';
+import { BREAK_AFTER } from '../../src/store/redis-breaker.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
@@ -157,5 +160,28 @@ describe('Redis killed and restarted under traffic', () => {
     await expect.poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 30_000, interval: 200 }).toBe(before + VISITORS);
     // replayed once: the file is gone
     await expect.poll(() => readdirSync(join(dir, 'data', 'spill')), { timeout: 5_000 }).toEqual([]);
+  }, 60_000);
+
+  it('a frozen Redis costs the first few requests its command timeout, then nothing (breaker)', async () => {
+    const { link, operatorId, day, before } = await clickLink('81.2.75.1');
+    server.kill('SIGSTOP'); // connected, answering nothing
+    try {
+      const CLICKS = BREAK_AFTER * 4;
+      const waited: number[] = [];
+      for (let v = 0; v < CLICKS; v++) {
+        const click = await timed(() => get(`${link.pathname}${link.search}`, `81.2.76.${v + 1}`));
+        expect(click.res.status).toBe(302);
+        if (click.ms >= loadConfig(env).redisCommandTimeoutMs) waited.push(v);
+      }
+      // Only the commands that opened the breaker waited (a flush of the click buffer may be one of them).
+      expect(waited.length).toBeLessThanOrEqual(BREAK_AFTER);
+      const ready = await get('/readyz', '81.2.75.2');
+      expect(ready.status).toBe(200);
+      expect(((await ready.json()) as { missing: string[] }).missing).toContain('redis');
+      server.kill('SIGCONT');
+      await expect.poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 20_000, interval: 200 }).toBe(before + CLICKS);
+    } finally {
+      server.kill('SIGCONT');
+    }
   }, 60_000);
 });

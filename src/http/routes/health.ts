@@ -63,7 +63,7 @@ export function readyRoute(deps: Deps): Handler {
   return async () => {
     let redisOk = true;
     try {
-      await withTimeout(deps.redis.ping(), 1_000);
+      await deps.breaker.execute(() => withTimeout(deps.redis.ping(), 1_000));
     } catch {
       redisOk = false;
     }
