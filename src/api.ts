@@ -33,7 +33,8 @@ import { LivePayloads } from './live/live-payloads.js';
 import { ASSETS, HORIZONS, liveTopic } from './live/market.js';
 import { LIVE_VENUES } from './live/venues.js';
 import type { Logger } from './log.js';
-import { connectRedis, connectRedisFailFast, whenReady } from './store/redis.js';
+import { connectRedis, connectRedisFailFast, readyWithin, whenReady } from './store/redis.js';
+import { readPersistedSnapshots, SnapshotDisk, snapshotDir } from './store/snapshot-disk.js';
 import { SnapshotCache } from './store/snapshot-cache.js';
 import { SnapshotFreshness } from './store/snapshot-freshness.js';
 import { startAdminServer } from './metrics/admin-server.js';
@@ -65,6 +66,21 @@ export interface ApiWorkerLink {
   mayListen(): Promise<void>;
 }
 
+/** How long a starting API waits for Redis before serving the disk copy of its snapshots instead. */
+const COLD_START_WAIT_MS = 5_000;
+
+const laterOf = (a: string | undefined, b: string) => (a !== undefined && a > b ? a : b);
+
+/** Seeds the caches from the disk copy; false when there is none. */
+function seedFromDisk(snapshots: SnapshotCache, freshness: SnapshotFreshness, dir: string, log: Logger): boolean {
+  const copies = readPersistedSnapshots(dir, log);
+  if (copies.length === 0) return false;
+  for (const { snapshot, fetchedAt } of copies) freshness.seedFromDisk(snapshot, fetchedAt);
+  snapshots.seed(copies.map((c) => c.snapshot));
+  log.warn({ snapshots: copies.length, dir }, 'redis unreachable at start: serving the disk copy of the last snapshots, marked stale');
+  return true;
+}
+
 export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLink): Promise<ApiProcess> {
   const redis = connectRedis(config.redis, 'api', log);
   const subscriber = connectRedis(config.redis, 'api-sub', log);
@@ -74,10 +90,15 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const quoteSubscriber = connectRedis(config.redis, 'api-quotes', log);
   // Requests never wait for a reconnect: their commands fail fast and the route answers anyway.
   const requestRedis = connectRedisFailFast(config.redis, 'api-requests', log, config.redisCommandTimeoutMs);
-  await whenReady(requestRedis);
+  const redisAtStart = await readyWithin(requestRedis, COLD_START_WAIT_MS);
 
   const snapshots = new SnapshotCache(redis, subscriber, log);
   const freshness = new SnapshotFreshness(redis, log, { refreshSeconds: config.refreshSeconds, staleAfterIntervals: config.staleAfterIntervals });
+  // Redis away at start: serve the disk copy of the last snapshots, marked stale, rather than nothing.
+  const disk = new SnapshotDisk(snapshotDir(config.dataDir), log);
+  const cold = !redisAtStart && seedFromDisk(snapshots, freshness, snapshotDir(config.dataDir), log);
+  if (!redisAtStart && !cold) await whenReady(requestRedis);
+  snapshots.onChange((snap) => disk.note(snap, laterOf(freshness.fetchedAt(snap), snap.changedAt)));
   // Bodies carry the stale marker: rebuild them when a snapshot turns stale or fresh again.
   const payloads = new PayloadCache((kind, key) => freshness.staleMarker(kind, key));
   freshness.onChange((id) => payloads.invalidate(id.kind));
@@ -175,12 +196,17 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   snapshots.onChange((snap) => {
     if (snap.kind === 'metrics') void ranking.reload();
   });
-  await snapshots.start();
-  await verifiedKeys.start();
-  await limits.start(subscriber);
-  await ranking.start();
-  await engine.start();
-  await freshness.start();
+  const follow = async () => {
+    await snapshots.start();
+    await verifiedKeys.start();
+    await limits.start(subscriber);
+    await ranking.start();
+    await engine.start();
+    await freshness.start();
+  };
+  // A cold start listens at once and follows Redis when it comes back (these commands wait for it).
+  if (cold) void follow().then(() => log.info('redis reached: following live data again'), (err: unknown) => log.error({ err }, 'could not follow Redis after a cold start'));
+  else await follow();
   exposeSnapshotFreshness(freshness);
   exposeLiveEngine(engine, config.live.staleAfterMs);
 
@@ -241,7 +267,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
       await new Promise((r) => setTimeout(r, 50)); // let the close frames go out
       server.close();
       verifiedKeys.stop();
-      await Promise.all([impressions.stop(), clicks.stop(), limits.stop()]);
+      await Promise.all([impressions.stop(), clicks.stop(), limits.stop(), disk.flush()]);
       await Promise.allSettled([redis.quit(), subscriber.quit(), requestRedis.quit()]);
     },
   };

@@ -5,7 +5,8 @@
  * Retry-After) and /readyz stays 200 `degraded`, naming Redis; clicks made then are counted once
  * Redis is back, and the API recovers without a restart. Clicks made during an outage survive an
  * API stopped before Redis returns: spilled to the data folder, counted by the next API. A frozen
- * Redis costs a request nothing once the breaker has opened.
+ * Redis costs a request nothing once the breaker has opened. An API started while Redis is away
+ * serves the disk copy of the last snapshots, marked stale, and follows Redis once it is back.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { freePort } from '../../src/dev/private-redis.js';
 import { clicksKey } from '../../src/tracking/click-counter.js';
 import { loadConfig } from '../../src/config.js';
 import { BREAK_AFTER } from '../../src/store/redis-breaker.js';
+import { EXPECTED_SNAPSHOTS } from '../../src/store/keys.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
@@ -184,4 +186,25 @@ describe('Redis killed and restarted under traffic', () => {
       server.kill('SIGCONT');
     }
   }, 60_000);
+
+  it('an API started while Redis is away serves the disk copy of its last snapshots, marked stale', async () => {
+    const copies = join(dir, 'data', 'snapshots');
+    const present = () => readdirSync(copies).filter((f) => f.endsWith('.json')).length;
+    await expect.poll(present, { timeout: 20_000, interval: 200 }).toBe(EXPECTED_SNAPSHOTS.length);
+    await api.stop();
+    await killRedis();
+
+    api = await spawnProcess('src/main.ts', env);
+    await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
+    const ready = (await (await get('/readyz', '81.2.77.1')).json()) as { status: string; missing: string[] };
+    expect(ready.status).toBe('degraded');
+    expect(ready.missing).toEqual(expect.arrayContaining(['redis', ...EXPECTED_SNAPSHOTS.map((id) => `snapshot ${id.kind}/${id.key} stale`)]));
+    const widget = await get('/v1/widgets/broad?fallback_geo=GB&limit=1', '81.2.77.2');
+    expect(widget.status).toBe(200);
+    expect(BroadWidgetPayload.parse(await widget.json()).stale).toBe(true);
+
+    await restartRedis();
+    await expect.poll(async () => ((await (await get('/readyz', '81.2.77.1')).json()) as { missing: string[] }).missing, { timeout: 30_000, interval: 250 }).not.toContain('redis');
+    await expect.poll(async () => BroadWidgetPayload.parse(await (await get('/v1/widgets/broad?fallback_geo=GB&limit=1', '81.2.77.2')).json()).stale, { timeout: 30_000, interval: 250 }).toBeUndefined();
+  }, 90_000);
 });
