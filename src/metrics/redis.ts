@@ -8,6 +8,8 @@ export function exposeRedisUp(redis: Redis, breaker: RedisBreaker): void {
   new Gauge({
     name: 'predictwire_redis_up',
     help: '1 while this API process reaches Redis on the request path (connected, breaker closed), else 0: fallbacks answer.',
+    // Over API workers: 1 only while every one of them does.
+    aggregator: 'min',
     collect() {
       this.set(redis.status === 'ready' && !breakerOpen(breaker) ? 1 : 0);
     },

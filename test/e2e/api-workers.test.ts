@@ -11,7 +11,8 @@ import { openWebSocket } from '../support/ws-client.js';
 import { freePort } from '../../src/dev/private-redis.js';
 import { alive } from '../support/processes.js';
 import { useRedis } from '../support/redis.js';
-import { spawnProcess, testEnv, waitFor, wsConnections, type ServiceProcess } from '../support/service.js';
+import { advertiserKeys, spawnProcess, testEnv, waitFor, wsConnections, type ServiceProcess } from '../support/service.js';
+import { packageVersion } from '../../src/metrics/build-info.js';
 
 const redis = useRedis();
 let feedWorker: ServiceProcess;
@@ -118,6 +119,21 @@ describe('API_WORKERS=2', () => {
     const text = await metrics();
     expect(metric(text, 'predictwire_api_workers')).toBe(2);
     expect(metric(text, 'predictwire_http_requests_total{route="/healthz",status="200"}')).toBe((Number.isNaN(before) ? 0 : before) + 24);
+    // What runs, once (not once per worker), and Redis in use.
+    expect(metric(text, `predictwire_build_info{version="${packageVersion()}",node="${process.versions.node}"}`)).toBe(1);
+    expect(metric(text, 'predictwire_redis_up')).toBe(1); // the least of the workers'
+  });
+
+  it('counts authenticated requests per advertiser across workers', async () => {
+    const id = 'workers-metrics';
+    const key = await advertiserKeys(redis.client).create(id, 'Workers Metrics', new Date());
+    const REQUESTS = 6;
+    for (let i = 0; i < REQUESTS; i++) {
+      const res = await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': id, 'x-api-key': key, connection: 'close' } });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    expect(metric(await metrics(), `predictwire_advertiser_requests_total{advertiser="${id}"}`)).toBe(REQUESTS);
   });
 
   it('restarts a worker killed with SIGKILL, frees its WebSocket slots, and the port keeps answering', async () => {
