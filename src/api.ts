@@ -214,7 +214,8 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const startedAt = new Date();
   const pages = {
     '/v1/embed.js': staticRoute(await loadEmbedScript(), 'application/javascript; charset=utf-8', startedAt),
-    '/demo': staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt),
+    // Off unless asked for in production (DEMO_ENABLED): then /demo is an unknown path (404).
+    ...(config.demoEnabled && { '/demo': staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt) }),
   };
   const { routes, fallback } = createRouter(deps, pages);
   // Workers listen together: a connection never lands on one still loading, nor on a port whose

@@ -180,6 +180,8 @@ export const EnvSchema = z.object({
   ACCESS_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.01),
   /** Seconds /readyz reports draining after SIGTERM before the listener closes (default 5 in production). */
   DRAIN_SECONDS: z.coerce.number().min(0).max(600).optional(),
+  /** Serve the /demo page (default: on, except when NODE_ENV=production). */
+  DEMO_ENABLED: z.enum(['true', 'false']).optional(),
   /** Local data folder: the launcher's Redis, and counts an API could not write when it stopped (default .data/). */
   DATA_DIR: z.string().min(1).optional(),
   /** An API worker silent (no heartbeat) this long is killed and restarted by its primary. */
@@ -271,6 +273,8 @@ export interface Config {
   /** API worker processes on the one port; 1 runs the API in this process, without a primary. */
   apiWorkers: number;
   apiWorkerHangSeconds: number;
+  /** Whether /demo is served. */
+  demoEnabled: boolean;
   /** Local data folder (absolute). */
   dataDir: string;
 }
@@ -392,6 +396,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     drainSeconds: e.DRAIN_SECONDS ?? (production ? 5 : 0),
     apiWorkers: e.API_WORKERS ?? availableParallelism(),
     apiWorkerHangSeconds: e.API_WORKER_HANG_SECONDS,
+    demoEnabled: e.DEMO_ENABLED === undefined ? !production : e.DEMO_ENABLED === 'true',
     dataDir: dataDir({ DATA_DIR: e.DATA_DIR }),
   };
 }

@@ -42,6 +42,26 @@ async function seedDemoAdvertiser(redisUrl: string, pepper: string): Promise<str
   }
 }
 
+/**
+ * The child's metrics URL when the process answering on its admin port is that child (its
+ * `/healthz` names its pid); else what went wrong, so the banner never shows another process's.
+ */
+async function ownAdminUrl(host: string, port: number, pid: number | undefined): Promise<string> {
+  const probeHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const deadline = Date.now() + 3_000; // a child binds its admin port just after it starts serving
+  let answer = 'not listening';
+  while (Date.now() < deadline) {
+    const res = await fetch(`http://${probeHost}:${port}/healthz`).catch(() => undefined); // not listening (yet)
+    if (res) {
+      const body = (await res.json().catch(() => ({}))) as { pid?: unknown };
+      if (body.pid === pid) return `http://${probeHost}:${port}/metrics`;
+      answer = 'taken by another process';
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return `port ${port} ${answer}: no metrics`;
+}
+
 async function waitReady(base: string, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -122,14 +142,18 @@ async function main(): Promise<void> {
 
   const base = `http://localhost:${config.port}`;
   const ready = await waitReady(base, 30_000);
-  const admin = (port: number) => (port ? `http://${config.admin.host}:${port}` : 'off');
+  const [apiAdmin, workerAdmin, feedAdmin] = await Promise.all(
+    ([[config.admin.apiPort, 0], [config.admin.workerPort, 1], [config.admin.feedPort, 2]] as const).map(([port, i]) =>
+      port ? ownAdminUrl(config.admin.host, port, children[i]!.current()?.pid) : Promise.resolve('off'),
+    ),
+  );
   process.stdout.write(
     [
       '',
       `predictwire ${ready ? 'is ready' : 'started (not ready yet: see /readyz)'}`,
       `  redis        ${config.redisUrl}${redis ? ` (private, data in ${join(dir, 'redis')})` : ''}`,
       `  geo          DEFAULT_GEO=${env.DEFAULT_GEO}${demoGeo ? ' (demo default: local callers count as US visitors; set DEFAULT_GEO to change)' : ''}`,
-      `  demo page    ${base}/demo  (every widget, light and dark, with the two lines to embed it)`,
+      ...(config.demoEnabled ? [`  demo page    ${base}/demo  (every widget, light and dark, with the two lines to embed it)`] : []),
       `  broad        ${base}/v1/widgets/broad?limit=5`,
       `  event        ${base}/v1/widgets/event?slug=fed-december-2026`,
       `  sportsbook   ${base}/v1/widgets/sportsbook?league=NBA`,
@@ -137,7 +161,7 @@ async function main(): Promise<void> {
       `  websocket    ${base.replace('http', 'ws')}/v1/ws  {"op":"subscribe","topic":"live-market:ETH:15"}`,
       `  events list  curl -H "x-advertiser-id: ${DEMO_ADVERTISER}" -H "x-api-key: $KEY" ${base}/advertiser/v1/widgets/events`,
       `  readiness    ${base}/readyz`,
-      `  metrics      ${admin(config.admin.apiPort)}/metrics (worker ${admin(config.admin.workerPort)}, feed ${admin(config.admin.feedPort)})`,
+      `  metrics      ${apiAdmin} (worker ${workerAdmin}, feed ${feedAdmin})`,
       '',
       `  demo advertiser: x-advertiser-id=${DEMO_ADVERTISER}  x-api-key=${apiKey}  (new key every start)`,
       '  In another shell:',

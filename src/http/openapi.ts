@@ -207,10 +207,11 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
   });
   paths['/demo'] = operation('getDemoPage', {
     tag: 'discovery',
-    summary: 'A page showing every widget kind, light and dark, each with its embed snippet',
+    summary: 'A page showing every widget kind, light and dark, each with its embed snippet (404 while DEMO_ENABLED is off)',
     payload: { type: 'string' },
     contentType: 'text/html',
     cached: true,
+    problems: [404],
   });
   paths['/v1/click'] = {
     get: {

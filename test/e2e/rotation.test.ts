@@ -23,13 +23,16 @@ let other: ServiceProcess;
 beforeAll(async () => {
   env = testEnv(redis.url, {
     TRUST_PROXY: '127.0.0.1,::1',
+    // One process per instance: what an instance built, and its /readyz counts, are per process
+    // (with API workers, per worker).
+    API_WORKERS: '1',
     // Room for the 20 widgets' first builds, far less than their rebuilds over a few data changes.
     RATE_LIMIT_VARIANT_BUILD: '25/60',
     RATE_LIMIT_READYZ: '3/60',
     RATE_LIMIT_CLICK: '5/60',
   });
   worker = await spawnProcess('workers/main.ts', env);
-  [api, other] = await Promise.all([spawnProcess('src/main.ts', env), spawnProcess('src/main.ts', env)]);
+  [api, other] = await Promise.all([spawnProcess('src/main.ts', env), spawnProcess('src/main.ts', { ...env, DEMO_ENABLED: 'false' })]);
   // The balancer's own checks (from a TRUST_PROXY address, no X-Forwarded-For) are never limited.
   await Promise.all([waitFor(`${api.base}/readyz`, (s) => s === 200, api), waitFor(`${other.base}/readyz`, (s) => s === 200, other)]);
 });
@@ -138,5 +141,13 @@ describe('clicks over the limit', () => {
     const probe = await get(`${second.pathname}${second.search}`, '81.2.80.22');
     expect(probe.status).toBe(302);
     await expect.poll(() => redis.client.pfcount(clicksKey(operator(second), day)), { timeout: 5_000 }).toBe(before + 1);
+  });
+});
+
+describe('DEMO_ENABLED', () => {
+  it('serves /demo by default outside production, and not when turned off', async () => {
+    expect(loadConfig(env).demoEnabled).toBe(true);
+    expect((await fetch(`${api.base}/demo`)).status).toBe(200);
+    expect((await fetch(`${other.base}/demo`)).status).toBe(404);
   });
 });
