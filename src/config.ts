@@ -184,8 +184,8 @@ export const EnvSchema = z.object({
   DEMO_ENABLED: z.enum(['true', 'false']).optional(),
   /** Local data folder: the launcher's Redis, and counts an API could not write when it stopped (default .data/). */
   DATA_DIR: z.string().min(1).optional(),
-  /** An API worker silent (no heartbeat) this long is killed and restarted by its primary. */
-  API_WORKER_HANG_SECONDS: z.coerce.number().int().min(2).max(3600).default(20),
+  /** A process whose event loop is stuck this long kills itself, and an API worker silent this long is killed by its primary; their supervisor restarts them. */
+  HANG_SECONDS: z.coerce.number().int().min(2).max(3600).default(20),
   /** API processes sharing PORT (docs/operations.md "API workers"); unset: one per core. */
   API_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
 });
@@ -272,7 +272,7 @@ export interface Config {
   drainSeconds: number;
   /** API worker processes on the one port; 1 runs the API in this process, without a primary. */
   apiWorkers: number;
-  apiWorkerHangSeconds: number;
+  hangSeconds: number;
   /** Whether /demo is served. */
   demoEnabled: boolean;
   /** Local data folder (absolute). */
@@ -395,7 +395,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessLogSampleRate: e.ACCESS_LOG_SAMPLE_RATE,
     drainSeconds: e.DRAIN_SECONDS ?? (production ? 5 : 0),
     apiWorkers: e.API_WORKERS ?? availableParallelism(),
-    apiWorkerHangSeconds: e.API_WORKER_HANG_SECONDS,
+    hangSeconds: e.HANG_SECONDS,
     demoEnabled: e.DEMO_ENABLED === undefined ? !production : e.DEMO_ENABLED === 'true',
     dataDir: dataDir({ DATA_DIR: e.DATA_DIR }),
   };

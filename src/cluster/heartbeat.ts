@@ -1,6 +1,6 @@
 /**
  * Liveness of API workers: a worker whose event loop runs says so to its primary every second; the
- * primary kills (SIGKILL) a worker silent for longer than API_WORKER_HANG_SECONDS, and its
+ * primary kills (SIGKILL) a worker silent for longer than HANG_SECONDS, and its
  * supervisor starts it again as after a crash. A hung worker (an endless loop, a stopped process)
  * otherwise keeps its share of the port and answers nobody. A worker is watched from its first
  * beat on, so a slow start is never taken for a hang.
@@ -12,7 +12,7 @@ export const HEARTBEAT_MS = 1_000;
 
 export const workerHangs = new Counter({
   name: 'predictwire_api_worker_hangs_total',
-  help: 'API workers killed by the primary for sending no heartbeat within API_WORKER_HANG_SECONDS.',
+  help: 'API workers killed by the primary for sending no heartbeat within HANG_SECONDS.',
 });
 
 /** Worker side: calls `beat` every HEARTBEAT_MS while the event loop runs. */

@@ -41,7 +41,7 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
   let readyAtStart: Set<ChildProcess> | null = new Set();
   let port = config.port;
   let spawned = 0;
-  const hangs = new HangWatch(config.apiWorkerHangSeconds * 1000, (child, silentMs) => {
+  const hangs = new HangWatch(config.hangSeconds * 1000, (child, silentMs) => {
     log.error({ pid: child.pid, silent_seconds: Math.round(silentMs / 1000) }, 'api worker hung (no heartbeat); killing it');
     child.kill('SIGKILL'); // its supervisor restarts it, as after a crash
   });

@@ -31,7 +31,7 @@ beforeAll(async () => {
     WS_MAX_CONNECTIONS_PER_ADDRESS: String(CAP),
     RATE_LIMIT_WS_UPGRADE: '1000/60',
     DRAIN_SECONDS: '2',
-    API_WORKER_HANG_SECONDS: '3',
+    HANG_SECONDS: '3',
   });
   feedWorker = await spawnProcess('workers/main.ts', env);
   api = await spawnProcess('src/main.ts', env);
