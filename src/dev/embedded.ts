@@ -42,12 +42,22 @@ async function seedDemoAdvertiser(redisUrl: string, pepper: string): Promise<str
   }
 }
 
+/** The admin listener's host as a client reaches it. */
+const reachable = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
+
+/** True when the process answering `/healthz` on the admin port is `pid` (one probe, 2 s at most). */
+async function answersAsItself(host: string, port: number, pid: number | undefined): Promise<boolean> {
+  const res = await fetch(`http://${reachable(host)}:${port}/healthz`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
+  const body = (await res?.json().catch(() => ({}))) as { pid?: unknown } | undefined;
+  return body?.pid === pid;
+}
+
 /**
  * The child's metrics URL when the process answering on its admin port is that child (its
  * `/healthz` names its pid); else what went wrong, so the banner never shows another process's.
  */
 async function ownAdminUrl(host: string, port: number, pid: number | undefined): Promise<string> {
-  const probeHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const probeHost = reachable(host);
   const deadline = Date.now() + 3_000; // a child binds its admin port just after it starts serving
   let answer = 'not listening';
   while (Date.now() < deadline) {
@@ -129,9 +139,12 @@ async function main(): Promise<void> {
       void prettyPipe(child.stdout);
       return child;
     };
+    const adminPort = { api: config.admin.apiPort, worker: config.admin.workerPort, feed: config.admin.feedPort }[name];
     children.push(
       supervise(name, start, {
         notify: say,
+        // Through the child's own admin /healthz (when it has one): a hung or stopped child is restarted.
+        liveness: adminPort ? { probe: (child) => answersAsItself(config.admin.host, adminPort, child.pid), hangMs: config.hangSeconds * 1000 } : undefined,
         onFatal: (child, code) => {
           say(`${child} cannot start (exit ${code}); stopping everything`);
           void stopAll(1);

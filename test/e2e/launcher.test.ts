@@ -1,5 +1,6 @@
 /**
- * Drills on the `npm start` launcher: a crashed worker comes back while the API keeps answering;
+ * Drills on the `npm start` launcher: a crashed worker comes back while the API keeps answering, and
+ * so does a stopped (hung) price feed;
  * the admin ports list the metrics; a second launcher on the same data folder is refused; the
  * advertiser CLI finds the launcher's private Redis by itself; a launcher killed hard takes its
  * Redis down, and the next one cleans up the stale lock and starts.
@@ -32,6 +33,8 @@ async function launcherEnv(): Promise<NodeJS.ProcessEnv> {
     ADMIN_PORT: String(await freePort()),
     WORKER_HEALTH_PORT: String(await freePort()),
     FEED_HEALTH_PORT: String(await freePort()),
+    // A stopped child is noticed within seconds.
+    HANG_SECONDS: '4',
   };
   delete env.REDIS_URL;
   return env;
@@ -121,6 +124,15 @@ describe('npm start launcher', () => {
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     expect(launcher.child.exitCode).toBeNull();
     expect((await api('/readyz')).status).toBe(200);
+  }, 60_000);
+
+  it('restarts a hung (stopped) child that no longer answers its health check', async () => {
+    const before = childRunning(launcher.child.pid!, 'workers/feed/main.ts')!;
+    process.kill(before, 'SIGSTOP');
+    await expect.poll(() => launcher.output(), { timeout: 20_000, interval: 200 }).toMatch(/feed has not answered its health check for \d+ s; killing it/);
+    await expect.poll(() => childRunning(launcher.child.pid!, 'workers/feed/main.ts'), { timeout: 30_000, interval: 200 }).not.toBe(before);
+    expect(alive(before)).toBe(false);
+    await expect.poll(async () => (await fetch(`http://127.0.0.1:${ports.feed}/healthz`).catch(() => undefined))?.status, { timeout: 30_000, interval: 200 }).toBe(200);
   }, 60_000);
 
   it('serves metrics on the admin ports only', async () => {
