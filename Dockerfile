@@ -24,7 +24,10 @@ ENV NODE_ENV=production
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
-# The node image's unprivileged user; the app never needs to write inside /app.
+# The data folder (DATA_DIR): the only place the app writes, owned by the node image's
+# unprivileged user so that a named volume mounted there starts writable.
+RUN mkdir /data && chown node:node /data
+ENV DATA_DIR=/data
 USER node
 EXPOSE 8080
 # The API's liveness; compose gives the worker and the feed their own (their health ports).

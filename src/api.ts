@@ -7,6 +7,9 @@ import { VerifiedKeys } from './auth/verified-keys.js';
 import { addressKey } from './geo/address-key.js';
 import { RateLimits } from './http/rate-limits.js';
 import { ClickBuffer } from './tracking/click-buffer.js';
+import { spillDir } from './tracking/spill-file.js';
+import { redisBreaker } from './store/redis-breaker.js';
+import { exposeRedisUp } from './metrics/redis.js';
 import { defaultWsCap } from './ws/fd-limit.js';
 import { OPERATORS } from './catalog/operators.js';
 import { LocationDb } from './geo/location-db.js';
@@ -31,7 +34,8 @@ import { LivePayloads } from './live/live-payloads.js';
 import { ASSETS, HORIZONS, liveTopic } from './live/market.js';
 import { LIVE_VENUES } from './live/venues.js';
 import type { Logger } from './log.js';
-import { connectRedis, connectRedisFailFast, whenReady } from './store/redis.js';
+import { connectRedis, connectRedisFailFast, readyWithin, whenReady } from './store/redis.js';
+import { readPersistedSnapshots, SnapshotDisk, snapshotDir } from './store/snapshot-disk.js';
 import { SnapshotCache } from './store/snapshot-cache.js';
 import { SnapshotFreshness } from './store/snapshot-freshness.js';
 import { startAdminServer } from './metrics/admin-server.js';
@@ -63,6 +67,21 @@ export interface ApiWorkerLink {
   mayListen(): Promise<void>;
 }
 
+/** How long a starting API waits for Redis before serving the disk copy of its snapshots instead. */
+const COLD_START_WAIT_MS = 5_000;
+
+const laterOf = (a: string | undefined, b: string) => (a !== undefined && a > b ? a : b);
+
+/** Seeds the caches from the disk copy; false when there is none. */
+function seedFromDisk(snapshots: SnapshotCache, freshness: SnapshotFreshness, dir: string, log: Logger): boolean {
+  const copies = readPersistedSnapshots(dir, log);
+  if (copies.length === 0) return false;
+  for (const { snapshot, fetchedAt } of copies) freshness.seedFromDisk(snapshot, fetchedAt);
+  snapshots.seed(copies.map((c) => c.snapshot));
+  log.warn({ snapshots: copies.length, dir }, 'redis unreachable at start: serving the disk copy of the last snapshots, marked stale');
+  return true;
+}
+
 export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLink): Promise<ApiProcess> {
   const redis = connectRedis(config.redis, 'api', log);
   const subscriber = connectRedis(config.redis, 'api-sub', log);
@@ -72,10 +91,15 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const quoteSubscriber = connectRedis(config.redis, 'api-quotes', log);
   // Requests never wait for a reconnect: their commands fail fast and the route answers anyway.
   const requestRedis = connectRedisFailFast(config.redis, 'api-requests', log, config.redisCommandTimeoutMs);
-  await whenReady(requestRedis);
+  const redisAtStart = await readyWithin(requestRedis, COLD_START_WAIT_MS);
 
   const snapshots = new SnapshotCache(redis, subscriber, log);
   const freshness = new SnapshotFreshness(redis, log, { refreshSeconds: config.refreshSeconds, staleAfterIntervals: config.staleAfterIntervals });
+  // Redis away at start: serve the disk copy of the last snapshots, marked stale, rather than nothing.
+  const disk = new SnapshotDisk(snapshotDir(config.dataDir), log);
+  const cold = !redisAtStart && seedFromDisk(snapshots, freshness, snapshotDir(config.dataDir), log);
+  if (!redisAtStart && !cold) await whenReady(requestRedis);
+  snapshots.onChange((snap) => disk.note(snap, laterOf(freshness.fetchedAt(snap), snap.changedAt)));
   // Bodies carry the stale marker: rebuild them when a snapshot turns stale or fresh again.
   const payloads = new PayloadCache((kind, key) => freshness.staleMarker(kind, key));
   freshness.onChange((id) => payloads.invalidate(id.kind));
@@ -104,7 +128,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const locations = await LocationDb.open();
   log.info({ builtAt: locations.builtAt.toISOString() }, 'geo database loaded');
   const geo = new GeoResolver(locations, config.trustProxy, config.defaultGeo, config.cdnGeo);
-  const impressions = new ImpressionCounter(redis, log);
+  const impressions = new ImpressionCounter(requestRedis, log, undefined, spillDir(config.dataDir));
   impressions.start();
   const ranking = new RankingInputs(redis, log, {
     operatorIds: OPERATORS.map((op) => op.id),
@@ -114,10 +138,13 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     now: () => new Date(),
   });
 
+  // One breaker for every command a request waits on: a frozen Redis costs the first few, then none.
+  const breaker = redisBreaker((open) => (open ? log.warn('redis failing: request-path commands skipped (breaker open)') : log.info('redis answers again (breaker closed)')));
+  exposeRedisUp(requestRedis, breaker);
   const advertisers = new AdvertiserKeys(requestRedis, config.apiKeyPepper);
-  const verifiedKeys = new VerifiedKeys(advertisers, subscriber, config.advertiserKeyCacheSeconds, log);
-  const limits = new RateLimits(requestRedis, config.limits);
-  const clicks = new ClickBuffer(requestRedis, log, { max: config.clickBufferMax, maxPerVisitorDay: config.clickMaxPerVisitorDay });
+  const verifiedKeys = new VerifiedKeys(advertisers, subscriber, config.advertiserKeyCacheSeconds, log, config.advertiserKeyOutageSeconds, breaker);
+  const limits = new RateLimits(requestRedis, config.limits, breaker);
+  const clicks = new ClickBuffer(requestRedis, log, { max: config.clickBufferMax, maxPerVisitorDay: config.clickMaxPerVisitorDay, spillDir: spillDir(config.dataDir) });
   clicks.start();
   let draining = false;
 
@@ -125,6 +152,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const deps: Deps = {
     config,
     redis: requestRedis,
+    breaker,
     snapshots,
     payloads,
     advertisers,
@@ -172,12 +200,17 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   snapshots.onChange((snap) => {
     if (snap.kind === 'metrics') void ranking.reload();
   });
-  await snapshots.start();
-  await verifiedKeys.start();
-  await limits.start(subscriber);
-  await ranking.start();
-  await engine.start();
-  await freshness.start();
+  const follow = async () => {
+    await snapshots.start();
+    await verifiedKeys.start();
+    await limits.start(subscriber);
+    await ranking.start();
+    await engine.start();
+    await freshness.start();
+  };
+  // A cold start listens at once and follows Redis when it comes back (these commands wait for it).
+  if (cold) void follow().then(() => log.info('redis reached: following live data again'), (err: unknown) => log.error({ err }, 'could not follow Redis after a cold start'));
+  else await follow();
   exposeSnapshotFreshness(freshness);
   exposeLiveEngine(engine, config.live.staleAfterMs);
 
@@ -185,7 +218,8 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const startedAt = new Date();
   const pages = {
     '/v1/embed.js': staticRoute(await loadEmbedScript(), 'application/javascript; charset=utf-8', startedAt),
-    '/demo': staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt),
+    // Off unless asked for in production (DEMO_ENABLED): then /demo is an unknown path (404).
+    ...(config.demoEnabled && { '/demo': staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt) }),
   };
   const { routes, fallback } = createRouter(deps, pages);
   // Workers listen together: a connection never lands on one still loading, nor on a port whose
@@ -239,7 +273,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
       await new Promise((r) => setTimeout(r, 50)); // let the close frames go out
       server.close();
       verifiedKeys.stop();
-      await Promise.all([impressions.stop(), clicks.stop(), limits.stop()]);
+      await Promise.all([impressions.stop(), clicks.stop(), limits.stop(), disk.flush()]);
       await Promise.allSettled([redis.quit(), subscriber.quit(), requestRedis.quit()]);
     },
   };

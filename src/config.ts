@@ -8,6 +8,7 @@ import { OperatorId } from './model/index.js';
 import { CDN_NAMES, type CdnName } from './geo/cdn-headers.js';
 import { invalidRanges } from './geo/cidr.js';
 import { parseJurisdiction } from './geo/jurisdiction-code.js';
+import { dataDir } from './dev/redis-url-file.js';
 
 const DATA_KINDS = ['events', 'sportsbook', 'metrics', 'fx', 'prices', 'quotes'] as const;
 export type DataKind = (typeof DATA_KINDS)[number];
@@ -162,7 +163,7 @@ export const EnvSchema = z.object({
   /** Rate limits (docs/operations.md "Limits"): points/seconds per client address or advertiser. */
   RATE_LIMIT_CLICK: RateSpec('60/60'),
   RATE_LIMIT_WS_UPGRADE: RateSpec('30/60'),
-  RATE_LIMIT_READYZ: RateSpec('60/60'),
+  RATE_LIMIT_READYZ: RateSpec('300/60'),
   RATE_LIMIT_VARIANT_BUILD: RateSpec('120/60'),
   RATE_LIMIT_ADVERTISER: RateSpec('1200/60'),
   AUTH_FAILURE_LIMIT: RateSpec('10/60'),
@@ -179,10 +180,18 @@ export const EnvSchema = z.object({
   CLICK_MAX_PER_VISITOR_DAY: z.coerce.number().int().min(1).max(1000).default(10),
   /** Successful advertiser key checks are reused this long (revocation still applies within a second). */
   ADVERTISER_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** While Redis is unreachable, a key that verified within this many seconds keeps working (0: none). */
+  ADVERTISER_KEY_OUTAGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),
   /** Share of requests logged at info level (0 to 1); problems of 500 and up are always logged. */
   ACCESS_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.01),
   /** Seconds /readyz reports draining after SIGTERM before the listener closes (default 5 in production). */
   DRAIN_SECONDS: z.coerce.number().min(0).max(600).optional(),
+  /** Serve the /demo page (default: on, except when NODE_ENV=production). */
+  DEMO_ENABLED: z.enum(['true', 'false']).optional(),
+  /** Local data folder: the launcher's Redis, and counts an API could not write when it stopped (default .data/). */
+  DATA_DIR: z.string().min(1).optional(),
+  /** A process whose event loop is stuck this long kills itself, and an API worker silent this long is killed by its primary; their supervisor restarts them. */
+  HANG_SECONDS: z.coerce.number().int().min(2).max(3600).default(20),
   /** API processes sharing PORT (docs/operations.md "API workers"); unset: one per core. */
   API_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
 });
@@ -265,10 +274,16 @@ export interface Config {
   clickBufferMax: number;
   clickMaxPerVisitorDay: number;
   advertiserKeyCacheSeconds: number;
+  advertiserKeyOutageSeconds: number;
   accessLogSampleRate: number;
   drainSeconds: number;
   /** API worker processes on the one port; 1 runs the API in this process, without a primary. */
   apiWorkers: number;
+  hangSeconds: number;
+  /** Whether /demo is served. */
+  demoEnabled: boolean;
+  /** Local data folder (absolute). */
+  dataDir: string;
 }
 
 /** At most `points` requests per `seconds`. */
@@ -384,8 +399,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickBufferMax: e.CLICK_BUFFER_MAX,
     clickMaxPerVisitorDay: e.CLICK_MAX_PER_VISITOR_DAY,
     advertiserKeyCacheSeconds: e.ADVERTISER_KEY_CACHE_SECONDS,
+    advertiserKeyOutageSeconds: e.ADVERTISER_KEY_OUTAGE_SECONDS,
     accessLogSampleRate: e.ACCESS_LOG_SAMPLE_RATE,
     drainSeconds: e.DRAIN_SECONDS ?? (production ? 5 : 0),
     apiWorkers: e.API_WORKERS ?? availableParallelism(),
+    hangSeconds: e.HANG_SECONDS,
+    demoEnabled: e.DEMO_ENABLED === undefined ? !production : e.DEMO_ENABLED === 'true',
+    dataDir: dataDir({ DATA_DIR: e.DATA_DIR }),
   };
 }

@@ -3,6 +3,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
 import { EXIT_WITH_PARENT_ENV, onParentExit } from './dev/parent-watch.js';
 import { onShutdown } from './shutdown.js';
+import { exposeBuildInfo } from './metrics/build-info.js';
+import { startWatchdog } from './watchdog.js';
 
 /**
  * Loads config, starts the process and stops it on SIGINT/SIGTERM. A bad configuration prints its
@@ -16,6 +18,8 @@ export async function runProcess(
   try {
     const config = loadConfig();
     const log = createLogger(config.logLevel, name, bindings);
+    exposeBuildInfo();
+    startWatchdog(name, config.hangSeconds);
     const proc = await start(config, log);
     // A process that drains (the API) keeps serving, reported not-ready, before it stops.
     onShutdown(log, async () => {

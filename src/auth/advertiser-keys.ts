@@ -14,8 +14,9 @@ import { LRUCache } from 'lru-cache';
 
 export const ADVERTISER_ID = /^[a-z0-9][a-z0-9_-]{2,63}$/;
 const KEY_FORMAT = /^pwk_[A-Za-z0-9_-]{43}$/;
-const advKey = (id: string) => `pw:adv:${id}`;
-const INDEX = 'pw:advertisers';
+/** The hash of one advertiser, and the set of every advertiser id. */
+export const advKey = (id: string) => `pw:adv:${id}`;
+export const INDEX = 'pw:advertisers';
 /** Pub/sub channel naming an advertiser whose key or status just changed. */
 export const INVALIDATE_CHANNEL = 'pw:adv:changed';
 

@@ -3,9 +3,11 @@
  * Redis: REDIS_SENTINELS or REDIS_URL, else the private Redis of an `npm start` running in this
  * folder (it records its URL under DATA_DIR, default .data/).
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { AdvertiserError, AdvertiserKeys, type AdvertiserRecord } from '../auth/advertiser-keys.js';
+import { AdvertiserBackup, exportAdvertisers, importAdvertisers } from '../auth/advertiser-backup.js';
 import { ConfigError, loadConfig, type RedisTarget } from '../config.js';
 import { dataDir, launcherRedisUrl } from '../dev/redis-url-file.js';
 import { targetOptions } from '../store/redis.js';
@@ -19,6 +21,10 @@ commands:
   retire <id>          ends a rotation: the previous key stops working at once
   revoke <id>          every key of the advertiser stops working at once
   list                 advertisers, their status and live keys (created, last used)
+  export [file]        every advertiser's record (key hashes, never keys) as JSON, for
+                       backup: to the file (readable by you only), else to stdout
+  import <file>        adds the advertisers of an export that are missing here (existing
+                       ones are left as they are); keys verify under the same API_KEY_PEPPER
 
 options:
   --json               machine-readable output on stdout
@@ -74,6 +80,23 @@ async function connect(target: RedisTarget, from: string): Promise<Redis> {
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 
+/** An export file, checked; a one-line error naming the file otherwise. */
+function readBackup(file: string): AdvertiserBackup {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new AdvertiserError(`${file}: ${code === 'ENOENT' ? 'no such file' : code ? (err as Error).message : 'not JSON'}`);
+  }
+  const parsed = AdvertiserBackup.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new AdvertiserError(`${file}: not an advertiser export (${issue.path.join('.') || 'top level'}: ${issue.message})`);
+  }
+  return parsed.data;
+}
+
 function printList(list: AdvertiserRecord[]): void {
   for (const a of list) {
     out(`${a.id}\t${a.status}\t${a.name}\tcreated ${a.createdAt}${a.rotatedAt ? `\trotated ${a.rotatedAt}` : ''}${a.revokedAt ? `\trevoked ${a.revokedAt}` : ''}`);
@@ -89,9 +112,12 @@ async function run(argv: string[]): Promise<number> {
   });
   const [command, id, ...rest] = positionals;
   if (values.help) return (out(USAGE), 0);
-  const known = ['create', 'rotate', 'retire', 'revoke', 'list'];
+  const known = ['create', 'rotate', 'retire', 'revoke', 'list', 'export', 'import'];
   if (!command || !known.includes(command)) throw new UsageError(command ? `unknown command "${command}"` : 'no command');
-  if (command !== 'list' && !id) throw new UsageError(`${command} needs an advertiser id`);
+  if (command === 'import' && !id) throw new UsageError('import needs the file an export wrote');
+  if (!['list', 'export', 'import'].includes(command) && !id) throw new UsageError(`${command} needs an advertiser id`);
+  // Read before connecting: a bad file is the user's to fix, whatever Redis says.
+  const backup = command === 'import' ? readBackup(id!) : undefined;
 
   const { env, from } = redisSettings();
   // Redis, the pepper (and its production checks) come from the same settings the API reads.
@@ -121,6 +147,19 @@ async function run(argv: string[]): Promise<number> {
         if (json) out(JSON.stringify({ id, status: 'revoked', revokedAt: now.toISOString() }));
         else out(`advertiser ${id} revoked`);
         return 0;
+      case 'export': {
+        const text = `${JSON.stringify(await exportAdvertisers(redis, now), null, 2)}\n`;
+        if (!id) return (process.stdout.write(text), 0);
+        writeFileSync(id, text, { mode: 0o600 });
+        out(json ? JSON.stringify({ file: id }) : `advertisers exported to ${id} (key hashes only)`);
+        return 0;
+      }
+      case 'import': {
+        const result = await importAdvertisers(redis, backup!);
+        if (json) out(JSON.stringify(result));
+        else out(`imported ${result.added.length} advertisers${result.skipped.length ? `; skipped ${result.skipped.length} already here: ${result.skipped.join(', ')}` : ''}`);
+        return 0;
+      }
       default: {
         const list = await keys.list();
         if (json) out(JSON.stringify(list, null, 2));

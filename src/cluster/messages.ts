@@ -19,7 +19,9 @@ export type ToPrimary =
   /** How many WebSocket connections does the whole API hold now? Answered by `count`. */
   | { t: 'count'; id: number }
   /** The answer to `collect`. */
-  | { t: 'metrics'; id: number; metrics: MetricsJson };
+  | { t: 'metrics'; id: number; metrics: MetricsJson }
+  /** The worker's event loop runs (every HEARTBEAT_MS, heartbeat.ts). */
+  | { t: 'beat' };
 
 /** Primary → worker. */
 export type ToWorker =

@@ -2,7 +2,7 @@
  * API_WORKERS above 1: this process is the primary. It forks that many API workers (this same entry
  * script with the same node arguments: tsx in development, plain node on dist/), which all listen on
  * PORT; uWS sets SO_REUSEPORT on Linux, so the kernel spreads connections over them. The primary
- * serves no traffic. It restarts a worker that dies, relays SIGTERM/SIGINT (each worker drains as a
+ * serves no traffic. It restarts a worker that dies or hangs (no heartbeat: heartbeat.ts), relays SIGTERM/SIGINT (each worker drains as a
  * single API process would), keeps the per-address WebSocket slots of all workers, and alone serves
  * the admin port, with every worker's metrics.
  */
@@ -14,6 +14,7 @@ import { supervise, type Supervised } from '../dev/supervise.js';
 import type { Logger } from '../log.js';
 import { startAdminServer } from '../metrics/admin-server.js';
 import { SlotCounts } from '../ws/connection-ledger.js';
+import { HangWatch } from './heartbeat.js';
 import { isMessage, WORKER_INDEX_ENV, type ToPrimary, type ToWorker } from './messages.js';
 import { exposeWorkers, MetricsCollector, workerRestarts } from './metrics.js';
 
@@ -40,6 +41,11 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
   let readyAtStart: Set<ChildProcess> | null = new Set();
   let port = config.port;
   let spawned = 0;
+  const hangs = new HangWatch(config.hangSeconds * 1000, (child, silentMs) => {
+    log.error({ pid: child.pid, silent_seconds: Math.round(silentMs / 1000) }, 'api worker hung (no heartbeat); killing it');
+    child.kill('SIGKILL'); // its supervisor restarts it, as after a crash
+  });
+  hangs.start();
 
   /** Tells every worker how many slots `address` holds now (their SlotView). */
   const tellCount = (address: string) => {
@@ -57,7 +63,9 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
     });
     running.set(index, { child, holder });
     child.on('message', (msg: unknown) => {
-      if (isMessage<ToPrimary, 'reserve'>(msg, 'reserve')) {
+      if (isMessage<ToPrimary, 'beat'>(msg, 'beat')) {
+        hangs.beat(child);
+      } else if (isMessage<ToPrimary, 'reserve'>(msg, 'reserve')) {
         const ok = slots.reserve(holder, msg.address, msg.max);
         // Every worker's view first, then the answer: a client that connects again after this one
         // opened then meets a worker that knows the new count.
@@ -85,6 +93,7 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
     });
     child.on('error', (err) => log.error({ err, worker: index }, 'api worker error'));
     child.once('exit', (code, signal) => {
+      hangs.forget(child);
       if (running.get(index)?.child === child) running.delete(index);
       // A dead worker's connections are gone: never leak its slots.
       for (const address of slots.dropHolder(holder)) tellCount(address);
@@ -120,6 +129,7 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
   try {
     await Promise.all(Array.from({ length: config.apiWorkers }, (_, i) => start(i + 1)));
   } catch (err) {
+    hangs.stop();
     await stopAll();
     throw err;
   }
@@ -141,6 +151,7 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
     // Outlast the workers' own budget so the primary exits after them, not before.
     drainMs: config.drainSeconds * 1000 + 2_000,
     async stop() {
+      hangs.stop();
       await stopAll();
       await admin?.close();
     },

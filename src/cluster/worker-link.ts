@@ -1,11 +1,12 @@
 /**
  * An API worker's side of the IPC channel to its primary: per-address WebSocket slots reserved at
  * the primary (so a cap holds across workers), granted before its answer while the counts it sends
- * show room to spare (SlotView), the whole API's connection count asked of the primary, and this
- * process's metrics whenever the primary collects them.
+ * show room to spare (SlotView), the whole API's connection count asked of the primary, this
+ * process's metrics whenever the primary collects them, and a heartbeat (heartbeat.ts).
  */
 import { register } from 'prom-client';
 import { SlotView, type ConnectionLedger } from '../ws/connection-ledger.js';
+import { startHeartbeat } from './heartbeat.js';
 import { isMessage, type ToPrimary, type ToWorker } from './messages.js';
 
 export interface WorkerLink {
@@ -35,6 +36,7 @@ export function linkToPrimary(workers: number): WorkerLink {
   let total = 0;
   let prepare: () => Promise<unknown> = () => Promise.resolve();
   let listen: () => void = () => {};
+  startHeartbeat(() => send({ t: 'beat' }));
   process.on('message', (msg: unknown) => {
     if (isMessage<ToWorker, 'reserved'>(msg, 'reserved')) {
       waiting.get(msg.id)?.(msg.ok);

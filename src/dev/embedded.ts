@@ -42,6 +42,36 @@ async function seedDemoAdvertiser(redisUrl: string, pepper: string): Promise<str
   }
 }
 
+/** The admin listener's host as a client reaches it. */
+const reachable = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
+
+/** True when the process answering `/healthz` on the admin port is `pid` (one probe, 2 s at most). */
+async function answersAsItself(host: string, port: number, pid: number | undefined): Promise<boolean> {
+  const res = await fetch(`http://${reachable(host)}:${port}/healthz`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
+  const body = (await res?.json().catch(() => ({}))) as { pid?: unknown } | undefined;
+  return body?.pid === pid;
+}
+
+/**
+ * The child's metrics URL when the process answering on its admin port is that child (its
+ * `/healthz` names its pid); else what went wrong, so the banner never shows another process's.
+ */
+async function ownAdminUrl(host: string, port: number, pid: number | undefined): Promise<string> {
+  const probeHost = reachable(host);
+  const deadline = Date.now() + 3_000; // a child binds its admin port just after it starts serving
+  let answer = 'not listening';
+  while (Date.now() < deadline) {
+    const res = await fetch(`http://${probeHost}:${port}/healthz`).catch(() => undefined); // not listening (yet)
+    if (res) {
+      const body = (await res.json().catch(() => ({}))) as { pid?: unknown };
+      if (body.pid === pid) return `http://${probeHost}:${port}/metrics`;
+      answer = 'taken by another process';
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return `port ${port} ${answer}: no metrics`;
+}
+
 async function waitReady(base: string, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -109,9 +139,12 @@ async function main(): Promise<void> {
       void prettyPipe(child.stdout);
       return child;
     };
+    const adminPort = { api: config.admin.apiPort, worker: config.admin.workerPort, feed: config.admin.feedPort }[name];
     children.push(
       supervise(name, start, {
         notify: say,
+        // Through the child's own admin /healthz (when it has one): a hung or stopped child is restarted.
+        liveness: adminPort ? { probe: (child) => answersAsItself(config.admin.host, adminPort, child.pid), hangMs: config.hangSeconds * 1000 } : undefined,
         onFatal: (child, code) => {
           say(`${child} cannot start (exit ${code}); stopping everything`);
           void stopAll(1);
@@ -122,14 +155,18 @@ async function main(): Promise<void> {
 
   const base = `http://localhost:${config.port}`;
   const ready = await waitReady(base, 30_000);
-  const admin = (port: number) => (port ? `http://${config.admin.host}:${port}` : 'off');
+  const [apiAdmin, workerAdmin, feedAdmin] = await Promise.all(
+    ([[config.admin.apiPort, 0], [config.admin.workerPort, 1], [config.admin.feedPort, 2]] as const).map(([port, i]) =>
+      port ? ownAdminUrl(config.admin.host, port, children[i]!.current()?.pid) : Promise.resolve('off'),
+    ),
+  );
   process.stdout.write(
     [
       '',
       `predictwire ${ready ? 'is ready' : 'started (not ready yet: see /readyz)'}`,
       `  redis        ${config.redisUrl}${redis ? ` (private, data in ${join(dir, 'redis')})` : ''}`,
       `  geo          DEFAULT_GEO=${env.DEFAULT_GEO}${demoGeo ? ' (demo default: local callers count as visitors in New Jersey; set DEFAULT_GEO to change)' : ''}`,
-      `  demo page    ${base}/demo  (every widget, light and dark, with the two lines to embed it)`,
+      ...(config.demoEnabled ? [`  demo page    ${base}/demo  (every widget, light and dark, with the two lines to embed it)`] : []),
       `  broad        ${base}/v1/widgets/broad?limit=5`,
       `  event        ${base}/v1/widgets/event?slug=fed-december-2026`,
       `  sportsbook   ${base}/v1/widgets/sportsbook?league=NBA`,
@@ -137,7 +174,7 @@ async function main(): Promise<void> {
       `  websocket    ${base.replace('http', 'ws')}/v1/ws  {"op":"subscribe","topic":"live-market:ETH:15"}`,
       `  events list  curl -H "x-advertiser-id: ${DEMO_ADVERTISER}" -H "x-api-key: $KEY" ${base}/advertiser/v1/widgets/events`,
       `  readiness    ${base}/readyz`,
-      `  metrics      ${admin(config.admin.apiPort)}/metrics (worker ${admin(config.admin.workerPort)}, feed ${admin(config.admin.feedPort)})`,
+      `  metrics      ${apiAdmin} (worker ${workerAdmin}, feed ${feedAdmin})`,
       '',
       `  demo advertiser: x-advertiser-id=${DEMO_ADVERTISER}  x-api-key=${apiKey}  (new key every start)`,
       '  In another shell:',

@@ -1,7 +1,9 @@
 /**
  * Keeps one child process of the launcher running: a child that exits on its own is started again
  * after a backoff (1 s, doubling to 30 s; back to 1 s once it has stayed up for a minute), so a
- * crashed worker does not take the API down with it.
+ * crashed worker does not take the API down with it. With a liveness probe, a child that stops
+ * answering it (hung, or stopped) for `hangMs` after having answered once is killed with SIGKILL
+ * and so restarted the same way.
  */
 import type { ChildProcess } from 'node:child_process';
 import { stopChild } from './stop-child.js';
@@ -20,7 +22,11 @@ export interface SupervisorOptions {
   onFatal(name: string, code: number): void;
   /** How long `stop` lets the child shut down before SIGKILL (default: stopChild's). */
   stopGraceMs?: number;
+  /** Asks the running child whether it is alive (its health endpoint); checked every second. */
+  liveness?: { probe(child: ChildProcess): Promise<boolean>; hangMs: number };
 }
+
+const PROBE_EVERY_MS = 1_000;
 
 export interface Supervised {
   readonly name: string;
@@ -46,7 +52,9 @@ export function supervise(name: string, start: () => ChildProcess, opts: Supervi
     const proc = start();
     child = proc;
     starts++;
+    const watch = opts.liveness && watchLiveness(name, proc, opts.liveness, opts.notify);
     proc.once('exit', (code, signal) => {
+      clearInterval(watch);
       child = undefined;
       if (stopped) return;
       if (code === CONFIG_ERROR_EXIT) return opts.onFatal(name, code);
@@ -68,4 +76,31 @@ export function supervise(name: string, start: () => ChildProcess, opts: Supervi
       if (child) await stopChild(child, opts.stopGraceMs);
     },
   };
+}
+
+/**
+ * Probes `child` every second from its first good answer on; after `hangMs` without one it is
+ * killed (SIGKILL), and its exit restarts it. A probe still pending counts as no answer.
+ */
+function watchLiveness(name: string, child: ChildProcess, liveness: NonNullable<SupervisorOptions['liveness']>, notify: (line: string) => void): NodeJS.Timeout {
+  let lastAnswer: number | undefined;
+  let probing = false;
+  const timer = setInterval(() => {
+    if (lastAnswer !== undefined && Date.now() - lastAnswer > liveness.hangMs) {
+      clearInterval(timer);
+      notify(`${name} has not answered its health check for ${Math.round((Date.now() - lastAnswer) / 1000)} s; killing it`);
+      child.kill('SIGKILL');
+      return;
+    }
+    if (probing) return;
+    probing = true;
+    liveness
+      .probe(child)
+      .then((ok) => {
+        if (ok) lastAnswer = Date.now();
+      }, () => {})
+      .finally(() => (probing = false));
+  }, PROBE_EVERY_MS);
+  timer.unref();
+  return timer;
 }

@@ -11,7 +11,7 @@
  * a block notice refuses a blocked address before checking its key.
  */
 import { addressKey } from '../geo/address-key.js';
-import { authFailures } from '../metrics/http.js';
+import { authFailures, countAdvertiserRequest } from '../metrics/http.js';
 import { visitorId } from '../tracking/click-counter.js';
 import type { Deps } from './deps.js';
 import { Problem } from './problem.js';
@@ -36,6 +36,7 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
     const over = deps.limits.anyBlocked ? deps.limits.blockedNow('advertiser', id, Date.now()) : undefined;
     if (over) throw over;
     deps.limits.charge('advertiser', id);
+    countAdvertiserRequest(id);
     return handler(req);
   };
 

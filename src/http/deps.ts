@@ -13,11 +13,14 @@ import type { RankingInputs } from '../tracking/ranking-inputs.js';
 import type { VerifiedKeys } from '../auth/verified-keys.js';
 import type { ClickBuffer } from '../tracking/click-buffer.js';
 import type { RateLimits } from './rate-limits.js';
+import type { RedisBreaker } from '../store/redis-breaker.js';
 
 export interface Deps {
   config: Config;
   /** The request path's connection: no offline queue, short command timeout (fails fast). */
   redis: Redis;
+  /** The breaker around `redis`'s commands (store/redis-breaker.ts). */
+  breaker: RedisBreaker;
   snapshots: SnapshotCache;
   payloads: PayloadCache;
   advertisers: AdvertiserKeys;

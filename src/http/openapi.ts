@@ -207,17 +207,19 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
   });
   paths['/demo'] = operation('getDemoPage', {
     tag: 'discovery',
-    summary: 'A page showing every widget kind, light and dark, each with its embed snippet',
+    summary: 'A page showing every widget kind, light and dark, each with its embed snippet (404 while DEMO_ENABLED is off)',
     payload: { type: 'string' },
     contentType: 'text/html',
     cached: true,
+    problems: [404],
   });
   paths['/v1/click'] = {
     get: {
       operationId: 'followClick',
       tags: ['widgets'],
       summary: 'A signed affiliate link: counts the click, redirects to the operator',
-      description: 'Links are minted in widget payloads (`deep_link`, `web_url`, `cta_url`); follow them unchanged, never build one.',
+      description:
+        'Links are minted in widget payloads (`deep_link`, `web_url`, `cta_url`); follow them unchanged, never build one. An address over the click limit is still redirected; its clicks are not counted.',
       parameters: [
         ...FIELDS.map(([short, long]) => param(short, 'query', `Signed field: ${long}.`)),
         param('s', 'query', 'HMAC-SHA256 signature of the other fields.', { type: 'string' }, true),
@@ -225,14 +227,14 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
       ],
       responses: {
         '302': { description: 'Redirect to the operator.', headers: headers('X-Request-Id', 'Location', 'Cache-Control') },
-        ...problemRefs([403, 410, 429]),
+        ...problemRefs([403, 410]),
       },
     },
   };
   paths['/healthz'] = operation('getHealth', { tag: 'operations', summary: 'The process is alive', payload: 'Health' });
   paths['/readyz'] = operation('getReadiness', {
     tag: 'operations',
-    summary: 'This instance can serve: ready, degraded (stale data, still 200) or not',
+    summary: 'This instance can serve: ready, degraded (Redis unreachable or stale data, still 200) or not',
     payload: 'Readiness',
     problems: [429],
     responses: {

@@ -1,7 +1,10 @@
 /**
  * Request rate limits (rate-limiter-flexible): counted in Redis so every API process shares them,
- * with an in-memory limiter of the same size standing in while Redis is away, and keys over their
+ * with an in-memory limiter of the same size standing in while Redis fails or its breaker is open
+ * (store/redis-breaker.ts: a frozen Redis then costs nothing per request), and keys over their
  * limit blocked in memory on every process (limit-blocks.ts) so a flood costs no Redis round trip.
+ * The one exception is `readyz`, counted in memory per instance: a health check asks about this
+ * instance only, and must answer the same whether Redis does or not.
  * A refusal is the 429 problem `rate_limited` with Retry-After and the IETF RateLimit-Policy /
  * RateLimit headers.
  *
@@ -14,6 +17,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config, RateLimit } from '../config.js';
 import { rateLimitRejections } from '../metrics/http.js';
+import { redisBreaker, type RedisBreaker } from '../store/redis-breaker.js';
 import { LimitBlocks } from './limit-blocks.js';
 import { Problem } from './problem.js';
 
@@ -33,7 +37,10 @@ export function rateLimited(name: LimitName, limit: RateLimit, msBeforeNext: num
 
 interface Limiter {
   limit: RateLimit;
-  redis: RateLimiterRedis;
+  /** Counted in Redis, shared by every process; none: counted in this process only, blocking nowhere else. */
+  shared?: RateLimiterRedis;
+  /** This process's count: the limit itself when not shared, else the stand-in while Redis fails. */
+  memory: RateLimiterMemory;
 }
 
 export class RateLimits {
@@ -43,26 +50,32 @@ export class RateLimits {
   #pending = new Map<LimitName, Map<string, number>>();
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(redis: Redis, config: Config['limits']) {
+  constructor(
+    redis: Redis,
+    config: Config['limits'],
+    /** The request path's breaker, shared with the other commands on `redis`. */
+    private readonly breaker: RedisBreaker = redisBreaker(),
+  ) {
     this.#blocks = new LimitBlocks(redis);
     const make = (name: LimitName, limit: RateLimit, blockSeconds = 0): Limiter => {
       const base = { keyPrefix: `pw:rl:${name}`, points: limit.points, duration: limit.seconds, blockDuration: blockSeconds };
       return {
         limit,
-        redis: new RateLimiterRedis({
+        memory: new RateLimiterMemory(base),
+        shared: new RateLimiterRedis({
           ...base,
           storeClient: redis,
           rejectIfRedisNotReady: true,
           inMemoryBlockOnConsumed: limit.points + 1,
           inMemoryBlockDuration: blockSeconds || limit.seconds,
-          insuranceLimiter: new RateLimiterMemory(base),
         }),
       };
     };
     this.#limiters = {
       click: make('click', config.click),
       ws_upgrade: make('ws_upgrade', config.wsUpgrade),
-      readyz: make('readyz', config.readyz),
+      // Per instance: a health check asks about this instance, and must not depend on Redis.
+      readyz: { limit: config.readyz, memory: new RateLimiterMemory({ keyPrefix: 'readyz', points: config.readyz.points, duration: config.readyz.seconds }) },
       variant_build: make('variant_build', config.variantBuild),
       advertiser: make('advertiser', config.advertiser),
       auth_failures: make('auth_failures', config.authFailures, config.authBlockSeconds),
@@ -92,7 +105,7 @@ export class RateLimits {
    */
   async take(name: LimitName, key: string, points = 1): Promise<Problem | undefined> {
     try {
-      await this.#limiters[name].redis.consume(key, points);
+      await this.#consume(this.#limiters[name], key, points);
       return undefined;
     } catch (res) {
       return this.#refused(name, key, res);
@@ -103,7 +116,7 @@ export class RateLimits {
   #refused(name: LimitName, key: string, res: unknown): Problem | undefined {
     if (!(res instanceof RateLimiterRes)) return undefined;
     rateLimitRejections.labels(name).inc();
-    this.#blocks.block(name, key, Date.now() + res.msBeforeNext);
+    if (this.#limiters[name].shared) this.#blocks.block(name, key, Date.now() + res.msBeforeNext);
     return rateLimited(name, this.#limiters[name].limit, res.msBeforeNext);
   }
 
@@ -146,11 +159,28 @@ export class RateLimits {
    */
   async #takeAfter(name: LimitName, key: string, points: number): Promise<void> {
     try {
-      const res = await this.#limiters[name].redis.consume(key, points);
+      const res = await this.#consume(this.#limiters[name], key, points);
       if (res.remainingPoints === 0) this.#blocks.block(name, key, Date.now() + res.msBeforeNext);
     } catch (res) {
       this.#refused(name, key, res);
     }
+  }
+
+  /**
+   * Takes `points` from Redis through the breaker, else (Redis failing, breaker open) from memory.
+   * Rejects with a RateLimiterRes when the key has none left.
+   */
+  async #consume(limiter: Limiter, key: string, points: number): Promise<RateLimiterRes> {
+    const { shared, memory } = limiter;
+    if (shared) {
+      // A refusal is an answer from Redis, not a failure of it: the breaker must not count it.
+      const answer = await this.breaker
+        .execute(() => shared.consume(key, points).catch((res: unknown) => (res instanceof RateLimiterRes ? { refused: res } : Promise.reject(res))))
+        .catch(() => undefined);
+      if (answer instanceof RateLimiterRes) return answer;
+      if (answer) throw answer.refused;
+    }
+    return memory.consume(key, points);
   }
 
   /** Like take(), but throws the problem. */
@@ -161,8 +191,8 @@ export class RateLimits {
 
   /** The 429 problem when `key` has used up its allowance (and is blocked), without taking a point. */
   async blocked(name: LimitName, key: string): Promise<Problem | undefined> {
-    const { redis, limit } = this.#limiters[name];
-    const res = await redis.get(key).catch(() => null);
+    const { shared, memory, limit } = this.#limiters[name];
+    const res = shared ? await this.breaker.execute(() => shared.get(key)).catch(() => memory.get(key)) : await memory.get(key);
     if (!res || res.consumedPoints <= limit.points) return undefined;
     rateLimitRejections.labels(name).inc();
     return rateLimited(name, limit, res.msBeforeNext);

@@ -1,10 +1,11 @@
 /**
  * Path and method dispatch. Only GET and HEAD reach handlers; OPTIONS answers CORS preflight;
  * anything else is a 405 problem. Unknown paths are a 404 problem. Every reply is counted per
- * route (metrics, sampled access log); requests that built an uncached public body are charged to
- * their address afterwards (`variant_build`: serving a cached body stays free, but an address that
- * keeps making us build new ones is refused from memory, before any build, until its window ends);
- * /readyz is limited and reports draining.
+ * route (metrics, sampled access log); a request that built a body for a variant (path and query)
+ * never built before is charged to its address afterwards (`variant_build`: serving a cached body
+ * and rebuilding one after a data change stay free, but an address that keeps making us build new
+ * variants is refused them from memory, before any build, until its window ends, while it still
+ * gets the variants already built); /readyz is limited per instance and reports draining.
  */
 import type { z } from 'zod';
 // Imported: Node's global `performance` is a getter, paid on every request.
@@ -26,6 +27,8 @@ import { problemReply, type Route } from './server.js';
 import { headerList, type Handler, type Reply, type Request, type RequestHeaderName } from './types.js';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import { addressKey } from '../geo/address-key.js';
+import { AddressMatcher } from '../geo/cidr.js';
+import { BuiltVariants } from './built-variants.js';
 
 const ALLOW = 'GET, HEAD, OPTIONS';
 const PREFLIGHT: Reply = { status: 204, headers: headerList({ ...PREFLIGHT_HEADERS, allow: ALLOW }) };
@@ -55,13 +58,19 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     return id !== undefined && deps.verifiedKeys.isRegistered(id) ? id : undefined;
   };
   const address = (req: Request) => addressKey(deps.geo.clientAddress(req));
-  /** /readyz: not ready while draining; limited per address (it reads Redis). */
+  const proxies = new AddressMatcher(deps.config.trustProxy);
+  /**
+   * /readyz: not ready while draining; limited per address in this instance's memory, except for
+   * our own proxies and load balancers (TRUST_PROXY) asking for themselves: they decide rotation.
+   */
   const ready = readyRoute(deps);
   const readyGate: Handler = async (req) => {
     if (deps.draining()) return json(503, { status: 'draining' } satisfies z.input<typeof DrainingBody>);
-    await deps.limits.consume('readyz', address(req));
+    const client = deps.geo.clientAddress(req);
+    if (!(client && proxies.size > 0 && proxies.matches(client))) await deps.limits.consume('readyz', addressKey(client));
     return ready(req);
   };
+  const built = new BuiltVariants();
   // The request headers each kind of route reads (server.ts reads no other: each read is a call
   // into uWS). X-Forwarded-For counts only behind a trusted proxy (TRUST_PROXY).
   const BASE: RequestHeaderName[] = ['x-request-id', ...(deps.config.trustProxy.length > 0 ? (['x-forwarded-for'] as const) : [])];
@@ -98,9 +107,10 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
         let result: Reply | Promise<Reply>;
         try {
           if (req.method === 'GET' || req.method === 'HEAD') {
-            // Free unless some address is blocked for building too many variants.
+            // Free unless some address is blocked for building too many variants; a blocked one
+            // still gets the variants built before.
             const problem = guarded && deps.limits.anyBlocked ? deps.limits.blockedNow('variant_build', address(req), Date.now()) : undefined;
-            if (problem) throw problem;
+            if (problem && !built.has(req)) throw problem;
             result = handler(req);
           } else if (req.method === 'OPTIONS') {
             result = PREFLIGHT;
@@ -110,7 +120,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
         } catch (err) {
           result = problemReply(err, deps.log, req);
         }
-        if (deps.payloads.builds !== builds) deps.limits.charge('variant_build', address(req));
+        if (deps.payloads.builds !== builds && built.first(req)) deps.limits.charge('variant_build', address(req));
         if (result instanceof Promise) {
           return result.catch((err: unknown) => problemReply(err, deps.log, req)).then((reply) => done(label, req, reply, start));
         }

@@ -48,7 +48,10 @@ export async function startAdminServer(
       );
     } else if (path === '/healthz') {
       const status = health();
-      res.writeHead(status.ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ status: status.ok ? 'ok' : 'unhealthy', ...status, ok: undefined }));
+      // The pid tells a launcher whether this port is its own child's (the banner lists only those).
+      res
+        .writeHead(status.ok ? 200 : 503, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ status: status.ok ? 'ok' : 'unhealthy', ...status, ok: undefined, pid: process.pid }));
     } else {
       res.writeHead(404).end();
     }

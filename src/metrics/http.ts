@@ -101,3 +101,15 @@ collected('predictwire_http_request_duration_seconds', 'Time from request to rep
     ];
   }),
 );
+
+const advertiserRequests = new Map<string, number>();
+
+/** Counts one authenticated request of advertiser `id` (a map increment; read when scraped). */
+export function countAdvertiserRequest(id: string): void {
+  advertiserRequests.set(id, (advertiserRequests.get(id) ?? 0) + 1);
+}
+
+// One series per registered advertiser that made a request: bounded by the advertisers there are.
+collected('predictwire_advertiser_requests_total', 'Authenticated /advertiser requests, by advertiser id.', 'counter', () =>
+  [...advertiserRequests].map(([advertiser, value]) => ({ value, labels: { advertiser } })),
+);

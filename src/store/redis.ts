@@ -62,3 +62,8 @@ export function whenReady(redis: Redis): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
   return new Promise((resolve) => redis.once('ready', () => resolve()));
 }
+
+/** Resolves true once `redis` is ready, false if it is not within `ms`. */
+export function readyWithin(redis: Redis, ms: number): Promise<boolean> {
+  return Promise.race([whenReady(redis).then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref())]);
+}

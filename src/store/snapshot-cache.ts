@@ -45,6 +45,11 @@ export class SnapshotCache {
     await Promise.all([...ids.values()].map((id) => this.#load(id.kind, id.key)));
   }
 
+  /** Holds `snapshots` read from elsewhere (the disk copy at a start without Redis) until Redis has newer. */
+  seed(snapshots: readonly Snapshot[]): void {
+    for (const snap of snapshots) this.#put(snap);
+  }
+
   get<K extends SnapshotKind>(kind: K, key: string): Snapshot<K> | undefined {
     return this.#entries.get(kind)?.get(key) as Snapshot<K> | undefined;
   }
@@ -68,6 +73,13 @@ export class SnapshotCache {
     void this.#load(notice.kind, notice.key);
   }
 
+  #put(snap: Snapshot): void {
+    let byKey = this.#entries.get(snap.kind);
+    if (!byKey) this.#entries.set(snap.kind, (byKey = new Map()));
+    byKey.set(snap.key, snap);
+    for (const listener of this.#listeners) listener(snap);
+  }
+
   async #load(kind: SnapshotKind, key: string): Promise<void> {
     try {
       const snap = await readSnapshot(this.redis, kind, key);
@@ -76,10 +88,7 @@ export class SnapshotCache {
       // Any different version replaces ours: GETs on one connection are answered in order, so a
       // later read is never older, and a flushed Redis (versions restarting at 1) still gets through.
       if (current?.version === snap.version) return;
-      let byKey = this.#entries.get(kind);
-      if (!byKey) this.#entries.set(kind, (byKey = new Map()));
-      byKey.set(key, snap);
-      for (const listener of this.#listeners) listener(snap);
+      this.#put(snap);
     } catch (err) {
       // Keep serving what we have; a bad value in Redis must not take the API down.
       this.log.error({ err: (err as Error).message, kind, key }, 'snapshot in Redis failed validation or read; keeping the previous one');

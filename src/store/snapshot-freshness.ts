@@ -43,6 +43,8 @@ export class SnapshotFreshness {
   readonly #meta = new Map<string, SnapshotMeta | undefined>();
   readonly #stale = new Map<string, boolean>();
   readonly #everFresh = new Set<string>();
+  /** Snapshots known only from the disk copy: stale until Redis's meta for them is read. */
+  readonly #fromDisk = new Set<string>();
   readonly #listeners = new Set<StaleListener>();
   readonly #now: () => number;
   #timer: NodeJS.Timeout | undefined;
@@ -67,6 +69,18 @@ export class SnapshotFreshness {
     clearInterval(this.#timer);
   }
 
+  /** Takes the fetch time of a snapshot served from the disk copy; it counts as stale until Redis answers. */
+  seedFromDisk(id: SnapshotId, fetchedAt: string): void {
+    this.#fromDisk.add(idOf(id));
+    this.#meta.set(idOf(id), { version: 0, fetchedAt, failures: 0 });
+    this.#stale.set(idOf(id), true);
+  }
+
+  /** When the snapshot was last fetched from its source, as last polled. */
+  fetchedAt(id: SnapshotId): string | undefined {
+    return this.#meta.get(idOf(id))?.fetchedAt;
+  }
+
   /** Called when a snapshot turns stale or fresh again (payload caches rebuild with the flag). */
   onChange(listener: StaleListener): () => void {
     this.#listeners.add(listener);
@@ -85,6 +99,7 @@ export class SnapshotFreshness {
       EXPECTED_SNAPSHOTS.map(async (id) => {
         try {
           this.#meta.set(idOf(id), await readMeta(this.redis, id.kind, id.key));
+          this.#fromDisk.delete(idOf(id));
         } catch {
           // Redis unreachable: /readyz says so; the staleness clock keeps running on what we know.
         }
@@ -111,7 +126,8 @@ export class SnapshotFreshness {
       const staleAfterSeconds = this.opts.refreshSeconds[id.kind] * this.opts.staleAfterIntervals;
       const fetchedMs = meta?.fetchedAt ? Date.parse(meta.fetchedAt) : undefined;
       const ageSeconds = fetchedMs === undefined ? undefined : Math.max(0, (now - fetchedMs) / 1000);
-      return { ...id, meta, staleAfterSeconds, ageSeconds, stale: ageSeconds === undefined || ageSeconds > staleAfterSeconds };
+      const stale = ageSeconds === undefined || ageSeconds > staleAfterSeconds || this.#fromDisk.has(idOf(id));
+      return { ...id, meta, staleAfterSeconds, ageSeconds, stale };
     });
   }
 

@@ -4,12 +4,28 @@
  * The buffer is bounded (CLICK_BUFFER_MAX): beyond it clicks are dropped and counted. Before
  * buffering, a click already seen here (same visitor, operator and day) is skipped, and a visitor
  * counts for at most CLICK_MAX_PER_VISITOR_DAY operators a day on this process.
+ *
+ * Clicks still pending when the process stops (Redis away) are spilled to a file in the data folder
+ * (spill-file.ts) and replayed by the next API process to start there; without a data folder, or
+ * when the file cannot be written, they are logged and counted as dropped. Replaying is safe even
+ * twice: a click is a visitor added to a HyperLogLog.
  */
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
 import type { Logger } from '../log.js';
 import { clickBufferDropped, clickBufferSize } from '../metrics/http.js';
 import { writeClicks, type Click } from './click-counter.js';
+import { claimSpilled, spill, type Claimed } from './spill-file.js';
+
+/** A spilled click, checked on replay: the file is ours, but a disk can hold anything. */
+const SpilledClick = z.object({
+  operatorId: z.string(),
+  widget: z.string(),
+  country: z.string().optional(),
+  visitor: z.string(),
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+});
 
 export type ClickOutcome = 'buffered' | 'duplicate' | 'capped' | 'dropped';
 
@@ -19,6 +35,8 @@ export interface ClickBufferOptions {
   flushMs?: number;
   /** Clicks written per transaction. */
   batch?: number;
+  /** Where clicks not written at stop are spilled, and replayed from at start (none: dropped, logged). */
+  spillDir?: string;
 }
 
 export class ClickBuffer {
@@ -30,6 +48,9 @@ export class ClickBuffer {
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
   #dropped = 0;
+  /** Spilled files being replayed, and how many of their clicks (at the head of #pending) are not written yet. */
+  #replaying: Claimed | undefined;
+  #replayLeft = 0;
 
   constructor(
     private readonly redis: Redis,
@@ -38,6 +59,7 @@ export class ClickBuffer {
   ) {}
 
   start(): void {
+    this.#replay();
     this.#timer ??= setInterval(() => void this.flush(), this.opts.flushMs ?? 1_000);
     this.#timer.unref();
     // Back from an outage: write what waited at once.
@@ -85,6 +107,7 @@ export class ClickBuffer {
           // Only now are they safe; new clicks were appended behind them meanwhile.
           this.#pending.splice(0, batch.length);
           clickBufferSize.set(this.#pending.length);
+          this.#written(batch.length);
         }
       } catch (err) {
         this.log.warn({ err: (err as Error).message, pending: this.#pending.length }, 'clicks not written yet; will retry');
@@ -95,11 +118,56 @@ export class ClickBuffer {
     return this.#flushing;
   }
 
-  /** Stops the timer and writes what is pending (if Redis answers). */
+  /** Stops the timer and writes what is pending (if Redis answers); spills the rest to a file. */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#flushing;
     await this.flush();
+    const left = this.#pending.length;
+    if (left === 0) return;
+    if (this.opts.spillDir) {
+      try {
+        const file = spill(this.opts.spillDir, 'clicks', this.#pending);
+        this.#pending = [];
+        // Replayed from there: the files this process was replaying are no longer needed.
+        this.#written(this.#replayLeft);
+        this.log.warn({ clicks: left, file }, 'clicks not written to Redis at stop; spilled to a file, replayed at the next start');
+        return;
+      } catch (err) {
+        this.log.error({ err: (err as Error).message, dir: this.opts.spillDir }, 'clicks could not be spilled');
+      }
+    }
+    this.#dropped += left;
+    clickBufferDropped.inc(left);
+    this.log.error({ dropped: left }, 'clicks not written to Redis at stop; dropped');
+  }
+
+  /** Puts clicks spilled by an earlier process at the head of the queue. */
+  #replay(): void {
+    if (!this.opts.spillDir) return;
+    const claimed = claimSpilled(this.opts.spillDir, 'clicks');
+    if (claimed.files.length === 0) return;
+    const clicks = claimed.items.flatMap((item) => {
+      const parsed = SpilledClick.safeParse(item);
+      return parsed.success ? [parsed.data as Click] : [];
+    });
+    const skipped = claimed.items.length - clicks.length + claimed.unreadable;
+    for (const c of clicks) this.#seen.set(`${c.visitor}|${c.operatorId}|${c.day}`, true);
+    this.#pending.unshift(...clicks);
+    clickBufferSize.set(this.#pending.length);
+    this.#replaying = claimed;
+    this.#replayLeft = clicks.length;
+    this.log.info({ clicks: clicks.length, skipped, files: claimed.files.length }, 'replaying clicks spilled by an earlier stop');
+    this.#written(0);
+  }
+
+  /** `n` clicks from the head of the queue are safe: delete the spilled files once all of theirs are. */
+  #written(n: number): void {
+    if (!this.#replaying) return;
+    this.#replayLeft -= n;
+    if (this.#replayLeft > 0) return;
+    this.#replaying.done();
+    this.#replaying = undefined;
   }
 }

@@ -1,7 +1,9 @@
 /**
  * Impression counters: each served widget payload counts one impression per operator in it, per
  * UTC day, in Redis. Counts are batched in memory and flushed about once a second, so serving a
- * widget never waits on Redis; a failed flush keeps its counts for the next one; stop() flushes.
+ * widget never waits on Redis; a failed flush keeps its counts for the next one; stop() flushes,
+ * and spills what Redis did not take to a file in the data folder (spill-file.ts), which the next
+ * API process to start there counts. A spilled file is claimed by one process, so it is counted once.
  *
  * Serving a widget only records what it served (`record`): the bot check and the per-day keys are
  * worked out when the batch is flushed, off the request path.
@@ -11,6 +13,7 @@ import type { Logger } from '../log.js';
 import { LRUCache } from 'lru-cache';
 import { isBot } from './bot-filter.js';
 import { COUNTER_RETENTION_SECONDS, utcDay } from './click-counter.js';
+import { claimSpilled, spill, type Claimed } from './spill-file.js';
 
 export const impressionsKey = (operatorId: string, day: string) => `pw:impressions:${operatorId}:${day}`;
 
@@ -32,14 +35,19 @@ export class ImpressionCounter {
   #recordedCount = 0;
   readonly #bots = new LRUCache<string, boolean>({ max: 10_000 });
   #flushing: Promise<void> | undefined;
+  /** Spilled files whose counts were merged into #pending; deleted once a flush wrote them. */
+  #replaying: Claimed | undefined;
 
+  /** `redis`: a fail-fast connection (a flush must not wait for a reconnect); `spillDir`: see above. */
   constructor(
     private readonly redis: Redis,
     private readonly log: Logger,
     private readonly flushMs = 1_000,
+    private readonly spillDir?: string,
   ) {}
 
   start(): void {
+    this.#replay();
     this.#timer ??= setInterval(() => void this.flush(), this.flushMs);
     this.#timer.unref();
   }
@@ -83,8 +91,10 @@ export class ImpressionCounter {
   async flush(): Promise<void> {
     this.#countRecorded(new Date());
     if (this.#flushing) return this.#flushing;
-    if (this.#pending.size === 0) return;
+    if (this.#pending.size === 0 || this.redis.status !== 'ready') return;
     const batch = this.#pending;
+    const replayed = this.#replaying;
+    this.#replaying = undefined;
     this.#pending = new Map();
     const pipe = this.redis.multi();
     for (const [k, n] of batch) {
@@ -94,10 +104,11 @@ export class ImpressionCounter {
     }
     this.#flushing = pipe
       .exec()
-      .then(() => undefined)
+      .then(() => replayed?.done())
       .catch((err: unknown) => {
         // Put the counts back so the next flush retries them.
         for (const [k, n] of batch) this.#pending.set(k, (this.#pending.get(k) ?? 0) + n);
+        this.#replaying ??= replayed;
         this.log.warn({ err: (err as Error).message }, 'impression counts not flushed; will retry');
       })
       .finally(() => {
@@ -106,11 +117,41 @@ export class ImpressionCounter {
     return this.#flushing;
   }
 
-  /** Stops the timer and writes what is pending. */
+  /** Stops the timer and writes what is pending; spills what Redis did not take. */
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#flushing;
     await this.flush();
+    if (this.#pending.size === 0) return;
+    const counts = [...this.#pending].map(([k, n]) => ({ k, n }));
+    const total = counts.reduce((sum, c) => sum + c.n, 0);
+    if (this.spillDir) {
+      try {
+        const file = spill(this.spillDir, 'impressions', counts);
+        this.#pending.clear();
+        this.#replaying?.done(); // their counts are in the new file
+        this.log.warn({ impressions: total, file }, 'impressions not written to Redis at stop; spilled to a file, counted at the next start');
+        return;
+      } catch (err) {
+        this.log.error({ err: (err as Error).message, dir: this.spillDir }, 'impressions could not be spilled');
+      }
+    }
+    this.log.error({ dropped: total }, 'impressions not written to Redis at stop; dropped');
+  }
+
+  /** Adds the counts an earlier process spilled to the next flush. */
+  #replay(): void {
+    if (!this.spillDir) return;
+    const claimed = claimSpilled(this.spillDir, 'impressions');
+    if (claimed.files.length === 0) return;
+    for (const item of claimed.items) {
+      const { k, n } = (item ?? {}) as { k?: unknown; n?: unknown };
+      if (typeof k === 'string' && k.split('|').length === 3 && Number.isSafeInteger(n) && (n as number) > 0) {
+        this.#pending.set(k, (this.#pending.get(k) ?? 0) + (n as number));
+      }
+    }
+    this.#replaying = claimed;
+    this.log.info({ files: claimed.files.length }, 'counting impressions spilled by an earlier stop');
   }
 }

@@ -7,7 +7,9 @@
  * Limits: open connections per client address (IPv6: per /64) and in all, checked before the
  * upgrade (refused with 429 / 503); upgrades per address over time (blocked from memory, charged
  * after the fact); and messages per connection per second (over it the connection is closed with
- * 1008). The upgrade is decided inside uWS's handler whenever memory can tell (always in one
+ * 1008). A client message over MAX_MESSAGE_BYTES is closed with 1009 (RFC 6455: too big to
+ * process); uWS reads frames up to MAX_FRAME_BYTES so that it can say so, and only beyond that
+ * cuts the connection itself, without a close frame (the client sees 1006). The upgrade is decided inside uWS's handler whenever memory can tell (always in one
  * process; with API workers, unless the address is near its cap: connection-ledger.ts), so uWS
  * corks the 101 itself.
  *
@@ -24,6 +26,11 @@ import type { Logger } from '../log.js';
 import { wsConnections, wsRefused, wsSubscriptions } from '../metrics/http.js';
 import { dataFrame, errorFrame, parseClientMessage, unsubscribedFrame } from './protocol.js';
 import { localLedger, type ConnectionLedger } from './connection-ledger.js';
+
+/** The longest client message we process: subscribe and unsubscribe are far shorter. */
+export const MAX_MESSAGE_BYTES = 4 * 1024;
+/** The longest frame uWS reads (to close it with 1009) before dropping the connection outright. */
+const MAX_FRAME_BYTES = 64 * 1024;
 
 /** Resolves a topic to its current payload for visitors from `country`; undefined for a topic that does not exist. */
 export type TopicLookup = (topic: string, country: string) => Buffer | undefined;
@@ -172,7 +179,7 @@ export function registerWebSocket(
     else counts.delete(key);
   };
   const behavior: WebSocketBehavior<Client> = {
-    maxPayloadLength: 4 * 1024,
+    maxPayloadLength: MAX_FRAME_BYTES,
     idleTimeout: opts.idleTimeoutSec,
     sendPingsAutomatically: true,
     maxBackpressure: opts.maxBackpressure,
@@ -270,6 +277,10 @@ export function registerWebSocket(
       if (++client.messages > opts.maxMessagesPerSecond) {
         wsRefused.labels('messages').inc();
         return void ws.end(1008, 'message rate limit exceeded');
+      }
+      if (message.byteLength > MAX_MESSAGE_BYTES) {
+        wsRefused.labels('message_size').inc();
+        return void ws.end(1009, `messages are at most ${MAX_MESSAGE_BYTES} bytes`);
       }
       const msg = isBinary ? 'binary frames are not supported' : parseClientMessage(Buffer.from(message).toString('utf8'));
       if (typeof msg === 'string') return void ws.send(errorFrame('bad_request', msg));

@@ -1,8 +1,8 @@
 /**
  * API_WORKERS=2 against a real Redis over real sockets: two worker processes answer on the one port,
  * the per-address WebSocket cap and /readyz's connection count hold for the whole API, the primary's
- * admin port aggregates both workers' metrics, a killed worker is restarted while the port keeps
- * answering, SIGTERM drains and exits 0, and workers go when their primary is killed.
+ * admin port aggregates both workers' metrics, a killed or hung worker is restarted while the port
+ * keeps answering, SIGTERM drains and exits 0, and workers go when their primary is killed.
  */
 import { createServer, get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -11,7 +11,8 @@ import { openWebSocket } from '../support/ws-client.js';
 import { freePort } from '../../src/dev/private-redis.js';
 import { alive } from '../support/processes.js';
 import { useRedis } from '../support/redis.js';
-import { spawnProcess, testEnv, waitFor, wsConnections, type ServiceProcess } from '../support/service.js';
+import { advertiserKeys, spawnProcess, testEnv, waitFor, wsConnections, type ServiceProcess } from '../support/service.js';
+import { packageVersion } from '../../src/metrics/build-info.js';
 
 const redis = useRedis();
 let feedWorker: ServiceProcess;
@@ -30,6 +31,7 @@ beforeAll(async () => {
     WS_MAX_CONNECTIONS_PER_ADDRESS: String(CAP),
     RATE_LIMIT_WS_UPGRADE: '1000/60',
     DRAIN_SECONDS: '2',
+    HANG_SECONDS: '3',
   });
   feedWorker = await spawnProcess('workers/main.ts', env);
   api = await spawnProcess('src/main.ts', env);
@@ -117,6 +119,21 @@ describe('API_WORKERS=2', () => {
     const text = await metrics();
     expect(metric(text, 'predictwire_api_workers')).toBe(2);
     expect(metric(text, 'predictwire_http_requests_total{route="/healthz",status="200"}')).toBe((Number.isNaN(before) ? 0 : before) + 24);
+    // What runs, once (not once per worker), and Redis in use.
+    expect(metric(text, `predictwire_build_info{version="${packageVersion()}",node="${process.versions.node}"}`)).toBe(1);
+    expect(metric(text, 'predictwire_redis_up')).toBe(1); // the least of the workers'
+  });
+
+  it('counts authenticated requests per advertiser across workers', async () => {
+    const id = 'workers-metrics';
+    const key = await advertiserKeys(redis.client).create(id, 'Workers Metrics', new Date());
+    const REQUESTS = 6;
+    for (let i = 0; i < REQUESTS; i++) {
+      const res = await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': id, 'x-api-key': key, connection: 'close' } });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    expect(metric(await metrics(), `predictwire_advertiser_requests_total{advertiser="${id}"}`)).toBe(REQUESTS);
   });
 
   it('restarts a worker killed with SIGKILL, frees its WebSocket slots, and the port keeps answering', async () => {
@@ -141,6 +158,23 @@ describe('API_WORKERS=2', () => {
     expect(metric(await metrics(), 'predictwire_api_worker_restarts_total')).toBe(1);
   }, 60_000);
 
+  it('kills and restarts a hung worker (stopped, so silent), and the port keeps answering', async () => {
+    const [victim, survivor] = [...(await workerPids())];
+    process.kill(victim!, 'SIGSTOP');
+    // Until the primary notices, connections the kernel hands to the stopped worker wait: ask nothing.
+    await expect.poll(() => api.output(), { timeout: 15_000, interval: 100 }).toContain('"msg":"api worker hung (no heartbeat); killing it"');
+    // Reaped: the second restart of this run (the first was the SIGKILL above).
+    await expect.poll(() => api.output().match(/api worker \d exited \(SIGKILL\); restarting in/g)?.length, { timeout: 10_000 }).toBe(2);
+    expect(alive(victim!)).toBe(false);
+    await expect.poll(async () => (await workerPids()).size, { timeout: 30_000, interval: 500 }).toBe(2);
+    const now = await workerPids();
+    expect(now.has(survivor!)).toBe(true);
+    expect(now.has(victim!)).toBe(false);
+    const text = await metrics();
+    expect(metric(text, 'predictwire_api_worker_hangs_total')).toBe(1);
+    expect(metric(text, 'predictwire_api_worker_restarts_total')).toBe(2);
+  }, 60_000);
+
   it('SIGTERM to the primary drains every worker (/readyz 503 while still serving) and exits 0', async () => {
     const pids = await workerPids();
     const exit = new Promise<number | null>((r) => api.child.once('exit', (code) => r(code)));
@@ -149,7 +183,7 @@ describe('API_WORKERS=2', () => {
     expect(await getFresh(`${api.base}/healthz`)).toBe(200);
     expect(await exit).toBe(0);
     for (const pid of pids) expect(alive(pid), `worker ${pid}`).toBe(false);
-    expect(api.output().match(/restarting in/g)).toHaveLength(1); // the SIGKILL above; a drained worker is not restarted
+    expect(api.output().match(/restarting in/g)).toHaveLength(2); // the kills above; a drained worker is not restarted
   }, 30_000);
 });
 

@@ -2,12 +2,17 @@
  * The command-line tools as a new user meets them: help without Redis, one-line errors for what
  * the user can fix. (The advertiser CLI against a running launcher is drilled in launcher.test.ts.)
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../src/dev/private-redis.js';
+import { Redis } from 'ioredis';
+import { freePort, startPrivateRedis } from '../../src/dev/private-redis.js';
 import { spawnTsx } from '../support/processes.js';
+import { useRedis } from '../support/redis.js';
+import { advertiserKeys } from '../support/service.js';
+
+const redis = useRedis();
 
 /** No REDIS_URL and an empty data folder: no Redis anywhere to be found. */
 function isolatedEnv(): NodeJS.ProcessEnv {
@@ -29,7 +34,7 @@ describe('advertiser CLI', () => {
   it('--help works without Redis and lists every command', async () => {
     const { code, out } = await run('src/cli/advertiser.ts', '--help');
     expect(code).toBe(0);
-    for (const command of ['create <id> [name]', 'rotate <id>', 'retire <id>', 'revoke <id>', 'list', '--json']) expect(out).toContain(command);
+    for (const command of ['create <id> [name]', 'rotate <id>', 'retire <id>', 'revoke <id>', 'list', 'export [file]', 'import <file>', '--json']) expect(out).toContain(command);
   }, 30_000);
 
   it('without any Redis, says so in one line', async () => {
@@ -50,6 +55,52 @@ describe('advertiser CLI', () => {
     const { code, out } = await run('src/cli/advertiser.ts', 'delete', 'x');
     expect(code).toBe(2);
     expect(out).toMatch(/^unknown command "delete"\n\nusage: /);
+  }, 30_000);
+});
+
+describe('advertiser CLI: export and import', () => {
+  it('exports key hashes only, and an import elsewhere makes the same keys verify there', async () => {
+    const source = advertiserKeys(redis.client);
+    const now = new Date();
+    const live = await source.create('backup-live', 'Backup Live', now);
+    const rotated = await source.rotate('backup-live', now); // two live keys
+    const gone = await source.create('backup-gone', 'Backup Gone', now);
+    await source.revoke('backup-gone', now);
+
+    const file = join(mkdtempSync(join(tmpdir(), 'pw-backup-')), 'advertisers.json');
+    const exported = await runWith({ REDIS_URL: redis.url }, 'src/cli/advertiser.ts', 'export', file);
+    expect(exported.code, exported.out).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const text = readFileSync(file, 'utf8');
+    for (const key of [live, rotated, gone]) expect(text).not.toContain(key);
+    expect(text).not.toContain('pwk_');
+
+    const target = await startPrivateRedis();
+    const client = new Redis(target.url);
+    try {
+      const imported = await runWith({ REDIS_URL: target.url }, 'src/cli/advertiser.ts', 'import', file, '--json');
+      expect(imported.code, imported.out).toBe(0);
+      expect(JSON.parse(imported.out)).toEqual({ added: ['backup-gone', 'backup-live'], skipped: [] });
+      const copy = advertiserKeys(client);
+      expect(await copy.list()).toEqual(await source.list());
+      expect(await copy.verify('backup-live', live)).toBe(true);
+      expect(await copy.verify('backup-live', rotated)).toBe(true);
+      expect(await copy.verify('backup-gone', gone)).toBe(false);
+      // Again: nothing is overwritten.
+      const again = await runWith({ REDIS_URL: target.url }, 'src/cli/advertiser.ts', 'import', file);
+      expect(again.out.trim()).toBe('imported 0 advertisers; skipped 2 already here: backup-gone, backup-live');
+    } finally {
+      client.disconnect();
+      await target.stop();
+    }
+  }, 60_000);
+
+  it('a file that is not an export is one line naming it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pw-backup-')), 'other.json');
+    writeFileSync(file, JSON.stringify({ advertisers: [] }));
+    const { code, out } = await runWith({ REDIS_URL: redis.url }, 'src/cli/advertiser.ts', 'import', file);
+    expect(code).toBe(1);
+    expect(out.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${file}: not an advertiser export \\(format: `))]);
   }, 30_000);
 });
 

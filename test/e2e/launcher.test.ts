@@ -1,10 +1,12 @@
 /**
- * Drills on the `npm start` launcher: a crashed worker comes back while the API keeps answering;
+ * Drills on the `npm start` launcher: a crashed worker comes back while the API keeps answering, and
+ * so does a stopped (hung) price feed;
  * the admin ports list the metrics; a second launcher on the same data folder is refused; the
  * advertiser CLI finds the launcher's private Redis by itself; a launcher killed hard takes its
  * Redis down, and the next one cleans up the stale lock and starts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +19,7 @@ let launcher: Spawned;
 let port: number;
 let ports: { api: number; worker: number; feed: number };
 let redisPort: number;
+let stranger: Server | undefined;
 
 /** A launcher's environment on fresh ports (the public one first, then the three admin ones). */
 async function launcherEnv(): Promise<NodeJS.ProcessEnv> {
@@ -30,6 +33,8 @@ async function launcherEnv(): Promise<NodeJS.ProcessEnv> {
     ADMIN_PORT: String(await freePort()),
     WORKER_HEALTH_PORT: String(await freePort()),
     FEED_HEALTH_PORT: String(await freePort()),
+    // A stopped child is noticed within seconds.
+    HANG_SECONDS: '4',
   };
   delete env.REDIS_URL;
   return env;
@@ -39,6 +44,8 @@ async function startLauncher(): Promise<Spawned> {
   const env = await launcherEnv();
   port = Number(env.PORT);
   ports = { api: Number(env.ADMIN_PORT), worker: Number(env.WORKER_HEALTH_PORT), feed: Number(env.FEED_HEALTH_PORT) };
+  // Some other process answering HTTP on the feed's admin port, when a test asks for one.
+  if (stranger) await new Promise<void>((r) => stranger!.listen(ports.feed, '127.0.0.1', r));
   const l = spawnTsx(LAUNCHER, [], env);
   await waitUntil(() => /predictwire is ready/.test(l.output()) || l.child.exitCode !== null, 60_000, l.output);
   if (l.child.exitCode !== null) throw new Error(`launcher exited ${l.child.exitCode}:\n${l.output()}`);
@@ -67,13 +74,23 @@ afterAll(async () => {
     launcher.child.kill('SIGINT');
     await launcher.exit;
   }
+  stranger?.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** The banner's metrics line. */
+const metricsLine = (l: Spawned) => /^ {2}metrics {6}(.*)$/m.exec(l.output())?.[1];
 
 describe('npm start launcher', () => {
   it('prints logs for a person to read, not JSON', () => {
     expect(launcher.output()).toMatch(/^\[\d\d:\d\d:\d\d\] INFO \(api\): api listening$/m);
     expect(launcher.output()).not.toMatch(/^\{"level"/m);
+  });
+
+  it('lists the metrics URL of each of its processes', () => {
+    expect(metricsLine(launcher)).toBe(
+      `http://127.0.0.1:${ports.api}/metrics (worker http://127.0.0.1:${ports.worker}/metrics, feed http://127.0.0.1:${ports.feed}/metrics)`,
+    );
   });
 
   it('prints paste-ready export lines', () => {
@@ -107,6 +124,15 @@ describe('npm start launcher', () => {
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     expect(launcher.child.exitCode).toBeNull();
     expect((await api('/readyz')).status).toBe(200);
+  }, 60_000);
+
+  it('restarts a hung (stopped) child that no longer answers its health check', async () => {
+    const before = childRunning(launcher.child.pid!, 'workers/feed/main.ts')!;
+    process.kill(before, 'SIGSTOP');
+    await expect.poll(() => launcher.output(), { timeout: 20_000, interval: 200 }).toMatch(/feed has not answered its health check for \d+ s; killing it/);
+    await expect.poll(() => childRunning(launcher.child.pid!, 'workers/feed/main.ts'), { timeout: 30_000, interval: 200 }).not.toBe(before);
+    expect(alive(before)).toBe(false);
+    await expect.poll(async () => (await fetch(`http://127.0.0.1:${ports.feed}/healthz`).catch(() => undefined))?.status, { timeout: 30_000, interval: 200 }).toBe(200);
   }, 60_000);
 
   it('serves metrics on the admin ports only', async () => {
@@ -168,8 +194,12 @@ describe('npm start launcher', () => {
     expect(orphanCli.code).toBe(1);
     expect(orphanCli.out.trim()).toMatch(/^no Redis to talk to/);
 
+    stranger = createServer((_req, res) => res.end('{"status":"ok"}'));
     launcher = await startLauncher();
     expect((await api('/readyz')).status).toBe(200);
+    // Another process holds the feed's admin port: the banner says so instead of showing its URL.
+    expect(metricsLine(launcher)).toContain(`feed port ${ports.feed} taken by another process: no metrics`);
+    expect(metricsLine(launcher)).not.toContain(`:${ports.feed}/metrics`);
     // Data survived: the advertiser created before the crash is still there (revoked).
     expect((await cli('list')).out).toMatch(/^cli-co\trevoked/m);
   }, 120_000);

@@ -1,6 +1,6 @@
 /**
  * Drills of the limits, against real API processes on a real Redis over real sockets: 429s with
- * their headers, failed-authentication blocking, the per-address WebSocket cap and message rate,
+ * their headers (clicks over their limit are redirected instead: rotation.test.ts), failed-authentication blocking, the per-address WebSocket cap and message rate,
  * revocation across processes, request ids, GET bodies refused, and the drain on SIGTERM.
  * Limits are set low here through the same settings an operator uses.
  */
@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openWebSocket, refusedUpgrade } from '../support/ws-client.js';
+import { MAX_MESSAGE_BYTES } from '../../src/ws/server.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
@@ -24,7 +25,6 @@ beforeAll(async () => {
   const env = testEnv(redis.url, {
     // The test talks through "a proxy" on loopback, so each X-Forwarded-For address is a client.
     TRUST_PROXY: '127.0.0.1,::1',
-    RATE_LIMIT_CLICK: '5/60',
     RATE_LIMIT_VARIANT_BUILD: '3/60',
     AUTH_FAILURE_LIMIT: '5/60',
     AUTH_FAILURE_BLOCK_SECONDS: '120',
@@ -63,21 +63,6 @@ function expectRateLimited(res: Response, limit: string, points: number, seconds
 }
 
 describe('429 rate_limited', () => {
-  it('/v1/click: the sixth click from one address in a minute, with Retry-After and RateLimit headers', async () => {
-    const res = await get('/v1/widgets/broad?fallback_geo=GB&limit=1', '81.2.69.1');
-    const link = new URL(BroadWidgetPayload.parse(await res.json()).operators[0]!.routing.web_url);
-    for (let i = 0; i < 5; i++) expect((await get(`${link.pathname}${link.search}`, '81.2.69.2')).status).toBe(302);
-    const refused = await get(`${link.pathname}${link.search}`, '81.2.69.2', { 'x-request-id': 'drill-click-6' });
-    expectRateLimited(refused, 'click', 5, 60);
-    expect(refused.headers.get('location')).toBeNull();
-    expect(refused.headers.get('x-request-id')).toBe('drill-click-6');
-    expect((await refused.json()) as ProblemBody).toMatchObject({ code: 'rate_limited', status: 429, request_id: 'drill-click-6' });
-    // the limit is shared through Redis: the other process refuses this address too
-    expectRateLimited(await get(`${link.pathname}${link.search}`, '81.2.69.2', {}, other.base), 'click', 5, 60);
-    // another address is not affected
-    expect((await get(`${link.pathname}${link.search}`, '81.2.69.3')).status).toBe(302);
-  });
-
   it('uncached variants: an address that keeps making us build new bodies is refused; cached reads of others are not', async () => {
     const address = '81.2.69.20';
     let refused: Response | undefined;
@@ -100,7 +85,10 @@ describe('failed authentication', () => {
     const wrong = { 'x-advertiser-id': ADVERTISER, 'x-api-key': `pwk_${'A'.repeat(43)}` };
     for (let i = 0; i < 5; i++) expect((await get('/advertiser/v1/widgets/events', address, wrong)).status).toBe(401);
     // the failure that crosses the limit starts the block (AUTH_FAILURE_BLOCK_SECONDS)
-    expectRateLimited(await get('/advertiser/v1/widgets/events', address, wrong), 'auth_failures', 5, 60, 120);
+    const starting = await get('/advertiser/v1/widgets/events', address, wrong);
+    expectRateLimited(starting, 'auth_failures', 5, 60, 120);
+    // Retry-After is the block's remaining time, from its first 429 on (not the failure window's).
+    expect(Number(starting.headers.get('retry-after'))).toBeGreaterThan(60);
     const right = { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey };
     const blocked = await get('/advertiser/v1/widgets/events', address, right);
     expect(blocked.status).toBe(429);
@@ -228,6 +216,15 @@ describe('WebSocket limits', () => {
     const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
     for (let i = 0; i < 30; i++) ws.send(JSON.stringify({ op: 'unsubscribe', topic }));
     expect(await closed).toBe(1008);
+  });
+});
+
+describe('WebSocket close codes', () => {
+  it('a message over the size limit is closed with 1009 (RFC 6455: too big to process), not dropped', async () => {
+    const ws = (await openWs('81.2.69.81')) as WebSocket;
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    ws.send(JSON.stringify({ op: 'subscribe', topic: 'x'.repeat(MAX_MESSAGE_BYTES) }));
+    expect(await closed).toBe(1009);
   });
 });
 

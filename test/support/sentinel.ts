@@ -14,6 +14,34 @@ export const MASTER_NAME = 'pw-test';
 /** How long a primary may be silent before a sentinel calls it down. */
 export const DOWN_AFTER_MS = 1_000;
 
+export interface SentinelOptions {
+  master: string;
+  /** Where the primary is at first (an address, or a name with `hostnames`). */
+  host: string;
+  port: number;
+  downAfterMs: number;
+  /** The primary's and replicas' password (`requirepass`), if they have one. */
+  password?: string;
+  /** Hosts given by name (compose's service names) rather than addresses. */
+  hostnames?: boolean;
+}
+
+/**
+ * The sentinel directives of a failover setup: the test cluster below and the compose file's
+ * `sentinel` profile use the same (test/unit/deploy-config.test.ts checks the compose file).
+ */
+export function sentinelDirectives(o: SentinelOptions): string[] {
+  return [
+    // Names must resolve before `monitor` reads one.
+    ...(o.hostnames ? ['sentinel resolve-hostnames yes', 'sentinel announce-hostnames yes'] : []),
+    `sentinel monitor ${o.master} ${o.host} ${o.port} 2`,
+    ...(o.password ? [`sentinel auth-pass ${o.master} ${o.password}`] : []),
+    `sentinel down-after-milliseconds ${o.master} ${o.downAfterMs}`,
+    `sentinel failover-timeout ${o.master} 10000`,
+    `sentinel parallel-syncs ${o.master} 1`,
+  ];
+}
+
 export interface SentinelCluster {
   /** `host:port,...` for REDIS_SENTINELS. */
   sentinelList: string;
@@ -92,10 +120,7 @@ export async function startSentinelCluster(): Promise<SentinelCluster> {
         `port ${port}`,
         'bind 127.0.0.1',
         `dir ${dir}`,
-        `sentinel monitor ${MASTER_NAME} 127.0.0.1 ${primaryPort} 2`,
-        `sentinel down-after-milliseconds ${MASTER_NAME} ${DOWN_AFTER_MS}`,
-        `sentinel failover-timeout ${MASTER_NAME} 10000`,
-        `sentinel parallel-syncs ${MASTER_NAME} 1`,
+        ...sentinelDirectives({ master: MASTER_NAME, host: '127.0.0.1', port: primaryPort, downAfterMs: DOWN_AFTER_MS }),
         '',
       ].join('\n'),
     );

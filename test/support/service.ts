@@ -1,6 +1,8 @@
 /** Starts the real API and worker processes (as `npm start` does) against a given Redis. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Redis } from 'ioredis';
 import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
 import { loadConfig } from '../../src/config.js';
@@ -73,6 +75,8 @@ export function testEnv(redisUrl: string, extra: Record<string, string> = {}): R
     FEED_HEALTH_PORT: '0',
     // waitFor polls /readyz every 100 ms: far above the per-address production limit.
     RATE_LIMIT_READYZ: '100000/60',
+    // A data folder per environment: spilled counts and snapshot copies never cross between tests.
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'pw-data-')),
     ...extra,
   };
 }

@@ -124,6 +124,10 @@ describe('loadConfig', () => {
     expect(c.production).toBe(true);
     expect(c.clickSigningSecret).toBe(SECRET);
     expect(c.apiKeyPepper).toBe(PEPPER);
+    // the demo page is off in production unless asked for
+    expect(c.demoEnabled).toBe(false);
+    expect(loadConfig({ ...secrets, PUBLIC_BASE_URL: 'https://widgets.example.com', DEMO_ENABLED: 'true' }).demoEnabled).toBe(true);
+    expect(configError({ ...secrets, DEMO_ENABLED: 'yes' })).toContain('DEMO_ENABLED');
   });
 
   it('refuses secrets shorter than 32 characters', () => {

@@ -9,10 +9,14 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { EnvSchema } from '../../src/config.js';
+import { sentinelDirectives } from '../support/sentinel.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const SETTINGS = Object.keys(EnvSchema.shape) as Array<keyof typeof EnvSchema.shape>;
 const APP_SERVICES = ['api', 'worker', 'feed'];
+const COMPOSE_TEXT = readFileSync(resolve(root, 'docker-compose.yml'), 'utf8');
+/** Variables docker-compose.yml itself reads that no process does (the Redis password, the image tag). */
+const COMPOSE_ONLY = [...new Set([...COMPOSE_TEXT.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]!))].filter((k) => !(SETTINGS as string[]).includes(k));
 
 interface ExampleEntry {
   value: string;
@@ -38,6 +42,10 @@ function readEnvExample(): Map<string, ExampleEntry> {
 
 interface Service {
   image?: string;
+  profiles?: string[];
+  ports?: string[];
+  configs?: Array<{ source: string; target: string }>;
+  depends_on?: Record<string, unknown>;
   build?: unknown;
   command?: string[];
   env_file?: string | Array<string | { path: string }>;
@@ -46,9 +54,13 @@ interface Service {
   stop_grace_period?: string;
 }
 
-function readCompose(): Record<string, Service> {
-  return (parse(readFileSync(resolve(root, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> }).services;
+interface Compose {
+  services: Record<string, Service>;
+  configs?: Record<string, { content?: string }>;
 }
+
+const readComposeFile = () => parse(COMPOSE_TEXT, { merge: true }) as Compose;
+const readCompose = () => readComposeFile().services;
 
 const envFiles = (s: Service) => [s.env_file ?? []].flat().map((f) => (typeof f === 'string' ? f : f.path));
 
@@ -64,13 +76,19 @@ describe('.env.example', () => {
     expect(SETTINGS.filter((k) => !example.get(k)?.meaning), 'settings without a comment line above them').toEqual([]);
   });
 
-  it('lists nothing the code does not read', () => {
-    expect([...example.keys()].filter((k) => !(SETTINGS as string[]).includes(k))).toEqual([]);
+  it('lists nothing the code or the compose file does not read', () => {
+    expect([...example.keys()].filter((k) => !(SETTINGS as string[]).includes(k) && !COMPOSE_ONLY.includes(k))).toEqual([]);
+  });
+
+  it('leaves the Redis password for the operator to fill in', () => {
+    expect(COMPOSE_ONLY).toContain('REDIS_PASSWORD');
+    expect(example.get('REDIS_PASSWORD')).toMatchObject({ value: '', commented: false });
   });
 
   it('shows the real default on each commented line, and a valid value on each set line', () => {
     for (const key of SETTINGS) {
       const entry = example.get(key)!;
+      if (!entry) continue; // reported by the first test
       const shown = parseSetting(key, entry.value);
       expect(shown.success, `${key}=${entry.value} does not parse`).toBe(true);
       if (entry.commented) expect(shown.data, `${key}: .env.example shows a default the code does not use`).toEqual(parseSetting(key, '').data);
@@ -108,7 +126,7 @@ describe('docker-compose.yml', () => {
       const env = service.environment ?? {};
       expect(Array.isArray(env), `${name}: use a map for environment`).toBe(false);
       for (const [key, value] of Object.entries(env)) {
-        if ((SETTINGS as string[]).includes(key)) expect(String(value), `${name}.${key} overrides .env`).toMatch(new RegExp(`^\\$\\{${key}(:?-[^}]*)?\\}$`));
+        if ((SETTINGS as string[]).includes(key)) expect(String(value), `${name}.${key} overrides .env`).toMatch(new RegExp(`^\\$\\{${key}(:?-.*)?\\}$`));
       }
     }
   });
@@ -125,6 +143,61 @@ describe('docker-compose.yml', () => {
     for (const name of APP_SERVICES) {
       const test = services[name]!.healthcheck?.test ?? [];
       expect(test.join(' '), name).toMatch(/\/healthz/);
+    }
+  });
+});
+
+describe('docker-compose.yml: Redis', () => {
+  const compose = readComposeFile();
+  const { services } = compose;
+  const PASSWORD = '${REDIS_PASSWORD:?set REDIS_PASSWORD in .env}';
+  const arg = (command: string[] | undefined, flag: string) => command?.[command.indexOf(flag) + 1];
+
+  it('runs Redis with a password (required), append-only persistence on a volume and no eviction', () => {
+    for (const name of ['redis', 'redis-replica']) {
+      const command = services[name]!.command!;
+      expect(arg(command, '--requirepass'), name).toBe(PASSWORD);
+      expect(arg(command, '--masterauth'), name).toBe(PASSWORD);
+      expect(arg(command, '--appendonly'), name).toBe('yes');
+      expect(arg(command, '--maxmemory-policy'), name).toBe('noeviction');
+      expect(services[name]!.environment, `${name}: the health check's redis-cli needs the password`).toMatchObject({ REDISCLI_AUTH: PASSWORD });
+    }
+    expect(COMPOSE_TEXT).toMatch(/redis-data:\/data/);
+    // The apps reach it with the password, unless .env says otherwise.
+    for (const name of APP_SERVICES) expect((services[name]!.environment as Record<string, string>).REDIS_URL).toBe('${REDIS_URL:-redis://:${REDIS_PASSWORD}@redis:6379}');
+  });
+
+  it('has a sentinel profile (a replica and three sentinels) with the directives the failover test uses', () => {
+    const profiled = Object.entries(services).filter(([, s]) => s.profiles?.includes('sentinel')).map(([name]) => name);
+    expect(profiled.sort()).toEqual(['redis-replica', 'sentinel-1', 'sentinel-2', 'sentinel-3']);
+    expect(arg(services['redis-replica']!.command, '--replicaof')).toBe('redis');
+    const content = compose.configs?.['sentinel-conf']?.content ?? '';
+    const lines = content.trim().split('\n');
+    expect(lines[0]).toBe('port 26379');
+    expect(lines.slice(1)).toEqual(sentinelDirectives({ master: 'mymaster', host: 'redis', port: 6379, downAfterMs: 5000, password: PASSWORD, hostnames: true }));
+    for (const name of ['sentinel-1', 'sentinel-2', 'sentinel-3']) {
+      expect(services[name]!.configs?.map((c) => c.source), name).toEqual(['sentinel-conf']);
+      expect(services[name]!.command!.join(' '), name).toMatch(/redis-sentinel/);
+    }
+  });
+
+  it('starts with the sentinel profile in the operations guide\'s words', () => {
+    const guide = readFileSync(resolve(root, 'docs/operations.md'), 'utf8');
+    const section = guide.slice(guide.indexOf('## Redis Sentinel with compose'));
+    expect(section).toContain('docker compose --profile sentinel up -d');
+    // The sentinels the guide lists are exactly the compose services, on the port they listen on.
+    const listed = /REDIS_SENTINELS=(\S+)/.exec(section)?.[1];
+    expect(listed).toBe(['sentinel-1', 'sentinel-2', 'sentinel-3'].map((s) => `${s}:26379`).join(','));
+    expect(/REDIS_SENTINEL_MASTER=(\S+)/.exec(section)?.[1]).toBe('mymaster');
+  });
+
+  it('publishes every process\'s admin port (metrics, health) on the host\'s loopback only', () => {
+    const adminPorts: Record<string, string> = { api: 'ADMIN_PORT', worker: 'WORKER_HEALTH_PORT', feed: 'FEED_HEALTH_PORT' };
+    for (const name of APP_SERVICES) {
+      const key = adminPorts[name]!;
+      const def = String(EnvSchema.shape[key as keyof typeof EnvSchema.shape].parse(undefined));
+      expect(services[name]!.ports, name).toContain(`127.0.0.1:\${${key}:-${def}}:\${${key}:-${def}}`);
+      expect((services[name]!.environment as Record<string, string>).ADMIN_HOST, name).toBe('${ADMIN_HOST:-0.0.0.0}');
     }
   });
 });

@@ -32,6 +32,27 @@ describe('supervise', () => {
     await s.stop();
   }, 30_000);
 
+  it('kills and restarts a child that stops answering its liveness probe, once it has answered', async () => {
+    const lines: string[] = [];
+    let answering = true;
+    let probes = 0;
+    const s = supervise('feed', () => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }), {
+      minBackoffMs: 5,
+      notify: (l) => lines.push(l),
+      onFatal: () => {},
+      liveness: { probe: async () => (probes++, answering), hangMs: 500 },
+    });
+    const first = s.current()!;
+    await expect.poll(() => probes, { timeout: 5_000, interval: 50 }).toBeGreaterThan(0); // it answered once
+    expect(lines).toEqual([]);
+    answering = false; // hung, as far as anyone can tell
+    await expect.poll(() => s.starts(), { timeout: 10_000, interval: 50 }).toBe(2);
+    expect(first.signalCode).toBe('SIGKILL');
+    expect(lines[0]).toMatch(/^feed has not answered its health check for \d+ s; killing it$/);
+    expect(lines[1]).toBe('feed exited (SIGKILL); restarting in 0.005 s');
+    await s.stop();
+  }, 30_000);
+
   it('stop ends a running child', async () => {
     const s = supervise('api', () => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }), { notify: () => {}, onFatal: () => {} });
     const child = s.current()!;

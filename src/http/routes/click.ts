@@ -3,9 +3,11 @@
  * operator: its contract page for a signed deep link, else its affiliate URL with its sub-ids.
  * Bots, HTTP libraries and prefetches are redirected but not counted; a click counts once per
  * visitor, operator and UTC day. The count is buffered in memory (tracking/click-buffer.ts) and
- * never delays the redirect; the per-address click limit is one Redis command (answered from
- * memory while Redis is away). An unsigned, altered or expired link is a problem response, never a
- * redirect.
+ * never delays the redirect. Over the per-address click limit (an office or a carrier's NAT can
+ * be many people) the click is still redirected, but not counted: the limit guards the counts,
+ * never a person's way to the operator. It costs one Redis command (answered from memory while
+ * Redis is away), none once the address is blocked. An unsigned, altered or expired link is a
+ * problem response, never a redirect.
  */
 import { operatorById } from '../../catalog/operators.js';
 import { addressKey } from '../../geo/address-key.js';
@@ -20,7 +22,8 @@ export function clickRoute(deps: Deps): Handler {
   return async (req) => {
     const now = new Date(deps.now());
     const ip = deps.geo.clientAddress(req);
-    await deps.limits.consume('click', addressKey(ip));
+    const address = addressKey(ip);
+    const over = (deps.limits.anyBlocked && deps.limits.blockedNow('click', address, now.getTime())) || (await deps.limits.take('click', address));
     const result = verifyClick(req.query, deps.config.clickSigningSecret, now);
     if (!result.ok) {
       if (result.reason === 'expired') throw new Problem(410, 'link_expired', 'This link has expired; reload the widget for a fresh one.');
@@ -28,9 +31,9 @@ export function clickRoute(deps: Deps): Handler {
     }
     const operator = operatorById(result.target.operatorId);
     if (!operator) throw new Problem(403, 'invalid_link', 'This link names an operator we no longer list.');
-    if (!isAutomatedClick(req.headers['user-agent']) && !isPrefetch(req.method, req.headers)) {
+    if (!over && !isAutomatedClick(req.headers['user-agent']) && !isPrefetch(req.method, req.headers)) {
       // Per /64 on IPv6, like the limits: rotating addresses within one subscriber's range mints nothing.
-      deps.clicks.add(clickOf(result.target, visitorId(addressKey(ip)), now));
+      deps.clicks.add(clickOf(result.target, visitorId(address), now));
     }
     return {
       status: 302,

@@ -1,9 +1,10 @@
 /**
  * Liveness and readiness (docs/operations.md, "Health and readiness").
  *
- * `/readyz` answers "can this instance serve?": Redis reachable, every snapshot it needs loaded in
- * memory, not draining. Stale data is `degraded`, still 200: the last good data is served and
- * flagged, and one stale upstream must not pull every instance out of its load balancer at once.
+ * `/readyz` answers "can this instance serve?": every snapshot it needs loaded in memory, not
+ * draining. Redis unreachable or stale data is `degraded`, still 200, with `missing` naming what is
+ * lacking: the last good data is served (flagged), and a Redis blip or one stale upstream must not
+ * pull every instance out of its load balancer at once, since every instance shares them.
  */
 import { z } from 'zod';
 import { priceFeedStaleness } from '../../metrics/live.js';
@@ -21,6 +22,8 @@ const TickTimes = z.record(z.string(), z.string());
 /** GET /readyz: whether this instance can serve, and why not (docs/operations.md). */
 export const ReadyBody = z.object({
   status: z.enum(['ready', 'degraded', 'not_ready']),
+  /** What this instance lacks, in words ("redis", "snapshot events/all", "price feed BTC"): empty when ready. */
+  missing: z.array(z.string()),
   redis: z.enum(['ok', 'unreachable']),
   draining: z.boolean(),
   snapshots: z.array(
@@ -60,7 +63,7 @@ export function readyRoute(deps: Deps): Handler {
   return async () => {
     let redisOk = true;
     try {
-      await withTimeout(deps.redis.ping(), 1_000);
+      await deps.breaker.execute(() => withTimeout(deps.redis.ping(), 1_000));
     } catch {
       redisOk = false;
     }
@@ -87,15 +90,23 @@ export function readyRoute(deps: Deps): Handler {
     });
     const priceFeed = priceFeedStaleness(deps.live.engine, deps.config.live.staleAfterMs, deps.now());
     const draining = deps.draining();
-    const ready = redisOk && !draining && snapshots.every((s) => s.loaded);
-    const degraded = snapshots.some((s) => s.stale) || Object.values(priceFeed).some(Boolean);
+    const staleAssets = Object.keys(priceFeed).filter((a) => priceFeed[a]);
+    const missing = [
+      ...(draining ? ['draining'] : []),
+      ...snapshots.filter((s) => !s.loaded).map((s) => `snapshot ${s.kind}/${s.key} not loaded`),
+      ...(redisOk ? [] : ['redis']),
+      ...snapshots.filter((s) => s.loaded && s.stale).map((s) => `snapshot ${s.kind}/${s.key} stale`),
+      ...staleAssets.map((a) => `price feed ${a}`),
+    ];
+    const ready = !draining && snapshots.every((s) => s.loaded);
     const live = deps.live.engine.stats();
     const body: z.input<typeof ReadyBody> = {
-      status: !ready ? 'not_ready' : degraded ? 'degraded' : 'ready',
+      status: !ready ? 'not_ready' : missing.length > 0 ? 'degraded' : 'ready',
+      missing,
       redis: redisOk ? 'ok' : 'unreachable',
       draining,
       snapshots,
-      price_feed: { stale_assets: Object.keys(priceFeed).filter((a) => priceFeed[a]), last_tick_at: live.lastTickAt },
+      price_feed: { stale_assets: staleAssets, last_tick_at: live.lastTickAt },
       live: { ticks_applied: live.ticksApplied, bad_ticks: live.badTicks, last_tick_at: live.lastTickAt, quotes_held: live.quotesHeld, bad_quotes: live.badQuotes },
       websocket: { connections: await deps.wsConnections() },
     };

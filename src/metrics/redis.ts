@@ -1,0 +1,17 @@
+/** `predictwire_redis_up`: whether this API process can use Redis on the request path right now. */
+import type { Redis } from 'ioredis';
+import { Gauge } from 'prom-client';
+import { breakerOpen, type RedisBreaker } from '../store/redis-breaker.js';
+
+/** 1 while the request-path connection is ready and its breaker closed, else 0 (read at scrape time). */
+export function exposeRedisUp(redis: Redis, breaker: RedisBreaker): void {
+  new Gauge({
+    name: 'predictwire_redis_up',
+    help: '1 while this API process reaches Redis on the request path (connected, breaker closed), else 0: fallbacks answer.',
+    // Over API workers: 1 only while every one of them does.
+    aggregator: 'min',
+    collect() {
+      this.set(redis.status === 'ready' && !breakerOpen(breaker) ? 1 : 0);
+    },
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * Counts that could not be written to Redis when a process stopped (clicks, impressions), kept on
+ * local disk in the data folder and replayed by the next process to start there. One JSON line per
+ * item; a file is written under a temporary name and renamed, so a reader never sees half of one,
+ * and a reader claims a file by renaming it, so two processes starting at once never both replay it.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The spill folder inside the data folder. */
+export const spillDir = (dataDir: string) => join(dataDir, 'spill');
+
+/** Writes `items` as `{kind}-{pid}-{ms}.jsonl` in `dir`; returns the file's path. */
+export function spill(dir: string, kind: string, items: readonly unknown[]): string {
+  mkdirSync(dir, { recursive: true });
+  const name = `${kind}-${process.pid}-${Date.now()}.jsonl`;
+  const tmp = join(dir, `.${name}.tmp`);
+  writeFileSync(tmp, items.map((i) => JSON.stringify(i)).join('\n') + '\n', { mode: 0o600 });
+  renameSync(tmp, join(dir, name));
+  return join(dir, name);
+}
+
+export interface Claimed {
+  /** Every line of the claimed files, parsed (lines that do not parse are skipped and counted). */
+  items: unknown[];
+  unreadable: number;
+  files: string[];
+  /** Deletes the claimed files: call once their items are safely written. */
+  done(): void;
+}
+
+/** True while process `pid` runs (signal 0 only asks). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A spilled file nobody replays: never claimed, or claimed by a process that died before it was done. */
+function unclaimed(name: string, kind: string): boolean {
+  if (!name.startsWith(`${kind}-`)) return false;
+  if (name.endsWith('.jsonl')) return true;
+  const m = /\.jsonl\.replaying-(\d+)$/.exec(name);
+  return m !== null && Number(m[1]) !== process.pid && !running(Number(m[1]));
+}
+
+/** Claims every spilled `{kind}` file in `dir` for this process (none when the folder does not exist). */
+export function claimSpilled(dir: string, kind: string): Claimed {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => unclaimed(n, kind));
+  } catch {
+    names = [];
+  }
+  const files: string[] = [];
+  const items: unknown[] = [];
+  let unreadable = 0;
+  for (const name of names) {
+    const claimed = join(dir, `${name.replace(/\.replaying-\d+$/, '')}.replaying-${process.pid}`);
+    try {
+      renameSync(join(dir, name), claimed);
+    } catch {
+      continue; // another process claimed it first
+    }
+    files.push(claimed);
+    for (const line of readFileSync(claimed, 'utf8').split('\n')) {
+      if (line === '') continue;
+      try {
+        items.push(JSON.parse(line));
+      } catch {
+        unreadable++;
+      }
+    }
+  }
+  return {
+    items,
+    unreadable,
+    files,
+    done: () => {
+      for (const f of files) unlinkSync(f);
+      files.length = 0;
+    },
+  };
+}

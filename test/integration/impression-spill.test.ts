@@ -1,0 +1,47 @@
+/**
+ * Impressions a stopping API could not write (Redis away) are spilled to the data folder and
+ * counted once by the next counter to start there, against a real redis-server.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { connectRedisFailFast, whenReady } from '../../src/store/redis.js';
+import { utcDay } from '../../src/tracking/click-counter.js';
+import { ImpressionCounter, impressionsKey } from '../../src/tracking/impression-counter.js';
+import { useRedis } from '../support/redis.js';
+
+const redis = useRedis();
+const log = pino({ level: 'silent' });
+const dir = mkdtempSync(join(tmpdir(), 'pw-spill-'));
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('ImpressionCounter at stop', () => {
+  it('spills what Redis did not take; the next counter writes it once and deletes the file', async () => {
+    const now = new Date();
+    const away = connectRedisFailFast({ url: redis.url }, 'test-away', log, 300);
+    await whenReady(away);
+    away.disconnect(); // Redis unreachable for this counter
+    const stopping = new ImpressionCounter(away, log, 60_000, dir);
+    stopping.start();
+    stopping.count(['bet365', 'kalshi'], 'broad', now, 3);
+    stopping.count(['bet365'], 'event-specific', now);
+    await stopping.stop();
+    expect(readdirSync(dir).filter((f) => f.startsWith('impressions-'))).toHaveLength(1);
+
+    for (let i = 0; i < 2; i++) {
+      const conn = connectRedisFailFast({ url: redis.url }, 'test-next', log, 300);
+      await whenReady(conn);
+      const next = new ImpressionCounter(conn, log, 60_000, dir);
+      next.start();
+      await next.stop();
+      conn.disconnect();
+    }
+    const day = utcDay(now);
+    expect(await redis.client.hgetall(impressionsKey('bet365', day))).toEqual({ total: '4', 'widget:broad': '3', 'widget:event-specific': '1' });
+    expect(await redis.client.hget(impressionsKey('kalshi', day), 'total')).toBe('3');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
