@@ -25,8 +25,14 @@ export const failureStreak = new Gauge({
 
 export const itemsDropped = new Gauge({
   name: 'predictwire_source_items_dropped',
-  help: 'Items (markets, slugs, books) left out of the last good refresh of a snapshot',
-  labelNames: ['kind', 'key'] as const,
+  help: 'Items (markets, quotes, lines, books) left out, held or lost in the last good refresh of a snapshot, by class (docs/sources.md)',
+  labelNames: ['kind', 'key', 'class'] as const,
+});
+
+export const itemsDroppedTotal = new Counter({
+  name: 'predictwire_source_items_dropped_total',
+  help: 'Items that started being dropped, held or lost (counted once per streak), by class',
+  labelNames: ['kind', 'key', 'class'] as const,
 });
 
 export const circuitOpen = new Gauge({

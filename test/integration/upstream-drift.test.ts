@@ -2,11 +2,13 @@
  * The drift corpus: mutations of the recorded Kalshi, Polymarket, Odds API and ECB responses, each
  * served by the replay server and run through the real normalizers, the real refresh job and real
  * Redis after a good refresh. Each asserts its exact outcome: the mutation is tolerated (same
- * snapshot), only the bad item is dropped (and marked in the meta), or the last good snapshot is
- * kept with the failure and its reason counted.
+ * snapshot); only the bad item is dropped or held, and marked in the meta with its class, logged
+ * once and counted in the metric; or the last good snapshot is kept with the failure, its reason,
+ * its warning and its metric. The classes are those of docs/sources.md (at least two cases each).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
+import { itemsDropped, refreshFailuresTotal } from '../../src/metrics/sources.js';
 import { loadEventCatalog } from '../../src/catalog/events/load.js';
 import { createCatalogEventsSource } from '../../src/sources/combined/catalog-events.js';
 import { createOddsSportsbookSource } from '../../src/sources/combined/odds-sportsbook.js';
@@ -28,12 +30,16 @@ type Obj = Record<string, unknown>;
 
 const redis = useRedis();
 const replay = useReplayServer({ oddsRemaining: 500 });
-const log = pino({ level: 'silent' });
+// Every warning the refresh and the sources log, to assert the one line each drop or failure gets.
+const lines: Array<Record<string, unknown>> = [];
+const log = pino({ level: 'warn' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+const DROP_LOG = 'items dropped, held or lost; the rest published';
 // Short pauses: these cases are about what gets published, not about timing (upstream-backoff.test.ts).
 const FAST = { backoffBaseMs: 1, backoffMaxMs: 2, breakerBaseMs: 1 };
 
 beforeEach(async () => {
   await redis.client.flushdb();
+  lines.length = 0;
 });
 
 let clock = new Date('2026-03-01T12:00:00.000Z');
@@ -78,13 +84,44 @@ async function baseline(kind: SnapshotKind, key: string, run: () => Promise<Refr
   return (await redis.client.get(snapKey(kind, key)))!;
 }
 
-/** The refresh fails, the last good snapshot stays byte for byte, the failure and reason are counted. */
+const metric = async (m: typeof itemsDropped | typeof refreshFailuresTotal, labels: Record<string, string>) =>
+  (await m.get()).values.find((v) => Object.entries(labels).every(([k, x]) => (v.labels as Record<string, unknown>)[k] === x))?.value ?? 0;
+
+/** The refresh fails, the last good snapshot stays byte for byte, the failure and reason are counted and warned once. */
 async function keptLastGood(kind: SnapshotKind, key: string, run: () => Promise<RefreshResult>, good: string, reason: string, message: RegExp) {
+  const failures = await metric(refreshFailuresTotal, { kind, key, reason });
   await expect(run()).rejects.toThrow(message);
   expect(await redis.client.get(snapKey(kind, key))).toBe(good);
   const meta = await readMeta(redis.client, kind, key);
   expect(meta).toMatchObject({ version: 1, failures: 1, lastReason: reason });
   expect(meta!.lastError).toMatch(message);
+  expect(lines.filter((l) => l.msg === 'refresh failed; keeping the last good snapshot' && l.reason === reason && String(l.err).match(message))).toHaveLength(1);
+  expect(await metric(refreshFailuresTotal, { kind, key, reason })).toBe(failures + 1);
+}
+
+interface Expected {
+  id: string;
+  class: string;
+  reason?: RegExp | string;
+}
+
+/**
+ * Each expected item is in the meta's dropped list with its class (and reason), in the one warning
+ * the refresh logged for new drops, and the gauge of its class counts the meta's items of that class.
+ */
+async function reported(kind: SnapshotKind, key: string, expected: Expected[]) {
+  const items = (await readMeta(redis.client, kind, key))!.dropped!.items;
+  const logged = lines.filter((l) => l.msg === DROP_LOG && l.kind === kind && l.key === key);
+  expect(logged).toHaveLength(1);
+  const loggedItems = logged[0]!.items as Expected[];
+  for (const e of expected) {
+    const reason = e.reason === undefined ? expect.any(String) : typeof e.reason === 'string' ? e.reason : expect.stringMatching(e.reason);
+    expect(items).toContainEqual(expect.objectContaining({ id: e.id, class: e.class, reason }));
+    // The warning shows the first 20 new items; its byClass counts them all.
+    if ((logged[0]!.count as number) <= 20) expect(loggedItems).toContainEqual({ id: e.id, class: e.class, reason });
+    expect((logged[0]!.byClass as Record<string, number>)[e.class]).toBeGreaterThan(0);
+    expect(await metric(itemsDropped, { kind, key, class: e.class })).toBe(items.filter((d) => d.class === e.class).length);
+  }
 }
 
 /** The refresh succeeds with the same content: tolerated drift, no new version. */
@@ -170,8 +207,10 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     const { ['us-recognizes-reza-pahlavi-2026']: gone, ...rest } = BASE_EVENTS;
     expect(gone).toBeDefined();
     expect(await outcomeNames()).toEqual(rest);
-    const meta = await readMeta(redis.client, 'events', 'all');
-    expect(meta!.dropped!.items).toContainEqual({ id: 'kalshi:KXRECOGPERSONIRAN-26', reason: expect.stringMatching(/legacy cents-only/) });
+    await reported('events', 'all', [
+      { id: 'kalshi:KXRECOGPERSONIRAN-26', class: 'schema', reason: /legacy cents-only/ },
+      { id: 'us-recognizes-reza-pahlavi-2026/Yes/kalshi', class: 'lost' },
+    ]);
   });
 
   it('7. a Gamma slug that 404s (renamed or removed): only its event is dropped and marked', async () => {
@@ -182,9 +221,8 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     const { ['iran-israel-us-conflict-ends-march-2026']: gone, ...rest } = BASE_EVENTS;
     expect(gone).toBeDefined();
     expect(await outcomeNames()).toEqual(rest);
-    const meta = await readMeta(redis.client, 'events', 'all');
-    expect(meta!.dropped!.items).toContainEqual({ id: 'polymarket:iran-x-israelus-conflict-ends-by', reason: expect.stringMatching(/404/) });
-    expect(meta!.failures).toBe(0);
+    await reported('events', 'all', [{ id: 'polymarket:iran-x-israelus-conflict-ends-by', class: 'missing', reason: /404/ }]);
+    expect((await readMeta(redis.client, 'events', 'all'))!.failures).toBe(0);
   });
 
   it('8. a CLOB token without a book (404) when Gamma has no ask: only that outcome is dropped and marked', async () => {
@@ -195,8 +233,7 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     m7.clobTokenIds = JSON.stringify(['111', '222']);
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 15', 'By March 31']);
-    const meta = await readMeta(redis.client, 'events', 'all');
-    expect(meta!.dropped!.items).toContainEqual({ id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7', reason: expect.stringMatching(/no order book \(404\)/) });
+    await reported('events', 'all', [{ id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7', class: 'missing', reason: /no order book \(404\)/ }]);
   });
 
   it('9. a delisted Kalshi ticker: only its outcome is dropped and marked', async () => {
@@ -205,8 +242,7 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     replay.data.kalshiMarkets = replay.data.kalshiMarkets.filter((m) => m.ticker !== 'KXUSAIRANAGREEMENT-27-26AUG');
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['us-iran-nuclear-deal-2026']).toEqual(['Before April 2026', 'Before 2027']);
-    const meta = await readMeta(redis.client, 'events', 'all');
-    expect(meta!.dropped!.items).toContainEqual({ id: 'kalshi:KXUSAIRANAGREEMENT-27-26AUG', reason: 'us-iran-nuclear-deal-2026/Before August 2026: market not returned by the venue' });
+    await reported('events', 'all', [{ id: 'kalshi:KXUSAIRANAGREEMENT-27-26AUG', class: 'missing', reason: 'us-iran-nuclear-deal-2026/Before August 2026: market not returned by the venue' }]);
   });
 
   it('10. a Gamma market re-listed under another conditionId: dropped and flagged by the match guard', async () => {
@@ -215,11 +251,9 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     gammaMarket('iran-x-israelus-conflict-ends-by-march-31').conditionId = `0x${'ab'.repeat(32)}`;
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 7', 'By March 15']);
-    const meta = await readMeta(redis.client, 'events', 'all');
-    expect(meta!.dropped!.items).toContainEqual({
-      id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31',
-      reason: expect.stringMatching(/match guard: conditionId 0xabab.* is not the reviewed/),
-    });
+    await reported('events', 'all', [
+      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31', class: 'guard', reason: /match guard: conditionId 0xabab.* is not the reviewed/ },
+    ]);
   });
 
   it('11. a Kalshi question that turned around since review: dropped and flagged, never priced', async () => {
@@ -243,18 +277,29 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 15', 'By March 31']);
   });
 
-  it('13. a crossed Kalshi book (bid above ask): last good snapshot kept, failure counted as quality', async () => {
+  it('13. a crossed Kalshi book (bid above ask): that market is dropped as inconsistent, the rest published', async () => {
     const run = eventsJob();
-    const good = await baseline('events', 'all', run);
+    await baseline('events', 'all', run);
     kalshiMarket('KXUSAIRANAGREEMENT-27').yes_bid_dollars = '0.7000';
-    await keptLastGood('events', 'all', run, good, 'quality', /quality gate: kalshi:KXUSAIRANAGREEMENT-27 crossed book \(bid 0.7 above ask 0.63\)/);
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['us-iran-nuclear-deal-2026']).toEqual(['Before April 2026', 'Before August 2026']);
+    await reported('events', 'all', [
+      { id: 'kalshi:KXUSAIRANAGREEMENT-27', class: 'inconsistent', reason: 'crossed book (bid 0.7 above ask 0.63)' },
+      { id: 'us-iran-nuclear-deal-2026/Before 2027/kalshi', class: 'lost' },
+    ]);
   });
 
-  it('14. YES and NO asks summing far below 1: last good snapshot kept', async () => {
+  it('14. YES and NO asks summing far below 1: that venue\'s pair is dropped as inconsistent', async () => {
     const run = eventsJob();
-    const good = await baseline('events', 'all', run);
+    await baseline('events', 'all', run);
     kalshiMarket('KXIRANDEMOCRACY-27MAR01-T6').no_ask_dollars = '0.3000';
-    await keptLastGood('events', 'all', run, good, 'quality', /iran-democracy-index-2026: kalshi asks 0.1 \+ 0.3 sum below 0.9/);
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await outcomeNames()).not.toHaveProperty('iran-democracy-index-2026');
+    await reported('events', 'all', [
+      { id: 'iran-democracy-index-2026/kalshi', class: 'inconsistent', reason: 'asks 0.1 + 0.3 sum below 0.9' },
+      { id: 'iran-democracy-index-2026/Yes/kalshi', class: 'lost' },
+      { id: 'iran-democracy-index-2026/No/kalshi', class: 'lost' },
+    ]);
   });
 
   it('15. a venue that vanishes (Kalshi lists none of the markets): last good snapshot kept', async () => {
@@ -294,6 +339,9 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
 describe('drift corpus: The Odds API', () => {
   const nbaBook = (i: number, key: string) => (replay.data.nbaOdds[i]!.bookmakers as Obj[]).find((b) => b.key === key)! as Obj & { markets: Obj[] };
   const market = (b: { markets: Obj[] }, key: string) => b.markets.find((m) => m.key === key)! as Obj & { outcomes: Obj[] };
+  const gameId = (i: number) => String(replay.data.nbaOdds[i]!.id);
+  const bookOf = async (i: number, operatorId: string) =>
+    (await readSnapshot(redis.client, 'sportsbook', 'NBA'))!.data.upcoming.find((m) => m.id === gameId(i))!.books.find((b) => b.operatorId === operatorId);
 
   it('19. prices and points as strings: tolerated, same snapshot', async () => {
     const run = sportsbookJob();
@@ -309,20 +357,30 @@ describe('drift corpus: The Odds API', () => {
     await tolerated('sportsbook', 'NBA', run, good);
   });
 
-  it('20. one book quoting -4.5 on both sides: last good snapshot kept', async () => {
+  it('20. one book quoting -4.5 on both sides: its spreads are dropped as inconsistent, the rest of the book kept', async () => {
     const run = sportsbookJob();
-    const good = await baseline('sportsbook', 'NBA', run);
+    await baseline('sportsbook', 'NBA', run);
     const spreads = market(nbaBook(0, 'fanduel'), 'spreads');
     for (const o of spreads.outcomes) o.point = -4.5;
-    await keptLastGood('sportsbook', 'NBA', run, good, 'quality', /fanduel spreads -4.5 \/ -4.5 contradict/);
+    expect(await run()).toMatchObject({ version: 2 });
+    const fd = await bookOf(0, 'fanduel');
+    expect(fd).not.toHaveProperty('homeSpread');
+    expect(fd).toHaveProperty('homeMoneyline');
+    await reported('sportsbook', 'NBA', [
+      { id: `${gameId(0)}/fanduel/spreads`, class: 'inconsistent', reason: 'spreads -4.5 / -4.5 not opposite' },
+      { id: `${gameId(0)}/fanduel/homeSpread`, class: 'lost' },
+      { id: `${gameId(0)}/fanduel/awaySpread`, class: 'lost' },
+    ]);
   });
 
-  it('21. over and under at different totals: last good snapshot kept', async () => {
+  it('21. over and under at different totals: that book\'s totals are dropped as inconsistent', async () => {
     const run = sportsbookJob();
-    const good = await baseline('sportsbook', 'NBA', run);
+    await baseline('sportsbook', 'NBA', run);
     const totals = market(nbaBook(1, 'draftkings'), 'totals');
     totals.outcomes.find((o) => o.name === 'Under')!.point = 250.5;
-    await keptLastGood('sportsbook', 'NBA', run, good, 'quality', /draftkings over [\d.]+ and under 250.5 at different totals/);
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await bookOf(1, 'draftkings')).not.toHaveProperty('totalOver');
+    await reported('sportsbook', 'NBA', [{ id: `${gameId(1)}/draftkings/totals`, class: 'inconsistent', reason: /over [\d.]+ and under 250.5 at different totals/ }]);
   });
 
   it('22. quota exhausted (429, x-requests-remaining 0): kept; then no call until the block lapses', async () => {
