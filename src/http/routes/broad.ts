@@ -96,7 +96,8 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
         },
         widgetContext(deps.config, new Date(nowMs), advertiserId, `broad|${metrics.version}|${fx?.version ?? 0}|${signals.version}`, country),
       );
-      entry = deps.payloads.put('metrics', key, payload, changedAt, nowMs + BODY_TTL_MS, operatorIds);
+      // Amounts converted at stale rates are stale too.
+      entry = deps.payloads.put('metrics', key, payload, changedAt, nowMs + BODY_TTL_MS, operatorIds, undefined, fx ? ['fx'] : []);
     }
     if (req.method === 'GET' && q.refresh === undefined) deps.impressions.record(entry.shown, 'broad', req.headers['user-agent']);
     return cachedReply(req, entry, shape);
