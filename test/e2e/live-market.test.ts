@@ -77,8 +77,8 @@ describe('live-market REST', () => {
     expect(body.underlying_asset).toBe('ETH');
     expect(body.providers_pool.length).toBeGreaterThanOrEqual(2);
     expect(body.providers_pool.some((p) => p.is_best_odds)).toBe(true);
-    const strike = Number(body.providers_pool[0]!.live_metrics.target_price.replace(/[$,]/g, ''));
-    const diff = Number(body.providers_pool[0]!.live_metrics.spot_difference.replace(/[$,+]/g, ''));
+    const strike = Number(body.providers_pool[0]!.live_metrics.target_price!.replace(/[$,]/g, ''));
+    const diff = Number(body.providers_pool[0]!.live_metrics.spot_difference!.replace(/[$,+]/g, ''));
     expect(diff).toBeCloseTo(3_412.75 - strike, 2);
     expect(body.active_micro_question).toContain(body.providers_pool[0]!.live_metrics.target_price);
     expect(body.providers_pool[0]!.live_metrics.target_price).toBe('$3,400.50');

@@ -95,9 +95,9 @@ describe('live market on venue quotes (real sources)', () => {
         name: 'Limitless',
         best: false,
         metrics: {
-          // No strike of its own: the window's, 97,262.62 - 97,250.12 = +12.50
-          target_price: '$97,250.12',
-          spot_difference: '+$12.50',
+          // No strike of its own: none shown (the window's is never put under its name)
+          target_price: null,
+          spot_difference: null,
           // Fee share f = 0.03 - 0.026 p of notional, paid in contracts, so the cost is p / (1 - f):
           // up 0.52 / (1 - 0.01648) = 0.528713 -> 1.8914; down 0.49 / (1 - 0.01726) = 0.498606 -> 2.0056
           multipliers: { payout_up: 'x1.89', payout_down: 'x2.01' },

@@ -9,7 +9,7 @@ import { renderEvent } from '../../src/embed/element/event.js';
 import { backoffMs } from '../../src/embed/element/feed.js';
 import { esc } from '../../src/embed/element/html.js';
 import { LABELS, LANGS, labelsFor, type Labels } from '../../src/embed/element/labels.js';
-import { clock } from '../../src/embed/element/live.js';
+import { clock, renderLive } from '../../src/embed/element/live.js';
 import { widgetRequest, type WidgetRequest } from '../../src/embed/element/request.js';
 import { renderView, type Payload, type ViewState } from '../../src/embed/element/view.js';
 import type { LeagueData, MarketEvent, MetricsData } from '../../src/model/index.js';
@@ -422,5 +422,17 @@ describe('demo snippets', () => {
     expect(snippet('https://api.example', DEMO_WIDGETS[3]!, 'dark')).toBe(
       '<script src="https://api.example/v1/embed.js" async></script>\n<predictwire-widget kind="live-market" asset="BTC" horizon="15" theme="dark"></predictwire-widget>',
     );
+  });
+});
+
+describe('live-market embed', () => {
+  it("shows a venue without a strike of its own with a dash, never another strike under its name", () => {
+    const live = payloads('en')['live-market'];
+    const [kalshi, poly] = live.providers_pool;
+    const html = renderLive({ ...live, providers_pool: [kalshi!, { ...poly!, live_metrics: { ...poly!.live_metrics, target_price: null, spot_difference: null } }] }, EN);
+    const row = (id: string) => html.slice(html.indexOf(`data-operator="${id}"`)).split('</tr>')[0]!;
+    expect(row('kalshi')).toContain(esc(kalshi!.live_metrics.target_price!));
+    expect(row('polymarket')).toContain('<td class="num">—</td>');
+    expect(row('polymarket')).not.toContain('$');
   });
 });
