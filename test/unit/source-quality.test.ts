@@ -130,6 +130,8 @@ describe('odds-provider pacing', () => {
     // Nothing left: wait for the month to turn.
     expect(pacedIntervalMs({ ...p, quota: { remaining: 2, last: 3 } })).toBe(10 * 86_400_000);
     expect(pacedIntervalMs({ ...p, quota: {} })).toBe(0);
+    // None at all: the provider's block governs, not the pacing.
+    expect(pacedIntervalMs({ ...p, quota: { remaining: 0, last: 3 } })).toBe(0);
   });
 });
 

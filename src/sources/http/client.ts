@@ -181,7 +181,8 @@ export class HttpClient {
   private async attempt(url: string, safe: string, accept: string, signal: AbortSignal | undefined): Promise<HttpResponse<string>> {
     const blocked = this.o.quota?.blockedUntil(this.o.now());
     if (blocked) throw new QuotaExhaustedError(this.name, blocked);
-    if (this.o.now().getTime() < this.notBefore) throw new UpstreamBackoffError(this.name, new Date(this.notBefore));
+    const notBefore = Math.max(this.notBefore, this.o.quota?.deferredUntil(this.o.now())?.getTime() ?? 0);
+    if (this.o.now().getTime() < notBefore) throw new UpstreamBackoffError(this.name, new Date(notBefore));
     signal?.throwIfAborted();
     let res: Response;
     try {
@@ -206,7 +207,11 @@ export class HttpClient {
     if (res.status === 429 || res.status === 503) {
       const asked = retryAfterMs(res.headers.get('retry-after'), this.o.now());
       // A long Retry-After is not waited out inside one refresh, and no call is made before it ends.
-      if (asked !== undefined && asked > this.o.maxRetryAfterMs) this.notBefore = this.o.now().getTime() + asked;
+      // With a quota, the deferral is part of what is saved, so a restart honours it too.
+      if (asked !== undefined && asked > this.o.maxRetryAfterMs) {
+        this.notBefore = this.o.now().getTime() + asked;
+        this.o.quota?.defer(new Date(this.notBefore));
+      }
       if (asked !== undefined) error.retryAfterMs = asked;
     }
     throw error;
