@@ -171,5 +171,10 @@ describe('named outcomes, position ids and the match guard', () => {
     expect(matchGuard(ref, { ...m, conditionId: `0x${'2'.repeat(64)}` })).toMatch(/re-listed market/);
     expect(matchGuard(ref, { ...m, question: 'Will X not win at least 6 seats?' })).toMatch(/question inverted/);
     expect(matchGuard(ref, { ...m, question: 'Will X win at least 7 seats?' })).toMatch(/numbers changed since review \(6 → 7\)/);
+    // The opposite direction or party, the matcher's contrasts, is another contract too.
+    expect(matchGuard(ref, { ...m, question: 'Will X win at most 6 seats?' })).toMatch(/question changed since review \(direction: up vs down\)/);
+    const party = { ...ref, title: 'Will the Democrats win at least 6 seats?' };
+    expect(matchGuard(party, { ...m, question: 'Will the Democrats win at least 6 seats?' })).toBeUndefined();
+    expect(matchGuard(party, { ...m, question: 'Will the Republicans win at least 6 seats?' })).toMatch(/party: Democratic vs Republican/);
   });
 });
