@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ZodError } from 'zod';
 import type { Logger } from '../src/log.js';
-import { failureStreak, itemsDropped, itemsDroppedTotal, refreshesTotal, refreshFailuresTotal } from '../src/metrics/sources.js';
+import { failureStreak, itemsDropped, itemsDroppedTotal, refreshesTotal, refreshFailuresTotal, refreshSeconds } from '../src/metrics/sources.js';
 import { failureReason } from '../src/sources/failure-reason.js';
 import { DROP_CLASSES, type Dropped } from '../src/sources/http/parse.js';
 import { checkQuality } from '../src/sources/quality/gate.js';
@@ -60,6 +60,7 @@ export async function refreshSnapshot<K extends SnapshotKind>(
     return { version: 0, endedFailures: 0, skipped: true };
   }
   const now = deps.now();
+  const timer = refreshSeconds.startTimer(labels);
   try {
     // A hung upstream must not hold the job slot forever: the whole fetch shares one deadline.
     const dropped: Dropped[] = [];
@@ -86,6 +87,7 @@ export async function refreshSnapshot<K extends SnapshotKind>(
     reportNewDrops(deps.log, labels, dropped, carried);
     accepted?.(fetched);
     refreshesTotal.inc({ ...labels, outcome: result.version ? 'written' : 'unchanged' });
+    timer({ outcome: result.version ? 'written' : 'unchanged' });
     failureStreak.set(labels, 0);
     for (const c of [...DROP_CLASSES, 'other']) itemsDropped.set({ ...labels, class: c }, dropped.filter((d) => (d.class ?? 'other') === c).length);
     if (result.endedFailures > 0) deps.log.info({ kind, key, failedAttempts: result.endedFailures }, 'refresh recovered');
@@ -96,6 +98,7 @@ export async function refreshSnapshot<K extends SnapshotKind>(
     const reason = failureReason(err);
     const streak = await recordFailure(deps.redis, kind, key, message, now, reason).catch(() => 0);
     refreshesTotal.inc({ ...labels, outcome: 'failed' });
+    timer({ outcome: 'failed' });
     refreshFailuresTotal.inc({ ...labels, reason });
     if (streak > 0) failureStreak.set(labels, streak);
     // One warning per failure streak, not one per attempt.

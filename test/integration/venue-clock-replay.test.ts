@@ -13,6 +13,8 @@ import { loadConfig } from '../../src/config.js';
 import { formatMoneyPrecise } from '../../src/domain/money.js';
 import { widgetContext } from '../../src/http/widget-context.js';
 import { LiveEngine } from '../../src/live/engine.js';
+import { exposeLiveEngine } from '../../src/metrics/live.js';
+import { register } from 'prom-client';
 import { VENUE_QUOTE_MAX_AGE_MS } from '../../src/live/live-quotes.js';
 import { VenueQuoteMessage, type Asset, type Horizon } from '../../src/live/market.js';
 import { LIVE_VENUES } from '../../src/live/venues.js';
@@ -93,6 +95,10 @@ describe("venue quotes on the venue's clock (replay)", () => {
     // ...and a millisecond later the frozen book is withdrawn, though the feed still confirms it; Kalshi stays.
     clock.ms += 1;
     expect(Object.keys(strikes('BTC'))).toEqual(['kalshi']);
+    // The operator sees why: the venue's quote age by its own clock, past the bound.
+    exposeLiveEngine(engine, 15_000, () => clock.ms);
+    const age = (await register.getSingleMetric('predictwire_venue_quote_age_seconds')!.get()).values.find((v) => v.labels.operator === 'polymarket' && v.labels.asset === 'BTC' && v.labels.horizon === '15');
+    expect(age!.value).toBe((VENUE_QUOTE_MAX_AGE_MS.polymarket! + 1) / 1000);
     expect((await stored('BTC', 'polymarket'))!.venueTs).toBe(new Date(bookAt).toISOString());
     // A fresh book from the venue brings it back.
     replay.clob.broadcast({ event_type: 'price_change', price_changes: [{ asset_id: 'btc-up', price: '0.51', size: '10', side: 'SELL' }], timestamp: String(clock.ms) });

@@ -106,7 +106,7 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
       return await call();
     } finally {
       const remaining = opts.odds.quota.snapshot().remaining;
-      if (remaining !== undefined) oddsCreditsRemaining.set(remaining);
+      if (remaining !== undefined) oddsCreditsRemaining.set({ upstream: 'odds-api' }, remaining);
       await savePacing().catch((err: unknown) => opts.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not save the odds quota'));
     }
   }

@@ -12,7 +12,7 @@
  */
 import { BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, noJitterGenerator, retry, wrap, type IBackoff, type IRetryBackoffContext } from 'cockatiel';
 import type { Logger } from '../../log.js';
-import { circuitOpen } from '../../metrics/sources.js';
+import { circuitOpen, upstreamRequestSeconds } from '../../metrics/sources.js';
 import { backoffDelay, retryAfterMs } from './backoff.js';
 import {
   CircuitOpenError,
@@ -101,6 +101,16 @@ class RetryBackoff implements IBackoff<IRetryBackoffContext<unknown>> {
   }
 }
 
+/** The outcome label of a failed attempt. */
+function requestOutcome(err: unknown): string {
+  if (err instanceof QuotaExhaustedError) return 'quota';
+  if (err instanceof UpstreamBackoffError) return 'backoff';
+  if (err instanceof UpstreamHttpError) return err.status === 429 ? 'http_429' : err.status >= 500 ? 'http_5xx' : 'http_4xx';
+  if (err instanceof UpstreamTimeoutError) return 'timeout';
+  if (err instanceof UpstreamNetworkError) return 'network';
+  return 'other';
+}
+
 /** An HTTP client bound to one upstream. */
 export class HttpClient {
   readonly name: string;
@@ -177,8 +187,21 @@ export class HttpClient {
     }
   }
 
-  /** One try: the response, or an error (transient ones carry the wait the upstream asked for). */
+  /** One try, timed and counted per upstream and outcome. */
   private async attempt(url: string, safe: string, accept: string, signal: AbortSignal | undefined): Promise<HttpResponse<string>> {
+    const end = upstreamRequestSeconds.startTimer({ upstream: this.name });
+    try {
+      const res = await this.tryOnce(url, safe, accept, signal);
+      end({ outcome: 'ok' });
+      return res;
+    } catch (err) {
+      end({ outcome: requestOutcome(err) });
+      throw err;
+    }
+  }
+
+  /** One try: the response, or an error (transient ones carry the wait the upstream asked for). */
+  private async tryOnce(url: string, safe: string, accept: string, signal: AbortSignal | undefined): Promise<HttpResponse<string>> {
     const blocked = this.o.quota?.blockedUntil(this.o.now());
     if (blocked) throw new QuotaExhaustedError(this.name, blocked);
     const notBefore = Math.max(this.notBefore, this.o.quota?.deferredUntil(this.o.now())?.getTime() ?? 0);
