@@ -11,15 +11,17 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ZodError } from 'zod';
 import type { Logger } from '../src/log.js';
-import { failureStreak, itemsDropped, refreshesTotal, refreshFailuresTotal } from '../src/metrics/sources.js';
+import { failureStreak, itemsDropped, itemsDroppedTotal, refreshesTotal, refreshFailuresTotal, refreshSeconds } from '../src/metrics/sources.js';
 import { failureReason } from '../src/sources/failure-reason.js';
-import type { Dropped } from '../src/sources/http/parse.js';
+import { DROP_CLASSES, type Dropped } from '../src/sources/http/parse.js';
 import { checkQuality } from '../src/sources/quality/gate.js';
+import { isolateItems } from '../src/sources/quality/isolate.js';
+import { screenItems } from '../src/sources/quality/screen.js';
 import { QualityGateError, type QualityOptions } from '../src/sources/quality/options.js';
 import type { FetchContext } from '../src/sources/source.js';
 import { refreshLockKey } from '../src/store/keys.js';
 import { SnapshotData, type SnapshotDataOf, type SnapshotKind } from '../src/store/schemas.js';
-import { readSnapshot, recordFailure, writeSnapshot, type WriteResult } from '../src/store/snapshots.js';
+import { readMeta, readSnapshot, recordFailure, writeSnapshot, type DroppedItem, type WriteResult } from '../src/store/snapshots.js';
 
 export interface RefreshDeps {
   redis: Redis;
@@ -58,12 +60,14 @@ export async function refreshSnapshot<K extends SnapshotKind>(
     return { version: 0, endedFailures: 0, skipped: true };
   }
   const now = deps.now();
+  const timer = refreshSeconds.startTimer(labels);
   try {
     // A hung upstream must not hold the job slot forever: the whole fetch shares one deadline.
     const dropped: Dropped[] = [];
     // Schema first (a ZodError says the data is malformed), then the gate (it says the data is worse).
     const fetched = await fetch({ now, signal: AbortSignal.timeout(timeoutMs), dropped });
-    const data = SnapshotData[kind].parse(fetched) as SnapshotDataOf<K>;
+    // One bad item (a negative volume) is dropped and reported; only a broken envelope fails.
+    const parsed = SnapshotData[kind].parse(isolateItems(kind, fetched, dropped)) as SnapshotDataOf<K>;
     // What the gate compares against. Redis failing to answer fails the refresh: comparing with
     // nothing would let any loss through. Only a stored snapshot this code cannot parse (its schema
     // changed in a deploy) counts as absent, and says so.
@@ -72,13 +76,20 @@ export async function refreshSnapshot<K extends SnapshotKind>(
       deps.log.warn({ kind, key, err: err.message.slice(0, 300) }, 'last good snapshot unreadable; this refresh is not compared against it');
       return undefined;
     });
+    // What the last good refresh dropped, held or lost: lost lines stay listed, held jumps keep their start.
+    const carried = (await readMeta(deps.redis, kind, key))?.dropped?.items ?? [];
+    const screened = screenItems(kind, last?.data, parsed, now, carried as Dropped[], deps.quality);
+    dropped.push(...screened.dropped);
+    const data = screened.data;
     const violations = checkQuality(kind, last?.data, data, now, deps.quality);
     if (violations.length > 0) throw new QualityGateError(violations);
     const result = await writeSnapshot(deps.redis, kind, key, data, now, dropped);
+    reportNewDrops(deps.log, labels, dropped, carried);
     accepted?.(fetched);
     refreshesTotal.inc({ ...labels, outcome: result.version ? 'written' : 'unchanged' });
+    timer({ outcome: result.version ? 'written' : 'unchanged' });
     failureStreak.set(labels, 0);
-    itemsDropped.set(labels, dropped.length);
+    for (const c of [...DROP_CLASSES, 'other']) itemsDropped.set({ ...labels, class: c }, dropped.filter((d) => (d.class ?? 'other') === c).length);
     if (result.endedFailures > 0) deps.log.info({ kind, key, failedAttempts: result.endedFailures }, 'refresh recovered');
     deps.log.debug({ kind, key, version: result.version, dropped: dropped.length }, result.version ? 'snapshot written' : 'snapshot unchanged');
     return result;
@@ -87,6 +98,7 @@ export async function refreshSnapshot<K extends SnapshotKind>(
     const reason = failureReason(err);
     const streak = await recordFailure(deps.redis, kind, key, message, now, reason).catch(() => 0);
     refreshesTotal.inc({ ...labels, outcome: 'failed' });
+    timer({ outcome: 'failed' });
     refreshFailuresTotal.inc({ ...labels, reason });
     if (streak > 0) failureStreak.set(labels, streak);
     // One warning per failure streak, not one per attempt.
@@ -96,4 +108,17 @@ export async function refreshSnapshot<K extends SnapshotKind>(
   } finally {
     await deps.redis.eval(RELEASE, 1, lock, token).catch(() => undefined);
   }
+}
+
+/**
+ * Logs and counts the items this refresh dropped, held or lost that the last good one did not:
+ * once per streak, however many refreshes it lasts (the meta lists every one each time).
+ */
+function reportNewDrops(log: Logger, labels: { kind: string; key: string }, dropped: readonly Dropped[], carried: readonly DroppedItem[]): void {
+  const known = new Set(carried.map((d) => `${d.class ?? 'other'} ${d.id}`));
+  const fresh = dropped.filter((d) => !known.has(`${d.class ?? 'other'} ${d.id}`));
+  if (fresh.length === 0) return;
+  for (const d of fresh) itemsDroppedTotal.inc({ ...labels, class: d.class ?? 'other' });
+  const byClass = Object.fromEntries([...new Set(fresh.map((d) => d.class ?? 'other'))].map((c) => [c, fresh.filter((d) => (d.class ?? 'other') === c).length]));
+  log.warn({ ...labels, byClass, items: fresh.slice(0, 20).map(({ id, reason, class: c }) => ({ id, class: c, reason })), count: fresh.length }, 'items dropped, held or lost; the rest published');
 }

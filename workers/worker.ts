@@ -9,6 +9,7 @@ import { BULL_PREFIX } from '../src/store/keys.js';
 import { connectRedis } from '../src/store/redis.js';
 import { createSources } from '../src/sources/registry.js';
 import { redisLeagueMemory } from '../src/store/league-memory.js';
+import { redisQuotaStore } from '../src/store/quota-store.js';
 import { REFRESH_EVENTS, refreshEvents } from './jobs/refresh-events.js';
 import { REFRESH_FX, refreshFx } from './jobs/refresh-fx.js';
 import { REFRESH_METRICS, refreshMetrics } from './jobs/refresh-metrics.js';
@@ -28,7 +29,7 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
   // BullMQ needs maxRetriesPerRequest: null on its connections (blocking commands).
   const bullOpts = { maxRetriesPerRequest: null };
   const redis = connectRedis(config.redis, 'worker', log);
-  const sources = createSources(config, { log, leagueMemory: redisLeagueMemory(redis) });
+  const sources = createSources(config, { log, leagueMemory: redisLeagueMemory(redis), oddsQuotaStore: redisQuotaStore(redis, 'odds-api') });
   const queueConn = connectRedis(config.redis, 'worker-queue', log, bullOpts);
   const workerConn = connectRedis(config.redis, 'worker-bull', log, bullOpts);
 

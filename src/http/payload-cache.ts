@@ -70,13 +70,34 @@ export class PayloadCache {
     return hit;
   }
 
+  /** Per input kind, the kinds whose bodies were also built from it (FX → metrics): invalidated with it. */
+  readonly #dependents = new Map<SnapshotKind, Set<SnapshotKind>>();
+
   /**
    * Serializes `payload`, stores it and returns the entry. A payload built from stale data gets the
-   * stale marker; `snapshotKey` narrows that to the one snapshot of `kind` it was built from.
+   * stale marker; `snapshotKey` narrows that to the one snapshot of `kind` it was built from, and
+   * `inputs` names the other snapshots it was built from (FX rates), whose staleness counts too.
    */
-  put(kind: SnapshotKind, key: string, payload: unknown, changedAt: string, expiresAt?: number, shown: readonly string[] = [], snapshotKey?: string): CachedBody {
+  put(
+    kind: SnapshotKind,
+    key: string,
+    payload: unknown,
+    changedAt: string,
+    expiresAt?: number,
+    shown: readonly string[] = [],
+    snapshotKey?: string,
+    inputs: readonly SnapshotKind[] = [],
+  ): CachedBody {
     this.builds++;
-    const marker = this.staleness(kind, snapshotKey);
+    let marker = this.staleness(kind, snapshotKey);
+    for (const input of inputs) {
+      let deps = this.#dependents.get(input);
+      if (!deps) this.#dependents.set(input, (deps = new Set()));
+      deps.add(kind);
+      const m = this.staleness(input);
+      // The oldest fetch among the stale inputs is what the marker reports.
+      if (m && (!marker || m.data_fetched_at < marker.data_fetched_at)) marker = m;
+    }
     const body = marker && payload && typeof payload === 'object' ? { ...payload, ...marker } : payload;
     const entry = toCachedBody(body, new Date(changedAt), { expiresAt, shown });
     let cache = this.#byKind.get(kind);
@@ -87,5 +108,6 @@ export class PayloadCache {
 
   invalidate(kind: SnapshotKind): void {
     this.#byKind.get(kind)?.clear();
+    for (const d of this.#dependents.get(kind) ?? []) this.#byKind.get(d)?.clear();
   }
 }

@@ -188,6 +188,11 @@ export class LiveEngine {
     return { ticksApplied: this.#ticksApplied, badTicks: this.#badTicks, lastTickAt, ...(this.#quotes?.stats() ?? { quotesHeld: 0, badQuotes: 0 }) };
   }
 
+  /** The latest quote each venue published for (asset, horizon), whatever its window or age (for metrics). */
+  heldQuotes(asset: Asset, horizon: Horizon): readonly VenueQuoteMessage[] {
+    return this.#quotes?.of(asset, horizon) ?? [];
+  }
+
   /** The current view of one (asset, horizon). */
   view(asset: Asset, horizon: Horizon): LiveView {
     const state = this.#assets.get(asset)!;

@@ -49,6 +49,7 @@ export const VenueQuoteMessage = z.object({
   strike: z.number().positive().finite().nullable(),
   marketUrl: z.url({ protocol: /^https$/ }),
   ts: IsoTime,
+  venueTs: IsoTime,
   source: z.string().min(1).max(40),
 });
 export type VenueQuoteMessage = z.infer<typeof VenueQuoteMessage>;

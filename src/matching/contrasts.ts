@@ -1,8 +1,10 @@
 /**
  * Look-alike questions that differ in one word: "reach $150k by Dec 31" (touched at any time) vs
- * "above $150k on Dec 31" (measured at one moment), House vs Senate, nominee vs winner. Each
- * contrast sorts a text into one class (the first that matches); two texts in different classes of
- * one contrast are different contracts. Pure.
+ * "above $150k on Dec 31" (measured at one moment), above vs below, cut vs hike, Democrat vs
+ * Republican, Bitcoin vs Ethereum, House vs Senate, nominee vs winner. Each contrast sorts a text
+ * into one class (the first that matches); two texts in different classes of one contrast are
+ * different contracts. A word used in passing ("under Trump") may reject a true pair: a rejected
+ * pair costs a reviewer a look, an accepted opposite would publish the wrong price. Pure.
  */
 
 type Contrast = readonly [name: string, classes: ReadonlyArray<readonly [label: string, re: RegExp]>];
@@ -13,6 +15,33 @@ const CONTRASTS: readonly Contrast[] = [
     [
       ['touched at any time', /\b(reach|reaches|reached|hit|hits|touch|touches|dips? to|falls? to|trades? (above|below|at))\b/],
       ['at one moment', /\b(above|below|over|under|at or above|at or below|close|closes|settles?|end|ends)\b/],
+    ],
+  ],
+  [
+    'direction',
+    [
+      ['up', /\b(above|over|more than|at least|exceeds?|higher|hikes?|hiked|raises?|raised|increases?|increased|rises?|rose|up|gains?|grows?)\b/],
+      ['down', /\b(below|under|less than|at most|lower|lowers|lowered|cuts?|decreases?|decreased|falls?|fell|drops?|dropped|down|declines?|shrinks?)\b/],
+      ['unchanged', /\b(hold|holds|unchanged|pause|pauses|maintains?)\b/],
+    ],
+  ],
+  [
+    'party',
+    [
+      ['Democratic', /\b(democrat|democrats|democratic|dem|dems)\b/],
+      ['Republican', /\b(republican|republicans|gop)\b/],
+    ],
+  ],
+  [
+    'asset',
+    [
+      ['Bitcoin', /\b(bitcoin|btc)\b/],
+      ['Ethereum', /\b(ethereum|ether|eth)\b/],
+      ['Solana', /\b(solana|sol)\b/],
+      ['XRP', /\b(xrp|ripple)\b/],
+      ['Dogecoin', /\b(dogecoin|doge)\b/],
+      ['gold', /\bgold\b/],
+      ['oil', /\b(oil|wti|brent|crude)\b/],
     ],
   ],
   [

@@ -1,7 +1,10 @@
-/** The live engine as metrics: ticks applied and the price feed's age per asset (API process). */
+/**
+ * The live engine as metrics: ticks applied, the price feed's age per asset, and the age of each
+ * venue's quote by the venue's own clock (API process).
+ */
 import { Counter, Gauge } from 'prom-client';
 import type { LiveEngine } from '../live/engine.js';
-import { ASSETS } from '../live/market.js';
+import { ASSETS, HORIZONS } from '../live/market.js';
 
 let engine: LiveEngine | undefined;
 let staleAfterMs = Infinity;
@@ -51,6 +54,22 @@ new Gauge({
     this.reset();
     if (!engine) return;
     for (const [asset, stale] of Object.entries(priceFeedStaleness(engine, staleAfterMs, nowMs()))) this.set({ asset }, stale ? 1 : 0);
+  },
+});
+
+new Gauge({
+  name: 'predictwire_venue_quote_age_seconds',
+  aggregator: SHARED,
+  help: "Age of each venue's latest quote by the venue's own time (venueTs), per operator, asset and horizon; past the venue's bound it is withheld",
+  labelNames: ['operator', 'asset', 'horizon'],
+  collect() {
+    this.reset();
+    if (!engine) return;
+    for (const asset of ASSETS) {
+      for (const horizon of HORIZONS) {
+        for (const q of engine.heldQuotes(asset, horizon)) this.set({ operator: q.operatorId, asset, horizon: String(horizon) }, Math.max(0, (nowMs() - Date.parse(q.venueTs)) / 1000));
+      }
+    }
   },
 });
 

@@ -12,6 +12,7 @@ import { createLogger, type Logger } from '../log.js';
 import { createCatalogEventsSource, type CatalogEventsSource } from './combined/catalog-events.js';
 import { createDerivedMetricsSource } from './combined/derived-metrics.js';
 import type { LeagueMemory } from './combined/league-memory.js';
+import type { QuotaStore } from './http/quota-store.js';
 import { createOddsSportsbookSource, type OddsSportsbookSource } from './combined/odds-sportsbook.js';
 import { createEcbSource } from './ecb/source.js';
 import { KalshiClient } from './kalshi/client.js';
@@ -37,6 +38,8 @@ export interface SourceOptions {
   log?: Logger;
   /** Where sources keep what must survive a restart (the worker passes a Redis-backed one). */
   leagueMemory?: LeagueMemory;
+  /** Where the odds provider's quota and call times are kept (Redis in the worker). */
+  oddsQuotaStore?: QuotaStore;
 }
 
 export function createSources(config: Config, opts: SourceOptions = {}): Sources {
@@ -75,6 +78,7 @@ export function createSources(config: Config, opts: SourceOptions = {}): Sources
       minIntervalMs: up.oddsApiMinIntervalSeconds * 1000,
       ...(up.oddsApiMonthlyCredits !== undefined ? { monthlyCredits: up.oddsApiMonthlyCredits } : {}),
       ...(opts.leagueMemory ? { memory: opts.leagueMemory } : {}),
+      ...(opts.oddsQuotaStore ? { quotaStore: opts.oddsQuotaStore } : {}),
       ...(withKalshi ? { kalshi: kalshiClient() } : {}),
     });
   };

@@ -11,16 +11,14 @@ import { SnapshotData, type Snapshot, type SnapshotDataOf, type SnapshotKind } f
 
 const SAFE_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** An item a refresh left out, and why (a 404 slug, a malformed market, a failed match guard). */
-export interface DroppedItem {
-  id: string;
-  reason: string;
-}
+/** An item a refresh left out or held, and why (a 404 slug, a malformed market, a lost line); see Dropped in sources/http/parse.ts. */
+const DroppedItem = z.object({ id: z.string(), reason: z.string(), class: z.string().optional(), until: z.string().optional(), since: z.string().optional() });
+export type DroppedItem = z.infer<typeof DroppedItem>;
 
-// The meta shows the first few; the count says how many there were.
-const MAX_DROPPED_KEPT = 50;
+// The meta keeps the first few (the gate carries lost and held items over from them); the count says how many there were.
+const MAX_DROPPED_KEPT = 200;
 
-const DroppedMeta = z.object({ count: z.number().int().nonnegative(), items: z.array(z.object({ id: z.string(), reason: z.string() })) });
+const DroppedMeta = z.object({ count: z.number().int().nonnegative(), items: z.array(DroppedItem) });
 
 // KEYS: snapshot, meta. ARGV: kind, key, data JSON, content hash, now ISO, channel, dropped JSON.
 const WRITE_SCRIPT = `

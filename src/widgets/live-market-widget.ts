@@ -22,12 +22,12 @@ export interface LiveMarketOptions {
   modelMissingVenues: boolean;
 }
 
-/** One venue's row before formatting: raw asks, the strike its question is about, and its contract page if known. */
+/** One venue's row before formatting: raw asks, the venue's own strike (null until it publishes one), and its contract page if known. */
 interface VenuePrice {
   operatorId: string;
   up: number;
   down: number;
-  strike: number;
+  strike: number | null;
   marketUrl?: string;
 }
 
@@ -38,9 +38,9 @@ const pays = (price: number) => Number((1 / price).toFixed(2)) > 1;
 
 /**
  * Each listed venue's asks and strike for the window, in venue order. A venue's own live quote
- * wins, with its own strike (the engine's strike when it publishes none); a quote with null asks
- * leaves the venue out; a venue with no quote is modelled only when `modelMissingVenues`. A venue
- * with no strike to measure against is left out.
+ * wins, with its own strike, or none while it has published none (ours is never shown under its
+ * name); a quote with null asks leaves the venue out; a venue with no quote is modelled (with the
+ * window's strike) only when `modelMissingVenues`.
  */
 function venuePrices(view: LiveView, nowMs: number, opts: LiveMarketOptions, ctx: WidgetContext): VenuePrice[] {
   const { window: w, strike, spot } = view;
@@ -51,8 +51,7 @@ function venuePrices(view: LiveView, nowMs: number, opts: LiveMarketOptions, ctx
     if (!v.horizons.includes(view.horizon) || !ctx.operatorById(v.operatorId)) continue;
     const q = live.get(v.operatorId);
     if (q) {
-      const ref = q.strike ?? strike;
-      if (q.up !== null && q.down !== null && ref !== undefined) out.push({ operatorId: v.operatorId, up: q.up, down: q.down, strike: ref, marketUrl: q.marketUrl });
+      if (q.up !== null && q.down !== null) out.push({ operatorId: v.operatorId, up: q.up, down: q.down, strike: q.strike, marketUrl: q.marketUrl });
     } else if (opts.modelMissingVenues && fairUp !== undefined && strike !== undefined) {
       out.push({ ...modelQuote(v, fairUp), strike });
     }
@@ -86,8 +85,8 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
       operator_name: op.name,
       is_best_odds: best.has(q.operatorId),
       live_metrics: {
-        spot_difference: formatMoneyPrecise(spot! - venueStrike, 'USD', { signed: true }),
-        target_price: formatMoneyPrecise(venueStrike, 'USD'),
+        spot_difference: venueStrike === null ? null : formatMoneyPrecise(spot! - venueStrike, 'USD', { signed: true }),
+        target_price: venueStrike === null ? null : formatMoneyPrecise(venueStrike, 'USD'),
         multipliers: { payout_up: multiplier(q.up), payout_down: multiplier(q.down) },
       },
       incentives: {
@@ -108,8 +107,8 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
   });
 
   // The question is built around the first venue listed (venue order), so it names that venue's
-  // own strike; with no venue listed, the window's own strike if there is one.
-  const questionStrike = offered[0]?.strike ?? strike;
+  // own strike; with no venue listed, or none with a strike of its own, the window's strike if there is one.
+  const questionStrike = offered.find((p) => p.strike !== null)?.strike ?? strike;
   const strikeText = questionStrike === undefined ? 'the opening price' : formatMoneyPrecise(questionStrike, 'USD');
   return {
     widget_class: 'live-market',

@@ -220,10 +220,10 @@ export const LiveMarketProvider = z.object({
   operator_name: z.string(),
   is_best_odds: z.boolean(),
   live_metrics: z.object({
-    /** Spot minus this venue's strike, signed, full precision: "+$12.50". */
-    spot_difference: z.string().regex(/^[+-]\$\d{1,3}(,\d{3})*\.\d{2}$/),
-    /** This venue's strike (its own reference price, else the window's): "$97,250.12". */
-    target_price: z.string().regex(/^\$\d{1,3}(,\d{3})*\.\d{2}$/),
+    /** Spot minus this venue's strike, signed, full precision: "+$12.50"; null with no strike of its own. */
+    spot_difference: z.string().regex(/^[+-]\$\d{1,3}(,\d{3})*\.\d{2}$/).nullable(),
+    /** This venue's own strike (its reference price): "$97,250.12"; null until the venue publishes one (never ours under its name). */
+    target_price: z.string().regex(/^\$\d{1,3}(,\d{3})*\.\d{2}$/).nullable(),
     /** 1 / (ask + the venue's taker fee per contract). */
     multipliers: z.object({
       payout_up: z.string().regex(/^x\d+\.\d{2}$/),

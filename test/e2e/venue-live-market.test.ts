@@ -110,7 +110,7 @@ function expectRow(p: LiveMarketPayload, operatorId: string, up: number, down: n
   expect(row!.live_metrics.multipliers).toEqual({ payout_up: payout(operatorId, up), payout_down: payout(operatorId, down) });
   expect(row!.live_metrics.target_price).toBe(formatMoneyPrecise(strike, 'USD'));
   // Measured from the venue's own strike, at the spot the payload shows.
-  expect(dollars(row!.live_metrics.spot_difference)).toBeCloseTo(dollars(p.spot_price!) - strike, 2);
+  expect(dollars(row!.live_metrics.spot_difference!)).toBeCloseTo(dollars(p.spot_price!) - strike, 2);
 }
 
 // Up to 13 s clearing a roll, then polls of up to 30 s.

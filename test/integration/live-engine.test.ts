@@ -325,7 +325,7 @@ describe('venue quotes', () => {
     expect(p.active_micro_question).toContain('$97,200.00');
   });
 
-  it("shows a venue with its own strike on a window whose start the engine missed; one without a strike stays out", async () => {
+  it("shows a venue with its own strike on a window whose start the engine missed; one without a strike shows none, never ours", async () => {
     const e = await startEngine(); // 14:05: five minutes into the 15-minute window
     e.apply(tick(97_262.62, T0 + 1));
     await publishQuote(quoteNow('kalshi', 0.52, 0.49, { horizonMinutes: 15, strike: 97_180.25 }));
@@ -336,9 +336,14 @@ describe('venue quotes', () => {
     expect(p.market_status).toBe('open');
     // 0.52 + ceil(0.07 x 100 x 0.52 x 0.48 = 1.7472 -> 1.75) / 100 = 0.5375 -> x1.86;
     // 0.49 + ceil(1.7493 -> 1.75) / 100 = 0.5075 -> x1.97
-    expect(p.providers_pool.map((x) => [x.operator_name, x.live_metrics.target_price, x.live_metrics.multipliers])).toEqual([
-      ['Kalshi', '$97,180.25', { payout_up: 'x1.86', payout_down: 'x1.97' }],
+    expect(p.providers_pool.map((x) => [x.operator_name, x.live_metrics.target_price])).toEqual([
+      ['Polymarket', null],
+      ['Kalshi', '$97,180.25'],
     ]);
+    expect(p.providers_pool[1]!.live_metrics.multipliers).toEqual({ payout_up: 'x1.86', payout_down: 'x1.97' });
+    expect(p.providers_pool[0]!.live_metrics.spot_difference).toBeNull();
+    // The question names the first venue's strike that exists: Kalshi's.
+    expect(p.active_micro_question).toContain('$97,180.25');
   });
 });
 

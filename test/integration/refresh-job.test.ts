@@ -57,9 +57,9 @@ describe('refreshSnapshot', () => {
       changedAt: '2026-11-22T14:00:00.000Z',
     });
 
-    // 2. the source answers with data failing the schema: same treatment, streak 2
+    // 2. the source answers with an envelope failing the schema (a bad item alone is only dropped): same treatment, streak 2
     at('2026-11-22T14:00:10.000Z');
-    await expect(refreshSnapshot(deps, 'events', 'all', async () => events(1.5))).rejects.toBeInstanceOf(ZodError);
+    await expect(refreshSnapshot(deps, 'events', 'all', async () => ({ events: 'none' }) as never)).rejects.toBeInstanceOf(ZodError);
     expect(await redis.client.get(snapKey('events', 'all'))).toBe(good);
     const meta = await readMeta(redis.client, 'events', 'all');
     expect(meta).toMatchObject({ version: 1, failures: 2, lastErrorAt: '2026-11-22T14:00:10.000Z' });

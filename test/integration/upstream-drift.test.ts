@@ -2,11 +2,15 @@
  * The drift corpus: mutations of the recorded Kalshi, Polymarket, Odds API and ECB responses, each
  * served by the replay server and run through the real normalizers, the real refresh job and real
  * Redis after a good refresh. Each asserts its exact outcome: the mutation is tolerated (same
- * snapshot), only the bad item is dropped (and marked in the meta), or the last good snapshot is
- * kept with the failure and its reason counted.
+ * snapshot); only the bad item is dropped or held, and marked in the meta with its class, logged
+ * once and counted in the metric; or the last good snapshot is kept with the failure, its reason,
+ * its warning and its metric. The classes are those of docs/sources.md (at least two cases each).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
+import { americanToDecimal } from '../../src/domain/odds.js';
+import { itemsDropped, itemsDroppedTotal, refreshFailuresTotal } from '../../src/metrics/sources.js';
+import { DEFAULT_QUALITY } from '../../src/sources/quality/options.js';
 import { loadEventCatalog } from '../../src/catalog/events/load.js';
 import { createCatalogEventsSource } from '../../src/sources/combined/catalog-events.js';
 import { createOddsSportsbookSource } from '../../src/sources/combined/odds-sportsbook.js';
@@ -28,12 +32,16 @@ type Obj = Record<string, unknown>;
 
 const redis = useRedis();
 const replay = useReplayServer({ oddsRemaining: 500 });
-const log = pino({ level: 'silent' });
+// Every warning the refresh and the sources log, to assert the one line each drop or failure gets.
+const lines: Array<Record<string, unknown>> = [];
+const log = pino({ level: 'warn' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+const DROP_LOG = 'items dropped, held or lost; the rest published';
 // Short pauses: these cases are about what gets published, not about timing (upstream-backoff.test.ts).
 const FAST = { backoffBaseMs: 1, backoffMaxMs: 2, breakerBaseMs: 1 };
 
 beforeEach(async () => {
   await redis.client.flushdb();
+  lines.length = 0;
 });
 
 let clock = new Date('2026-03-01T12:00:00.000Z');
@@ -78,13 +86,44 @@ async function baseline(kind: SnapshotKind, key: string, run: () => Promise<Refr
   return (await redis.client.get(snapKey(kind, key)))!;
 }
 
-/** The refresh fails, the last good snapshot stays byte for byte, the failure and reason are counted. */
+const metric = async (m: typeof itemsDropped | typeof itemsDroppedTotal | typeof refreshFailuresTotal, labels: Record<string, string>) =>
+  (await m.get()).values.find((v) => Object.entries(labels).every(([k, x]) => (v.labels as Record<string, unknown>)[k] === x))?.value ?? 0;
+
+/** The refresh fails, the last good snapshot stays byte for byte, the failure and reason are counted and warned once. */
 async function keptLastGood(kind: SnapshotKind, key: string, run: () => Promise<RefreshResult>, good: string, reason: string, message: RegExp) {
+  const failures = await metric(refreshFailuresTotal, { kind, key, reason });
   await expect(run()).rejects.toThrow(message);
   expect(await redis.client.get(snapKey(kind, key))).toBe(good);
   const meta = await readMeta(redis.client, kind, key);
   expect(meta).toMatchObject({ version: 1, failures: 1, lastReason: reason });
   expect(meta!.lastError).toMatch(message);
+  expect(lines.filter((l) => l.msg === 'refresh failed; keeping the last good snapshot' && l.reason === reason && String(l.err).match(message))).toHaveLength(1);
+  expect(await metric(refreshFailuresTotal, { kind, key, reason })).toBe(failures + 1);
+}
+
+interface Expected {
+  id: string;
+  class: string;
+  reason?: RegExp | string;
+}
+
+/**
+ * Each expected item is in the meta's dropped list with its class (and reason), in the one warning
+ * the refresh logged for new drops, and the gauge of its class counts the meta's items of that class.
+ */
+async function reported(kind: SnapshotKind, key: string, expected: Expected[]) {
+  const items = (await readMeta(redis.client, kind, key))!.dropped!.items;
+  const logged = lines.filter((l) => l.msg === DROP_LOG && l.kind === kind && l.key === key);
+  expect(logged).toHaveLength(1);
+  const loggedItems = logged[0]!.items as Expected[];
+  for (const e of expected) {
+    const reason = e.reason === undefined ? expect.any(String) : typeof e.reason === 'string' ? e.reason : expect.stringMatching(e.reason);
+    expect(items).toContainEqual(expect.objectContaining({ id: e.id, class: e.class, reason }));
+    // The warning shows the first 20 new items; its byClass counts them all.
+    if ((logged[0]!.count as number) <= 20) expect(loggedItems).toContainEqual({ id: e.id, class: e.class, reason });
+    expect((logged[0]!.byClass as Record<string, number>)[e.class]).toBeGreaterThan(0);
+    expect(await metric(itemsDropped, { kind, key, class: e.class })).toBe(items.filter((d) => d.class === e.class).length);
+  }
 }
 
 /** The refresh succeeds with the same content: tolerated drift, no new version. */
@@ -170,8 +209,10 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     const { ['us-recognizes-reza-pahlavi-2026']: gone, ...rest } = BASE_EVENTS;
     expect(gone).toBeDefined();
     expect(await outcomeNames()).toEqual(rest);
-    const meta = await readMeta(redis.client, 'events', 'all');
-    expect(meta!.dropped!.items).toContainEqual({ id: 'kalshi:KXRECOGPERSONIRAN-26', reason: expect.stringMatching(/legacy cents-only/) });
+    await reported('events', 'all', [
+      { id: 'kalshi:KXRECOGPERSONIRAN-26', class: 'schema', reason: /legacy cents-only/ },
+      { id: 'us-recognizes-reza-pahlavi-2026/Yes/kalshi', class: 'lost' },
+    ]);
   });
 
   it('7. a Gamma slug that 404s (renamed or removed): only its event is dropped and marked', async () => {
@@ -182,9 +223,8 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     const { ['iran-israel-us-conflict-ends-march-2026']: gone, ...rest } = BASE_EVENTS;
     expect(gone).toBeDefined();
     expect(await outcomeNames()).toEqual(rest);
-    const meta = await readMeta(redis.client, 'events', 'all');
-    expect(meta!.dropped!.items).toContainEqual({ id: 'polymarket:iran-x-israelus-conflict-ends-by', reason: expect.stringMatching(/404/) });
-    expect(meta!.failures).toBe(0);
+    await reported('events', 'all', [{ id: 'polymarket:iran-x-israelus-conflict-ends-by', class: 'missing', reason: /404/ }]);
+    expect((await readMeta(redis.client, 'events', 'all'))!.failures).toBe(0);
   });
 
   it('8. a CLOB token without a book (404) when Gamma has no ask: only that outcome is dropped and marked', async () => {
@@ -195,8 +235,7 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     m7.clobTokenIds = JSON.stringify(['111', '222']);
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 15', 'By March 31']);
-    const meta = await readMeta(redis.client, 'events', 'all');
-    expect(meta!.dropped!.items).toContainEqual({ id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7', reason: expect.stringMatching(/no order book \(404\)/) });
+    await reported('events', 'all', [{ id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7', class: 'missing', reason: /no order book \(404\)/ }]);
   });
 
   it('9. a delisted Kalshi ticker: only its outcome is dropped and marked', async () => {
@@ -205,8 +244,7 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     replay.data.kalshiMarkets = replay.data.kalshiMarkets.filter((m) => m.ticker !== 'KXUSAIRANAGREEMENT-27-26AUG');
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['us-iran-nuclear-deal-2026']).toEqual(['Before April 2026', 'Before 2027']);
-    const meta = await readMeta(redis.client, 'events', 'all');
-    expect(meta!.dropped!.items).toContainEqual({ id: 'kalshi:KXUSAIRANAGREEMENT-27-26AUG', reason: 'us-iran-nuclear-deal-2026/Before August 2026: market not returned by the venue' });
+    await reported('events', 'all', [{ id: 'kalshi:KXUSAIRANAGREEMENT-27-26AUG', class: 'missing', reason: 'us-iran-nuclear-deal-2026/Before August 2026: market not returned by the venue' }]);
   });
 
   it('10. a Gamma market re-listed under another conditionId: dropped and flagged by the match guard', async () => {
@@ -215,11 +253,9 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     gammaMarket('iran-x-israelus-conflict-ends-by-march-31').conditionId = `0x${'ab'.repeat(32)}`;
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 7', 'By March 15']);
-    const meta = await readMeta(redis.client, 'events', 'all');
-    expect(meta!.dropped!.items).toContainEqual({
-      id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31',
-      reason: expect.stringMatching(/match guard: conditionId 0xabab.* is not the reviewed/),
-    });
+    await reported('events', 'all', [
+      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31', class: 'guard', reason: /match guard: conditionId 0xabab.* is not the reviewed/ },
+    ]);
   });
 
   it('11. a Kalshi question that turned around since review: dropped and flagged, never priced', async () => {
@@ -243,18 +279,29 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 15', 'By March 31']);
   });
 
-  it('13. a crossed Kalshi book (bid above ask): last good snapshot kept, failure counted as quality', async () => {
+  it('13. a crossed Kalshi book (bid above ask): that market is dropped as inconsistent, the rest published', async () => {
     const run = eventsJob();
-    const good = await baseline('events', 'all', run);
+    await baseline('events', 'all', run);
     kalshiMarket('KXUSAIRANAGREEMENT-27').yes_bid_dollars = '0.7000';
-    await keptLastGood('events', 'all', run, good, 'quality', /quality gate: kalshi:KXUSAIRANAGREEMENT-27 crossed book \(bid 0.7 above ask 0.63\)/);
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['us-iran-nuclear-deal-2026']).toEqual(['Before April 2026', 'Before August 2026']);
+    await reported('events', 'all', [
+      { id: 'kalshi:KXUSAIRANAGREEMENT-27', class: 'inconsistent', reason: 'crossed book (bid 0.7 above ask 0.63)' },
+      { id: 'us-iran-nuclear-deal-2026/Before 2027/kalshi', class: 'lost' },
+    ]);
   });
 
-  it('14. YES and NO asks summing far below 1: last good snapshot kept', async () => {
+  it('14. YES and NO asks summing far below 1: that venue\'s pair is dropped as inconsistent', async () => {
     const run = eventsJob();
-    const good = await baseline('events', 'all', run);
+    await baseline('events', 'all', run);
     kalshiMarket('KXIRANDEMOCRACY-27MAR01-T6').no_ask_dollars = '0.3000';
-    await keptLastGood('events', 'all', run, good, 'quality', /iran-democracy-index-2026: kalshi asks 0.1 \+ 0.3 sum below 0.9/);
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await outcomeNames()).not.toHaveProperty('iran-democracy-index-2026');
+    await reported('events', 'all', [
+      { id: 'iran-democracy-index-2026/kalshi', class: 'inconsistent', reason: 'asks 0.1 + 0.3 sum below 0.9' },
+      { id: 'iran-democracy-index-2026/Yes/kalshi', class: 'lost' },
+      { id: 'iran-democracy-index-2026/No/kalshi', class: 'lost' },
+    ]);
   });
 
   it('15. a venue that vanishes (Kalshi lists none of the markets): last good snapshot kept', async () => {
@@ -291,9 +338,128 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
   });
 });
 
+describe('drift corpus: item classes on Kalshi + Polymarket events', () => {
+  const setPrices = (ticker: string, p: Record<string, string>) => Object.assign(kalshiMarket(ticker), p);
+
+  it('28. duplicate: a Kalshi ticker listed twice with conflicting prices: both copies dropped, nothing priced from either', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    replay.data.kalshiMarkets.push({ ...kalshiMarket('KXRECOGPERSONIRAN-26'), yes_ask_dollars: '0.9000' });
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await outcomeNames()).not.toHaveProperty('us-recognizes-reza-pahlavi-2026');
+    await reported('events', 'all', [
+      { id: 'kalshi:KXRECOGPERSONIRAN-26', class: 'duplicate', reason: /with different contents: dropped every copy/ },
+      { id: 'us-recognizes-reza-pahlavi-2026/Yes/kalshi', class: 'lost' },
+    ]);
+  });
+
+  it('29. duplicate: a Gamma market listed twice, identical: one kept, the same snapshot, reported', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    const ev = gammaEvent('iran-x-israelus-conflict-ends-by');
+    ev.markets.push({ ...gammaMarket('iran-x-israelus-conflict-ends-by-march-15') });
+    await tolerated('events', 'all', run, good);
+    await reported('events', 'all', [{ id: 'polymarket:iran-x-israelus-conflict-ends-by-march-15', class: 'duplicate', reason: /identical: kept one/ }]);
+  });
+
+  it('30. inconsistent: Kalshi Yes and No asks summing above the bound: that pair dropped', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    setPrices('KXIRANDEMOCRACY-27MAR01-T6', { yes_ask_dollars: '0.8000', no_ask_dollars: '0.8000' });
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await outcomeNames()).not.toHaveProperty('iran-democracy-index-2026');
+    await reported('events', 'all', [{ id: 'iran-democracy-index-2026/kalshi', class: 'inconsistent', reason: `asks 0.8 + 0.8 sum above ${DEFAULT_QUALITY.maxAskSum}` }]);
+  });
+
+  it('31. lost: a Gamma market closed early is listed as lost, and stays listed but is logged and counted once while it lasts', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    gammaMarket('iran-x-israelus-conflict-ends-by-march-7').closed = true;
+    const counted = () => metric(itemsDroppedTotal, { kind: 'events', key: 'all', class: 'lost' });
+    const before = await counted();
+    expect(await run()).toMatchObject({ version: 2 });
+    const lost = { id: 'iran-israel-us-conflict-ends-march-2026/By March 7/polymarket', class: 'lost', reason: 'quoted in the last good snapshot, absent now' };
+    await reported('events', 'all', [lost]);
+    expect(await counted()).toBe(before + 1);
+    tick();
+    expect(await run()).toEqual({ version: 0, endedFailures: 0 });
+    expect((await readMeta(redis.client, 'events', 'all'))!.dropped!.items).toContainEqual(expect.objectContaining(lost));
+    expect(lines.filter((l) => l.msg === DROP_LOG)).toHaveLength(1);
+    expect(await counted()).toBe(before + 1);
+  });
+
+  it('32. held: a Kalshi price jumping 0.27 → 0.90 with no new volume is held at 0.27 until the move persists', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    const price = async () => (await readSnapshot(redis.client, 'events', 'all'))!.data.events.find((e) => e.slug === 'us-recognizes-reza-pahlavi-2026')!.outcomes[0]!.quotes[0]!.yesPrice;
+    const was = await price();
+    setPrices('KXRECOGPERSONIRAN-26', { yes_bid_dollars: '0.8900', yes_ask_dollars: '0.9000', no_bid_dollars: '0.1000', no_ask_dollars: '0.1100' });
+    await tolerated('events', 'all', run, good);
+    await reported('events', 'all', [
+      { id: 'us-recognizes-reza-pahlavi-2026/Yes/kalshi', class: 'held', reason: `price ${was} → 0.9 without new volume: held at ${was}` },
+      { id: 'us-recognizes-reza-pahlavi-2026/No/kalshi', class: 'held' },
+    ]);
+    clock = new Date(clock.getTime() + DEFAULT_QUALITY.jumpHoldMs);
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await price()).toBe(0.9);
+  });
+
+  it('33. held (control): the same jump with new volume is a real move, published at once', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    setPrices('KXRECOGPERSONIRAN-26', { yes_bid_dollars: '0.8900', yes_ask_dollars: '0.9000', no_bid_dollars: '0.1000', no_ask_dollars: '0.1100', volume_24h_fp: '90000.00' });
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await readMeta(redis.client, 'events', 'all'))!.dropped).toEqual({ count: 0, items: [] });
+  });
+
+  it('34. unit: one Kalshi market priced in cents: dropped and reported, never read as "no order"', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    setPrices('KXRECOGPERSONIRAN-26', { yes_bid_dollars: '25.0000', yes_ask_dollars: '27.0000', no_bid_dollars: '73.0000', no_ask_dollars: '75.0000', last_price_dollars: '28.0000' });
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await outcomeNames()).not.toHaveProperty('us-recognizes-reza-pahlavi-2026');
+    await reported('events', 'all', [
+      { id: 'kalshi:KXRECOGPERSONIRAN-26', class: 'unit', reason: 'yes_bid_dollars 25.0000 outside [0, 1]: price unit changed' },
+      { id: 'us-recognizes-reza-pahlavi-2026/No/kalshi', class: 'lost' },
+    ]);
+  });
+
+  it('35. unit: one Gamma market priced in percent: dropped and reported', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    Object.assign(gammaMarket('iran-x-israelus-conflict-ends-by-march-15'), { bestBid: 23, bestAsk: 24 });
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 7', 'By March 31']);
+    await reported('events', 'all', [
+      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-15', class: 'unit', reason: 'bestBid 23 outside [0, 1]: price unit changed' },
+    ]);
+  });
+
+  it('36. schema, per item: a negative Kalshi volume drops that market\'s quote only, the rest is published', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    kalshiMarket('KXUSAIRANAGREEMENT-27').volume_24h_fp = '-9380.00';
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['us-iran-nuclear-deal-2026']).toEqual(['Before April 2026', 'Before August 2026']);
+    await reported('events', 'all', [{ id: 'us-iran-nuclear-deal-2026/Before 2027/kalshi', class: 'schema', reason: /^volume24hUsd: / }]);
+  });
+
+  it('37. schema, per item: a negative Gamma volume drops that market\'s quote only', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    gammaMarket('iran-x-israelus-conflict-ends-by-march-31').volume24hr = -1;
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 7', 'By March 15']);
+    await reported('events', 'all', [{ id: 'iran-israel-us-conflict-ends-march-2026/By March 31/polymarket', class: 'schema', reason: /^volume24hUsd: / }]);
+  });
+});
+
 describe('drift corpus: The Odds API', () => {
   const nbaBook = (i: number, key: string) => (replay.data.nbaOdds[i]!.bookmakers as Obj[]).find((b) => b.key === key)! as Obj & { markets: Obj[] };
   const market = (b: { markets: Obj[] }, key: string) => b.markets.find((m) => m.key === key)! as Obj & { outcomes: Obj[] };
+  const gameId = (i: number) => String(replay.data.nbaOdds[i]!.id);
+  const bookOf = async (i: number, operatorId: string) =>
+    (await readSnapshot(redis.client, 'sportsbook', 'NBA'))!.data.upcoming.find((m) => m.id === gameId(i))!.books.find((b) => b.operatorId === operatorId);
 
   it('19. prices and points as strings: tolerated, same snapshot', async () => {
     const run = sportsbookJob();
@@ -309,20 +475,30 @@ describe('drift corpus: The Odds API', () => {
     await tolerated('sportsbook', 'NBA', run, good);
   });
 
-  it('20. one book quoting -4.5 on both sides: last good snapshot kept', async () => {
+  it('20. one book quoting -4.5 on both sides: its spreads are dropped as inconsistent, the rest of the book kept', async () => {
     const run = sportsbookJob();
-    const good = await baseline('sportsbook', 'NBA', run);
+    await baseline('sportsbook', 'NBA', run);
     const spreads = market(nbaBook(0, 'fanduel'), 'spreads');
     for (const o of spreads.outcomes) o.point = -4.5;
-    await keptLastGood('sportsbook', 'NBA', run, good, 'quality', /fanduel spreads -4.5 \/ -4.5 contradict/);
+    expect(await run()).toMatchObject({ version: 2 });
+    const fd = await bookOf(0, 'fanduel');
+    expect(fd).not.toHaveProperty('homeSpread');
+    expect(fd).toHaveProperty('homeMoneyline');
+    await reported('sportsbook', 'NBA', [
+      { id: `${gameId(0)}/fanduel/spreads`, class: 'inconsistent', reason: 'spreads -4.5 / -4.5 not opposite' },
+      { id: `${gameId(0)}/fanduel/homeSpread`, class: 'lost' },
+      { id: `${gameId(0)}/fanduel/awaySpread`, class: 'lost' },
+    ]);
   });
 
-  it('21. over and under at different totals: last good snapshot kept', async () => {
+  it('21. over and under at different totals: that book\'s totals are dropped as inconsistent', async () => {
     const run = sportsbookJob();
-    const good = await baseline('sportsbook', 'NBA', run);
+    await baseline('sportsbook', 'NBA', run);
     const totals = market(nbaBook(1, 'draftkings'), 'totals');
     totals.outcomes.find((o) => o.name === 'Under')!.point = 250.5;
-    await keptLastGood('sportsbook', 'NBA', run, good, 'quality', /draftkings over [\d.]+ and under 250.5 at different totals/);
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await bookOf(1, 'draftkings')).not.toHaveProperty('totalOver');
+    await reported('sportsbook', 'NBA', [{ id: `${gameId(1)}/draftkings/totals`, class: 'inconsistent', reason: /over [\d.]+ and under 250.5 at different totals/ }]);
   });
 
   it('22. quota exhausted (429, x-requests-remaining 0): kept; then no call until the block lapses', async () => {
@@ -362,6 +538,127 @@ describe('drift corpus: The Odds API', () => {
       [id, false],
     ]);
   });
+  it('38. duplicate: a game listed twice with conflicting odds: both copies dropped, its lines listed as lost', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    const copy = structuredClone(replay.data.nbaOdds[2]!) as Obj & { bookmakers: Array<{ markets: Obj[] }> };
+    (copy.bookmakers[0]!.markets[0]!.outcomes as Obj[])[0]!.price = 900;
+    replay.data.nbaOdds.push(copy);
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await readSnapshot(redis.client, 'sportsbook', 'NBA'))!.data.upcoming.map((m) => m.id)).toEqual([gameId(0), gameId(1)]);
+    await reported('sportsbook', 'NBA', [
+      { id: `odds-api:${gameId(2)}`, class: 'duplicate', reason: /different contents/ },
+      { id: `${gameId(2)}/draftkings/homeMoneyline`, class: 'lost' },
+    ]);
+  });
+
+  it('39. inconsistent: a book quoting both moneylines at +400: its moneylines dropped, never flagged best', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    for (const o of market(nbaBook(0, 'fanduel'), 'h2h').outcomes) o.price = 400;
+    expect(await run()).toMatchObject({ version: 2 });
+    const fd = await bookOf(0, 'fanduel');
+    expect(fd).not.toHaveProperty('homeMoneyline');
+    expect(fd).not.toHaveProperty('awayMoneyline');
+    await reported('sportsbook', 'NBA', [{ id: `${gameId(0)}/fanduel/h2h`, class: 'inconsistent', reason: /^moneylines imply \d+ % in all/ }]);
+  });
+
+  it('40. inconsistent: a spread giving points to the moneyline favourite: that book\'s moneylines and spreads dropped', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    for (const o of market(nbaBook(1, 'fanduel'), 'spreads').outcomes) o.point = -Number(o.point);
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(Object.keys((await bookOf(1, 'fanduel'))!)).toEqual(['operatorId', 'lastUpdate', 'totalOver', 'totalUnder']);
+    await reported('sportsbook', 'NBA', [{ id: `${gameId(1)}/fanduel/h2h+spreads`, class: 'inconsistent', reason: /moneyline favourite \(\d+ %\) receives points/ }]);
+  });
+
+  it('41. inconsistent + lost: a renamed home team costs each book its home lines, each listed and the rename reported', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    const home = String(replay.data.nbaOdds[0]!.home_team);
+    for (const b of replay.data.nbaOdds[0]!.bookmakers as Array<{ markets: Array<{ outcomes: Obj[] }> }>) {
+      for (const m of b.markets) for (const o of m.outcomes) if (o.name === home) o.name = `${home} FC`;
+    }
+    expect(await run()).toMatchObject({ version: 2 });
+    const fd = await bookOf(0, 'fanduel');
+    expect(fd).not.toHaveProperty('homeMoneyline');
+    expect(fd).toHaveProperty('awayMoneyline');
+    await reported('sportsbook', 'NBA', [
+      { id: `odds-api:${gameId(0)}/fanduel/h2h`, class: 'inconsistent', reason: `outcome "${home} FC" names neither side of ${home} v ${String(replay.data.nbaOdds[0]!.away_team)}` },
+      { id: `${gameId(0)}/fanduel/homeMoneyline`, class: 'lost' },
+      { id: `${gameId(0)}/fanduel/homeSpread`, class: 'lost' },
+    ]);
+  });
+
+  it('42. lost: spread points turned null on one game: every book\'s spreads there listed, the rest published', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    for (const b of replay.data.nbaOdds[0]!.bookmakers as Array<{ markets: Obj[] }>) {
+      const spreads = b.markets.find((m) => m.key === 'spreads') as { outcomes: Obj[] } | undefined;
+      for (const o of spreads?.outcomes ?? []) o.point = null;
+    }
+    expect(await run()).toMatchObject({ version: 2 });
+    const games = (await readSnapshot(redis.client, 'sportsbook', 'NBA'))!.data.upcoming;
+    expect(games[0]!.books.some((b) => b.homeSpread)).toBe(false);
+    expect(games[1]!.books.some((b) => b.homeSpread)).toBe(true);
+    await reported('sportsbook', 'NBA', [
+      { id: `${gameId(0)}/draftkings/homeSpread`, class: 'lost' },
+      { id: `${gameId(0)}/fanduel/awaySpread`, class: 'lost' },
+      { id: `odds-api:${gameId(0)}/fanduel/spreads/${String(replay.data.nbaOdds[0]!.home_team)}`, class: 'schema', reason: 'line without its point' },
+    ]);
+  });
+
+  it('43. held: a moneyline jumping far between refreshes is held at its last good value', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    const was = await bookOf(1, 'fanduel');
+    // The favourite flips, and the spread with it (so the book is consistent, only implausibly changed).
+    for (const o of market(nbaBook(1, 'fanduel'), 'spreads').outcomes) o.point = -Number(o.point);
+    for (const o of market(nbaBook(1, 'fanduel'), 'h2h').outcomes) o.price = Number(o.price) < 0 ? 400 : -500;
+    expect(await run()).toMatchObject({ version: 2 });
+    const now = await bookOf(1, 'fanduel');
+    expect([now!.homeMoneyline, now!.awayMoneyline]).toEqual([was!.homeMoneyline, was!.awayMoneyline]);
+    expect(now!.homeSpread!.point).toBe(-was!.homeSpread!.point);
+    await reported('sportsbook', 'NBA', [{ id: `${gameId(1)}/fanduel/h2h`, class: 'held', reason: `moneylines ${was!.homeMoneyline}/${was!.awayMoneyline} → -500/400: held at ${was!.homeMoneyline}/${was!.awayMoneyline}` }]);
+  });
+
+  it('44. unit: one book\'s moneylines in decimal odds: dropped and reported, never filtered silently', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    const h2h = market(nbaBook(0, 'fanduel'), 'h2h');
+    for (const o of h2h.outcomes) o.price = Number((americanToDecimal(Number(o.price))).toFixed(2));
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await bookOf(0, 'fanduel')).not.toHaveProperty('homeMoneyline');
+    const home = String(replay.data.nbaOdds[0]!.home_team);
+    await reported('sportsbook', 'NBA', [
+      { id: `odds-api:${gameId(0)}/fanduel/h2h/${home}`, class: 'unit', reason: /^price [\d.]+ is not american odds: unit changed$/ },
+      { id: `${gameId(0)}/fanduel/awayMoneyline`, class: 'lost' },
+    ]);
+  });
+
+  it('45. future: a book stamped a day ahead of our clock is dropped from that game', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    const stamp = new Date(Date.now() + 86_400_000).toISOString();
+    nbaBook(0, 'fanduel').last_update = stamp;
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await bookOf(0, 'fanduel')).toBeUndefined();
+    expect(await bookOf(1, 'fanduel')).toBeDefined();
+    await reported('sportsbook', 'NBA', [
+      { id: `odds-api:${gameId(0)}/fanduel`, class: 'future', reason: `last_update ${stamp} is in the future` },
+      { id: `${gameId(0)}/fanduel/totalOver`, class: 'lost' },
+    ]);
+  });
+
+  it('46. schema, per item: one outcome price turned boolean: that market of that book dropped, the rest published', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    market(nbaBook(2, 'fanduel'), 'totals').outcomes[0]!.price = true;
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await bookOf(2, 'fanduel')).not.toHaveProperty('totalOver');
+    expect(await bookOf(2, 'fanduel')).toHaveProperty('homeSpread');
+    await reported('sportsbook', 'NBA', [{ id: `odds-api:${gameId(2)}/fanduel/totals`, class: 'schema', reason: /^outcomes\.0\.price: / }]);
+  });
 });
 
 describe('drift corpus: ECB reference rates', () => {
@@ -384,5 +681,18 @@ describe('drift corpus: ECB reference rates', () => {
     const good = await baseline('fx', 'daily', run);
     replay.data.ecbXml = replay.data.ecbXml.replace(/<Cube currency='USD'[^>]*\/>/, '');
     await keptLastGood('fx', 'daily', run, good, 'shape', /no USD rate/);
+  });
+  it('47. future: a fixing dated tomorrow: last good snapshot kept', async () => {
+    const run = fxJob();
+    const good = await baseline('fx', 'daily', run);
+    replay.data.ecbXml = replay.data.ecbXml.replace("time='2025-05-09'", "time='2025-05-11'");
+    await keptLastGood('fx', 'daily', run, good, 'quality', /fixing of 2025-05-11 is dated in the future/);
+  });
+
+  it('48. future: a fixing dated a year ahead: last good snapshot kept', async () => {
+    const run = fxJob();
+    const good = await baseline('fx', 'daily', run);
+    replay.data.ecbXml = replay.data.ecbXml.replace("time='2025-05-09'", "time='2026-05-08'");
+    await keptLastGood('fx', 'daily', run, good, 'quality', /fixing of 2026-05-08 is dated in the future/);
   });
 });

@@ -79,10 +79,10 @@ describe('refresh-events with the real source', () => {
     expect(next!.changedAt).toBe('2026-03-01T12:00:25.000Z');
     expect(source.last()!.data).toEqual(next!.data);
 
-    // 6. A fetch the quality gate refuses (a crossed book) is never what derived metrics read.
-    replay.data.kalshiMarkets.find((m) => m.ticker === 'KXRECOGPERSONIRAN-26')!.yes_bid_dollars = '0.4000';
+    // 6. A fetch the quality gate refuses (a venue gone, most events lost) is never what derived metrics read.
+    replay.data.kalshiMarkets = [];
     clock = new Date('2026-03-01T12:00:30.000Z');
-    await expect(run()).rejects.toThrow(/quality gate: kalshi:KXRECOGPERSONIRAN-26 crossed book/);
+    await expect(run()).rejects.toThrow(/quality gate: .*venue kalshi vanished/);
     expect(source.last()!.data).toEqual(next!.data);
   });
 });

@@ -44,7 +44,8 @@ interface Setup {
 /** Lists the windows, serves their books and starts the feed with quotes=venues at T0 + 1 min. */
 async function venues(): Promise<Setup> {
   const clock = { ms: T0 + 60_000 };
-  const r = await startVenueReplay();
+  // The venues' clock agrees with ours: their books and answers are stamped with it.
+  const r = await startVenueReplay(() => clock.ms);
   cleanups.push(() => r.stop());
 
   listUpDown(r, { asset: 'BTC', horizonMinutes: 15, windowStartMs: T0, upToken: UP0, downToken: DOWN0, priceToBeat: 97005.12 }, { up: 'recorded', down: book(['0.91'], ['0.95', '0.93']) });
@@ -101,6 +102,7 @@ describe('venue quote sources (quotes=venues)', () => {
       strike: 97005.12,
       marketUrl: `https://polymarket.com/event/btc-updown-15m-${T0 / 1000}`,
       ts: iso(T0 + 60_000),
+      venueTs: iso(T0 + 60_000), // the book's own stamp, as the venue sent it
       source: 'polymarket-clob',
     });
     await expect.poll(() => quote('BTC', 15, 'kalshi'), { timeout: 10_000 }).toMatchObject({
@@ -110,6 +112,8 @@ describe('venue quote sources (quotes=venues)', () => {
       down: 0.49,
       strike: 97012.55,
       marketUrl: 'https://kalshi.com/events/KXBTC15M-26NOV220915',
+      // The venue's Date header has whole seconds.
+      venueTs: iso(T0 + 60_000),
     });
     // One connection subscribed to the current and next windows' tokens of every listed event.
     expect(clob.subscriptions).toEqual([[UP0, UP1, DOWN1, DOWN0, 'eth5-down', 'eth5-up', 'sol15-down', 'sol15-up'].sort()]);
@@ -166,14 +170,29 @@ describe('venue quote sources (quotes=venues)', () => {
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.08);
   });
 
-  it('re-sends a held quote with a fresh timestamp while nothing changes', async () => {
+  it("forwards the socket's confirmations while the book is unchanged, never re-stamping the venue's time", async () => {
     const { clock } = await venues();
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.ts, { timeout: 10_000 }).toBe(iso(T0 + 60_000));
     clock.ms = T0 + 120_000;
-    // Same book, same strike: only the periodic re-send (every 5 s) carries the new time.
+    // Same book: the next PONG (a PING goes out every 5 s) confirms the socket at the new time; the
+    // venue's own time of the book stays when it sent it.
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.ts, { timeout: 12_000 }).toBe(iso(T0 + 120_000));
-    expect(await quote('BTC', 15, 'polymarket')).toMatchObject({ up: 0.08, down: 0.93, strike: 97005.12 });
+    expect(await quote('BTC', 15, 'polymarket')).toMatchObject({ up: 0.08, down: 0.93, strike: 97005.12, venueTs: iso(T0 + 60_000) });
   });
+
+  it('finds a silent socket within 10 s: withdraws the quotes and reconnects', async () => {
+    const btc = await listen('BTC');
+    const { clob } = await venues();
+    await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.08);
+    // The venue keeps the connection open but stops answering anything, PINGs included.
+    clob.silent = true;
+    const since = Date.now();
+    await expect.poll(() => btc.some((q) => q.operatorId === 'polymarket' && q.up === null), { timeout: 15_000, interval: 100 }).toBe(true);
+    expect(Date.now() - since).toBeLessThan(10_000 + 1_000);
+    clob.silent = false;
+    await expect.poll(() => clob.subscriptions.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.08);
+  }, 30_000);
 
   it('withdraws a Kalshi quote while its poll fails, and brings it back', async () => {
     const btc = await listen('BTC');

@@ -2,7 +2,8 @@
  * A local Polymarket CLOB market channel: accepts `{"assets_ids": [...], "type": "market"}`,
  * answers with the `book` messages it holds for those tokens (in one array, as the initial books
  * arrive), answers the text PING with PONG, and lets a test push more messages or drop sockets.
- * Books are the recorded book message with a test's own levels.
+ * Books are the recorded book message with a test's own levels, stamped with the venue's clock
+ * (`clock`, the wall clock unless a test sets its own) when sent, as the venue stamps each message.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -27,6 +28,12 @@ export interface ClobReplay {
   url: string;
   /** The book message served per token on subscription. */
   books: Map<string, Record<string, unknown>>;
+  /** The venue's clock (epoch ms) stamped on the books it serves. */
+  clock: () => number;
+  /** Whether the books served carry the venue's time (false: sent as stored, with their recorded stamp). */
+  stampBooks: boolean;
+  /** While true the venue keeps its sockets open but answers nothing (no book, no PONG): a silent socket. */
+  silent: boolean;
   /** The assets_ids of every subscription received, in order. */
   subscriptions: string[][];
   sockets: WebSocket[];
@@ -43,6 +50,9 @@ export async function startClobReplay(): Promise<ClobReplay> {
   const replay: ClobReplay = {
     url: `ws://127.0.0.1:${(server.address() as { port: number }).port}/ws/market`,
     books: new Map(),
+    clock: Date.now,
+    stampBooks: true,
+    silent: false,
     subscriptions: [],
     sockets: [],
     broadcast: (message) => {
@@ -59,12 +69,17 @@ export async function startClobReplay(): Promise<ClobReplay> {
   server.on('connection', (socket) => {
     replay.sockets.push(socket);
     socket.on('message', (data) => {
+      if (replay.silent) return;
       const text = data.toString();
       if (text === 'PING') return socket.send('PONG');
       const sub = JSON.parse(text) as { assets_ids?: string[]; type?: string };
       if (sub.type !== 'market' || !Array.isArray(sub.assets_ids)) return;
       replay.subscriptions.push(sub.assets_ids);
-      const books = sub.assets_ids.flatMap((id) => replay.books.get(id) ?? []);
+      const stamp = (b: Record<string, unknown>) => (replay.stampBooks ? { ...b, timestamp: String(replay.clock()) } : b);
+      const books = sub.assets_ids.flatMap((id) => {
+        const b = replay.books.get(id);
+        return b ? [stamp(b)] : [];
+      });
       if (books.length > 0) socket.send(JSON.stringify(books));
     });
   });

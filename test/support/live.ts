@@ -25,7 +25,7 @@ export async function publishQuote(redis: Redis, q: VenueQuoteMessage): Promise<
   await redis.publish(quotesChannel(q.asset), body);
 }
 
-/** A venue's quote for the `horizonMinutes` (default 5) BTC window containing `atMs`, stamped `atMs`; `over` changes any field. */
+/** A venue's quote for the `horizonMinutes` (default 5) BTC window containing `atMs`, stamped `atMs` by the feed and the venue; `over` changes any field. */
 export function venueQuote(operatorId: string, up: number | null, down: number | null, atMs: number, over: Partial<VenueQuoteMessage> = {}): VenueQuoteMessage {
   const w = windowAt(atMs, over.horizonMinutes ?? 5);
   return {
@@ -39,6 +39,7 @@ export function venueQuote(operatorId: string, up: number | null, down: number |
     strike: null,
     marketUrl: `https://${operatorId}.example/market`,
     ts: new Date(atMs).toISOString(),
+    venueTs: new Date(atMs).toISOString(),
     source: 'test',
     ...over,
   };

@@ -70,6 +70,8 @@ export interface ReplayServer {
   scores: Record<string, unknown[]>;
   /** Epoch ms the replayed NBA games are moved to (the earliest one), so they are upcoming. */
   oddsStartAt: number;
+  /** The upstreams' clock, sent as each answer's `Date` header (the wall clock unless a test sets its own). */
+  clock: () => number;
   fault(f: Fault): void;
   /** Forgets every fault still pending. */
   clearFaults(): void;
@@ -100,6 +102,7 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     ecbToday: false,
     oddsStartAt: Date.now() + 86_400_000,
     fault: (f) => faults.push({ ...f, left: f.times ?? 1 }),
+    clock: Date.now,
     clearFaults: () => void faults.splice(0),
     stop: async () => undefined,
     restart: async () => undefined,
@@ -110,6 +113,7 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     const path = url.pathname;
     const q = url.searchParams;
     state.requests.push(`${path}${url.search}`);
+    res.setHeader('date', new Date(state.clock()).toUTCString());
     const fault = faults.find((f) => (f.untilMs !== undefined ? Date.now() < f.untilMs : f.left > 0) && path.startsWith(f.prefix));
     if (fault) {
       fault.left--;
@@ -299,6 +303,7 @@ export function useReplayServer(reset: { oddsRemaining?: number } = {}): ReplayS
     s.requests.length = 0;
     s.clearFaults();
     s.oddsRemaining = reset.oddsRemaining ?? 500;
+    s.clock = Date.now;
   });
   // Tests read and set fields (data, oddsRemaining ...) on the server started in beforeAll.
   return new Proxy({} as ReplayServer, {

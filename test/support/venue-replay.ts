@@ -14,9 +14,12 @@ export interface VenueReplay {
   stop(): Promise<void>;
 }
 
-export async function startVenueReplay(): Promise<VenueReplay> {
+/** Starts both replays; `clock` is the venues' clock (their `Date` headers and book stamps), the wall clock by default. */
+export async function startVenueReplay(clock: () => number = Date.now): Promise<VenueReplay> {
   const http = await startReplayServer();
   const clob = await startClobReplay();
+  http.clock = clock;
+  clob.clock = clock;
   return {
     http,
     clob,

@@ -9,7 +9,7 @@ import { renderEvent, TOP } from '../../src/embed/element/event.js';
 import { backoffMs } from '../../src/embed/element/socket.js';
 import { esc, telUri } from '../../src/embed/element/html.js';
 import { LABELS, LANGS, labelsFor, type Labels } from '../../src/embed/element/labels.js';
-import { clock } from '../../src/embed/element/live.js';
+import { clock, renderLive } from '../../src/embed/element/live.js';
 import { widgetRequest, type WidgetRequest } from '../../src/embed/element/request.js';
 import { localNumber } from '../../src/embed/element/format.js';
 import { isEmpty, renderView, type Payload, type ViewState } from '../../src/embed/element/view.js';
@@ -575,5 +575,17 @@ describe('numbers in the widget\'s locale', () => {
     const volume = (broad.payload as { trending_summary: { global_24h_volume: string } }).trending_summary.global_24h_volume;
     expect(broad.html).toContain(esc(localNumber(volume, 'de')));
     expect(localNumber(volume, 'de')).toMatch(/Mio\.|Mrd\./);
+  });
+});
+
+describe('live-market embed', () => {
+  it("shows a venue without a strike of its own with a dash, never another strike under its name", () => {
+    const live = payloads('en')['live-market'];
+    const [kalshi, poly] = live.providers_pool;
+    const html = renderLive({ ...live, providers_pool: [kalshi!, { ...poly!, live_metrics: { ...poly!.live_metrics, target_price: null, spot_difference: null } }] }, EN, undefined);
+    const row = (id: string) => html.slice(html.indexOf(`data-operator="${id}"`)).split('</tr>')[0]!;
+    expect(row('kalshi')).toContain(esc(kalshi!.live_metrics.target_price!));
+    expect(row('polymarket')).toContain('<td class="num">—</td>');
+    expect(row('polymarket')).not.toContain('$');
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { operatorById } from '../../src/catalog/operators.js';
 import type { LiveView } from '../../src/live/engine.js';
 import type { VenueQuoteMessage } from '../../src/live/market.js';
+import { VENUE_QUOTE_MAX_AGE_MS } from '../../src/live/live-quotes.js';
 import { LIVE_VENUES, type LiveVenue } from '../../src/live/venues.js';
 import { verifyClick } from '../../src/tracking/click-links.js';
 import { buildLiveMarketWidget, type LiveMarketOptions } from '../../src/widgets/live-market-widget.js';
@@ -242,9 +243,17 @@ describe('buildLiveMarketWidget: other cases', () => {
     expect(p.active_micro_question).toBe('Will BTC be at or above $97,200.00 at 14:10 UTC?');
   });
 
-  it("measures a venue that publishes no strike against the window's own strike", () => {
+  it("shows a venue that publishes no strike with none: never the window's strike under its name", () => {
     const p = build(view({ quotes: [quote('kalshi', 0.52, 0.49)] }), NOW, REAL);
-    expect(p.providers_pool[0]!.live_metrics).toMatchObject({ target_price: '$97,250.12', spot_difference: '+$12.50' });
+    expect(p.providers_pool[0]!.live_metrics).toMatchObject({ target_price: null, spot_difference: null });
+    // The question still names the window's strike: it is the market's, not the venue's.
+    expect(p.active_micro_question).toContain('$97,250.12');
+  });
+
+  it("withholds a venue whose own time of the quote is past its bound (a frozen book), however fresh the feed's confirmation", () => {
+    const frozen = quote('polymarket', 0.55, 0.47, { venueTs: new Date(NOW - VENUE_QUOTE_MAX_AGE_MS.polymarket! - 1).toISOString() });
+    const p = build(view({ quotes: [frozen, quote('kalshi', 0.52, 0.49)] }), NOW, REAL);
+    expect(p.providers_pool.map((e) => e.operator_name)).toEqual(['Kalshi']);
   });
 
   it('with real sources leaves out a venue with no quote, a stale one, one for another window, and null asks', () => {
@@ -283,10 +292,11 @@ describe('buildLiveMarketWidget: other cases', () => {
     const p = build(view({ strike: undefined, strikeStatus: 'missed', quotes: [quote('polymarket', 0.55, 0.47, { strike: 97_200 })] }), NOW, REAL);
     expect(p.market_status).toBe('open');
     expect(p.providers_pool.map((e) => [e.operator_name, e.live_metrics.target_price])).toEqual([['Polymarket', '$97,200.00']]);
-    // A venue with no strike of its own has nothing to be measured against.
+    // A venue with no strike of its own is shown without one (ours is never put under its name).
     const q = build(view({ strike: undefined, strikeStatus: 'missed', quotes: [quote('polymarket', 0.55, 0.47)] }), NOW, REAL);
-    expect(q.market_status).toBe('no_strike');
-    expect(q.providers_pool).toEqual([]);
+    expect(q.market_status).toBe('open');
+    expect(q.providers_pool.map((e) => [e.operator_name, e.live_metrics.target_price, e.live_metrics.spot_difference])).toEqual([['Polymarket', null, null]]);
+    expect(q.active_micro_question).toContain('the opening price');
   });
 
   it('is stale with no tick at all: no prices', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QUOTE_MAX_AGE_MS, quotesForWindow } from '../../src/live/live-quotes.js';
+import { QUOTE_MAX_AGE_MS, quotesForWindow, VENUE_QUOTE_MAX_AGE_MS } from '../../src/live/live-quotes.js';
 import type { VenueQuoteMessage } from '../../src/live/market.js';
 import { windowAt } from '../../src/live/window.js';
 
@@ -17,6 +17,7 @@ const q = (operatorId: string, over: Partial<VenueQuoteMessage> = {}): VenueQuot
   strike: 97_000,
   marketUrl: 'https://venue.example/m',
   ts: new Date(NOW).toISOString(),
+  venueTs: new Date(NOW).toISOString(),
   source: 'test',
   ...over,
 });
@@ -41,5 +42,16 @@ describe('quotesForWindow', () => {
     expect(quotesForWindow(dropped, W5, NOW).size).toBe(0);
     const kept = [q('a', { ts: new Date(NOW - 15_000).toISOString() }), q('b', { ts: new Date(NOW + 5_000).toISOString() })];
     expect(quotesForWindow(kept, W5, NOW).size).toBe(2);
+  });
+
+  it("withholds a quote whose venue time is past that venue's bound, however fresh the feed's confirmation", () => {
+    const bound = VENUE_QUOTE_MAX_AGE_MS.polymarket!;
+    const frozen = q('polymarket', { venueTs: new Date(NOW - bound - 1).toISOString() });
+    const recent = q('kalshi', { venueTs: new Date(NOW - VENUE_QUOTE_MAX_AGE_MS.kalshi!).toISOString() });
+    // A recorded book stamped months ago is never live, nor is one stamped ahead of our clock.
+    const old = q('limitless', { venueTs: new Date(NOW - 104 * 86_400_000).toISOString() });
+    const ahead = q('other', { venueTs: new Date(NOW + 5_001).toISOString() });
+    expect([...quotesForWindow([frozen, recent, old, ahead], W5, NOW).keys()]).toEqual(['kalshi']);
+    expect(quotesForWindow([q('polymarket', { venueTs: new Date(NOW - bound).toISOString() })], W5, NOW).size).toBe(1);
   });
 });

@@ -38,6 +38,22 @@ describe('PayloadCache', () => {
     expect(new PayloadCache().put('metrics', 'x', { price: '62¢' }, CHANGED_AT).etag).toBe(a.etag);
   });
 
+  it('marks a body stale when an input it was built from (FX) is stale, and drops it when that input changes', () => {
+    const fxFetched = '2026-11-20T16:00:00.000Z';
+    let fxStale = false;
+    const cache = new PayloadCache((kind) => (kind === 'fx' && fxStale ? { stale: true, data_fetched_at: fxFetched } : undefined));
+    const usd = cache.put('metrics', 'usd', { total: '$1M' }, CHANGED_AT);
+    const eur = cache.put('metrics', 'eur', { total: '€1M' }, CHANGED_AT, undefined, [], undefined, ['fx']);
+    expect(JSON.parse(eur.body.toString())).toEqual({ total: '€1M' });
+    fxStale = true;
+    cache.invalidate('fx');
+    // Every metrics body went with the rates it may have used; rebuilt, only the converted one is stale.
+    expect(cache.get('metrics', 'eur', NOW)).toBeUndefined();
+    expect(cache.get('metrics', 'usd', NOW)).toBeUndefined();
+    expect(JSON.parse(cache.put('metrics', 'eur', { total: '€1M' }, CHANGED_AT, undefined, [], undefined, ['fx']).body.toString())).toEqual({ total: '€1M', stale: true, data_fetched_at: fxFetched });
+    expect(cache.put('metrics', 'usd', { total: '$1M' }, CHANGED_AT).body).toEqual(usd.body);
+  });
+
   it('misses unknown keys and kinds', () => {
     const cache = new PayloadCache();
     cache.put('events', 'k1', {}, CHANGED_AT);

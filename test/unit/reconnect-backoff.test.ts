@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReconnectBackoff } from '../../workers/feed/reconnect.js';
+import { ReconnectBackoff } from '../../src/sources/http/reconnect.js';
 
 describe('feed reconnect backoff', () => {
   const opts = { baseMs: 500, maxMs: 30_000, healthyMs: 30_000 };

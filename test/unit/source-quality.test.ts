@@ -11,6 +11,7 @@ import type { EventsData, FxData, LeagueData } from '../../src/model/index.js';
 import { pacedIntervalMs } from '../../src/sources/odds-api/pacing.js';
 import { normalizeGammaEvents } from '../../src/sources/polymarket/normalize.js';
 import { checkQuality } from '../../src/sources/quality/gate.js';
+import { screenItems } from '../../src/sources/quality/screen.js';
 import { DEFAULT_QUALITY } from '../../src/sources/quality/options.js';
 
 const now = new Date('2026-03-01T12:00:00.000Z');
@@ -53,9 +54,14 @@ describe('quality gate: events', () => {
     ]);
   });
 
-  it('fails Yes/No asks summing far below 1, but not two rungs of a ladder', () => {
-    const cheap = { events: [event('a', [['Yes', [['kalshi', 0.2]]], ['No', [['kalshi', 0.3]]]]), prev.events[1]!, prev.events[2]!] };
-    expect(checkQuality('events', undefined, cheap, now)).toEqual(['a: kalshi asks 0.2 + 0.3 sum below 0.9']);
+  it('drops Yes/No asks summing far below or above 1, but not two rungs of a ladder', () => {
+    const cheap = { events: [event('a', [['Yes', [['kalshi', 0.2], ['polymarket', 0.41]]], ['No', [['kalshi', 0.3], ['polymarket', 0.6]]]]), prev.events[1]!, prev.events[2]!] };
+    const r = screenItems('events', undefined, cheap, now);
+    expect(r.dropped).toEqual([{ id: 'a/kalshi', reason: 'asks 0.2 + 0.3 sum below 0.9', class: 'inconsistent' }]);
+    expect(r.data.events[0]!.outcomes.map((o) => o.quotes.map((q) => q.operatorId))).toEqual([['polymarket'], ['polymarket']]);
+    expect(r.data.events.slice(1)).toEqual(cheap.events.slice(1));
+    const dear = { events: [event('a', [['Yes', [['kalshi', 0.8]]], ['No', [['kalshi', 0.75]]]])] };
+    expect(screenItems('events', undefined, dear, now).dropped).toEqual([{ id: 'a/kalshi', reason: `asks 0.8 + 0.75 sum above ${DEFAULT_QUALITY.maxAskSum}`, class: 'inconsistent' }]);
   });
 });
 
@@ -64,10 +70,13 @@ describe('quality gate: sportsbook and FX', () => {
   const league = (books: object[], ids = ['g1', 'g2']): LeagueData =>
     ({ league: 'NBA', teams: [{ code: 'AAA', name: 'A', aliases: [] }, { code: 'BBB', name: 'B', aliases: [] }], finished: [], upcoming: ids.map((id) => ({ id, scheduledTime: '2026-03-02T00:00:00.000Z', homeCode: 'AAA', awayCode: 'BBB', books })) }) as LeagueData;
 
-  it('fails contradictory lines within one book', () => {
-    expect(checkQuality('sportsbook', undefined, league([book]), now)).toEqual([]);
-    expect(checkQuality('sportsbook', undefined, league([{ ...book, awaySpread: { point: -4.5, price: -110 } }], ['g1']), now)).toEqual(['g1: fanduel spreads -4.5 / -4.5 contradict']);
-    expect(checkQuality('sportsbook', undefined, league([{ ...book, totalUnder: { point: 221.5, price: -110 } }], ['g1']), now)).toEqual(['g1: fanduel over 220.5 and under 221.5 at different totals']);
+  it('drops contradictory lines within one book, keeping the rest of it', () => {
+    expect(screenItems('sportsbook', undefined, league([book]), now)).toEqual({ data: league([book]), dropped: [] });
+    const spreads = screenItems('sportsbook', undefined, league([{ ...book, awaySpread: { point: -4.5, price: -110 } }], ['g1']), now);
+    expect(spreads.dropped).toEqual([{ id: 'g1/fanduel/spreads', reason: 'spreads -4.5 / -4.5 not opposite', class: 'inconsistent' }]);
+    expect(Object.keys(spreads.data.upcoming[0]!.books[0]!)).toEqual(['operatorId', 'lastUpdate', 'totalOver', 'totalUnder']);
+    const totals = screenItems('sportsbook', undefined, league([{ ...book, totalUnder: { point: 221.5, price: -110 } }], ['g1']), now);
+    expect(totals.dropped).toEqual([{ id: 'g1/fanduel/totals', reason: 'over 220.5 and under 221.5 at different totals', class: 'inconsistent' }]);
   });
 
   it('fails losing most upcoming games or operators', () => {
@@ -121,6 +130,8 @@ describe('odds-provider pacing', () => {
     // Nothing left: wait for the month to turn.
     expect(pacedIntervalMs({ ...p, quota: { remaining: 2, last: 3 } })).toBe(10 * 86_400_000);
     expect(pacedIntervalMs({ ...p, quota: {} })).toBe(0);
+    // None at all: the provider's block governs, not the pacing.
+    expect(pacedIntervalMs({ ...p, quota: { remaining: 0, last: 3 } })).toBe(0);
   });
 });
 
@@ -160,5 +171,10 @@ describe('named outcomes, position ids and the match guard', () => {
     expect(matchGuard(ref, { ...m, conditionId: `0x${'2'.repeat(64)}` })).toMatch(/re-listed market/);
     expect(matchGuard(ref, { ...m, question: 'Will X not win at least 6 seats?' })).toMatch(/question inverted/);
     expect(matchGuard(ref, { ...m, question: 'Will X win at least 7 seats?' })).toMatch(/numbers changed since review \(6 → 7\)/);
+    // The opposite direction or party, the matcher's contrasts, is another contract too.
+    expect(matchGuard(ref, { ...m, question: 'Will X win at most 6 seats?' })).toMatch(/question changed since review \(direction: up vs down\)/);
+    const party = { ...ref, title: 'Will the Democrats win at least 6 seats?' };
+    expect(matchGuard(party, { ...m, question: 'Will the Democrats win at least 6 seats?' })).toBeUndefined();
+    expect(matchGuard(party, { ...m, question: 'Will the Republicans win at least 6 seats?' })).toMatch(/party: Democratic vs Republican/);
   });
 });

@@ -31,6 +31,15 @@ describe('CLOB market channel books', () => {
     expect(books.usableAsk(TOKEN)).toBe(0.09);
   });
 
+  it("keeps the venue's own time of each book: the book's, then the latest price change's", () => {
+    const books = booksOf(BOOK);
+    expect(books.venueTime(TOKEN, 'other')).toBe(Number((JSON.parse(BOOK) as { timestamp: string }).timestamp));
+    for (const m of parseClobFrame(PRICE_CHANGE)) books.apply(m);
+    expect(books.venueTime('other', TOKEN)).toBe(Number((JSON.parse(PRICE_CHANGE) as { timestamp: string }).timestamp));
+    // A book without a time says nothing about its age.
+    expect(booksOf(book('up', [], ['0.5'])).venueTime('up', 'down')).toBeUndefined();
+  });
+
   it('reads an array frame, leading-dot prices, and skips PONG, junk and other event types', () => {
     expect(parseClobFrame('PONG')).toEqual([]);
     expect(parseClobFrame('{"event_type":"last_trade_price","asset_id":"a","price":"0.5"}')).toEqual([]);
@@ -95,8 +104,8 @@ describe('Gamma up/down events', () => {
 describe('Kalshi 15-minute crypto markets', () => {
   const market = Kalshi15mMarket.parse(KALSHI);
 
-  it('quotes YES as up and NO as down, with its own strike and event page', () => {
-    expect(kalshiQuote('BTC', market, WINDOW + 60_000)).toEqual({
+  it("quotes YES as up and NO as down, with its own strike and event page, stamped with the venue's answer time", () => {
+    expect(kalshiQuote('BTC', market, WINDOW + 60_000, WINDOW + 59_000)).toEqual({
       asset: 'BTC',
       horizonMinutes: 15,
       operatorId: 'kalshi',
@@ -107,6 +116,7 @@ describe('Kalshi 15-minute crypto markets', () => {
       strike: 97012.55,
       marketUrl: 'https://kalshi.com/events/KXBTC15M-25NOV220915',
       ts: '2025-11-22T14:01:00.000Z',
+      venueTs: '2025-11-22T14:00:59.000Z',
       source: 'kalshi-rest',
     });
   });
@@ -115,7 +125,7 @@ describe('Kalshi 15-minute crypto markets', () => {
     expect(kalshiAsks({ ...market, yes_ask_dollars: '1.0000' })).toEqual({ up: null, down: null });
     expect(kalshiAsks({ ...market, no_ask_dollars: '0.0000' })).toEqual({ up: null, down: null });
     expect(kalshiAsks({ ...market, yes_bid_dollars: '0.5300' })).toEqual({ up: null, down: null });
-    expect(kalshiQuote('BTC', { ...market, floor_strike: null }, WINDOW).strike).toBeNull();
+    expect(kalshiQuote('BTC', { ...market, floor_strike: null }, WINDOW, WINDOW).strike).toBeNull();
   });
 
   it("picks the market whose window holds the time, skipping invalid ones", () => {

@@ -1,14 +1,13 @@
 /**
  * Coinbase Exchange public `ticker` channel over WebSocket: subscribe to BTC-USD, ETH-USD and
- * SOL-USD, turn each ticker message into a Tick, reconnect with jittered backoff, and reconnect
- * when the socket goes silent.
+ * SOL-USD, turn each ticker message into a Tick; reconnects and silence are the shared
+ * ReconnectingSocket's.
  */
-import WebSocket from 'ws';
 import { z } from 'zod';
 import type { Asset, Tick } from '../../src/live/market.js';
 import type { Logger } from '../../src/log.js';
 import type { PriceSource } from './price-source.js';
-import { ReconnectBackoff } from './reconnect.js';
+import { ReconnectingSocket } from '../../src/sources/http/reconnecting-socket.js';
 
 // A Map, not an object literal: a product id such as "toString" must not find a prototype member.
 export const COINBASE_PRODUCTS: ReadonlyMap<string, Asset> = new Map([
@@ -52,58 +51,28 @@ export interface CoinbaseOptions {
 }
 
 export function createCoinbasePrices(opts: CoinbaseOptions): PriceSource {
-  const silenceMs = opts.silenceMs ?? 30_000;
-  const maxBackoff = opts.maxBackoffMs ?? 30_000;
-  let socket: WebSocket | undefined;
-  let stopped = false;
-  const backoff = new ReconnectBackoff({ baseMs: 500, maxMs: maxBackoff, healthyMs: opts.healthyMs ?? 30_000 });
-  let failing = false;
-  let retry: NodeJS.Timeout | undefined;
-  let watchdog: NodeJS.Timeout | undefined;
-
-  const connect = (onTick: (t: Tick) => void) => {
-    const ws = new WebSocket(opts.url);
-    socket = ws;
-    const arm = () => {
-      clearTimeout(watchdog);
-      watchdog = setTimeout(() => ws.terminate(), silenceMs);
-    };
-    ws.on('open', () => {
-      ws.send(JSON.stringify({ type: 'subscribe', product_ids: [...COINBASE_PRODUCTS.keys()], channels: ['ticker', 'heartbeat'] }));
-      backoff.opened(Date.now());
-      arm();
-    });
-    ws.on('message', (data) => {
-      arm();
-      const tick = parseCoinbaseMessage(data.toString());
-      if (tick) onTick(tick);
-    });
-    ws.on('error', (err) => {
-      // One warning per run of failures, not one per reconnect.
-      if (!failing) opts.log.warn({ err: err.message }, 'coinbase feed error');
-      failing = true;
-    });
-    ws.on('close', () => {
-      clearTimeout(watchdog);
-      if (stopped) return;
-      // The backoff resets only after a connection stayed healthy; jitter keeps a fleet out of step.
-      const delay = backoff.closed(Date.now());
-      if (backoff.wasHealthy) failing = false;
-      retry = setTimeout(() => connect(onTick), delay);
-    });
-  };
-
+  let socket: ReconnectingSocket | undefined;
   return {
     name: 'coinbase',
     async start(onTick) {
-      stopped = false;
-      connect(onTick);
+      socket = new ReconnectingSocket({
+        name: 'coinbase',
+        url: opts.url,
+        log: opts.log,
+        // The heartbeat channel speaks every second, so silence means a dead socket.
+        silenceMs: opts.silenceMs ?? 30_000,
+        maxBackoffMs: opts.maxBackoffMs ?? 30_000,
+        healthyMs: opts.healthyMs ?? 30_000,
+        onOpen: (send) => send(JSON.stringify({ type: 'subscribe', product_ids: [...COINBASE_PRODUCTS.keys()], channels: ['ticker', 'heartbeat'] })),
+        onMessage: (text) => {
+          const tick = parseCoinbaseMessage(text);
+          if (tick) onTick(tick);
+        },
+      });
+      socket.start();
     },
     async stop() {
-      stopped = true;
-      clearTimeout(retry);
-      clearTimeout(watchdog);
-      socket?.close();
+      socket?.stop();
     },
   };
 }

@@ -1,9 +1,11 @@
 /**
- * Publishes venue quotes as the wire contract says: each change at once, every held quote again at
- * least every `resendMs`, on `pw:quotes:{ASSET}`, with the latest per venue at
- * `pw:quote:{ASSET}:{h}:{operatorId}` (EX 30) for an API process that starts mid-window. A quote
- * whose window has ended is dropped; a dropped quote goes out once with null asks (the venue is
- * out now) and its key is deleted.
+ * Publishes venue quotes as the wire contract says, on `pw:quotes:{ASSET}`, with the latest per
+ * venue at `pw:quote:{ASSET}:{h}:{operatorId}` (EX 30) for an API process that starts mid-window:
+ * each change at once, and the source's own confirmation (a newer `ts`, same content) at most every
+ * `resendMs`. A held quote is never stamped here: when the source stops confirming it (a frozen or
+ * silent venue), its `ts` and `venueTs` age and consumers withhold it. A quote whose window has
+ * ended is dropped; a dropped quote goes out once with null asks (the venue is out now) and its
+ * key is deleted.
  */
 import type { Redis } from 'ioredis';
 import type { Asset, Horizon, VenueQuoteMessage } from '../../src/live/market.js';
@@ -25,12 +27,15 @@ export interface QuotePublisherOptions {
   resendMs?: number;
 }
 
-/** Same quote apart from its timestamp: nothing to announce. */
+/** Same quote apart from when the feed last confirmed it. */
 const sameQuote = (a: VenueQuoteMessage, b: VenueQuoteMessage) => JSON.stringify({ ...a, ts: '' }) === JSON.stringify({ ...b, ts: '' });
 
 export function createQuotePublisher(redis: Redis, opts: QuotePublisherOptions): QuotePublisher {
   const now = opts.now ?? Date.now;
+  const resendMs = opts.resendMs ?? 5_000;
   const held = new Map<string, VenueQuoteMessage>();
+  /** The last quote sent per venue, to forward a confirmation only every `resendMs`. */
+  const sent = new Map<string, VenueQuoteMessage>();
   let published = 0;
   let failing = false;
 
@@ -57,16 +62,15 @@ export function createQuotePublisher(redis: Redis, opts: QuotePublisherOptions):
     const last = held.get(id);
     if (!last) return;
     held.delete(id);
+    sent.delete(id);
+    // Our own statement (the venue is out now), so our time; its venueTs stays the venue's.
     send({ ...last, up: null, down: null, ts: new Date(now()).toISOString() }, false);
   };
 
-  const resend = setInterval(() => {
-    const ts = new Date(now()).toISOString();
-    for (const quote of [...held.values()]) {
-      if (Date.parse(quote.expiresAt) <= now()) drop(quote.asset, quote.horizonMinutes, quote.operatorId);
-      else send({ ...quote, ts }, true);
-    }
-  }, opts.resendMs ?? 5_000);
+  // Windows end without a word from the venue: their quotes are withdrawn on time.
+  const expire = setInterval(() => {
+    for (const quote of [...held.values()]) if (Date.parse(quote.expiresAt) <= now()) drop(quote.asset, quote.horizonMinutes, quote.operatorId);
+  }, Math.min(resendMs, 1_000));
 
   return {
     get published() {
@@ -74,13 +78,15 @@ export function createQuotePublisher(redis: Redis, opts: QuotePublisherOptions):
     },
     put(quote) {
       const id = `${quote.asset}:${quote.horizonMinutes}:${quote.operatorId}`;
-      const last = held.get(id);
       held.set(id, quote);
-      if (!last || !sameQuote(last, quote)) send(quote, true);
+      const last = sent.get(id);
+      if (last && sameQuote(last, quote) && Date.parse(quote.ts) - Date.parse(last.ts) < resendMs) return;
+      sent.set(id, quote);
+      send(quote, true);
     },
     drop,
     stop() {
-      clearInterval(resend);
+      clearInterval(expire);
     },
   };
 }

@@ -20,11 +20,12 @@ export function renderLive(p: LiveMarketPayload, L: Labels, locale: string | und
   // One venue is no comparison: no badge then.
   const compared = p.providers_pool.length > 1;
   const rows = p.providers_pool.map((v) => {
-    const diff = v.live_metrics.spot_difference;
+    // A venue that has published no strike of its own shows none (never ours under its name).
+    const diff = v.live_metrics.spot_difference ?? '';
     const best = compared && v.is_best_odds;
     return `<tr data-operator="${esc(v.operator_id)}"${best ? ' class="best"' : ''}><th scope="row">${esc(v.operator_name)}${best ? ` ${bestOddsBadge(L)}` : ''}` +
       `${v.incentives.coupon_value ? `<br><span class="code">${esc(v.incentives.coupon_value)}</span>` : ''}<br>${cta(L, v.incentives.cta_url, L.trade, v.operator_name, `l:${v.operator_id}`)}</th>` +
-      `<td class="num">${n(v.live_metrics.target_price)}<br><span class="${diff.startsWith('-') ? 'down' : 'up'} small">${sr(`${L.spotVsStrike} `)}${n(diff)}</span></td>` +
+      (v.live_metrics.target_price === null ? '<td class="num">—</td>' : `<td class="num">${n(v.live_metrics.target_price)}<br><span class="${diff.startsWith('-') ? 'down' : 'up'} small">${sr(`${L.spotVsStrike} `)}${n(diff)}</span></td>`) +
       `<td class="num up">${n(v.live_metrics.multipliers.payout_up)}</td><td class="num down">${n(v.live_metrics.multipliers.payout_down)}</td></tr>`;
   });
   const table = `<table><caption class="sr">${esc(L.upDownPayouts)}</caption><thead><tr><th scope="col">${esc(L.venue)}</th><th scope="col">${esc(L.strike)}</th><th scope="col">${esc(L.up)}</th><th scope="col">${esc(L.down)}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;

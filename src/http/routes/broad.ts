@@ -24,7 +24,7 @@ import type { Handler } from '../types.js';
 import { viewerJurisdiction } from '../viewer-jurisdiction.js';
 import { BODY_TTL_MS, widgetContext } from '../widget-context.js';
 import type { Attribution } from './widgets.js';
-import type { Snapshot } from '../../store/schemas.js';
+import type { Snapshot, SnapshotKind } from '../../store/schemas.js';
 import type { RankingSignals } from '../../tracking/ranking-inputs.js';
 import { VariantKeys } from '../variant-keys.js';
 
@@ -96,7 +96,10 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
         },
         widgetContext(deps.config, new Date(nowMs), advertiserId, `broad|${metrics.version}|${fx?.version ?? 0}|${signals.version}`, country),
       );
-      entry = deps.payloads.put('metrics', key, payload, changedAt, nowMs + BODY_TTL_MS, operatorIds);
+      // Amounts converted at stale rates are stale too, and metrics derived from stale events or
+      // sportsbook data (metrics=derived refreshes from their last accepted fetches) are as old as those.
+      const inputs: SnapshotKind[] = [...(fx ? ['fx' as const] : []), ...(deps.config.sources.metrics === 'derived' ? (['events', 'sportsbook'] as const) : [])];
+      entry = deps.payloads.put('metrics', key, payload, changedAt, nowMs + BODY_TTL_MS, operatorIds, undefined, inputs);
     }
     if (req.method === 'GET' && q.refresh === undefined) deps.impressions.record(entry.shown, 'broad', req.headers['user-agent']);
     return cachedReply(req, entry, shape);

@@ -13,8 +13,7 @@ import type { EventsData } from '../../model/index.js';
 import { catalogCategories, marketKey, type MarketsWithCategory } from './derived-metrics.js';
 import { UpstreamHttpError } from '../http/errors.js';
 import { reportDropped, type Dropped } from '../http/parse.js';
-import { crossedBooks } from '../quality/markets.js';
-import { QualityGateError } from '../quality/options.js';
+import { withoutCrossedBooks } from '../quality/markets.js';
 import { mapLimit } from '../http/paginate.js';
 import type { KalshiClient } from '../kalshi/client.js';
 import { normalizeKalshiMarkets } from '../kalshi/normalize.js';
@@ -57,7 +56,7 @@ async function polymarketMarkets(client: PolymarketClient, catalog: EventCatalog
       return await client.eventBySlug(slug, ctx.signal);
     } catch (err) {
       if (!isNotFound(err)) throw err;
-      gone.push({ id: slug, reason: 'event slug not found (404): renamed or removed' });
+      gone.push({ id: slug, reason: 'event slug not found (404): renamed or removed', class: 'missing' });
       return undefined;
     }
   });
@@ -74,7 +73,7 @@ async function polymarketMarkets(client: PolymarketClient, catalog: EventCatalog
       const ask = (token: string) =>
         client.price(token, 'SELL', ctx.signal).catch((err: unknown) => {
           if (!isNotFound(err)) throw err;
-          ctx.dropped?.push({ id: `polymarket:${m.eventId}/${m.id}`, reason: `CLOB token ${token.slice(0, 24)}… has no order book (404)` });
+          ctx.dropped?.push({ id: `polymarket:${m.eventId}/${m.id}`, reason: `CLOB token ${token.slice(0, 24)}… has no order book (404)`, class: 'missing' });
           return undefined;
         });
       if (m.yesAsk === undefined) {
@@ -138,20 +137,21 @@ export function createCatalogEventsSource(opts: CatalogEventsOptions): CatalogEv
         opts.kalshi ? abortOnError(kalshiMarkets(opts.kalshi, opts.catalog, inner, opts.log)) : Promise.resolve([]),
         opts.polymarket ? abortOnError(polymarketMarkets(opts.polymarket, opts.catalog, inner, opts.log)) : Promise.resolve([]),
       ]);
-      const markets = [...k, ...p];
+      // A crossed book is a broken market: it costs only its own quotes, and is reported.
+      const { markets, dropped: crossed } = withoutCrossedBooks([...k, ...p], (m) => categories.has(marketKey(m)));
+      ctx.dropped?.push(...crossed);
       const catalog = opts.catalog
         .map((e) => ({ ...e, outcomes: e.outcomes.map((o) => ({ ...o, refs: o.refs.filter((r) => (r.operator === 'kalshi' ? !!opts.kalshi : !!opts.polymarket)) })) }))
         .map((e) => ({ ...e, outcomes: e.outcomes.filter((o) => o.refs.length > 0) }))
         .filter((e) => e.outcomes.length > 0);
-      // A crossed book among the markets we price means the feed is broken: fail, keep the last good.
-      const crossed = crossedBooks(markets.filter((m) => categories.has(marketKey(m))));
-      if (crossed.length > 0) throw new QualityGateError(crossed);
       const { data, skipped } = buildCatalogEvents(catalog, indexMarkets(markets));
       if (skipped.length > 0) opts.log?.debug({ skipped: skipped.slice(0, 30), count: skipped.length }, 'catalog quotes skipped');
       // Items that should have been there (delisted, re-listed, 404) are marked in the meta; a
       // market that is merely closed or has no ask on one side is not news.
       for (const s of skipped) {
-        if (s.ref && !/^(market not open|no live)/.test(s.reason)) ctx.dropped?.push({ id: s.ref, reason: `${s.event}/${s.outcome}: ${s.reason}` });
+        if (s.ref && !/^(market not open|no live)/.test(s.reason)) {
+          ctx.dropped?.push({ id: s.ref, reason: `${s.event}/${s.outcome}: ${s.reason}`, class: s.reason.startsWith('match guard') ? 'guard' : 'missing' });
+        }
       }
       pending = { data, markets, categories };
       return data;

@@ -7,8 +7,12 @@
  * Every odds call costs quota, so a league's odds are called at most once per interval, failed
  * calls included: the interval is `minIntervalMs`, or longer when the monthly budget needs it
  * (pacing.ts). In between, a refresh gets the last good odds re-filtered to games not yet started,
- * or, after a failed call, fails without calling. When Kalshi fails, the odds already bought are
- * kept for the next refresh, not bought again. Scores are fetched at most once per `scoresIntervalMs`.
+ * or, after a failed call, fails without calling. With Kalshi beside the books, Kalshi is asked
+ * first: while it fails (its circuit open) no odds are bought for a refresh that could not publish;
+ * odds bought when Kalshi fails later are kept for the next refresh, not bought again. Scores cost
+ * credits too: they are fetched at most once per `scoresIntervalMs`, and not while the quota is
+ * blocked. The quota and every call time are kept in `quotaStore` (Redis in the worker), so a
+ * restarted worker makes no call while the provider's block holds or before an interval ends.
  */
 import type { Logger } from '../../log.js';
 import type { FinishedGame, League, LeagueData, Matchup } from '../../model/index.js';
@@ -25,6 +29,7 @@ import { normalizeOdds } from '../odds-api/normalize.js';
 import { pacedIntervalMs } from '../odds-api/pacing.js';
 import { consensusLine, normalizeScores, type ClosingLine } from '../odds-api/scores.js';
 import { processMemory, type LeagueMemory } from './league-memory.js';
+import { processQuotaStore, type QuotaStore } from '../http/quota-store.js';
 import type { FetchContext, SportsbookSource } from '../source.js';
 
 export interface OddsSportsbookOptions {
@@ -38,6 +43,8 @@ export interface OddsSportsbookOptions {
   scoresIntervalMs?: number;
   /** Where closing lines and graded games are kept between runs (default: this process only). */
   memory?: LeagueMemory;
+  /** Where the provider's quota and the call times are kept between runs (default: this process only). */
+  quotaStore?: QuotaStore;
 }
 
 /** A sportsbook source that remembers its last accepted leagues (for metrics). */
@@ -52,12 +59,10 @@ interface LeagueState {
   /** Last consensus line per upcoming game id, from snapshots the refresh accepted. */
   closing: Map<string, ClosingLine>;
   finished: Map<string, FinishedGame>;
-  /** When the odds were last called (success or not), and the games of the last good call. */
-  oddsCalledAt?: number;
+  /** The games of the last good odds call (when the odds were last called is in the call times). */
   odds?: { at: number; games: Matchup[] };
   /** The games with Kalshi's rows added, for the odds call at `oddsAt`. */
   upcoming?: { oddsAt: number; matchups: Matchup[] };
-  scoresAt?: number;
   /** The last fetch, and the last one a refresh accepted. */
   pending?: LeagueData;
   last?: LeagueData;
@@ -73,7 +78,38 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
   const minInterval = opts.minIntervalMs ?? 0;
   const scoresInterval = opts.scoresIntervalMs ?? 600_000;
   const memory = opts.memory ?? processMemory();
+  const quotaStore = opts.quotaStore ?? processQuotaStore();
   const states = new Map<League, LeagueState>();
+  /** When each call ("odds:NBA", "scores:NBA") was last made or attempted, shared with the store. */
+  const calls = new Map<string, number>();
+  // What an earlier run saved, taken over once before this process's first call.
+  let restored: Promise<void> | undefined;
+  const restore = () =>
+    (restored ??= quotaStore.load().then(
+      (saved) => {
+        if (!saved) return;
+        opts.odds.quota.restore(saved.quota);
+        for (const [k, t] of Object.entries(saved.calls)) calls.set(k, t);
+      },
+      (err: unknown) => {
+        // Not knowing what an earlier run spent, make no call; the next refresh asks again.
+        restored = undefined;
+        throw err;
+      },
+    ));
+  const savePacing = () => quotaStore.save({ quota: opts.odds.quota.saved(), calls: Object.fromEntries(calls) });
+  /** Marks a call as made (saved before the call, so a crash during it still counts), then makes it and saves what the provider said. */
+  async function paidCall<T>(name: string, at: number, call: () => Promise<T>): Promise<T> {
+    calls.set(name, at);
+    await savePacing();
+    try {
+      return await call();
+    } finally {
+      const remaining = opts.odds.quota.snapshot().remaining;
+      if (remaining !== undefined) oddsCreditsRemaining.set({ upstream: 'odds-api' }, remaining);
+      await savePacing().catch((err: unknown) => opts.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not save the odds quota'));
+    }
+  }
   const stateOf = async (league: League): Promise<LeagueState> => {
     let s = states.get(league);
     if (!s) {
@@ -103,9 +139,11 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
     }
   }
 
-  /** The league's odds: bought at most once per interval; a failed call also waits the interval out. */
-  async function oddsGames(league: League, s: LeagueState, ctx: FetchContext): Promise<{ at: number; games: Matchup[] }> {
-    const t = ctx.now.getTime();
+  /**
+   * The league's odds: the last good ones while the interval runs, else undefined when a call is
+   * due. A spent quota, a deferral, or a failed call still inside its interval throw without calling.
+   */
+  function oddsInHand(league: League, s: LeagueState, ctx: FetchContext): { at: number; games: Matchup[] } | undefined {
     const interval = Math.max(
       minInterval,
       pacedIntervalMs({ now: ctx.now, quota: opts.odds.quota.snapshot(), leagues: LEAGUES.length, defaultCost: 3, ...(opts.monthlyCredits !== undefined ? { monthlyCredits: opts.monthlyCredits } : {}) }),
@@ -113,31 +151,36 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
     // A spent quota says more than the interval does (and calls nothing either).
     const spent = opts.odds.quota.blockedUntil(ctx.now);
     if (spent) throw new QuotaExhaustedError('odds-api', spent);
-    if (s.oddsCalledAt !== undefined && t - s.oddsCalledAt < interval) {
-      if (s.odds?.at === s.oddsCalledAt) return s.odds;
-      throw new UpstreamBackoffError('odds-api', new Date(s.oddsCalledAt + interval), 'last odds call failed; minimum interval until');
-    }
-    s.oddsCalledAt = t;
-    const raw = await opts.odds.odds(SPORT_KEYS[league], ctx.signal);
-    const remaining = opts.odds.quota.snapshot().remaining;
-    if (remaining !== undefined) oddsCreditsRemaining.set(remaining);
+    const calledAt = calls.get(`odds:${league}`);
+    if (calledAt === undefined || ctx.now.getTime() - calledAt >= interval) return undefined;
+    if (s.odds?.at === calledAt) return s.odds;
+    throw new UpstreamBackoffError('odds-api', new Date(calledAt + interval), 'last odds call failed or made by an earlier run; minimum interval until');
+  }
+
+  /** Buys the league's odds now. */
+  async function buyOdds(league: League, s: LeagueState, ctx: FetchContext): Promise<{ at: number; games: Matchup[] }> {
+    const t = ctx.now.getTime();
+    const raw = await paidCall(`odds:${league}`, t, () => opts.odds.odds(SPORT_KEYS[league], ctx.signal));
     const { upcoming: games, dropped } = normalizeOdds(raw, { league, format: 'american', now: ctx.now, teams: s.teams });
     reportDropped(opts.log, 'odds-api', 'odds entries', dropped, ctx.dropped);
     s.odds = { at: t, games };
     return s.odds;
   }
 
+  const kalshiGames = async (league: League, ctx: FetchContext) => {
+    const k = normalizeKalshiMarkets(await opts.kalshi!.listMarkets({ series_ticker: KALSHI_GAME_SERIES[league], status: 'open' }, ctx.signal));
+    reportDropped(opts.log, 'kalshi', 'game markets', k.dropped, ctx.dropped);
+    return k.markets;
+  };
+
   async function upcoming(league: League, s: LeagueState, ctx: FetchContext): Promise<Matchup[]> {
     const t = ctx.now.getTime();
-    const odds = await oddsGames(league, s, ctx);
+    let odds = oddsInHand(league, s, ctx);
+    // Kalshi first when odds are to be bought: while it fails no credits go to a refresh that could not publish.
+    const kalshi = opts.kalshi && (!odds || s.upcoming?.oddsAt !== odds.at) ? await kalshiGames(league, ctx) : undefined;
+    odds ??= await buyOdds(league, s, ctx);
     if (s.upcoming?.oddsAt !== odds.at) {
-      let matchups = odds.games;
-      if (opts.kalshi && matchups.length > 0) {
-        // A Kalshi failure fails this refresh, but the odds stay bought: the next one reuses them.
-        const k = normalizeKalshiMarkets(await opts.kalshi.listMarkets({ series_ticker: KALSHI_GAME_SERIES[league], status: 'open' }, ctx.signal));
-        reportDropped(opts.log, 'kalshi', 'game markets', k.dropped, ctx.dropped);
-        matchups = addKalshiGameOdds(matchups, k.markets, s.teams.teams(), ctx.now);
-      }
+      const matchups = kalshi && odds.games.length > 0 ? addKalshiGameOdds(odds.games, kalshi, s.teams.teams(), ctx.now) : odds.games;
       s.upcoming = { oddsAt: odds.at, matchups };
     }
     return s.upcoming.matchups.filter((m) => Date.parse(m.scheduledTime) > t);
@@ -145,15 +188,17 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
 
   async function finished(league: League, s: LeagueState, ctx: FetchContext): Promise<FinishedGame[]> {
     const t = ctx.now.getTime();
-    if (s.closing.size > 0 && (s.scoresAt === undefined || t - s.scoresAt >= scoresInterval)) {
+    const scoresAt = calls.get(`scores:${league}`);
+    // Scores cost credits too: paced, and never called while the quota is blocked or deferred.
+    const held = opts.odds.quota.blockedUntil(ctx.now) ?? opts.odds.quota.deferredUntil(ctx.now);
+    if (s.closing.size > 0 && !held && (scoresAt === undefined || t - scoresAt >= scoresInterval)) {
       try {
-        const r = normalizeScores(await opts.odds.scores(SPORT_KEYS[league], ctx.signal), s.closing, s.teams);
+        const r = normalizeScores(await paidCall(`scores:${league}`, t, () => opts.odds.scores(SPORT_KEYS[league], ctx.signal)), s.closing, s.teams);
         reportDropped(opts.log, 'odds-api', 'scores', r.dropped);
         for (const g of r.finished) {
           s.finished.set(g.id, g);
           s.closing.delete(g.id);
         }
-        s.scoresAt = t;
       } catch (err) {
         // Trends are secondary: a failed scores call must not cost the odds refresh.
         opts.log?.warn({ league, err: err instanceof Error ? err.message : String(err) }, 'odds-api scores failed; keeping the finished games we have');
@@ -180,6 +225,7 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
       void remember(data.league, s, data.finished);
     },
     async fetchLeague(league: League, ctx: FetchContext): Promise<LeagueData> {
+      await restore();
       const s = await stateOf(league);
       const matchups = await upcoming(league, s, ctx);
       const done = await finished(league, s, ctx);

@@ -12,7 +12,7 @@
  */
 import { BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, noJitterGenerator, retry, wrap, type IBackoff, type IRetryBackoffContext } from 'cockatiel';
 import type { Logger } from '../../log.js';
-import { circuitOpen } from '../../metrics/sources.js';
+import { circuitOpen, upstreamRequestSeconds } from '../../metrics/sources.js';
 import { backoffDelay, retryAfterMs } from './backoff.js';
 import {
   CircuitOpenError,
@@ -101,6 +101,16 @@ class RetryBackoff implements IBackoff<IRetryBackoffContext<unknown>> {
   }
 }
 
+/** The outcome label of a failed attempt. */
+function requestOutcome(err: unknown): string {
+  if (err instanceof QuotaExhaustedError) return 'quota';
+  if (err instanceof UpstreamBackoffError) return 'backoff';
+  if (err instanceof UpstreamHttpError) return err.status === 429 ? 'http_429' : err.status >= 500 ? 'http_5xx' : 'http_4xx';
+  if (err instanceof UpstreamTimeoutError) return 'timeout';
+  if (err instanceof UpstreamNetworkError) return 'network';
+  return 'other';
+}
+
 /** An HTTP client bound to one upstream. */
 export class HttpClient {
   readonly name: string;
@@ -177,11 +187,25 @@ export class HttpClient {
     }
   }
 
-  /** One try: the response, or an error (transient ones carry the wait the upstream asked for). */
+  /** One try, timed and counted per upstream and outcome. */
   private async attempt(url: string, safe: string, accept: string, signal: AbortSignal | undefined): Promise<HttpResponse<string>> {
+    const end = upstreamRequestSeconds.startTimer({ upstream: this.name });
+    try {
+      const res = await this.tryOnce(url, safe, accept, signal);
+      end({ outcome: 'ok' });
+      return res;
+    } catch (err) {
+      end({ outcome: requestOutcome(err) });
+      throw err;
+    }
+  }
+
+  /** One try: the response, or an error (transient ones carry the wait the upstream asked for). */
+  private async tryOnce(url: string, safe: string, accept: string, signal: AbortSignal | undefined): Promise<HttpResponse<string>> {
     const blocked = this.o.quota?.blockedUntil(this.o.now());
     if (blocked) throw new QuotaExhaustedError(this.name, blocked);
-    if (this.o.now().getTime() < this.notBefore) throw new UpstreamBackoffError(this.name, new Date(this.notBefore));
+    const notBefore = Math.max(this.notBefore, this.o.quota?.deferredUntil(this.o.now())?.getTime() ?? 0);
+    if (this.o.now().getTime() < notBefore) throw new UpstreamBackoffError(this.name, new Date(notBefore));
     signal?.throwIfAborted();
     let res: Response;
     try {
@@ -206,7 +230,11 @@ export class HttpClient {
     if (res.status === 429 || res.status === 503) {
       const asked = retryAfterMs(res.headers.get('retry-after'), this.o.now());
       // A long Retry-After is not waited out inside one refresh, and no call is made before it ends.
-      if (asked !== undefined && asked > this.o.maxRetryAfterMs) this.notBefore = this.o.now().getTime() + asked;
+      // With a quota, the deferral is part of what is saved, so a restart honours it too.
+      if (asked !== undefined && asked > this.o.maxRetryAfterMs) {
+        this.notBefore = this.o.now().getTime() + asked;
+        this.o.quota?.defer(new Date(this.notBefore));
+      }
       if (asked !== undefined) error.retryAfterMs = asked;
     }
     throw error;

@@ -1,8 +1,11 @@
 /**
  * A provider's request quota as its response headers report it (The Odds API:
  * x-requests-remaining / x-requests-used / x-requests-last). When nothing remains we stop calling
- * until the reset time instead of burning requests on 401/429 answers.
+ * until the reset time instead of burning requests on 401/429 answers. A 429 with a long
+ * Retry-After defers calls the same way. The state can be saved and restored (quota-store.ts), so
+ * a restarted process knows what the provider said before.
  */
+import { z } from 'zod';
 
 export interface QuotaState {
   remaining?: number;
@@ -11,7 +14,19 @@ export interface QuotaState {
   last?: number;
   /** No calls before this time; set when remaining reaches 0. */
   blockedUntil?: Date;
+  /** No calls before this time either: the provider asked so (429 with Retry-After). */
+  deferredUntil?: Date;
 }
+
+/** QuotaState as it is saved (times as ISO strings). */
+export const SavedQuota = z.object({
+  remaining: z.number().finite().optional(),
+  used: z.number().finite().optional(),
+  last: z.number().finite().optional(),
+  blockedUntil: z.iso.datetime().optional(),
+  deferredUntil: z.iso.datetime().optional(),
+});
+export type SavedQuota = z.infer<typeof SavedQuota>;
 
 export interface QuotaHeaders {
   remaining: string;
@@ -34,6 +49,29 @@ export class QuotaTracker {
   /** The current view of the quota (a copy). */
   snapshot(): QuotaState {
     return { ...this.state };
+  }
+
+  /** The state to save. */
+  saved(): SavedQuota {
+    const { blockedUntil, deferredUntil, ...counts } = this.state;
+    return { ...counts, ...(blockedUntil ? { blockedUntil: blockedUntil.toISOString() } : {}), ...(deferredUntil ? { deferredUntil: deferredUntil.toISOString() } : {}) };
+  }
+
+  /** Takes over a saved state (at start, before any call of this process). */
+  restore(saved: SavedQuota): void {
+    const { blockedUntil, deferredUntil, ...counts } = saved;
+    this.state = { ...counts, ...(blockedUntil ? { blockedUntil: new Date(blockedUntil) } : {}), ...(deferredUntil ? { deferredUntil: new Date(deferredUntil) } : {}) };
+  }
+
+  /** The provider asked for no call before `until` (a long Retry-After). */
+  defer(until: Date): void {
+    this.state.deferredUntil = until;
+  }
+
+  /** When calls are deferred at `now` (Retry-After), the time they may resume; otherwise undefined. */
+  deferredUntil(now: Date): Date | undefined {
+    const until = this.state.deferredUntil;
+    return until && until.getTime() > now.getTime() ? until : undefined;
   }
 
   /** When calls are blocked at `now`, the time they may resume; otherwise undefined. */

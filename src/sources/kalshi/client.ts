@@ -61,6 +61,19 @@ export class KalshiClient {
     }, undefined, this.truncated('/markets'));
   }
 
+  /**
+   * One page of `GET /markets` (enough for a series' few open markets) with the time the venue
+   * answered, from its `Date` header (epoch ms; undefined when absent or unreadable): polled quotes
+   * are judged by the venue's clock, not ours.
+   */
+  async marketsPage(filter: { series_ticker?: string; status?: string }, signal?: AbortSignal): Promise<{ markets: unknown[]; answeredAt: number | undefined }> {
+    const res = await this.http.getJson('/markets', { ...filter, limit: 1000, mve_filter: 'exclude' }, signal);
+    const page = MarketsPage.safeParse(res.body);
+    if (!page.success) throw new UpstreamShapeError('kalshi', `/markets envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
+    const date = Date.parse(res.headers.get('date') ?? '');
+    return { markets: page.data.markets, answeredAt: Number.isNaN(date) ? undefined : date };
+  }
+
   /** `GET /events?with_nested_markets=true`, following the cursor, raw. */
   async listEvents(filter: { status?: string; series_ticker?: string } = {}, signal?: AbortSignal): Promise<unknown[]> {
     return collectPages(async (cursor) => {

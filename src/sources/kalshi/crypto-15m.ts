@@ -49,8 +49,8 @@ export function currentMarket(raws: readonly unknown[], nowMs: number): Kalshi15
   return undefined;
 }
 
-/** One market as the wire quote of `asset`'s 15-minute window. */
-export function kalshiQuote(asset: Asset, m: Kalshi15mMarket, nowMs: number): VenueQuoteMessage {
+/** One market as the wire quote of `asset`'s 15-minute window, polled at `nowMs` and answered by the venue at `venueMs`. */
+export function kalshiQuote(asset: Asset, m: Kalshi15mMarket, nowMs: number, venueMs: number): VenueQuoteMessage {
   const strike = m.floor_strike;
   return {
     asset,
@@ -62,6 +62,7 @@ export function kalshiQuote(asset: Asset, m: Kalshi15mMarket, nowMs: number): Ve
     strike: typeof strike === 'number' && strike > 0 && Number.isFinite(strike) ? strike : null,
     marketUrl: kalshiMarketUrl(m.event_ticker),
     ts: new Date(nowMs).toISOString(),
+    venueTs: new Date(venueMs).toISOString(),
     source: 'kalshi-rest',
   };
 }
@@ -82,10 +83,12 @@ export function createKalshiCrypto15m(opts: KalshiCrypto15mOptions): QuoteSource
 
   const pollSeries = async (sink: QuoteSink, asset: Asset, series: string) => {
     try {
-      const market = currentMarket(await opts.client.listMarkets({ series_ticker: series, status: 'open' }), now());
+      const page = await opts.client.marketsPage({ series_ticker: series, status: 'open' });
+      const market = currentMarket(page.markets, now());
       failing.delete(series);
       if (stopped) return;
-      if (market) sink.put(kalshiQuote(asset, market, now()));
+      // An answer without the venue's Date cannot be judged fresh: not quoted.
+      if (market && page.answeredAt !== undefined) sink.put(kalshiQuote(asset, market, now(), page.answeredAt));
       else sink.drop(asset, 15, KALSHI_OPERATOR);
     } catch (err) {
       if (!failing.has(series)) opts.log.warn({ err: (err as Error).message, series }, 'kalshi 15-minute market poll failed');

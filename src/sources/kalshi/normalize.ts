@@ -4,7 +4,8 @@
  */
 import type { VenueMarket } from '../../catalog/events/venue-market.js';
 import { idField, num, parseEach, type Dropped } from '../http/parse.js';
-import { KalshiEvent, KalshiMarket } from './schemas.js';
+import { splitByPriceUnit } from '../quality/units.js';
+import { DOLLAR_PRICES, KalshiEvent, KalshiMarket } from './schemas.js';
 
 /** A live price strictly between 0 and 1 (0 and 1 mean "no order on that side"). */
 const live = (p: number | undefined): number | undefined => (p !== undefined && p > 0 && p < 1 ? p : undefined);
@@ -68,9 +69,16 @@ export function kalshiToVenueMarket(m: KalshiMarket, opts: { page?: string; seri
   };
 }
 
+/** Validates `raw` markets one by one, then drops those whose prices left the dollar unit. */
+function parseMarkets(raw: readonly unknown[]): { ok: KalshiMarket[]; dropped: Dropped[] } {
+  const parsed = parseEach(raw, KalshiMarket, idField('ticker'));
+  const units = splitByPriceUnit(parsed.ok, DOLLAR_PRICES, (m) => m.ticker);
+  return { ok: units.ok, dropped: [...parsed.dropped, ...units.dropped] };
+}
+
 /** Validates and normalizes a `GET /markets` list. */
 export function normalizeKalshiMarkets(raw: readonly unknown[]): { markets: VenueMarket[]; dropped: Dropped[] } {
-  const { ok, dropped } = parseEach(raw, KalshiMarket, idField('ticker'));
+  const { ok, dropped } = parseMarkets(raw);
   return { markets: ok.map((m) => kalshiToVenueMarket(m)), dropped };
 }
 
@@ -80,7 +88,7 @@ export function normalizeKalshiEvents(raw: readonly unknown[]): { markets: Venue
   const markets: VenueMarket[] = [];
   const dropped = [...events.dropped];
   for (const ev of events.ok) {
-    const inner = parseEach(ev.markets ?? [], KalshiMarket, idField('ticker'));
+    const inner = parseMarkets(ev.markets ?? []);
     dropped.push(...inner.dropped);
     for (const m of inner.ok) markets.push(kalshiToVenueMarket(m, { series: ev.series_ticker, ...(ev.title ? { eventTitle: ev.title } : {}) }));
   }

@@ -13,7 +13,8 @@ const Unused = <T extends z.ZodType>(t: T) => t.nullish().catch(undefined);
 
 /** The retired integer-cent price fields; only their presence is read (to recognise a legacy market). */
 const LEGACY_CENTS = ['yes_bid', 'yes_ask', 'no_bid', 'no_ask', 'last_price'] as const;
-const DOLLAR_PRICES = ['yes_bid_dollars', 'yes_ask_dollars', 'no_bid_dollars', 'no_ask_dollars', 'last_price_dollars'] as const;
+/** The documented price fields, in dollars per $1 contract. */
+export const DOLLAR_PRICES = ['yes_bid_dollars', 'yes_ask_dollars', 'no_bid_dollars', 'no_ask_dollars', 'last_price_dollars'] as const;
 
 export const KalshiMarket = z
   .object({

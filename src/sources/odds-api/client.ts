@@ -20,6 +20,8 @@ export interface OddsApiClientOptions {
   resilience?: Resilience;
   quotaBlockMs?: number;
   log?: Logger;
+  /** The clock quota blocks are measured on (tests inject theirs). */
+  now?: () => Date;
 }
 
 /** The Odds API client; one per process so the quota view is shared by all leagues. */
@@ -42,6 +44,7 @@ export class OddsApiClient {
       ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
       ...opts.resilience,
       ...(opts.log ? { log: opts.log } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
     });
   }
 

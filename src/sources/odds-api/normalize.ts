@@ -1,7 +1,8 @@
 /**
  * The Odds API v4 odds → our Matchups. Pure. h2h → moneylines (and soccer's Draw), spreads → signed handicaps,
- * totals → over/under, in American odds (decimal input is converted). A malformed bookmaker or
- * market is dropped on its own; a bookmaker we do not carry is skipped silently.
+ * totals → over/under, in American odds (decimal input is converted). A malformed bookmaker,
+ * market or line, a price in another unit, an outcome naming neither team and a bookmaker stamped
+ * in the future are dropped on their own and reported; a bookmaker we do not carry is skipped silently.
  */
 import { afterFeeAmerican } from '../../catalog/fee-schedules.js';
 import { decimalToAmerican } from '../../domain/odds.js';
@@ -31,12 +32,7 @@ function bookPrice(operatorId: string, price: number, format: OddsFormat): numbe
   return a === undefined ? undefined : afterFeeAmerican(operatorId, 'sports', a);
 }
 
-function line(operatorId: string, point: number | undefined, price: number, format: OddsFormat): PricedLine | undefined {
-  const a = bookPrice(operatorId, price, format);
-  return point !== undefined && a !== undefined ? { point, price: a } : undefined;
-}
-
-/** One bookmaker's markets for one game, as BookOdds (only what it offers). */
+/** One bookmaker's markets for one game, as BookOdds (only what it offers); lines we cannot read are reported. */
 function bookOdds(
   operatorId: string,
   lastUpdate: string,
@@ -47,39 +43,50 @@ function bookOdds(
 ): BookOdds {
   const out: BookOdds = { operatorId, lastUpdate: new Date(lastUpdate).toISOString() };
   const parsed = parseEach(markets, OddsMarket, idField('key'));
-  dropped.push(...parsed.dropped.map((d) => ({ id: `${ev.id}/${operatorId}/${d.id}`, reason: d.reason })));
+  dropped.push(...parsed.dropped.map((d) => ({ ...d, id: `${ev.id}/${operatorId}/${d.id}` })));
   for (const m of parsed.ok) {
+    const names = m.key === 'totals' ? ['Over', 'Under'] : [ev.home_team, ev.away_team, 'Draw'];
+    if (!['h2h', 'spreads', 'totals'].includes(m.key)) continue; // h2h_lay, alternate lines, props: no place in the matrix
+    const stray = m.outcomes.filter((o) => !names.includes(o.name)).map((o) => o.name);
+    // A renamed team (or side) costs the lines it names: reported, never lost silently.
+    if (stray.length > 0) dropped.push({ id: `${ev.id}/${operatorId}/${m.key}`, reason: `outcome ${stray.map((n) => `"${n}"`).join(', ')} names neither side of ${ev.home_team} v ${ev.away_team}`, class: 'inconsistent' });
+    const price = (o: { name: string; price: number } | undefined): number | undefined => {
+      if (!o) return undefined;
+      const a = bookPrice(operatorId, o.price, format);
+      if (a === undefined) dropped.push({ id: `${ev.id}/${operatorId}/${m.key}/${o.name}`, reason: `price ${o.price} is not ${format} odds: unit changed`, class: 'unit' });
+      return a;
+    };
+    const priced = (o: { name: string; price: number; point?: number | undefined } | undefined): PricedLine | undefined => {
+      if (o && o.point === undefined) dropped.push({ id: `${ev.id}/${operatorId}/${m.key}/${o.name}`, reason: 'line without its point', class: 'schema' });
+      const p = price(o);
+      return o?.point !== undefined && p !== undefined ? { point: o.point, price: p } : undefined;
+    };
     const find = (name: string) => m.outcomes.find((o) => o.name === name);
     if (m.key === 'h2h') {
-      const home = find(ev.home_team);
-      const away = find(ev.away_team);
-      const h = home && bookPrice(operatorId, home.price, format);
-      const a = away && bookPrice(operatorId, away.price, format);
+      const h = price(find(ev.home_team));
+      const a = price(find(ev.away_team));
       if (h !== undefined) out.homeMoneyline = h;
       if (a !== undefined) out.awayMoneyline = a;
       // Soccer's h2h is three-way: the draw is an outcome named "Draw".
-      const draw = find('Draw');
-      const d = draw && bookPrice(operatorId, draw.price, format);
+      const d = price(find('Draw'));
       if (d !== undefined) out.drawMoneyline = d;
     } else if (m.key === 'spreads') {
-      const home = find(ev.home_team);
-      const away = find(ev.away_team);
-      const h = home && line(operatorId, home.point, home.price, format);
-      const a = away && line(operatorId, away.point, away.price, format);
+      const h = priced(find(ev.home_team));
+      const a = priced(find(ev.away_team));
       if (h) out.homeSpread = h;
       if (a) out.awaySpread = a;
-    } else if (m.key === 'totals') {
-      const over = find('Over');
-      const under = find('Under');
-      const o = over && line(operatorId, over.point, over.price, format);
-      const u = under && line(operatorId, under.point, under.price, format);
+    } else {
+      const o = priced(find('Over'));
+      const u = priced(find('Under'));
       if (o) out.totalOver = o;
       if (u) out.totalUnder = u;
     }
-    // Other keys (h2h_lay, alternate lines, props) have no place in the matrix.
   }
   return out;
 }
+
+// A bookmaker's clock may run a little ahead of ours; beyond this its timestamp is wrong, and so may its prices be.
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * Normalizes one sport's odds list. Games that started before `now` are not upcoming and are left
@@ -95,7 +102,7 @@ export function normalizeOdds(
   for (const ev of events.ok) {
     if (Date.parse(ev.commence_time) <= opts.now.getTime()) continue;
     const books = parseEach(ev.bookmakers, OddsBookmaker, idField('key'));
-    dropped.push(...books.dropped.map((d) => ({ id: `${ev.id}/${d.id}`, reason: d.reason })));
+    dropped.push(...books.dropped.map((d) => ({ ...d, id: `${ev.id}/${d.id}` })));
     const seen = new Set<string>();
     const odds: BookOdds[] = [];
     for (const b of books.ok) {
@@ -103,6 +110,10 @@ export function normalizeOdds(
       // One row per operator: the first of its keys (betfair_ex_uk/_eu) wins.
       if (!operatorId || seen.has(operatorId)) continue;
       seen.add(operatorId);
+      if (Date.parse(b.last_update) > opts.now.getTime() + MAX_CLOCK_SKEW_MS) {
+        dropped.push({ id: `${ev.id}/${b.key}`, reason: `last_update ${b.last_update} is in the future`, class: 'future' });
+        continue;
+      }
       odds.push(bookOdds(operatorId, b.last_update, b.markets, ev, opts.format, dropped));
     }
     upcoming.push({

@@ -19,7 +19,10 @@ export interface PacingInput {
 
 /** The least interval between two calls for one league, ms; 0 when nothing is known yet. */
 export function pacedIntervalMs(p: PacingInput): number {
-  const { remaining, used } = p.quota;
+  const { used } = p.quota;
+  // None left at all is the provider's block to govern (an hour at a time, then one call reads the
+  // quota again, so a renewed plan is seen): pacing spreads only what is left.
+  const remaining = p.quota.remaining !== undefined && p.quota.remaining > 0 ? p.quota.remaining : undefined;
   if (remaining === undefined && p.monthlyCredits === undefined) return 0;
   const ownLeft = p.monthlyCredits !== undefined ? p.monthlyCredits - (used ?? 0) : Infinity;
   const left = Math.min(remaining ?? Infinity, ownLeft);

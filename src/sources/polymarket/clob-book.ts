@@ -9,18 +9,22 @@ import { NO_ASKS, tradable, type UpDownAsks } from '../quotes/quote-source.js';
 
 const Decimal = z.string().regex(/^(\d+\.?\d*|\.\d+)$/, 'decimal string').transform(Number);
 const Level = z.object({ price: Decimal, size: Decimal });
+/** The venue's own time of the message, epoch ms as a string ("1786604072222"); unreadable reads as absent. */
+const VenueTime = z.string().regex(/^\d{1,15}$/).transform(Number).optional().catch(undefined);
 
 export const ClobBookMessage = z.object({
   event_type: z.literal('book'),
   asset_id: z.string().min(1),
   bids: z.array(Level),
   asks: z.array(Level),
+  timestamp: VenueTime,
 });
 
 /** The current format: one message carries changes for several tokens of a market. */
 export const ClobPriceChangeMessage = z.object({
   event_type: z.literal('price_change'),
   price_changes: z.array(z.object({ asset_id: z.string().min(1), price: Decimal, size: Decimal, side: z.enum(['BUY', 'SELL']) })),
+  timestamp: VenueTime,
 });
 
 const ClobMessage = z.discriminatedUnion('event_type', [ClobBookMessage, ClobPriceChangeMessage]);
@@ -49,6 +53,8 @@ interface Book {
   /** price → size */
   bids: Map<number, number>;
   asks: Map<number, number>;
+  /** The venue's time of the latest message applied to this book (epoch ms), when it said. */
+  at?: number;
 }
 
 const setLevel = (side: Map<number, number>, price: number, size: number) => (size > 0 ? side.set(price, size) : side.delete(price));
@@ -60,7 +66,7 @@ export class ClobBooks {
   /** Applies one message; returns the token ids it touched. Changes for a token without a snapshot are ignored. */
   apply(msg: ClobMessage): string[] {
     if (msg.event_type === 'book') {
-      const book: Book = { bids: new Map(), asks: new Map() };
+      const book: Book = { bids: new Map(), asks: new Map(), ...(msg.timestamp !== undefined ? { at: msg.timestamp } : {}) };
       for (const l of msg.bids) setLevel(book.bids, l.price, l.size);
       for (const l of msg.asks) setLevel(book.asks, l.price, l.size);
       this.books.set(msg.asset_id, book);
@@ -71,9 +77,19 @@ export class ClobBooks {
       const book = this.books.get(c.asset_id);
       if (!book) continue;
       setLevel(c.side === 'BUY' ? book.bids : book.asks, c.price, c.size);
+      if (msg.timestamp !== undefined) book.at = Math.max(book.at ?? 0, msg.timestamp);
       touched.push(c.asset_id);
     }
     return touched;
+  }
+
+  /**
+   * The venue's time of the latest message on either token's book (epoch ms): when the venue last
+   * said anything about this market. Undefined when neither book carries a time.
+   */
+  venueTime(upToken: string, downToken: string): number | undefined {
+    const times = [this.books.get(upToken)?.at, this.books.get(downToken)?.at].filter((t): t is number => t !== undefined);
+    return times.length > 0 ? Math.max(...times) : undefined;
   }
 
   has(tokenId: string): boolean {

@@ -5,6 +5,7 @@
  */
 import type { VenueMarket } from '../../catalog/events/venue-market.js';
 import { idField, parseEach, type Dropped } from '../http/parse.js';
+import { splitByPriceUnit } from '../quality/units.js';
 import { GammaEvent, GammaMarket } from './schemas.js';
 
 const live = (p: number | undefined): number | undefined => (p !== undefined && p > 0 && p < 1 ? p : undefined);
@@ -70,8 +71,9 @@ export function normalizeGammaEvents(raw: readonly unknown[]): { markets: VenueM
   const markets: VenueMarket[] = [];
   const dropped = [...events.dropped];
   for (const ev of events.ok) {
-    const inner = parseEach(ev.markets, GammaMarket, idField('slug'));
-    dropped.push(...inner.dropped);
+    const parsed = parseEach(ev.markets, GammaMarket, idField('slug'));
+    const inner = splitByPriceUnit(parsed.ok, ['bestBid', 'bestAsk', 'lastTradePrice'], (m) => `${ev.slug}/${m.slug}`);
+    dropped.push(...parsed.dropped, ...inner.dropped);
     const info = { slug: ev.slug, ...(ev.title ? { title: ev.title } : {}), marketCount: ev.markets.length, ...(ev.endDate ? { endDate: ev.endDate } : {}) };
     for (const m of inner.ok) markets.push(gammaToVenueMarket(m, info));
   }

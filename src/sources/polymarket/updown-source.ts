@@ -4,12 +4,11 @@
  * books, and reports each current window's best asks and start price. The next window's tokens
  * are subscribed before it opens, so the roll at the boundary needs no new book.
  */
-import WebSocket from 'ws';
 import { ASSETS, HORIZONS, type Asset, type Horizon, type VenueQuoteMessage } from '../../live/market.js';
 import { windowAt } from '../../live/window.js';
 import type { Logger } from '../../log.js';
-import { backoffDelay } from '../http/backoff.js';
 import { UpstreamHttpError } from '../http/errors.js';
+import { ReconnectingSocket } from '../http/reconnecting-socket.js';
 import type { QuoteSink, QuoteSource } from '../quotes/quote-source.js';
 import { ClobBooks, parseClobFrame } from './clob-book.js';
 import type { PolymarketClient } from './client.js';
@@ -27,28 +26,28 @@ export interface PolymarketUpDownOptions {
   discoverMs?: number;
   /** How often the current windows are re-evaluated, so a window rolls on time without a message. */
   evaluateMs?: number;
-  /** Reconnect when nothing (not even a PONG) arrives for this long. */
+  /** Reconnect when nothing (not even a PONG) arrives for this long: a silent socket is found within it. */
   silenceMs?: number;
   maxBackoffMs?: number;
+  /** A connection up this long resets the reconnect backoff. */
+  healthyMs?: number;
 }
 
 const PAIRS = ASSETS.flatMap((asset) => HORIZONS.map((horizon) => ({ asset, horizon })));
-// The venue drops a market-channel connection that sends no text PING for a while.
-const PING_MS = 10_000;
+// The venue drops a market-channel connection that sends no text PING for a while (it asks for one
+// every 10 s); every 5 s, a live socket answers at least twice within the 10 s silence limit.
+const PING_MS = 5_000;
 
 export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSource {
   const now = opts.now ?? Date.now;
   const discoverMs = opts.discoverMs ?? 5_000;
-  const silenceMs = opts.silenceMs ?? 30_000;
-  const maxBackoff = opts.maxBackoffMs ?? 30_000;
   const markets = new Map<string, UpDownMarket>();
   const books = new ClobBooks();
   let sink: QuoteSink | undefined;
   let stopped = true;
-  let socket: WebSocket | undefined;
+  let socket: ReconnectingSocket | undefined;
   let subscribed = '';
-  let attempt = 0;
-  const timers: { discover?: NodeJS.Timeout; evaluate?: NodeJS.Timeout; retry?: NodeJS.Timeout; watchdog?: NodeJS.Timeout; ping?: NodeJS.Timeout } = {};
+  const timers: { discover?: NodeJS.Timeout; evaluate?: NodeJS.Timeout } = {};
   let gammaFailing = false;
 
   /** Start times of the current and the next window. */
@@ -70,13 +69,18 @@ export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSour
     }
   };
 
-  /** Reports every (asset, horizon)'s current-window quote, or its absence. */
+  /**
+   * Reports every (asset, horizon)'s current-window quote, or its absence. A quote carries the
+   * venue's own time of its books (`venueTs`) and when the socket last spoke (`ts`); a market whose
+   * books carry no venue time is not quoted (it could not be judged fresh).
+   */
   const evaluate = () => {
     if (!sink) return;
-    const ts = new Date(now()).toISOString();
+    const heard = socket?.lastHeardAt;
     for (const { asset, horizon } of PAIRS) {
       const m = markets.get(upDownSlug(asset, horizon, windowAt(now(), horizon).startMs));
-      if (!m || !books.has(m.upToken) || !books.has(m.downToken)) {
+      const venueTime = m ? books.venueTime(m.upToken, m.downToken) : undefined;
+      if (!m || !books.has(m.upToken) || !books.has(m.downToken) || venueTime === undefined || heard === undefined) {
         sink.drop(asset, horizon, POLYMARKET_OPERATOR);
         continue;
       }
@@ -89,49 +93,12 @@ export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSour
         ...books.upDownAsks(m.upToken, m.downToken),
         strike: m.priceToBeat,
         marketUrl: m.marketUrl,
-        ts,
+        ts: new Date(heard).toISOString(),
+        venueTs: new Date(venueTime).toISOString(),
         source: 'polymarket-clob',
       };
       sink.put(quote);
     }
-  };
-
-  const connect = (tokens: string[]) => {
-    const ws = new WebSocket(opts.wsUrl);
-    socket = ws;
-    const arm = () => {
-      clearTimeout(timers.watchdog);
-      timers.watchdog = setTimeout(() => ws.terminate(), silenceMs);
-    };
-    ws.on('open', () => {
-      if (ws !== socket) return;
-      ws.send(JSON.stringify({ assets_ids: tokens, type: 'market' }));
-      arm();
-      clearInterval(timers.ping);
-      timers.ping = setInterval(() => ws.send('PING'), PING_MS);
-    });
-    ws.on('message', (data) => {
-      if (ws !== socket) return;
-      arm();
-      attempt = 0; // a live stream resets the backoff
-      let changed = false;
-      for (const msg of parseClobFrame(data.toString())) changed = books.apply(msg).length > 0 || changed;
-      if (changed) evaluate();
-    });
-    ws.on('error', (err) => {
-      if (attempt === 0) opts.log.warn({ err: err.message }, 'polymarket clob feed error');
-    });
-    ws.on('close', () => {
-      if (ws !== socket) return; // replaced by a connection with another token set
-      clearTimeout(timers.watchdog);
-      clearInterval(timers.ping);
-      // Without the stream the books are unknown: the venue is out until fresh snapshots arrive.
-      books.clear();
-      evaluate();
-      if (stopped) return;
-      // Full jitter, as for every upstream: a fleet of feeds does not reconnect in step.
-      timers.retry = setTimeout(() => connect(tokens), backoffDelay(attempt++, { baseMs: 500, maxMs: maxBackoff }));
-    });
   };
 
   /** (Re)subscribes when the wanted token set changed; the channel has no unsubscribe, so it reconnects. */
@@ -141,14 +108,32 @@ export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSour
     if (key === subscribed) return;
     subscribed = key;
     books.retain(new Set(tokens));
-    clearTimeout(timers.retry);
-    const old = socket;
+    socket?.stop();
     socket = undefined;
-    old?.terminate();
-    clearTimeout(timers.watchdog);
-    clearInterval(timers.ping);
-    attempt = 0;
-    if (tokens.length > 0) connect(tokens);
+    if (tokens.length === 0) return;
+    socket = new ReconnectingSocket({
+      name: 'polymarket clob',
+      url: opts.wsUrl,
+      log: opts.log,
+      now,
+      silenceMs: opts.silenceMs ?? 10_000,
+      pingMs: PING_MS,
+      pingText: 'PING',
+      maxBackoffMs: opts.maxBackoffMs ?? 30_000,
+      healthyMs: opts.healthyMs ?? 30_000,
+      onOpen: (send) => send(JSON.stringify({ assets_ids: tokens, type: 'market' })),
+      onMessage: (text) => {
+        let changed = false;
+        for (const msg of parseClobFrame(text)) changed = books.apply(msg).length > 0 || changed;
+        if (changed) evaluate();
+      },
+      onClose: () => {
+        // Without the stream the books are unknown: the venue is out until fresh snapshots arrive.
+        books.clear();
+        evaluate();
+      },
+    });
+    socket.start();
   };
 
   const discover = async () => {
@@ -190,12 +175,8 @@ export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSour
       stopped = true;
       clearTimeout(timers.discover);
       clearInterval(timers.evaluate);
-      clearTimeout(timers.retry);
-      clearTimeout(timers.watchdog);
-      clearInterval(timers.ping);
-      const ws = socket;
+      socket?.stop();
       socket = undefined;
-      ws?.terminate();
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
- * Quality checks of an events snapshot against the last good one: a venue that vanishes, too many
- * events, outcomes or quotes lost, prices outside (0, 1), and binary books whose YES and NO asks
- * sum far below 1 (free money: the feed is broken, not the market). Pure.
+ * Snapshot-level quality of an events snapshot against the last good one: a venue that vanishes,
+ * or too many events, outcomes or quotes lost. Item-level faults were screened before
+ * (screen-events.ts). Pure.
  */
 import type { EventsData } from '../../model/index.js';
 import { lossViolation, type QualityOptions } from './options.js';
@@ -12,23 +12,9 @@ const quotesBy = (data: EventsData) => {
   return out;
 };
 
-/** Violations of `next` on its own (sanity) and against `prev` (loss), empty when it may be published. */
+/** Violations of `next` against `prev` (loss), empty when it may be published. */
 export function checkEvents(prev: EventsData | undefined, next: EventsData, now: Date, opts: QualityOptions): string[] {
   const out: string[] = [];
-  for (const ev of next.events) {
-    for (const o of ev.outcomes) {
-      for (const q of o.quotes) if (!(q.yesPrice > 0 && q.yesPrice < 1)) out.push(`${ev.slug}/${o.name}: ${q.operatorId} price ${q.yesPrice} outside (0, 1)`);
-    }
-    // Only a Yes/No pair is complementary; two outcomes left of a ladder ("before April", "before 2027") are not.
-    if (ev.outcomes.length !== 2 || ev.outcomes.map((o) => o.name.toLowerCase()).sort().join('/') !== 'no/yes') continue;
-    const [a, b] = ev.outcomes;
-    for (const qa of a!.quotes) {
-      const qb = b!.quotes.find((q) => q.operatorId === qa.operatorId);
-      if (qb && qa.yesPrice + qb.yesPrice < opts.minAskSum) {
-        out.push(`${ev.slug}: ${qa.operatorId} asks ${qa.yesPrice} + ${qb.yesPrice} sum below ${opts.minAskSum}`);
-      }
-    }
-  }
   if (!prev) return out;
   // Events that closed since are expected to go; only the still-open ones count as lost.
   const t = now.getTime();

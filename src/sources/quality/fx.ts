@@ -1,4 +1,4 @@
-/** Quality checks of an FX snapshot: a stale fixing, and rates that jump against the last good one. Pure. */
+/** Quality checks of an FX snapshot: a stale or future-dated fixing, and rates that jump against the last good one. Pure. */
 import type { FxData } from '../../model/index.js';
 import type { QualityOptions } from './options.js';
 
@@ -9,6 +9,8 @@ export function checkFx(prev: FxData | undefined, next: FxData, now: Date, opts:
   const out: string[] = [];
   const age = (now.getTime() - Date.parse(`${next.asOfDate}T00:00:00Z`)) / DAY;
   if (age > opts.maxFxAgeDays) out.push(`fixing of ${next.asOfDate} is older than ${opts.maxFxAgeDays} days`);
+  // A fixing is published on its own date: a later date is a wrong stamp (or a wrong clock), never a forecast.
+  if (next.asOfDate > now.toISOString().slice(0, 10)) out.push(`fixing of ${next.asOfDate} is dated in the future`);
   if (!prev) return out;
   for (const [code, rate] of Object.entries(next.rates)) {
     const was = prev.rates[code];

@@ -8,9 +8,31 @@ export interface QualityOptions {
   maxFxMove: number;
   /** A fixing older than this many days fails the refresh (weekends and holidays fit inside). */
   maxFxAgeDays: number;
+  /** An operator's YES and NO asks of one binary event summing above this are a broken book (a wide but real book stays under it). */
+  maxAskSum: number;
+  /** A book's moneyline implied probabilities summing outside [min, max] contradict each other (a book's margin keeps them a little above 1). */
+  minOverround: number;
+  maxOverround: number;
+  /** A moneyline favourite at least this likely (margin removed) that receives points on the spread contradicts itself. */
+  favouriteShare: number;
+  /** A price moving more than this (probability, or a moneyline's implied probability) between refreshes without new volume is held. */
+  maxJump: number;
+  /** A held jump that persists this long is accepted: a real move, not a glitch. */
+  jumpHoldMs: number;
 }
 
-export const DEFAULT_QUALITY: QualityOptions = { maxLossShare: 0.5, minAskSum: 0.9, maxFxMove: 0.2, maxFxAgeDays: 5 };
+export const DEFAULT_QUALITY: QualityOptions = {
+  maxLossShare: 0.5,
+  minAskSum: 0.9,
+  maxFxMove: 0.2,
+  maxFxAgeDays: 5,
+  maxAskSum: 1.5,
+  minOverround: 0.97,
+  maxOverround: 1.3,
+  favouriteShare: 0.6,
+  maxJump: 0.3,
+  jumpHoldMs: 120_000,
+};
 
 /** Thrown when a fetched result fails the quality gate; the last good snapshot stays. */
 export class QualityGateError extends Error {

@@ -1,7 +1,7 @@
 /**
- * Quality checks of a league snapshot: contradictory lines within one book (a spread quoted with
- * the same sign on both sides, over and under at different totals), and losses against the last
- * good snapshot (games that started since are expected to go): too many games or operators, and,
+ * Snapshot-level quality of a league snapshot (contradictions within one book were screened
+ * before, screen-sportsbook.ts): losses against the last good snapshot (games that started since
+ * are expected to go): too many games or operators, and,
  * on the games both list, an operator that vanishes from all of them or loses too many of its lines
  * (a bookmaker dropped as malformed, spreads and totals missing from a response). Pure.
  */
@@ -11,16 +11,6 @@ import { lossViolation, type QualityOptions } from './options.js';
 /** Violations, empty when `next` may be published. */
 export function checkLeague(prev: LeagueData | undefined, next: LeagueData, now: Date, opts: QualityOptions): string[] {
   const out: string[] = [];
-  for (const mu of next.upcoming) {
-    for (const b of mu.books) {
-      if (b.homeSpread && b.awaySpread && b.homeSpread.point + b.awaySpread.point !== 0) {
-        out.push(`${mu.id}: ${b.operatorId} spreads ${b.homeSpread.point} / ${b.awaySpread.point} contradict`);
-      }
-      if (b.totalOver && b.totalUnder && b.totalOver.point !== b.totalUnder.point) {
-        out.push(`${mu.id}: ${b.operatorId} over ${b.totalOver.point} and under ${b.totalUnder.point} at different totals`);
-      }
-    }
-  }
   if (!prev) return out;
   const t = now.getTime();
   const live = prev.upcoming.filter((m) => Date.parse(m.scheduledTime) > t);
@@ -48,7 +38,8 @@ export function checkLeague(prev: LeagueData | undefined, next: LeagueData, now:
   return out;
 }
 
-const LINE_FIELDS = ['homeSpread', 'awaySpread', 'totalOver', 'totalUnder', 'homeMoneyline', 'awayMoneyline', 'drawMoneyline'] as const satisfies ReadonlyArray<keyof BookOdds>;
+/** Every line a book may quote (each spread side, total side and moneyline). */
+export const LINE_FIELDS = ['homeSpread', 'awaySpread', 'totalOver', 'totalUnder', 'homeMoneyline', 'awayMoneyline', 'drawMoneyline'] as const satisfies ReadonlyArray<keyof BookOdds>;
 
 /** Lines quoted per operator over `games` (each spread side, total side and moneyline counts one). */
 function linesByOperator(games: readonly Matchup[]): Map<string, number> {
