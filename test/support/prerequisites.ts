@@ -1,0 +1,26 @@
+/**
+ * Run first by `npm test`: the suite needs Debian's redis-server, redis-sentinel (the failover test)
+ * and chromium (the embed's browser test, driven by playwright-core; nothing downloads a browser).
+ * A missing one fails here in one line that says what to install, before any test starts.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const onPath = (bin: string) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${bin}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const missing = [
+  ...['redis-server', 'redis-sentinel'].filter((bin) => !onPath(bin)),
+  ...(existsSync(chromium) ? [] : ['chromium']),
+];
+if (missing.length > 0) {
+  console.error(`npm test needs ${missing.join(', ')}: sudo apt-get install ${missing.join(' ')}${missing.includes('chromium') ? ' (or set CHROMIUM_PATH)' : ''}`);
+  process.exit(1);
+}
