@@ -95,6 +95,8 @@ describe("venue quotes on the venue's clock (replay)", () => {
     // ...and a millisecond later the frozen book is withdrawn, though the feed still confirms it; Kalshi stays.
     clock.ms += 1;
     expect(Object.keys(strikes('BTC'))).toEqual(['kalshi']);
+    // Shown as unavailable, not silently gone (Limitless quotes nothing here at all).
+    expect(payload('BTC', 15).unavailable_venues.map((v) => v.operator_id)).toEqual(['polymarket', 'limitless']);
     // The operator sees why: the venue's quote age by its own clock, past the bound.
     exposeLiveEngine(engine, 15_000, () => clock.ms);
     const age = (await register.getSingleMetric('predictwire_venue_quote_age_seconds')!.get()).values.find((v) => v.labels.operator === 'polymarket' && v.labels.asset === 'BTC' && v.labels.horizon === '15');
