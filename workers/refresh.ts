@@ -46,8 +46,11 @@ export async function refreshSnapshot<K extends SnapshotKind>(
   kind: K,
   key: string,
   fetch: (ctx: Required<Pick<FetchContext, 'now' | 'signal' | 'dropped'>>) => Promise<SnapshotDataOf<K>>,
-  /** Told the fetched data (as the source returned it) once it is published: sources that feed others use only accepted data. */
-  accepted?: (data: SnapshotDataOf<K>) => void,
+  /**
+   * Told the fetched data (as the source returned it) and what was published of it (after the
+   * quality gate) once it is written: sources that feed others use only accepted data.
+   */
+  accepted?: (data: SnapshotDataOf<K>, published: SnapshotDataOf<K>) => void,
 ): Promise<RefreshResult> {
   const labels = { kind, key };
   const timeoutMs = deps.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
@@ -85,7 +88,7 @@ export async function refreshSnapshot<K extends SnapshotKind>(
     if (violations.length > 0) throw new QualityGateError(violations);
     const result = await writeSnapshot(deps.redis, kind, key, data, now, dropped);
     reportNewDrops(deps.log, labels, dropped, carried);
-    accepted?.(fetched);
+    accepted?.(fetched, data);
     refreshesTotal.inc({ ...labels, outcome: result.version ? 'written' : 'unchanged' });
     timer({ outcome: result.version ? 'written' : 'unchanged' });
     failureStreak.set(labels, 0);

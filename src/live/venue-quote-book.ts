@@ -73,7 +73,7 @@ export class VenueQuoteBook {
       if (keys.length === 0) return;
       for (const raw of await this.redis.mget(...keys)) if (raw !== null) this.ingest(raw);
     } catch (err) {
-      // The channel fills the book within the publisher's 5 s re-send anyway.
+      // The channel fills the book within seconds anyway: a live venue's quotes are confirmed at least every 5 s.
       this.log.warn({ err: (err as Error).message }, 'could not read stored venue quotes');
     }
   }

@@ -106,6 +106,14 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
     };
   });
 
+  // A venue this horizon lists, that may be shown here, without a usable quote: said so, not hidden.
+  const unavailable = opts.venues
+    .filter((v) => v.horizons.includes(view.horizon) && !offered.some((p) => p.operatorId === v.operatorId))
+    .flatMap((v) => {
+      const op = ctx.operatorById(v.operatorId);
+      return op ? [{ operator_id: op.id, operator_name: op.name }] : [];
+    });
+
   // The question is built around the first venue listed (venue order), so it names that venue's
   // own strike; with no venue listed, or none with a strike of its own, the window's strike if there is one.
   const questionStrike = offered.find((p) => p.strike !== null)?.strike ?? strike;
@@ -118,6 +126,7 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
     active_micro_question: `Will ${view.asset} be at or above ${strikeText} at ${hhmm(w.endMs)} UTC?`,
     expiration_horizon: `${view.horizon} minutes`,
     providers_pool: providers,
+    unavailable_venues: unavailable,
     market_status: status,
     window_start: new Date(w.startMs).toISOString(),
     expires_at: new Date(w.endMs).toISOString(),

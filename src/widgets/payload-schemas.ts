@@ -243,6 +243,12 @@ export const LiveMarketPayload = z.object({
   expiration_horizon: z.enum(['5 minutes', '15 minutes']),
   providers_pool: z.array(LiveMarketProvider),
   /**
+   * Venues that list this horizon and may be shown here but have no usable quote now (none
+   * published, not confirmed for 15 s, the venue's own time past its bound, or an empty book):
+   * shown as unavailable, never priced by us.
+   */
+  unavailable_venues: z.array(z.object({ operator_id: z.string(), operator_name: z.string() })),
+  /**
    * open: priced; awaiting_strike: the window has just started and its strike is not in yet;
    * no_strike: no tick caught the window start, so this window shows no prices until the next one;
    * stale: no recent tick, no prices shown.

@@ -20,11 +20,11 @@ describe('admin server', () => {
     const text = await metrics.text();
     expect(text).toMatch(/^predictwire_test_admin_gauge 42$/m);
     expect(text).toMatch(/^process_cpu_user_seconds_total /m);
-    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok', running: true });
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok', running: true, pid: process.pid });
     healthy = false;
     const down = await fetch(`${base}/healthz`);
     expect(down.status).toBe(503);
-    expect(await down.json()).toEqual({ status: 'unhealthy', running: false });
+    expect(await down.json()).toEqual({ status: 'unhealthy', running: false, pid: process.pid });
     expect((await fetch(`${base}/`)).status).toBe(404);
     expect((await fetch(`${base}/metrics`, { method: 'POST' })).status).toBe(405);
     await admin.close();

@@ -298,7 +298,7 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     expect(await run()).toMatchObject({ version: 2 });
     expect(await outcomeNames()).not.toHaveProperty('iran-democracy-index-2026');
     await reported('events', 'all', [
-      { id: 'iran-democracy-index-2026/kalshi', class: 'inconsistent', reason: 'asks 0.1 + 0.3 sum below 0.9' },
+      { id: 'iran-democracy-index-2026/kalshi', class: 'inconsistent', reason: `asks 0.1 + 0.3 sum below ${DEFAULT_QUALITY.minAskSum}` },
       { id: 'iran-democracy-index-2026/Yes/kalshi', class: 'lost' },
       { id: 'iran-democracy-index-2026/No/kalshi', class: 'lost' },
     ]);

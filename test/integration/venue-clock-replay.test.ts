@@ -9,6 +9,8 @@
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { operatorById } from '../../src/catalog/operators.js';
+import { shownOperators } from '../../src/catalog/shown-operators.js';
 import { loadConfig } from '../../src/config.js';
 import { formatMoneyPrecise } from '../../src/domain/money.js';
 import { widgetContext } from '../../src/http/widget-context.js';
@@ -69,7 +71,9 @@ describe("venue quotes on the venue's clock (replay)", () => {
 
     const payload = (asset: Asset, h: Horizon) => {
       const opts = { refreshIntervalSeconds: 2, staleAfterMs: 15_000, venues: LIVE_VENUES, modelMissingVenues: false };
-      return LiveMarketPayload.parse(buildLiveMarketWidget(engine.view(asset, h), clock.ms, opts, widgetContext(config, new Date(clock.ms), undefined, undefined, 'JP')));
+      // A viewer who may be shown every venue: this test is about the venues' clocks (compliance is tested elsewhere).
+      const ctx = { ...widgetContext(config, new Date(clock.ms), undefined, undefined, 'US-NJ'), ...shownOperators('US-NJ', operatorById, () => true) };
+      return LiveMarketPayload.parse(buildLiveMarketWidget(engine.view(asset, h), clock.ms, opts, ctx));
     };
     const strikes = (asset: Asset) => Object.fromEntries(payload(asset, 15).providers_pool.map((p) => [p.operator_id, p.live_metrics.target_price]));
     const stored = async (asset: Asset, operatorId: string) => {
@@ -95,6 +99,8 @@ describe("venue quotes on the venue's clock (replay)", () => {
     // ...and a millisecond later the frozen book is withdrawn, though the feed still confirms it; Kalshi stays.
     clock.ms += 1;
     expect(Object.keys(strikes('BTC'))).toEqual(['kalshi']);
+    // Shown as unavailable, not silently gone (Limitless quotes nothing here at all).
+    expect(payload('BTC', 15).unavailable_venues.map((v) => v.operator_id)).toEqual(['polymarket', 'limitless']);
     // The operator sees why: the venue's quote age by its own clock, past the bound.
     exposeLiveEngine(engine, 15_000, () => clock.ms);
     const age = (await register.getSingleMetric('predictwire_venue_quote_age_seconds')!.get()).values.find((v) => v.labels.operator === 'polymarket' && v.labels.asset === 'BTC' && v.labels.horizon === '15');

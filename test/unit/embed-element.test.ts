@@ -190,6 +190,7 @@ function payloads(lang: Labels['lang']) {
     active_micro_question: 'Will BTC be at or above $97,250.12 at 14:15 UTC?',
     expiration_horizon: '15 minutes',
     providers_pool: [venue('kalshi', 'Kalshi', true), venue('polymarket', 'Polymarket', false)],
+    unavailable_venues: [],
     market_status: 'open',
     window_start: '2026-11-22T14:00:00.000Z',
     expires_at: '2026-11-22T14:15:00.000Z',

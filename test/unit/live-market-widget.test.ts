@@ -254,6 +254,8 @@ describe('buildLiveMarketWidget: other cases', () => {
     const frozen = quote('polymarket', 0.55, 0.47, { venueTs: new Date(NOW - VENUE_QUOTE_MAX_AGE_MS.polymarket! - 1).toISOString() });
     const p = build(view({ quotes: [frozen, quote('kalshi', 0.52, 0.49)] }), NOW, REAL);
     expect(p.providers_pool.map((e) => e.operator_name)).toEqual(['Kalshi']);
+    expect(p.unavailable_venues.map((v) => v.operator_name)).toContain('Polymarket');
+    expect(p.unavailable_venues.map((v) => v.operator_name)).not.toContain('Kalshi');
   });
 
   it('with real sources leaves out a venue with no quote, a stale one, one for another window, and null asks', () => {

@@ -57,7 +57,7 @@ describe('quality gate: events', () => {
   it('drops Yes/No asks summing far below or above 1, but not two rungs of a ladder', () => {
     const cheap = { events: [event('a', [['Yes', [['kalshi', 0.2], ['polymarket', 0.41]]], ['No', [['kalshi', 0.3], ['polymarket', 0.6]]]]), prev.events[1]!, prev.events[2]!] };
     const r = screenItems('events', undefined, cheap, now);
-    expect(r.dropped).toEqual([{ id: 'a/kalshi', reason: 'asks 0.2 + 0.3 sum below 0.9', class: 'inconsistent' }]);
+    expect(r.dropped).toEqual([{ id: 'a/kalshi', reason: `asks 0.2 + 0.3 sum below ${DEFAULT_QUALITY.minAskSum}`, class: 'inconsistent' }]);
     expect(r.data.events[0]!.outcomes.map((o) => o.quotes.map((q) => q.operatorId))).toEqual([['polymarket'], ['polymarket']]);
     expect(r.data.events.slice(1)).toEqual(cheap.events.slice(1));
     const dear = { events: [event('a', [['Yes', [['kalshi', 0.8]]], ['No', [['kalshi', 0.75]]]])] };

@@ -50,8 +50,11 @@ export interface OddsSportsbookOptions {
 /** A sportsbook source that remembers its last accepted leagues (for metrics). */
 export interface OddsSportsbookSource extends SportsbookSource {
   lastLeagues(): readonly LeagueData[];
-  /** The refresh published `data` (validated, through the quality gate): metrics may use it. */
-  accept(data: LeagueData): void;
+  /**
+   * The refresh published `data` (the fetch as returned) as `published` (what the quality gate let
+   * through: contradicting lines dropped, jumps held): metrics and closing lines use `published`.
+   */
+  accept(data: LeagueData, published?: LeagueData): void;
 }
 
 interface LeagueState {
@@ -212,13 +215,14 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
   return {
     name: opts.kalshi ? 'odds-api+kalshi' : 'odds-api',
     lastLeagues: () => [...states.values()].flatMap((s) => (s.last ? [s.last] : [])),
-    accept: (data) => {
+    accept: (data, published = data) => {
       const s = states.get(data.league);
       if (!s || s.pending !== data) return;
-      s.last = data;
+      s.last = published;
       // Closing lines come only from odds the gate let through: a refused response (books dropped,
-      // lines missing) must not set the line a game is later graded against.
-      for (const m of data.upcoming) {
+      // lines missing) or a line it dropped (a spread quoted on both sides) must not set the line a
+      // game is later graded against.
+      for (const m of published.upcoming) {
         const line = consensusLine(m);
         if (line) s.closing.set(m.id, line);
       }

@@ -6,10 +6,11 @@
  * refresh as before. Pure.
  */
 import type { z } from 'zod';
-import { BookOdds, FinishedGame, Matchup, MarketEvent, Outcome, OperatorMetrics, PricedLine, Quote, AmericanOdds } from '../../model/index.js';
-import type { EventsData, FxData, LeagueData, MetricsData } from '../../model/index.js';
+import { AmericanOdds, BookOdds, FinishedGame, Matchup, MarketEvent, OperatorMetrics, PricedLine, Quote } from '../../model/index.js';
+import type { EventsData, FxData, LeagueData, MetricsData, Outcome } from '../../model/index.js';
 import type { Dropped } from '../http/parse.js';
 import type { SnapshotDataOf, SnapshotKind } from '../../store/schemas.js';
+import { LINE_FIELDS, POINT_FIELDS } from './sportsbook.js';
 
 const issues = (e: z.ZodError) => e.issues.map((x) => `${x.path.join('.') || 'value'}: ${x.message}`).join('; ').slice(0, 300);
 
@@ -41,17 +42,15 @@ function events(data: EventsData, dropped: Dropped[]): EventsData {
   return { ...data, events: out };
 }
 
-const LINES = ['homeSpread', 'awaySpread', 'totalOver', 'totalUnder'] as const;
-const MONEYLINES = ['homeMoneyline', 'awayMoneyline', 'drawMoneyline'] as const;
 
 function league(data: LeagueData, dropped: Dropped[]): LeagueData {
   if (!Array.isArray(data.upcoming) || !Array.isArray(data.finished)) return data;
   const upcoming = data.upcoming.map((m) => {
     const books = list(m.books).map((b) => {
       const clean: Record<string, unknown> = { ...b };
-      for (const f of [...LINES, ...MONEYLINES]) {
+      for (const f of LINE_FIELDS) {
         if (clean[f] === undefined) continue;
-        const r = (LINES.includes(f as (typeof LINES)[number]) ? PricedLine : AmericanOdds).safeParse(clean[f]);
+        const r = ((POINT_FIELDS as readonly string[]).includes(f) ? PricedLine : AmericanOdds).safeParse(clean[f]);
         if (!r.success) {
           dropped.push({ id: `${safeStr(m.id)}/${safeStr(b.operatorId)}/${f}`, reason: issues(r.error), class: 'schema' });
           delete clean[f];

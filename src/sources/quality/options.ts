@@ -2,7 +2,7 @@
 export interface QualityOptions {
   /** A refresh that loses more than this share of the last good snapshot's events, outcomes or operators fails. */
   maxLossShare: number;
-  /** An operator's YES and NO asks of one binary event summing below this are a broken book. */
+  /** An operator's YES and NO asks of one binary event summing below this are a broken book (one book's two asks sum to 1 plus its spread; the margin is for rounding). */
   minAskSum: number;
   /** An FX rate moving more than this share from the last good one fails the refresh. */
   maxFxMove: number;
@@ -23,7 +23,7 @@ export interface QualityOptions {
 
 export const DEFAULT_QUALITY: QualityOptions = {
   maxLossShare: 0.5,
-  minAskSum: 0.9,
+  minAskSum: 0.99,
   maxFxMove: 0.2,
   maxFxAgeDays: 5,
   maxAskSum: 1.5,

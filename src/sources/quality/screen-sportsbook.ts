@@ -17,9 +17,9 @@ import type { BookOdds, LeagueData, Matchup } from '../../model/index.js';
 import type { Dropped } from '../http/parse.js';
 import { heldSince, lostItems } from './carried.js';
 import type { QualityOptions } from './options.js';
-import { LINE_FIELDS } from './sportsbook.js';
+import { LINE_FIELDS, MONEYLINE_FIELDS } from './sportsbook.js';
 
-const MONEYLINES = ['homeMoneyline', 'awayMoneyline', 'drawMoneyline'] as const;
+const MONEYLINES = MONEYLINE_FIELDS;
 
 /** The moneylines' implied probabilities, when both sides are quoted. */
 function implied(b: BookOdds): number[] | undefined {

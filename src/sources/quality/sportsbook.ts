@@ -38,8 +38,12 @@ export function checkLeague(prev: LeagueData | undefined, next: LeagueData, now:
   return out;
 }
 
-/** Every line a book may quote (each spread side, total side and moneyline). */
-export const LINE_FIELDS = ['homeSpread', 'awaySpread', 'totalOver', 'totalUnder', 'homeMoneyline', 'awayMoneyline', 'drawMoneyline'] as const satisfies ReadonlyArray<keyof BookOdds>;
+/** A book's lines with a point (each spread side and total side). */
+export const POINT_FIELDS = ['homeSpread', 'awaySpread', 'totalOver', 'totalUnder'] as const satisfies ReadonlyArray<keyof BookOdds>;
+/** A book's moneylines. */
+export const MONEYLINE_FIELDS = ['homeMoneyline', 'awayMoneyline', 'drawMoneyline'] as const satisfies ReadonlyArray<keyof BookOdds>;
+/** Every line a book may quote. */
+export const LINE_FIELDS = [...POINT_FIELDS, ...MONEYLINE_FIELDS] as const;
 
 /** Lines quoted per operator over `games` (each spread side, total side and moneyline counts one). */
 function linesByOperator(games: readonly Matchup[]): Map<string, number> {
