@@ -580,6 +580,17 @@ describe('numbers in the widget\'s locale', () => {
 });
 
 describe('live-market embed', () => {
+  it('names the venues that list the window but have no usable quote now, in the widget language, without a price', () => {
+    const live = payloads('en')['live-market'];
+    const away = [{ operator_id: 'polymarket', operator_name: 'Polymarket' }, { operator_id: 'limitless', operator_name: 'Limitless' }];
+    const html = renderLive({ ...live, unavailable_venues: away }, EN, undefined);
+    expect(html).toContain('<p class="muted small">Unavailable now: Polymarket, Limitless</p>');
+    const none = renderLive({ ...live, providers_pool: [], unavailable_venues: away }, labelsFor('de'), 'de');
+    expect(none).toContain('Derzeit nicht verfügbar: Polymarket, Limitless');
+    expect(none).not.toContain('<table');
+    expect(renderLive({ ...live, unavailable_venues: [] }, EN, undefined)).not.toContain('Unavailable now');
+  });
+
   it("shows a venue without a strike of its own with a dash, never another strike under its name", () => {
     const live = payloads('en')['live-market'];
     const [kalshi, poly] = live.providers_pool;

@@ -80,6 +80,8 @@ export interface Labels {
   readonly down: string;
   readonly spotVsStrike: string;
   readonly noVenue: string;
+  /** Before the venues that list the window but have no usable quote now. */
+  readonly venuesUnavailable: string;
   /** Before the countdown. */
   readonly closesIn: string;
   readonly window: (minutes: number) => string;
@@ -152,6 +154,7 @@ const en: Labels = {
   down: 'Down',
   spotVsStrike: 'spot vs strike',
   noVenue: 'No venue can be shown in your region.',
+  venuesUnavailable: 'Unavailable now:',
   closesIn: 'Closes in',
   window: (n) => `${n}-minute window`,
   spread: 'Spread',
@@ -221,6 +224,7 @@ const es: Labels = {
   down: 'Baja',
   spotVsStrike: 'precio actual frente a referencia',
   noVenue: 'No hay plataformas disponibles en tu región.',
+  venuesUnavailable: 'No disponible ahora:',
   closesIn: 'Cierra en',
   window: (n) => `ventana de ${n} min`,
   spread: 'Hándicap',
@@ -291,6 +295,7 @@ const de: Labels = {
   down: 'Fällt',
   spotVsStrike: 'Kurs ggü. Referenzkurs',
   noVenue: 'In Ihrer Region kann kein Anbieter angezeigt werden.',
+  venuesUnavailable: 'Derzeit nicht verfügbar:',
   closesIn: 'Schließt in',
   window: (n) => `${n}-Minuten-Fenster`,
   spread: 'Handicap',
@@ -361,6 +366,7 @@ const fr: Labels = {
   down: 'Baisse',
   spotVsStrike: 'cours actuel vs référence',
   noVenue: 'Aucune plateforme ne peut être affichée dans votre région.',
+  venuesUnavailable: 'Indisponible pour le moment :',
   closesIn: 'Clôture dans',
   window: (n) => `fenêtre de ${n}\u00a0min`,
   spread: 'Handicap',
@@ -431,6 +437,7 @@ const pt: Labels = {
   down: 'Desce',
   spotVsStrike: 'preço atual vs. referência',
   noVenue: 'Nenhuma plataforma pode ser exibida na sua região.',
+  venuesUnavailable: 'Indisponível agora:',
   closesIn: 'Fecha em',
   window: (n) => `janela de ${n} min`,
   spread: 'Handicap',

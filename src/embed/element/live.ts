@@ -29,9 +29,12 @@ export function renderLive(p: LiveMarketPayload, L: Labels, locale: string | und
       `<td class="num up">${n(v.live_metrics.multipliers.payout_up)}</td><td class="num down">${n(v.live_metrics.multipliers.payout_down)}</td></tr>`;
   });
   const table = `<table><caption class="sr">${esc(L.upDownPayouts)}</caption><thead><tr><th scope="col">${esc(L.venue)}</th><th scope="col">${esc(L.strike)}</th><th scope="col">${esc(L.up)}</th><th scope="col">${esc(L.down)}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  // Venues that list the window but have no usable quote now are named, never priced.
+  const away = (p.unavailable_venues ?? []).map((v) => esc(v.operator_name));
+  const unavailable = away.length ? `<p class="muted small">${esc(L.venuesUnavailable)} ${away.join(', ')}</p>` : '';
   const body = p.market_status !== 'open'
     ? note(status(p.market_status, L))
-    : rows.length ? table : note(L.noVenue);
+    : (rows.length ? table : away.length ? '' : note(L.noVenue)) + unavailable;
   // The payload's horizon is English ("15 minutes"): its number goes into the chosen language's phrase.
   const horizon = L.window(Number.parseInt(p.expiration_horizon, 10));
   return `<h2>${esc(p.active_micro_question)}</h2>` +
