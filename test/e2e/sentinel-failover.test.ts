@@ -121,7 +121,14 @@ describe('Redis Sentinel failover', () => {
         { timeout: 60_000, interval: 250 },
       )
       .toBeGreaterThan(promotedAt);
-    // Some traffic after recovery, so "no error beyond the window" has something to stand on.
+    // Some traffic after recovery, so "no error beyond the window" has something to stand on: wait
+    // for advertiser requests that began after the last failed one (the Redis breaker may hold
+    // failures for a few seconds after the failover, longer on a loaded machine), then 2 s more.
+    const recovered = () => {
+      const lastBad = Math.max(killedAt, ...load.samples.filter((x) => x.status !== 200).map((x) => x.end));
+      return load.samples.filter((x) => x.kind === 'advertiser' && x.start > lastBad).length;
+    };
+    await expect.poll(recovered, { timeout: 60_000, interval: 250 }).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 2_000));
     await load.stop();
 
