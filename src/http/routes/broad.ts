@@ -102,9 +102,8 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
       // Amounts converted at stale rates are stale too, and metrics derived from stale events or
       // sportsbook data (metrics=derived refreshes from their last accepted fetches) are as old as those.
       const inputs: SnapshotKind[] = [...(fx ? ['fx' as const] : []), ...(deps.config.sources.metrics === 'derived' ? (['events', 'sportsbook'] as const) : [])];
-      entry = deps.payloads.put('metrics', key, payload, changedAt, nowMs + BODY_TTL_MS, operatorIds, undefined, inputs);
+      entry = deps.payloads.put('metrics', key, payload, changedAt, nowMs + BODY_TTL_MS, undefined, inputs);
     }
-    if (req.method === 'GET' && q.refresh === undefined) deps.impressions.record(entry.shown, 'broad', req.headers['user-agent']);
     return cachedReply(req, entry, shapeFor(shapes, geo));
   };
 }

@@ -44,8 +44,7 @@ export function eventWidgetBody(deps: Deps, slug: string, format: DisplayFormat,
   const event = findEvent(snap, slug);
   if (!event) throw notFound(`No event with slug "${slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
   const payload = buildEventWidget(event, snap.changedAt, format, widgetContext(deps.config, new Date(nowMs), advertiserId, `event|${snap.version}`, country));
-  const shown = [...new Set(payload.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.operator_id)))];
-  return deps.payloads.put('events', key, payload, snap.changedAt, nowMs + BODY_TTL_MS, shown);
+  return deps.payloads.put('events', key, payload, snap.changedAt, nowMs + BODY_TTL_MS);
 }
 
 export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
@@ -55,7 +54,6 @@ export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution
     const advertiserId = attribution(req, q.advertiser_id);
     const geo = viewerGeo(deps.geo, req, q.fallback_geo, authenticated, q.geo);
     const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId, geo.jurisdiction);
-    if (req.method === 'GET' && q.refresh === undefined) deps.impressions.record(entry.shown, 'event-specific', req.headers['user-agent']);
     return cachedReply(req, entry, shapeFor(shapes, geo));
   };
 }
@@ -91,7 +89,7 @@ export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attrib
       if (!matchup) throw notFound(teamCode ? `No upcoming ${q.league} matchup for ${teamCode}.` : `No upcoming ${q.league} matchup.`);
       const payload = buildSportsbookWidget(snap.data, matchup, widgetContext(deps.config, now, advertiserId, `sportsbook|${snap.version}`, country), format);
       // The next matchup changes when this one starts, even if no snapshot arrives.
-      entry = deps.payloads.put('sportsbook', key, payload, snap.changedAt, Date.parse(matchup.scheduledTime), [], q.league);
+      entry = deps.payloads.put('sportsbook', key, payload, snap.changedAt, Date.parse(matchup.scheduledTime), q.league);
     }
     return cachedReply(req, entry, shapeFor(shapes, geo));
   };
