@@ -7,39 +7,26 @@
  * counted, and that with the origin gone the edge serves the stale bodies. nginx listens on loopback
  * only; its cache and temp files live in a temporary folder. Skipped (one line) without nginx.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/dev/private-redis.js';
-import { stopChild } from '../../src/dev/stop-child.js';
 import { impressionsKey } from '../../src/tracking/impression-counter.js';
-import { root } from '../support/processes.js';
+import { cloudflareHeaders, EDGE_JURISDICTIONS as JURISDICTIONS, hasNginx, NGINX, originRequests, startEdge, type Edge } from '../support/edge.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
-const NGINX = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
-const hasNginx = existsSync(NGINX);
-if (!hasNginx) console.warn(`edge.test.ts skipped: ${NGINX} not found (apt-get install nginx)`);
+if (!hasNginx()) console.warn(`edge.test.ts skipped: ${NGINX} not found (apt-get install nginx)`);
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0';
-/** Ten jurisdictions as Cloudflare names them: country, and region where licensing is regional. */
-const JURISDICTIONS: Array<[string, string | undefined]> = [
-  ['US', 'NJ'], ['US', 'NY'], ['US', 'TX'], ['CA', 'ON'], ['GB', undefined],
-  ['DE', undefined], ['FR', undefined], ['BR', undefined], ['JP', undefined], ['AU', undefined],
-];
 const codeOf = ([country, region]: [string, string | undefined]) => (region ? `${country}-${region}` : country);
 const ROUTES = ['/v1/widgets/event', '/v1/widgets/broad', '/v1/widgets/sportsbook', '/v1/widgets/live-market'];
 
-describe.skipIf(!hasNginx)('nginx edge in front of the API', () => {
+describe.skipIf(!hasNginx())('nginx edge in front of the API', () => {
   const redis = useRedis();
   let api: ServiceProcess;
   let worker: ServiceProcess;
-  let edge: ChildProcess;
+  let edge: Edge;
   let edgeBase: string;
   let adminBase: string;
-  let dir: string;
   let slug: string;
 
   beforeAll(async () => {
@@ -49,41 +36,21 @@ describe.skipIf(!hasNginx)('nginx edge in front of the API', () => {
     worker = await spawnProcess('workers/main.ts', env);
     api = await spawnProcess('src/main.ts', { ...env, TRUST_PROXY: '127.0.0.1', CDN_GEO: 'cloudflare', ADMIN_PORT: String(adminPort), ADMIN_HOST: '127.0.0.1' });
     await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
-    // The shipped config, with its two placeholders filled in.
-    dir = mkdtempSync(join(tmpdir(), 'pw-edge-'));
-    mkdirSync(join(dir, 'temp'));
-    const port = await freePort();
-    edgeBase = `http://127.0.0.1:${port}`;
-    const conf = readFileSync(join(root, 'deploy/nginx-edge.conf'), 'utf8').replaceAll('${EDGE_PORT}', `127.0.0.1:${port}`).replaceAll('${ORIGIN}', `127.0.0.1:${api.port}`);
-    writeFileSync(join(dir, 'nginx.conf'), conf.replace('worker_processes auto;', 'worker_processes 1;'));
-    // Started as root (a CI container), nginx would run its workers as nobody, who cannot write the
-    // test's private folder: they run as the test's own user.
-    const user = process.getuid?.() === 0 ? ` user ${userInfo().username};` : '';
-    edge = spawn(NGINX, ['-p', `${dir}/`, '-c', join(dir, 'nginx.conf'), '-e', 'stderr', '-g', `daemon off;${user}`], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let edgeErr = '';
-    edge.stderr?.on('data', (d: Buffer) => (edgeErr += d.toString()));
-    await waitFor(`${edgeBase}/healthz`, (s) => s === 200, { child: edge, output: () => edgeErr } as unknown as ServiceProcess);
+    edge = await startEdge(api.port);
+    edgeBase = edge.base;
     const catalog = (await (await fetch(`${api.base}/v1/catalog`)).json()) as { events: Array<{ slug: string }> };
     slug = catalog.events[0]!.slug;
   });
 
   afterAll(async () => {
-    if (edge) await stopChild(edge);
-    await Promise.all([api?.stop(), worker?.stop()]);
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    await Promise.all([edge?.stop(), api?.stop(), worker?.stop()]);
   });
 
   const urlOf = (route: string) =>
     route.endsWith('/event') ? `${route}?slug=${slug}` : route.endsWith('/sportsbook') ? `${route}?league=NBA` : route.endsWith('/live-market') ? `${route}?asset=BTC&horizon_minutes=15` : `${route}?limit=5`;
   const viaEdge = (path: string, j: [string, string | undefined], headers: Record<string, string> = {}) =>
-    fetch(`${edgeBase}${path}`, { headers: { 'user-agent': BROWSER, 'cf-ipcountry': j[0], ...(j[1] ? { 'cf-region-code': j[1] } : {}), ...headers } });
-  /** Widget requests the API answered, by route (its own metrics). */
-  const originCounts = async (): Promise<Map<string, number>> => {
-    const text = await (await fetch(`${adminBase}/metrics`)).text();
-    const counts = new Map<string, number>();
-    for (const m of text.matchAll(/^predictwire_http_requests_total\{route="([^"]+)",status="\d+"\} (\d+)$/gm)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + Number(m[2]));
-    return counts;
-  };
+    fetch(`${edgeBase}${path}`, { headers: { 'user-agent': BROWSER, ...cloudflareHeaders(j), ...headers } });
+  const originCounts = () => originRequests(adminBase);
 
   it("a visitor in one jurisdiction gets that jurisdiction's body, from the cache too", async () => {
     for (const route of ROUTES) {
