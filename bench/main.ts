@@ -12,6 +12,7 @@ import { parseOptions, USAGE, type BenchOptions } from './lib/options.js';
 import { root } from './lib/procs.js';
 import { renderMarkdown, renderText, type Row, type WireRow } from './lib/table.js';
 import { runEdge } from './edge.js';
+import { runMixedWorkload } from './mixed.js';
 import { runRest } from './rest.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -37,6 +38,11 @@ if (options.parts.includes('rest') || options.parts.includes('cores')) {
   const r = await runRest(options, log);
   rows.push(...r.rows);
   wire.push(...r.wire);
+  details.push(...r.details);
+}
+if (options.parts.includes('mixed')) {
+  const r = await runMixedWorkload(options, log);
+  rows.push(...r.rows);
   details.push(...r.details);
 }
 if (options.parts.includes('edge')) {
