@@ -11,6 +11,8 @@ import { runFanout } from './fanout.js';
 import { parseOptions, USAGE, type BenchOptions } from './lib/options.js';
 import { root } from './lib/procs.js';
 import { renderMarkdown, renderText, type Row, type WireRow } from './lib/table.js';
+import { runEdge } from './edge.js';
+import { runMixedWorkload } from './mixed.js';
 import { runRest } from './rest.js';
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -36,6 +38,16 @@ if (options.parts.includes('rest') || options.parts.includes('cores')) {
   const r = await runRest(options, log);
   rows.push(...r.rows);
   wire.push(...r.wire);
+  details.push(...r.details);
+}
+if (options.parts.includes('mixed')) {
+  const r = await runMixedWorkload(options, log);
+  rows.push(...r.rows);
+  details.push(...r.details);
+}
+if (options.parts.includes('edge')) {
+  const r = await runEdge(options, log);
+  rows.push(...r.rows);
   details.push(...r.details);
 }
 if (options.parts.includes('fanout') || options.parts.includes('feed')) {

@@ -1,7 +1,7 @@
 /** `npm run bench` options: flags, or BENCH_* environment variables (flags win). */
 import { parseArgs } from 'node:util';
 
-export const PARTS = ['rest', 'cores', 'fanout', 'feed'] as const;
+export const PARTS = ['rest', 'mixed', 'cores', 'fanout', 'feed', 'edge'] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchOptions {
@@ -50,7 +50,7 @@ const FLAGS = {
 } as const;
 
 export const USAGE = `npm run bench [-- options]     (each also as BENCH_<NAME>, e.g. BENCH_ONLY=rest)
-  --only rest,cores,fanout,feed   parts to run (default all; "live" = fanout,feed)
+  --only rest,mixed,cores,fanout,feed,edge   parts to run (default all; "live" = fanout,feed)
   --seconds N          wrk seconds per round per server (default ${DEFAULTS.seconds})
   --rounds N           baseline/predictwire alternations per REST case (default ${DEFAULTS.rounds})
   --connections N      wrk connections (default ${DEFAULTS.connections})

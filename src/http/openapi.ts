@@ -231,6 +231,26 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
       },
     },
   };
+  paths['/v1/impression'] = {
+    get: {
+      operationId: 'reportImpression',
+      tags: ['widgets'],
+      summary: 'A viewable impression: counts each operator the payload showed, once per visitor and UTC day',
+      description:
+        'The URL is minted in broad and event payloads (`impression_url`); request it unchanged once the widget is viewable (at least half of it in the viewport for one second). Fetching widget data counts no impression. Bots, prefetches and HEAD are answered but not counted.',
+      parameters: [
+        param('w', 'query', 'Signed field: the widget class.', { type: 'string' }, true),
+        param('o', 'query', 'Signed field: the operator ids shown, comma-separated.', { type: 'string' }, true),
+        param('e', 'query', 'Signed field: expiry (Unix seconds).', { type: 'string' }, true),
+        param('s', 'query', 'HMAC-SHA256 signature of the other fields.', { type: 'string' }, true),
+        REQUEST_ID,
+      ],
+      responses: {
+        '204': { description: 'Reported (counted unless already counted for this visitor today, or automated).', headers: headers('X-Request-Id', 'Cache-Control') },
+        ...problemRefs([403, 410]),
+      },
+    },
+  };
   paths['/healthz'] = operation('getHealth', { tag: 'operations', summary: 'The process is alive', payload: 'Health' });
   paths['/readyz'] = operation('getReadiness', {
     tag: 'operations',

@@ -59,8 +59,8 @@ export const GeoParams = { fallback_geo: JurisdictionParam, geo: JurisdictionPar
 export const AdvertiserIdParam = z.string().regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -').optional();
 
 /**
- * `refresh=1`: the embed's own refreshes of a widget it already shows (polls, pushes it fetches).
- * Same payload; the page view was counted by the first fetch, so no impression is counted again.
+ * `refresh=1`: sent by embeds from before impressions were counted by beacon (their refreshes of a
+ * widget already shown). Still accepted, and changes nothing: fetching a widget counts nothing.
  */
 export const RefreshParam = enumParam(['1']).optional();
 

@@ -21,8 +21,6 @@ export interface CachedBody {
   lastModified: string;
   /** Epoch ms after which the body must be rebuilt even without a snapshot change. */
   expiresAt?: number;
-  /** Operators the body shows: each serving counts an impression for them. */
-  shown: readonly string[];
   /** Compressed copies, made the first time a client accepts them (respond.ts). */
   encoded: Partial<Record<Exclude<Encoding, 'identity'>, Buffer>>;
   /** Ready-made replies per route reply shape (respond.ts); keyed by object identity. */
@@ -31,14 +29,14 @@ export interface CachedBody {
 
 /**
  * Serializes a payload into a servable body with its ETag. `lastModified` is when the data last
- * changed; `shown` lists the operators it shows (impressions are counted for them when served).
+ * changed.
  */
-export function toCachedBody(payload: unknown, lastModified: Date, opts: { expiresAt?: number; shown?: readonly string[] } = {}): CachedBody {
+export function toCachedBody(payload: unknown, lastModified: Date, opts: { expiresAt?: number } = {}): CachedBody {
   return bodyEntry(Buffer.from(JSON.stringify(payload)), lastModified, opts);
 }
 
 /** A cache entry for bytes that are already serialized (scripts, pages). */
-export function bodyEntry(body: Buffer, lastModified: Date, opts: { expiresAt?: number; shown?: readonly string[] } = {}): CachedBody {
+export function bodyEntry(body: Buffer, lastModified: Date, opts: { expiresAt?: number } = {}): CachedBody {
   const tagStem = `"${createHash('sha1').update(body).digest('base64url')}`;
   return {
     body,
@@ -46,7 +44,6 @@ export function bodyEntry(body: Buffer, lastModified: Date, opts: { expiresAt?: 
     tagStem,
     lastModified: lastModified.toUTCString(),
     expiresAt: opts.expiresAt,
-    shown: opts.shown ?? [],
     encoded: {},
     replies: new Map(),
   };
@@ -84,7 +81,6 @@ export class PayloadCache {
     payload: unknown,
     changedAt: string,
     expiresAt?: number,
-    shown: readonly string[] = [],
     snapshotKey?: string,
     inputs: readonly SnapshotKind[] = [],
   ): CachedBody {
@@ -99,7 +95,7 @@ export class PayloadCache {
       if (m && (!marker || m.data_fetched_at < marker.data_fetched_at)) marker = m;
     }
     const body = marker && payload && typeof payload === 'object' ? { ...payload, ...marker } : payload;
-    const entry = toCachedBody(body, new Date(changedAt), { expiresAt, shown });
+    const entry = toCachedBody(body, new Date(changedAt), { expiresAt });
     let cache = this.#byKind.get(kind);
     if (!cache) this.#byKind.set(kind, (cache = new LRUCache({ max: MAX_ENTRIES_PER_KIND })));
     cache.set(key, entry);

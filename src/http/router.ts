@@ -19,6 +19,7 @@ import { eventListRoute, SPECIFIC_PREFIX, specificEventRoute } from './routes/ad
 import { broadWidgetRoute } from './routes/broad.js';
 import { catalogRoute } from './routes/catalog.js';
 import { clickRoute } from './routes/click.js';
+import { impressionRoute } from './routes/impression.js';
 import { DrainingBody, healthRoute, readyRoute } from './routes/health.js';
 import { liveMarketRoute } from './routes/live-market.js';
 import { openApiRoute } from './routes/openapi.js';
@@ -133,6 +134,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     route('/healthz', BASE, healthRoute()),
     route('/readyz', BASE, readyGate),
     route('/v1/click', CLICK, clickRoute(deps)),
+    route('/v1/impression', CLICK, impressionRoute(deps)),
     route('/v1/ws', BASE, upgradeOnly),
     route('/v1/widgets/event', WIDGET, eventWidgetRoute(deps, false, publicAttribution)),
     route('/v1/widgets/sportsbook', [...CACHED, ...GEO], sportsbookWidgetRoute(deps, false, publicAttribution)),

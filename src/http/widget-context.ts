@@ -4,6 +4,7 @@ import { shownOperators } from '../catalog/shown-operators.js';
 import type { Config } from '../config.js';
 import { UNKNOWN_COUNTRY } from '../geo/countries.js';
 import { clickUrl } from '../tracking/click-links.js';
+import { impressionUrl } from '../tracking/impression-links.js';
 import type { WidgetContext } from '../widgets/context.js';
 
 const DAY_SECONDS = 86_400;
@@ -21,10 +22,12 @@ export const BODY_TTL_MS = 3_600_000;
  */
 export function widgetContext(config: Config, now: Date, advertiserId?: string, variant?: string, country: string = UNKNOWN_COUNTRY): WidgetContext {
   const nowSec = Math.floor(now.getTime() / 1000);
+  const linkExpiresAt = variant === undefined ? nowSec + LINK_TTL_SECONDS : Math.floor(nowSec / DAY_SECONDS) * DAY_SECONDS + LINK_TTL_SECONDS + DAY_SECONDS;
   return {
     ...shownOperators(country),
     clickUrl: (target) => clickUrl(config.publicBaseUrl, config.clickSigningSecret, target),
-    linkExpiresAt: variant === undefined ? nowSec + LINK_TTL_SECONDS : Math.floor(nowSec / DAY_SECONDS) * DAY_SECONDS + LINK_TTL_SECONDS + DAY_SECONDS,
+    impressionUrl: (widget, operatorIds) => impressionUrl(config.publicBaseUrl, config.clickSigningSecret, { widget, operatorIds, expiresAt: linkExpiresAt }),
+    linkExpiresAt,
     impressionId:
       variant === undefined ? randomBytes(9).toString('base64url') : createHash('sha256').update(variant).digest('base64url').slice(0, 12),
     advertiserId,

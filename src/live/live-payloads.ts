@@ -127,7 +127,6 @@ export class LivePayloads {
     state.lastAnyPushMs = now;
   }
 
-  // No operators listed as shown: widgets poll this every few seconds, which is not a view.
   #entry(payload: unknown, now: number): CachedBody {
     return toCachedBody(payload, new Date(now));
   }

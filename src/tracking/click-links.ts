@@ -43,7 +43,8 @@ function canonical(params: URLSearchParams): string {
   return out.toString();
 }
 
-function sign(secret: string, query: string): string {
+/** The HMAC-SHA256 (base64url) of a canonical query: click and impression links are signed alike. */
+export function sign(secret: string, query: string): string {
   return createHmac('sha256', secret).update(query).digest('base64url');
 }
 

@@ -1,12 +1,12 @@
 /**
- * Impression counters: each served widget payload counts one impression per operator in it, per
- * UTC day, in Redis. Counts are batched in memory and flushed about once a second, so serving a
+ * Impression counters: each viewable impression reported (routes/impression.ts) counts one per
+ * operator it lists, per UTC day, in Redis. Counts are batched in memory and flushed about once a second, so serving a
  * widget never waits on Redis; a failed flush keeps its counts for the next one; stop() flushes,
  * and spills what Redis did not take to a file in the data folder (spill-file.ts), which the next
  * API process to start there counts. A spilled file is claimed by one process, so it is counted once.
  *
- * Serving a widget only records what it served (`record`): the bot check and the per-day keys are
- * worked out when the batch is flushed, off the request path.
+ * A report only records what was seen (`record`): the bot check and the per-day keys are worked
+ * out when the batch is flushed, off the request path.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
@@ -19,7 +19,7 @@ export const impressionsKey = (operatorId: string, day: string) => `pw:impressio
 
 // Far above what one second can produce (operators x widget classes x days); a guard, not a limit.
 const MAX_PENDING_KEYS = 10_000;
-// Served widgets waiting for the next flush; over this many (a flood within one second) they are
+// Reports waiting for the next flush; over this many (a flood within one second) they are
 // counted at once rather than held.
 const MAX_RECORDED = 100_000;
 
@@ -28,8 +28,8 @@ export class ImpressionCounter {
   #pending = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   /**
-   * Served widgets not yet counted, per user agent, then per operator list (each cached body has
-   * its own list, so the lists are few and compared by identity): the widget class and how many.
+   * Reports not yet counted, per user agent, then per operator list (compared by identity): the
+   * widget class and how many.
    */
   #recorded = new Map<string | undefined, Map<readonly string[], { widget: string; n: number }>>();
   #recordedCount = 0;
@@ -53,7 +53,7 @@ export class ImpressionCounter {
   }
 
   /**
-   * Notes that a widget showing `operatorIds` was served to `userAgent`: the cheapest possible step
+   * Notes that a widget showing `operatorIds` was seen by `userAgent`: the cheapest possible step
    * on the request path. Bots (isbot) are left out when the batch is counted.
    */
   record(operatorIds: readonly string[], widget: string, userAgent: string | undefined): void {

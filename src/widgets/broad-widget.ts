@@ -122,6 +122,7 @@ export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): B
     };
   });
 
+  const operatorIds = ranked.map((r) => r.operatorId);
   return {
     payload: {
       widget_class: 'broad',
@@ -129,7 +130,8 @@ export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): B
       timestamp: input.changedAt,
       trending_summary: trendingSummary(input.metrics, known, toMoney),
       operators,
+      impression_url: ctx.impressionUrl('broad', operatorIds),
     },
-    operatorIds: ranked.map((r) => r.operatorId),
+    operatorIds,
   };
 }

@@ -36,6 +36,7 @@ export function buildEventWidget(
   const shown = event.outcomes
     .map((outcome, i) => ({ outcome, quotes: allowed[i]!, probability: probabilityOf.get(i)! }))
     .filter((o) => o.quotes.length > 0);
+  const operatorIds = [...new Set(shown.flatMap((o) => o.quotes.map((q) => q.operatorId)))];
   return {
     widget_class: 'event-specific',
     ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), shown.length),
@@ -74,5 +75,6 @@ export function buildEventWidget(
         }),
       };
     }),
+    impression_url: ctx.impressionUrl('event-specific', operatorIds),
   };
 }

@@ -21,6 +21,12 @@ export const WLP = z.string().regex(/^\d+(\.5)?-\d+(\.5)?-\d+(\.5)?$/);
 /** Football's wins-draws-losses record. */
 export const WDL = z.string().regex(/^\d+-\d+-\d+$/);
 export const ClickUrl = z.url().regex(/\/v1\/click\?/, 'click-tracking URL');
+/** The signed URL that reports a viewable impression of the payload (GET; null when it shows no operator). */
+export const ImpressionUrl = z
+  .url()
+  .regex(/\/v1\/impression\?/, 'impression URL')
+  .nullable()
+  .describe('GET it once the widget is viewable (at least half of it on screen for one second); counts each operator shown once per visitor and day. null when no operator is shown.');
 /**
  * Present only when the payload was built from data whose source has not been refreshed for longer
  * than its staleness limit (docs/operations.md, "Stale data"): the last good data is still served.
@@ -94,6 +100,7 @@ export const BroadWidgetPayload = z.object({
       }),
     }),
   ),
+  impression_url: ImpressionUrl,
 });
 export type BroadWidgetPayload = z.infer<typeof BroadWidgetPayload>;
 
@@ -126,6 +133,7 @@ export const EventWidgetPayload = z.object({
       comparison_pool: z.array(ComparisonEntry),
     }),
   ),
+  impression_url: ImpressionUrl,
 });
 export type EventWidgetPayload = z.infer<typeof EventWidgetPayload>;
 

@@ -178,20 +178,33 @@ describe('broad widget', () => {
     expect(new URL(body.operators[0]!.routing.web_url).searchParams.get('a')).toBe(ADVERTISER);
   });
 
-  it('serving the widget counts impressions per operator (flushed in the background); the embed\'s refreshes count none', async () => {
+  it('fetching counts nothing; the payload\'s impression_url counts each operator shown once per visitor and day', async () => {
     const { body } = await broad('fallback_geo=US-NJ&limit=2');
-    const id = byName.get(body.operators[0]!.operator_name)!.id;
-    const count = async () => Number(await redis.client.hget(impressionsKey(id, day()), 'total'));
-    await expect.poll(count, { timeout: 5_000, interval: 100 }).toBeGreaterThan(0);
-    // Three refreshes of the widget already shown, then one new page view: exactly one more.
-    await new Promise((r) => setTimeout(r, 1_500)); // past the next flush: the count above is final
-    const before = await count();
-    for (let i = 0; i < 3; i++) expect((await broad('fallback_geo=US-NJ&limit=2&refresh=1')).body.operators.length).toBe(2);
-    await broad('fallback_geo=US-NJ&limit=2');
-    await expect.poll(count, { timeout: 5_000, interval: 100 }).toBe(before + 1);
-    await new Promise((r) => setTimeout(r, 1_500));
-    expect(await count()).toBe(before + 1);
-    expect((await get('/v1/widgets/broad?fallback_geo=US-NJ&refresh=yes')).status).toBe(400);
+    const ids = body.operators.map((o) => byName.get(o.operator_name)!.id);
+    expect(ids).toHaveLength(2);
+    const url = new URL(body.impression_url!);
+    const count = async (id: string) => Number(await redis.client.hget(impressionsKey(id, day()), 'total'));
+    const counts = () => Promise.all(ids.map(count));
+    const before = await counts();
+    // Viewers reporting through the trusted proxy, each from their own address.
+    const report = (address: string, headers: Record<string, string> = {}, method = 'GET', search = url.search) =>
+      fetch(`${proxied.base}${url.pathname}${search}`, { method, headers: { 'user-agent': BROWSER, 'x-forwarded-for': address, ...headers } });
+    expect((await report('81.2.69.20')).status).toBe(204);
+    expect((await report('81.2.69.20')).status).toBe(204); // the same visitor again: not counted
+    expect((await report('81.2.69.21', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' })).status).toBe(204);
+    expect((await report('81.2.69.22', {}, 'HEAD')).status).toBe(204);
+    expect((await report('81.2.69.23')).status).toBe(204);
+    await expect.poll(counts, { timeout: 5_000, interval: 100 }).toEqual(before.map((n) => n + 2));
+    expect(await redis.client.hget(impressionsKey(ids[0]!, day()), 'widget:broad')).not.toBeNull();
+    // Fetches before the next report count nothing: the count moves by that report alone.
+    for (let i = 0; i < 3; i++) await broad('fallback_geo=US-NJ&limit=2');
+    expect((await report('81.2.69.24')).status).toBe(204);
+    await expect.poll(counts, { timeout: 5_000, interval: 100 }).toEqual(before.map((n) => n + 3));
+    // Forged lists and expired URLs are refused.
+    const forged = url.search.replace(/o=[^&]+/, `o=${ids[0]}`);
+    const refused = await report('81.2.69.25', {}, 'GET', forged);
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('invalid_link');
   });
 });
 

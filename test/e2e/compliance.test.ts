@@ -55,10 +55,10 @@ afterAll(async () => {
   await Promise.all([api?.stop(), proxied?.stop(), worker?.stop()]);
 });
 
-async function json(path: string, headers: Record<string, string> = {}, base = api.base): Promise<{ body: unknown; cacheControl: string | null }> {
+async function json(path: string, headers: Record<string, string> = {}, base = api.base): Promise<{ body: unknown; cacheControl: string | null; vary: string | null }> {
   const res = await fetch(`${base}${path}`, { headers });
   expect(res.status, path).toBe(200);
-  return { body: await res.json(), cacheControl: res.headers.get('cache-control') };
+  return { body: await res.json(), cacheControl: res.headers.get('cache-control'), vary: res.headers.get('vary') };
 }
 const adv = (): Record<string, string> => ({ 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey });
 
@@ -85,6 +85,7 @@ async function allWidgets(query: string, headers: Record<string, string> = {}, b
     geos: [b.resolved_geo, e.resolved_geo, s.resolved_geo, l.resolved_geo],
     regions: [b.resolved_region, e.resolved_region, s.resolved_region, l.resolved_region],
     cacheControl: [broad.cacheControl, event.cacheControl, book.cacheControl, live.cacheControl],
+    vary: [broad.vary, event.vary, book.vary, live.vary],
     shown: {
       broad: b.operators.map((o) => idByName.get(o.operator_name)!),
       event: e.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.operator_id)),
@@ -173,6 +174,12 @@ describe('the region chain: a trusted CDN header, else the IP database, else fal
     const ontario = await allWidgets('fallback_geo=JP', { 'x-forwarded-for': US_ADDRESS, 'cf-ipcountry': 'CA', 'cf-region-code': 'ON' }, proxied.base);
     expect(ontario.regions).toEqual(Array(4).fill('CA-ON'));
     expect(ontario.shown.broad.sort()).toEqual(['betmgm', 'fanduel']);
+    // Placed by the CDN's headers: a shared cache may keep each body, keyed on those headers.
+    for (const cc of ontario.cacheControl) expect(cc).toMatch(/^public, max-age=\d+, s-maxage=\d+, stale-while-revalidate=\d+, stale-if-error=\d+$/);
+    expect(ontario.vary).toEqual([
+      'cf-ipcountry, cf-region-code, Accept-Language, X-Advertiser-Id, Accept-Encoding',
+      ...Array(3).fill('cf-ipcountry, cf-region-code, X-Advertiser-Id, Accept-Encoding'),
+    ]);
     const texas = await allWidgets('', { 'cf-ipcountry': 'US', 'cf-region-code': 'TX' }, proxied.base);
     expect(texas.regions).toEqual(Array(4).fill('US-TX'));
     const noRegion = await allWidgets('', { 'cf-ipcountry': 'US' }, proxied.base);
@@ -182,6 +189,8 @@ describe('the region chain: a trusted CDN header, else the IP database, else fal
     // Tor (T1) places no one: the address decides
     const tor = await allWidgets('', { 'x-forwarded-for': US_ADDRESS, 'cf-ipcountry': 'T1' }, proxied.base);
     expect(tor.regions).toEqual(Array(4).fill(usAddressJurisdiction));
+    // ...and no shared cache can key on an address: private again
+    for (const cc of tor.cacheControl) expect(cc).toMatch(/^private, max-age=\d+$/);
   });
 
   it('the same headers from an untrusted peer are ignored (fallback_geo decides)', async () => {
@@ -198,6 +207,10 @@ describe('advertiser endpoints take the viewer jurisdiction as geo, never the ca
     for (const ids of Object.values(w.shown)) expect(ids).toEqual([]);
     const nj = await allWidgets('geo=US-NJ', adv(), api.base, '/advertiser');
     expect(nj.regions).toEqual(Array(4).fill('US-NJ'));
+    // an advertiser's answers are never for a shared cache, even behind the trusted CDN
+    const viaCdn = await allWidgets('geo=US-NJ', { ...adv(), 'cf-ipcountry': 'GB' }, proxied.base, '/advertiser');
+    expect(viaCdn.regions).toEqual(Array(4).fill('US-NJ'));
+    for (const cc of viaCdn.cacheControl) expect(cc).toMatch(/^private, max-age=\d+$/);
     expect(nj.shown.sportsbook.length).toBeGreaterThan(3);
     // geo on a public route grants nothing: the public route resolves the caller
     const pub = await allWidgets('geo=JP&fallback_geo=US-NJ');

@@ -420,6 +420,28 @@ describe('a publisher\'s page on another origin', () => {
     await p.close();
   });
 
+  it('reports an impression once a widget is at least half on screen, and only then; once per payload', async () => {
+    const [top, below] = await Promise.all([5, 3].map(async (n) => BroadWidgetPayload.parse(await getJson(`/v1/widgets/broad?limit=${n}`)).impression_url!));
+    expect(top).not.toBe(below);
+    const p = await context.newPage();
+    await p.setViewportSize({ width: 1280, height: 800 });
+    const beacons: string[] = [];
+    p.on('request', (r) => void (r.url().includes('/v1/impression?') && beacons.push(r.url())));
+    const topSeen = p.waitForRequest((r) => r.url() === top, { timeout: 15_000 });
+    // The second widget starts far below the fold (the page has no CSP, so an inline style is fine).
+    await p.goto(publish('/viewable', ['<predictwire-widget kind="broad" limit="5"></predictwire-widget>', '<div style="height: 4000px"></div><predictwire-widget kind="broad" limit="3"></predictwire-widget>']));
+    await topSeen;
+    // The widget far below the fold has its payload too, and reported nothing.
+    await p.locator('predictwire-widget[limit="3"] footer').waitFor({ state: 'attached' });
+    expect(beacons).toEqual([top]);
+    const belowSeen = p.waitForResponse((r) => r.url() === below, { timeout: 15_000 });
+    await p.locator('predictwire-widget[limit="3"]').scrollIntoViewIfNeeded();
+    // Accepted (headless chromium is a bot to the counters, so broad.test.ts shows the counting).
+    expect((await belowSeen).status()).toBe(204);
+    expect(beacons).toEqual([top, below]);
+    await p.close();
+  });
+
   it('has a compact layout for tight slots', async () => {
     const p = await open(publish('/compact', [
       '<predictwire-widget kind="sportsbook" league="NBA"></predictwire-widget>',

@@ -171,7 +171,7 @@ describe('CTR moves the broad ranking', () => {
           ctrPrior: { mean: s.ctrMean, weight: M },
           weights: WEIGHTS,
         },
-        { ...shownOperators('GB'), clickUrl: (t) => clickUrl('https://pw.example', 'integration-secret-0123456789abcdefgh', t), linkExpiresAt: EXPIRES, impressionId: 'imp-x' },
+        { ...shownOperators('GB'), clickUrl: (t) => clickUrl('https://pw.example', 'integration-secret-0123456789abcdefgh', t), impressionUrl: () => null, linkExpiresAt: EXPIRES, impressionId: 'imp-x' },
       ).operatorIds;
     };
 

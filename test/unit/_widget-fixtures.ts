@@ -2,6 +2,7 @@
 import { disclosureFor } from '../../src/catalog/disclosures.js';
 import type { Operator } from '../../src/catalog/operator-schema.js';
 import { clickUrl } from '../../src/tracking/click-links.js';
+import { impressionUrl } from '../../src/tracking/impression-links.js';
 import type { WidgetContext } from '../../src/widgets/context.js';
 
 export const CLICK_BASE = 'https://pw.example';
@@ -78,6 +79,7 @@ export function makeContext(overrides: Partial<WidgetContext> = {}): WidgetConte
     operatorById: (id) => byId.get(id),
     offerFor: (id) => byId.get(id)?.offers.find((o) => o.jurisdictions.includes('US')),
     clickUrl: (target) => clickUrl(CLICK_BASE, CLICK_SECRET, target),
+    impressionUrl: (widget, operatorIds) => impressionUrl(CLICK_BASE, CLICK_SECRET, { widget, operatorIds, expiresAt: 1_900_000_000 }),
     linkExpiresAt: 1_900_000_000,
     impressionId: 'imp-0001',
     advertiserId: 'acme-media',

@@ -3,6 +3,7 @@ import { operatorById } from '../../src/catalog/operators.js';
 import { shownOperators } from '../../src/catalog/shown-operators.js';
 import type { MetricsData } from '../../src/model/index.js';
 import { clickUrl, verifyClick } from '../../src/tracking/click-links.js';
+import { impressionUrl } from '../../src/tracking/impression-links.js';
 import type { OperatorSignals } from '../../src/tracking/ranking-inputs.js';
 import { buildBroadWidget, type BroadWidgetInput } from '../../src/widgets/broad-widget.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
@@ -16,6 +17,7 @@ const EXPIRES = Math.floor(NOW.getTime() / 1000) + 3600;
 const ctx = (country: string, advertiserId?: string): WidgetContext => ({
   ...shownOperators(country),
   clickUrl: (t) => clickUrl(BASE, SECRET, t),
+  impressionUrl: (widget, operatorIds) => impressionUrl(BASE, SECRET, { widget, operatorIds, expiresAt: EXPIRES }),
   linkExpiresAt: EXPIRES,
   impressionId: 'imp-broad-1',
   advertiserId,

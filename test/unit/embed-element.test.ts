@@ -40,14 +40,6 @@ describe('widgetRequest', () => {
     expect(Object.fromEntries(new URL(request({ kind: 'live-market', asset: 'ETH', horizon: '15' }).url).searchParams)).toEqual({ asset: 'ETH', horizon_minutes: '15' });
   });
 
-  it('marks every fetch after the first with refresh=1 where the widget counts impressions (broad, event)', () => {
-    const event = request({ kind: 'event', slug: 'a-b', 'advertiser-id': 'acme' });
-    expect(Object.fromEntries(new URL(event.refreshUrl).searchParams)).toEqual({ slug: 'a-b', advertiser_id: 'acme', refresh: '1' });
-    expect(new URL(request({ kind: 'broad' }).refreshUrl).search).toBe('?refresh=1');
-    // The others count no impressions: the same URL every time.
-    for (const r of [request({ kind: 'sportsbook', league: 'NBA' }), request({ kind: 'live-market' })]) expect(r.refreshUrl).toBe(r.url);
-  });
-
   it('uses api-base when set, sends the locale as Accept-Language', () => {
     const r = request({ kind: 'broad', 'api-base': 'http://localhost:8080', locale: 'de' });
     expect(r.url).toBe('http://localhost:8080/v1/widgets/broad?');

@@ -43,14 +43,14 @@ describe('PayloadCache', () => {
     let fxStale = false;
     const cache = new PayloadCache((kind) => (kind === 'fx' && fxStale ? { stale: true, data_fetched_at: fxFetched } : undefined));
     const usd = cache.put('metrics', 'usd', { total: '$1M' }, CHANGED_AT);
-    const eur = cache.put('metrics', 'eur', { total: '€1M' }, CHANGED_AT, undefined, [], undefined, ['fx']);
+    const eur = cache.put('metrics', 'eur', { total: '€1M' }, CHANGED_AT, undefined, undefined, ['fx']);
     expect(JSON.parse(eur.body.toString())).toEqual({ total: '€1M' });
     fxStale = true;
     cache.invalidate('fx');
     // Every metrics body went with the rates it may have used; rebuilt, only the converted one is stale.
     expect(cache.get('metrics', 'eur', NOW)).toBeUndefined();
     expect(cache.get('metrics', 'usd', NOW)).toBeUndefined();
-    expect(JSON.parse(cache.put('metrics', 'eur', { total: '€1M' }, CHANGED_AT, undefined, [], undefined, ['fx']).body.toString())).toEqual({ total: '€1M', stale: true, data_fetched_at: fxFetched });
+    expect(JSON.parse(cache.put('metrics', 'eur', { total: '€1M' }, CHANGED_AT, undefined, undefined, ['fx']).body.toString())).toEqual({ total: '€1M', stale: true, data_fetched_at: fxFetched });
     expect(cache.put('metrics', 'usd', { total: '$1M' }, CHANGED_AT).body).toEqual(usd.body);
   });
 

@@ -12,6 +12,7 @@ import type { LiveView } from '../../src/live/engine.js';
 import { LIVE_VENUES } from '../../src/live/venues.js';
 import type { BookOdds, LeagueData, MarketEvent, MetricsData } from '../../src/model/index.js';
 import { clickUrl } from '../../src/tracking/click-links.js';
+import { impressionUrl } from '../../src/tracking/impression-links.js';
 import { buildBroadWidget, type BroadWidgetInput } from '../../src/widgets/broad-widget.js';
 import type { WidgetContext } from '../../src/widgets/context.js';
 import { buildEventWidget } from '../../src/widgets/event-widget.js';
@@ -56,6 +57,7 @@ const PROMO_CODES: Record<string, Record<string, string>> = {
 const ctx = (country: string): WidgetContext => ({
   ...shownOperators(country),
   clickUrl: (t) => clickUrl('https://pw.example', 'widget-compliance-test-secret-0123456789', t),
+  impressionUrl: (widget, operatorIds) => impressionUrl('https://pw.example', 'widget-compliance-test-secret-0123456789', { widget, operatorIds, expiresAt: 1_900_000_000 }),
   linkExpiresAt: 1_900_000_000,
   impressionId: 'imp-geo',
 });

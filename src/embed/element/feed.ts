@@ -32,8 +32,6 @@ export class Feed {
   /** The server's Retry-After (429, 503), a floor under the next delay. */
   #retryAfterMs = 0;
   #lastFetchAt = 0;
-  /** The widget's first fetch is done: later ones are refreshes (`req.refreshUrl`). */
-  #fetched = false;
   #refetch?: ReturnType<typeof setTimeout>;
 
   constructor(private readonly req: WidgetRequest, private readonly on: FeedEvents) {
@@ -87,9 +85,7 @@ export class Feed {
       this.#inflight = true;
       this.#lastFetchAt = Date.now();
       try {
-        const url = this.#fetched ? this.req.refreshUrl : this.req.url;
-        this.#fetched = true;
-        const res = await fetch(url, {
+        const res = await fetch(this.req.url, {
           headers: { ...this.req.headers, ...(this.#etag ? { 'if-none-match': this.#etag } : {}) },
           cache: 'no-store',
         });

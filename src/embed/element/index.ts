@@ -11,6 +11,7 @@ import { ATTRIBUTES, widgetRequest } from './request.js';
 import { reservedHeight } from './skeleton.js';
 import { applyStyles } from './styles.js';
 import { isEmpty, renderView, type Payload } from './view.js';
+import { Viewability } from './viewability.js';
 
 // The API origin defaults to the origin this script was loaded from (read while it executes).
 const SCRIPT_ORIGIN = (() => {
@@ -28,6 +29,7 @@ class PredictwireWidget extends HTMLElement {
   readonly #root = this.attachShadow({ mode: 'open' });
   readonly #mount = document.createElement('div');
   #feed?: Feed;
+  #viewability?: Viewability;
   #restart = false;
   #payload?: Payload;
   /** The payload without its countdown: when only the countdown moved, nothing is re-rendered. */
@@ -61,6 +63,8 @@ class PredictwireWidget extends HTMLElement {
   #stop(): void {
     this.#feed?.stop();
     this.#feed = undefined;
+    this.#viewability?.stop();
+    this.#viewability = undefined;
     clearInterval(this.#ticker);
   }
 
@@ -107,6 +111,7 @@ class PredictwireWidget extends HTMLElement {
       error: (status, detail, retrying) => this.#fail(status, detail, retrying),
     });
     this.#feed.start();
+    this.#viewability = new Viewability(this, () => (this.#payload as { impression_url?: string | null } | undefined)?.impression_url);
     if (req.kind === 'live-market') this.#ticker = setInterval(() => this.#tick(), 1000);
   }
 
@@ -133,6 +138,7 @@ class PredictwireWidget extends HTMLElement {
     // Painted first: a listener of the event finds the widget as the reader sees it.
     this.#paint();
     this.#enter(isEmpty(p) ? 'empty' : 'load', { payload: p });
+    this.#viewability?.report();
   }
 
   /** The countdown runs locally between pushes; at zero the next window is fetched. */

@@ -6,10 +6,8 @@ const KINDS: readonly string[] = ['event', 'broad', 'sportsbook', 'live-market']
 
 export interface WidgetRequest {
   kind: Kind;
-  /** The first fetch of a widget: the page view, counted as an impression where the kind counts them. */
+  /** Every fetch of the widget (the same URL each time, so caches share it; fetching counts no impression). */
   url: string;
-  /** Every later fetch (polls, pushes fetched, the tab shown again): `refresh=1` where the route takes it, so no second impression. */
-  refreshUrl: string;
   headers: Record<string, string>;
   /** WebSocket URL and topic for kinds the server pushes; undefined for polled-only kinds. */
   ws?: { url: string; topic: string; payloadUsable: boolean };
@@ -60,9 +58,5 @@ export function widgetRequest(attr: (name: string) => string | null, base: strin
     const format = attr('display-format');
     ws = { url: wsBase.href, topic: `event:${attr('slug')}${format && format !== 'cents' ? `:${format}` : ''}`, payloadUsable };
   }
-  // Only the broad and event widgets count impressions (and take `refresh`).
-  const refresh = new URL(url);
-  if (k === 'broad' || k === 'event') refresh.searchParams.set('refresh', '1');
-  const refreshUrl = refresh.href;
-  return { kind: k, url, refreshUrl, headers, ws, defaultRefresh: k === 'live-market' ? 5 : 30 };
+  return { kind: k, url, headers, ws, defaultRefresh: k === 'live-market' ? 5 : 30 };
 }

@@ -3,8 +3,8 @@
  * visitor's country, locale and currency, so:
  * - the in-process cache key holds all three (plus limit, advertiser and the versions of the FX
  *   rates and ranking signals the body was built from);
- * - responses are `Cache-Control: private` (a shared cache or CDN cannot see the client address
- *   the country came from, so it must not store them) with `Vary: Accept-Language` for browsers.
+ * - responses vary on Accept-Language; a shared cache may keep them when the country came from a
+ *   trusted CDN's geo headers, else they are private (http/cache-policy.ts).
  */
 import { z } from 'zod';
 import { ADVERTISER_ID } from '../../auth/advertiser-keys.js';
@@ -18,10 +18,11 @@ import type { Deps } from '../deps.js';
 import { enumParam, GeoParams, intParam, RefreshParam } from '../params.js';
 import { dataUnavailable } from '../problem.js';
 import { parseQuery } from '../query.js';
-import { cachedReply, CORS_HEADERS, jsonShape } from '../respond.js';
+import { shapeFor, widgetShapes } from '../cache-policy.js';
+import { cachedReply } from '../respond.js';
 import { requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler } from '../types.js';
-import { viewerJurisdiction } from '../viewer-jurisdiction.js';
+import { viewerGeo } from '../viewer-jurisdiction.js';
 import { BODY_TTL_MS, widgetContext } from '../widget-context.js';
 import type { Attribution } from './widgets.js';
 import type { Snapshot, SnapshotKind } from '../../store/schemas.js';
@@ -49,11 +50,12 @@ const languageOf = (acceptLanguage: string | undefined): Locale | '' => {
 
 /** The broad widget route; `authenticated` selects the advertiser variant's cache policy. */
 export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
-  const age = deps.config.widgetMaxAgeSeconds;
-  const shape = jsonShape({
-    ...(authenticated ? {} : CORS_HEADERS),
-    'cache-control': `private, max-age=${age}`,
-    vary: 'Accept-Language, X-Advertiser-Id',
+  const shapes = widgetShapes({
+    authenticated,
+    cdn: deps.config.cdnGeo,
+    refreshSeconds: deps.config.refreshSeconds.metrics,
+    browserMaxAge: deps.config.widgetMaxAgeSeconds,
+    vary: ['Accept-Language', 'X-Advertiser-Id'],
   });
   // Parts: country, locale, currency, limit, advertiser, rates (undefined for USD), signals.
   const keys = new VariantKeys(
@@ -62,7 +64,8 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
   return (req) => {
     const q = parseQuery(BroadWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const country = viewerJurisdiction(deps.geo, req, q.fallback_geo, authenticated, q.geo);
+    const geo = viewerGeo(deps.geo, req, q.fallback_geo, authenticated, q.geo);
+    const country = geo.jurisdiction;
     // Accept-Language when it names a catalog locale, else the country's (domain/locale.ts).
     const locale = languageOf(req.headers['accept-language']) || localeForJurisdiction(country);
     const requested = q.currency;
@@ -99,9 +102,8 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
       // Amounts converted at stale rates are stale too, and metrics derived from stale events or
       // sportsbook data (metrics=derived refreshes from their last accepted fetches) are as old as those.
       const inputs: SnapshotKind[] = [...(fx ? ['fx' as const] : []), ...(deps.config.sources.metrics === 'derived' ? (['events', 'sportsbook'] as const) : [])];
-      entry = deps.payloads.put('metrics', key, payload, changedAt, nowMs + BODY_TTL_MS, operatorIds, undefined, inputs);
+      entry = deps.payloads.put('metrics', key, payload, changedAt, nowMs + BODY_TTL_MS, undefined, inputs);
     }
-    if (req.method === 'GET' && q.refresh === undefined) deps.impressions.record(entry.shown, 'broad', req.headers['user-agent']);
-    return cachedReply(req, entry, shape);
+    return cachedReply(req, entry, shapeFor(shapes, geo));
   };
 }

@@ -4,9 +4,10 @@ import { ASSETS } from '../../live/market.js';
 import type { Deps } from '../deps.js';
 import { AdvertiserIdParam, enumParam, GeoParams } from '../params.js';
 import { parseQuery } from '../query.js';
-import { cachedReply, CORS_HEADERS, jsonShape } from '../respond.js';
+import { shapeFor, widgetShapes } from '../cache-policy.js';
+import { cachedReply } from '../respond.js';
 import type { Handler } from '../types.js';
-import { viewerJurisdiction } from '../viewer-jurisdiction.js';
+import { viewerGeo } from '../viewer-jurisdiction.js';
 import type { Attribution } from './widgets.js';
 
 export const LiveMarketQuery = z.object({
@@ -17,18 +18,14 @@ export const LiveMarketQuery = z.object({
 });
 
 export function liveMarketRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
-  // Prices move several times a second: a second of caching at most, and only by the browser (the
-  // operators shown depend on the visitor's country).
-  const shape = jsonShape(
-    authenticated
-      ? { 'cache-control': 'private, max-age=1' }
-      : { ...CORS_HEADERS, 'cache-control': 'private, max-age=1', vary: 'X-Advertiser-Id' },
-  );
+  // Prices move several times a second: a second of caching at most (the operators shown depend
+  // on the visitor's jurisdiction, so a shared cache keeps it only with a trusted CDN's geo headers).
+  const shapes = widgetShapes({ authenticated, cdn: deps.config.cdnGeo, refreshSeconds: 1, browserMaxAge: 1, vary: ['X-Advertiser-Id'] });
   return (req) => {
     const q = parseQuery(LiveMarketQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const country = viewerJurisdiction(deps.geo, req, q.fallback_geo, authenticated, q.geo);
-    const entry = deps.live.latest(q.asset, q.horizon_minutes, country, advertiserId);
-    return cachedReply(req, entry, shape);
+    const geo = viewerGeo(deps.geo, req, q.fallback_geo, authenticated, q.geo);
+    const entry = deps.live.latest(q.asset, q.horizon_minutes, geo.jurisdiction, advertiserId);
+    return cachedReply(req, entry, shapeFor(shapes, geo));
   };
 }

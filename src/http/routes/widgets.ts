@@ -6,11 +6,12 @@ import type { CachedBody } from '../payload-cache.js';
 import { EventWidgetQuery, SportsbookWidgetQuery } from '../params.js';
 import { notFound, Problem } from '../problem.js';
 import { parseQuery } from '../query.js';
-import { cachedReply, CORS_HEADERS, jsonShape, type ReplyShape } from '../respond.js';
+import { shapeFor, widgetShapes, type WidgetShapes } from '../cache-policy.js';
+import { cachedReply } from '../respond.js';
 import { findEvent, requireSnapshot } from '../snapshot-lookup.js';
 import type { Handler, Request } from '../types.js';
 import { VariantKeys } from '../variant-keys.js';
-import { viewerJurisdiction } from '../viewer-jurisdiction.js';
+import { viewerGeo } from '../viewer-jurisdiction.js';
 import { BODY_TTL_MS, widgetContext } from '../widget-context.js';
 import { buildEventWidget } from '../../widgets/event-widget.js';
 import { buildSportsbookWidget, nextMatchup } from '../../widgets/sportsbook-widget.js';
@@ -20,19 +21,11 @@ import { matchTeam } from '../../widgets/team-match.js';
 export type Attribution = (req: Request, queryHint: string | undefined) => string | undefined;
 
 /**
- * Every widget body depends on the visitor's country, which a shared cache or CDN cannot see (it
- * comes from the client address): responses are private to the browser.
+ * A widget route's reply shapes: the body depends on the visitor's jurisdiction and, on public
+ * routes, on the X-Advertiser-Id header (it changes the links).
  */
-function replyShape(deps: Deps, authenticated: boolean): ReplyShape {
-  const age = deps.config.widgetMaxAgeSeconds;
-  return jsonShape(authenticated
-    ? { 'cache-control': `private, max-age=${age}` }
-    : {
-        ...CORS_HEADERS,
-        'cache-control': `private, max-age=${age}`,
-        // The x-advertiser-id header changes the links.
-        vary: 'X-Advertiser-Id',
-      });
+function replyShapes(deps: Deps, authenticated: boolean, refreshSeconds: number): WidgetShapes {
+  return widgetShapes({ authenticated, cdn: deps.config.cdnGeo, refreshSeconds, browserMaxAge: deps.config.widgetMaxAgeSeconds, vary: ['X-Advertiser-Id'] });
 }
 
 const eventKeys = new VariantKeys((p) => `event|${p[0]}|${p[1]}|${p[2] ?? ''}|${p[3]}`);
@@ -51,23 +44,22 @@ export function eventWidgetBody(deps: Deps, slug: string, format: DisplayFormat,
   const event = findEvent(snap, slug);
   if (!event) throw notFound(`No event with slug "${slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
   const payload = buildEventWidget(event, snap.changedAt, format, widgetContext(deps.config, new Date(nowMs), advertiserId, `event|${snap.version}`, country));
-  const shown = [...new Set(payload.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.operator_id)))];
-  return deps.payloads.put('events', key, payload, snap.changedAt, nowMs + BODY_TTL_MS, shown);
+  return deps.payloads.put('events', key, payload, snap.changedAt, nowMs + BODY_TTL_MS);
 }
 
 export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
-  const shape = replyShape(deps, authenticated);
+  const shapes = replyShapes(deps, authenticated, deps.config.refreshSeconds.events);
   return (req) => {
     const q = parseQuery(EventWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId, viewerJurisdiction(deps.geo, req, q.fallback_geo, authenticated, q.geo));
-    if (req.method === 'GET' && q.refresh === undefined) deps.impressions.record(entry.shown, 'event-specific', req.headers['user-agent']);
-    return cachedReply(req, entry, shape);
+    const geo = viewerGeo(deps.geo, req, q.fallback_geo, authenticated, q.geo);
+    const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId, geo.jurisdiction);
+    return cachedReply(req, entry, shapeFor(shapes, geo));
   };
 }
 
 export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
-  const shape = replyShape(deps, authenticated);
+  const shapes = replyShapes(deps, authenticated, deps.config.refreshSeconds.sportsbook);
   // Parts: league, team_context as given, jurisdiction, odds format, advertiser.
   const keys = new VariantKeys((p) => `sportsbook|${p[0]}|${((p[1] as string | undefined) ?? '').toLowerCase()}|${p[2]}|${p[3]}|${p[4] ?? ''}`);
   return (req) => {
@@ -75,7 +67,8 @@ export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attrib
     const advertiserId = attribution(req, q.advertiser_id);
     const snap = requireSnapshot(deps.snapshots, 'sportsbook', q.league);
     const nowMs = deps.now();
-    const country = viewerJurisdiction(deps.geo, req, q.fallback_geo, authenticated, q.geo);
+    const geo = viewerGeo(deps.geo, req, q.fallback_geo, authenticated, q.geo);
+    const country = geo.jurisdiction;
     const format = q.odds_format ?? oddsFormatFor(country);
     const key = keys.of([q.league, q.team_context, country, format, advertiserId]);
     let entry = deps.payloads.get('sportsbook', key, nowMs);
@@ -96,8 +89,8 @@ export function sportsbookWidgetRoute(deps: Deps, authenticated: boolean, attrib
       if (!matchup) throw notFound(teamCode ? `No upcoming ${q.league} matchup for ${teamCode}.` : `No upcoming ${q.league} matchup.`);
       const payload = buildSportsbookWidget(snap.data, matchup, widgetContext(deps.config, now, advertiserId, `sportsbook|${snap.version}`, country), format);
       // The next matchup changes when this one starts, even if no snapshot arrives.
-      entry = deps.payloads.put('sportsbook', key, payload, snap.changedAt, Date.parse(matchup.scheduledTime), [], q.league);
+      entry = deps.payloads.put('sportsbook', key, payload, snap.changedAt, Date.parse(matchup.scheduledTime), q.league);
     }
-    return cachedReply(req, entry, shape);
+    return cachedReply(req, entry, shapeFor(shapes, geo));
   };
 }

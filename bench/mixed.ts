@@ -1,0 +1,109 @@
+/**
+ * A mixed workload (issue 28 part 5): wrk cycling through up to 10,000 distinct widget URLs
+ * (jurisdictions, currencies, limits, display and odds formats, an advertiser) against the same API
+ * answering one URL, alternately in one run. Every URL is requested once before measuring, so both
+ * measure serving built bodies; what differs is the per-URL work (query parsing, variant lookup).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LEAGUES } from '../src/model/index.js';
+import { pinned } from './lib/cpu.js';
+import type { BenchOptions } from './lib/options.js';
+import { BENCH_ADVERTISER, startStack } from './lib/stack.js';
+import { median } from './lib/stats.js';
+import { fixed, int, type Row } from './lib/table.js';
+import { parseWrk, type WrkResult } from './lib/wrk.js';
+
+const SERVER_CPU = 0;
+const LOAD_CPU = 1;
+const TARGET = 0.7;
+const MAX_URLS = 10_000;
+const GEOS = ['US-NJ', 'US-NY', 'US-PA', 'US-MI', 'US-IL', 'US-TX', 'US-CA', 'CA-ON', 'CA-QC', 'GB', 'IE', 'DE', 'FR', 'ES', 'IT', 'NL', 'SE', 'BR', 'MX', 'JP', 'AU', 'IN', 'ZA', 'NG'];
+const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'BRL', 'MXN', 'JPY', 'CHF', 'INR'];
+
+export interface MixedResult {
+  rows: Row[];
+  details: unknown[];
+}
+
+type Log = (line: string) => void;
+
+/** Distinct widget paths over every dimension a page can choose, at most MAX_URLS. */
+function mixedPaths(slugs: string[], leagues: string[]): string[] {
+  const adv = ['', `&advertiser_id=${BENCH_ADVERTISER}`];
+  const out: string[] = [];
+  for (const geo of GEOS) {
+    for (const a of adv) {
+      for (const asset of ['BTC', 'ETH']) for (const h of [5, 15]) out.push(`/v1/widgets/live-market?asset=${asset}&horizon_minutes=${h}&fallback_geo=${geo}${a}`);
+      for (const league of leagues) for (const f of ['american', 'decimal', 'fractional']) out.push(`/v1/widgets/sportsbook?league=${league}&odds_format=${f}&fallback_geo=${geo}${a}`);
+      for (const slug of slugs) for (const f of ['cents', 'implied_pct', 'decimal']) out.push(`/v1/widgets/event?slug=${slug}&display_format=${f}&fallback_geo=${geo}${a}`);
+    }
+    // The broad widget's bodies stay within the payload cache's 5,000 per kind.
+    for (const currency of CURRENCIES) for (let limit = 1; limit <= 20; limit++) out.push(`/v1/widgets/broad?limit=${limit}&currency=${currency}&fallback_geo=${geo}`);
+  }
+  return out.slice(0, MAX_URLS);
+}
+
+/** A wrk script cycling through `paths`, as a browser asks (Accept-Encoding). */
+function cyclingScript(paths: string[]): string {
+  const list = paths.map((p) => JSON.stringify(p)).join(',\n');
+  return `local paths = {\n${list}\n}\nlocal i = 0\nwrk.headers["Accept-Encoding"] = "gzip, deflate, br"\nfunction request()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n`;
+}
+
+/** A wrk run of a script file. */
+function runMixed(base: string, file: string, o: BenchOptions): WrkResult {
+  const [cmd, ...args] = pinned(LOAD_CPU, ['wrk', '-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-s', file, base]);
+  const run = spawnSync(cmd!, args, { encoding: 'utf8', timeout: (o.seconds + 30) * 1000 });
+  const result = parseWrk(run.stdout);
+  if (!Number.isFinite(result.rps)) throw new Error(`mixed: wrk printed no result:\n${run.stdout}${run.stderr}`);
+  return result;
+}
+
+export async function runMixedWorkload(o: BenchOptions, log: Log): Promise<MixedResult> {
+  const out: MixedResult = { rows: [], details: [] };
+  const stack = await startStack({ withData: true, backgroundCpus: LOAD_CPU });
+  try {
+    const api = await stack.startApi({ API_WORKERS: '1' }, { cpus: SERVER_CPU });
+    const catalog = (await (await fetch(`${api.base}/v1/catalog`)).json()) as { events: Array<{ slug: string }> };
+    const leagues: string[] = [];
+    for (const league of LEAGUES) if ((await fetch(`${api.base}/v1/widgets/sportsbook?league=${league}&fallback_geo=US-NJ`)).status === 200) leagues.push(league);
+    const paths = mixedPaths(catalog.events.map((e) => e.slug), leagues);
+    // Every URL once: bodies built, and only 200s (a 404 or 503 would measure something else).
+    for (const path of paths) {
+      const res = await fetch(`${api.base}${path}`, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`mixed: ${path} answered ${res.status}`);
+    }
+    const single = '/v1/widgets/broad?limit=5&currency=USD&fallback_geo=US-NJ';
+    // Both through the same script (wrk's Lua costs per request): one list of all, one of one.
+    const dir = mkdtempSync(join(tmpdir(), 'pw-bench-mixed-'));
+    const [manyFile, oneFile] = [join(dir, 'many.lua'), join(dir, 'one.lua')];
+    writeFileSync(manyFile, cyclingScript(paths));
+    writeFileSync(oneFile, cyclingScript([single]));
+    log(`mixed: ${paths.length} distinct URLs against one (${single}), ${o.rounds} rounds x ${o.seconds} s`);
+    const one: WrkResult[] = [];
+    const many: WrkResult[] = [];
+    for (let r = 0; r < o.rounds; r++) {
+      one.push(runMixed(api.base, oneFile, o));
+      many.push(runMixed(api.base, manyFile, o));
+    }
+    const ratio = median(many.map((r) => r.rps)) / median(one.map((r) => r.rps));
+    const errors = [...one, ...many].reduce((s, r) => s + r.non2xx + r.socketErrors, 0);
+    out.rows.push({
+      area: 'REST',
+      case: `mixed workload: ${int(paths.length)} distinct URLs vs one`,
+      baseline: `${int(median(one.map((r) => r.rps)))} req/s`,
+      predictwire: `${int(median(many.map((r) => r.rps)))} req/s`,
+      ratio: fixed(ratio),
+      target: `≥ ${TARGET}`,
+      result: errors ? `FAIL (${errors} errors)` : ratio >= TARGET ? 'pass' : 'FAIL',
+    });
+    out.details.push({ part: 'mixed', urls: paths.length, single, one, many });
+    log(`  one URL ${int(median(one.map((r) => r.rps)))} req/s, ${paths.length} URLs ${int(median(many.map((r) => r.rps)))} req/s, ratio ${fixed(ratio)}`);
+  } finally {
+    await stack.stop();
+  }
+  return out;
+}
