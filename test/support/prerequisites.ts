@@ -1,6 +1,7 @@
 /**
- * Run first by `npm test`: the suite needs Debian's redis-server, redis-sentinel (the failover test)
- * and chromium (the embed's browser test, driven by playwright-core; nothing downloads a browser).
+ * Run first by `npm test`: the suite needs Debian's redis-server, redis-sentinel (the failover test),
+ * chromium (the embed's browser test, driven by playwright-core; nothing downloads a browser) and
+ * nginx (the caching edge in front of the API).
  * A missing one fails here in one line that says what to install, before any test starts.
  */
 import { execFileSync } from 'node:child_process';
@@ -16,11 +17,13 @@ const onPath = (bin: string) => {
 };
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const nginx = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const missing = [
   ...['redis-server', 'redis-sentinel'].filter((bin) => !onPath(bin)),
   ...(existsSync(chromium) ? [] : ['chromium']),
+  ...(existsSync(nginx) ? [] : ['nginx']),
 ];
 if (missing.length > 0) {
-  console.error(`npm test needs ${missing.join(', ')}: sudo apt-get install ${missing.join(' ')}${missing.includes('chromium') ? ' (or set CHROMIUM_PATH)' : ''}`);
+  console.error(`npm test needs ${missing.join(', ')}: sudo apt-get install ${missing.join(' ')}${missing.includes('chromium') || missing.includes('nginx') ? ' (or set CHROMIUM_PATH / NGINX_PATH)' : ''}`);
   process.exit(1);
 }
