@@ -32,8 +32,10 @@ const HEADERS = {
     pattern: '^[A-Za-z0-9._:-]{1,128}$',
   }),
   'Retry-After': header('Seconds to wait before retrying.', { type: 'string', pattern: '^\\d+$' }),
-  RateLimit: header('IETF RateLimit header: the limit that refused the request and when it resets.'),
-  'RateLimit-Policy': header('IETF RateLimit-Policy header: the limit\'s quota and window.'),
+  RateLimit: header(
+    'IETF RateLimit header: requests left under the limit (`r`) and seconds until its window resets (`t`): `"advertiser";r=598;t=41`. On a 429, the limit that refused the request.',
+  ),
+  'RateLimit-Policy': header('IETF RateLimit-Policy header: the limit\'s quota (`q`) and window in seconds (`w`): `"advertiser";q=600;w=60`.'),
   'WWW-Authenticate': header('The API key challenge: `ApiKey realm="predictwire", header="x-api-key"`.'),
   Allow: header('The methods the path answers: `GET, HEAD, OPTIONS`.'),
   Upgrade: header('The protocol the path takes: `websocket`.', { type: 'string', enum: ['websocket'] }),
@@ -114,9 +116,11 @@ interface Op {
 }
 
 function operation(id: string, op: Op): Obj {
+  // Every answer to an advertiser says what is left of its allowance.
+  const usage = op.advertiser ? (['RateLimit', 'RateLimit-Policy'] as const) : [];
   const ok: Obj = {
     description: 'OK',
-    headers: headers('X-Request-Id', 'Cache-Control', ...(op.cached ? (['ETag', 'Last-Modified', 'Vary', 'Content-Encoding'] as const) : [])),
+    headers: headers('X-Request-Id', 'Cache-Control', ...(op.cached ? (['ETag', 'Last-Modified', 'Vary', 'Content-Encoding'] as const) : []), ...usage),
     ...(op.payload ? { content: { [op.contentType ?? 'application/json']: { schema: typeof op.payload === 'string' ? ref(op.payload) : op.payload } } } : {}),
   };
   return {
@@ -129,7 +133,7 @@ function operation(id: string, op: Op): Obj {
       ...(op.advertiser ? { security: [{ advertiserId: [], apiKey: [] }] } : {}),
       responses: {
         '200': ok,
-        ...(op.cached ? { '304': { description: 'Not modified: the If-None-Match tag still matches.', headers: headers('X-Request-Id', 'ETag', 'Cache-Control', 'Vary') } } : {}),
+        ...(op.cached ? { '304': { description: 'Not modified: the If-None-Match tag still matches.', headers: headers('X-Request-Id', 'ETag', 'Cache-Control', 'Vary', ...usage) } } : {}),
         ...problemRefs([...(op.problems ?? []), ...(op.advertiser ? [401, 429, 503] : [])]),
         ...op.responses,
       },
