@@ -15,6 +15,7 @@ import {
   SpecificEventPayload,
   SportsbookWidgetPayload,
 } from '../widgets/payload-schemas.js';
+import { ReportPayload } from '../tracking/advertiser-report.js';
 import { ClientMessage, dataFrameSchema, ErrorFrame, UnsubscribedFrame } from '../ws/protocol.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -31,6 +32,7 @@ const COMPONENTS = {
   EventListPayload,
   SpecificEventPayload,
   CatalogPayload,
+  ReportPayload,
   Problem: ProblemBody,
   Health: HealthBody,
   Readiness: ReadyBody,

@@ -12,6 +12,7 @@ import { componentSchemas, parameterSchema, ref, type ComponentName, type JsonSc
 import { EventWidgetQuery, SlugPath, SpecificEventQuery, SportsbookWidgetQuery, WsQuery } from './params.js';
 import { PROBLEM_DOCS } from './problem.js';
 import { BroadWidgetQuery } from './routes/broad.js';
+import { ReportQuery } from './routes/reports.js';
 import { LiveMarketQuery } from './routes/live-market.js';
 
 type Obj = Record<string, unknown>;
@@ -113,6 +114,8 @@ interface Op {
   contentType?: string;
   /** Responses beyond the shared ones. */
   responses?: Obj;
+  /** Other media types the 200 may come in (chosen by Accept or a parameter), with their schema. */
+  alsoAs?: Record<string, JsonSchema>;
 }
 
 function operation(id: string, op: Op): Obj {
@@ -121,7 +124,14 @@ function operation(id: string, op: Op): Obj {
   const ok: Obj = {
     description: 'OK',
     headers: headers('X-Request-Id', 'Cache-Control', ...(op.cached ? (['ETag', 'Last-Modified', 'Vary', 'Content-Encoding'] as const) : []), ...usage),
-    ...(op.payload ? { content: { [op.contentType ?? 'application/json']: { schema: typeof op.payload === 'string' ? ref(op.payload) : op.payload } } } : {}),
+    ...(op.payload
+      ? {
+          content: {
+            [op.contentType ?? 'application/json']: { schema: typeof op.payload === 'string' ? ref(op.payload) : op.payload },
+            ...Object.fromEntries(Object.entries(op.alsoAs ?? {}).map(([type, schema]) => [type, { schema }])),
+          },
+        }
+      : {}),
   };
   return {
     get: {
@@ -186,6 +196,17 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
     params: [param('event_slug', 'path', 'An event slug from the event list.', parameterSchema(SlugPath), true), ...queryParams(SpecificEventQuery)],
     problems: [404],
     cached: true,
+    advertiser: true,
+  });
+  paths['/advertiser/v1/reports'] = operation('getAdvertiserReport', {
+    tag: 'advertiser',
+    summary: 'Your clicks, impressions and click-through rate per hour or day, as JSON or CSV',
+    description:
+      'The counts the ranking uses: a click once per visitor, operator and UTC day; bots, HTTP libraries and prefetches left out. Days are kept 90 days, hours 7. `Accept: text/csv` or `format=csv` for CSV (columns: period_start, the group_by columns, impressions, clicks, ctr).',
+    payload: 'ReportPayload',
+    alsoAs: { 'text/csv': { type: 'string' } },
+    params: [...queryParams(ReportQuery), param('Accept', 'header', 'text/csv for CSV; anything else: JSON (format= overrides it).')],
+    problems: [],
     advertiser: true,
   });
   paths['/v1/catalog'] = operation('getCatalog', {

@@ -16,6 +16,7 @@ import type { Deps } from './deps.js';
 import { invalidParameters, notFound, Problem } from './problem.js';
 import { json, PREFLIGHT_HEADERS } from './respond.js';
 import { eventListRoute, SPECIFIC_PREFIX, specificEventRoute } from './routes/advertiser.js';
+import { reportsRoute } from './routes/reports.js';
 import { broadWidgetRoute } from './routes/broad.js';
 import { catalogRoute } from './routes/catalog.js';
 import { clickRoute } from './routes/click.js';
@@ -144,6 +145,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     route('/advertiser/v1/widgets/events', ADVERTISER, auth(eventListRoute(deps))),
     route('/advertiser/v1/widgets/broad', ADVERTISER, auth(broadWidgetRoute(deps, true, authenticatedAttribution))),
     route(`${SPECIFIC_PREFIX}:slug`, ADVERTISER, auth(specificEventRoute(deps)), `${SPECIFIC_PREFIX}{slug}`),
+    route('/advertiser/v1/reports', [...BASE, 'x-advertiser-id', 'x-api-key', 'accept'], auth(reportsRoute(deps))),
     route('/v1/catalog', CACHED, catalogRoute(deps)),
     route('/v1/openapi.json', CACHED, openApiRoute(deps)),
     ...Object.entries(extra).map(([path, handler]) => route(path, CACHED, handler)),

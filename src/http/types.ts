@@ -20,6 +20,8 @@ export const REQUEST_HEADERS = [
   'cloudfront-viewer-country-region',
   'fastly-geo-country',
   'fastly-geo-region',
+  // Reports: text/csv asks for CSV.
+  'accept',
 ] as const;
 
 export type RequestHeaderName = (typeof REQUEST_HEADERS)[number];

@@ -101,7 +101,7 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
       const inputs: SnapshotKind[] = [...(fx ? ['fx' as const] : []), ...(deps.config.sources.metrics === 'derived' ? (['events', 'sportsbook'] as const) : [])];
       entry = deps.payloads.put('metrics', key, payload, changedAt, nowMs + BODY_TTL_MS, operatorIds, undefined, inputs);
     }
-    if (req.method === 'GET' && q.refresh === undefined) deps.impressions.record(entry.shown, 'broad', req.headers['user-agent']);
+    if (req.method === 'GET' && q.refresh === undefined) deps.impressions.record(entry.shown, 'broad', req.headers['user-agent'], advertiserId, country);
     return cachedReply(req, entry, shape);
   };
 }

@@ -60,8 +60,9 @@ export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution
   return (req) => {
     const q = parseQuery(EventWidgetQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);
-    const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId, viewerJurisdiction(deps.geo, req, q.fallback_geo, authenticated, q.geo));
-    if (req.method === 'GET' && q.refresh === undefined) deps.impressions.record(entry.shown, 'event-specific', req.headers['user-agent']);
+    const country = viewerJurisdiction(deps.geo, req, q.fallback_geo, authenticated, q.geo);
+    const entry = eventWidgetBody(deps, q.slug, q.display_format, advertiserId, country);
+    if (req.method === 'GET' && q.refresh === undefined) deps.impressions.record(entry.shown, 'event-specific', req.headers['user-agent'], advertiserId, country);
     return cachedReply(req, entry, shape);
   };
 }
