@@ -76,8 +76,9 @@ export function parameterSchema(schema: z.ZodType): JsonSchema {
       override: (ctx) => {
         const def = ctx.zodSchema._zod.def;
         if (def.type !== 'pipe' || def.out._zod.def.type !== 'number') return;
+        const { description } = ctx.jsonSchema as JsonSchema;
         for (const k of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as JsonSchema)[k];
-        Object.assign(ctx.jsonSchema, strip(z.toJSONSchema(def.out, { target: 'draft-2020-12' }) as JsonSchema));
+        Object.assign(ctx.jsonSchema, strip(z.toJSONSchema(def.out, { target: 'draft-2020-12' }) as JsonSchema), description ? { description } : {});
       },
     }) as JsonSchema,
   );
