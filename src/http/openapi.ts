@@ -223,21 +223,16 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
     payload: { type: 'object', required: ['openapi', 'info', 'paths'], description: 'An OpenAPI 3.1 document.' },
     cached: true,
   });
-  paths['/v1/embed.js'] = operation('getEmbedScript', {
-    tag: 'discovery',
-    summary: 'The <predictwire-widget> custom element (docs/embed.md)',
-    payload: { type: 'string' },
-    contentType: 'application/javascript',
-    cached: true,
-  });
-  paths['/demo'] = operation('getDemoPage', {
-    tag: 'discovery',
-    summary: 'A page showing every widget kind, light and dark, each with its embed snippet (404 while DEMO_ENABLED is off)',
-    payload: { type: 'string' },
-    contentType: 'text/html',
-    cached: true,
-    problems: [404],
-  });
+  // Fixed pages and scripts: [path, operationId, summary, media type, problems].
+  const files: Array<[string, string, string, string, number[]]> = [
+    ['/v1/embed.js', 'getEmbedScript', 'The <predictwire-widget> custom element (docs/embed.md)', 'application/javascript', []],
+    ['/docs', 'getReference', 'This document as pages people read (Redoc, served by the service itself)', 'text/html', []],
+    ['/docs/redoc.standalone.js', 'getReferenceRenderer', "The renderer /docs loads (the npm package redoc's standalone bundle)", 'application/javascript', []],
+    ['/demo', 'getDemoPage', 'A page showing every widget kind, light and dark, each with its embed snippet (404 while DEMO_ENABLED is off)', 'text/html', [404]],
+  ];
+  for (const [path, id, summary, contentType, problems] of files) {
+    paths[path] = operation(id, { tag: 'discovery', summary, payload: { type: 'string' }, contentType, cached: true, problems });
+  }
   paths['/v1/click'] = {
     get: {
       operationId: 'followClick',
