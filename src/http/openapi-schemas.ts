@@ -16,6 +16,7 @@ import {
   SportsbookWidgetPayload,
 } from '../widgets/payload-schemas.js';
 import { ReportPayload } from '../tracking/advertiser-report.js';
+import { EventHistoryPayload } from '../widgets/event-history.js';
 import { ClientMessage, dataFrameSchema, ErrorFrame, UnsubscribedFrame } from '../ws/protocol.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -33,6 +34,7 @@ const COMPONENTS = {
   SpecificEventPayload,
   CatalogPayload,
   ReportPayload,
+  EventHistoryPayload,
   Problem: ProblemBody,
   Health: HealthBody,
   Readiness: ReadyBody,

@@ -140,6 +140,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/widgets/event/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Event history: each outcome's aggregated probability and operator prices over 1, 7 or 30 days
+         * @description Recorded by the worker at each events refresh: 5-minute points for a day, hourly points for 30 days. Only operators allowed in the viewer's jurisdiction appear.
+         */
+        get: operations["getEventHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/advertiser/v1/widgets/events": {
         parameters: {
             query?: never;
@@ -1011,6 +1031,41 @@ export interface components {
                 ctr: number | null;
             };
         };
+        /** @description GET /v1/widgets/event/history: an event's aggregated probability and operator prices over time. */
+        EventHistoryPayload: {
+            /**
+             * @description Always "event-history".
+             * @constant
+             */
+            widget_class: "event-history";
+            /** @description The slug asked for. */
+            event_slug: string;
+            /**
+             * @description The range asked for.
+             * @enum {string}
+             */
+            range: "1d" | "7d" | "30d";
+            /** @description The spacing of the points: 300 for 1d, 3600 for 7d and 30d (the last refresh in each interval). */
+            interval_seconds: number;
+            /** @description The viewer's country (ISO 3166-1 alpha-2) the payload was built for; ZZ when unknown. */
+            resolved_geo: string;
+            /** @description When each point was recorded (RFC 3339), oldest first; every series below has one value per timestamp. */
+            timestamps: string[];
+            /** @description Each outcome seen in the range, in the order first seen. */
+            outcomes: {
+                /** @description The outcome. */
+                outcome_name: string;
+                /** @description Aggregated probability (0-100, one decimal) over the operators shown, per timestamp; null where none quoted it. */
+                probability_pct: (number | null)[];
+                /** @description Operators allowed in the viewer's jurisdiction that quoted the outcome in the range. */
+                operators: {
+                    /** @description Machine identifier of the operator. */
+                    operator_id: string;
+                    /** @description The operator's YES ask after its taker fee, in dollars per $1 contract, per timestamp; null where it did not quote. */
+                    prices: (number | null)[];
+                }[];
+            }[];
+        };
         /** @description An RFC 9457 problem. */
         Problem: {
             /**
@@ -1832,6 +1887,43 @@ export interface operations {
             401: components["responses"]["Problem401"];
             405: components["responses"]["Problem405"];
             429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getEventHistory: {
+        parameters: {
+            query: {
+                /** @description The event, as the catalog lists it (lowercase words joined by hyphens). */
+                slug: string;
+                /** @description 1d (5-minute points), 7d or 30d (hourly points). Default: 1d. */
+                range?: "1d" | "7d" | "30d";
+                /** @description A country (ISO 3166-1 alpha-2, upper case, such as GB), a subdivision (ISO 3166-2, such as US-NJ or CA-ON), or ZZ for unknown. Subdivisions count in the US and Canada, where licences are regional; elsewhere they resolve to their country. */
+                fallback_geo?: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventHistoryPayload"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };

@@ -13,6 +13,7 @@ import { EventWidgetQuery, SlugPath, SpecificEventQuery, SportsbookWidgetQuery, 
 import { PROBLEM_DOCS } from './problem.js';
 import { BroadWidgetQuery } from './routes/broad.js';
 import { ReportQuery } from './routes/reports.js';
+import { EventHistoryQuery } from './routes/event-history.js';
 import { LiveMarketQuery } from './routes/live-market.js';
 
 type Obj = Record<string, unknown>;
@@ -182,6 +183,14 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
       advertiser: true,
     });
   }
+  paths['/v1/widgets/event/history'] = operation('getEventHistory', {
+    tag: 'widgets',
+    summary: "Event history: each outcome's aggregated probability and operator prices over 1, 7 or 30 days",
+    description: "Recorded by the worker at each events refresh: 5-minute points for a day, hourly points for 30 days. Only operators allowed in the viewer's jurisdiction appear.",
+    payload: 'EventHistoryPayload',
+    params: queryParams(EventHistoryQuery),
+    problems: [404, 503],
+  });
   paths['/advertiser/v1/widgets/events'] = operation('getAdvertiserEventList', {
     tag: 'advertiser',
     summary: 'Slugs of the events not yet closed',

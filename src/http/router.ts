@@ -17,6 +17,7 @@ import { invalidParameters, notFound, Problem } from './problem.js';
 import { json, PREFLIGHT_HEADERS } from './respond.js';
 import { eventListRoute, SPECIFIC_PREFIX, specificEventRoute } from './routes/advertiser.js';
 import { reportsRoute } from './routes/reports.js';
+import { eventHistoryRoute } from './routes/event-history.js';
 import { broadWidgetRoute } from './routes/broad.js';
 import { catalogRoute } from './routes/catalog.js';
 import { clickRoute } from './routes/click.js';
@@ -136,6 +137,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     route('/v1/click', CLICK, clickRoute(deps)),
     route('/v1/ws', BASE, upgradeOnly),
     route('/v1/widgets/event', WIDGET, eventWidgetRoute(deps, false, publicAttribution)),
+    route('/v1/widgets/event/history', [...BASE, ...GEO], eventHistoryRoute(deps)),
     route('/v1/widgets/sportsbook', [...CACHED, ...GEO], sportsbookWidgetRoute(deps, false, publicAttribution)),
     route('/v1/widgets/live-market', [...CACHED, ...GEO], liveMarketRoute(deps, false, publicAttribution)),
     route('/v1/widgets/broad', BROAD, broadWidgetRoute(deps, false, publicAttribution)),

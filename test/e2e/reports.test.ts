@@ -5,37 +5,26 @@
  * bots left out), in JSON and CSV, grouped several ways. Expected counts come from the payloads
  * the visitors were served.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ReportPayload } from '../../src/tracking/advertiser-report.js';
 import { BroadWidgetPayload, CatalogPayload, EventWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { spawnTsx } from '../support/processes.js';
 import { useRedis } from '../support/redis.js';
-import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { advertiserKeys, useService } from '../support/service.js';
 
 const redis = useRedis();
-let api: ServiceProcess;
-let worker: ServiceProcess;
 const ADVERTISER = 'reports-e2e';
 let apiKey: string;
+const service = useService(redis, { TRUST_PROXY: '127.0.0.1,::1' }, async () => {
+  apiKey = await advertiserKeys(redis.client).create(ADVERTISER, 'Reports E2E', new Date());
+});
 
 const PERSON = 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0';
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 
-beforeAll(async () => {
-  const env = testEnv(redis.url, { TRUST_PROXY: '127.0.0.1,::1' });
-  worker = await spawnProcess('workers/main.ts', env);
-  api = await spawnProcess('src/main.ts', env);
-  apiKey = await advertiserKeys(redis.client).create(ADVERTISER, 'Reports E2E', new Date());
-  await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
-});
-
-afterAll(async () => {
-  await Promise.all([api?.stop(), worker?.stop()]);
-});
-
 /** A GET as the client at `address` (private addresses: the country comes from fallback_geo). */
 const get = (path: string, address: string, userAgent: string, headers: Record<string, string> = {}) =>
-  fetch(`${api.base}${path}`, { headers: { 'user-agent': userAgent, 'x-forwarded-for': address, ...headers }, redirect: 'manual' });
+  fetch(`${service.api.base}${path}`, { headers: { 'user-agent': userAgent, 'x-forwarded-for': address, ...headers }, redirect: 'manual' });
 const adv = (path: string, headers: Record<string, string> = {}) => get(path, '127.0.0.1', PERSON, { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey, ...headers });
 
 type Dims = { operator: string; widget: string; country: string };
