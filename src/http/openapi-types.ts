@@ -1245,6 +1245,22 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://predictwire.dev/docs/problems#invalid-parameter",
+                 *       "title": "Invalid parameter",
+                 *       "status": 400,
+                 *       "detail": "limit: must be an integer from 1 to 50",
+                 *       "code": "invalid_parameter",
+                 *       "errors": [
+                 *         {
+                 *           "param": "limit",
+                 *           "message": "must be an integer from 1 to 50"
+                 *         }
+                 *       ],
+                 *       "request_id": "widget-42"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1256,6 +1272,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://predictwire.dev/docs/problems#invalid-credentials",
+                 *       "title": "Invalid credentials",
+                 *       "status": 401,
+                 *       "detail": "The advertiser id and API key do not match an active key.",
+                 *       "code": "invalid_credentials",
+                 *       "errors": [],
+                 *       "request_id": "widget-42"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1266,6 +1293,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://predictwire.dev/docs/problems#invalid-link",
+                 *       "title": "Invalid link",
+                 *       "status": 403,
+                 *       "detail": "This link is not a valid signed predictwire link.",
+                 *       "code": "invalid_link",
+                 *       "errors": [],
+                 *       "request_id": "widget-42"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1276,6 +1314,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://predictwire.dev/docs/problems#not-found",
+                 *       "title": "Not found",
+                 *       "status": 404,
+                 *       "detail": "No event with slug \"fed-march-2031\". GET /advertiser/v1/widgets/events lists the active ones.",
+                 *       "code": "not_found",
+                 *       "errors": [],
+                 *       "request_id": "widget-42"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1287,6 +1336,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://predictwire.dev/docs/problems#method-not-allowed",
+                 *       "title": "Method not allowed",
+                 *       "status": 405,
+                 *       "detail": "POST is not supported; this API is read-only.",
+                 *       "code": "method_not_allowed",
+                 *       "errors": [],
+                 *       "request_id": "widget-42"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1297,6 +1357,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://predictwire.dev/docs/problems#link-expired",
+                 *       "title": "Link expired",
+                 *       "status": 410,
+                 *       "detail": "This link has expired; reload the widget for a fresh one.",
+                 *       "code": "link_expired",
+                 *       "errors": [],
+                 *       "request_id": "widget-42"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1308,6 +1379,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://predictwire.dev/docs/problems#upgrade-required",
+                 *       "title": "Upgrade required",
+                 *       "status": 426,
+                 *       "detail": "GET /v1/ws takes only WebSocket upgrades: connect with a WebSocket client (ws:// or wss://).",
+                 *       "code": "upgrade_required",
+                 *       "errors": [],
+                 *       "request_id": "widget-42"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1321,6 +1403,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://predictwire.dev/docs/problems#rate-limited",
+                 *       "title": "Too many requests",
+                 *       "status": 429,
+                 *       "detail": "Too many requests (advertiser: 600 per 60 s); retry in 41 s.",
+                 *       "code": "rate_limited",
+                 *       "errors": [],
+                 *       "request_id": "widget-42"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1331,6 +1424,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://predictwire.dev/docs/problems#internal-error",
+                 *       "title": "Internal error",
+                 *       "status": 500,
+                 *       "detail": "The server failed to answer this request.",
+                 *       "code": "internal_error",
+                 *       "errors": [],
+                 *       "request_id": "widget-42"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1342,6 +1446,17 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://predictwire.dev/docs/problems#data-unavailable",
+                 *       "title": "Data not yet available",
+                 *       "status": 503,
+                 *       "detail": "No EUR reference rate has been loaded yet; try again shortly or ask for USD.",
+                 *       "code": "data_unavailable",
+                 *       "errors": [],
+                 *       "request_id": "widget-42"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };

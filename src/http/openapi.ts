@@ -10,7 +10,8 @@ import { FIELDS } from '../tracking/click-links.js';
 import { DEFAULT_WS_OPTIONS } from '../ws/server.js';
 import { componentSchemas, parameterSchema, ref, type ComponentName, type JsonSchema } from './openapi-schemas.js';
 import { EventWidgetQuery, SlugPath, SpecificEventQuery, SportsbookWidgetQuery, WsQuery } from './params.js';
-import { PROBLEM_DOCS } from './problem.js';
+import { dataUnavailable, invalidParameters, notFound, Problem, PROBLEM_DOCS } from './problem.js';
+import { rateLimited } from './rate-limits.js';
 import { BroadWidgetQuery } from './routes/broad.js';
 import { ReportQuery } from './routes/reports.js';
 import { EventHistoryQuery } from './routes/event-history.js';
@@ -60,10 +61,29 @@ const PROBLEMS: Record<number, [string, HeaderName[]]> = {
   503: ['`data_unavailable`: no data loaded yet, or credentials cannot be checked now; retry after Retry-After.', ['Retry-After']],
 };
 
+/** An example body per problem status, made by the code that answers it. */
+const PROBLEM_EXAMPLES: Record<number, Problem> = {
+  400: invalidParameters([{ param: 'limit', message: 'must be an integer from 1 to 50' }]),
+  401: new Problem(401, 'invalid_credentials', 'The advertiser id and API key do not match an active key.'),
+  403: new Problem(403, 'invalid_link', 'This link is not a valid signed predictwire link.'),
+  404: notFound('No event with slug "fed-march-2031". GET /advertiser/v1/widgets/events lists the active ones.'),
+  405: new Problem(405, 'method_not_allowed', 'POST is not supported; this API is read-only.'),
+  410: new Problem(410, 'link_expired', 'This link has expired; reload the widget for a fresh one.'),
+  426: new Problem(426, 'upgrade_required', 'GET /v1/ws takes only WebSocket upgrades: connect with a WebSocket client (ws:// or wss://).'),
+  429: rateLimited('advertiser', { points: 600, seconds: 60 }, 41_000),
+  500: new Problem(500, 'internal_error', 'The server failed to answer this request.'),
+  503: dataUnavailable('No EUR reference rate has been loaded yet; try again shortly or ask for USD.'),
+};
+
 const problemResponse = (status: number) => ({
   description: PROBLEMS[status]![0],
   headers: headers('X-Request-Id', ...PROBLEMS[status]![1]),
-  content: { 'application/problem+json': { schema: ref('Problem') } },
+  content: {
+    'application/problem+json': {
+      schema: ref('Problem'),
+      example: { ...PROBLEM_EXAMPLES[status]!.toJSON(), request_id: 'widget-42' },
+    },
+  },
 });
 
 /** Every route may answer these: a body on GET (400), another method (405), a bug (500). */

@@ -30,6 +30,14 @@ function undescribed(schema: unknown, at: string, out: string[] = []): string[] 
 }
 
 describe('the OpenAPI document', () => {
+  it('gives every problem answer an example body of its status that the Problem schema accepts', () => {
+    for (const [name, response] of Object.entries(doc.components.responses as Obj)) {
+      const example = response.content['application/problem+json'].example as Obj;
+      expect(`Problem${example.status}`).toBe(name);
+      expect(contractViolation('GET', 'http://localhost:8080/no-such-route', example.status, 'application/problem+json', JSON.stringify(example))).toBeUndefined();
+    }
+  });
+
   it('describes every schema property, every parameter and every header', () => {
     const properties = Object.entries(doc.components.schemas as Obj).flatMap(([name, schema]) => undescribed(schema, name));
     expect(properties).toEqual([]);
