@@ -22,6 +22,7 @@ import { PayloadCache } from './http/payload-cache.js';
 import { WsQuery } from './http/params.js';
 import { parseQuery } from './http/query.js';
 import { createRouter } from './http/router.js';
+import { referenceRoutes } from './http/routes/reference.js';
 import { staticRoute } from './http/routes/embed.js';
 import { demoPage } from './embed/demo-page.js';
 import { loadEmbedScript } from './embed/bundle.js';
@@ -220,6 +221,8 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     '/v1/embed.js': staticRoute(await loadEmbedScript(), 'application/javascript; charset=utf-8', startedAt),
     // Off unless asked for in production (DEMO_ENABLED): then /demo is an unknown path (404).
     ...(config.demoEnabled && { '/demo': staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt) }),
+    // The API reference (the OpenAPI document as pages) and its renderer.
+    ...(await referenceRoutes(startedAt)),
   };
   const { routes, fallback } = createRouter(deps, pages);
   // Workers listen together: a connection never lands on one still loading, nor on a port whose

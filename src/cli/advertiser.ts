@@ -11,6 +11,10 @@ import { AdvertiserBackup, exportAdvertisers, importAdvertisers } from '../auth/
 import { ConfigError, loadConfig, type RedisTarget } from '../config.js';
 import { dataDir, launcherRedisUrl } from '../dev/redis-url-file.js';
 import { targetOptions } from '../store/redis.js';
+import { Problem } from '../http/problem.js';
+import { parseQuery } from '../http/query.js';
+import { ReportQuery, reportRequest } from '../http/routes/reports.js';
+import { readReport, reportCsv, type ReportRequest } from '../tracking/advertiser-report.js';
 
 const USAGE = `usage: npm run advertiser -- <command> [--json]
 
@@ -25,6 +29,9 @@ commands:
                        backup: to the file (readable by you only), else to stdout
   import <file>        adds the advertisers of an export that are missing here (existing
                        ones are left as they are); keys verify under the same API_KEY_PEPPER
+  report <id>          the advertiser's clicks, impressions and CTR as CSV (--json: as
+                       GET /advertiser/v1/reports answers), with --from, --to (UTC date or
+                       time), --granularity day|hour, --group-by operator,widget,country
 
 options:
   --json               machine-readable output on stdout
@@ -104,20 +111,43 @@ function printList(list: AdvertiserRecord[]): void {
   }
 }
 
+/** The report a `report` command asks for, checked as the API checks its query. */
+function reportOptions(id: string, values: { from?: string; to?: string; granularity?: string; 'group-by'?: string }): ReportRequest {
+  const query = new URLSearchParams();
+  for (const [flag, param] of [['from', 'from'], ['to', 'to'], ['granularity', 'granularity'], ['group-by', 'group_by']] as const) {
+    const value = values[flag];
+    if (value !== undefined) query.set(param, value);
+  }
+  try {
+    return reportRequest(id, parseQuery(ReportQuery, query.toString()), Date.now());
+  } catch (err) {
+    if (!(err instanceof Problem)) throw err;
+    throw new UsageError(err.errors.map((e) => `--${e.param.replace('_', '-')} ${e.message}`).join('; '));
+  }
+}
+
 async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    options: {
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      granularity: { type: 'string' },
+      'group-by': { type: 'string' },
+    },
   });
   const [command, id, ...rest] = positionals;
   if (values.help) return (out(USAGE), 0);
-  const known = ['create', 'rotate', 'retire', 'revoke', 'list', 'export', 'import'];
+  const known = ['create', 'rotate', 'retire', 'revoke', 'list', 'export', 'import', 'report'];
   if (!command || !known.includes(command)) throw new UsageError(command ? `unknown command "${command}"` : 'no command');
   if (command === 'import' && !id) throw new UsageError('import needs the file an export wrote');
   if (!['list', 'export', 'import'].includes(command) && !id) throw new UsageError(`${command} needs an advertiser id`);
   // Read before connecting: a bad file is the user's to fix, whatever Redis says.
   const backup = command === 'import' ? readBackup(id!) : undefined;
+  const report = command === 'report' ? reportOptions(id!, values) : undefined;
 
   const { env, from } = redisSettings();
   // Redis, the pepper (and its production checks) come from the same settings the API reads.
@@ -152,6 +182,12 @@ async function run(argv: string[]): Promise<number> {
         if (!id) return (process.stdout.write(text), 0);
         writeFileSync(id, text, { mode: 0o600 });
         out(json ? JSON.stringify({ file: id }) : `advertisers exported to ${id} (key hashes only)`);
+        return 0;
+      }
+      case 'report': {
+        const payload = await readReport(redis, report!);
+        if (json) out(JSON.stringify(payload, null, 2));
+        else process.stdout.write(reportCsv(payload).replaceAll('\r\n', '\n'));
         return 0;
       }
       case 'import': {

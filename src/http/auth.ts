@@ -3,7 +3,8 @@
  * are counted per client address; an address over AUTH_FAILURE_LIMIT is blocked for
  * AUTH_FAILURE_BLOCK_SECONDS (429) before any key is checked. Each failure is logged at warn with
  * a hash of the address, never the address or the key. An authenticated advertiser then has its
- * own request allowance (RATE_LIMIT_ADVERTISER), charged after the reply in batches.
+ * own request allowance (RATE_LIMIT_ADVERTISER), charged after the reply in batches; every answer
+ * to it says what is left (RateLimit-Policy and RateLimit, as on a 429).
  *
  * An advertiser's steady traffic never waits on Redis: a key that verified recently and blocks
  * held in memory on every process (limit-blocks.ts) decide it. Redis is asked only when the key is
@@ -33,9 +34,11 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
 
   /** The advertiser's own allowance, from memory; the point is taken after the reply. */
   const admit = (id: string, req: Request) => {
-    const over = deps.limits.anyBlocked ? deps.limits.blockedNow('advertiser', id, Date.now()) : undefined;
+    const nowMs = Date.now();
+    const over = deps.limits.anyBlocked ? deps.limits.blockedNow('advertiser', id, nowMs) : undefined;
     if (over) throw over;
     deps.limits.charge('advertiser', id);
+    req.ownHeaders = deps.limits.usage(id, nowMs);
     countAdvertiserRequest(id);
     return handler(req);
   };

@@ -15,6 +15,8 @@ import {
   SpecificEventPayload,
   SportsbookWidgetPayload,
 } from '../widgets/payload-schemas.js';
+import { ReportPayload } from '../tracking/advertiser-report.js';
+import { EventHistoryPayload } from '../widgets/event-history.js';
 import { ClientMessage, dataFrameSchema, ErrorFrame, UnsubscribedFrame } from '../ws/protocol.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -31,6 +33,8 @@ const COMPONENTS = {
   EventListPayload,
   SpecificEventPayload,
   CatalogPayload,
+  ReportPayload,
+  EventHistoryPayload,
   Problem: ProblemBody,
   Health: HealthBody,
   Readiness: ReadyBody,
@@ -74,8 +78,9 @@ export function parameterSchema(schema: z.ZodType): JsonSchema {
       override: (ctx) => {
         const def = ctx.zodSchema._zod.def;
         if (def.type !== 'pipe' || def.out._zod.def.type !== 'number') return;
+        const { description } = ctx.jsonSchema as JsonSchema;
         for (const k of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as JsonSchema)[k];
-        Object.assign(ctx.jsonSchema, strip(z.toJSONSchema(def.out, { target: 'draft-2020-12' }) as JsonSchema));
+        Object.assign(ctx.jsonSchema, strip(z.toJSONSchema(def.out, { target: 'draft-2020-12' }) as JsonSchema), description ? { description } : {});
       },
     }) as JsonSchema,
   );

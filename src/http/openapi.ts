@@ -10,8 +10,11 @@ import { FIELDS } from '../tracking/click-links.js';
 import { DEFAULT_WS_OPTIONS } from '../ws/server.js';
 import { componentSchemas, parameterSchema, ref, type ComponentName, type JsonSchema } from './openapi-schemas.js';
 import { EventWidgetQuery, SlugPath, SpecificEventQuery, SportsbookWidgetQuery, WsQuery } from './params.js';
-import { PROBLEM_DOCS } from './problem.js';
+import { dataUnavailable, invalidParameters, notFound, Problem, PROBLEM_DOCS } from './problem.js';
+import { rateLimited } from './rate-limits.js';
 import { BroadWidgetQuery } from './routes/broad.js';
+import { ReportQuery } from './routes/reports.js';
+import { EventHistoryQuery } from './routes/event-history.js';
 import { LiveMarketQuery } from './routes/live-market.js';
 
 type Obj = Record<string, unknown>;
@@ -32,8 +35,10 @@ const HEADERS = {
     pattern: '^[A-Za-z0-9._:-]{1,128}$',
   }),
   'Retry-After': header('Seconds to wait before retrying.', { type: 'string', pattern: '^\\d+$' }),
-  RateLimit: header('IETF RateLimit header: the limit that refused the request and when it resets.'),
-  'RateLimit-Policy': header('IETF RateLimit-Policy header: the limit\'s quota and window.'),
+  RateLimit: header(
+    'IETF RateLimit header: requests left under the limit (`r`) and seconds until its window resets (`t`): `"advertiser";r=598;t=41`. On a 429, the limit that refused the request.',
+  ),
+  'RateLimit-Policy': header('IETF RateLimit-Policy header: the limit\'s quota (`q`) and window in seconds (`w`): `"advertiser";q=600;w=60`.'),
   'WWW-Authenticate': header('The API key challenge: `ApiKey realm="predictwire", header="x-api-key"`.'),
   Allow: header('The methods the path answers: `GET, HEAD, OPTIONS`.'),
   Upgrade: header('The protocol the path takes: `websocket`.', { type: 'string', enum: ['websocket'] }),
@@ -56,10 +61,29 @@ const PROBLEMS: Record<number, [string, HeaderName[]]> = {
   503: ['`data_unavailable`: no data loaded yet, or credentials cannot be checked now; retry after Retry-After.', ['Retry-After']],
 };
 
+/** An example body per problem status, made by the code that answers it. */
+const PROBLEM_EXAMPLES: Record<number, Problem> = {
+  400: invalidParameters([{ param: 'limit', message: 'must be an integer from 1 to 50' }]),
+  401: new Problem(401, 'invalid_credentials', 'The advertiser id and API key do not match an active key.'),
+  403: new Problem(403, 'invalid_link', 'This link is not a valid signed predictwire link.'),
+  404: notFound('No event with slug "fed-march-2031". GET /advertiser/v1/widgets/events lists the active ones.'),
+  405: new Problem(405, 'method_not_allowed', 'POST is not supported; this API is read-only.'),
+  410: new Problem(410, 'link_expired', 'This link has expired; reload the widget for a fresh one.'),
+  426: new Problem(426, 'upgrade_required', 'GET /v1/ws takes only WebSocket upgrades: connect with a WebSocket client (ws:// or wss://).'),
+  429: rateLimited('advertiser', { points: 600, seconds: 60 }, 41_000),
+  500: new Problem(500, 'internal_error', 'The server failed to answer this request.'),
+  503: dataUnavailable('No EUR reference rate has been loaded yet; try again shortly or ask for USD.'),
+};
+
 const problemResponse = (status: number) => ({
   description: PROBLEMS[status]![0],
   headers: headers('X-Request-Id', ...PROBLEMS[status]![1]),
-  content: { 'application/problem+json': { schema: ref('Problem') } },
+  content: {
+    'application/problem+json': {
+      schema: ref('Problem'),
+      example: { ...PROBLEM_EXAMPLES[status]!.toJSON(), request_id: 'widget-42' },
+    },
+  },
 });
 
 /** Every route may answer these: a body on GET (400), another method (405), a bug (500). */
@@ -111,13 +135,24 @@ interface Op {
   contentType?: string;
   /** Responses beyond the shared ones. */
   responses?: Obj;
+  /** Other media types the 200 may come in (chosen by Accept or a parameter), with their schema. */
+  alsoAs?: Record<string, JsonSchema>;
 }
 
 function operation(id: string, op: Op): Obj {
+  // Every answer to an advertiser says what is left of its allowance.
+  const usage = op.advertiser ? (['RateLimit', 'RateLimit-Policy'] as const) : [];
   const ok: Obj = {
     description: 'OK',
-    headers: headers('X-Request-Id', 'Cache-Control', ...(op.cached ? (['ETag', 'Last-Modified', 'Vary', 'Content-Encoding'] as const) : [])),
-    ...(op.payload ? { content: { [op.contentType ?? 'application/json']: { schema: typeof op.payload === 'string' ? ref(op.payload) : op.payload } } } : {}),
+    headers: headers('X-Request-Id', 'Cache-Control', ...(op.cached ? (['ETag', 'Last-Modified', 'Vary', 'Content-Encoding'] as const) : []), ...usage),
+    ...(op.payload
+      ? {
+          content: {
+            [op.contentType ?? 'application/json']: { schema: typeof op.payload === 'string' ? ref(op.payload) : op.payload },
+            ...Object.fromEntries(Object.entries(op.alsoAs ?? {}).map(([type, schema]) => [type, { schema }])),
+          },
+        }
+      : {}),
   };
   return {
     get: {
@@ -129,7 +164,7 @@ function operation(id: string, op: Op): Obj {
       ...(op.advertiser ? { security: [{ advertiserId: [], apiKey: [] }] } : {}),
       responses: {
         '200': ok,
-        ...(op.cached ? { '304': { description: 'Not modified: the If-None-Match tag still matches.', headers: headers('X-Request-Id', 'ETag', 'Cache-Control', 'Vary') } } : {}),
+        ...(op.cached ? { '304': { description: 'Not modified: the If-None-Match tag still matches.', headers: headers('X-Request-Id', 'ETag', 'Cache-Control', 'Vary', ...usage) } } : {}),
         ...problemRefs([...(op.problems ?? []), ...(op.advertiser ? [401, 429, 503] : [])]),
         ...op.responses,
       },
@@ -168,6 +203,14 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
       advertiser: true,
     });
   }
+  paths['/v1/widgets/event/history'] = operation('getEventHistory', {
+    tag: 'widgets',
+    summary: "Event history: each outcome's aggregated probability and operator prices over 1, 7 or 30 days",
+    description: "Recorded by the worker at each events refresh: 5-minute points for a day, hourly points for 30 days. Only operators allowed in the viewer's jurisdiction appear.",
+    payload: 'EventHistoryPayload',
+    params: queryParams(EventHistoryQuery),
+    problems: [404, 503],
+  });
   paths['/advertiser/v1/widgets/events'] = operation('getAdvertiserEventList', {
     tag: 'advertiser',
     summary: 'Slugs of the events not yet closed',
@@ -184,6 +227,17 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
     cached: true,
     advertiser: true,
   });
+  paths['/advertiser/v1/reports'] = operation('getAdvertiserReport', {
+    tag: 'advertiser',
+    summary: 'Your clicks, impressions and click-through rate per hour or day, as JSON or CSV',
+    description:
+      'The counts the ranking uses: a click once per visitor, operator and UTC day; bots, HTTP libraries and prefetches left out. Days are kept 90 days, hours 7. `Accept: text/csv` or `format=csv` for CSV (columns: period_start, the group_by columns, impressions, clicks, ctr).',
+    payload: 'ReportPayload',
+    alsoAs: { 'text/csv': { type: 'string' } },
+    params: [...queryParams(ReportQuery), param('Accept', 'header', 'text/csv for CSV; anything else: JSON (format= overrides it).')],
+    problems: [],
+    advertiser: true,
+  });
   paths['/v1/catalog'] = operation('getCatalog', {
     tag: 'discovery',
     summary: 'What can be embedded: events, league matchups, live markets (no key)',
@@ -198,21 +252,16 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
     payload: { type: 'object', required: ['openapi', 'info', 'paths'], description: 'An OpenAPI 3.1 document.' },
     cached: true,
   });
-  paths['/v1/embed.js'] = operation('getEmbedScript', {
-    tag: 'discovery',
-    summary: 'The <predictwire-widget> custom element (docs/embed.md)',
-    payload: { type: 'string' },
-    contentType: 'application/javascript',
-    cached: true,
-  });
-  paths['/demo'] = operation('getDemoPage', {
-    tag: 'discovery',
-    summary: 'A page showing every widget kind, light and dark, each with its embed snippet (404 while DEMO_ENABLED is off)',
-    payload: { type: 'string' },
-    contentType: 'text/html',
-    cached: true,
-    problems: [404],
-  });
+  // Fixed pages and scripts: [path, operationId, summary, media type, problems].
+  const files: Array<[string, string, string, string, number[]]> = [
+    ['/v1/embed.js', 'getEmbedScript', 'The <predictwire-widget> custom element (docs/embed.md)', 'application/javascript', []],
+    ['/docs', 'getReference', 'This document as pages people read (Redoc, served by the service itself)', 'text/html', []],
+    ['/docs/redoc.standalone.js', 'getReferenceRenderer', "The renderer /docs loads (the npm package redoc's standalone bundle)", 'application/javascript', []],
+    ['/demo', 'getDemoPage', 'A page showing every widget kind, light and dark, each with its embed snippet (404 while DEMO_ENABLED is off)', 'text/html', [404]],
+  ];
+  for (const [path, id, summary, contentType, problems] of files) {
+    paths[path] = operation(id, { tag: 'discovery', summary, payload: { type: 'string' }, contentType, cached: true, problems });
+  }
   paths['/v1/click'] = {
     get: {
       operationId: 'followClick',

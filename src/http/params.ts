@@ -56,25 +56,39 @@ export const JurisdictionParam = z
  */
 export const GeoParams = { fallback_geo: JurisdictionParam, geo: JurisdictionParam };
 
-export const AdvertiserIdParam = z.string().regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -').optional();
+export const AdvertiserIdParam = z
+  .string()
+  .regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -')
+  .meta({ description: 'A registered advertiser to credit with clicks on the links; grants nothing (an unregistered id is ignored).' })
+  .optional();
 
 /**
  * `refresh=1`: sent by embeds from before impressions were counted by beacon (their refreshes of a
  * widget already shown). Still accepted, and changes nothing: fetching a widget counts nothing.
  */
-export const RefreshParam = enumParam(['1']).optional();
+export const RefreshParam = enumParam(['1'])
+  .meta({ description: 'Set to 1 on refreshes of a widget the page already shows: the same payload, and no impression is counted.' })
+  .optional();
 
 export const EventWidgetQuery = z.object({
-  slug: SlugParam,
-  display_format: enumParam(DISPLAY_FORMATS).default('cents'),
+  slug: SlugParam.meta({ description: 'The event, as the catalog lists it (lowercase words joined by hyphens).' }),
+  display_format: enumParam(DISPLAY_FORMATS)
+    .meta({ description: 'How prices are written: cents (62¢), implied_pct (62.0%) or decimal odds (1.61).' })
+    .default('cents'),
   advertiser_id: AdvertiserIdParam,
   ...GeoParams,
   refresh: RefreshParam,
 });
 
 export const SportsbookWidgetQuery = z.object({
-  league: enumParam(LEAGUES),
-  team_context: z.string().trim().min(1, 'must not be empty').max(100, 'is too long').optional(),
+  league: enumParam(LEAGUES).meta({ description: 'The league whose next game is shown.' }),
+  team_context: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(100, 'is too long')
+    .meta({ description: "A team's code, name, alias, or a page title naming one: that team's next game." })
+    .optional(),
   /** Absent: the format the visitor's country reads (domain/odds.ts, oddsFormatFor). */
   odds_format: enumParam(ODDS_FORMATS)
     .meta({ description: 'How odds are written: +225, 3.25 or 9/4. Absent: fractional in GB and IE, American in the US and Canada, decimal elsewhere.' })
@@ -84,7 +98,7 @@ export const SportsbookWidgetQuery = z.object({
 });
 
 export const SpecificEventQuery = z.object({
-  limit: intParam(1, 100).optional(),
+  limit: intParam(1, 100).meta({ description: 'At most this many outcomes, highest combined 24-hour volume first. Default: all.' }).optional(),
   ...GeoParams,
 });
 

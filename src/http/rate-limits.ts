@@ -6,7 +6,8 @@
  * The one exception is `readyz`, counted in memory per instance: a health check asks about this
  * instance only, and must answer the same whether Redis does or not.
  * A refusal is the 429 problem `rate_limited` with Retry-After and the IETF RateLimit-Policy /
- * RateLimit headers.
+ * RateLimit headers. An advertiser's other answers carry the same two headers with what is left
+ * (`usage`): this process's view, from the last batch taken from Redis less what it charged since.
  *
  * Limits on the widget path are charged after the reply (`charge`): points are summed per key and
  * taken from Redis in one command per key every CHARGE_MS, and the request itself only asks memory
@@ -18,21 +19,32 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import type { Config, RateLimit } from '../config.js';
 import { rateLimitRejections } from '../metrics/http.js';
 import { redisBreaker, type RedisBreaker } from '../store/redis-breaker.js';
+import { LRUCache } from 'lru-cache';
 import { LimitBlocks } from './limit-blocks.js';
 import { Problem } from './problem.js';
+import type { Request } from './types.js';
 
 const CHARGE_MS = 50;
 
 export type LimitName = 'click' | 'ws_upgrade' | 'readyz' | 'variant_build' | 'advertiser' | 'auth_failures';
+
+/** The RateLimit-Policy field value of `name`. */
+const policyField = (name: LimitName, limit: RateLimit) => `"${name}";q=${limit.points};w=${limit.seconds}`;
 
 /** The 429 problem for `name`, retryable after `msBeforeNext`. */
 export function rateLimited(name: LimitName, limit: RateLimit, msBeforeNext: number): Problem {
   const retry = Math.max(1, Math.ceil(msBeforeNext / 1000));
   return new Problem(429, 'rate_limited', `Too many requests (${name}: ${limit.points} per ${limit.seconds} s); retry in ${retry} s.`, [], {
     'retry-after': String(retry),
-    'ratelimit-policy': `"${name}";q=${limit.points};w=${limit.seconds}`,
+    'ratelimit-policy': policyField(name, limit),
     ratelimit: `"${name}";r=0;t=${retry}`,
   });
+}
+
+/** What the store said of a key at its last take: points left, and when its window resets. */
+interface Allowance {
+  remaining: number;
+  resetAtMs: number;
 }
 
 interface Limiter {
@@ -49,6 +61,11 @@ export class RateLimits {
   /** Points charged and not yet taken from Redis: limit → key → points. */
   #pending = new Map<LimitName, Map<string, number>>();
   #timer: NodeJS.Timeout | undefined;
+  /** Per advertiser, the allowance Redis reported at the last take (usage headers). */
+  readonly #allowances = new LRUCache<string, Allowance>({ max: 10_000 });
+  readonly #advertiserPolicy: string;
+  /** Per advertiser, points sent to Redis whose answer has not come back. */
+  readonly #taking = new Map<string, number>();
 
   constructor(
     redis: Redis,
@@ -80,6 +97,22 @@ export class RateLimits {
       advertiser: make('advertiser', config.advertiser),
       auth_failures: make('auth_failures', config.authFailures, config.authBlockSeconds),
     };
+    this.#advertiserPolicy = policyField('advertiser', config.advertiser);
+  }
+
+  /**
+   * The RateLimit-Policy and RateLimit headers for advertiser `key` after what it was charged
+   * (memory only: a map lookup and one string per request). `r` counts down between batches and is
+   * set right by each batch's answer from Redis; `t` is the seconds until the window resets.
+   */
+  usage(key: string, nowMs: number): NonNullable<Request['ownHeaders']> {
+    const { points, seconds } = this.#limiters.advertiser.limit;
+    const known = this.#allowances.get(key);
+    const current = known !== undefined && known.resetAtMs > nowMs;
+    const charged = (this.#pending.get('advertiser')?.get(key) ?? 0) + (this.#taking.get(key) ?? 0);
+    const left = (current ? known.remaining : points) - charged;
+    const reset = current ? Math.max(1, Math.ceil((known.resetAtMs - nowMs) / 1000)) : seconds;
+    return ['ratelimit-policy', this.#advertiserPolicy, 'ratelimit', `"advertiser";r=${Math.max(0, left)};t=${reset}`];
   }
 
   limit(name: LimitName): RateLimit {
@@ -158,11 +191,20 @@ export class RateLimits {
    * are served before they are charged, so the next one would otherwise go out past the limit.
    */
   async #takeAfter(name: LimitName, key: string, points: number): Promise<void> {
+    const usage = name === 'advertiser';
+    if (usage) this.#taking.set(key, (this.#taking.get(key) ?? 0) + points);
     try {
       const res = await this.#consume(this.#limiters[name], key, points);
+      if (name === 'advertiser') this.#allowances.set(key, { remaining: res.remainingPoints, resetAtMs: Date.now() + res.msBeforeNext });
       if (res.remainingPoints === 0) this.#blocks.block(name, key, Date.now() + res.msBeforeNext);
     } catch (res) {
       this.#refused(name, key, res);
+    } finally {
+      if (usage) {
+        const left = this.#taking.get(key)! - points;
+        if (left > 0) this.#taking.set(key, left);
+        else this.#taking.delete(key);
+      }
     }
   }
 

@@ -41,5 +41,6 @@ export function headerReader(reads: readonly RequestHeaderName[]): (req: HttpReq
     'cloudfront-viewer-country-region': read(req, n[14]),
     'fastly-geo-country': read(req, n[15]),
     'fastly-geo-region': read(req, n[16]),
+    accept: read(req, n[17]),
   });
 }

@@ -16,6 +16,8 @@ import type { Deps } from './deps.js';
 import { invalidParameters, notFound, Problem } from './problem.js';
 import { json, PREFLIGHT_HEADERS } from './respond.js';
 import { eventListRoute, SPECIFIC_PREFIX, specificEventRoute } from './routes/advertiser.js';
+import { reportsRoute } from './routes/reports.js';
+import { eventHistoryRoute } from './routes/event-history.js';
 import { broadWidgetRoute } from './routes/broad.js';
 import { catalogRoute } from './routes/catalog.js';
 import { clickRoute } from './routes/click.js';
@@ -137,6 +139,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     route('/v1/impression', CLICK, impressionRoute(deps)),
     route('/v1/ws', BASE, upgradeOnly),
     route('/v1/widgets/event', WIDGET, eventWidgetRoute(deps, false, publicAttribution)),
+    route('/v1/widgets/event/history', [...BASE, ...GEO], eventHistoryRoute(deps)),
     route('/v1/widgets/sportsbook', [...CACHED, ...GEO], sportsbookWidgetRoute(deps, false, publicAttribution)),
     route('/v1/widgets/live-market', [...CACHED, ...GEO], liveMarketRoute(deps, false, publicAttribution)),
     route('/v1/widgets/broad', BROAD, broadWidgetRoute(deps, false, publicAttribution)),
@@ -146,6 +149,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     route('/advertiser/v1/widgets/events', ADVERTISER, auth(eventListRoute(deps))),
     route('/advertiser/v1/widgets/broad', ADVERTISER, auth(broadWidgetRoute(deps, true, authenticatedAttribution))),
     route(`${SPECIFIC_PREFIX}:slug`, ADVERTISER, auth(specificEventRoute(deps)), `${SPECIFIC_PREFIX}{slug}`),
+    route('/advertiser/v1/reports', [...BASE, 'x-advertiser-id', 'x-api-key', 'accept'], auth(reportsRoute(deps))),
     route('/v1/catalog', CACHED, catalogRoute(deps)),
     route('/v1/openapi.json', CACHED, openApiRoute(deps)),
     ...Object.entries(extra).map(([path, handler]) => route(path, CACHED, handler)),

@@ -50,6 +50,8 @@ export function writeHead(res: HttpResponse, reply: Reply): void {
 function writeReply(res: HttpResponse, request: UwsRequest, reply: Reply, closeConnection: boolean): void {
   writeHead(res, reply);
   res.writeHeader(REQUEST_ID, request.idForHeader());
+  const own = request.ownHeaders;
+  if (own) res.writeHeader(own[0], own[1]).writeHeader(own[2], own[3]);
   const body = reply.body ?? '';
   // 204 and 304 carry no body and no Content-Length (a 304's would have to match the 200's).
   // (Only problems close the connection, and they always have a body.)

@@ -20,6 +20,8 @@ export const REQUEST_HEADERS = [
   'cloudfront-viewer-country-region',
   'fastly-geo-country',
   'fastly-geo-region',
+  // Reports: text/csv asks for CSV.
+  'accept',
 ] as const;
 
 export type RequestHeaderName = (typeof REQUEST_HEADERS)[number];
@@ -39,6 +41,11 @@ export interface Request {
   remoteAddress: string;
   /** X-Request-Id: the caller's when valid, else one we made; echoed and logged. */
   id?: string;
+  /**
+   * Headers of this request's own written after the reply's (an advertiser's usage): set by a
+   * wrapper, so a cached reply's prepared head stays shared.
+   */
+  ownHeaders?: readonly [name: string, value: string, name2: string, value2: string];
 }
 
 /** Response headers as flat name/value pairs (`[name0, value0, name1, value1, …]`), names lower-case. */

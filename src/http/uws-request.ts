@@ -17,6 +17,7 @@ export class UwsRequest implements Request {
   #id: string | undefined;
   /** Our number for the request when the caller gave no valid id (request-id.ts). */
   readonly #number: number;
+  ownHeaders: Request['ownHeaders'] = undefined;
 
   constructor(
     readonly method: string,

@@ -26,7 +26,8 @@ export function widgetContext(config: Config, now: Date, advertiserId?: string, 
   return {
     ...shownOperators(country),
     clickUrl: (target) => clickUrl(config.publicBaseUrl, config.clickSigningSecret, target),
-    impressionUrl: (widget, operatorIds) => impressionUrl(config.publicBaseUrl, config.clickSigningSecret, { widget, operatorIds, expiresAt: linkExpiresAt }),
+    impressionUrl: (widget, operatorIds) =>
+      impressionUrl(config.publicBaseUrl, config.clickSigningSecret, { widget, operatorIds, country, advertiserId, expiresAt: linkExpiresAt }),
     linkExpiresAt,
     impressionId:
       variant === undefined ? randomBytes(9).toString('base64url') : createHash('sha256').update(variant).digest('base64url').slice(0, 12),

@@ -25,6 +25,8 @@ const SpilledClick = z.object({
   country: z.string().optional(),
   visitor: z.string(),
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  advertiserId: z.string().optional(),
+  hour: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}$/).optional(),
 });
 
 export type ClickOutcome = 'buffered' | 'duplicate' | 'capped' | 'dropped';

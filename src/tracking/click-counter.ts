@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ClickTarget } from './click-links.js';
+import { periodOf, queueAttributedClick } from './report-counters.js';
 
 /** HyperLogLog of the visitors who clicked `operatorId` on `day`. */
 export const clicksKey = (operatorId: string, day: string) => `pw:uclicks:${operatorId}:${day}`;
@@ -34,6 +35,9 @@ export interface Click {
   country?: string;
   visitor: string;
   day: string;
+  /** The advertiser the signed link credits, and the UTC hour (`2026-11-25T18`) its report files it under. */
+  advertiserId?: string;
+  hour?: string;
 }
 
 /** The click of `visitor` on `target` at `now`. */
@@ -44,6 +48,8 @@ export const clickOf = (target: ClickTarget, visitor: string, now: Date): Click 
   country: target.country?.slice(0, 2),
   visitor,
   day: utcDay(now),
+  advertiserId: target.advertiserId,
+  hour: periodOf(now, 'hour'),
 });
 
 /**
@@ -56,7 +62,9 @@ export async function writeClicks(redis: Redis, clicks: readonly Click[]): Promi
   const keys = new Set<string>();
   for (const c of clicks) {
     const dims = [`widget:${c.widget}`, ...(c.country ? [`country:${c.country}`] : [])];
-    tx.pfadd(clicksKey(c.operatorId, c.day), c.visitor);
+    // A click with an advertiser also counts in its report, when (and only when) it is a new visitor here.
+    if (c.advertiserId && c.hour) queueAttributedClick(tx, clicksKey(c.operatorId, c.day), c.visitor, { ...c, advertiserId: c.advertiserId, hour: c.hour });
+    else tx.pfadd(clicksKey(c.operatorId, c.day), c.visitor);
     keys.add(clicksKey(c.operatorId, c.day));
     for (const dim of dims) {
       tx.pfadd(clicksByKey(c.operatorId, c.day, dim), c.visitor);

@@ -6,13 +6,15 @@
  * API process to start there counts. A spilled file is claimed by one process, so it is counted once.
  *
  * A report only records what was seen (`record`): the bot check and the per-day keys are worked
- * out when the batch is flushed, off the request path.
+ * out when the batch is flushed, off the request path. A widget built with an advertiser's
+ * attribution also counts in that advertiser's report (report-counters.ts), per hour and country.
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import { LRUCache } from 'lru-cache';
 import { isBot } from './bot-filter.js';
 import { COUNTER_RETENTION_SECONDS, utcDay } from './click-counter.js';
+import { periodOf, queueAttributedImpressions } from './report-counters.js';
 import { claimSpilled, spill, type Claimed } from './spill-file.js';
 
 export const impressionsKey = (operatorId: string, day: string) => `pw:impressions:${operatorId}:${day}`;
@@ -23,15 +25,28 @@ const MAX_PENDING_KEYS = 10_000;
 // counted at once rather than held.
 const MAX_RECORDED = 100_000;
 
+interface Served {
+  widget: string;
+  n: number;
+  advertiserId: string | undefined;
+  country: string;
+}
+
+/** A pending key of an attributed count has five parts, a plain one three. */
+const ATTRIBUTED_PARTS = 5;
+
 export class ImpressionCounter {
-  /** `${operatorId}|${widget}|${day}` → count not yet written. */
+  /**
+   * `${operatorId}|${widget}|${day}` → count not yet written; attributed ones (for reports) as
+   * `${advertiserId}|${operatorId}|${widget}|${country}|${hour}`.
+   */
   #pending = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   /**
    * Reports not yet counted, per user agent, then per operator list (compared by identity): the
-   * widget class and how many.
+   * widget class, how many, and the advertiser and viewer jurisdiction the widget was built for.
    */
-  #recorded = new Map<string | undefined, Map<readonly string[], { widget: string; n: number }>>();
+  #recorded = new Map<string | undefined, Map<readonly string[], Served>>();
   #recordedCount = 0;
   readonly #bots = new LRUCache<string, boolean>({ max: 10_000 });
   #flushing: Promise<void> | undefined;
@@ -56,13 +71,13 @@ export class ImpressionCounter {
    * Notes that a widget showing `operatorIds` was seen by `userAgent`: the cheapest possible step
    * on the request path. Bots (isbot) are left out when the batch is counted.
    */
-  record(operatorIds: readonly string[], widget: string, userAgent: string | undefined): void {
+  record(operatorIds: readonly string[], widget: string, userAgent: string | undefined, advertiserId?: string, country = 'ZZ'): void {
     if (operatorIds.length === 0) return;
     let byList = this.#recorded.get(userAgent);
     if (!byList) this.#recorded.set(userAgent, (byList = new Map()));
     const served = byList.get(operatorIds);
     if (served) served.n++;
-    else byList.set(operatorIds, { widget, n: 1 });
+    else byList.set(operatorIds, { widget, n: 1, advertiserId, country });
     if (++this.#recordedCount >= MAX_RECORDED) this.#countRecorded(new Date());
   }
 
@@ -73,18 +88,28 @@ export class ImpressionCounter {
     for (const [ua, byList] of recorded) {
       let bot = ua === undefined ? true : this.#bots.get(ua);
       if (bot === undefined) this.#bots.set(ua!, (bot = isBot(ua)));
-      if (!bot) for (const [ids, { widget, n }] of byList) this.count(ids, widget, now, n);
+      if (!bot) {
+        for (const [ids, { widget, n, advertiserId, country }] of byList) {
+          this.count(ids, widget, now, n);
+          if (advertiserId) this.#countAttributed(advertiserId, ids, widget, country.slice(0, 2), periodOf(now, 'hour'), n);
+        }
+      }
     }
+  }
+
+  #countAttributed(advertiserId: string, operatorIds: readonly string[], widget: string, country: string, hour: string, n: number): void {
+    for (const id of operatorIds) this.#add(`${advertiserId}|${id}|${widget}|${country}|${hour}`, n);
+  }
+
+  #add(k: string, n: number): void {
+    if (!this.#pending.has(k) && this.#pending.size >= MAX_PENDING_KEYS) return;
+    this.#pending.set(k, (this.#pending.get(k) ?? 0) + n);
   }
 
   /** Counts `n` impressions (one by default) for each operator (synchronous, in memory). */
   count(operatorIds: readonly string[], widget: string, now: Date, n = 1): void {
     const day = utcDay(now);
-    for (const id of operatorIds) {
-      const k = `${id}|${widget}|${day}`;
-      if (!this.#pending.has(k) && this.#pending.size >= MAX_PENDING_KEYS) continue;
-      this.#pending.set(k, (this.#pending.get(k) ?? 0) + n);
-    }
+    for (const id of operatorIds) this.#add(`${id}|${widget}|${day}`, n);
   }
 
   /** Writes pending counts to Redis in one pipeline. */
@@ -98,7 +123,13 @@ export class ImpressionCounter {
     this.#pending = new Map();
     const pipe = this.redis.multi();
     for (const [k, n] of batch) {
-      const [id, widget, day] = k.split('|') as [string, string, string];
+      const parts = k.split('|');
+      if (parts.length === ATTRIBUTED_PARTS) {
+        const [advertiserId, operatorId, widget, country, hour] = parts as [string, string, string, string, string];
+        queueAttributedImpressions(pipe, { advertiserId, operatorId, widget, country, hour }, n);
+        continue;
+      }
+      const [id, widget, day] = parts as [string, string, string];
       const key = impressionsKey(id, day);
       pipe.hincrby(key, 'total', n).hincrby(key, `widget:${widget}`, n).expire(key, COUNTER_RETENTION_SECONDS);
     }
@@ -147,8 +178,9 @@ export class ImpressionCounter {
     if (claimed.files.length === 0) return;
     for (const item of claimed.items) {
       const { k, n } = (item ?? {}) as { k?: unknown; n?: unknown };
-      if (typeof k === 'string' && k.split('|').length === 3 && Number.isSafeInteger(n) && (n as number) > 0) {
-        this.#pending.set(k, (this.#pending.get(k) ?? 0) + (n as number));
+      const parts = typeof k === 'string' ? k.split('|').length : 0;
+      if ((parts === 3 || parts === ATTRIBUTED_PARTS) && Number.isSafeInteger(n) && (n as number) > 0) {
+        this.#pending.set(k as string, (this.#pending.get(k as string) ?? 0) + (n as number));
       }
     }
     this.#replaying = claimed;

@@ -1,8 +1,9 @@
 /**
- * Signed impression URLs: `{base}/v1/impression?w=<widget>&o=<operator ids, comma-separated>&e=<expiry>&s=<HMAC>`.
+ * Signed impression URLs: `{base}/v1/impression?w=<widget>&o=<operator ids, comma-separated>[&c=<jurisdiction>][&a=<advertiser>]&e=<expiry>&s=<HMAC>`.
  * A widget payload carries one; the embed requests it once the widget has been viewable (at least
  * half of it in the viewport for a second), other integrations when they show it. The signature
- * covers the widget class and the operators shown, so a caller can report only what we served.
+ * covers the widget class, the operators shown, the viewer's jurisdiction and the attributed
+ * advertiser (for its report), so a caller can report only what we served.
  * The same data gives the same URL (its expiry is the day-aligned link expiry), so cached bodies
  * keep their bytes.
  */
@@ -16,11 +17,17 @@ const WIDGETS: ReadonlySet<string> = new Set<ImpressionWidget>(['broad', 'event-
 export interface ImpressionTarget {
   widget: ImpressionWidget;
   operatorIds: readonly string[];
+  /** The viewer's jurisdiction the widget was built for ("US-NJ"), for the advertiser's report. */
+  country?: string;
+  /** The advertiser the widget's links are attributed to. */
+  advertiserId?: string;
   /** Unix seconds after which the URL is refused. */
   expiresAt: number;
 }
 
-const canonical = (t: ImpressionTarget) => `w=${t.widget}&o=${t.operatorIds.map(encodeURIComponent).join(',')}&e=${t.expiresAt}`;
+const canonical = (t: ImpressionTarget) =>
+  `w=${t.widget}&o=${t.operatorIds.map(encodeURIComponent).join(',')}${t.country ? `&c=${encodeURIComponent(t.country)}` : ''}` +
+  `${t.advertiserId ? `&a=${encodeURIComponent(t.advertiserId)}` : ''}&e=${t.expiresAt}`;
 
 /** The signed impression URL of a payload showing `operatorIds`; null when it shows none. */
 export function impressionUrl(baseUrl: string, secret: string, target: ImpressionTarget): string | null {
@@ -49,5 +56,8 @@ export function verifyImpression(rawQuery: string, secret: string, now: Date): I
   const expiresAt = Number(params.get('e'));
   if (!WIDGETS.has(widget) || operatorIds.length === 0 || !Number.isInteger(expiresAt)) return { ok: false, reason: 'bad_signature' };
   if (expiresAt * 1000 < now.getTime()) return { ok: false, reason: 'expired' };
-  return { ok: true, target: { widget: widget as ImpressionWidget, operatorIds, expiresAt } };
+  return {
+    ok: true,
+    target: { widget: widget as ImpressionWidget, operatorIds, country: params.get('c') ?? undefined, advertiserId: params.get('a') ?? undefined, expiresAt },
+  };
 }

@@ -2,28 +2,32 @@
 import { z } from 'zod';
 
 export const ClientMessage = z.object({
-  op: z.enum(['subscribe', 'unsubscribe']),
-  topic: z.string().min(1).max(200),
-});
+  op: z.enum(['subscribe', 'unsubscribe']).describe('What to do with the topic.'),
+  topic: z.string().min(1).max(200).describe('live-market:{ASSET}:{5|15}, event:{slug} or event:{slug}:{display_format}.'),
+}).describe('A client frame.');
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
 export const ERROR_CODES = ['bad_request', 'unknown_topic', 'too_many_subscriptions'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** What the server answers to a frame it cannot act on. */
-export const ErrorFrame = z.object({ op: z.literal('error'), code: z.enum(ERROR_CODES), message: z.string() });
+export const ErrorFrame = z
+  .object({ op: z.literal('error').describe('Always error.'), code: z.enum(ERROR_CODES).describe('Stable machine code.'), message: z.string().describe('What went wrong, for a person.') })
+  .describe('A frame the server could not act on.');
 
 export const errorFrame = (code: ErrorCode, message: string) => JSON.stringify({ op: 'error', code, message } satisfies z.input<typeof ErrorFrame>);
 
 /** The answer to an unsubscribe: no more frames of `topic` follow. */
-export const UnsubscribedFrame = z.object({ op: z.literal('unsubscribed'), topic: z.string() });
+export const UnsubscribedFrame = z
+  .object({ op: z.literal('unsubscribed').describe('Always unsubscribed.'), topic: z.string().describe('The topic left.') })
+  .describe('No more frames of the topic follow.');
 export const unsubscribedFrame = (topic: string) => JSON.stringify({ op: 'unsubscribed', topic } satisfies z.input<typeof UnsubscribedFrame>);
 
 /**
  * A topic's payload, sent on subscribe and on every change; `data` is the REST body of the topic's
  * widget (`payload`: the live-market or event widget schema).
  */
-export const dataFrameSchema = <T extends z.ZodType>(payload: T) => z.object({ topic: z.string(), data: payload });
+export const dataFrameSchema = <T extends z.ZodType>(payload: T) => z.object({ topic: z.string().describe('The topic subscribed to.'), data: payload });
 
 /** `{"topic":...,"data":<payload>}` built from the payload's bytes, so nothing is serialized twice. */
 export function dataFrame(topic: string, body: Buffer): Buffer {

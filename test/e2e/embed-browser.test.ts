@@ -7,14 +7,14 @@
  * network). Screenshots of every widget go to test-results/embed/ (git-ignored) for a person to
  * look at.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorById } from '../../src/catalog/operators.js';
 import { freePort } from '../../src/dev/private-redis.js';
@@ -23,12 +23,12 @@ import { DEMO_VARIANTS, DEMO_WIDGETS } from '../../src/embed/demo-page.js';
 import { localNumber } from '../../src/embed/element/format.js';
 import { isEmpty, type Payload } from '../../src/embed/element/view.js';
 import { BroadWidgetPayload, EventWidgetPayload, LiveMarketPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import { launchChromium } from '../support/browser.js';
 import { root, waitUntil } from '../support/processes.js';
 import { publishTick, seedStrike } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = resolve(root, 'test-results/embed');
 const STRIKE = 97_000;
 
@@ -113,7 +113,6 @@ const ALL_KINDS = [
 ];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
   // A US visitor (operators with promos); event and sportsbook data stay put for the whole file so
   // the page and the test's own requests see the same payloads; the live market never goes stale.
   // Click links must point at this process: the browser treats every other origin as external.
@@ -145,12 +144,7 @@ beforeAll(async () => {
   publisherBase = `http://127.0.0.1:${(publisher.address() as AddressInfo).port}`;
 
   profile = mkdtempSync(join(tmpdir(), 'pw-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1200, height: 900 },
-  });
+  context = await launchChromium(profile, { width: 1200, height: 900 });
   // Before any script of a page: widget events, CSP violations and layout shifts are recorded.
   await context.addInitScript(() => {
     const pw: Recorded = { events: [], csp: [], cls: 0 };

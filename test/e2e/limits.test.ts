@@ -127,6 +127,45 @@ describe('failed authentication', () => {
   });
 });
 
+describe('advertiser usage headers', () => {
+  it('every answer says what is left of the allowance, counted across processes', async () => {
+    const id = 'limits-usage';
+    const headers = { 'x-advertiser-id': id, 'x-api-key': await advertiserKeys(redis.client).create(id, 'Usage', new Date()) };
+    const usage = (res: Response) => {
+      const [, q, w] = /^"advertiser";q=(\d+);w=(\d+)$/.exec(res.headers.get('ratelimit-policy') ?? '')!;
+      const [, r, t] = /^"advertiser";r=(\d+);t=(\d+)$/.exec(res.headers.get('ratelimit') ?? '')!;
+      return { q: Number(q), w: Number(w), r: Number(r), t: Number(t) };
+    };
+    let sent = 0;
+    const paths = ['/advertiser/v1/widgets/events', '/advertiser/v1/widgets/live-market?asset=BTC'];
+    for (let i = 0; i < 6; i++) {
+      const res = await get(paths[i % 2]!, '81.2.69.65', headers);
+      sent++;
+      expect(res.status).toBe(200);
+      const u = usage(res);
+      expect(u.r).toBe(u.q - sent);
+      expect(u.t).toBeGreaterThan(0);
+      expect(u.t).toBeLessThanOrEqual(u.w);
+    }
+    // A 304 says it too.
+    const first = await get(paths[0]!, '81.2.69.65', headers);
+    sent++;
+    const again = await get(paths[0]!, '81.2.69.65', { ...headers, 'if-none-match': first.headers.get('etag')! });
+    sent++;
+    expect(again.status).toBe(304);
+    expect(usage(again).r).toBe(usage(again).q - sent);
+    // The other process learns the shared count from Redis with its first batch.
+    await expect
+      .poll(async () => {
+        const res = await get(paths[0]!, '81.2.69.65', headers, other.base);
+        sent++;
+        // Requests counted by every process, less those this test sent.
+        return usage(res).q - usage(res).r - sent;
+      }, { timeout: 2_000, interval: 100 })
+      .toBe(0);
+  });
+});
+
 describe('attribution', () => {
   it('an unregistered advertiser_id attributes nothing and builds no variant of its own', async () => {
     const plain = await (await get('/v1/widgets/broad?fallback_geo=GB&limit=2', '81.2.69.70')).text();

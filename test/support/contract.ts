@@ -2,7 +2,8 @@
  * Checks HTTP answers of the service against its OpenAPI document, so the document cannot drift
  * from the code: the operation is looked up by method and path, the status must be one it
  * documents, and a JSON body must validate (ajv, JSON Schema 2020-12) against the schema given for
- * that status and content type. `installContractCheck()` (vitest setup) applies it to every fetch
+ * that status and content type; an advertiser's 200 or 304 must carry its usage headers.
+ * `installContractCheck()` (vitest setup) applies it to every fetch
  * whose answer comes from the API (it carries X-Request-Id, which only the API process sets).
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -106,6 +107,19 @@ export function frameViolation(frame: unknown): string | undefined {
 }
 
 /**
+ * What is missing from an advertiser's answer (undefined when nothing is): every 200 and 304 of an
+ * authenticated route says what is left of the allowance, with the limit's policy.
+ */
+export function usageViolation(method: string, url: string, status: number, headers: Headers): string | undefined {
+  if (method === 'OPTIONS' || (status !== 200 && status !== 304) || !new URL(url).pathname.startsWith('/advertiser/')) return undefined;
+  const policy = headers.get('ratelimit-policy');
+  const left = headers.get('ratelimit');
+  if (!policy || !/^"advertiser";q=\d+;w=\d+$/.test(policy)) return `${method} ${url} → ${status}: RateLimit-Policy is ${policy}`;
+  if (!left || !/^"advertiser";r=\d+;t=\d+$/.test(left)) return `${method} ${url} → ${status}: RateLimit is ${left}`;
+  return undefined;
+}
+
+/**
  * Wraps the global fetch: every answer from the API is checked against the document, and a
  * mismatch fails the request (and so the test) with the reason.
  */
@@ -117,7 +131,8 @@ export function installContractCheck(): void {
     if (!res.headers.has('x-request-id')) return res;
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const url = input instanceof Request ? input.url : String(input);
-    const problem = contractViolation(method, url, res.status, res.headers.get('content-type'), await res.clone().text());
+    const problem =
+      contractViolation(method, url, res.status, res.headers.get('content-type'), await res.clone().text()) ?? usageViolation(method, url, res.status, res.headers);
     if (problem) throw new Error(`contract violation: ${problem}`);
     return res;
   };

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
 import { loadConfig } from '../../src/config.js';
 import { freePort } from '../../src/dev/private-redis.js';
@@ -93,4 +94,29 @@ export function advertiserKeys(redis: Redis): AdvertiserKeys {
 export async function wsConnections(proc: ServiceProcess): Promise<number> {
   const body = (await (await fetch(`${proc.base}/readyz`)).json()) as { websocket: { connections: number } };
   return body.websocket.connections;
+}
+
+/** A worker and an API process for the test file, started before its tests and stopped after. */
+export interface ServicePair {
+  api: ServiceProcess;
+  worker: ServiceProcess;
+}
+
+/**
+ * Starts a worker and an API process on `redis` (with `extra` settings) before the file's tests,
+ * once the API is ready; `prepare` runs before waiting (keys to create); both stop after.
+ */
+export function useService(redis: { url: string }, extra: Record<string, string> = {}, prepare?: () => Promise<void>): ServicePair {
+  const pair = {} as ServicePair;
+  beforeAll(async () => {
+    const env = testEnv(redis.url, extra);
+    pair.worker = await spawnProcess('workers/main.ts', env);
+    pair.api = await spawnProcess('src/main.ts', env);
+    await prepare?.();
+    await waitFor(`${pair.api.base}/readyz`, (s) => s === 200, pair.api);
+  });
+  afterAll(async () => {
+    await Promise.all([pair.api?.stop(), pair.worker?.stop()]);
+  });
+  return pair;
 }

@@ -12,7 +12,43 @@ const doc = openApiDocument();
 type Obj = Record<string, any>;
 const param = (path: string, name: string): Obj => (doc.paths[path].get.parameters as Obj[]).find((p) => p.name === name)!;
 
+/** Where in the document a schema property lacks a description (a `$ref` counts when its component has one). */
+function undescribed(schema: unknown, at: string, out: string[] = []): string[] {
+  if (!schema || typeof schema !== 'object') return out;
+  if (Array.isArray(schema)) {
+    schema.forEach((s, i) => undescribed(s, `${at}[${i}]`, out));
+    return out;
+  }
+  const s = schema as Obj;
+  for (const [name, prop] of Object.entries((s.properties ?? {}) as Obj)) {
+    const target = typeof prop.$ref === 'string' ? doc.components.schemas[prop.$ref.split('/').pop()] : undefined;
+    if (!prop.description && !target?.description) out.push(`${at}.${name}`);
+    undescribed(prop, `${at}.${name}`, out);
+  }
+  for (const key of ['items', 'anyOf', 'oneOf', 'allOf', 'prefixItems', 'additionalProperties']) undescribed(s[key], `${at}/${key}`, out);
+  return out;
+}
+
 describe('the OpenAPI document', () => {
+  it('gives every problem answer an example body of its status that the Problem schema accepts', () => {
+    for (const [name, response] of Object.entries(doc.components.responses as Obj)) {
+      const example = response.content['application/problem+json'].example as Obj;
+      expect(`Problem${example.status}`).toBe(name);
+      expect(contractViolation('GET', 'http://localhost:8080/no-such-route', example.status, 'application/problem+json', JSON.stringify(example))).toBeUndefined();
+    }
+  });
+
+  it('describes every schema property, every parameter and every header', () => {
+    const properties = Object.entries(doc.components.schemas as Obj).flatMap(([name, schema]) => undescribed(schema, name));
+    expect(properties).toEqual([]);
+    const operations = Object.entries(doc.paths as Obj).map(([path, item]) => [path, item.get as Obj] as const);
+    const parameters = operations.flatMap(([path, op]) => (op.parameters as Obj[]).filter((p) => !p.description).map((p) => `${path} ${p.name}`));
+    expect(parameters).toEqual([]);
+    expect(Object.entries(doc.components.headers as Obj).filter(([, h]) => !h.description)).toEqual([]);
+    // The walk sees what it should: hundreds of properties, nested ones included.
+    expect(JSON.stringify(doc.components.schemas).match(/"description"/g)!.length).toBeGreaterThan(200);
+  });
+
   it('is a valid OpenAPI 3.1 document', async () => {
     const result = await new Validator().validate(doc as never);
     expect(result.errors).toBeUndefined();

@@ -7,7 +7,6 @@
  *   trusted CDN's geo headers, else they are private (http/cache-policy.ts).
  */
 import { z } from 'zod';
-import { ADVERTISER_ID } from '../../auth/advertiser-keys.js';
 import { currencyForCountry, usdRate } from '../../domain/fx.js';
 import { localeForJurisdiction, negotiateLocale } from '../../domain/locale.js';
 import type { Locale } from '../../catalog/operator-schema.js';
@@ -15,7 +14,7 @@ import { LRUCache } from 'lru-cache';
 import { CURRENCIES, type CurrencyCode } from '../../domain/money.js';
 import { buildBroadWidget } from '../../widgets/broad-widget.js';
 import type { Deps } from '../deps.js';
-import { enumParam, GeoParams, intParam, RefreshParam } from '../params.js';
+import { AdvertiserIdParam, enumParam, GeoParams, intParam, RefreshParam } from '../params.js';
 import { dataUnavailable } from '../problem.js';
 import { parseQuery } from '../query.js';
 import { shapeFor, widgetShapes } from '../cache-policy.js';
@@ -30,10 +29,12 @@ import type { RankingSignals } from '../../tracking/ranking-inputs.js';
 import { VariantKeys } from '../variant-keys.js';
 
 export const BroadWidgetQuery = z.object({
-  limit: intParam(1, 50).optional(),
+  limit: intParam(1, 50).meta({ description: 'At most this many operators. Default: 10.' }).optional(),
   ...GeoParams,
-  currency: enumParam(Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]]).optional(),
-  advertiser_id: z.string().regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -').optional(),
+  currency: enumParam(Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]])
+    .meta({ description: "Currency of the money strings. Default: the viewer's country's when its rate is loaded, else USD." })
+    .optional(),
+  advertiser_id: AdvertiserIdParam,
   refresh: RefreshParam,
 });
 

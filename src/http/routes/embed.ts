@@ -9,10 +9,18 @@ import type { Handler } from '../types.js';
 /** Cacheable everywhere for five minutes, then revalidated (the URL is not versioned). */
 const CACHE_CONTROL = 'public, max-age=300';
 
-/** Serves `bytes` as `contentType`, with ETag/304, Cache-Control and CORS. */
-export function staticRoute(bytes: Buffer, contentType: string, startedAt: Date): Handler {
+/**
+ * Serves `bytes` as `contentType`, with ETag/304, Cache-Control, CORS and any fixed `headers`;
+ * compressed once per process, at the smallest setting unless `maxCompression` is false (a large
+ * body would hold the process for seconds at it).
+ */
+export function staticRoute(
+  bytes: Buffer,
+  contentType: string,
+  startedAt: Date,
+  { maxCompression = true, headers = {} }: { maxCompression?: boolean; headers?: Readonly<Record<string, string>> } = {},
+): Handler {
   const entry = bodyEntry(bytes, startedAt);
-  // Made once per process: compressed at the smallest setting.
-  const shape = new ReplyShape(contentType, { ...CORS_HEADERS, 'cache-control': CACHE_CONTROL }, true);
+  const shape = new ReplyShape(contentType, { ...CORS_HEADERS, 'cache-control': CACHE_CONTROL, ...headers }, maxCompression);
   return (req) => cachedReply(req, entry, shape);
 }

@@ -14,48 +14,53 @@ import { json } from '../respond.js';
 import type { Handler } from '../types.js';
 
 /** GET /healthz: the process is alive. */
-export const HealthBody = z.object({ status: z.literal('ok') });
+export const HealthBody = z.object({ status: z.literal('ok').describe('Always ok: the process answers.') }).describe('Liveness.');
 
 /** The last tick's time per asset (assets without one yet are absent). */
-const TickTimes = z.record(z.string(), z.string());
+const TickTimes = z.record(z.string(), z.string()).describe('The last tick\'s time per asset (RFC 3339); assets without one yet are absent.');
 
 /** GET /readyz: whether this instance can serve, and why not (docs/operations.md). */
 export const ReadyBody = z.object({
-  status: z.enum(['ready', 'degraded', 'not_ready']),
-  /** What this instance lacks, in words ("redis", "snapshot events/all", "price feed BTC"): empty when ready. */
-  missing: z.array(z.string()),
-  redis: z.enum(['ok', 'unreachable']),
-  draining: z.boolean(),
-  snapshots: z.array(
-    z.object({
-      kind: z.string(),
-      key: z.string(),
-      loaded: z.boolean(),
-      version: z.number().nullable(),
-      changed_at: z.string().nullable(),
-      fetched_at: z.string().nullable(),
-      age_seconds: z.number().nullable(),
-      stale: z.boolean(),
-      stale_after_seconds: z.number(),
-      failures: z.number().int(),
-      last_error: z.string().optional(),
-      last_error_at: z.string().nullable().optional(),
-      failure_reason: z.string().nullable().optional(),
-    }),
-  ),
-  price_feed: z.object({ stale_assets: z.array(z.string()), last_tick_at: TickTimes }),
-  live: z.object({
-    ticks_applied: z.number(),
-    bad_ticks: z.number(),
-    last_tick_at: TickTimes,
-    quotes_held: z.number(),
-    bad_quotes: z.number(),
-  }),
-  websocket: z.object({ connections: z.number().int() }),
-});
+  status: z.enum(['ready', 'degraded', 'not_ready']).describe('ready; degraded (serving without Redis or with stale data, still 200); not_ready (503).'),
+  missing: z.array(z.string()).describe('What this instance lacks, in words ("redis", "snapshot events/all", "price feed BTC"); empty when ready.'),
+  redis: z.enum(['ok', 'unreachable']).describe('Whether Redis answers.'),
+  draining: z.boolean().describe('True from SIGTERM on.'),
+  snapshots: z
+    .array(
+      z.object({
+        kind: z.string().describe('Data kind: events, sportsbook, metrics, fx.'),
+        key: z.string().describe('The snapshot within the kind (all, a league, daily).'),
+        loaded: z.boolean().describe('Whether this instance holds it.'),
+        version: z.number().nullable().describe('Its version; null when not loaded.'),
+        changed_at: z.string().nullable().describe('When its data last changed (RFC 3339).'),
+        fetched_at: z.string().nullable().describe('When it was last fetched successfully (RFC 3339).'),
+        age_seconds: z.number().nullable().describe('Seconds since fetched_at.'),
+        stale: z.boolean().describe('True past its staleness limit.'),
+        stale_after_seconds: z.number().describe('Its staleness limit.'),
+        failures: z.number().int().describe('Refreshes failed in a row.'),
+        last_error: z.string().optional().describe('The last refresh error.'),
+        last_error_at: z.string().nullable().optional().describe('When it happened (RFC 3339).'),
+        failure_reason: z.string().nullable().optional().describe('Its class (timeout, http_5xx, invalid_payload, ...).'),
+      }),
+    )
+    .describe('Every snapshot this instance needs.'),
+  price_feed: z
+    .object({ stale_assets: z.array(z.string()).describe('Assets with no recent tick.'), last_tick_at: TickTimes })
+    .describe('The price feed as this instance hears it.'),
+  live: z
+    .object({
+      ticks_applied: z.number().describe('Ticks folded into windows since start.'),
+      bad_ticks: z.number().describe('Ticks refused as malformed.'),
+      last_tick_at: TickTimes,
+      quotes_held: z.number().describe('Venue quotes held in memory.'),
+      bad_quotes: z.number().describe('Venue quotes refused as malformed.'),
+    })
+    .describe('The live-market engine.'),
+  websocket: z.object({ connections: z.number().int().describe('Open WebSocket connections.') }).describe('WebSocket server.'),
+}).describe('Readiness of this instance.');
 
 /** /readyz while the process drains before shutdown (503). */
-export const DrainingBody = z.object({ status: z.literal('draining') });
+export const DrainingBody = z.object({ status: z.literal('draining').describe('Always draining.') }).describe('The process is draining before shutdown.');
 
 export const healthRoute = (): Handler => () => json(200, { status: 'ok' } satisfies z.input<typeof HealthBody>);
 

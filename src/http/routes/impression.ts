@@ -27,9 +27,9 @@ export function impressionRoute(deps: Deps): Handler {
       throw new Problem(403, 'invalid_link', 'This is not a valid signed predictwire impression URL.');
     }
     if (!isPrefetch(req.method, req.headers)) {
-      const { widget, operatorIds } = result.target;
+      const { widget, operatorIds, advertiserId, country } = result.target;
       const fresh = gate.firstViews(visitorId(addressKey(deps.geo.clientAddress(req))), widget, operatorIds, utcDay(now));
-      if (fresh.length > 0) deps.impressions.record(fresh, widget, req.headers['user-agent']);
+      if (fresh.length > 0) deps.impressions.record(fresh, widget, req.headers['user-agent'], advertiserId, country);
     }
     return COUNTED;
   };

@@ -11,8 +11,11 @@ import { viewerGeo } from '../viewer-jurisdiction.js';
 import type { Attribution } from './widgets.js';
 
 export const LiveMarketQuery = z.object({
-  asset: enumParam(ASSETS).default('BTC'),
-  horizon_minutes: enumParam(['5', '15']).default('5').transform((h) => (h === '5' ? 5 : 15) as 5 | 15),
+  asset: enumParam(ASSETS).meta({ description: 'The crypto asset. Default: BTC.' }).default('BTC'),
+  horizon_minutes: enumParam(['5', '15'])
+    .meta({ description: 'The window length in minutes. Default: 5.' })
+    .default('5')
+    .transform((h) => (h === '5' ? 5 : 15) as 5 | 15),
   advertiser_id: AdvertiserIdParam,
   ...GeoParams,
 });

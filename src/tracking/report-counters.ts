@@ -1,0 +1,69 @@
+/**
+ * Report counters: what an advertiser's attribution earned, per hour and per UTC day, in one hash
+ * per advertiser and period (`pw:report:{advertiser}:{day|hour}:{period}`) whose fields are
+ * `{c|i}|{operator}|{widget}|{country}` (clicks, impressions). They count what the ranking counts:
+ * a click once per visitor, operator and UTC day (the click is counted here only when it is new in
+ * that operator's visitor HyperLogLog, in the same script, so a retried batch counts nothing twice),
+ * impressions of broad and event widgets served to people (bots left out before counting).
+ * Days are kept REPORT_RETENTION.day seconds, hours REPORT_RETENTION.hour.
+ */
+import type { ChainableCommander } from 'ioredis';
+
+export const GRANULARITIES = ['day', 'hour'] as const;
+export type Granularity = (typeof GRANULARITIES)[number];
+
+/** How long each period's counters are kept after it, in seconds (docs/contract.md, Reports). */
+export const REPORT_RETENTION: Readonly<Record<Granularity, number>> = { day: 90 * 86_400, hour: 7 * 86_400 };
+/** A period's length in seconds. */
+export const PERIOD_SECONDS: Readonly<Record<Granularity, number>> = { day: 86_400, hour: 3_600 };
+
+/** The period a moment is filed under: `2026-11-25` (day) or `2026-11-25T18` (hour), UTC. */
+export const periodOf = (d: Date, granularity: Granularity) => d.toISOString().slice(0, granularity === 'day' ? 10 : 13);
+
+export const reportKey = (advertiserId: string, granularity: Granularity, period: string) => `pw:report:${advertiserId}:${granularity}:${period}`;
+
+/** The field of one count: clicks (`c`) or impressions (`i`) of an operator in a widget class and country. */
+export const reportField = (kind: 'c' | 'i', operatorId: string, widget: string, country: string) => `${kind}|${operatorId}|${widget}|${country}`;
+
+// Seconds a key lives after its last write: the retention plus the period itself, so the whole
+// period is still there REPORT_RETENTION after it ended.
+const ttl = (g: Granularity) => REPORT_RETENTION[g] + PERIOD_SECONDS[g];
+
+/**
+ * Adds a visitor to `uniqueKey` (the operator's visitor HyperLogLog of the day) and, only when that
+ * made it a new visitor, counts one click in the advertiser's day and hour hashes. Returns 1 or 0
+ * like PFADD.
+ */
+const ATTRIBUTED_CLICK = `
+local added = redis.call('PFADD', KEYS[1], ARGV[1])
+if added == 1 then
+  redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
+  redis.call('EXPIRE', KEYS[2], ARGV[3])
+  redis.call('HINCRBY', KEYS[3], ARGV[2], 1)
+  redis.call('EXPIRE', KEYS[3], ARGV[4])
+end
+return added`;
+
+/** An attributed click, queued on `tx` in place of the PFADD of `uniqueKey` (same reply). */
+export function queueAttributedClick(
+  tx: ChainableCommander,
+  uniqueKey: string,
+  visitor: string,
+  c: { advertiserId: string; hour: string; operatorId: string; widget: string; country?: string },
+): void {
+  const field = reportField('c', c.operatorId, c.widget, c.country ?? 'ZZ');
+  const day = c.hour.slice(0, 10);
+  tx.eval(ATTRIBUTED_CLICK, 3, uniqueKey, reportKey(c.advertiserId, 'day', day), reportKey(c.advertiserId, 'hour', c.hour), visitor, field, ttl('day'), ttl('hour'));
+}
+
+/** Queues `n` impressions of an advertiser's attribution in `hour` (`2026-11-25T18`). */
+export function queueAttributedImpressions(
+  tx: ChainableCommander,
+  c: { advertiserId: string; hour: string; operatorId: string; widget: string; country: string },
+  n: number,
+): void {
+  const field = reportField('i', c.operatorId, c.widget, c.country);
+  const day = reportKey(c.advertiserId, 'day', c.hour.slice(0, 10));
+  const hour = reportKey(c.advertiserId, 'hour', c.hour);
+  tx.hincrby(day, field, n).expire(day, ttl('day')).hincrby(hour, field, n).expire(hour, ttl('hour'));
+}
