@@ -119,8 +119,13 @@ describe('GET /advertiser/v1/reports', () => {
       expect(broadLinks.length).toBeGreaterThan(0);
       if (v.geo === 'US-NJ') expect(eventLinks.length).toBeGreaterThan(0);
       for (const link of [...broadLinks, ...eventLinks]) expect(link.searchParams.get('a')).toBe(ADVERTISER);
-      // Refreshes of a widget already shown count nothing.
-      await get(`/v1/widgets/broad?fallback_geo=${v.geo}&advertiser_id=${ADVERTISER}&limit=3&refresh=1`, v.address, ua);
+      // Fetching counts nothing: a widget counts when it reports being viewable, with the signed
+      // impression URL its payload carries (once per visitor and day on each API process: docs/scaling.md).
+      for (const url of [broad.impression_url, event.impression_url]) {
+        if (url === null) continue;
+        const u = new URL(url);
+        expect((await get(`${u.pathname}${u.search}`, v.address, ua)).status).toBe(204);
+      }
       if (v !== bot) {
         expected.served(broadLinks.map((l) => l.searchParams.get('o')!), 'broad', broad.resolved_geo!.slice(0, 2));
         expected.served(event.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.operator_id)), 'event-specific', event.resolved_geo!.slice(0, 2));
