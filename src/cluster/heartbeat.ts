@@ -15,8 +15,13 @@ export const workerHangs = new Counter({
   help: 'API workers killed by the primary for sending no heartbeat within HANG_SECONDS.',
 });
 
-/** Worker side: calls `beat` every HEARTBEAT_MS while the event loop runs. */
+/**
+ * Worker side: calls `beat` at once, then every HEARTBEAT_MS while the event loop runs. The first
+ * beat at once puts the worker under watch before it listens: one that hangs in its first second
+ * is restarted too.
+ */
 export function startHeartbeat(beat: () => void): void {
+  beat();
   setInterval(beat, HEARTBEAT_MS).unref();
 }
 

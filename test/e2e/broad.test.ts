@@ -27,7 +27,8 @@ beforeAll(async () => {
   worker = await spawnProcess('workers/main.ts', env);
   api = await spawnProcess('src/main.ts', env);
   // A second API process behind a "proxy" on loopback: X-Forwarded-For is believed only there.
-  proxied = await spawnProcess('src/main.ts', { ...env, TRUST_PROXY: '127.0.0.1,::1' });
+  // One API process: an impression counts once per visitor and day in each process (docs/scaling.md).
+  proxied = await spawnProcess('src/main.ts', { ...env, TRUST_PROXY: '127.0.0.1,::1', API_WORKERS: '1' });
   apiKey = await advertiserKeys(redis.client).create(ADVERTISER, 'Broad E2E', new Date());
   await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
   await waitFor(`${proxied.base}/readyz`, (s) => s === 200, proxied);
