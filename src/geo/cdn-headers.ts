@@ -17,4 +17,3 @@ export const CDN_GEO = {
 
 export type CdnName = keyof typeof CDN_GEO;
 export const CDN_NAMES = Object.keys(CDN_GEO) as [CdnName, ...CdnName[]];
-export type CdnGeoHeader = (typeof CDN_GEO)[CdnName][keyof (typeof CDN_GEO)[CdnName]];

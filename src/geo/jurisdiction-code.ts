@@ -21,8 +21,3 @@ export function parseJurisdiction(text: string): string | undefined {
   if (SUBDIVIDED_COUNTRIES.has(country)) return isKnownSubdivision(text) ? text : undefined;
   return /^-[A-Z0-9]{1,3}$/.test(text.slice(2)) ? country : undefined;
 }
-
-/** The code for a country and an optional ISO 3166-2 subdivision already known to be valid. */
-export function jurisdictionCode(country: string, subdivision: string | undefined): string {
-  return subdivision !== undefined && SUBDIVIDED_COUNTRIES.has(country) ? subdivision : country;
-}

@@ -12,7 +12,6 @@ import { AddressMatcher } from './cidr.js';
 import { clientAddress } from './client-address.js';
 import { isCountryCode, UNKNOWN_COUNTRY } from './countries.js';
 import { parseIp, type IpAddress } from './ip.js';
-import { jurisdictionCode } from './jurisdiction-code.js';
 import type { LocationLookup } from './location-db.js';
 import { isNonPublic } from './reserved.js';
 import { subdivisionByCode, subdivisionByName } from './subdivisions.js';
@@ -58,6 +57,11 @@ export class GeoResolver {
     return this.#cdn ? [this.#cdn.country, this.#cdn.region] : [];
   }
 
+  /** Whether `ip` is one of our proxies or load balancers (TRUST_PROXY). */
+  isTrustedProxy(ip: IpAddress): boolean {
+    return this.#trusted.size > 0 && this.#trusted.matches(ip);
+  }
+
   /** The client address of a request, believing X-Forwarded-For only through trusted proxies. */
   clientAddress(req: GeoRequest): IpAddress | undefined {
     return clientAddress(req.remoteAddress, req.headers['x-forwarded-for'], this.#trusted);
@@ -90,16 +94,18 @@ export class GeoResolver {
     const country = req.headers[cdn.country]?.toUpperCase();
     if (!country || !isCountryCode(country)) return undefined; // XX, T1 (Tor) and junk place no one
     const peer = parseIp(req.remoteAddress);
-    if (!peer || !this.#trusted.matches(peer)) return undefined;
+    if (!peer || !this.isTrustedProxy(peer)) return undefined;
     const part = req.headers[cdn.region];
-    return Object.freeze({ jurisdiction: jurisdictionCode(country, part ? subdivisionByCode(country, part) : undefined), source: 'cdn' });
+    // A subdivision is kept only where licences are regional (subdivisionByCode knows no other).
+    return Object.freeze({ jurisdiction: (part && subdivisionByCode(country, part)) || country, source: 'cdn' });
   }
 
   #lookup(req: GeoRequest): GeoResult | false {
     const ip = this.clientAddress(req);
     const found = ip && !isNonPublic(ip) ? this.db.locate(ip) : undefined;
     if (!found) return false;
+    // A subdivision is kept only where licences are regional (subdivisionByName knows no other).
     const subdivision = found.subdivisionName === undefined ? undefined : subdivisionByName(found.country, found.subdivisionName);
-    return Object.freeze({ jurisdiction: jurisdictionCode(found.country, subdivision), source: 'ip' });
+    return Object.freeze({ jurisdiction: subdivision ?? found.country, source: 'ip' });
   }
 }

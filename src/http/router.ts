@@ -30,7 +30,6 @@ import { problemReply, type Route } from './server.js';
 import { headerList, type Handler, type Reply, type Request, type RequestHeaderName } from './types.js';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import { addressKey } from '../geo/address-key.js';
-import { AddressMatcher } from '../geo/cidr.js';
 import { BuiltVariants } from './built-variants.js';
 
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -61,7 +60,6 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     return id !== undefined && deps.verifiedKeys.isRegistered(id) ? id : undefined;
   };
   const address = (req: Request) => addressKey(deps.geo.clientAddress(req));
-  const proxies = new AddressMatcher(deps.config.trustProxy);
   /**
    * /readyz: not ready while draining; limited per address in this instance's memory, except for
    * our own proxies and load balancers (TRUST_PROXY) asking for themselves: they decide rotation.
@@ -70,7 +68,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
   const readyGate: Handler = async (req) => {
     if (deps.draining()) return json(503, { status: 'draining' } satisfies z.input<typeof DrainingBody>);
     const client = deps.geo.clientAddress(req);
-    if (!(client && proxies.size > 0 && proxies.matches(client))) await deps.limits.consume('readyz', addressKey(client));
+    if (!(client && deps.geo.isTrustedProxy(client))) await deps.limits.consume('readyz', addressKey(client));
     return ready(req);
   };
   const built = new BuiltVariants();
