@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { OperatorId } from './model/index.js';
-import { CDN_NAMES, type CdnName } from './geo/cdn-headers.js';
+import { CDN_NAMES } from './geo/cdn-headers.js';
 import { invalidRanges } from './geo/cidr.js';
 import { parseJurisdiction } from './geo/jurisdiction-code.js';
 import { dataDir } from './dev/redis-url-file.js';
@@ -71,135 +71,281 @@ const AddressList = z
   .default('')
   .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
 
-/** Every setting, by environment variable name (tests read its keys and defaults). */
+/**
+ * Every setting, by environment variable name, each declared once: validation, default and the
+ * description docs/settings.md is generated from (`npm run docs:settings`). Tests read its keys
+ * and defaults.
+ */
 export const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
-  /** Redis Sentinel: `host:port` of each sentinel, comma separated; REDIS_URL then only carries the primary's password, db and TLS. */
+  // Listening and logging
+  PORT: z.coerce.number().int().min(0).max(65_535).default(8080).describe('TCP port of the API (HTTP and WebSocket).'),
+  HOST: z.string().min(1).default('0.0.0.0').describe('Address the API binds to.'),
+  API_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe('API worker processes sharing `PORT`, 1 to 64; 1 runs the API in one process (docs/operations.md, "API workers"). Default: one per core.'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('pino level; `info` logs a sampled share of requests (`ACCESS_LOG_SAMPLE_RATE`), `debug` one line per request.'),
+  ACCESS_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.01).describe('Share of requests logged at info level (0 to 1); problems of 500 and up are always logged.'),
+  NODE_ENV: z.string().default('development').describe('`production` requires `CLICK_SIGNING_SECRET`, `API_KEY_PEPPER` and `PUBLIC_BASE_URL`, and turns `/demo` off.'),
+  // Redis
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/ })
+    .optional()
+    .describe('`redis://` or `rediss://` URL of the one Redis (`npm start` starts a private one when unset); under Sentinel only its password, db and TLS are used.'),
   REDIS_SENTINELS: z
     .string()
     .optional()
-    .transform((raw, ctx) => (raw === undefined ? undefined : parseSentinels(raw, ctx))),
-  REDIS_SENTINEL_MASTER: z.string().min(1).default('mymaster'),
-  REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
-  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** HMAC key for click links; required in production, a fixed dev value otherwise. */
-  CLICK_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  /** Key for hashing advertiser API keys at rest. */
-  API_KEY_PEPPER: z.string().min(32, 'must be at least 32 characters').optional(),
+    .transform((raw, ctx) => (raw === undefined ? undefined : parseSentinels(raw, ctx)))
+    .describe('Redis Sentinel instead of one server: `host:port` of each sentinel, comma separated (docs/operations.md, "Redis Sentinel with compose").'),
+  REDIS_SENTINEL_MASTER: z.string().min(1).default('mymaster').describe('The master name the sentinels monitor.'),
+  REDIS_SENTINEL_PASSWORD: z.string().min(1).optional().describe("The sentinels' own password, when they require one."),
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(10_000)
+    .default(300)
+    .describe('Request-path Redis commands give up after this many milliseconds (there is no offline queue on them).'),
+  // Links, secrets, visitors
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe('Public origin of the API, the base of every click and impression link (required in production). Default: `http://localhost:$PORT`.'),
+  CLICK_SIGNING_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe('HMAC key of click and impression links, 32+ characters (required in production; a fixed dev value otherwise).'),
+  API_KEY_PEPPER: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe('Key of the advertiser-key hashes at rest, 32+ characters; changing it invalidates every key (required in production).'),
   TRUST_PROXY: AddressList.superRefine((list, ctx) => {
     const bad = invalidRanges(list);
     if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `not an address or CIDR range: ${bad.join(', ')}` });
-  }),
-  /** The jurisdiction of visitors nothing else places (local callers): a country or an ISO 3166-2 subdivision. */
+  }).describe('Addresses or CIDR ranges (comma list) whose `X-Forwarded-For` is believed: your load balancer.'),
   DEFAULT_GEO: z
     .string()
     .refine((s) => parseJurisdiction(s) !== undefined, 'must be an ISO 3166-1 alpha-2 code such as US or an ISO 3166-2 code such as US-NJ')
     .transform((s) => parseJurisdiction(s)!)
-    .optional(),
-  /** The CDN in front whose geo headers are believed from TRUST_PROXY peers (geo/cdn-headers.ts). */
-  CDN_GEO: z.enum(CDN_NAMES).optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SOURCES: SourcesSpec.prefault('simulator'),
-  SIMULATOR_SEED: z.coerce.number().int().default(20261122),
-  NODE_ENV: z.string().default('development'),
-  /** Refresh intervals of the worker's job schedulers. */
-  REFRESH_EVENTS_SECONDS: Seconds(5),
-  REFRESH_SPORTSBOOK_SECONDS: Seconds(5),
-  REFRESH_METRICS_SECONDS: Seconds(60),
-  REFRESH_FX_SECONDS: Seconds(3600),
-  /** A snapshot older than this many refresh intervals is stale in /readyz. */
-  STALE_AFTER_INTERVALS: z.coerce.number().min(1).max(100).default(6),
-  /** Advertiser comparison: A is the regulated exchange, B the crypto-based market. */
-  ADVERTISER_OPERATOR_A: OperatorId.default('kalshi'),
-  ADVERTISER_OPERATOR_B: OperatorId.default('polymarket'),
-  /** Live market: the refresh interval a widget is told per horizon, staleness, push coalescing. */
-  LIVE_REFRESH_SECONDS_5: z.coerce.number().int().min(1).max(300).default(2),
-  LIVE_REFRESH_SECONDS_15: z.coerce.number().int().min(1).max(900).default(5),
-  LIVE_STALE_AFTER_SECONDS: z.coerce.number().positive().max(3600).default(15),
-  LIVE_PUSH_INTERVAL_MS: z.coerce.number().int().min(10).max(10_000).default(100),
-  /** Only a tick stamped within this many ms of a window's start may become its strike. */
-  LIVE_STRIKE_MAX_LAG_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
-  /** Bytes a WebSocket client may fall behind by before it is dropped. */
-  WS_MAX_BACKPRESSURE_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(256 * 1024),
-  /** Seconds of silence before uWS pings a WebSocket client; one that does not answer is closed. */
-  WS_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(8).max(960).default(32),
-  COINBASE_WS_URL: z.url({ protocol: /^wss?$/ }).default('wss://ws-feed.exchange.coinbase.com'),
-  /** Cache-Control max-age for widget responses. */
-  WIDGET_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
-  /** Broad-widget ranking: weights of the normalized signals, OI period, CTR window and prior. */
-  RANK_WEIGHT_VOLUME: z.coerce.number().min(0).max(100).default(0.5),
-  RANK_WEIGHT_OI_ACCEL: z.coerce.number().min(0).max(100).default(0.2),
-  RANK_WEIGHT_CTR: z.coerce.number().min(0).max(100).default(0.3),
-  RANK_OI_PERIOD_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
-  RANK_CTR_WINDOW_DAYS: z.coerce.number().int().min(1).max(90).default(7),
-  RANK_CTR_PRIOR_IMPRESSIONS: z.coerce.number().min(0).max(10_000_000).default(5000),
-  /** Real upstream sources (used only when SOURCES names them); the defaults are the public hosts. */
-  KALSHI_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://external-api.kalshi.com/trade-api/v2'),
-  POLYMARKET_GAMMA_URL: z.url({ protocol: /^https?$/ }).default('https://gamma-api.polymarket.com'),
-  POLYMARKET_CLOB_URL: z.url({ protocol: /^https?$/ }).default('https://clob.polymarket.com'),
-  POLYMARKET_DATA_URL: z.url({ protocol: /^https?$/ }).default('https://data-api.polymarket.com'),
-  ODDS_API_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.the-odds-api.com'),
-  ODDS_API_KEY: z.string().min(1).optional(),
-  ODDS_API_REGIONS: z.string().regex(/^[a-z]{2}(,[a-z]{2})*$/, 'comma list such as us,eu').default('us'),
-  /** Each odds call costs quota: a league is fetched from The Odds API at most this often. */
-  ODDS_API_MIN_INTERVAL_SECONDS: z.coerce.number().min(0).max(86_400).default(60),
-  /** Credits the odds provider may spend per month; calls are paced so they last (x-requests-remaining). */
-  ODDS_API_MONTHLY_CREDITS: z.coerce.number().int().positive().optional(),
-  /** A refresh losing more than this share of the last good snapshot's events, outcomes or operators fails. */
-  QUALITY_MAX_LOSS_SHARE: z.coerce.number().min(0).max(1).default(0.5),
-  ECB_FX_URL: z.url({ protocol: /^https?$/ }).default('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml'),
-  /** Venue up/down quotes (SOURCES quotes=venues): Polymarket's CLOB market channel, Kalshi's poll interval. */
-  POLYMARKET_CLOB_WS_URL: z.url({ protocol: /^wss?$/ }).default('wss://ws-subscriptions-clob.polymarket.com/ws/market'),
-  KALSHI_QUOTES_POLL_MS: z.coerce.number().int().min(250).max(60_000).default(2000),
-  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  EVENT_CATALOG_FILE: z.string().min(1).optional(),
-  /** Admin HTTP (/metrics, /healthz) of each process, never public: 0 turns one off. */
-  ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
-  ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
-  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).default(9465),
-  FEED_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).default(9466),
-  /** Rate limits (docs/operations.md "Limits"): points/seconds per client address or advertiser. */
-  RATE_LIMIT_CLICK: RateSpec('60/60'),
-  RATE_LIMIT_WS_UPGRADE: RateSpec('30/60'),
-  RATE_LIMIT_READYZ: RateSpec('300/60'),
-  RATE_LIMIT_VARIANT_BUILD: RateSpec('120/60'),
-  RATE_LIMIT_ADVERTISER: RateSpec('1200/60'),
-  AUTH_FAILURE_LIMIT: RateSpec('10/60'),
-  AUTH_FAILURE_BLOCK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
-  /** Open WebSocket connections per client address (IPv6: per /64), and in all (0: half the fd limit). */
-  WS_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(100_000).default(20),
-  WS_MAX_CONNECTIONS: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  WS_MAX_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
-  /** Request-path Redis commands give up after this long (there is no offline queue on them). */
-  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(10).max(10_000).default(300),
-  /** Clicks held in memory while Redis is away; beyond this they are dropped and counted. */
-  CLICK_BUFFER_MAX: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
-  /** Distinct operators one visitor's clicks count for per UTC day. */
-  CLICK_MAX_PER_VISITOR_DAY: z.coerce.number().int().min(1).max(1000).default(10),
-  /** Successful advertiser key checks are reused this long (revocation still applies within a second). */
-  ADVERTISER_KEY_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
-  /** While Redis is unreachable, a key that verified within this many seconds keeps working (0: none). */
-  ADVERTISER_KEY_OUTAGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(900),
-  /** Share of requests logged at info level (0 to 1); problems of 500 and up are always logged. */
-  ACCESS_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0.01),
-  /** Seconds /readyz reports draining after SIGTERM before the listener closes (default 5 in production). */
-  DRAIN_SECONDS: z.coerce.number().min(0).max(600).optional(),
-  /** Serve the /demo page (default: on, except when NODE_ENV=production). */
-  DEMO_ENABLED: z.enum(['true', 'false']).optional(),
-  /** Local data folder: the launcher's Redis, and counts an API could not write when it stopped (default .data/). */
-  DATA_DIR: z.string().min(1).optional(),
-  /** A process whose event loop is stuck this long kills itself, and an API worker silent this long is killed by its primary; their supervisor restarts them. */
-  HANG_SECONDS: z.coerce.number().int().min(2).max(3600).default(20),
-  /** API processes sharing PORT (docs/operations.md "API workers"); unset: one per core. */
-  API_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+    .optional()
+    .describe('Jurisdiction (a country such as `GB`, or ISO 3166-2 such as `US-NJ`) of visitors nothing else places; `npm start` sets `US-NJ`. Unset: `ZZ`.'),
+  CDN_GEO: z
+    .enum(CDN_NAMES)
+    .optional()
+    .describe('The CDN in front (`cloudflare`, `cloudfront` or `fastly`) whose geo headers are believed from `TRUST_PROXY` peers.'),
+  DEMO_ENABLED: z.enum(['true', 'false']).optional().describe('Serve the `/demo` page (`true` or `false`). Default: on, except when `NODE_ENV=production`.'),
+  DATA_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Local data folder: the launcher's Redis, the API's copy of its last snapshots, counts an API could not write when it stopped. Default: `.data/`."),
+  // Sources and the worker
+  SOURCES: SourcesSpec.prefault('simulator').describe(
+    'Source per data kind, e.g. `events=kalshi+polymarket,sportsbook=odds-api,prices=coinbase`; unnamed kinds stay on the simulator (docs/sources.md).',
+  ),
+  SIMULATOR_SEED: z.coerce.number().int().default(20261122).describe("The simulator's seed (same seed and clock, same data)."),
+  REFRESH_EVENTS_SECONDS: Seconds(5).describe('Refresh interval of events, in seconds.'),
+  REFRESH_SPORTSBOOK_SECONDS: Seconds(5).describe('Refresh interval of sportsbook lines, in seconds.'),
+  REFRESH_METRICS_SECONDS: Seconds(60).describe('Refresh interval of operator metrics, in seconds.'),
+  REFRESH_FX_SECONDS: Seconds(3600).describe('Refresh interval of FX reference rates, in seconds.'),
+  STALE_AFTER_INTERVALS: z.coerce
+    .number()
+    .min(1)
+    .max(100)
+    .default(6)
+    .describe('A snapshot is stale (payloads flagged, `/readyz` degraded) after this many missed refreshes.'),
+  KALSHI_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://external-api.kalshi.com/trade-api/v2').describe('Kalshi trade API (market data needs no key).'),
+  POLYMARKET_GAMMA_URL: z.url({ protocol: /^https?$/ }).default('https://gamma-api.polymarket.com').describe('Polymarket Gamma API.'),
+  POLYMARKET_CLOB_URL: z.url({ protocol: /^https?$/ }).default('https://clob.polymarket.com').describe('Polymarket CLOB API (`/price`).'),
+  POLYMARKET_DATA_URL: z.url({ protocol: /^https?$/ }).default('https://data-api.polymarket.com').describe('Polymarket Data API, for open interest (`/oi`).'),
+  POLYMARKET_CLOB_WS_URL: z
+    .url({ protocol: /^wss?$/ })
+    .default('wss://ws-subscriptions-clob.polymarket.com/ws/market')
+    .describe("Polymarket's CLOB market channel, for live up/down quotes (`SOURCES` `quotes=venues`)."),
+  KALSHI_QUOTES_POLL_MS: z.coerce
+    .number()
+    .int()
+    .min(250)
+    .max(60_000)
+    .default(2000)
+    .describe("How often Kalshi's 15-minute crypto markets are polled for live quotes, in milliseconds."),
+  ODDS_API_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://api.the-odds-api.com').describe('The Odds API.'),
+  ODDS_API_KEY: z.string().min(1).optional().describe('The Odds API key, required for `sportsbook=odds-api`; masked in logs.'),
+  ODDS_API_REGIONS: z
+    .string()
+    .regex(/^[a-z]{2}(,[a-z]{2})*$/, 'comma list such as us,eu')
+    .default('us')
+    .describe('The Odds API `regions` parameter (cost = markets × regions).'),
+  ODDS_API_MIN_INTERVAL_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .max(86_400)
+    .default(60)
+    .describe('Each odds call costs quota: a league is fetched at most once per this many seconds, failed calls included.'),
+  ODDS_API_MONTHLY_CREDITS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Credits the odds provider may spend per month; calls are paced from `x-requests-remaining` so they last. Unset: no pacing.'),
+  QUALITY_MAX_LOSS_SHARE: z.coerce
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.5)
+    .describe("A refresh losing more than this share of the last good snapshot's events, outcomes or operators fails (docs/sources.md)."),
+  ECB_FX_URL: z.url({ protocol: /^https?$/ }).default('https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml').describe('ECB daily FX reference file.'),
+  COINBASE_WS_URL: z.url({ protocol: /^wss?$/ }).default('wss://ws-feed.exchange.coinbase.com').describe('Exchange feed when `SOURCES` has `prices=coinbase`.'),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000).describe('Timeout of each upstream request, in milliseconds.'),
+  EVENT_CATALOG_FILE: z.string().min(1).optional().describe('A JSON event catalog replacing the built-in one (validated at start-up).'),
+  // Widgets and ranking
+  ADVERTISER_OPERATOR_A: OperatorId.default('kalshi').describe('Operator A (the regulated exchange) of the advertiser comparison.'),
+  ADVERTISER_OPERATOR_B: OperatorId.default('polymarket').describe('Operator B (the crypto-based market) of the advertiser comparison.'),
+  WIDGET_MAX_AGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3600)
+    .default(5)
+    .describe("`Cache-Control: max-age` (the browser's) of widget responses, at most the kind's refresh interval (the live market always 1 s)."),
+  RANK_WEIGHT_VOLUME: z.coerce.number().min(0).max(100).default(0.5).describe('Broad ranking: weight of the normalized 24 h volume.'),
+  RANK_WEIGHT_OI_ACCEL: z.coerce.number().min(0).max(100).default(0.2).describe('Broad ranking: weight of the normalized open-interest acceleration.'),
+  RANK_WEIGHT_CTR: z.coerce.number().min(0).max(100).default(0.3).describe('Broad ranking: weight of the normalized smoothed click-through rate.'),
+  RANK_OI_PERIOD_MINUTES: z.coerce.number().int().min(1).max(1440).default(60).describe('Period P of the open-interest acceleration, in minutes.'),
+  RANK_CTR_WINDOW_DAYS: z.coerce.number().int().min(1).max(90).default(7).describe('Click-through rate window, in UTC days.'),
+  RANK_CTR_PRIOR_IMPRESSIONS: z.coerce
+    .number()
+    .min(0)
+    .max(10_000_000)
+    .default(5000)
+    .describe('Prior weight m of the smoothed click-through rate, in impressions.'),
+  // Live market and WebSocket
+  LIVE_REFRESH_SECONDS_5: z.coerce.number().int().min(1).max(300).default(2).describe('`refresh_interval_seconds` told to 5-minute live-market widgets.'),
+  LIVE_REFRESH_SECONDS_15: z.coerce.number().int().min(1).max(900).default(5).describe('`refresh_interval_seconds` told to 15-minute live-market widgets.'),
+  LIVE_STALE_AFTER_SECONDS: z.coerce
+    .number()
+    .positive()
+    .max(3600)
+    .default(15)
+    .describe('No tick for this many seconds: the live market is `stale` and shows no prices.'),
+  LIVE_PUSH_INTERVAL_MS: z.coerce.number().int().min(10).max(10_000).default(100).describe('At most one live price push per topic per this many milliseconds.'),
+  LIVE_STRIKE_MAX_LAG_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(60_000)
+    .default(2000)
+    .describe("Only a tick stamped within this many ms of a window's start may become its strike; otherwise the window is `no_strike`."),
+  WS_MAX_BACKPRESSURE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(256 * 1024)
+    .describe('Bytes a WebSocket client may fall behind by before it is dropped.'),
+  WS_IDLE_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(8)
+    .max(960)
+    .default(32)
+    .describe('Seconds of silence before a WebSocket ping; a client that does not answer is closed.'),
+  // Admin listeners, never public
+  ADMIN_HOST: z.string().min(1).default('127.0.0.1').describe("Address of every process's admin listener (`/metrics`, `/healthz`); loopback keeps it private."),
+  ADMIN_PORT: z.coerce.number().int().min(0).max(65_535).default(9464).describe('Admin port of the API (0: none).'),
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).default(9465).describe('Admin port of the worker (0: none).'),
+  FEED_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).default(9466).describe('Admin port of the price feed (0: none).'),
+  // Limits (docs/operations.md, "Limits"): rates are points/seconds
+  RATE_LIMIT_CLICK: RateSpec('60/60').describe('`/v1/click` per address; over it a click is still redirected, just not counted.'),
+  RATE_LIMIT_WS_UPGRADE: RateSpec('30/60').describe('WebSocket upgrades per address.'),
+  RATE_LIMIT_READYZ: RateSpec('300/60').describe("`/readyz` per address, counted in each instance's memory; `TRUST_PROXY` addresses are not limited."),
+  RATE_LIMIT_VARIANT_BUILD: RateSpec('120/60').describe('Public widget requests that build a variant never built before, per address (cached reads are free).'),
+  RATE_LIMIT_ADVERTISER: RateSpec('1200/60').describe('`/advertiser/*` requests per authenticated advertiser.'),
+  AUTH_FAILURE_LIMIT: RateSpec('10/60').describe('Failed authentications per address; over it the address is blocked (429).'),
+  AUTH_FAILURE_BLOCK_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(900)
+    .describe('How long an address over `AUTH_FAILURE_LIMIT` is blocked, in seconds.'),
+  WS_MAX_CONNECTIONS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(20)
+    .describe('Open WebSocket connections per address, IPv6 per /64 (429 beyond).'),
+  WS_MAX_CONNECTIONS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .default(0)
+    .describe('Open WebSocket connections in all, per API worker process (503 beyond); 0: half the open-file limit.'),
+  WS_MAX_MESSAGES_PER_SECOND: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(20)
+    .describe('Messages a WebSocket client may send per second; more closes the connection (1008).'),
+  CLICK_BUFFER_MAX: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000_000)
+    .default(100_000)
+    .describe('Clicks held in memory while Redis is away; beyond this they are dropped and counted.'),
+  CLICK_MAX_PER_VISITOR_DAY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(10)
+    .describe("Distinct operators one visitor's clicks count for per UTC day (per API worker process)."),
+  ADVERTISER_KEY_CACHE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3600)
+    .default(60)
+    .describe('Seconds a successful advertiser key check is reused (revocation still applies within a second).'),
+  ADVERTISER_KEY_OUTAGE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(86_400)
+    .default(900)
+    .describe('While Redis is unreachable, a key that verified within this many seconds keeps working (0: none).'),
+  DRAIN_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .max(600)
+    .optional()
+    .describe('Seconds `/readyz` reports draining after SIGTERM, still serving, before the listener closes. Default: 5 in production, else 0.'),
+  HANG_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .max(3600)
+    .default(20)
+    .describe('A process whose event loop is stuck this long kills itself, and an API worker silent this long is killed by its primary; their supervisor restarts them.'),
 });
 
-export interface SentinelAddress {
-  host: string;
-  port: number;
-}
+/** A host and port of a Redis sentinel. */
+export type SentinelAddress = { host: string; port: number };
+
+/** At most `points` requests per `seconds`. */
+export type RateLimit = z.output<ReturnType<typeof RateSpec>>;
 
 /** Where Redis is: one server (`url`), or a primary found through Sentinel. */
 export interface RedisTarget {
@@ -208,129 +354,33 @@ export interface RedisTarget {
   sentinel?: { sentinels: SentinelAddress[]; masterName: string; password: string | undefined };
 }
 
-export interface Config {
-  port: number;
-  host: string;
-  /** REDIS_URL as given (under Sentinel: credentials only); connect through `redis`, which knows Sentinel. */
-  redisUrl: string;
-  redis: RedisTarget;
-  publicBaseUrl: string;
-  clickSigningSecret: string;
-  apiKeyPepper: string;
-  trustProxy: string[];
-  defaultGeo: string | undefined;
-  cdnGeo: CdnName | undefined;
-  logLevel: string;
-  sources: Record<DataKind, string>;
-  simulatorSeed: number;
-  production: boolean;
-  refreshSeconds: { events: number; sportsbook: number; metrics: number; fx: number };
-  staleAfterIntervals: number;
-  advertiserOperators: { a: string; b: string };
-  widgetMaxAgeSeconds: number;
-  ranking: {
-    weights: { volume: number; oiAccel: number; ctr: number };
-    oiPeriodMinutes: number;
-    ctrWindowDays: number;
-    ctrPriorImpressions: number;
-  };
-  upstream: {
-    kalshiBaseUrl: string;
-    polymarketGammaUrl: string;
-    polymarketClobUrl: string;
-    polymarketClobWsUrl: string;
-    kalshiQuotesPollMs: number;
-    polymarketDataUrl: string;
-    oddsApiBaseUrl: string;
-    oddsApiKey: string | undefined;
-    oddsApiRegions: string;
-    oddsApiMinIntervalSeconds: number;
-    oddsApiMonthlyCredits: number | undefined;
-    qualityMaxLossShare: number;
-    ecbFxUrl: string;
-    timeoutMs: number;
-    eventCatalogFile: string | undefined;
-  };
-  live: { refreshSeconds: { 5: number; 15: number }; staleAfterMs: number; pushIntervalMs: number; strikeMaxLagMs: number };
-  coinbaseWsUrl: string;
-  wsMaxBackpressureBytes: number;
-  wsIdleTimeoutSeconds: number;
-  /** Admin listeners (metrics and health) per process; port 0 means none. */
-  admin: { host: string; apiPort: number; workerPort: number; feedPort: number };
-  limits: {
-    click: RateLimit;
-    wsUpgrade: RateLimit;
-    readyz: RateLimit;
-    variantBuild: RateLimit;
-    advertiser: RateLimit;
-    authFailures: RateLimit;
-    authBlockSeconds: number;
-    wsPerAddress: number;
-    /** 0: derived from the file-descriptor limit at start. */
-    wsTotal: number;
-    wsMessagesPerSecond: number;
-  };
-  redisCommandTimeoutMs: number;
-  clickBufferMax: number;
-  clickMaxPerVisitorDay: number;
-  advertiserKeyCacheSeconds: number;
-  advertiserKeyOutageSeconds: number;
-  accessLogSampleRate: number;
-  drainSeconds: number;
-  /** API worker processes on the one port; 1 runs the API in this process, without a primary. */
-  apiWorkers: number;
-  hangSeconds: number;
-  /** Whether /demo is served. */
-  demoEnabled: boolean;
-  /** Local data folder (absolute). */
-  dataDir: string;
-}
-
-/** At most `points` requests per `seconds`. */
-export interface RateLimit {
-  points: number;
-  seconds: number;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 // Development-only fallbacks; production refuses to start without real values.
 const DEV_CLICK_SECRET = 'predictwire-dev-click-secret-not-for-production';
 const DEV_PEPPER = 'predictwire-dev-api-key-pepper-not-for-production';
+const PRODUCTION_REQUIRED = ['CLICK_SIGNING_SECRET', 'API_KEY_PEPPER', 'PUBLIC_BASE_URL'] as const;
 
-/**
- * Reads configuration from an environment object.
- * @throws ConfigError naming every bad variable.
- */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  // An empty variable (as compose writes `${X:-}`) means "not set".
-  const parsed = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
-    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
-  }
-  const e = parsed.data;
+/** The environment, validated, shaped as the processes use it (`Config` is its output type). */
+const ConfigSchema = EnvSchema.transform((e, ctx) => {
   const production = e.NODE_ENV === 'production';
   // Production needs real secrets, and click links that point at the public host, not localhost.
-  const missing = production ? (['CLICK_SIGNING_SECRET', 'API_KEY_PEPPER', 'PUBLIC_BASE_URL'] as const).filter((k) => !e[k]) : [];
-  if (missing.length > 0) {
-    throw new ConfigError(`invalid configuration:\n  ${missing.join(', ')}: required when NODE_ENV=production`);
+  for (const key of production ? PRODUCTION_REQUIRED.filter((k) => !e[k]) : []) {
+    ctx.addIssue({ code: 'custom', path: [key], message: 'required when NODE_ENV=production' });
   }
-  if (!e.REDIS_URL && !e.REDIS_SENTINELS) throw new ConfigError('invalid configuration:\n  REDIS_URL: required (npm start sets it for you), or REDIS_SENTINELS');
+  if (!e.REDIS_URL && !e.REDIS_SENTINELS) {
+    ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'required (npm start sets it for you), or REDIS_SENTINELS' });
+  }
   // Under Sentinel a bare URL stands for "no password, db 0": ioredis takes host and port from Sentinel.
   const redisUrl = e.REDIS_URL ?? 'redis://localhost';
+  const redis: RedisTarget = {
+    url: redisUrl,
+    ...(e.REDIS_SENTINELS && { sentinel: { sentinels: e.REDIS_SENTINELS, masterName: e.REDIS_SENTINEL_MASTER, password: e.REDIS_SENTINEL_PASSWORD } }),
+  };
   return {
     port: e.PORT,
     host: e.HOST,
+    /** REDIS_URL as given (under Sentinel: credentials only); connect through `redis`, which knows Sentinel. */
     redisUrl,
-    redis: {
-      url: redisUrl,
-      ...(e.REDIS_SENTINELS && {
-        sentinel: { sentinels: e.REDIS_SENTINELS, masterName: e.REDIS_SENTINEL_MASTER, password: e.REDIS_SENTINEL_PASSWORD },
-      }),
-    },
+    redis,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     clickSigningSecret: e.CLICK_SIGNING_SECRET ?? DEV_CLICK_SECRET,
     apiKeyPepper: e.API_KEY_PEPPER ?? DEV_PEPPER,
@@ -341,12 +391,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sources: e.SOURCES,
     simulatorSeed: e.SIMULATOR_SEED,
     production,
-    refreshSeconds: {
-      events: e.REFRESH_EVENTS_SECONDS,
-      sportsbook: e.REFRESH_SPORTSBOOK_SECONDS,
-      metrics: e.REFRESH_METRICS_SECONDS,
-      fx: e.REFRESH_FX_SECONDS,
-    },
+    refreshSeconds: { events: e.REFRESH_EVENTS_SECONDS, sportsbook: e.REFRESH_SPORTSBOOK_SECONDS, metrics: e.REFRESH_METRICS_SECONDS, fx: e.REFRESH_FX_SECONDS },
     staleAfterIntervals: e.STALE_AFTER_INTERVALS,
     advertiserOperators: { a: e.ADVERTISER_OPERATOR_A, b: e.ADVERTISER_OPERATOR_B },
     widgetMaxAgeSeconds: e.WIDGET_MAX_AGE_SECONDS,
@@ -382,6 +427,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     coinbaseWsUrl: e.COINBASE_WS_URL,
     wsMaxBackpressureBytes: e.WS_MAX_BACKPRESSURE_BYTES,
     wsIdleTimeoutSeconds: e.WS_IDLE_TIMEOUT_SECONDS,
+    /** Admin listeners (metrics and health) per process; port 0 means none. */
     admin: { host: e.ADMIN_HOST, apiPort: e.ADMIN_PORT, workerPort: e.WORKER_HEALTH_PORT, feedPort: e.FEED_HEALTH_PORT },
     limits: {
       click: e.RATE_LIMIT_CLICK,
@@ -392,6 +438,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authFailures: e.AUTH_FAILURE_LIMIT,
       authBlockSeconds: e.AUTH_FAILURE_BLOCK_SECONDS,
       wsPerAddress: e.WS_MAX_CONNECTIONS_PER_ADDRESS,
+      /** 0: derived from the file-descriptor limit at start. */
       wsTotal: e.WS_MAX_CONNECTIONS,
       wsMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND,
     },
@@ -402,9 +449,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     advertiserKeyOutageSeconds: e.ADVERTISER_KEY_OUTAGE_SECONDS,
     accessLogSampleRate: e.ACCESS_LOG_SAMPLE_RATE,
     drainSeconds: e.DRAIN_SECONDS ?? (production ? 5 : 0),
+    /** API worker processes on the one port; 1 runs the API in this process, without a primary. */
     apiWorkers: e.API_WORKERS ?? availableParallelism(),
     hangSeconds: e.HANG_SECONDS,
     demoEnabled: e.DEMO_ENABLED === undefined ? !production : e.DEMO_ENABLED === 'true',
+    /** Local data folder (absolute). */
     dataDir: dataDir({ DATA_DIR: e.DATA_DIR }),
   };
+});
+
+/** The validated configuration every process receives. */
+export type Config = z.output<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Reads configuration from an environment object.
+ * @throws ConfigError naming every bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable (as compose writes `${X:-}`) means "not set".
+  const parsed = ConfigSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
 }
