@@ -3,7 +3,7 @@
  * price-feed processes configured with REDIS_SENTINELS; widget and advertiser traffic throughout.
  * The primary is SIGKILLed, the sentinels promote the replica, and every process must carry on
  * without a restart: no advertiser key lost, no error outside the failover window, fresh snapshots
- * and ticks afterwards. The measured window is printed (README "Scaling out" reports it).
+ * and ticks afterwards. The measured window is printed (docs/deploy.md, "Scaling out", reports it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
