@@ -8,7 +8,7 @@ import { OperatorId } from './model/index.js';
 import { CDN_NAMES, type CdnName } from './geo/cdn-headers.js';
 import { invalidRanges } from './geo/cidr.js';
 import { parseJurisdiction } from './geo/jurisdiction-code.js';
-import { dataDir } from './dev/redis-url-file.js';
+import { dataDir } from './process/redis-url-file.js';
 
 const DATA_KINDS = ['events', 'sportsbook', 'metrics', 'fx', 'prices', 'quotes'] as const;
 export type DataKind = (typeof DATA_KINDS)[number];
