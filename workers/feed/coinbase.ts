@@ -4,7 +4,7 @@
  * ReconnectingSocket's.
  */
 import { z } from 'zod';
-import type { Asset, Tick } from '../../src/live/market.js';
+import type { Asset, Tick } from '../../src/model/index.js';
 import type { Logger } from '../../src/log.js';
 import type { PriceSource } from './price-source.js';
 import { ReconnectingSocket } from '../../src/sources/http/reconnecting-socket.js';

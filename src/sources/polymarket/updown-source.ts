@@ -4,7 +4,7 @@
  * books, and reports each current window's best asks and start price. The next window's tokens
  * are subscribed before it opens, so the roll at the boundary needs no new book.
  */
-import { ASSETS, HORIZONS, type Asset, type Horizon, type VenueQuoteMessage } from '../../live/market.js';
+import { ASSETS, HORIZONS, type Asset, type Horizon, type VenueQuoteMessage } from '../../model/index.js';
 import { windowAt } from '../../live/window.js';
 import type { Logger } from '../../log.js';
 import { UpstreamHttpError } from '../http/errors.js';
