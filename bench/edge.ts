@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { freePort } from '../src/dev/private-redis.js';
+import { freePort } from '../src/process/free-port.js';
 import { cloudflareHeaders, EDGE_JURISDICTIONS, hasNginx, NGINX, originRequests, startEdge } from '../test/support/edge.js';
 import { pinned } from './lib/cpu.js';
 import type { BenchOptions } from './lib/options.js';

@@ -4,14 +4,11 @@
  */
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { OperatorId } from './model/index.js';
+import { DATA_KINDS, OperatorId, type DataKind } from './model/index.js';
 import { CDN_NAMES } from './geo/cdn-headers.js';
 import { invalidRanges } from './geo/cidr.js';
 import { parseJurisdiction } from './geo/jurisdiction-code.js';
-import { dataDir } from './dev/redis-url-file.js';
-
-const DATA_KINDS = ['events', 'sportsbook', 'metrics', 'fx', 'prices', 'quotes'] as const;
-export type DataKind = (typeof DATA_KINDS)[number];
+import { dataDir } from './process/redis-url-file.js';
 
 /**
  * `SOURCES` picks a source per data kind: `simulator` for all, or a comma list such as

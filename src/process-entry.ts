@@ -1,7 +1,7 @@
 /** The common entry of every long-running process: config, logger, start, graceful shutdown. */
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
-import { EXIT_WITH_PARENT_ENV, onParentExit } from './dev/parent-watch.js';
+import { EXIT_WITH_PARENT_ENV, onParentExit } from './process/parent-watch.js';
 import { onShutdown } from './shutdown.js';
 import { exposeBuildInfo } from './metrics/build-info.js';
 import { startWatchdog } from './watchdog.js';

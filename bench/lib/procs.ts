@@ -1,9 +1,9 @@
 /** Processes the benchmark starts: pinned to CPUs when asked, with the open-file limit raised. */
 import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { EXIT_WITH_PARENT_ENV } from '../../src/dev/parent-watch.js';
-import { freePort } from '../../src/dev/private-redis.js';
-import { stopChild } from '../../src/dev/stop-child.js';
+import { EXIT_WITH_PARENT_ENV } from '../../src/process/parent-watch.js';
+import { freePort } from '../../src/process/free-port.js';
+import { stopChild } from '../../src/process/stop-child.js';
 import type { ServiceProcess } from '../../test/support/service.js';
 import { canPin, pinned } from './cpu.js';
 

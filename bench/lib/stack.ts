@@ -1,7 +1,7 @@
 /** The service the benchmarks run against: a private Redis, the worker, the price feed, API processes. */
 import { Redis } from 'ioredis';
 import { startPrivateRedis, type PrivateRedis } from '../../src/dev/private-redis.js';
-import type { Asset, Horizon } from '../../src/live/market.js';
+import type { Asset, Horizon } from '../../src/model/index.js';
 import { ticksChannel } from '../../src/store/keys.js';
 import { seedStrike } from '../../test/support/live.js';
 import { advertiserKeys, testEnv, waitFor, type ServiceProcess } from '../../test/support/service.js';

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { jurisdictionOf } from '../model/jurisdiction.js';
 import { COMPLIANCE_RULES } from './compliance-rules.js';
 import { AsOfDate, RuleJurisdiction, Source } from './jurisdiction-schema.js';
-import type { Locale } from './operator-schema.js';
+import type { Locale } from '../model/index.js';
 
 export const DisclosureRule = z.object({
   jurisdiction: RuleJurisdiction,

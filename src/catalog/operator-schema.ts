@@ -3,12 +3,8 @@
  * business data (not upstream data), shared by every source, validated at start-up.
  */
 import { z } from 'zod';
-import { OperatorId } from '../model/index.js';
+import { Locale, OperatorId } from '../model/index.js';
 import { AsOfDate, RuleJurisdiction, Source } from './jurisdiction-schema.js';
-
-export const LOCALES = ['en', 'es', 'de', 'fr', 'pt'] as const;
-export const Locale = z.enum(LOCALES);
-export type Locale = z.infer<typeof Locale>;
 
 export const OperatorKind = z.enum(['exchange', 'crypto', 'sportsbook']);
 export type OperatorKind = z.infer<typeof OperatorKind>;

@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { jurisdictionOf } from '../model/jurisdiction.js';
 import { AsOfDate, entryFor, RuleJurisdiction, Source } from './jurisdiction-schema.js';
-import type { Locale, Offer, Operator } from './operator-schema.js';
+import type { Offer, Operator } from './operator-schema.js';
+import type { Locale } from '../model/index.js';
 
 export const InducementBan = z.object({
   jurisdiction: RuleJurisdiction,

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { AdvertiserError, AdvertiserKeys, type AdvertiserRecord } from '../auth/advertiser-keys.js';
 import { AdvertiserBackup, exportAdvertisers, importAdvertisers } from '../auth/advertiser-backup.js';
 import { ConfigError, loadConfig, type RedisTarget } from '../config.js';
-import { dataDir, launcherRedisUrl } from '../dev/redis-url-file.js';
+import { dataDir, launcherRedisUrl } from '../process/redis-url-file.js';
 import { targetOptions } from '../store/redis.js';
 import { Problem } from '../http/problem.js';
 import { parseQuery } from '../http/query.js';

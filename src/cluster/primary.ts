@@ -8,9 +8,9 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Config } from '../config.js';
-import { EXIT_WITH_PARENT_ENV } from '../dev/parent-watch.js';
-import { freePort } from '../dev/private-redis.js';
-import { supervise, type Supervised } from '../dev/supervise.js';
+import { EXIT_WITH_PARENT_ENV } from '../process/parent-watch.js';
+import { freePort } from '../process/free-port.js';
+import { supervise, type Supervised } from '../process/supervise.js';
 import type { Logger } from '../log.js';
 import { startAdminServer } from '../metrics/admin-server.js';
 import { SlotCounts } from '../ws/connection-ledger.js';

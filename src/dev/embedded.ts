@@ -10,12 +10,12 @@ import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { AdvertiserKeys } from '../auth/advertiser-keys.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { DataDirLockedError, lockDataDir } from './data-lock.js';
-import { EXIT_WITH_PARENT_ENV, onParentExit } from './parent-watch.js';
+import { DataDirLockedError, lockDataDir } from '../process/data-lock.js';
+import { EXIT_WITH_PARENT_ENV, onParentExit } from '../process/parent-watch.js';
 import { prettyPipe } from './pretty-logs.js';
 import { MissingRedisError, startPrivateRedis, type PrivateRedis } from './private-redis.js';
-import { dataDir, forgetRedisUrl, recordRedisUrl } from './redis-url-file.js';
-import { supervise, type Supervised } from './supervise.js';
+import { dataDir, forgetRedisUrl, recordRedisUrl } from '../process/redis-url-file.js';
+import { supervise, type Supervised } from '../process/supervise.js';
 
 const DEMO_ADVERTISER = 'demo-advertiser';
 const root = resolve(import.meta.dirname, '../..');

@@ -4,10 +4,11 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
-import { DataDirLockedError, processAlive, readPid } from './data-lock.js';
-import { stopChild } from './stop-child.js';
+import { DataDirLockedError, processAlive, readPid } from '../process/data-lock.js';
+import { freePort } from '../process/free-port.js';
+import { stopChild } from '../process/stop-child.js';
 
 export const INSTALL_HINT =
   'redis-server was not found on PATH. Install it (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.';
@@ -24,19 +25,6 @@ export interface PrivateRedis {
   port: number;
   process: ChildProcess;
   stop(): Promise<void>;
-}
-
-/** Asks the kernel for a free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 function redisServerExists(): boolean {

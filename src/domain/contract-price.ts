@@ -3,12 +3,8 @@
  * dollars for a contract paying $1, strictly between 0 and 1 (0.62 = 62¢). Comparisons elsewhere
  * use the exact price; these strings are for display only.
  */
+import type { DisplayFormat } from '../model/index.js';
 import { roundTo } from './aggregate.js';
-
-/** The event widget's `display_format` values; `cents` is the default. */
-export const DISPLAY_FORMATS = ['cents', 'implied_pct', 'decimal'] as const;
-/** One of {@link DISPLAY_FORMATS}. */
-export type DisplayFormat = (typeof DISPLAY_FORMATS)[number];
 
 /**
  * A price (or a difference of prices) in cents, rounded to 4 decimals so float noise disappears:

@@ -2,8 +2,7 @@
  * Currency for a country and conversion of USD amounts with the FX reference snapshot
  * (rates are units of each currency per 1 USD).
  */
-import type { FxData } from '../model/index.js';
-import { isCurrencyCode, type CurrencyCode } from './money.js';
+import { isCurrencyCode, type CurrencyCode, type FxData } from '../model/index.js';
 
 // Euro area as of 2026 (Bulgaria joined on 1 January 2026), plus the states that use the euro by
 // agreement or unilaterally.

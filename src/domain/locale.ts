@@ -2,7 +2,7 @@
  * Which catalog locale a visitor reads: the language of the resolved country, overridden by
  * Accept-Language when it names a locale the catalog has; English otherwise.
  */
-import { LOCALES, type Locale } from '../catalog/operator-schema.js';
+import { LOCALES, type Locale } from '../model/index.js';
 
 // A Map, not an object: looked up on every request that names no catalog language, by any country.
 const BY_COUNTRY: ReadonlyMap<string, Locale> = new Map(Object.entries({

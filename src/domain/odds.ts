@@ -2,6 +2,7 @@
  * Odds conversions (American, decimal, implied probability) and the signed strings the sportsbook
  * widget shows. Each function states its formula.
  */
+import type { OddsFormat } from '../model/index.js';
 import { roundTo } from './aggregate.js';
 
 /**
@@ -81,11 +82,6 @@ export function formatSignedPoint(point: number): string {
   // String() gives the shortest form: no trailing zeros, no exponent in this range.
   return rounded > 0 ? `+${String(rounded)}` : String(rounded);
 }
-
-/** How the sportsbook widget writes odds (`odds_format`). */
-export const ODDS_FORMATS = ['american', 'decimal', 'fractional'] as const;
-/** One of {@link ODDS_FORMATS}. */
-export type OddsFormat = (typeof ODDS_FORMATS)[number];
 
 /**
  * The odds format a visitor in `jurisdiction` (a country or "US-NJ") reads: fractional in GB and IE, American in the US and

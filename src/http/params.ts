@@ -1,10 +1,8 @@
 /** Query and header parameter schemas with the error messages a publisher reads. */
 import { z } from 'zod';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
-import { DISPLAY_FORMATS } from '../domain/contract-price.js';
-import { ODDS_FORMATS } from '../domain/odds.js';
 import { parseJurisdiction } from '../geo/jurisdiction-code.js';
-import { LEAGUES } from '../model/index.js';
+import { DISPLAY_FORMATS, LEAGUES, ODDS_FORMATS } from '../model/index.js';
 
 const required = (what: string) => ({
   error: (iss: { input: unknown }) => (iss.input === undefined ? 'is required' : `must be ${what}`),

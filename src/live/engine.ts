@@ -9,7 +9,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import { strikeKey, ticksChannel } from '../store/keys.js';
-import { ASSETS, HORIZONS, Tick, type Asset, type Horizon, type VenueQuoteMessage } from './market.js';
+import { ASSETS, HORIZONS, Tick, type Asset, type Horizon, type VenueQuoteMessage } from '../model/index.js';
 import { VenueQuoteBook } from './venue-quote-book.js';
 import { priorVariance } from './volatility.js';
 import { tickMaySetStrike, windowAt, type ContractWindow } from './window.js';

@@ -11,7 +11,8 @@
  */
 import { toCachedBody, type CachedBody } from '../http/payload-cache.js';
 import type { ChangeKind, LiveEngine } from './engine.js';
-import { ASSETS, HORIZONS, liveTopic, type Asset, type Horizon } from './market.js';
+import { ASSETS, HORIZONS, type Asset, type Horizon } from '../model/index.js';
+import { liveTopic } from './topic.js';
 import { windowAt } from './window.js';
 
 /** Builds a topic's payload for visitors from `country`, its links attributed to `advertiserId` when given. */

@@ -1,5 +1,5 @@
-/** Which of the venues' published quotes count for a window at a moment (wire contract: market.ts). */
-import type { VenueQuoteMessage } from './market.js';
+/** Which of the venues' published quotes count for a window at a moment (wire contract: src/model/live.ts). */
+import type { VenueQuoteMessage } from '../model/index.js';
 import type { ContractWindow } from './window.js';
 
 /** A quote the feed has not confirmed for this long is absent: a live feed confirms it every few seconds. */

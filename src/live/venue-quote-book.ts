@@ -7,7 +7,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import { quotesChannel } from '../store/keys.js';
-import { ASSETS, VenueQuoteMessage, type Asset, type Horizon } from './market.js';
+import { ASSETS, VenueQuoteMessage, type Asset, type Horizon } from '../model/index.js';
 
 export type QuoteListener = (asset: Asset, horizon: Horizon) => void;
 

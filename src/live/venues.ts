@@ -3,7 +3,7 @@
  * own is available: the fair value plus that venue's margin (overround) and a small skew, rounded
  * up to its tick like an ask.
  */
-import type { Horizon } from './market.js';
+import type { Horizon } from '../model/index.js';
 
 export interface LiveVenue {
   operatorId: string;

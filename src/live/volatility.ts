@@ -4,7 +4,7 @@
  * The price feed measures it and stamps it on every tick it publishes (`VolatilityStamp`), so every
  * API process prices with the same estimate however long it has been running.
  */
-import type { Asset, Tick } from './market.js';
+import type { Asset, Tick } from '../model/index.js';
 
 /** Typical annualized volatility, the estimate's starting point before ticks teach it better. */
 export const PRIOR_ANNUAL_VOL: Readonly<Record<Asset, number>> = { BTC: 0.55, ETH: 0.7, SOL: 0.9 };

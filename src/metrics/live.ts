@@ -4,7 +4,7 @@
  */
 import { Counter, Gauge } from 'prom-client';
 import type { LiveEngine } from '../live/engine.js';
-import { ASSETS, HORIZONS } from '../live/market.js';
+import { ASSETS, HORIZONS } from '../model/index.js';
 
 let engine: LiveEngine | undefined;
 let staleAfterMs = Infinity;

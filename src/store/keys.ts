@@ -27,6 +27,6 @@ export const EXPECTED_SNAPSHOTS: readonly SnapshotId[] = [
   { kind: 'fx', key: 'daily' },
   ...LEAGUES.map((league) => ({ kind: 'sportsbook' as const, key: league })),
 ];
-/** Venue up/down quotes (src/live/market.ts VenueQuoteMessage) and the latest one per venue. */
+/** Venue up/down quotes (src/model/live.ts VenueQuoteMessage) and the latest one per venue. */
 export const quotesChannel = (asset: string) => `pw:quotes:${asset}`;
 export const quoteKey = (asset: string, horizonMinutes: number, operatorId: string) => `pw:quote:${asset}:${horizonMinutes}:${operatorId}`;

@@ -3,13 +3,12 @@
  * score (domain/ranking.ts), with localized promos, money in the requested currency and signed
  * click links. Pure: snapshot, signals, country, locale, currency and rate are all passed in.
  */
-import type { Locale } from '../catalog/operator-schema.js';
 import { operatorById as catalogOperator } from '../catalog/operators.js';
 import { NEUTRAL_CTA } from '../catalog/promotion-policy.js';
 import { convertUsd } from '../domain/fx.js';
-import { formatMoneyCompact, type CurrencyCode } from '../domain/money.js';
+import { formatMoneyCompact } from '../domain/money.js';
 import { rankOperators, type RankWeights } from '../domain/ranking.js';
-import { Category, type MetricsData } from '../model/index.js';
+import { Category, type CurrencyCode, type Locale, type MetricsData } from '../model/index.js';
 import type { OperatorSignals } from '../tracking/ranking-inputs.js';
 import type { WidgetContext } from './context.js';
 import { jurisdictionFields } from './disclosures.js';

@@ -1,6 +1,6 @@
 /** The `disclosures` and jurisdiction fields every widget payload carries (docs/contract.md). */
 import { AD_LABEL } from '../catalog/disclosures.js';
-import type { Locale } from '../catalog/operator-schema.js';
+import type { Locale } from '../model/index.js';
 import type { WidgetContext } from './context.js';
 import type { Disclosures } from './payload-schemas.js';
 

@@ -3,8 +3,7 @@
  * real responses against these; they also document the contract.
  */
 import { z } from 'zod';
-import { ODDS_FORMATS } from '../domain/odds.js';
-import { Category, IsoTime, League, Slug } from '../model/index.js';
+import { Category, IsoTime, League, ODDS_FORMATS, Slug } from '../model/index.js';
 
 /** Money string (docs/contract.md): symbol, en-US figure, K/M/B suffix; or two decimals under 1,000. */
 export const MoneyString = z

@@ -1,10 +1,10 @@
 /** Sportsbook widget (docs/contract.md): one matchup's odds matrix across operators, plus team trends. */
 import { roundTo } from '../domain/aggregate.js';
 import { LINE_KEYS, sportsbookLeaders, type LineKey } from '../domain/best-odds.js';
-import { formatOdds, formatSignedPoint, oddsFormatFor, type OddsFormat } from '../domain/odds.js';
+import { formatOdds, formatSignedPoint, oddsFormatFor } from '../domain/odds.js';
 import { atsRecord, formatPair, formatTriple, overUnderRecord, straightUpRecord } from '../domain/team-records.js';
 import { localeForJurisdiction } from '../domain/locale.js';
-import type { BookOdds, LeagueData, Matchup, PricedLine } from '../model/index.js';
+import type { BookOdds, LeagueData, Matchup, OddsFormat, PricedLine } from '../model/index.js';
 import type { WidgetContext } from './context.js';
 import { jurisdictionFields } from './disclosures.js';
 import type { SportsbookWidgetPayload } from './payload-schemas.js';

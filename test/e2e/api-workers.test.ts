@@ -8,7 +8,7 @@ import { createServer, get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { openWebSocket } from '../support/ws-client.js';
-import { freePort } from '../../src/dev/private-redis.js';
+import { freePort } from '../../src/process/free-port.js';
 import { alive } from '../support/processes.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, wsConnections, type ServiceProcess } from '../support/service.js';

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMPLIANCE } from '../../src/catalog/compliance.js';
-import type { Locale, Operator } from '../../src/catalog/operator-schema.js';
+import type { Operator } from '../../src/catalog/operator-schema.js';
+import type { Locale } from '../../src/model/index.js';
 import { OPERATORS } from '../../src/catalog/operators.js';
 import { NEUTRAL_CTA, offerFor } from '../../src/catalog/promotion-policy.js';
 import { readSnapshot } from '../../src/store/snapshots.js';

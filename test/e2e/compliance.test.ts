@@ -11,7 +11,7 @@ import { OPERATORS } from '../../src/catalog/operators.js';
 import { LocationDb } from '../../src/geo/location-db.js';
 import { parseIp } from '../../src/geo/ip.js';
 import { subdivisionByName } from '../../src/geo/subdivisions.js';
-import type { Tick } from '../../src/live/market.js';
+import type { Tick } from '../../src/model/index.js';
 import { ticksChannel } from '../../src/store/keys.js';
 import {
   BroadWidgetPayload,

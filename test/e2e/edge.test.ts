@@ -8,7 +8,7 @@
  * only; its cache and temp files live in a temporary folder. Skipped (one line) without nginx.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/dev/private-redis.js';
+import { freePort } from '../../src/process/free-port.js';
 import { impressionsKey } from '../../src/tracking/impression-counter.js';
 import { cloudflareHeaders, EDGE_JURISDICTIONS as JURISDICTIONS, hasNginx, NGINX, originRequests, startEdge, type Edge } from '../support/edge.js';
 import { useRedis } from '../support/redis.js';

@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe as suite, expect, it } from 'vitest';
-import { freePort } from '../../src/dev/private-redis.js';
+import { freePort } from '../../src/process/free-port.js';
 import { alive, describeProcess as describe, descendants, portOpen, root } from '../support/processes.js';
 
 const launcher = resolve(root, 'src/dev/embedded.ts');

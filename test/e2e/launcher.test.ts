@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/dev/private-redis.js';
+import { freePort } from '../../src/process/free-port.js';
 import { alive, childRunning, descendants, describeProcess, portOpen, spawnTsx, waitUntil, type Spawned } from '../support/processes.js';
 
 const LAUNCHER = 'src/dev/embedded.ts';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { Tick } from '../../src/live/market.js';
+import type { Tick } from '../../src/model/index.js';
 import { writeSnapshot } from '../../src/store/snapshots.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import { frameViolation } from '../support/contract.js';

@@ -1,11 +1,11 @@
 /**
  * Venue quotes end to end with real sources selected (`SOURCES=quotes=venues`): two real API
  * processes on one real Redis, quotes published on `pw:quotes:{ASSET}` by the test exactly as the
- * venue feed publishes them (wire contract: src/live/market.ts). Both processes must show the same
+ * venue feed publishes them (wire contract: src/model/live.ts). Both processes must show the same
  * venues, the venues' own strikes and their asks after fees, and leave out what a venue does not quote.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Horizon } from '../../src/live/market.js';
+import type { Horizon } from '../../src/model/index.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import { publishQuote, publishTick, seedStrike, venueQuote } from '../support/live.js';
 import { useRedis } from '../support/redis.js';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/dev/private-redis.js';
+import { freePort } from '../../src/process/free-port.js';
 import { clicksKey } from '../../src/tracking/click-counter.js';
 import { loadConfig } from '../../src/config.js';
 import { BREAK_AFTER } from '../../src/store/redis-breaker.js';

@@ -4,7 +4,7 @@
  * quote lands in Redis for API processes to read.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VenueQuoteMessage } from '../../src/live/market.js';
+import { VenueQuoteMessage } from '../../src/model/index.js';
 import { windowAt } from '../../src/live/window.js';
 import { quoteKey } from '../../src/store/keys.js';
 import { useRedis } from '../support/redis.js';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feeSchedule } from '../../src/catalog/fee-schedules.js';
 import { priceAfterFee } from '../../src/domain/fees.js';
 import { formatMoneyPrecise } from '../../src/domain/money.js';
-import { VenueQuoteMessage, type Horizon } from '../../src/live/market.js';
+import { VenueQuoteMessage, type Horizon } from '../../src/model/index.js';
 import { windowAt } from '../../src/live/window.js';
 import { quoteKey } from '../../src/store/keys.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';

@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { loadConfig } from '../../src/config.js';
-import { Tick } from '../../src/live/market.js';
+import { Tick } from '../../src/model/index.js';
 import { startFeed } from '../../workers/feed/feed.js';
 import { useRedis } from '../support/redis.js';
 

@@ -13,7 +13,7 @@ import { shownOperators } from '../../src/catalog/shown-operators.js';
 import { widgetContext } from '../../src/http/widget-context.js';
 import { LiveEngine } from '../../src/live/engine.js';
 import { LivePayloads } from '../../src/live/live-payloads.js';
-import type { Tick, VenueQuoteMessage } from '../../src/live/market.js';
+import type { Tick, VenueQuoteMessage } from '../../src/model/index.js';
 import { LIVE_VENUES } from '../../src/live/venues.js';
 import { varianceFromAnnual, VolatilityStamp } from '../../src/live/volatility.js';
 import { quoteKey, quotesChannel, strikeKey, ticksChannel } from '../../src/store/keys.js';

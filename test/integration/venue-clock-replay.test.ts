@@ -18,7 +18,7 @@ import { LiveEngine } from '../../src/live/engine.js';
 import { exposeLiveEngine } from '../../src/metrics/live.js';
 import { register } from 'prom-client';
 import { VENUE_QUOTE_MAX_AGE_MS } from '../../src/live/live-quotes.js';
-import { VenueQuoteMessage, type Asset, type Horizon } from '../../src/live/market.js';
+import { VenueQuoteMessage, type Asset, type Horizon } from '../../src/model/index.js';
 import { LIVE_VENUES } from '../../src/live/venues.js';
 import { quoteKey } from '../../src/store/keys.js';
 import { buildLiveMarketWidget } from '../../src/widgets/live-market-widget.js';

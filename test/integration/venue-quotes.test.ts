@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { VenueQuoteMessage } from '../../src/live/market.js';
+import { VenueQuoteMessage } from '../../src/model/index.js';
 import { quoteKey } from '../../src/store/keys.js';
 import { startFeed } from '../../workers/feed/feed.js';
 import { RECORDED_PRICE_CHANGE } from '../support/clob-ws-replay.js';

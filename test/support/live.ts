@@ -1,6 +1,6 @@
 /** Publishing live-market source data the way the feed processes do (wire contracts in src/store/keys.ts). */
 import type { Redis } from 'ioredis';
-import type { Asset, Horizon, Tick, VenueQuoteMessage } from '../../src/live/market.js';
+import type { Asset, Horizon, Tick, VenueQuoteMessage } from '../../src/model/index.js';
 import { windowAt } from '../../src/live/window.js';
 import { quoteKey, quotesChannel, strikeKey, ticksChannel } from '../../src/store/keys.js';
 

@@ -7,8 +7,8 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
 import { loadConfig } from '../../src/config.js';
-import { freePort } from '../../src/dev/private-redis.js';
-import { stopChild } from '../../src/dev/stop-child.js';
+import { freePort } from '../../src/process/free-port.js';
+import { stopChild } from '../../src/process/stop-child.js';
 
 const root = resolve(import.meta.dirname, '../..');
 

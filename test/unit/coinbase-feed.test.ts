@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Tick } from '../../src/live/market.js';
+import { Tick } from '../../src/model/index.js';
 import { COINBASE_PRODUCTS, parseCoinbaseMessage } from '../../workers/feed/coinbase.js';
 
 // Real Coinbase Exchange `ticker` messages (2021-04-17), for products we do not track.

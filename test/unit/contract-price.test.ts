@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { DISPLAY_FORMATS, formatContractPrice, priceToCents } from '../../src/domain/contract-price.js';
+import { formatContractPrice, priceToCents } from '../../src/domain/contract-price.js';
+import { DISPLAY_FORMATS } from '../../src/model/index.js';
 
 describe('DISPLAY_FORMATS', () => {
   it('lists the three formats, cents first', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { operatorById } from '../../src/catalog/operators.js';
 import type { LiveView } from '../../src/live/engine.js';
-import type { VenueQuoteMessage } from '../../src/live/market.js';
+import type { VenueQuoteMessage } from '../../src/model/index.js';
 import { VENUE_QUOTE_MAX_AGE_MS } from '../../src/live/live-quotes.js';
 import { LIVE_VENUES, type LiveVenue } from '../../src/live/venues.js';
 import { verifyClick } from '../../src/tracking/click-links.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QUOTE_MAX_AGE_MS, quotesForWindow, VENUE_QUOTE_MAX_AGE_MS } from '../../src/live/live-quotes.js';
-import type { VenueQuoteMessage } from '../../src/live/market.js';
+import type { VenueQuoteMessage } from '../../src/model/index.js';
 import { windowAt } from '../../src/live/window.js';
 
 const NOW = Date.parse('2026-11-22T14:08:00.000Z');

@@ -1,6 +1,6 @@
 /** The matcher over the two recorded listings of early March 2026 (same project, overlapping). */
 import { describe, expect, it } from 'vitest';
-import type { VenueMarket } from '../../src/catalog/events/venue-market.js';
+import type { VenueMarket } from '../../src/model/index.js';
 import { deadlineOf, statedDeadlines } from '../../src/matching/dates.js';
 import { proposeMatches } from '../../src/matching/match.js';
 import { numericTokens, tokens } from '../../src/matching/text.js';

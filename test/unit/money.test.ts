@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { CURRENCIES, formatMoneyCompact, formatMoneyPrecise, isCurrencyCode } from '../../src/domain/money.js';
+import { formatMoneyCompact, formatMoneyPrecise } from '../../src/domain/money.js';
+import { CURRENCIES, isCurrencyCode } from '../../src/model/index.js';
 
 describe('CURRENCIES and isCurrencyCode', () => {
   it('lists the ten supported codes with their symbols', () => {

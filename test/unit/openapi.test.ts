@@ -2,10 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { DISPLAY_FORMATS } from '../../src/domain/contract-price.js';
-import { CURRENCIES } from '../../src/domain/money.js';
 import { Problem, PROBLEM_CODES } from '../../src/http/problem.js';
-import { LEAGUES } from '../../src/model/index.js';
+import { CURRENCIES, DISPLAY_FORMATS, LEAGUES } from '../../src/model/index.js';
 import { contractViolation, openApiDocument } from '../support/contract.js';
 
 const doc = openApiDocument();

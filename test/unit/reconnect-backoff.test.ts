@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ReconnectBackoff } from '../../src/sources/http/reconnect.js';
+import { RECONNECT_POLICY, ReconnectBackoff } from '../../src/sources/stream/reconnect.js';
 
 describe('feed reconnect backoff', () => {
-  const opts = { baseMs: 500, maxMs: 30_000, healthyMs: 30_000 };
+  const opts = RECONNECT_POLICY;
 
   it('keeps growing through an open-then-drop loop: a short-lived connection is no reset', () => {
     const b = new ReconnectBackoff(opts);

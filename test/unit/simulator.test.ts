@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { OPERATORS, operatorById } from '../../src/catalog/operators.js';
-import { LOCALES, OperatorCatalog } from '../../src/catalog/operator-schema.js';
+import { OperatorCatalog } from '../../src/catalog/operator-schema.js';
 import { createSimulator } from '../../src/sources/simulator/index.js';
-import { EventsData, LEAGUES, LeagueData, MetricsData, Slug, type League, type MarketEvent } from '../../src/model/index.js';
+import { EventsData, LeagueData, LEAGUES, LOCALES, MetricsData, Slug, type League, type MarketEvent } from '../../src/model/index.js';
 
 const NOW = new Date('2026-11-22T14:05:00.000Z');
 const at = (ms: number): { now: Date } => ({ now: new Date(NOW.getTime() + ms) });

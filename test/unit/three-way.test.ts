@@ -5,9 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { VenueMarket } from '../../src/catalog/events/venue-market.js';
 import { americanToProbability } from '../../src/domain/odds.js';
-import { LeagueData, type Matchup } from '../../src/model/index.js';
+import { LeagueData, type Matchup, type VenueMarket } from '../../src/model/index.js';
 import { addKalshiGameOdds } from '../../src/sources/kalshi/games.js';
 import { TeamResolver } from '../../src/sources/odds-api/mapping.js';
 import { normalizeOdds } from '../../src/sources/odds-api/normalize.js';

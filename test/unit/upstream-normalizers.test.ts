@@ -5,7 +5,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCatalogEvents, indexMarkets } from '../../src/catalog/events/build.js';
 import { loadEventCatalog, parseEventCatalog, CatalogError } from '../../src/catalog/events/load.js';
-import type { VenueMarket } from '../../src/catalog/events/venue-market.js';
 import { priceToCents } from '../../src/domain/contract-price.js';
 import { ecbToFx } from '../../src/sources/ecb/parse.js';
 import { addKalshiGameOdds, gameDateOf } from '../../src/sources/kalshi/games.js';
@@ -14,7 +13,7 @@ import { TeamResolver } from '../../src/sources/odds-api/mapping.js';
 import { normalizeOdds, toAmerican } from '../../src/sources/odds-api/normalize.js';
 import { normalizeGammaEvents, polymarketUrl } from '../../src/sources/polymarket/normalize.js';
 import { catalogCategories, deriveMetrics } from '../../src/sources/combined/derived-metrics.js';
-import { EventsData, LeagueData } from '../../src/model/index.js';
+import { EventsData, LeagueData, type VenueMarket } from '../../src/model/index.js';
 import { recorded } from '../support/upstream-replay.js';
 
 const byId = (ms: VenueMarket[], id: string) => ms.find((m) => m.id === id)!;

@@ -4,10 +4,10 @@
  * ReconnectingSocket's.
  */
 import { z } from 'zod';
-import type { Asset, Tick } from '../../src/live/market.js';
+import type { Asset, Tick } from '../../src/model/index.js';
 import type { Logger } from '../../src/log.js';
 import type { PriceSource } from './price-source.js';
-import { ReconnectingSocket } from '../../src/sources/http/reconnecting-socket.js';
+import { ReconnectingSocket } from '../../src/sources/stream/reconnecting-socket.js';
 
 // A Map, not an object literal: a product id such as "toString" must not find a prototype member.
 export const COINBASE_PRODUCTS: ReadonlyMap<string, Asset> = new Map([
@@ -43,12 +43,10 @@ export function parseCoinbaseMessage(text: string): Tick | undefined {
 export interface CoinbaseOptions {
   url: string;
   log: Logger;
-  /** Reconnect when nothing arrives for this long. */
-  silenceMs?: number;
-  maxBackoffMs?: number;
-  /** A connection up this long resets the reconnect backoff (default 30 s). */
-  healthyMs?: number;
 }
+
+// The heartbeat channel speaks every second, so 30 s of silence means a dead socket.
+const SILENCE_MS = 30_000;
 
 export function createCoinbasePrices(opts: CoinbaseOptions): PriceSource {
   let socket: ReconnectingSocket | undefined;
@@ -59,11 +57,8 @@ export function createCoinbasePrices(opts: CoinbaseOptions): PriceSource {
         name: 'coinbase',
         url: opts.url,
         log: opts.log,
-        // The heartbeat channel speaks every second, so silence means a dead socket.
-        silenceMs: opts.silenceMs ?? 30_000,
-        maxBackoffMs: opts.maxBackoffMs ?? 30_000,
-        healthyMs: opts.healthyMs ?? 30_000,
-        onOpen: (send) => send(JSON.stringify({ type: 'subscribe', product_ids: [...COINBASE_PRODUCTS.keys()], channels: ['ticker', 'heartbeat'] })),
+        silenceMs: SILENCE_MS,
+        subscribe: JSON.stringify({ type: 'subscribe', product_ids: [...COINBASE_PRODUCTS.keys()], channels: ['ticker', 'heartbeat'] }),
         onMessage: (text) => {
           const tick = parseCoinbaseMessage(text);
           if (tick) onTick(tick);

@@ -8,7 +8,7 @@
  * key is deleted.
  */
 import type { Redis } from 'ioredis';
-import type { Asset, Horizon, VenueQuoteMessage } from '../../src/live/market.js';
+import type { Asset, Horizon, VenueQuoteMessage } from '../../src/model/index.js';
 import type { Logger } from '../../src/log.js';
 import type { QuoteSink } from '../../src/sources/quotes/quote-source.js';
 import { quoteKey, quotesChannel } from '../../src/store/keys.js';

@@ -9,7 +9,7 @@
  * next, so the path is continuous across hours and days and one hour costs 36,000 steps to build.
  * Ticks go out at jittered times, several a second; each is the path's price at its timestamp.
  */
-import { ASSETS, HORIZONS, type Asset, type Tick } from '../../src/live/market.js';
+import { ASSETS, HORIZONS, type Asset, type Tick } from '../../src/model/index.js';
 import { windowAt } from '../../src/live/window.js';
 import { createRng, key } from '../../src/sources/simulator/rng.js';
 import type { PriceSource } from './price-source.js';

@@ -3,11 +3,10 @@
  * that is open and has a live ask on the needed side; an outcome with no quote is left out, and an
  * event with no outcome left is left out, each with a reason the caller logs.
  */
-import type { EventsData, MarketEvent, Quote } from '../../model/index.js';
+import type { EventsData, MarketEvent, Quote, VenueMarket } from '../../model/index.js';
 import { kalshiMarketUrl } from '../../sources/kalshi/normalize.js';
 import { matchGuard } from './match-guard.js';
 import type { CatalogEvent, EventCatalog, MarketRef } from './schema.js';
-import type { VenueMarket } from './venue-market.js';
 
 export interface Skipped {
   event: string;

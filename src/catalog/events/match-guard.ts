@@ -8,7 +8,7 @@
 import { contrastsBetween } from '../../matching/contrasts.js';
 import { hasNegation, numericTokens } from '../../matching/text.js';
 import type { MarketRef } from './schema.js';
-import type { VenueMarket } from './venue-market.js';
+import type { VenueMarket } from '../../model/index.js';
 
 /** Why `m` is not the market `r` was reviewed against, or undefined when it still is. */
 export function matchGuard(r: MarketRef, m: VenueMarket): string | undefined {

@@ -9,9 +9,8 @@
 import { z } from 'zod';
 import { currencyForCountry, usdRate } from '../../domain/fx.js';
 import { localeForJurisdiction, negotiateLocale } from '../../domain/locale.js';
-import type { Locale } from '../../catalog/operator-schema.js';
+import { CURRENCIES, type CurrencyCode, type Locale } from '../../model/index.js';
 import { LRUCache } from 'lru-cache';
-import { CURRENCIES, type CurrencyCode } from '../../domain/money.js';
 import { buildBroadWidget } from '../../widgets/broad-widget.js';
 import type { Deps } from '../deps.js';
 import { AdvertiserIdParam, enumParam, GeoParams, intParam, RefreshParam } from '../params.js';

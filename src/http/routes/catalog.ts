@@ -4,8 +4,7 @@
  * the snapshots behind it and served from the payload cache (dropped when events change; the key
  * holds the sportsbook versions, so a league's new snapshot is a new entry).
  */
-import { ASSETS, HORIZONS } from '../../live/market.js';
-import { LEAGUES } from '../../model/index.js';
+import { ASSETS, HORIZONS, LEAGUES } from '../../model/index.js';
 import { buildCatalog, nextCatalogChange } from '../../widgets/catalog.js';
 import type { Deps } from '../deps.js';
 import { cachedReply, CORS_HEADERS, jsonShape } from '../respond.js';

@@ -1,6 +1,6 @@
 /** GET /v1/widgets/live-market: the engine's latest payload bytes for (asset, horizon). */
 import { z } from 'zod';
-import { ASSETS } from '../../live/market.js';
+import { ASSETS } from '../../model/index.js';
 import type { Deps } from '../deps.js';
 import { AdvertiserIdParam, enumParam, GeoParams } from '../params.js';
 import { parseQuery } from '../query.js';

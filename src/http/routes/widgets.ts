@@ -1,5 +1,5 @@
 /** Public (and advertiser-prefixed) widget routes: parse, look up, build once, serve cached bytes. */
-import type { DisplayFormat } from '../../domain/contract-price.js';
+import type { DisplayFormat } from '../../model/index.js';
 import { oddsFormatFor } from '../../domain/odds.js';
 import type { Deps } from '../deps.js';
 import type { CachedBody } from '../payload-cache.js';

@@ -7,9 +7,8 @@
  */
 import { buildCatalogEvents, indexMarkets } from '../../catalog/events/build.js';
 import type { EventCatalog, PolymarketRef } from '../../catalog/events/schema.js';
-import type { VenueMarket } from '../../catalog/events/venue-market.js';
 import type { Logger } from '../../log.js';
-import type { EventsData } from '../../model/index.js';
+import type { EventsData, VenueMarket } from '../../model/index.js';
 import { catalogCategories, marketKey, type MarketsWithCategory } from './derived-metrics.js';
 import { UpstreamHttpError } from '../http/errors.js';
 import { reportDropped, type Dropped } from '../http/parse.js';

@@ -6,9 +6,8 @@
  * no handle, so its volume is 0.
  */
 import { OPERATORS } from '../../catalog/operators.js';
-import type { Category, EventsData, LeagueData, MetricsData, OperatorMetrics } from '../../model/index.js';
+import type { Category, EventsData, LeagueData, MetricsData, OperatorMetrics, VenueMarket } from '../../model/index.js';
 import type { EventCatalog } from '../../catalog/events/schema.js';
-import type { VenueMarket } from '../../catalog/events/venue-market.js';
 import type { FetchContext, MetricsSource } from '../source.js';
 
 /** The venue markets of the last good events fetch, with the catalog category each belongs to. */

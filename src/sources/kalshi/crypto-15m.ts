@@ -5,7 +5,7 @@
  * inside the documented read limit; the market-data stream needs signed credentials.
  */
 import { z } from 'zod';
-import type { Asset, VenueQuoteMessage } from '../../live/market.js';
+import type { Asset, VenueQuoteMessage } from '../../model/index.js';
 import type { Logger } from '../../log.js';
 import { NO_ASKS, tradable, type QuoteSink, type QuoteSource, type UpDownAsks } from '../quotes/quote-source.js';
 import type { KalshiClient } from './client.js';

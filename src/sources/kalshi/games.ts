@@ -7,8 +7,7 @@
  */
 import { probabilityToAmerican } from '../../domain/odds.js';
 import { afterFeePrice } from '../../catalog/fee-schedules.js';
-import type { VenueMarket } from '../../catalog/events/venue-market.js';
-import type { BookOdds, League, Matchup, Team } from '../../model/index.js';
+import type { BookOdds, League, Matchup, Team, VenueMarket } from '../../model/index.js';
 import { foldName } from '../../domain/text.js';
 
 /** Kalshi's game-winner series per league. */

@@ -2,7 +2,7 @@
  * Kalshi markets → VenueMarket. Pure: upstream JSON in, our model out. Each market is validated
  * on its own; a malformed one is dropped and reported, the others kept.
  */
-import type { VenueMarket } from '../../catalog/events/venue-market.js';
+import type { VenueMarket } from '../../model/index.js';
 import { idField, num, parseEach, type Dropped } from '../http/parse.js';
 import { splitByPriceUnit } from '../quality/units.js';
 import { DOLLAR_PRICES, KalshiEvent, KalshiMarket } from './schemas.js';

@@ -3,7 +3,7 @@
  * "Yes" (or the first one); its ask is `bestAsk`, the NO ask is 1 - `bestBid` (one order book).
  * Volume (`volume24hr`) is already USD(C).
  */
-import type { VenueMarket } from '../../catalog/events/venue-market.js';
+import type { VenueMarket } from '../../model/index.js';
 import { idField, parseEach, type Dropped } from '../http/parse.js';
 import { splitByPriceUnit } from '../quality/units.js';
 import { GammaEvent, GammaMarket } from './schemas.js';

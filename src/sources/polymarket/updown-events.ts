@@ -5,7 +5,7 @@
  * price; Gamma fills it some time after the window opens, so it may be missing at first.
  */
 import { z } from 'zod';
-import type { Asset, Horizon } from '../../live/market.js';
+import type { Asset, Horizon } from '../../model/index.js';
 import { GammaEvent, GammaMarket, Numeric } from './schemas.js';
 
 /** The Gamma slug of the (asset, horizon) event whose window starts at `windowStartMs`. */

@@ -4,11 +4,11 @@
  * books, and reports each current window's best asks and start price. The next window's tokens
  * are subscribed before it opens, so the roll at the boundary needs no new book.
  */
-import { ASSETS, HORIZONS, type Asset, type Horizon, type VenueQuoteMessage } from '../../live/market.js';
+import { ASSETS, HORIZONS, type Asset, type Horizon, type VenueQuoteMessage } from '../../model/index.js';
 import { windowAt } from '../../live/window.js';
 import type { Logger } from '../../log.js';
 import { UpstreamHttpError } from '../http/errors.js';
-import { ReconnectingSocket } from '../http/reconnecting-socket.js';
+import { ReconnectingSocket } from '../stream/reconnecting-socket.js';
 import type { QuoteSink, QuoteSource } from '../quotes/quote-source.js';
 import { ClobBooks, parseClobFrame } from './clob-book.js';
 import type { PolymarketClient } from './client.js';
@@ -26,17 +26,14 @@ export interface PolymarketUpDownOptions {
   discoverMs?: number;
   /** How often the current windows are re-evaluated, so a window rolls on time without a message. */
   evaluateMs?: number;
-  /** Reconnect when nothing (not even a PONG) arrives for this long: a silent socket is found within it. */
-  silenceMs?: number;
-  maxBackoffMs?: number;
-  /** A connection up this long resets the reconnect backoff. */
-  healthyMs?: number;
 }
 
 const PAIRS = ASSETS.flatMap((asset) => HORIZONS.map((horizon) => ({ asset, horizon })));
 // The venue drops a market-channel connection that sends no text PING for a while (it asks for one
-// every 10 s); every 5 s, a live socket answers at least twice within the 10 s silence limit.
+// every 10 s); every 5 s, a live socket answers at least twice within the 10 s silence limit, after
+// which a socket that said nothing (not even a PONG) is dropped.
 const PING_MS = 5_000;
+const SILENCE_MS = 10_000;
 
 export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSource {
   const now = opts.now ?? Date.now;
@@ -116,12 +113,10 @@ export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSour
       url: opts.wsUrl,
       log: opts.log,
       now,
-      silenceMs: opts.silenceMs ?? 10_000,
+      silenceMs: SILENCE_MS,
       pingMs: PING_MS,
       pingText: 'PING',
-      maxBackoffMs: opts.maxBackoffMs ?? 30_000,
-      healthyMs: opts.healthyMs ?? 30_000,
-      onOpen: (send) => send(JSON.stringify({ assets_ids: tokens, type: 'market' })),
+      subscribe: JSON.stringify({ assets_ids: tokens, type: 'market' }),
       onMessage: (text) => {
         let changed = false;
         for (const msg of parseClobFrame(text)) changed = books.apply(msg).length > 0 || changed;

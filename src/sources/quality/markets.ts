@@ -1,5 +1,5 @@
 /** Sanity of venue markets before they are priced: a crossed book (bid above ask) is a broken feed. Pure. */
-import type { VenueMarket } from '../../catalog/events/venue-market.js';
+import type { VenueMarket } from '../../model/index.js';
 import type { Dropped } from '../http/parse.js';
 
 /** `markets` without the open ones whose YES bid is above their YES ask; those that `reported` says matter are reported (class `inconsistent`). */

@@ -1,8 +1,8 @@
 /**
- * A source of venue up/down quotes (src/live/market.ts VenueQuoteMessage) for the feed process.
+ * A source of venue up/down quotes (src/model/live.ts VenueQuoteMessage) for the feed process.
  * A source reports what it holds for each (asset, horizon) window; the sink decides what goes out.
  */
-import type { Asset, Horizon, VenueQuoteMessage } from '../../live/market.js';
+import type { Asset, Horizon, VenueQuoteMessage } from '../../model/index.js';
 
 export interface QuoteSink {
   /** The venue's current quote for a window (asks null when its book has no usable ask). */

@@ -13,6 +13,12 @@ export interface ReconnectOptions {
   healthyMs: number;
 }
 
+/**
+ * The one reconnect policy of every upstream stream: the first retry within 0.5 s, growing to at
+ * most 30 s, started over once a connection has lived 30 s.
+ */
+export const RECONNECT_POLICY: Readonly<ReconnectOptions> = { baseMs: 500, maxMs: 30_000, healthyMs: 30_000 };
+
 export class ReconnectBackoff {
   private readonly factory: ExponentialBackoff<unknown>;
   private backoff: IBackoff<unknown> | undefined;
@@ -20,7 +26,7 @@ export class ReconnectBackoff {
   /** Whether the last closed connection had been healthy (the backoff started over). */
   wasHealthy = false;
 
-  constructor(private readonly o: ReconnectOptions) {
+  constructor(private readonly o: ReconnectOptions = RECONNECT_POLICY) {
     this.factory = new ExponentialBackoff({ initialDelay: o.baseMs, maxDelay: o.maxMs });
   }
 

@@ -1,9 +1,10 @@
 /**
  * One reconnecting WebSocket for every upstream stream (Coinbase ticker, Polymarket CLOB): it
- * connects, lets the caller subscribe on open, keeps the connection alive with an optional text
- * ping, terminates it when nothing (not even a pong) arrives for `silenceMs`, and reconnects with
- * jittered exponential backoff whose attempt counter resets only after a connection stayed up for
- * `healthyMs` (reconnect.ts): a socket that opens, says one thing and drops keeps backing off.
+ * connects, sends the caller's subscribe message on open, keeps the connection alive with an
+ * optional text ping, terminates it when nothing (not even a pong) arrives for `silenceMs`, and
+ * reconnects on the one policy of reconnect.ts (jittered exponential backoff that starts over only
+ * after a healthy period): a socket that opens, says one thing and drops keeps backing off.
+ * A client supplies only the URL, its subscribe message, its keep-alive and its parsing.
  */
 import WebSocket from 'ws';
 import type { Logger } from '../../log.js';
@@ -21,12 +22,8 @@ export interface ReconnectingSocketOptions {
   /** Send `pingText` this often (a venue that drops quiet connections, or to have a pong to hear). */
   pingMs?: number;
   pingText?: string;
-  baseMs?: number;
-  maxBackoffMs: number;
-  /** A connection up this long counts as healthy: the next drop starts the backoff over. */
-  healthyMs: number;
-  /** The connection is open: subscribe. */
-  onOpen(send: (text: string) => void): void;
+  /** Sent once each connection opens. */
+  subscribe: string;
   onMessage(text: string): void;
   /** The connection is gone (closed, errored, or terminated as silent); a reconnect follows unless stopped. */
   onClose?(): void;
@@ -37,12 +34,11 @@ export class ReconnectingSocket {
   #stopped = true;
   #failing = false;
   #lastHeardAt: number | undefined;
-  readonly #backoff: ReconnectBackoff;
+  readonly #backoff = new ReconnectBackoff();
   readonly #now: () => number;
   readonly #timers: { retry?: NodeJS.Timeout; watchdog?: NodeJS.Timeout; ping?: NodeJS.Timeout } = {};
 
   constructor(private readonly o: ReconnectingSocketOptions) {
-    this.#backoff = new ReconnectBackoff({ baseMs: o.baseMs ?? 500, maxMs: o.maxBackoffMs, healthyMs: o.healthyMs });
     this.#now = o.now ?? Date.now;
   }
 
@@ -91,7 +87,7 @@ export class ReconnectingSocket {
     ws.on('open', () => {
       if (ws !== this.#socket) return;
       this.#backoff.opened(this.#now());
-      this.o.onOpen((text) => ws.send(text));
+      ws.send(this.o.subscribe);
       arm();
       if (this.o.pingMs && this.o.pingText) {
         const text = this.o.pingText;

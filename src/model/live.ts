@@ -1,6 +1,6 @@
-/** Live-market vocabulary: assets, horizons, topics and the tick wire format (docs/design.md). */
+/** Live-market vocabulary: assets, horizons, the tick and venue-quote wire formats (docs/design.md). */
 import { z } from 'zod';
-import { IsoTime } from '../model/index.js';
+import { IsoTime } from './common.js';
 
 export const ASSETS = ['BTC', 'ETH', 'SOL'] as const;
 export type Asset = (typeof ASSETS)[number];
@@ -23,8 +23,6 @@ export const Tick = z.object({
   variance: z.number().positive().finite().optional(),
 });
 export type Tick = z.infer<typeof Tick>;
-
-export const liveTopic = (asset: Asset, horizon: Horizon) => `live-market:${asset}:${horizon}`;
 
 /**
  * One venue's own quote for the current window of an (asset, horizon) up/down market, published by
