@@ -121,10 +121,10 @@ export async function captureExamples(): Promise<OpenApiExamples> {
       const h = (await (await fetch(`${base}/v1/widgets/event/history?slug=${slug}&fallback_geo=${GEO}`)).json()) as { timestamps: unknown[] };
       return h.timestamps.length > 0 ? true : undefined;
     });
-    await until('a priced live window', async () => {
-      const l = (await (await fetch(`${base}/v1/widgets/live-market?fallback_geo=${GEO}`)).json()) as { market_status?: string };
-      return l.market_status === 'open' ? true : undefined;
-    });
+    await until('a priced live window with some of its path', async () => {
+      const l = (await (await fetch(`${base}/v1/widgets/live-market?fallback_geo=${GEO}`)).json()) as { market_status?: string; spot_path?: unknown[] };
+      return l.market_status === 'open' && (l.spot_path?.length ?? 0) >= 6 ? true : undefined;
+    }, 120_000);
     await until('counted report rows', async () => {
       const r = (await (await fetch(`${base}${requests.getAdvertiserReport!.path}`, { headers: auth })).json()) as { rows: unknown[] };
       return r.rows.length > 0 ? true : undefined;

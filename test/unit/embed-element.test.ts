@@ -188,6 +188,12 @@ function payloads(lang: Labels['lang']) {
     expires_at: '2026-11-22T14:15:00.000Z',
     seconds_left: 245,
     spot_price: '$97,262.62',
+    spot_path: [
+      [0, 97_250.12],
+      [30, 97_244.5],
+      [120, 97_271.03],
+      [240, 97_262.62],
+    ],
     timestamp: SOON,
   });
   return { event, broad, sportsbook, 'live-market': live } satisfies Record<string, Payload>;
