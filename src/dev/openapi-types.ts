@@ -22,7 +22,19 @@ const HEADER = `/**
 export async function openApiTypes(): Promise<string> {
   // The server URL is not part of any type: any base URL gives the same text.
   const doc = buildOpenApi({ publicBaseUrl: 'http://localhost:8080' }, CONTRACT_VERSION);
-  return HEADER + astToString(await openapiTS(doc as never));
+  return HEADER + astToString(await openapiTS(withoutCapturedExamples(doc) as never));
+}
+
+/**
+ * The document without the captured 200 examples (src/reference/openapi-examples.json): they are
+ * real answers that change with every capture and would otherwise be copied into the types' comments.
+ */
+function withoutCapturedExamples(doc: Record<string, any>): Record<string, unknown> {
+  const copy = structuredClone(doc);
+  for (const item of Object.values(copy.paths as Record<string, any>)) {
+    for (const media of Object.values((item.get?.responses?.['200']?.content ?? {}) as Record<string, any>)) delete media.example;
+  }
+  return copy;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

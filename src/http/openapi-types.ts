@@ -829,6 +829,11 @@ export interface components {
             seconds_left: number;
             /** @description The last price, to the cent ($97,262.62); null while stale. */
             spot_price: string | null;
+            /** @description The spot's path through the window since its strike, oldest first: [0, strike], then the newest tick of each sixtieth of the window (5 s of a 5-minute window, 15 s of a 15-minute one) that had one; at most 60 points. Empty without a strike or while stale. */
+            spot_path: [
+                number,
+                number
+            ][];
             /**
              * Format: date-time
              * @description The last tick's time (the window start when no tick came since).

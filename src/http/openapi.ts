@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import type { Config } from '../config.js';
+import { exampleOf } from '../reference/openapi-examples.js';
 import { FIELDS } from '../tracking/click-links.js';
 import { DEFAULT_WS_OPTIONS } from '../ws/server.js';
 import { componentSchemas, parameterSchema, ref, type ComponentName, type JsonSchema } from './openapi-schemas.js';
@@ -139,6 +140,12 @@ interface Op {
   alsoAs?: Record<string, JsonSchema>;
 }
 
+/** The captured answer of `id` as the media type's `example`, when there is one (scripts and pages have none). */
+function withExample(id: string, mediaType = 'application/json'): Obj {
+  const example = exampleOf(id, mediaType);
+  return example === undefined ? {} : { example };
+}
+
 function operation(id: string, op: Op): Obj {
   // Every answer to an advertiser says what is left of its allowance.
   const usage = op.advertiser ? (['RateLimit', 'RateLimit-Policy'] as const) : [];
@@ -148,8 +155,8 @@ function operation(id: string, op: Op): Obj {
     ...(op.payload
       ? {
           content: {
-            [op.contentType ?? 'application/json']: { schema: typeof op.payload === 'string' ? ref(op.payload) : op.payload },
-            ...Object.fromEntries(Object.entries(op.alsoAs ?? {}).map(([type, schema]) => [type, { schema }])),
+            [op.contentType ?? 'application/json']: { schema: typeof op.payload === 'string' ? ref(op.payload) : op.payload, ...withExample(id, op.contentType) },
+            ...Object.fromEntries(Object.entries(op.alsoAs ?? {}).map(([type, schema]) => [type, { schema, ...withExample(id, type) }])),
           },
         }
       : {}),

@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import { strikeKey, ticksChannel } from '../store/keys.js';
 import { ASSETS, HORIZONS, Tick, type Asset, type Horizon, type VenueQuoteMessage } from '../model/index.js';
+import { SpotPath, type PathPoint } from './spot-path.js';
 import { VenueQuoteBook } from './venue-quote-book.js';
 import { priorVariance } from './volatility.js';
 import { tickMaySetStrike, windowAt, type ContractWindow } from './window.js';
@@ -35,6 +36,8 @@ interface WindowState {
   announced: boolean;
   /** The first qualifying tick that arrived while a read was in flight: the strike if none is stored. */
   pendingPrice?: number;
+  /** The ticks this process saw in the window, one per slot (spot-path.ts). */
+  path: SpotPath;
 }
 
 /** Ticks stamped further ahead of our clock than this are refused: one would freeze the spot. */
@@ -57,6 +60,8 @@ export interface LiveView {
   variance: number;
   /** The latest quote each venue published for this (asset, horizon), whatever its window or age. */
   quotes: readonly VenueQuoteMessage[];
+  /** The spot's path since the strike, starting with it (empty without a strike). */
+  path: readonly PathPoint[];
 }
 
 /** `tick`: prices, quotes or the strike changed; `clock`: only the countdown moved; `roll`: a window expired. */
@@ -171,6 +176,7 @@ export class LiveEngine {
     const now = this.#now();
     for (const horizon of HORIZONS) {
       const ws = this.#window(tick.asset, horizon, now);
+      ws.path.add(tickMs, tick.price);
       const strikes = ws.strike === undefined && tickMaySetStrike(tickMs, ws.window, this.#strikeMaxLagMs);
       if (strikes) {
         ws.tickClaimed = true;
@@ -210,6 +216,7 @@ export class LiveEngine {
       lastTickMs: state.lastTickMs,
       variance: state.variance,
       quotes: this.#quotes?.of(asset, horizon) ?? [],
+      path: ws.strike === undefined ? [] : ws.path.points(ws.strike),
     };
   }
 
@@ -218,7 +225,8 @@ export class LiveEngine {
     const id = `${asset}:${horizon}`;
     const current = this.#windows.get(id);
     if (current && now < current.window.endMs) return current;
-    const next: WindowState = { asset, horizon, window: windowAt(now, horizon), claiming: false, tickClaimed: false, announced: false };
+    const window = windowAt(now, horizon);
+    const next: WindowState = { asset, horizon, window, claiming: false, tickClaimed: false, announced: false, path: new SpotPath(window) };
     this.#windows.set(id, next);
     return next;
   }

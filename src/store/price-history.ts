@@ -12,7 +12,7 @@
  * aggregated probability is not stored: it depends on which operators a viewer may see, so it is
  * computed when read, from these quotes, as the event widget computes it.
  */
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { z } from 'zod';
 import type { EventsData } from '../model/index.js';
 
@@ -49,16 +49,30 @@ export async function recordHistory(redis: Redis, data: EventsData, now: Date): 
   const nowSec = Math.floor(now.getTime() / 1000);
   const tx = redis.multi();
   for (const event of data.events) {
-    const member = JSON.stringify(pointOf(event, nowSec));
-    for (const [name, { bucketSeconds, retentionSeconds }] of Object.entries(HISTORY_SERIES)) {
-      const key = historyKey(event.slug, name as SeriesName);
-      const bucket = nowSec - (nowSec % bucketSeconds);
-      tx.zremrangebyscore(key, bucket, bucket)
-        .zadd(key, bucket, member)
-        .zremrangebyscore(key, '-inf', `(${bucket - retentionSeconds}`)
-        .expire(key, retentionSeconds + bucketSeconds);
-    }
+    const point = pointOf(event, nowSec);
+    for (const name of Object.keys(HISTORY_SERIES) as SeriesName[]) addPoint(tx, event.slug, name, point, nowSec);
   }
+  await execAll(tx);
+}
+
+/**
+ * Queues `point` into `slug`'s series `name`: it replaces any other point of its bucket, and points
+ * older than the retention before `nowSec` go (the one downsampling and trimming rule for recorded
+ * and backfilled points).
+ */
+export function addPoint(tx: ChainableCommander, slug: string, name: SeriesName, point: StoredPoint, nowSec: number): void {
+  const { bucketSeconds, retentionSeconds } = HISTORY_SERIES[name];
+  const key = historyKey(slug, name);
+  const bucket = point.t - (point.t % bucketSeconds);
+  const current = nowSec - (nowSec % bucketSeconds);
+  tx.zremrangebyscore(key, bucket, bucket)
+    .zadd(key, bucket, JSON.stringify(point))
+    .zremrangebyscore(key, '-inf', `(${current - retentionSeconds}`)
+    .expire(key, retentionSeconds + bucketSeconds);
+}
+
+/** Runs a transaction, throwing its first error. */
+export async function execAll(tx: ChainableCommander): Promise<void> {
   const results = (await tx.exec()) ?? [];
   const failed = results.find(([err]) => err);
   if (failed) throw failed[0]!;

@@ -133,6 +133,7 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
     seconds_left: secondsLeft,
     // A stale spot would read as current: a stale market shows none.
     spot_price: spot === undefined || stale ? null : formatMoneyPrecise(spot, 'USD'),
+    spot_path: stale ? [] : view.path.map(([ms, price]) => [Math.floor((ms - w.startMs) / 1000), price] as [number, number]),
     ...(stale ? { stale: true as const } : {}),
     timestamp: new Date(Math.max(lastTickMs ?? w.startMs, w.startMs)).toISOString(),
   };

@@ -325,6 +325,19 @@ export const LiveMarketPayload = z.object({
   expires_at: IsoTime.describe('End of the window (RFC 3339).'),
   seconds_left: z.number().int().nonnegative().describe('Seconds until expires_at.'),
   spot_price: z.string().nullable().describe('The last price, to the cent ($97,262.62); null while stale.'),
+  spot_path: z
+    .array(
+      z
+        .tuple([
+          z.number().int().nonnegative().describe('Seconds since window_start.'),
+          z.number().positive().describe('The price in USD.'),
+        ])
+        .describe('One point: [seconds since window_start, price].'),
+    )
+    .max(60)
+    .describe(
+      "The spot's path through the window since its strike, oldest first: [0, strike], then the newest tick of each sixtieth of the window (5 s of a 5-minute window, 15 s of a 15-minute one) that had one; at most 60 points. Empty without a strike or while stale.",
+    ),
   /** When the data last changed: the last tick's time (or the window start before any tick). */
   timestamp: IsoTime.describe('The last tick\'s time (the window start when no tick came since).'),
 }).describe('GET /v1/widgets/live-market: short up/down contracts on a crypto asset.');

@@ -22,6 +22,9 @@ import { MAX_GZIPPED_BYTES } from '../../src/embed/bundle.js';
 import { DEMO_VARIANTS, DEMO_WIDGETS } from '../../src/embed/demo-page.js';
 import { localNumber } from '../../src/embed/element/format.js';
 import { isEmpty, type Payload } from '../../src/embed/element/view.js';
+import { recordHistory } from '../../src/store/price-history.js';
+import { readSnapshot } from '../../src/store/snapshots.js';
+import { EventHistoryPayload } from '../../src/widgets/event-history.js';
 import { BroadWidgetPayload, EventWidgetPayload, LiveMarketPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { launchChromium } from '../support/browser.js';
 import { root, waitUntil } from '../support/processes.js';
@@ -458,7 +461,7 @@ describe('a publisher\'s page on another origin', () => {
       ws.on('framesent', (f) => topics.add((JSON.parse(String(f.payload)) as { topic: string }).topic));
       ws.on('framereceived', (f) => pushed.add((JSON.parse(String(f.payload)) as { topic?: string }).topic ?? ''));
     });
-    p.on('request', (r) => void (r.url().includes('/v1/widgets/event') && eventGets.push(r.url())));
+    p.on('request', (r) => void (r.url().includes('/v1/widgets/event?') && eventGets.push(r.url())));
     await p.goto(publish('/one-socket', [
       '<predictwire-widget kind="event" slug="fed-december-2026"></predictwire-widget>',
       '<predictwire-widget kind="event" slug="fed-december-2026" display-format="implied_pct"></predictwire-widget>',
@@ -653,7 +656,7 @@ describe('a publisher\'s page on another origin', () => {
     const p = await context.newPage();
     // More operators than the simulator lists: each outcome's pool twice over, on polling only.
     await p.routeWebSocket(/\/v1\/ws/, (ws) => ws.close());
-    await p.route(`${api.base}/v1/widgets/event**`, async (route) => {
+    await p.route((url) => url.href.startsWith(`${api.base}/v1/widgets/event?`), async (route) => {
       const body = EventWidgetPayload.parse(await (await route.fetch()).json());
       for (const o of body.outcomes) o.comparison_pool = [...o.comparison_pool, ...o.comparison_pool.map((c) => ({ ...c, operator_id: `${c.operator_id}-2`, is_best_odds: false }))];
       await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
@@ -687,6 +690,37 @@ describe('a publisher\'s page on another origin', () => {
     ]));
     await settled(p);
     expect(await axeViolations(p)).toEqual([]);
+    await p.close();
+  });
+
+  it('draws a sparkline per outcome from the event history and one for the live window from its spot path, under a strict CSP', async () => {
+    // The worker refreshes hourly here: two earlier refreshes of the current snapshot, recorded as the worker records them.
+    const snap = (await readSnapshot(redis.client, 'events', 'all'))!;
+    for (const minutesAgo of [20, 10]) await recordHistory(redis.client, snap.data, new Date(Date.now() - minutesAgo * 60_000));
+    const slug = 'fed-december-2026';
+    const history = EventHistoryPayload.parse(await getJson(`/v1/widgets/event/history?slug=${slug}`));
+    const p = await open(publish('/sparklines', [ALL_KINDS[0]!, ALL_KINDS[3]!], true));
+    await settled(p);
+    const points = (el: ReturnType<Page['locator']>) =>
+      el.evaluate((host) => Array.from(host.shadowRoot!.querySelectorAll('svg.spark')).map((svg) => svg.querySelector('polyline')?.getAttribute('points')?.split(' ').length ?? 0));
+    const event = p.locator('predictwire-widget[kind="event"]');
+    const payload = EventWidgetPayload.parse(await getJson(`/v1/widgets/event?slug=${slug}&display_format=implied_pct`));
+    const expected = payload.outcomes.map((o) => history.outcomes.find((h) => h.outcome_name === o.outcome_name)!.probability_pct.filter((v) => v !== null).length);
+    expect(Math.min(...expected)).toBeGreaterThanOrEqual(3);
+    await expect.poll(() => points(event), { timeout: 10_000 }).toEqual(expected);
+    // The live window: as many points as the payload's spot path (no tick is published meanwhile).
+    const live = p.locator('predictwire-widget[kind="live-market"]');
+    const path = LiveMarketPayload.parse(await getJson('/v1/widgets/live-market?asset=BTC&horizon_minutes=15')).spot_path;
+    expect(path.length).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => points(live), { timeout: 10_000 }).toEqual([path.length]);
+    // Drawn, not just present: each box has a visible height, and the page's policy blocked nothing.
+    for (const el of [event, live]) {
+      const heights = await el.evaluate((host) => Array.from(host.shadowRoot!.querySelectorAll('svg.spark')).map((svg) => svg.getBoundingClientRect().height));
+      expect(heights.every((h) => h === 24)).toBe(true);
+    }
+    expect((await recorded(p)).csp).toEqual([]);
+    await live.screenshot({ path: join(ARTIFACTS, 'live-market-sparkline.png') });
+    await event.screenshot({ path: join(ARTIFACTS, 'event-sparklines.png') });
     await p.close();
   });
 });

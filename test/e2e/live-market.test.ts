@@ -10,6 +10,8 @@ import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import { frameViolation } from '../support/contract.js';
 import { oneEvent } from '../support/fixtures.js';
 import { formatContractPrice } from '../../src/domain/contract-price.js';
+import { formatMoneyPrecise } from '../../src/domain/money.js';
+import { windowAt } from '../../src/live/window.js';
 import { publishTick as publish, seedStrike } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, wsConnections, type ServiceProcess } from '../support/service.js';
@@ -66,6 +68,37 @@ async function client(proc: ServiceProcess): Promise<{ ws: WebSocket; frames: Ar
 }
 
 describe('live-market REST', () => {
+  it('carries the spot path since the strike: the strike, then the newest tick published in each sixtieth of the window', async () => {
+    // BTC: no other test of this file has published a BTC tick before this one.
+    const strike = 97_000.25;
+    const w = windowAt(Date.now(), 15);
+    await seedStrike(redis.client, 'BTC', 15, strike);
+    // Ticks spread over the window so far, stamped from its start to now, published in order.
+    const elapsed = Date.now() - w.startMs;
+    const ticks = Array.from({ length: 24 }, (_, k) => ({ at: w.startMs + Math.floor((elapsed * (k + 1)) / 24), price: strike + (k % 2 ? -1 : 1) * 1.25 * (k + 1) }));
+    for (const t of ticks) await publishTick('BTC', t.price, t.at);
+    const last = ticks.at(-1)!;
+    // The process reads the seeded strike within a second; the path starts once it has it.
+    await expect
+      .poll(async () => {
+        const b = await live(a, '?asset=BTC&horizon_minutes=15');
+        return b.spot_price === formatMoneyPrecise(last.price, 'USD') && b.spot_path.length > 0;
+      }, { timeout: 5_000 })
+      .toBe(true);
+    const body = await live(a, '?asset=BTC&horizon_minutes=15');
+    expect(body.window_start).toBe(new Date(w.startMs).toISOString());
+    // Expected from the ticks: the newest of each slot after the strike's, in seconds since the window start.
+    const slotMs = (w.endMs - w.startMs) / 60;
+    const newestBySlot = new Map<number, (typeof ticks)[number]>();
+    for (const t of ticks) {
+      const slot = Math.floor((t.at - w.startMs) / slotMs);
+      if (slot > 0 && t.at >= (newestBySlot.get(slot)?.at ?? -1)) newestBySlot.set(slot, t);
+    }
+    const expected = [[0, strike], ...[...newestBySlot.entries()].sort(([a], [b]) => a - b).map(([, t]) => [Math.floor((t.at - w.startMs) / 1000), t.price])];
+    expect(body.spot_path).toEqual(expected);
+    expect(body.spot_path.length).toBeLessThanOrEqual(60);
+  });
+
   it('serves the spec form with the strike, spot difference and multipliers from the ticks', async () => {
     // The processes started mid-window: the strike comes from an instance that caught the start.
     await seedStrike(redis.client, 'ETH', 15, 3_400.5);

@@ -33,6 +33,8 @@ export function recorded() {
     clobBook: json('polymarket-clob-ws-book.json') as { asset_id: string; bids: { price: string }[]; asks: { price: string }[] },
     nbaOdds: json('odds-api-nba-odds.json') as Obj[],
     ecbXml: readFileSync(resolve(dir, 'ecb-eurofxref-daily.xml'), 'utf8'),
+    pricesHistory: documented('polymarket-clob-prices-history.json') as { history: Array<{ t: number; p: number }> },
+    kalshiCandles: documented('kalshi-market-candlesticks.json') as { candlesticks: Array<{ end_period_ts: number } & Obj> },
   };
 }
 
@@ -163,6 +165,16 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
       const prices = (q.get('side') === 'SELL' ? d.clobBook.asks : d.clobBook.bids).map((l) => Number(l.price));
       const best = q.get('side') === 'SELL' ? Math.min(...prices) : Math.max(...prices);
       return send(res, 200, { price: String(best) });
+    }
+    // Venue history: the documented-shape series (test/fixtures/documented) for any token or market, within the asked span.
+    if (path === '/clob/prices-history') {
+      const [from, to] = [Number(q.get('startTs') ?? 0), Number(q.get('endTs') ?? Infinity)];
+      return send(res, 200, { history: d.pricesHistory.history.filter((p) => p.t >= from && p.t <= to) });
+    }
+    const candles = /^\/kalshi\/series\/([^/]+)\/markets\/([^/]+)\/candlesticks$/.exec(path);
+    if (candles) {
+      const [from, to] = [Number(q.get('start_ts') ?? 0), Number(q.get('end_ts') ?? Infinity)];
+      return send(res, 200, { ticker: candles[2], candlesticks: d.kalshiCandles.candlesticks.filter((c) => c.end_period_ts >= from && c.end_period_ts <= to) });
     }
     if (path === '/data/oi') {
       // No recorded /oi response exists: tests set the values; the row shape is the documented one.

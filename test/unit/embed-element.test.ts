@@ -15,7 +15,9 @@ import { localNumber } from '../../src/embed/element/format.js';
 import { isEmpty, renderView, type Payload, type ViewState } from '../../src/embed/element/view.js';
 import type { LeagueData, MarketEvent, MetricsData } from '../../src/model/index.js';
 import { buildBroadWidget } from '../../src/widgets/broad-widget.js';
+import { buildEventHistory } from '../../src/widgets/event-history.js';
 import { buildEventWidget } from '../../src/widgets/event-widget.js';
+import { pointOf } from '../../src/store/price-history.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import { buildSportsbookWidget } from '../../src/widgets/sportsbook-widget.js';
 import { makeContext } from './_widget-fixtures.js';
@@ -188,6 +190,12 @@ function payloads(lang: Labels['lang']) {
     expires_at: '2026-11-22T14:15:00.000Z',
     seconds_left: 245,
     spot_price: '$97,262.62',
+    spot_path: [
+      [0, 97_250.12],
+      [30, 97_244.5],
+      [120, 97_271.03],
+      [240, 97_262.62],
+    ],
     timestamp: SOON,
   });
   return { event, broad, sportsbook, 'live-market': live } satisfies Record<string, Payload>;
@@ -591,5 +599,56 @@ describe('live-market embed', () => {
     expect(row('kalshi')).toContain(esc(kalshi!.live_metrics.target_price!));
     expect(row('polymarket')).toContain('<td class="num">—</td>');
     expect(row('polymarket')).not.toContain('$');
+  });
+});
+
+describe('sparklines', () => {
+  const event: MarketEvent = {
+    slug: 'fed-december-2026',
+    question: 'Will the Fed cut?',
+    category: 'economics',
+    closesAt: '2026-12-16T19:00:00.000Z',
+    outcomes: [
+      { name: 'Cut', quotes: [{ operatorId: 'kalshi', yesPrice: 0.6, volume24hUsd: 300, marketUrl: 'https://kalshi.com/markets/a' }] },
+      { name: 'Hold', quotes: [{ operatorId: 'kalshi', yesPrice: 0.4, volume24hUsd: 300, marketUrl: 'https://kalshi.com/markets/a' }] },
+    ],
+  };
+  const payload = buildEventWidget(event, '2026-11-22T14:00:00.000Z', 'cents', makeContext());
+  /** Points from the event at three refreshes, the Cut price moving; Hold unquoted in the middle one. */
+  const points = [0.5, 0.55, 0.6].map((price, i) => {
+    const at = { ...event, outcomes: event.outcomes.map((o, k) => (k === 0 ? { ...o, quotes: [{ ...o.quotes[0]!, yesPrice: price }] } : o)).filter((_, k) => k === 0 || i !== 1) };
+    return pointOf(at, 1_763_820_000 + i * 300);
+  });
+  const history = buildEventHistory(points, { slug: event.slug, range: '1d', category: 'economics', jurisdiction: 'US-NJ', isShown: () => true });
+  const polylines = (html: string) => [...html.matchAll(/<polyline points="([^"]*)"\/>/g)].map((m) => m[1]!.split(' '));
+
+  it('draws each outcome\'s day of probability from the history, skipping the points it had none', () => {
+    const html = renderEvent(payload, EN, undefined, new Set(), history);
+    const lines = polylines(html);
+    expect(lines.map((l) => l.length)).toEqual(history.outcomes.map((o) => o.probability_pct.filter((v) => v !== null).length));
+    // x runs over the day's points, the highest probability on top (smallest y).
+    expect(lines[0]!.map((p) => p.split(',')[0])).toEqual(['0.0', '50.0', '100.0']);
+    expect(Number(lines[0]![2]!.split(',')[1])).toBeLessThan(Number(lines[0]![0]!.split(',')[1]));
+    // No style attribute anywhere (strict CSP); before the history loads, empty boxes hold the place.
+    expect(html).not.toMatch(/style=/);
+    const before = renderEvent(payload, EN, undefined);
+    expect(before.match(/<svg class="spark/g)).toHaveLength(payload.outcomes.length);
+    expect(polylines(before)).toEqual([]);
+  });
+
+  it('draws the live window\'s spot path across the window, with the strike as a dashed line', () => {
+    const live = payloads('en')['live-market'];
+    const html = renderLive(live, EN, undefined);
+    const [line] = polylines(html);
+    expect(line).toHaveLength(live.spot_path.length);
+    // x: seconds over the 15-minute window.
+    expect(line!.map((p) => p.split(',')[0])).toEqual(live.spot_path.map(([s]) => ((s / 900) * 100).toFixed(1)));
+    expect(html).toMatch(/<svg class="spark up"[^>]*><polyline[^>]*\/><line x1="0" x2="100" y1="([\d.]+)" y2="\1"\/><\/svg>/);
+    expect(renderLive({ ...live, spot_path: [] }, EN, undefined)).toContain('<svg class="spark up" viewBox="0 0 100 24" preserveAspectRatio="none" aria-hidden="true"></svg>');
+  });
+
+  it('asks for the event\'s history beside its payload', () => {
+    expect(request({ kind: 'event', slug: 'a-b', 'fallback-geo': 'GB' }).history).toBe('https://api.example/v1/widgets/event/history?slug=a-b&fallback_geo=GB');
+    expect(request({ kind: 'broad' }).history).toBeUndefined();
   });
 });

@@ -43,6 +43,10 @@ function view(over: Partial<LiveView> = {}): LiveView {
     lastTickMs: TICK,
     variance: VAR_55,
     quotes: [],
+    path: [
+      [W5.startMs, 97_250.12],
+      [TICK, 97_262.62],
+    ],
     ...over,
   };
 }
@@ -77,6 +81,11 @@ describe('buildLiveMarketWidget: open market', () => {
     // 14:10:00 - 14:08:00 = 120 s
     expect(p.seconds_left).toBe(120);
     expect(p.spot_price).toBe('$97,262.62');
+    // The path in seconds since the window start: the strike at 0, the tick at TICK.
+    expect(p.spot_path).toEqual([
+      [0, 97_250.12],
+      [Math.floor((TICK - W5.startMs) / 1000), 97_262.62],
+    ]);
     // The data last changed with the last tick, not at request time.
     expect(p.timestamp).toBe('2026-11-22T14:07:59.500Z');
   });
@@ -317,6 +326,7 @@ describe('buildLiveMarketWidget: other cases', () => {
     expect(p.providers_pool).toEqual([]);
     // A stale spot would read as the current price: none is shown, and the payload says stale.
     expect(p.spot_price).toBeNull();
+    expect(p.spot_path).toEqual([]);
     expect(p.stale).toBe(true);
     expect(build(view({ lastTickMs: NOW - 30_000 })).stale).toBeUndefined();
     // Exactly 30,000 ms old is not yet older than the limit.

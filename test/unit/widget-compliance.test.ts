@@ -219,6 +219,7 @@ const VIEW: LiveView = {
   variance: 0.3025 / 31_536_000,
   strikeStatus: 'set',
   quotes: [],
+  path: [[W15.startMs, 97_250.12]],
 };
 /** Live venues (Polymarket, Kalshi, Limitless) allowed per country. */
 const LIVE_ALLOWED = Object.fromEntries(COUNTRIES.map((c) => [c, ALLOWED[c]!.filter((id) => LIVE_VENUES.some((v) => v.operatorId === id))]));

@@ -39,7 +39,7 @@ export function indexMarkets(markets: readonly VenueMarket[]): MarketIndex {
 }
 
 /** Whether our outcome is the venue's NO side: `invert`, or the named outcome listed second. */
-function onNoSide(r: MarketRef, m: VenueMarket): boolean | string {
+export function onNoSide(r: MarketRef, m: VenueMarket): boolean | string {
   const label = r.operator === 'polymarket' ? r.outcome : undefined;
   if (!m.sides) return label === undefined ? r.invert : `reviewed outcome "${label}" but the market is Yes/No now`;
   if (label === undefined) return `named outcomes ${m.sides.join('/')} need a reviewed outcome label`;

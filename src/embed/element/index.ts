@@ -4,6 +4,7 @@
  * Attributes and events: docs/embed.md. Visitors see only visitor-facing text; what a developer
  * needs (the problem's detail, a bad attribute) goes to the console and the predictwire:error event.
  */
+import type { EventHistoryPayload } from '../../widgets/event-history.js';
 import { Feed } from './feed.js';
 import { labelsFor } from './labels.js';
 import { clock } from './live.js';
@@ -44,6 +45,9 @@ class PredictwireWidget extends HTMLElement {
   /** performance.now() at which the live window ends, for the local countdown. */
   #deadline = 0;
   #ticker?: ReturnType<typeof setInterval>;
+  /** Event widget: the day's history for the sparklines, refreshed every 5 minutes (its spacing). */
+  #history?: EventHistoryPayload;
+  #historyTimer?: ReturnType<typeof setInterval>;
 
   constructor() {
     super();
@@ -66,6 +70,7 @@ class PredictwireWidget extends HTMLElement {
     this.#viewability?.stop();
     this.#viewability = undefined;
     clearInterval(this.#ticker);
+    clearInterval(this.#historyTimer);
   }
 
   attributeChangedCallback(name: string): void {
@@ -113,6 +118,21 @@ class PredictwireWidget extends HTMLElement {
     this.#feed.start();
     this.#viewability = new Viewability(this, () => (this.#payload as { impression_url?: string | null } | undefined)?.impression_url);
     if (req.kind === 'live-market') this.#ticker = setInterval(() => this.#tick(), 1000);
+    this.#history = undefined;
+    const history = req.history;
+    if (history) {
+      const load = () =>
+        fetch(history)
+          .then((r) => (r.ok ? r.json() : undefined))
+          .then((h?: EventHistoryPayload) => {
+            this.#history = h;
+            if (this.#payload) this.#paint();
+          })
+          // No sparkline is no loss: the widget shows without one.
+          .catch(() => {});
+      void load();
+      this.#historyTimer = setInterval(load, 300_000);
+    }
   }
 
   #fail(status: number, detail: string, retrying: boolean): void {
@@ -177,7 +197,7 @@ class PredictwireWidget extends HTMLElement {
     const active = this.#root.activeElement as HTMLElement | null;
     const focused = active?.dataset.k ?? active?.dataset.outcome;
     this.#mount.innerHTML = renderView(
-      { kind: this.getAttribute('kind') ?? '', locale, payload: p, failed: this.#failed, retrying: this.#retrying, open: this.#open },
+      { kind: this.getAttribute('kind') ?? '', locale, payload: p, failed: this.#failed, retrying: this.#retrying, open: this.#open, history: this.#history },
       labelsFor(locale),
     );
     // Sizes go through the CSSOM, never a style attribute (blocked by a strict CSP).

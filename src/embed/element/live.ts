@@ -4,6 +4,7 @@ import type { LiveMarketPayload } from '../../widgets/payload-schemas.js';
 import { localNumber } from './format.js';
 import { bestOddsBadge, cta, esc, note, sr } from './html.js';
 import type { Labels } from './labels.js';
+import { spark } from './spark.js';
 
 /** Why a market that is not open shows no prices. */
 const status = (s: Exclude<LiveMarketPayload['market_status'], 'open'>, L: Labels): string =>
@@ -17,6 +18,7 @@ export const clock = (seconds: number): string => {
 
 export function renderLive(p: LiveMarketPayload, L: Labels, locale: string | undefined): string {
   const n = (text: string) => esc(localNumber(text, locale));
+  const path = p.spot_path ?? [];
   // One venue is no comparison: no badge then.
   const compared = p.providers_pool.length > 1;
   const rows = p.providers_pool.map((v) => {
@@ -40,5 +42,7 @@ export function renderLive(p: LiveMarketPayload, L: Labels, locale: string | und
   return `<h2>${esc(p.active_micro_question)}</h2>` +
     `<p class="live"><span>${esc(p.underlying_asset)} <b class="spot">${p.spot_price ? n(p.spot_price) : '—'}</b></span> ` +
     `<span role="timer" aria-atomic="true">${esc(L.closesIn)} <b class="countdown">${clock(p.seconds_left)}</b></span> <span class="muted">${esc(horizon)}</span></p>` +
+    // The spot since the strike (the dashed line) across the whole window, coloured by which side it is on.
+    spark(path, Number.parseInt(p.expiration_horizon, 10) * 60, (path.at(-1)?.[1] ?? 0) < (path[0]?.[1] ?? 0) ? 'down' : 'up', path[0]?.[1]) +
     body;
 }

@@ -13,6 +13,8 @@ export interface WidgetRequest {
   ws?: { url: string; topic: string; payloadUsable: boolean };
   /** Seconds between polls when the payload gives no refresh_interval_seconds. */
   defaultRefresh: number;
+  /** Event widget: its day of history, for the sparklines. */
+  history?: string;
 }
 
 /** attribute name -> query parameter, per kind (fallback-geo and advertiser-id apply to all). */
@@ -58,5 +60,6 @@ export function widgetRequest(attr: (name: string) => string | null, base: strin
     const format = attr('display-format');
     ws = { url: wsBase.href, topic: `event:${attr('slug')}${format && format !== 'cents' ? `:${format}` : ''}`, payloadUsable };
   }
-  return { kind: k, url, headers, ws, defaultRefresh: k === 'live-market' ? 5 : 30 };
+  const history = k === 'event' && attr('slug') ? new URL(`/v1/widgets/event/history?${new URLSearchParams({ slug: attr('slug')!, ...(geo ? { fallback_geo: geo } : {}) })}`, api).href : undefined;
+  return { kind: k, url, headers, ws, defaultRefresh: k === 'live-market' ? 5 : 30, history };
 }

@@ -2,16 +2,17 @@
  * The height a widget reserves before its first data, so the page does not shift when it arrives:
  * a typical payload's height for the kind, from its attributes (the broad widget's `limit`, the
  * league, `compact`) and the width it has. Measured on the simulator's payloads at 375 and 1280 px
- * (an event of four outcomes, a live market of two venues); between them it is interpolated.
+ * (an event of four outcomes, a live market of two venues), plus their sparklines (24 px each); between
+ * them it is interpolated.
  */
 
 /** [height at 375 px, at 1280 px, share of it under `compact`]. */
 type Size = readonly [number, number, number];
 const SIZES: Readonly<Record<string, Size>> = {
-  event: [681, 617, 0.81],
+  event: [777, 713, 0.81],
   sportsbook: [778, 430, 0.84],
   epl: [898, 528, 0.84],
-  'live-market': [282, 221, 0.9],
+  'live-market': [306, 245, 0.9],
   broad: [135, 120, 0.65],
 };
 /** One operator of the broad widget, and how many a page typically gets without `limit`. */

@@ -41,6 +41,7 @@ tr.more{display:none}table.open tr.more{display:table-row}
 .pct{float:right}.bar{height:4px;background:var(--border);border-radius:2px}.bar span{display:block;height:100%;background:var(--accent);border-radius:2px}
 .outcome p{margin:2px 0}
 .trends{margin:4px 0;padding-left:18px}
+.spark{display:block;width:100%;height:24px;color:var(--accent)}.spark *{fill:none;stroke:currentColor;stroke-width:1.5;vector-effect:non-scaling-stroke}.spark line{stroke:var(--muted);stroke-dasharray:3}
 .live{display:flex;flex-wrap:wrap;gap:4px 14px}.spot{font-variant-numeric:tabular-nums}.up{color:var(--up)}.down{color:var(--down)}
 .alert{margin:0 0 8px;padding:6px 8px;border-left:4px solid var(--down)}
 .ad{display:flex;justify-content:space-between;margin:0 0 4px;font-size:.75em;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}

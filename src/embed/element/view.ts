@@ -4,6 +4,7 @@
  * visitor-facing message while there is no data. Pure (no DOM), so the unit tests render exactly
  * what the element shows.
  */
+import type { EventHistoryPayload } from '../../widgets/event-history.js';
 import type { BroadWidgetPayload, EventWidgetPayload, LiveMarketPayload, SportsbookWidgetPayload } from '../../widgets/payload-schemas.js';
 import { renderBroad } from './broad.js';
 import { renderEvent } from './event.js';
@@ -28,6 +29,8 @@ export interface ViewState {
   retrying: boolean;
   /** Event widget: the outcomes whose further operators the reader opened. */
   open?: ReadonlySet<number>;
+  /** Event widget: the day's history, for the sparklines, once loaded. */
+  history?: EventHistoryPayload;
 }
 
 type Title = 'titleEvent' | 'titleBroad' | 'titleSportsbook' | 'titleLive' | 'titleOther';
@@ -59,11 +62,11 @@ export function isEmpty(p: Payload): boolean {
   }
 }
 
-function body(p: Payload, L: Labels, locale: string | undefined, open: ReadonlySet<number> | undefined): string {
+function body(p: Payload, L: Labels, locale: string | undefined, open: ReadonlySet<number> | undefined, history?: EventHistoryPayload): string {
   if (isEmpty(p)) return note(L[EMPTY[p.widget_class]]);
   switch (p.widget_class) {
     case 'broad': return renderBroad(p, L, locale);
-    case 'event-specific': return renderEvent(p, L, locale, open);
+    case 'event-specific': return renderEvent(p, L, locale, open, history);
     case 'sportsbook': return renderSportsbook(p, L, locale);
     case 'live-market': return renderLive(p, L, locale);
   }
@@ -102,7 +105,7 @@ export function renderView(s: ViewState, L: Labels): string {
     content = adLine(p) +
       (s.failed ? `<p class="alert" role="status">${esc(s.retrying ? L.lastDataRetrying : L.lastDataStopped)}</p>` : '') +
       (p.stale ? `<p class="alert">${esc(L.stale)}</p>` : '') +
-      body(p, L, locale, s.open) + gamblingHelp(p) + footer(L, p.resolved_region || p.resolved_geo, updatedAt(p), locale);
+      body(p, L, locale, s.open, s.history) + gamblingHelp(p) + footer(L, p.resolved_region || p.resolved_geo, updatedAt(p), locale);
   } else if (s.failed) {
     content = `<p class="alert" role="alert"><strong>${esc(L.unavailable)}</strong>${s.retrying ? ` ${esc(L.retrying)}` : ''}</p>`;
   } else {

@@ -8,7 +8,7 @@
 import { buildCatalogEvents, indexMarkets } from '../../catalog/events/build.js';
 import type { EventCatalog, PolymarketRef } from '../../catalog/events/schema.js';
 import type { Logger } from '../../log.js';
-import type { EventsData, VenueMarket } from '../../model/index.js';
+import type { EventsData, MarketEvent, VenueMarket } from '../../model/index.js';
 import { catalogCategories, marketKey, type MarketsWithCategory } from './derived-metrics.js';
 import { UpstreamHttpError } from '../http/errors.js';
 import { reportDropped, type Dropped } from '../http/parse.js';
@@ -19,6 +19,7 @@ import { normalizeKalshiMarkets } from '../kalshi/normalize.js';
 import type { PolymarketClient } from '../polymarket/client.js';
 import { normalizeGammaEvents } from '../polymarket/normalize.js';
 import type { EventsSource, FetchContext } from '../source.js';
+import { fetchVenueHistory, type HistoryWindow, type VenueSeries } from './venue-history.js';
 
 export interface CatalogEventsOptions {
   catalog: EventCatalog;
@@ -33,6 +34,8 @@ export interface CatalogEventsSource extends EventsSource {
   last(): MarketsWithCategory | undefined;
   /** The refresh published `data` (it passed validation and the quality gate): metrics may use it. */
   accept(data: EventsData): void;
+  /** An event's past prices from the venues' history endpoints, for a new event's backfill (venue-history.ts). */
+  history(event: MarketEvent, window: HistoryWindow, signal?: AbortSignal): Promise<VenueSeries[]>;
 }
 
 async function kalshiMarkets(client: KalshiClient, catalog: EventCatalog, ctx: FetchContext, log?: Logger): Promise<VenueMarket[]> {
@@ -123,6 +126,7 @@ export function createCatalogEventsSource(opts: CatalogEventsOptions): CatalogEv
     accept: (data) => {
       if (pending?.data === data) last = pending;
     },
+    history: async (event, window, signal) => (last ? fetchVenueHistory(opts, last.markets, event, window, signal) : []),
     async fetchEvents(ctx: FetchContext): Promise<EventsData> {
       // When one venue fails the fetch is lost anyway: stop the other venue's calls and retries.
       const stop = new AbortController();

@@ -6,6 +6,7 @@ import type { Logger } from '../../log.js';
 import { HttpClient, type Resilience } from '../http/client.js';
 import { UpstreamShapeError } from '../http/errors.js';
 import { chunk, collectPages } from '../http/paginate.js';
+import { CandlesticksPage, normalizeCandlesticks, type CandleQuote } from './candlesticks.js';
 import { EventsPage, MarketsPage } from './schemas.js';
 
 export const KALSHI_DEFAULT_BASE_URL = 'https://external-api.kalshi.com/trade-api/v2';
@@ -72,6 +73,17 @@ export class KalshiClient {
     if (!page.success) throw new UpstreamShapeError('kalshi', `/markets envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
     const date = Date.parse(res.headers.get('date') ?? '');
     return { markets: page.data.markets, answeredAt: Number.isNaN(date) ? undefined : date };
+  }
+
+  /** A market's closing quotes per `periodMinutes` (1, 60 or 1440) from `startTs` to `endTs`, Unix seconds (candlesticks.ts). */
+  async candlesticks(series: string, ticker: string, startTs: number, endTs: number, periodMinutes: 1 | 60 | 1440, signal?: AbortSignal): Promise<CandleQuote[]> {
+    const path = `/series/${encodeURIComponent(series)}/markets/${encodeURIComponent(ticker)}/candlesticks`;
+    const res = await this.http.getJson(path, { start_ts: startTs, end_ts: endTs, period_interval: periodMinutes }, signal);
+    const page = CandlesticksPage.safeParse(res.body);
+    if (!page.success) throw new UpstreamShapeError('kalshi', `candlesticks envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
+    const { quotes, dropped } = normalizeCandlesticks(page.data, ticker);
+    if (dropped.length > 0) this.log?.warn({ upstream: 'kalshi', dropped: dropped.slice(0, 5), count: dropped.length }, 'kalshi: candles dropped');
+    return quotes;
   }
 
   /** `GET /events?with_nested_markets=true`, following the cursor, raw. */

@@ -6,6 +6,7 @@ import type { Logger } from '../../log.js';
 import { HttpClient, type Resilience } from '../http/client.js';
 import { UpstreamShapeError } from '../http/errors.js';
 import { chunk, collectPages } from '../http/paginate.js';
+import { normalizePricesHistory, PricesHistory, type PricePoint } from './prices-history.js';
 import { ClobPrice, KeysetPage, OpenInterestRows } from './schemas.js';
 
 export const POLYMARKET_GAMMA_DEFAULT_URL = 'https://gamma-api.polymarket.com';
@@ -91,6 +92,16 @@ export class PolymarketClient {
       for (const row of parsed.data) out.set(row.market.toLowerCase(), row.value);
     }
     return out;
+  }
+
+  /** A token's price history from `startTs` to `endTs` (Unix seconds), a point every `fidelityMinutes` (prices-history.ts). */
+  async pricesHistory(tokenId: string, startTs: number, endTs: number, fidelityMinutes: number, signal?: AbortSignal): Promise<PricePoint[]> {
+    const res = await this.clob.getJson('/prices-history', { market: tokenId, startTs, endTs, fidelity: fidelityMinutes }, signal);
+    const parsed = PricesHistory.safeParse(res.body);
+    if (!parsed.success) throw new UpstreamShapeError('polymarket-clob', `/prices-history: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    const { points, dropped } = normalizePricesHistory(parsed.data, tokenId);
+    if (dropped.length > 0) this.log?.warn({ upstream: 'polymarket-clob', dropped: dropped.slice(0, 5), count: dropped.length }, 'polymarket-clob: history points dropped');
+    return points;
   }
 
   /**
