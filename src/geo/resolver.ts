@@ -6,7 +6,7 @@
  * with its subdivision where licensing is regional ("US-NJ", "CA-ON").
  */
 import { LRUCache } from 'lru-cache';
-import type { Request } from '../http/types.js';
+import type { Request } from '../transport/types.js';
 import { CDN_GEO, type CdnName } from './cdn-headers.js';
 import { AddressMatcher } from './cidr.js';
 import { clientAddress } from './client-address.js';

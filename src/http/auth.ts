@@ -15,8 +15,8 @@ import { addressKey } from '../geo/address-key.js';
 import { authFailures, countAdvertiserRequest } from '../metrics/http.js';
 import { visitorId } from '../tracking/click-counter.js';
 import type { Deps } from './deps.js';
-import { Problem } from './problem.js';
-import type { Handler, Request } from './types.js';
+import { Problem } from '../problem.js';
+import type { Handler, Request } from '../transport/types.js';
 
 const CHALLENGE = { 'www-authenticate': 'ApiKey realm="predictwire", header="x-api-key"' };
 

@@ -2,17 +2,17 @@
 import type { Redis } from 'ioredis';
 import type { AdvertiserKeys } from '../auth/advertiser-keys.js';
 import type { Config } from '../config.js';
-import type { LivePayloads } from '../live/live-payloads.js';
+import type { LivePayloads } from '../serve/live-payloads.js';
 import type { Logger } from '../log.js';
 import type { SnapshotCache } from '../store/snapshot-cache.js';
 import type { SnapshotFreshness } from '../store/snapshot-freshness.js';
-import type { PayloadCache } from './payload-cache.js';
+import type { PayloadCache } from '../serve/payload-cache.js';
 import type { GeoResolver } from '../geo/resolver.js';
 import type { ImpressionCounter } from '../tracking/impression-counter.js';
 import type { RankingInputs } from '../tracking/ranking-inputs.js';
 import type { VerifiedKeys } from '../auth/verified-keys.js';
 import type { ClickBuffer } from '../tracking/click-buffer.js';
-import type { RateLimits } from './rate-limits.js';
+import type { RateLimits } from '../limits/rate-limits.js';
 import type { RedisBreaker } from '../store/redis-breaker.js';
 
 export interface Deps {

@@ -4,7 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { DISPLAY_FORMATS } from '../../src/domain/contract-price.js';
 import { CURRENCIES } from '../../src/domain/money.js';
-import { Problem, PROBLEM_CODES } from '../../src/http/problem.js';
+import { Problem, PROBLEM_CODES } from '../../src/problem.js';
 import { LEAGUES } from '../../src/model/index.js';
 import { contractViolation, openApiDocument } from '../support/contract.js';
 

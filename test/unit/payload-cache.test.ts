@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PayloadCache } from '../../src/http/payload-cache.js';
+import { PayloadCache } from '../../src/serve/payload-cache.js';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
-import { cachedReply, jsonShape } from '../../src/http/respond.js';
-import type { HeaderList, Reply, Request } from '../../src/http/types.js';
+import { cachedReply, jsonShape } from '../../src/transport/respond.js';
+import type { HeaderList, Reply, Request } from '../../src/transport/types.js';
 
 const CHANGED_AT = '2026-11-22T14:00:00.000Z';
 const NOW = Date.parse('2026-11-22T14:00:05.000Z');

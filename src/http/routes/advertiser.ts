@@ -5,14 +5,14 @@ import { COMPLIANCE } from '../../catalog/compliance.js';
 import { operatorById } from '../../catalog/operators.js';
 import type { Deps } from '../deps.js';
 import { SlugPath, SpecificEventQuery } from '../params.js';
-import { invalidParameters, notFound } from '../problem.js';
+import { invalidParameters, notFound } from '../../problem.js';
 import { parseQuery } from '../query.js';
-import { cachedReply, jsonShape } from '../respond.js';
-import { findEvent, requireSnapshot } from '../snapshot-lookup.js';
-import type { Handler } from '../types.js';
-import { VariantKeys } from '../variant-keys.js';
-import { viewerJurisdiction } from '../viewer-jurisdiction.js';
-import { BODY_TTL_MS } from '../widget-context.js';
+import { cachedReply, jsonShape } from '../../transport/respond.js';
+import { findEvent, requireSnapshot } from '../../serve/snapshot-lookup.js';
+import type { Handler } from '../../transport/types.js';
+import { VariantKeys } from '../../serve/variant-keys.js';
+import { viewerJurisdiction } from '../../serve/viewer.js';
+import { BODY_TTL_MS } from '../../serve/widget-context.js';
 
 const SHAPE = jsonShape({ 'cache-control': 'private, max-age=5' });
 

@@ -15,18 +15,18 @@ import { CURRENCIES, type CurrencyCode } from '../../domain/money.js';
 import { buildBroadWidget } from '../../widgets/broad-widget.js';
 import type { Deps } from '../deps.js';
 import { AdvertiserIdParam, enumParam, GeoParams, intParam, RefreshParam } from '../params.js';
-import { dataUnavailable } from '../problem.js';
+import { dataUnavailable } from '../../problem.js';
 import { parseQuery } from '../query.js';
 import { shapeFor, widgetShapes } from '../cache-policy.js';
-import { cachedReply } from '../respond.js';
-import { requireSnapshot } from '../snapshot-lookup.js';
-import type { Handler } from '../types.js';
-import { viewerGeo } from '../viewer-jurisdiction.js';
-import { BODY_TTL_MS, widgetContext } from '../widget-context.js';
+import { cachedReply } from '../../transport/respond.js';
+import { requireSnapshot } from '../../serve/snapshot-lookup.js';
+import type { Handler } from '../../transport/types.js';
+import { viewerGeo } from '../../serve/viewer.js';
+import { BODY_TTL_MS, widgetContext } from '../../serve/widget-context.js';
 import type { Attribution } from './widgets.js';
 import type { Snapshot, SnapshotKind } from '../../store/schemas.js';
 import type { RankingSignals } from '../../tracking/ranking-inputs.js';
-import { VariantKeys } from '../variant-keys.js';
+import { VariantKeys } from '../../serve/variant-keys.js';
 
 export const BroadWidgetQuery = z.object({
   limit: intParam(1, 50).meta({ description: 'At most this many operators. Default: 10.' }).optional(),

@@ -8,10 +8,10 @@ import { ASSETS, HORIZONS } from '../../live/market.js';
 import { LEAGUES } from '../../model/index.js';
 import { buildCatalog, nextCatalogChange } from '../../widgets/catalog.js';
 import type { Deps } from '../deps.js';
-import { cachedReply, CORS_HEADERS, jsonShape } from '../respond.js';
-import { requireSnapshot } from '../snapshot-lookup.js';
-import type { Handler } from '../types.js';
-import { BODY_TTL_MS } from '../widget-context.js';
+import { cachedReply, CORS_HEADERS, jsonShape } from '../../transport/respond.js';
+import { requireSnapshot } from '../../serve/snapshot-lookup.js';
+import type { Handler } from '../../transport/types.js';
+import { BODY_TTL_MS } from '../../serve/widget-context.js';
 
 const LIVE = ASSETS.map((asset) => ({ asset, horizons: HORIZONS }));
 

@@ -7,7 +7,7 @@
  */
 import type { GeoResolver, GeoResult } from '../geo/resolver.js';
 import { UNKNOWN_COUNTRY } from '../model/jurisdiction.js';
-import type { Request } from './types.js';
+import type { Request } from '../transport/types.js';
 
 // Shared, frozen results: this runs on every widget request.
 const advertiserResults = new Map<string, GeoResult>();

@@ -5,7 +5,7 @@
  * the ones already built.
  */
 import { LRUCache } from 'lru-cache';
-import type { Request } from './types.js';
+import type { Request } from '../transport/types.js';
 
 // Far above the variants real widgets ask for; past it the oldest is forgotten and charged again.
 const MAX_VARIANTS = 100_000;

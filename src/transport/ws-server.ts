@@ -18,14 +18,14 @@
  * public name.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
-import { remoteAddress as peerAddress } from '../http/remote-address.js';
-import { problemReply, writeHead } from '../http/server.js';
-import { Problem } from '../http/problem.js';
-import { givenRequestId, nextRequestNumber, requestIdText } from '../http/request-id.js';
+import { remoteAddress as peerAddress } from './remote-address.js';
+import { problemReply, writeHead } from './server.js';
+import { Problem } from '../problem.js';
+import { givenRequestId, nextRequestNumber, requestIdText } from './request-id.js';
 import type { Logger } from '../log.js';
 import { wsConnections, wsRefused, wsSubscriptions } from '../metrics/http.js';
-import { dataFrame, errorFrame, parseClientMessage, unsubscribedFrame } from './protocol.js';
-import { localLedger, type ConnectionLedger } from './connection-ledger.js';
+import { dataFrame, errorFrame, parseClientMessage, unsubscribedFrame } from '../ws/protocol.js';
+import { localLedger, type ConnectionLedger } from '../ws/connection-ledger.js';
 
 /** The longest client message we process: subscribe and unsubscribe are far shorter. */
 export const MAX_MESSAGE_BYTES = 4 * 1024;

@@ -21,8 +21,8 @@ import { rateLimitRejections } from '../metrics/http.js';
 import { redisBreaker, type RedisBreaker } from '../store/redis-breaker.js';
 import { LRUCache } from 'lru-cache';
 import { LimitBlocks } from './limit-blocks.js';
-import { Problem } from './problem.js';
-import type { Request } from './types.js';
+import { Problem } from '../problem.js';
+import type { Request } from '../transport/types.js';
 
 const CHARGE_MS = 50;
 

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SnapshotKind } from '../store/schemas.js';
 import type { StaleMarker } from '../store/snapshot-freshness.js';
-import type { Encoding } from './compression.js';
+import type { Encoding } from '../transport/compression.js';
 
 /** The stale marker for bodies built from a kind (one snapshot `key` of it when given). */
 export type Staleness = (kind: SnapshotKind, key?: string) => StaleMarker | undefined;

@@ -9,10 +9,10 @@
  * made on its first read, rebuilt and pushed on changes only while someone subscribes to it, and
  * otherwise just dropped so that the next read rebuilds it.
  */
-import { toCachedBody, type CachedBody } from '../http/payload-cache.js';
-import type { ChangeKind, LiveEngine } from './engine.js';
-import { ASSETS, HORIZONS, liveTopic, type Asset, type Horizon } from './market.js';
-import { windowAt } from './window.js';
+import { toCachedBody, type CachedBody } from './payload-cache.js';
+import type { ChangeKind, LiveEngine } from '../live/engine.js';
+import { ASSETS, HORIZONS, liveTopic, type Asset, type Horizon } from '../live/market.js';
+import { windowAt } from '../live/window.js';
 
 /** Builds a topic's payload for visitors from `country`, its links attributed to `advertiserId` when given. */
 export type BuildLive = (asset: Asset, horizon: Horizon, nowMs: number, country: string, advertiserId?: string) => unknown;
