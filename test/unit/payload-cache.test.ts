@@ -89,6 +89,33 @@ describe('PayloadCache', () => {
     expect(cache.get('events', 'still', Number.MAX_SAFE_INTEGER)).toBe(forever);
   });
 
+  it('getOrBuild builds a key once, serves the stored body after, and builds again once it expires', () => {
+    const cache = new PayloadCache();
+    const built: Array<[string, number]> = [];
+    const build = (input: string, nowMs: number) => {
+      built.push([input, nowMs]);
+      return { payload: { input }, changedAt: CHANGED_AT, expiresAt: NOW + 1000 };
+    };
+    const first = cache.getOrBuild('events', 'k', NOW, build, 'a');
+    expect(JSON.parse(first.body.toString())).toEqual({ input: 'a' });
+    expect(cache.getOrBuild('events', 'k', NOW + 999, build, 'ignored on a hit')).toBe(first);
+    expect(built).toEqual([['a', NOW]]);
+    expect(cache.builds).toBe(1);
+    const rebuilt = cache.getOrBuild('events', 'k', NOW + 1000, build, 'b');
+    expect(rebuilt).not.toBe(first);
+    expect(built).toEqual([['a', NOW], ['b', NOW + 1000]]);
+  });
+
+  it('getOrBuild stores nothing when the build throws, and the next call builds again', () => {
+    const cache = new PayloadCache();
+    const fail = () => {
+      throw new Error('no such slug');
+    };
+    expect(() => cache.getOrBuild('events', 'k', NOW, fail, undefined)).toThrow('no such slug');
+    expect(cache.get('events', 'k', NOW)).toBeUndefined();
+    expect(cache.builds).toBe(0);
+  });
+
   it('replacing a key replaces its entry', () => {
     const cache = new PayloadCache();
     cache.put('events', 'k', { v: 1 }, CHANGED_AT);
