@@ -1,49 +1,46 @@
 /**
  * Assembles one API process from a config: Redis connections, snapshot cache, live engine, router,
- * HTTP and WebSocket server. main.ts runs it; tests and benchmarks start it the same way.
+ * HTTP and WebSocket server. Composition only: what each part does is in its own module, and every
+ * part's stop is registered with the lifecycle (src/lifecycle.ts) as it is made. main.ts runs it;
+ * tests and benchmarks start it the same way.
  */
 import { AdvertiserKeys } from './auth/advertiser-keys.js';
 import { VerifiedKeys } from './auth/verified-keys.js';
-import { addressKey } from './geo/address-key.js';
-import { RateLimits } from './http/rate-limits.js';
-import { ClickBuffer } from './tracking/click-buffer.js';
-import { spillDir } from './tracking/spill-file.js';
-import { redisBreaker } from './store/redis-breaker.js';
-import { exposeRedisUp } from './metrics/redis.js';
-import { defaultWsCap } from './ws/fd-limit.js';
 import { OPERATORS } from './catalog/operators.js';
+import type { Config } from './config.js';
 import { LocationDb } from './geo/location-db.js';
 import { GeoResolver } from './geo/resolver.js';
-import { ImpressionCounter } from './tracking/impression-counter.js';
-import { RankingInputs } from './tracking/ranking-inputs.js';
-import type { Config } from './config.js';
 import type { Deps } from './http/deps.js';
-import { PayloadCache } from './http/payload-cache.js';
-import { WsQuery } from './http/params.js';
-import { parseQuery } from './http/query.js';
 import { createRouter } from './http/router.js';
-import { referenceRoutes } from './http/routes/reference.js';
 import { staticRoute } from './http/routes/embed.js';
+import { referenceRoutes } from './http/routes/reference.js';
+import { webSocketRoute } from './http/ws-route.js';
 import { demoPage } from './embed/demo-page.js';
 import { loadEmbedScript } from './embed/bundle.js';
-import { eventWidgetBody } from './http/routes/widgets.js';
-import { ASSETS, DISPLAY_FORMATS, HORIZONS, type DisplayFormat } from './model/index.js';
-import { liveTopic } from './live/topic.js';
-import { listenHttp } from './http/server.js';
-import { widgetContext } from './http/widget-context.js';
+import { Lifecycle } from './lifecycle.js';
+import { RateLimits } from './limits/rate-limits.js';
 import { LiveEngine } from './live/engine.js';
-import { LivePayloads } from './live/live-payloads.js';
-import { LIVE_VENUES } from './live/venues.js';
 import type { Logger } from './log.js';
-import { connectRedis, connectRedisFailFast, readyWithin, whenReady } from './store/redis.js';
-import { readPersistedSnapshots, SnapshotDisk, snapshotDir } from './store/snapshot-disk.js';
-import { SnapshotCache } from './store/snapshot-cache.js';
-import { SnapshotFreshness } from './store/snapshot-freshness.js';
 import { startAdminServer } from './metrics/admin-server.js';
 import { exposeLiveEngine } from './metrics/live.js';
+import { exposeRedisUp } from './metrics/redis.js';
 import { exposeSnapshotFreshness } from './metrics/snapshots.js';
-import { buildLiveMarketWidget } from './widgets/live-market-widget.js';
-import { DEFAULT_WS_OPTIONS, registerWebSocket, type UpgradeRequest, type WsHub } from './ws/server.js';
+import { liveMarketBuilder } from './serve/live-market-body.js';
+import { LivePayloads } from './serve/live-payloads.js';
+import { PayloadCache } from './serve/payload-cache.js';
+import { Topics } from './serve/topics.js';
+import { seedFromDisk } from './store/cold-start.js';
+import { redisBreaker } from './store/redis-breaker.js';
+import { connectRedis, connectRedisFailFast, readyWithin, whenReady } from './store/redis.js';
+import { SnapshotCache } from './store/snapshot-cache.js';
+import { SnapshotDisk, snapshotDir } from './store/snapshot-disk.js';
+import { SnapshotFreshness } from './store/snapshot-freshness.js';
+import { ClickBuffer } from './tracking/click-buffer.js';
+import { ImpressionCounter } from './tracking/impression-counter.js';
+import { RankingInputs } from './tracking/ranking-inputs.js';
+import { spillDir } from './tracking/spill-file.js';
+import { listenHttp } from './transport/server.js';
+import type { WsHub } from './transport/ws-server.js';
 import type { ConnectionLedger } from './ws/connection-ledger.js';
 
 export interface ApiProcess {
@@ -54,9 +51,6 @@ export interface ApiProcess {
   drainMs: number;
   stop(): Promise<void>;
 }
-
-// Exactly the topics that are published: "live-market:BTC:05" must not pass for ":5".
-const LIVE_TOPICS = new Map(ASSETS.flatMap((a) => HORIZONS.map((h) => [liveTopic(a, h), [a, h] as const])));
 
 /** What an API worker (src/cluster/) shares with its primary; a single API process keeps both itself. */
 export interface ApiWorkerLink {
@@ -73,17 +67,10 @@ const COLD_START_WAIT_MS = 5_000;
 
 const laterOf = (a: string | undefined, b: string) => (a !== undefined && a > b ? a : b);
 
-/** Seeds the caches from the disk copy; false when there is none. */
-function seedFromDisk(snapshots: SnapshotCache, freshness: SnapshotFreshness, dir: string, log: Logger): boolean {
-  const copies = readPersistedSnapshots(dir, log);
-  if (copies.length === 0) return false;
-  for (const { snapshot, fetchedAt } of copies) freshness.seedFromDisk(snapshot, fetchedAt);
-  snapshots.seed(copies.map((c) => c.snapshot));
-  log.warn({ snapshots: copies.length, dir }, 'redis unreachable at start: serving the disk copy of the last snapshots, marked stale');
-  return true;
-}
-
 export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLink): Promise<ApiProcess> {
+  // Stops run last registered first: feeds before the hub they push to, the server before the
+  // buffers its requests fill, Redis last.
+  const life = new Lifecycle();
   const redis = connectRedis(config.redis, 'api', log);
   const subscriber = connectRedis(config.redis, 'api-sub', log);
   // Ticks get a connection of their own so a burst of them never queues behind snapshot notices.
@@ -92,6 +79,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const quoteSubscriber = connectRedis(config.redis, 'api-quotes', log);
   // Requests never wait for a reconnect: their commands fail fast and the route answers anyway.
   const requestRedis = connectRedisFailFast(config.redis, 'api-requests', log, config.redisCommandTimeoutMs);
+  life.onStop(() => Promise.allSettled([redis.quit(), subscriber.quit(), requestRedis.quit()]));
   const redisAtStart = await readyWithin(requestRedis, COLD_START_WAIT_MS);
 
   const snapshots = new SnapshotCache(redis, subscriber, log);
@@ -105,24 +93,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const payloads = new PayloadCache((kind, key) => freshness.staleMarker(kind, key));
   freshness.onChange((id) => payloads.invalidate(id.kind));
   const engine = new LiveEngine({ redis, subscriber: tickSubscriber, quoteSubscriber, log, strikeMaxLagMs: config.live.strikeMaxLagMs });
-  // The simulator models venues that publish no quote; real sources show only what venues quote.
-  const modelMissingVenues = config.sources.quotes === 'simulator';
-  const live = new LivePayloads(
-    engine,
-    (asset, horizon, nowMs, country, advertiserId) =>
-      buildLiveMarketWidget(
-        engine.view(asset, horizon),
-        nowMs,
-        {
-          refreshIntervalSeconds: config.live.refreshSeconds[horizon],
-          staleAfterMs: config.live.staleAfterMs,
-          venues: LIVE_VENUES,
-          modelMissingVenues,
-        },
-        widgetContext(config, new Date(nowMs), advertiserId, undefined, country),
-      ),
-    config.live.pushIntervalMs,
-  );
+  const live = new LivePayloads(engine, liveMarketBuilder(config, engine), config.live.pushIntervalMs);
 
   // Broad widget: the location database is opened once; impressions are batched; ranking signals
   // are held in memory and reloaded when metrics change (below) and every 15 s for new clicks.
@@ -147,6 +118,8 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const limits = new RateLimits(requestRedis, config.limits, breaker);
   const clicks = new ClickBuffer(requestRedis, log, { max: config.clickBufferMax, maxPerVisitorDay: config.clickMaxPerVisitorDay, spillDir: spillDir(config.dataDir) });
   clicks.start();
+  life.onStop(() => Promise.all([impressions.stop(), clicks.stop(), limits.stop(), disk.flush()]));
+  life.onStop(() => verifiedKeys.stop());
   let draining = false;
 
   let hub: WsHub | undefined;
@@ -171,33 +144,8 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     now: Date.now,
   };
 
-  const lookup = (topic: string, country: string): Buffer | undefined => {
-    const assetHorizon = LIVE_TOPICS.get(topic);
-    if (assetHorizon) return live.latest(...assetHorizon, country).body;
-    if (topic.startsWith('event:')) {
-      // event:{slug}, or event:{slug}:{display_format} for a format other than cents.
-      const [slug = '', format = 'cents', extra] = topic.slice('event:'.length).split(':');
-      if (extra !== undefined || !(DISPLAY_FORMATS as readonly string[]).includes(format)) return undefined;
-      try {
-        return eventWidgetBody(deps, slug, format as DisplayFormat, undefined, country).body;
-      } catch {
-        return undefined; // unknown slug or no data yet: an unknown topic for the client
-      }
-    }
-    return undefined;
-  };
-
-  snapshots.onChange((snap) => {
-    payloads.invalidate(snap.kind);
-    log.debug({ kind: snap.kind, key: snap.key, version: snap.version }, 'snapshot updated');
-    if (snap.kind !== 'events' || !hub) return;
-    // Only events someone watches are rebuilt and pushed, per subscriber country.
-    for (const [topic, country] of hub.subscribed()) {
-      if (!topic.startsWith('event:')) continue;
-      const body = lookup(topic, country);
-      if (body) hub.push(topic, country, body);
-    }
-  });
+  const topics = new Topics(deps, live);
+  topics.follow(snapshots, () => hub, log);
   snapshots.onChange((snap) => {
     if (snap.kind === 'metrics') void ranking.reload();
   });
@@ -228,32 +176,26 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   // Workers listen together: a connection never lands on one still loading, nor on a port whose
   // group of listeners is still forming.
   await worker?.mayListen();
+  const withWebSocket = webSocketRoute(deps, topics, worker?.ledger);
   const server = await listenHttp(config.host, config.port, routes, fallback, log, (app) => {
-    // The subscriber's country, resolved once at upgrade as for a widget request.
-    const countryAt = (req: UpgradeRequest) => geo.resolve(req, parseQuery(WsQuery, req.query).fallback_geo).jurisdiction;
-    hub = registerWebSocket(app, lookup, countryAt, log, {
-      ...DEFAULT_WS_OPTIONS,
-      maxBackpressure: config.wsMaxBackpressureBytes,
-      idleTimeoutSec: config.wsIdleTimeoutSeconds,
-      maxPerAddress: config.limits.wsPerAddress,
-      maxConnections: config.limits.wsTotal || defaultWsCap(),
-      maxMessagesPerSecond: config.limits.wsMessagesPerSecond,
-      geoHeaders: geo.headerNames,
-    }, {
-      addressOf: (remoteAddress, forwardedFor) =>
-        addressKey(geo.clientAddress({ remoteAddress, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } })),
-      // From memory, charged after the fact (as the widget path's limits): the upgrade is decided at once.
-      blocked: (address) => (limits.anyBlocked ? limits.blockedNow('ws_upgrade', address, Date.now()) : undefined),
-      charge: (address) => limits.charge('ws_upgrade', address),
-      ledger: worker?.ledger,
-    });
+    hub = withWebSocket(app);
   });
+  life.onStop(() => server.close());
+  // Tell WebSocket clients we are going away before the server closes their sockets.
+  life.onStop(() => hub?.closeAll());
   live.onPush(
     (topic, country, body) => hub?.push(topic, country, body),
     (topic, country) => hub?.hasSubscribers(topic, country) ?? false,
   );
   log.info({ port: server.port, host: config.host }, 'api listening');
   const admin = await startAdminServer(config.admin.host, config.admin.apiPort, log);
+  // The feeds stop first: no more ticks, so nothing re-arms a push to a closing hub.
+  life.onStop(() => ranking.stop());
+  life.onStop(() => live.stop());
+  life.onStop(() => Promise.allSettled([tickSubscriber.quit(), quoteSubscriber.quit()]));
+  life.onStop(() => admin?.close());
+  life.onStop(() => freshness.stop());
+  life.onStop(() => engine.stop());
 
   return {
     port: server.port,
@@ -264,20 +206,6 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
       if (config.drainSeconds > 0) log.info({ seconds: config.drainSeconds }, 'draining: not ready, still serving');
       await new Promise((r) => setTimeout(r, config.drainSeconds * 1000));
     },
-    async stop() {
-      // No more ticks, so nothing re-arms a push; then tell WebSocket clients we are going away.
-      engine.stop();
-      freshness.stop();
-      await admin?.close();
-      await Promise.allSettled([tickSubscriber.quit(), quoteSubscriber.quit()]);
-      live.stop();
-      ranking.stop();
-      hub?.closeAll();
-      await new Promise((r) => setTimeout(r, 50)); // let the close frames go out
-      server.close();
-      verifiedKeys.stop();
-      await Promise.all([impressions.stop(), clicks.stop(), limits.stop(), disk.flush()]);
-      await Promise.allSettled([redis.quit(), subscriber.quit(), requestRedis.quit()]);
-    },
+    stop: () => life.stop(),
   };
 }

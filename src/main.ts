@@ -1,6 +1,6 @@
 /** Entry of the API process: the API itself, or with API_WORKERS above 1 the primary of that many workers. */
 import { runProcess } from './process-entry.js';
-import { checkUws } from './http/uws-check.js';
+import { checkUws } from './transport/uws-check.js';
 import { WORKER_INDEX_ENV } from './cluster/messages.js';
 
 // Before anything imports the native module statically: one clear line instead of a stack trace.

@@ -11,7 +11,7 @@ import { AdvertiserBackup, exportAdvertisers, importAdvertisers } from '../auth/
 import { ConfigError, loadConfig, type RedisTarget } from '../config.js';
 import { dataDir, launcherRedisUrl } from '../process/redis-url-file.js';
 import { targetOptions } from '../store/redis.js';
-import { Problem } from '../http/problem.js';
+import { Problem } from '../problem.js';
 import { parseQuery } from '../http/query.js';
 import { ReportQuery, reportRequest } from '../http/routes/reports.js';
 import { readReport, reportCsv, type ReportRequest } from '../tracking/advertiser-report.js';

@@ -6,7 +6,6 @@
  * with its subdivision where licensing is regional ("US-NJ", "CA-ON").
  */
 import { LRUCache } from 'lru-cache';
-import type { Request } from '../http/types.js';
 import { CDN_GEO, type CdnName } from './cdn-headers.js';
 import { AddressMatcher } from './cidr.js';
 import { clientAddress } from './client-address.js';
@@ -24,7 +23,11 @@ export interface GeoResult {
   source: GeoSource;
 }
 
-type GeoRequest = Pick<Request, 'remoteAddress'> & { headers: Readonly<Partial<Record<string, string>>> };
+/** What resolution reads of a request: the socket peer's address and the headers it was given. */
+export interface GeoRequest {
+  remoteAddress: string;
+  headers: Readonly<Partial<Record<string, string>>>;
+}
 
 export class GeoResolver {
   readonly #trusted: AddressMatcher;

@@ -7,7 +7,7 @@
  * to it says what is left (RateLimit-Policy and RateLimit, as on a 429).
  *
  * An advertiser's steady traffic never waits on Redis: a key that verified recently and blocks
- * held in memory on every process (limit-blocks.ts) decide it. Redis is asked only when the key is
+ * held in memory on every process (limits/limit-blocks.ts) decide it. Redis is asked only when the key is
  * not known to be good: then the address's block is read there too, so even a process that missed
  * a block notice refuses a blocked address before checking its key.
  */
@@ -15,8 +15,8 @@ import { addressKey } from '../geo/address-key.js';
 import { authFailures, countAdvertiserRequest } from '../metrics/http.js';
 import { visitorId } from '../tracking/click-counter.js';
 import type { Deps } from './deps.js';
-import { Problem } from './problem.js';
-import type { Handler, Request } from './types.js';
+import { Problem } from '../problem.js';
+import type { Handler, Request } from '../transport/types.js';
 
 const CHALLENGE = { 'www-authenticate': 'ApiKey realm="predictwire", header="x-api-key"' };
 

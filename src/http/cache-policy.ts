@@ -11,7 +11,7 @@
  */
 import { CDN_GEO, type CdnName } from '../geo/cdn-headers.js';
 import type { GeoResult } from '../geo/resolver.js';
-import { CORS_HEADERS, jsonShape, type ReplyShape } from './respond.js';
+import { CORS_HEADERS, jsonShape, type ReplyShape } from '../transport/respond.js';
 
 /** A shared cache keeps serving a body through an origin outage for this many refresh intervals... */
 const STALE_IF_ERROR_INTERVALS = 12;

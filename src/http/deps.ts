@@ -1,28 +1,24 @@
 /** Everything a route handler may use. Built once in main.ts. */
 import type { Redis } from 'ioredis';
 import type { AdvertiserKeys } from '../auth/advertiser-keys.js';
-import type { Config } from '../config.js';
-import type { LivePayloads } from '../live/live-payloads.js';
+import type { LivePayloads } from '../serve/live-payloads.js';
 import type { Logger } from '../log.js';
-import type { SnapshotCache } from '../store/snapshot-cache.js';
 import type { SnapshotFreshness } from '../store/snapshot-freshness.js';
-import type { PayloadCache } from './payload-cache.js';
 import type { GeoResolver } from '../geo/resolver.js';
 import type { ImpressionCounter } from '../tracking/impression-counter.js';
-import type { RankingInputs } from '../tracking/ranking-inputs.js';
 import type { VerifiedKeys } from '../auth/verified-keys.js';
 import type { ClickBuffer } from '../tracking/click-buffer.js';
-import type { RateLimits } from './rate-limits.js';
+import type { RateLimits } from '../limits/rate-limits.js';
 import type { RedisBreaker } from '../store/redis-breaker.js';
 
-export interface Deps {
-  config: Config;
+import type { ServeContext } from '../serve/context.js';
+
+/** The serving layer's context, and what routes need besides. */
+export interface Deps extends ServeContext {
   /** The request path's connection: no offline queue, short command timeout (fails fast). */
   redis: Redis;
   /** The breaker around `redis`'s commands (store/redis-breaker.ts). */
   breaker: RedisBreaker;
-  snapshots: SnapshotCache;
-  payloads: PayloadCache;
   advertisers: AdvertiserKeys;
   live: LivePayloads;
   /** Open WebSocket connections. */
@@ -31,13 +27,9 @@ export interface Deps {
   geo: GeoResolver;
   /** Batched per-operator impression counts. */
   impressions: ImpressionCounter;
-  /** In-memory ranking signals (OI acceleration, CTR counts). */
-  ranking: RankingInputs;
   /** How fresh each expected snapshot is (polled in the background). */
   freshness: SnapshotFreshness;
   log: Logger;
-  /** Milliseconds since the epoch (a Date only where a build needs one: none per request). */
-  now(): number;
   /** Advertiser key checks with a short cache, and the registered advertiser ids. */
   verifiedKeys: VerifiedKeys;
   /** Per-address and per-advertiser request limits. */

@@ -4,7 +4,7 @@
  * Nothing here restates a shape: every schema is generated from the zod one the code uses.
  */
 import { z } from 'zod';
-import { ProblemBody } from './problem.js';
+import { ProblemBody } from '../problem.js';
 import { DrainingBody, HealthBody, ReadyBody } from './routes/health.js';
 import {
   BroadWidgetPayload,

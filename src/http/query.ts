@@ -1,6 +1,6 @@
 /** Query-string validation: zod issues become the `errors` list of a 400 problem. */
 import type { z } from 'zod';
-import { invalidParameters } from './problem.js';
+import { invalidParameters } from '../problem.js';
 
 // Widgets are embedded on many pages with the same few query strings: parse each once. Results are
 // plain immutable data; only successes are kept, and each schema's memo is bounded.

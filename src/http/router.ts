@@ -10,11 +10,11 @@
 import type { z } from 'zod';
 // Imported: Node's global `performance` is a getter, paid on every request.
 import { performance } from 'node:perf_hooks';
-import { accessLogger } from './access-log.js';
+import { accessLogger } from '../transport/access-log.js';
 import { requireAdvertiser } from './auth.js';
 import type { Deps } from './deps.js';
-import { invalidParameters, notFound, Problem } from './problem.js';
-import { json, PREFLIGHT_HEADERS } from './respond.js';
+import { invalidParameters, notFound, Problem } from '../problem.js';
+import { json, PREFLIGHT_HEADERS } from '../transport/respond.js';
 import { eventListRoute, SPECIFIC_PREFIX, specificEventRoute } from './routes/advertiser.js';
 import { reportsRoute } from './routes/reports.js';
 import { eventHistoryRoute } from './routes/event-history.js';
@@ -26,11 +26,11 @@ import { DrainingBody, healthRoute, readyRoute } from './routes/health.js';
 import { liveMarketRoute } from './routes/live-market.js';
 import { openApiRoute } from './routes/openapi.js';
 import { eventWidgetRoute, sportsbookWidgetRoute, type Attribution } from './routes/widgets.js';
-import { problemReply, type Route } from './server.js';
-import { headerList, type Handler, type Reply, type Request, type RequestHeaderName } from './types.js';
+import { problemReply, type Route } from '../transport/server.js';
+import { headerList, type Handler, type Reply, type Request, type RequestHeaderName } from '../transport/types.js';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import { addressKey } from '../geo/address-key.js';
-import { BuiltVariants } from './built-variants.js';
+import { BuiltVariants } from '../limits/built-variants.js';
 
 const ALLOW = 'GET, HEAD, OPTIONS';
 const PREFLIGHT: Reply = { status: 204, headers: headerList({ ...PREFLIGHT_HEADERS, allow: ALLOW }) };

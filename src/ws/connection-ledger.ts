@@ -5,7 +5,7 @@
  * them over the workers.
  *
  * An upgrade decided at once is one uWS writes corked (in this uWS build, an upgrade after an await
- * cannot be corked safely: src/ws/server.ts), so a worker grants a slot before its primary answers
+ * cannot be corked safely: src/transport/ws-server.ts), so a worker grants a slot before its primary answers
  * whenever that is safe by what it knows (`SlotView`), and waits for the answer only near the cap.
  */
 

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openWebSocket, refusedUpgrade } from '../support/ws-client.js';
-import { MAX_MESSAGE_BYTES } from '../../src/ws/server.js';
+import { MAX_MESSAGE_BYTES } from '../../src/transport/ws-server.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOddsSportsbookSource } from '../../src/sources/combined/odds-sportsbook.js';
 import { OddsApiClient } from '../../src/sources/odds-api/client.js';
-import { redisLeagueMemory } from '../../src/store/league-memory.js';
+import { redisLeagueMemory } from '../../src/sources/combined/redis-league-memory.js';
 import { recorded, startReplayServer, type ReplayServer } from '../support/upstream-replay.js';
 import { useRedis } from '../support/redis.js';
 

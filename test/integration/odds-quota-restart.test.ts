@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createOddsSportsbookSource } from '../../src/sources/combined/odds-sportsbook.js';
 import { KalshiClient } from '../../src/sources/kalshi/client.js';
 import { OddsApiClient } from '../../src/sources/odds-api/client.js';
-import { redisQuotaStore } from '../../src/store/quota-store.js';
+import { redisQuotaStore } from '../../src/sources/http/redis-quota-store.js';
 import { readMeta } from '../../src/store/snapshots.js';
 import { refreshSportsbook } from '../../workers/jobs/refresh-sportsbook.js';
 import { useRedis } from '../support/redis.js';

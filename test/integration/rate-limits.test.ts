@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.js';
-import { RateLimits } from '../../src/http/rate-limits.js';
+import { RateLimits } from '../../src/limits/rate-limits.js';
 import { connectRedis, connectRedisFailFast, whenReady } from '../../src/store/redis.js';
 import { useRedis } from '../support/redis.js';
 

@@ -5,7 +5,7 @@
  */
 import { pino } from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PayloadCache } from '../../src/http/payload-cache.js';
+import { PayloadCache } from '../../src/serve/payload-cache.js';
 import { SnapshotFreshness } from '../../src/store/snapshot-freshness.js';
 import { writeSnapshot } from '../../src/store/snapshots.js';
 import { oneEvent, oneMatchup, T1 } from '../support/fixtures.js';

@@ -13,7 +13,7 @@ import { operatorById } from '../../src/catalog/operators.js';
 import { shownOperators } from '../../src/catalog/shown-operators.js';
 import { loadConfig } from '../../src/config.js';
 import { formatMoneyPrecise } from '../../src/domain/money.js';
-import { widgetContext } from '../../src/http/widget-context.js';
+import { widgetContext } from '../../src/serve/widget-context.js';
 import { LiveEngine } from '../../src/live/engine.js';
 import { exposeLiveEngine } from '../../src/metrics/live.js';
 import { register } from 'prom-client';

@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { openWebSocket } from '../support/ws-client.js';
 import { createLogger } from '../../src/log.js';
 import type { ConnectionLedger } from '../../src/ws/connection-ledger.js';
-import { DEFAULT_WS_OPTIONS, registerWebSocket, type WsHub } from '../../src/ws/server.js';
+import { DEFAULT_WS_OPTIONS, registerWebSocket, type WsHub } from '../../src/transport/ws-server.js';
 
 const log = createLogger('silent', 'test');
 let listening: us_listen_socket | undefined;

@@ -1,6 +1,6 @@
 /** Which variants were built before: only a first build is charged (variant_build). */
 import { describe, expect, it } from 'vitest';
-import { BuiltVariants } from '../../src/http/built-variants.js';
+import { BuiltVariants } from '../../src/limits/built-variants.js';
 
 describe('BuiltVariants', () => {
   it('a variant is first once, whoever builds it again later; path and query both make the variant', () => {

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { addressKey } from '../../src/geo/address-key.js';
 import { parseIp } from '../../src/geo/ip.js';
-import { rateLimited } from '../../src/http/rate-limits.js';
-import { givenRequestId, nextRequestNumber, requestIdBytes, requestIdText } from '../../src/http/request-id.js';
+import { rateLimited } from '../../src/limits/rate-limits.js';
+import { givenRequestId, nextRequestNumber, requestIdBytes, requestIdText } from '../../src/transport/request-id.js';
 
 describe('addressKey', () => {
   it('keeps an IPv4 address, and folds IPv6 into its /64', () => {

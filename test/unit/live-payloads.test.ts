@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ChangeKind, LiveEngine, LiveListener } from '../../src/live/engine.js';
-import { LivePayloads } from '../../src/live/live-payloads.js';
+import { LivePayloads } from '../../src/serve/live-payloads.js';
 
 /** Just the change notifications LivePayloads listens to, fired by hand. */
 function engineStub(): { engine: LiveEngine; fire(kind: ChangeKind): void } {

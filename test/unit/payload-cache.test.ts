@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PayloadCache } from '../../src/http/payload-cache.js';
+import { PayloadCache } from '../../src/serve/payload-cache.js';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
-import { cachedReply, jsonShape } from '../../src/http/respond.js';
-import type { HeaderList, Reply, Request } from '../../src/http/types.js';
+import { cachedReply, jsonShape } from '../../src/transport/respond.js';
+import type { HeaderList, Reply, Request } from '../../src/transport/types.js';
 
 const CHANGED_AT = '2026-11-22T14:00:00.000Z';
 const NOW = Date.parse('2026-11-22T14:00:05.000Z');
@@ -87,6 +87,33 @@ describe('PayloadCache', () => {
     // no expiresAt: never expires by time
     const forever = cache.put('events', 'still', { t: 2 }, CHANGED_AT);
     expect(cache.get('events', 'still', Number.MAX_SAFE_INTEGER)).toBe(forever);
+  });
+
+  it('getOrBuild builds a key once, serves the stored body after, and builds again once it expires', () => {
+    const cache = new PayloadCache();
+    const built: Array<[string, number]> = [];
+    const build = (input: string, nowMs: number) => {
+      built.push([input, nowMs]);
+      return { payload: { input }, changedAt: CHANGED_AT, expiresAt: NOW + 1000 };
+    };
+    const first = cache.getOrBuild('events', 'k', NOW, build, 'a');
+    expect(JSON.parse(first.body.toString())).toEqual({ input: 'a' });
+    expect(cache.getOrBuild('events', 'k', NOW + 999, build, 'ignored on a hit')).toBe(first);
+    expect(built).toEqual([['a', NOW]]);
+    expect(cache.builds).toBe(1);
+    const rebuilt = cache.getOrBuild('events', 'k', NOW + 1000, build, 'b');
+    expect(rebuilt).not.toBe(first);
+    expect(built).toEqual([['a', NOW], ['b', NOW + 1000]]);
+  });
+
+  it('getOrBuild stores nothing when the build throws, and the next call builds again', () => {
+    const cache = new PayloadCache();
+    const fail = () => {
+      throw new Error('no such slug');
+    };
+    expect(() => cache.getOrBuild('events', 'k', NOW, fail, undefined)).toThrow('no such slug');
+    expect(cache.get('events', 'k', NOW)).toBeUndefined();
+    expect(cache.builds).toBe(0);
   });
 
   it('replacing a key replaces its entry', () => {

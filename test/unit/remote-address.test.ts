@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { remoteAddress } from '../../src/http/remote-address.js';
+import { remoteAddress } from '../../src/transport/remote-address.js';
 
 /** A stand-in for uWS's response: the address as uWS reports it, binary and as text. */
 const peer = (bytes: number[], text: string) => ({

@@ -1,7 +1,7 @@
 import type { HttpRequest } from 'uWebSockets.js';
 import { describe, expect, it } from 'vitest';
-import { headerReader } from '../../src/http/request-headers.js';
-import { packHead, REQUEST_HEADERS } from '../../src/http/types.js';
+import { headerReader } from '../../src/transport/request-headers.js';
+import { packHead, REQUEST_HEADERS } from '../../src/transport/types.js';
 
 /** A request as uWS presents it: getHeader answers '' for an absent header. The names asked are kept. */
 function uwsRequest(sent: Record<string, string>) {

@@ -8,7 +8,8 @@ import { loadEventCatalog, parseEventCatalog, CatalogError } from '../../src/cat
 import { priceToCents } from '../../src/domain/contract-price.js';
 import { ecbToFx } from '../../src/sources/ecb/parse.js';
 import { addKalshiGameOdds, gameDateOf } from '../../src/sources/kalshi/games.js';
-import { kalshiMarketUrl, normalizeKalshiEvents, normalizeKalshiMarkets } from '../../src/sources/kalshi/normalize.js';
+import { kalshiMarketUrl } from '../../src/catalog/kalshi-pages.js';
+import { normalizeKalshiEvents, normalizeKalshiMarkets } from '../../src/sources/kalshi/normalize.js';
 import { TeamResolver } from '../../src/sources/odds-api/mapping.js';
 import { normalizeOdds, toAmerican } from '../../src/sources/odds-api/normalize.js';
 import { normalizeGammaEvents, polymarketUrl } from '../../src/sources/polymarket/normalize.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkUws, uwsLoadFailure } from '../../src/http/uws-check.js';
+import { checkUws, uwsLoadFailure } from '../../src/transport/uws-check.js';
 
 describe('uWebSockets.js load check', () => {
   it('loads on this Node (a supported one)', async () => {

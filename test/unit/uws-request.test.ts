@@ -1,6 +1,6 @@
 import type { HttpResponse } from 'uWebSockets.js';
 import { describe, expect, it } from 'vitest';
-import { UwsRequest } from '../../src/http/uws-request.js';
+import { UwsRequest } from '../../src/transport/uws-request.js';
 
 /** uWS's response as far as the peer address goes; counts how often it is asked. */
 function peer(bytes: number[]) {

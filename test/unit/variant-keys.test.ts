@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VariantKeys } from '../../src/http/variant-keys.js';
+import { VariantKeys } from '../../src/serve/variant-keys.js';
 
 const joined = (parts: readonly unknown[]) => parts.map((p) => (typeof p === 'object' && p !== null ? (p as { version: number }).version : String(p))).join('|');
 

@@ -4,7 +4,7 @@
  * event with no outcome left is left out, each with a reason the caller logs.
  */
 import type { EventsData, MarketEvent, Quote, VenueMarket } from '../../model/index.js';
-import { kalshiMarketUrl } from '../../sources/kalshi/normalize.js';
+import { kalshiMarketUrl } from '../kalshi-pages.js';
 import { matchGuard } from './match-guard.js';
 import type { CatalogEvent, EventCatalog, MarketRef } from './schema.js';
 

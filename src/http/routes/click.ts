@@ -15,8 +15,8 @@ import { isAutomatedClick, isPrefetch } from '../../tracking/bot-filter.js';
 import { clickOf, visitorId } from '../../tracking/click-counter.js';
 import { landingUrl, verifyClick } from '../../tracking/click-links.js';
 import type { Deps } from '../deps.js';
-import { Problem } from '../problem.js';
-import type { Handler } from '../types.js';
+import { Problem } from '../../problem.js';
+import type { Handler } from '../../transport/types.js';
 
 export function clickRoute(deps: Deps): Handler {
   return async (req) => {

@@ -2,9 +2,9 @@
  * GET /v1/embed.js (the <predictwire-widget> bundle) and GET /demo (the demo page): fixed bytes
  * prepared once at start, served with an ETag so browsers revalidate instead of downloading again.
  */
-import { bodyEntry } from '../payload-cache.js';
-import { cachedReply, CORS_HEADERS, ReplyShape } from '../respond.js';
-import type { Handler } from '../types.js';
+import { bodyEntry } from '../../serve/payload-cache.js';
+import { cachedReply, CORS_HEADERS, ReplyShape } from '../../transport/respond.js';
+import type { Handler } from '../../transport/types.js';
 
 /** Cacheable everywhere for five minutes, then revalidated (the URL is not versioned). */
 const CACHE_CONTROL = 'public, max-age=300';

@@ -9,12 +9,12 @@ import { readHistory } from '../../store/price-history.js';
 import { buildEventHistory, HISTORY_RANGES, type HistoryRange } from '../../widgets/event-history.js';
 import type { Deps } from '../deps.js';
 import { enumParam, EventWidgetQuery, GeoParams } from '../params.js';
-import { dataUnavailable, notFound } from '../problem.js';
+import { dataUnavailable, notFound } from '../../problem.js';
 import { parseQuery } from '../query.js';
-import { CORS_HEADERS, json } from '../respond.js';
-import { findEvent, requireSnapshot } from '../snapshot-lookup.js';
-import type { Handler } from '../types.js';
-import { viewerJurisdiction } from '../viewer-jurisdiction.js';
+import { CORS_HEADERS, json } from '../../transport/respond.js';
+import { findEvent, requireSnapshot } from '../../serve/snapshot-lookup.js';
+import type { Handler } from '../../transport/types.js';
+import { viewerJurisdiction } from '../../serve/viewer.js';
 
 export const EventHistoryQuery = z.object({
   slug: EventWidgetQuery.shape.slug,

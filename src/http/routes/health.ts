@@ -10,8 +10,8 @@ import { z } from 'zod';
 import { priceFeedStaleness } from '../../metrics/live.js';
 import { withTimeout } from '../../with-timeout.js';
 import type { Deps } from '../deps.js';
-import { json } from '../respond.js';
-import type { Handler } from '../types.js';
+import { json } from '../../transport/respond.js';
+import type { Handler } from '../../transport/types.js';
 
 /** GET /healthz: the process is alive. */
 export const HealthBody = z.object({ status: z.literal('ok').describe('Always ok: the process answers.') }).describe('Liveness.');

@@ -11,9 +11,9 @@ import { utcDay, visitorId } from '../../tracking/click-counter.js';
 import { ImpressionGate } from '../../tracking/impression-gate.js';
 import { verifyImpression } from '../../tracking/impression-links.js';
 import type { Deps } from '../deps.js';
-import { Problem } from '../problem.js';
-import { CORS_HEADERS } from '../respond.js';
-import { headerList, type Handler, type Reply } from '../types.js';
+import { Problem } from '../../problem.js';
+import { CORS_HEADERS } from '../../transport/respond.js';
+import { headerList, type Handler, type Reply } from '../../transport/types.js';
 
 const COUNTED: Reply = { status: 204, headers: headerList({ ...CORS_HEADERS, 'cache-control': 'no-store' }) };
 

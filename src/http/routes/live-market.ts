@@ -5,9 +5,9 @@ import type { Deps } from '../deps.js';
 import { AdvertiserIdParam, enumParam, GeoParams } from '../params.js';
 import { parseQuery } from '../query.js';
 import { shapeFor, widgetShapes } from '../cache-policy.js';
-import { cachedReply } from '../respond.js';
-import type { Handler } from '../types.js';
-import { viewerGeo } from '../viewer-jurisdiction.js';
+import { cachedReply } from '../../transport/respond.js';
+import type { Handler } from '../../transport/types.js';
+import { viewerGeo } from '../../serve/viewer.js';
 import type { Attribution } from './widgets.js';
 
 export const LiveMarketQuery = z.object({

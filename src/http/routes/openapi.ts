@@ -1,9 +1,9 @@
 /** GET /v1/openapi.json: the contract, serialized once at start and served with an ETag. */
 import type { Deps } from '../deps.js';
 import { buildOpenApi } from '../openapi.js';
-import { toCachedBody } from '../payload-cache.js';
-import { cachedReply, CORS_HEADERS, ReplyShape } from '../respond.js';
-import type { Handler } from '../types.js';
+import { toCachedBody } from '../../serve/payload-cache.js';
+import { cachedReply, CORS_HEADERS, ReplyShape } from '../../transport/respond.js';
+import type { Handler } from '../../transport/types.js';
 
 /** The path segment version of the API is the document's version. */
 export const CONTRACT_VERSION = 'v1';

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { Handler } from '../types.js';
+import type { Handler } from '../../transport/types.js';
 import { staticRoute } from './embed.js';
 
 export const REFERENCE_PATH = '/docs';

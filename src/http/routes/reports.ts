@@ -8,10 +8,10 @@ import { GRANULARITIES, PERIOD_SECONDS, REPORT_RETENTION } from '../../tracking/
 import { periodStart, readReport, REPORT_DIMENSIONS, reportCsv, type Dimension, type ReportRequest } from '../../tracking/advertiser-report.js';
 import type { Deps } from '../deps.js';
 import { enumParam } from '../params.js';
-import { dataUnavailable, invalidParameters } from '../problem.js';
+import { dataUnavailable, invalidParameters } from '../../problem.js';
 import { parseQuery } from '../query.js';
-import { json } from '../respond.js';
-import { headerList, type Handler } from '../types.js';
+import { json } from '../../transport/respond.js';
+import { headerList, type Handler } from '../../transport/types.js';
 
 const MOMENT = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2})?Z)?$/;
 

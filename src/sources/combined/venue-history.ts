@@ -9,7 +9,7 @@ import { indexMarkets, onNoSide, refId } from '../../catalog/events/build.js';
 import type { EventCatalog } from '../../catalog/events/schema.js';
 import type { MarketEvent, VenueMarket } from '../../model/index.js';
 import type { KalshiClient } from '../kalshi/client.js';
-import { seriesOf } from '../kalshi/normalize.js';
+import { seriesOf } from '../../catalog/kalshi-pages.js';
 import { mapLimit } from '../http/paginate.js';
 import type { PolymarketClient } from '../polymarket/client.js';
 

@@ -9,7 +9,7 @@ import type { Asset, VenueQuoteMessage } from '../../model/index.js';
 import type { Logger } from '../../log.js';
 import { NO_ASKS, tradable, type QuoteSink, type QuoteSource, type UpDownAsks } from '../quotes/quote-source.js';
 import type { KalshiClient } from './client.js';
-import { kalshiMarketUrl } from './normalize.js';
+import { kalshiMarketUrl } from '../../catalog/kalshi-pages.js';
 import { KalshiMarket } from './schemas.js';
 
 export const KALSHI_OPERATOR = 'kalshi';

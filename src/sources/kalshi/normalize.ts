@@ -6,24 +6,10 @@ import type { VenueMarket } from '../../model/index.js';
 import { idField, num, parseEach, type Dropped } from '../http/parse.js';
 import { splitByPriceUnit } from '../quality/units.js';
 import { DOLLAR_PRICES, KalshiEvent, KalshiMarket } from './schemas.js';
+import { kalshiMarketUrl } from '../../catalog/kalshi-pages.js';
 
 /** A live price strictly between 0 and 1 (0 and 1 mean "no order on that side"). */
 const live = (p: number | undefined): number | undefined => (p !== undefined && p > 0 && p < 1 ? p : undefined);
-
-/** The series ticker of an event ticker: the part before the first hyphen (KXFED-26DEC → KXFED). */
-export function seriesOf(eventTicker: string): string {
-  return eventTicker.split('-', 1)[0] ?? eventTicker;
-}
-
-/**
- * The market's web page. With a reviewed page slug it is the documented
- * kalshi.com/markets/{series}/{page}/{event}; without one, kalshi.com/events/{EVENT_TICKER}.
- */
-export function kalshiMarketUrl(eventTicker: string, page?: string, series: string = seriesOf(eventTicker)): string {
-  return page
-    ? `https://kalshi.com/markets/${series.toLowerCase()}/${page}/${eventTicker.toLowerCase()}`
-    : `https://kalshi.com/events/${encodeURIComponent(eventTicker)}`;
-}
 
 /**
  * One validated Kalshi market as a VenueMarket.

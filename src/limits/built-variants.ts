@@ -5,7 +5,12 @@
  * the ones already built.
  */
 import { LRUCache } from 'lru-cache';
-import type { Request } from './types.js';
+
+/** A request's path and raw query: what makes a variant. */
+export interface RequestVariant {
+  path: string;
+  query: string;
+}
 
 // Far above the variants real widgets ask for; past it the oldest is forgotten and charged again.
 const MAX_VARIANTS = 100_000;
@@ -14,12 +19,12 @@ export class BuiltVariants {
   readonly #seen = new LRUCache<string, true>({ max: MAX_VARIANTS });
 
   /** True when a body for `req`'s variant was built before (by anyone). */
-  has(req: Pick<Request, 'path' | 'query'>): boolean {
+  has(req: RequestVariant): boolean {
     return this.#seen.has(variantOf(req));
   }
 
   /** Notes that `req` caused a build; true when its variant had never been built (charge it). */
-  first(req: Pick<Request, 'path' | 'query'>): boolean {
+  first(req: RequestVariant): boolean {
     const variant = variantOf(req);
     if (this.#seen.has(variant)) return false;
     this.#seen.set(variant, true);
@@ -27,4 +32,4 @@ export class BuiltVariants {
   }
 }
 
-const variantOf = (req: Pick<Request, 'path' | 'query'>) => `${req.path}?${req.query}`;
+const variantOf = (req: RequestVariant) => `${req.path}?${req.query}`;

@@ -1,13 +1,13 @@
 /**
  * Serialized widget bodies, cached per request key and dropped when a snapshot of the kind they were
  * built from changes. Builders run once per snapshot version and variant, not once per request, and
- * so does everything derived from a body: its compressed copies and ready-made replies (respond.ts).
+ * so does everything derived from a body: its compressed copies and ready-made replies
+ * (transport/respond.ts).
  */
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SnapshotKind } from '../store/schemas.js';
 import type { StaleMarker } from '../store/snapshot-freshness.js';
-import type { Encoding } from './compression.js';
 
 /** The stale marker for bodies built from a kind (one snapshot `key` of it when given). */
 export type Staleness = (kind: SnapshotKind, key?: string) => StaleMarker | undefined;
@@ -21,9 +21,9 @@ export interface CachedBody {
   lastModified: string;
   /** Epoch ms after which the body must be rebuilt even without a snapshot change. */
   expiresAt?: number;
-  /** Compressed copies, made the first time a client accepts them (respond.ts). */
-  encoded: Partial<Record<Exclude<Encoding, 'identity'>, Buffer>>;
-  /** Ready-made replies per route reply shape (respond.ts); keyed by object identity. */
+  /** Compressed copies, made the first time a client accepts them (transport/respond.ts). */
+  encoded: Partial<Record<'br' | 'gzip', Buffer>>;
+  /** Ready-made replies per route reply shape (transport/respond.ts); keyed by object identity. */
   replies: Map<object, unknown>;
 }
 
@@ -49,6 +49,19 @@ export function bodyEntry(body: Buffer, lastModified: Date, opts: { expiresAt?: 
   };
 }
 
+/** What a body builder returns: the payload and what the cache needs to know about it (see `put`). */
+export interface Built {
+  payload: unknown;
+  /** When the data last changed: the body's Last-Modified. */
+  changedAt: string;
+  expiresAt?: number;
+  snapshotKey?: string;
+  inputs?: readonly SnapshotKind[];
+}
+
+/** Builds a body from `input` (the parts its key was made of) at `nowMs`. */
+export type BodyBuilder<I> = (input: I, nowMs: number) => Built;
+
 // Bounds memory when a client walks many variants. Least recently used goes first, so a client
 // cycling through junk variants cannot push out the bodies everyone else is reading.
 const MAX_ENTRIES_PER_KIND = 5_000;
@@ -65,6 +78,18 @@ export class PayloadCache {
     const hit = this.#byKind.get(kind)?.get(key);
     if (!hit || (hit.expiresAt !== undefined && hit.expiresAt <= nowMs)) return undefined;
     return hit;
+  }
+
+  /**
+   * The body under `key`, else the one `build(input, nowMs)` makes, stored: the one way a body is
+   * cached. `build` is made once per route and `input` is the key's parts array the caller already
+   * holds, so a hit allocates nothing.
+   */
+  getOrBuild<I>(kind: SnapshotKind, key: string, nowMs: number, build: BodyBuilder<I>, input: I): CachedBody {
+    const hit = this.get(kind, key, nowMs);
+    if (hit) return hit;
+    const b = build(input, nowMs);
+    return this.put(kind, key, b.payload, b.changedAt, b.expiresAt, b.snapshotKey, b.inputs);
   }
 
   /** Per input kind, the kinds whose bodies were also built from it (FX → metrics): invalidated with it. */

@@ -21,10 +21,12 @@ import { rateLimitRejections } from '../metrics/http.js';
 import { redisBreaker, type RedisBreaker } from '../store/redis-breaker.js';
 import { LRUCache } from 'lru-cache';
 import { LimitBlocks } from './limit-blocks.js';
-import { Problem } from './problem.js';
-import type { Request } from './types.js';
+import { Problem } from '../problem.js';
 
 const CHARGE_MS = 50;
+
+/** Two response headers of a request's own, as name/value pairs (transport/types.ts, Request.ownHeaders). */
+export type UsageHeaders = readonly [name: string, value: string, name2: string, value2: string];
 
 export type LimitName = 'click' | 'ws_upgrade' | 'readyz' | 'variant_build' | 'advertiser' | 'auth_failures';
 
@@ -105,7 +107,7 @@ export class RateLimits {
    * (memory only: a map lookup and one string per request). `r` counts down between batches and is
    * set right by each batch's answer from Redis; `t` is the seconds until the window resets.
    */
-  usage(key: string, nowMs: number): NonNullable<Request['ownHeaders']> {
+  usage(key: string, nowMs: number): UsageHeaders {
     const { points, seconds } = this.#limiters.advertiser.limit;
     const known = this.#allowances.get(key);
     const current = known !== undefined && known.resetAtMs > nowMs;

@@ -18,14 +18,14 @@
  * public name.
  */
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
-import { remoteAddress as peerAddress } from '../http/remote-address.js';
-import { problemReply, writeHead } from '../http/server.js';
-import { Problem } from '../http/problem.js';
-import { givenRequestId, nextRequestNumber, requestIdText } from '../http/request-id.js';
+import { remoteAddress as peerAddress } from './remote-address.js';
+import { problemReply, writeHead } from './server.js';
+import { Problem } from '../problem.js';
+import { givenRequestId, nextRequestNumber, requestIdText } from './request-id.js';
 import type { Logger } from '../log.js';
 import { wsConnections, wsRefused, wsSubscriptions } from '../metrics/http.js';
-import { dataFrame, errorFrame, parseClientMessage, unsubscribedFrame } from './protocol.js';
-import { localLedger, type ConnectionLedger } from './connection-ledger.js';
+import { dataFrame, errorFrame, parseClientMessage, unsubscribedFrame } from '../ws/protocol.js';
+import { localLedger, type ConnectionLedger } from '../ws/connection-ledger.js';
 
 /** The longest client message we process: subscribe and unsubscribe are far shorter. */
 export const MAX_MESSAGE_BYTES = 4 * 1024;
@@ -136,8 +136,12 @@ export interface WsHub {
   subscribed(): Array<[topic: string, country: string]>;
   /** Open connections, for readiness output. */
   connections(): number;
-  /** Closes every connection with 1001 (going away), for shutdown. */
-  closeAll(): void;
+  /**
+   * Closes every connection with 1001 (going away), for shutdown. Resolves once every close frame
+   * has been handed to the socket: a connection with a backlog is closed when it drains (or when
+   * uWS drops it), so its frame is not cut off by the server closing.
+   */
+  closeAll(): Promise<void>;
 }
 
 /** Registers /v1/ws on `app`. */
@@ -169,6 +173,9 @@ export function registerWebSocket(
       givenId,
     );
   };
+  /** From closeAll on: connections whose close frame waits for their backlog, and what to call once it went out. */
+  let closing: Map<WebSocket<Client>, () => void> | undefined;
+  const goAway = (ws: WebSocket<Client>) => ws.end(1001, 'server shutting down');
   // Subscriptions per (topic, country), so snapshot changes rebuild only what someone watches.
   const counts = new Map<string, { topic: string; country: string; n: number }>();
   const track = (topic: string, country: string, delta: 1 | -1) => {
@@ -184,6 +191,9 @@ export function registerWebSocket(
     sendPingsAutomatically: true,
     maxBackpressure: opts.maxBackpressure,
     closeOnBackpressureLimit: true,
+    drain: (ws) => {
+      if (closing?.has(ws) && ws.getBufferedAmount() === 0) goAway(ws);
+    },
     upgrade: (res, req, context) => {
       const wsKey = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
@@ -258,6 +268,10 @@ export function registerWebSocket(
     // Also runs when uWS drops a client past the backpressure limit.
     close: (ws) => {
       open.delete(ws);
+      if (closing) {
+        closing.get(ws)?.();
+        closing.delete(ws);
+      }
       const client = ws.getUserData();
       for (const topic of client.topics) track(topic, client.country, -1);
       wsSubscriptions.dec(client.topics.size);
@@ -323,7 +337,13 @@ export function registerWebSocket(
     subscribed: () => [...counts.values()].map((c): [string, string] => [c.topic, c.country]),
     connections: () => open.size,
     closeAll() {
-      for (const ws of [...open]) ws.end(1001, 'server shutting down');
+      const sent: Array<Promise<void>> = [];
+      const waiting = (closing ??= new Map());
+      for (const ws of [...open]) {
+        if (ws.getBufferedAmount() === 0) goAway(ws);
+        else sent.push(new Promise((resolve) => waiting.set(ws, resolve)));
+      }
+      return Promise.all(sent).then(() => undefined);
     },
   };
 }

@@ -11,7 +11,7 @@
  */
 import { App, us_listen_socket_close, us_socket_local_port, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Logger } from '../log.js';
-import { invalidParameters, Problem } from './problem.js';
+import { invalidParameters, Problem } from '../problem.js';
 import { givenRequestId } from './request-id.js';
 import { CORS_HEADERS } from './respond.js';
 import { headerReader } from './request-headers.js';

@@ -9,11 +9,11 @@
  * made on its first read, rebuilt and pushed on changes only while someone subscribes to it, and
  * otherwise just dropped so that the next read rebuilds it.
  */
-import { toCachedBody, type CachedBody } from '../http/payload-cache.js';
-import type { ChangeKind, LiveEngine } from './engine.js';
+import { toCachedBody, type CachedBody } from './payload-cache.js';
+import type { ChangeKind, LiveEngine } from '../live/engine.js';
 import { ASSETS, HORIZONS, type Asset, type Horizon } from '../model/index.js';
-import { liveTopic } from './topic.js';
-import { windowAt } from './window.js';
+import { liveTopic } from '../live/topic.js';
+import { windowAt } from '../live/window.js';
 
 /** Builds a topic's payload for visitors from `country`, its links attributed to `advertiserId` when given. */
 export type BuildLive = (asset: Asset, horizon: Horizon, nowMs: number, country: string, advertiserId?: string) => unknown;

@@ -1,7 +1,7 @@
 /** The odds-provider source's league memory, kept in Redis so it survives worker restarts. */
 import type { Redis } from 'ioredis';
-import { RememberedLeague, type LeagueMemory } from '../sources/combined/league-memory.js';
-import { readJsonValue } from './json-value.js';
+import { RememberedLeague, type LeagueMemory } from './league-memory.js';
+import { readJsonValue } from '../../store/json-value.js';
 
 const memoryKey = (league: string) => `pw:leaguememory:${league}`;
 // A season is over within this; an abandoned key cleans itself up.

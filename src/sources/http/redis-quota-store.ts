@@ -1,7 +1,7 @@
 /** A provider's quota and call times in Redis (`pw:quota:{upstream}`), so they survive worker restarts. */
 import type { Redis } from 'ioredis';
-import { SavedPacing, type QuotaStore } from '../sources/http/quota-store.js';
-import { readJsonValue } from './json-value.js';
+import { SavedPacing, type QuotaStore } from './quota-store.js';
+import { readJsonValue } from '../../store/json-value.js';
 
 // Longer than any block or interval (a month): a key nobody writes any more cleans itself up.
 const TTL_SECONDS = 40 * 86_400;

@@ -6,7 +6,7 @@
  * the body, so serving one is a lookup: no header object, spread or string is built per request.
  */
 import { compress, preferredEncoding, type Encoding } from './compression.js';
-import type { CachedBody } from './payload-cache.js';
+import type { CachedBody } from '../serve/payload-cache.js';
 import { headerList, packHead, type Reply, type Request } from './types.js';
 
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
