@@ -103,7 +103,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   snapshots.onChange((snap) => disk.note(snap, laterOf(freshness.fetchedAt(snap), snap.changedAt)));
   // Bodies carry the stale marker: rebuild them when a snapshot turns stale or fresh again.
   const payloads = new PayloadCache((kind, key) => freshness.staleMarker(kind, key));
-  freshness.onChange((id) => payloads.invalidate(id.kind));
+  freshness.onChange((id) => payloads.invalidate(id.kind, id.key));
   const engine = new LiveEngine({ redis, subscriber: tickSubscriber, quoteSubscriber, log, strikeMaxLagMs: config.live.strikeMaxLagMs });
   // The simulator models venues that publish no quote; real sources show only what venues quote.
   const modelMissingVenues = config.sources.quotes === 'simulator';
@@ -188,7 +188,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   };
 
   snapshots.onChange((snap) => {
-    payloads.invalidate(snap.kind);
+    payloads.invalidate(snap.kind, snap.key);
     log.debug({ kind: snap.kind, key: snap.key, version: snap.version }, 'snapshot updated');
     if (snap.kind !== 'events' || !hub) return;
     // Only events someone watches are rebuilt and pushed, per subscriber country.
