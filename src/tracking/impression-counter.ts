@@ -36,7 +36,7 @@ const SpilledImpression = z.object({
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   hour: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}$/),
   advertiserId: z.string().optional(),
-  country: z.string().regex(/^[A-Z]{2}$/),
+  country: z.string().min(1).max(8),
 });
 
 export class ImpressionCounter {
