@@ -91,7 +91,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   snapshots.onChange((snap) => disk.note(snap, laterOf(freshness.fetchedAt(snap), snap.changedAt)));
   // Bodies carry the stale marker: rebuild them when a snapshot turns stale or fresh again.
   const payloads = new PayloadCache((kind, key) => freshness.staleMarker(kind, key));
-  freshness.onChange((id) => payloads.invalidate(id.kind));
+  freshness.onChange((id) => payloads.invalidate(id.kind, id.key));
   const engine = new LiveEngine({ redis, subscriber: tickSubscriber, quoteSubscriber, log, strikeMaxLagMs: config.live.strikeMaxLagMs });
   const live = new LivePayloads(engine, liveMarketBuilder(config, engine), config.live.pushIntervalMs);
 

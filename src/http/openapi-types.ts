@@ -1050,7 +1050,7 @@ export interface components {
                 widget?: string;
                 /** @description The viewer's country (ISO 3166-1 alpha-2, ZZ unknown), when grouped by country */
                 country?: string;
-                /** @description Widget bodies served to people with your attribution, counted once per operator shown */
+                /** @description Widgets with your attribution reported as seen by people: once per visitor, operator shown, widget class and UTC day; bots left out */
                 impressions: number;
                 /** @description Clicks on your links: one per visitor, operator and UTC day; bots, HTTP libraries and prefetches left out */
                 clicks: number;

@@ -25,6 +25,8 @@ export interface CachedBody {
   encoded: Partial<Record<'br' | 'gzip', Buffer>>;
   /** Ready-made replies per route reply shape (transport/respond.ts); keyed by object identity. */
   replies: Map<object, unknown>;
+  /** The one snapshot of its kind the body was built from (a league); undefined: any of them. */
+  snapshotKey?: string;
 }
 
 /**
@@ -121,14 +123,25 @@ export class PayloadCache {
     }
     const body = marker && payload && typeof payload === 'object' ? { ...payload, ...marker } : payload;
     const entry = toCachedBody(body, new Date(changedAt), { expiresAt });
+    entry.snapshotKey = snapshotKey;
     let cache = this.#byKind.get(kind);
     if (!cache) this.#byKind.set(kind, (cache = new LRUCache({ max: MAX_ENTRIES_PER_KIND })));
     cache.set(key, entry);
     return entry;
   }
 
-  invalidate(kind: SnapshotKind): void {
-    this.#byKind.get(kind)?.clear();
+  /**
+   * Drops the bodies built from `kind`, and those of the kinds built from it too. With `snapshotKey`
+   * (one league's snapshot changed), only the bodies built from that snapshot or from any of the
+   * kind's go: the other leagues' bodies, and their compressed copies, stay.
+   */
+  invalidate(kind: SnapshotKind, snapshotKey?: string): void {
+    const cache = this.#byKind.get(kind);
+    if (snapshotKey === undefined) cache?.clear();
+    else if (cache) {
+      const built = [...cache.entries()].filter(([, entry]) => entry.snapshotKey === undefined || entry.snapshotKey === snapshotKey);
+      for (const [key] of built) cache.delete(key);
+    }
     for (const d of this.#dependents.get(kind) ?? []) this.#byKind.get(d)?.clear();
   }
 }

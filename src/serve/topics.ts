@@ -51,7 +51,7 @@ export class Topics {
    */
   follow(snapshots: SnapshotCache, sink: () => TopicSink | undefined, log: Logger): void {
     snapshots.onChange((snap) => {
-      this.ctx.payloads.invalidate(snap.kind);
+      this.ctx.payloads.invalidate(snap.kind, snap.key);
       log.debug({ kind: snap.kind, key: snap.key, version: snap.version }, 'snapshot updated');
       const hub = sink();
       if (snap.kind !== 'events' || !hub) return;

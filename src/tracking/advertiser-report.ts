@@ -25,7 +25,7 @@ export const ReportRow = z.object({
   operator_id: z.string().optional().describe('The operator, when grouped by operator'),
   widget: z.string().optional().describe('The widget class (broad, event-specific, sportsbook, live-market), when grouped by widget'),
   country: z.string().optional().describe('The viewer\'s country (ISO 3166-1 alpha-2, ZZ unknown), when grouped by country'),
-  impressions: Count.describe('Widget bodies served to people with your attribution, counted once per operator shown'),
+  impressions: Count.describe('Widgets with your attribution reported as seen by people: once per visitor, operator shown, widget class and UTC day; bots left out'),
   clicks: Count.describe('Clicks on your links: one per visitor, operator and UTC day; bots, HTTP libraries and prefetches left out'),
   ctr: Ctr,
 });

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { Logger } from '../log.js';
 import { clickBufferDropped, clickBufferSize } from '../metrics/http.js';
 import { writeClicks, type Click } from './click-counter.js';
-import { claimSpilled, spill, type Claimed } from './spill-file.js';
+import { claimSpilled, Replay, spill } from './spill-file.js';
 
 /** A spilled click, checked on replay: the file is ours, but a disk can hold anything. */
 const SpilledClick = z.object({
@@ -50,9 +50,8 @@ export class ClickBuffer {
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
   #dropped = 0;
-  /** Spilled files being replayed, and how many of their clicks (at the head of #pending) are not written yet. */
-  #replaying: Claimed | undefined;
-  #replayLeft = 0;
+  /** Spilled files being replayed from the head of #pending. */
+  readonly #replay = new Replay();
 
   constructor(
     private readonly redis: Redis,
@@ -61,7 +60,7 @@ export class ClickBuffer {
   ) {}
 
   start(): void {
-    this.#replay();
+    this.#replaySpilled();
     this.#timer ??= setInterval(() => void this.flush(), this.opts.flushMs ?? 1_000);
     this.#timer.unref();
     // Back from an outage: write what waited at once.
@@ -109,7 +108,7 @@ export class ClickBuffer {
           // Only now are they safe; new clicks were appended behind them meanwhile.
           this.#pending.splice(0, batch.length);
           clickBufferSize.set(this.#pending.length);
-          this.#written(batch.length);
+          this.#replay.written(batch.length);
         }
       } catch (err) {
         this.log.warn({ err: (err as Error).message, pending: this.#pending.length }, 'clicks not written yet; will retry');
@@ -133,7 +132,7 @@ export class ClickBuffer {
         const file = spill(this.opts.spillDir, 'clicks', this.#pending);
         this.#pending = [];
         // Replayed from there: the files this process was replaying are no longer needed.
-        this.#written(this.#replayLeft);
+        this.#replay.spilled();
         this.log.warn({ clicks: left, file }, 'clicks not written to Redis at stop; spilled to a file, replayed at the next start');
         return;
       } catch (err) {
@@ -146,7 +145,7 @@ export class ClickBuffer {
   }
 
   /** Puts clicks spilled by an earlier process at the head of the queue. */
-  #replay(): void {
+  #replaySpilled(): void {
     if (!this.opts.spillDir) return;
     const claimed = claimSpilled(this.opts.spillDir, 'clicks');
     if (claimed.files.length === 0) return;
@@ -158,18 +157,7 @@ export class ClickBuffer {
     for (const c of clicks) this.#seen.set(`${c.visitor}|${c.operatorId}|${c.day}`, true);
     this.#pending.unshift(...clicks);
     clickBufferSize.set(this.#pending.length);
-    this.#replaying = claimed;
-    this.#replayLeft = clicks.length;
     this.log.info({ clicks: clicks.length, skipped, files: claimed.files.length }, 'replaying clicks spilled by an earlier stop');
-    this.#written(0);
-  }
-
-  /** `n` clicks from the head of the queue are safe: delete the spilled files once all of theirs are. */
-  #written(n: number): void {
-    if (!this.#replaying) return;
-    this.#replayLeft -= n;
-    if (this.#replayLeft > 0) return;
-    this.#replaying.done();
-    this.#replaying = undefined;
+    this.#replay.begin(claimed, clicks.length);
   }
 }

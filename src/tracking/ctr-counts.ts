@@ -1,7 +1,7 @@
 /** Reads clicks and impressions per operator over a rolling window of UTC days. */
 import type { Redis } from 'ioredis';
 import { clicksByKey, utcDay } from './click-counter.js';
-import { impressionsKey } from './impression-counter.js';
+import { impressionsKey } from './impression-writes.js';
 
 /**
  * The widget classes that count impressions (broad and event; the live market and sportsbook polls

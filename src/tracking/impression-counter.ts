@@ -1,57 +1,54 @@
 /**
- * Impression counters: each viewable impression reported (routes/impression.ts) counts one per
- * operator it lists, per UTC day, in Redis. Counts are batched in memory and flushed about once a second, so serving a
- * widget never waits on Redis; a failed flush keeps its counts for the next one; stop() flushes,
- * and spills what Redis did not take to a file in the data folder (spill-file.ts), which the next
- * API process to start there counts. A spilled file is claimed by one process, so it is counted once.
+ * Reported impressions (routes/impression.ts) wait in memory and are written to Redis about once a
+ * second (impression-writes.ts), so /v1/impression answers without waiting on Redis and reports
+ * made while Redis is away are counted when it is back. Redis decides what counts: once per
+ * visitor, operator, widget class and UTC day across every API process. On the request path only
+ * the cheap checks run: bots are left out (isbot, remembered per user agent) and a visitor's
+ * operators already queued or written from this process are skipped (impression-gate.ts), so a
+ * reload sends Redis nothing. The queue is bounded (MAX_PENDING): beyond it reports are dropped and
+ * logged.
  *
- * A report only records what was seen (`record`): the bot check and the per-day keys are worked
- * out when the batch is flushed, off the request path. A widget built with an advertiser's
- * attribution also counts in that advertiser's report (report-counters.ts), per hour and country.
+ * A failed write keeps its batch for the next flush; writing a batch again counts nothing twice.
+ * stop() flushes and spills what Redis did not take to a file in the data folder (spill-file.ts),
+ * which the next API process to start there writes.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../log.js';
 import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
+import type { Logger } from '../log.js';
 import { isBot } from './bot-filter.js';
-import { COUNTER_RETENTION_SECONDS, utcDay } from './click-counter.js';
-import { periodOf, queueAttributedImpressions } from './report-counters.js';
-import { claimSpilled, spill, type Claimed } from './spill-file.js';
+import { ImpressionGate } from './impression-gate.js';
+import type { ImpressionTarget } from './impression-links.js';
+import { impressionOf, isNoScript, loadImpressionScript, writeImpressions, type Impression } from './impression-writes.js';
+import { claimSpilled, Replay, spill } from './spill-file.js';
 
-export const impressionsKey = (operatorId: string, day: string) => `pw:impressions:${operatorId}:${day}`;
+// Reports waiting for Redis: a minute or more of a busy process's new visitors (a Redis failover
+// takes seconds), some tens of MB at most.
+const MAX_PENDING = 200_000;
+// Impressions per pipeline.
+const BATCH = 1_000;
 
-// Far above what one second can produce (operators x widget classes x days); a guard, not a limit.
-const MAX_PENDING_KEYS = 10_000;
-// Reports waiting for the next flush; over this many (a flood within one second) they are
-// counted at once rather than held.
-const MAX_RECORDED = 100_000;
-
-interface Served {
-  widget: string;
-  n: number;
-  advertiserId: string | undefined;
-  country: string;
-}
-
-/** A pending key of an attributed count has five parts, a plain one three. */
-const ATTRIBUTED_PARTS = 5;
+/** A spilled impression, checked on replay: the file is ours, but a disk can hold anything. */
+const SpilledImpression = z.object({
+  visitor: z.string(),
+  widget: z.enum(['broad', 'event-specific']),
+  operatorIds: z.array(z.string()).min(1),
+  day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  hour: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}$/),
+  advertiserId: z.string().optional(),
+  country: z.string().min(1).max(8),
+});
 
 export class ImpressionCounter {
-  /**
-   * `${operatorId}|${widget}|${day}` → count not yet written; attributed ones (for reports) as
-   * `${advertiserId}|${operatorId}|${widget}|${country}|${hour}`.
-   */
-  #pending = new Map<string, number>();
-  #timer: NodeJS.Timeout | undefined;
-  /**
-   * Reports not yet counted, per user agent, then per operator list (compared by identity): the
-   * widget class, how many, and the advertiser and viewer jurisdiction the widget was built for.
-   */
-  #recorded = new Map<string | undefined, Map<readonly string[], Served>>();
-  #recordedCount = 0;
+  #pending: Impression[] = [];
+  readonly #gate = new ImpressionGate();
   readonly #bots = new LRUCache<string, boolean>({ max: 10_000 });
+  #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
-  /** Spilled files whose counts were merged into #pending; deleted once a flush wrote them. */
-  #replaying: Claimed | undefined;
+  #scriptLoaded = false;
+  #dropped = 0;
+  /** Spilled files being replayed from the head of #pending. */
+  readonly #replay = new Replay();
 
   /** `redis`: a fail-fast connection (a flush must not wait for a reconnect); `spillDir`: see above. */
   constructor(
@@ -62,128 +59,115 @@ export class ImpressionCounter {
   ) {}
 
   start(): void {
-    this.#replay();
+    this.#replaySpilled();
     this.#timer ??= setInterval(() => void this.flush(), this.flushMs);
     this.#timer.unref();
+    // Back from an outage: write what waited at once.
+    this.redis.on('ready', () => void this.flush());
+  }
+
+  /** Impressions waiting for Redis. */
+  get size(): number {
+    return this.#pending.length;
   }
 
   /**
-   * Notes that a widget showing `operatorIds` was seen by `userAgent`: the cheapest possible step
-   * on the request path. Bots (isbot) are left out when the batch is counted.
+   * Queues the impression `visitor` reported for `target` at `now` (synchronous, in memory),
+   * unless `userAgent` is a bot's or this process already queued all of its operators today.
    */
-  record(operatorIds: readonly string[], widget: string, userAgent: string | undefined, advertiserId?: string, country = 'ZZ'): void {
-    if (operatorIds.length === 0) return;
-    let byList = this.#recorded.get(userAgent);
-    if (!byList) this.#recorded.set(userAgent, (byList = new Map()));
-    const served = byList.get(operatorIds);
-    if (served) served.n++;
-    else byList.set(operatorIds, { widget, n: 1, advertiserId, country });
-    if (++this.#recordedCount >= MAX_RECORDED) this.#countRecorded(new Date());
-  }
-
-  #countRecorded(now: Date): void {
-    const recorded = this.#recorded;
-    this.#recorded = new Map();
-    this.#recordedCount = 0;
-    for (const [ua, byList] of recorded) {
-      let bot = ua === undefined ? true : this.#bots.get(ua);
-      if (bot === undefined) this.#bots.set(ua!, (bot = isBot(ua)));
-      if (!bot) {
-        for (const [ids, { widget, n, advertiserId, country }] of byList) {
-          this.count(ids, widget, now, n);
-          if (advertiserId) this.#countAttributed(advertiserId, ids, widget, country.slice(0, 2), periodOf(now, 'hour'), n);
-        }
-      }
+  record(target: Pick<ImpressionTarget, 'widget' | 'operatorIds' | 'advertiserId' | 'country'>, visitor: string, userAgent: string | undefined, now: Date): void {
+    if (this.#isBot(userAgent)) return;
+    const imp = impressionOf(target, visitor, now);
+    const fresh = this.#gate.firstViews(visitor, imp.widget, imp.operatorIds, imp.day);
+    if (fresh.length === 0) return;
+    if (this.#pending.length >= MAX_PENDING) {
+      this.#dropped++;
+      if (this.#dropped === 1 || this.#dropped % 1000 === 0) this.log.error({ dropped: this.#dropped, max: MAX_PENDING }, 'impression queue full; impressions dropped');
+      return;
     }
+    this.#pending.push(fresh.length === imp.operatorIds.length ? imp : { ...imp, operatorIds: fresh });
   }
 
-  #countAttributed(advertiserId: string, operatorIds: readonly string[], widget: string, country: string, hour: string, n: number): void {
-    for (const id of operatorIds) this.#add(`${advertiserId}|${id}|${widget}|${country}|${hour}`, n);
+  #isBot(userAgent: string | undefined): boolean {
+    if (userAgent === undefined) return true;
+    let bot = this.#bots.get(userAgent);
+    if (bot === undefined) this.#bots.set(userAgent, (bot = isBot(userAgent)));
+    return bot;
   }
 
-  #add(k: string, n: number): void {
-    if (!this.#pending.has(k) && this.#pending.size >= MAX_PENDING_KEYS) return;
-    this.#pending.set(k, (this.#pending.get(k) ?? 0) + n);
-  }
-
-  /** Counts `n` impressions (one by default) for each operator (synchronous, in memory). */
-  count(operatorIds: readonly string[], widget: string, now: Date, n = 1): void {
-    const day = utcDay(now);
-    for (const id of operatorIds) this.#add(`${id}|${widget}|${day}`, n);
-  }
-
-  /** Writes pending counts to Redis in one pipeline. */
+  /** Writes pending impressions to Redis; a batch that fails stays queued for the next attempt. */
   async flush(): Promise<void> {
-    this.#countRecorded(new Date());
     if (this.#flushing) return this.#flushing;
-    if (this.#pending.size === 0 || this.redis.status !== 'ready') return;
-    const batch = this.#pending;
-    const replayed = this.#replaying;
-    this.#replaying = undefined;
-    this.#pending = new Map();
-    const pipe = this.redis.multi();
-    for (const [k, n] of batch) {
-      const parts = k.split('|');
-      if (parts.length === ATTRIBUTED_PARTS) {
-        const [advertiserId, operatorId, widget, country, hour] = parts as [string, string, string, string, string];
-        queueAttributedImpressions(pipe, { advertiserId, operatorId, widget, country, hour }, n);
-        continue;
-      }
-      const [id, widget, day] = parts as [string, string, string];
-      const key = impressionsKey(id, day);
-      pipe.hincrby(key, 'total', n).hincrby(key, `widget:${widget}`, n).expire(key, COUNTER_RETENTION_SECONDS);
-    }
-    this.#flushing = pipe
-      .exec()
-      .then(() => replayed?.done())
-      .catch((err: unknown) => {
-        // Put the counts back so the next flush retries them.
-        for (const [k, n] of batch) this.#pending.set(k, (this.#pending.get(k) ?? 0) + n);
-        this.#replaying ??= replayed;
-        this.log.warn({ err: (err as Error).message }, 'impression counts not flushed; will retry');
-      })
-      .finally(() => {
+    if (this.#pending.length === 0 || this.redis.status !== 'ready') return;
+    this.#flushing = (async () => {
+      let reloaded = false;
+      try {
+        while (this.#pending.length > 0) {
+          if (!this.#scriptLoaded) {
+            await loadImpressionScript(this.redis);
+            this.#scriptLoaded = true;
+          }
+          const batch = this.#pending.slice(0, BATCH);
+          try {
+            await writeImpressions(this.redis, batch);
+          } catch (err) {
+            this.#scriptLoaded = false;
+            // Redis restarted or failed over since the script was loaded: load it again, write again.
+            if (isNoScript(err) && !reloaded) {
+              reloaded = true;
+              continue;
+            }
+            throw err;
+          }
+          // Only now are they safe; new reports were appended behind them meanwhile.
+          this.#pending.splice(0, batch.length);
+          this.#replay.written(batch.length);
+        }
+      } catch (err) {
+        this.log.warn({ err: (err as Error).message, pending: this.#pending.length }, 'impressions not written yet; will retry');
+      } finally {
         this.#flushing = undefined;
-      });
+      }
+    })();
     return this.#flushing;
   }
 
-  /** Stops the timer and writes what is pending; spills what Redis did not take. */
+  /** Stops the timer and writes what is pending (if Redis answers); spills the rest to a file. */
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#flushing;
     await this.flush();
-    if (this.#pending.size === 0) return;
-    const counts = [...this.#pending].map(([k, n]) => ({ k, n }));
-    const total = counts.reduce((sum, c) => sum + c.n, 0);
+    const left = this.#pending.length;
+    if (left === 0) return;
     if (this.spillDir) {
       try {
-        const file = spill(this.spillDir, 'impressions', counts);
-        this.#pending.clear();
-        this.#replaying?.done(); // their counts are in the new file
-        this.log.warn({ impressions: total, file }, 'impressions not written to Redis at stop; spilled to a file, counted at the next start');
+        const file = spill(this.spillDir, 'impressions', this.#pending);
+        this.#pending = [];
+        // Replayed from there: the files this process was replaying are no longer needed.
+        this.#replay.spilled();
+        this.log.warn({ impressions: left, file }, 'impressions not written to Redis at stop; spilled to a file, counted at the next start');
         return;
       } catch (err) {
         this.log.error({ err: (err as Error).message, dir: this.spillDir }, 'impressions could not be spilled');
       }
     }
-    this.log.error({ dropped: total }, 'impressions not written to Redis at stop; dropped');
+    this.log.error({ dropped: left }, 'impressions not written to Redis at stop; dropped');
   }
 
-  /** Adds the counts an earlier process spilled to the next flush. */
-  #replay(): void {
+  /** Puts impressions spilled by an earlier process at the head of the queue. */
+  #replaySpilled(): void {
     if (!this.spillDir) return;
     const claimed = claimSpilled(this.spillDir, 'impressions');
     if (claimed.files.length === 0) return;
-    for (const item of claimed.items) {
-      const { k, n } = (item ?? {}) as { k?: unknown; n?: unknown };
-      const parts = typeof k === 'string' ? k.split('|').length : 0;
-      if ((parts === 3 || parts === ATTRIBUTED_PARTS) && Number.isSafeInteger(n) && (n as number) > 0) {
-        this.#pending.set(k as string, (this.#pending.get(k as string) ?? 0) + (n as number));
-      }
-    }
-    this.#replaying = claimed;
-    this.log.info({ files: claimed.files.length }, 'counting impressions spilled by an earlier stop');
+    const impressions: Impression[] = claimed.items.flatMap((item) => {
+      const parsed = SpilledImpression.safeParse(item);
+      return parsed.success ? [parsed.data] : [];
+    });
+    const skipped = claimed.items.length - impressions.length + claimed.unreadable;
+    for (const imp of impressions) this.#gate.firstViews(imp.visitor, imp.widget, imp.operatorIds, imp.day);
+    this.#pending = impressions.concat(this.#pending);
+    this.log.info({ impressions: impressions.length, skipped, files: claimed.files.length }, 'counting impressions spilled by an earlier stop');
+    this.#replay.begin(claimed, impressions.length);
   }
 }

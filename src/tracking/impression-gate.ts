@@ -1,15 +1,16 @@
 /**
- * Once per visitor, operator, widget class and UTC day: which of a reported impression's operators
- * are new for that visitor. Kept in this process's memory (bounded), like the click buffer's first
- * check: a visitor whose reports reach several API processes can count once on each of them.
+ * The API process's first check on a reported impression: which of its operators this process has
+ * not yet queued for that visitor, widget class and UTC day. Redis decides what counts across
+ * processes (impression-writes.ts); this bounded memory only spares Redis a visitor's repeat
+ * reports to the same process, so forgetting an entry costs one more write, never a count.
  */
 import { LRUCache } from 'lru-cache';
 
 export class ImpressionGate {
-  /** `visitor|widget|operator|day` already counted here. */
+  /** `visitor|widget|operator|day` already queued here. */
   readonly #seen = new LRUCache<string, true>({ max: 200_000 });
 
-  /** The operators not yet counted for `visitor` on `day` in `widget`, now marked as counted. */
+  /** The operators not yet queued for `visitor` on `day` in `widget`, now marked as queued. */
   firstViews(visitor: string, widget: string, operatorIds: readonly string[], day: string): string[] {
     const fresh: string[] = [];
     for (const id of operatorIds) {

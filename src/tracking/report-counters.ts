@@ -4,7 +4,8 @@
  * `{c|i}|{operator}|{widget}|{country}` (clicks, impressions). They count what the ranking counts:
  * a click once per visitor, operator and UTC day (the click is counted here only when it is new in
  * that operator's visitor HyperLogLog, in the same script, so a retried batch counts nothing twice),
- * impressions of broad and event widgets served to people (bots left out before counting).
+ * an impression once per visitor, operator, widget class and UTC day, in the same script that marks
+ * the visitor (impression-writes.ts), bots left out before counting.
  * Days are kept REPORT_RETENTION.day seconds, hours REPORT_RETENTION.hour.
  */
 import type { ChainableCommander } from 'ioredis';
@@ -25,9 +26,11 @@ export const reportKey = (advertiserId: string, granularity: Granularity, period
 /** The field of one count: clicks (`c`) or impressions (`i`) of an operator in a widget class and country. */
 export const reportField = (kind: 'c' | 'i', operatorId: string, widget: string, country: string) => `${kind}|${operatorId}|${widget}|${country}`;
 
-// Seconds a key lives after its last write: the retention plus the period itself, so the whole
-// period is still there REPORT_RETENTION after it ended.
-const ttl = (g: Granularity) => REPORT_RETENTION[g] + PERIOD_SECONDS[g];
+/**
+ * Seconds a key lives after its last write: the retention plus the period itself, so the whole
+ * period is still there REPORT_RETENTION after it ended.
+ */
+export const reportTtl = (g: Granularity) => REPORT_RETENTION[g] + PERIOD_SECONDS[g];
 
 /**
  * Adds a visitor to `uniqueKey` (the operator's visitor HyperLogLog of the day) and, only when that
@@ -53,17 +56,5 @@ export function queueAttributedClick(
 ): void {
   const field = reportField('c', c.operatorId, c.widget, c.country ?? 'ZZ');
   const day = c.hour.slice(0, 10);
-  tx.eval(ATTRIBUTED_CLICK, 3, uniqueKey, reportKey(c.advertiserId, 'day', day), reportKey(c.advertiserId, 'hour', c.hour), visitor, field, ttl('day'), ttl('hour'));
-}
-
-/** Queues `n` impressions of an advertiser's attribution in `hour` (`2026-11-25T18`). */
-export function queueAttributedImpressions(
-  tx: ChainableCommander,
-  c: { advertiserId: string; hour: string; operatorId: string; widget: string; country: string },
-  n: number,
-): void {
-  const field = reportField('i', c.operatorId, c.widget, c.country);
-  const day = reportKey(c.advertiserId, 'day', c.hour.slice(0, 10));
-  const hour = reportKey(c.advertiserId, 'hour', c.hour);
-  tx.hincrby(day, field, n).expire(day, ttl('day')).hincrby(hour, field, n).expire(hour, ttl('hour'));
+  tx.eval(ATTRIBUTED_CLICK, 3, uniqueKey, reportKey(c.advertiserId, 'day', day), reportKey(c.advertiserId, 'hour', c.hour), visitor, field, reportTtl('day'), reportTtl('hour'));
 }

@@ -85,3 +85,34 @@ export function claimSpilled(dir: string, kind: string): Claimed {
     },
   };
 }
+
+/**
+ * Claimed files being replayed from the head of a queue (clicks, impressions): deleted once every
+ * one of their items has been written, or once the queue was spilled again (their items are then
+ * in the new file).
+ */
+export class Replay {
+  #claimed: Claimed | undefined;
+  #left = 0;
+
+  /** Replays `claimed`, whose `items` items now head the queue. */
+  begin(claimed: Claimed, items: number): void {
+    this.#claimed = claimed;
+    this.#left = items;
+    this.written(0);
+  }
+
+  /** `n` items from the head of the queue are safe. */
+  written(n: number): void {
+    if (!this.#claimed) return;
+    this.#left -= n;
+    if (this.#left > 0) return;
+    this.#claimed.done();
+    this.#claimed = undefined;
+  }
+
+  /** The queue was spilled to a new file. */
+  spilled(): void {
+    this.written(this.#left);
+  }
+}

@@ -29,9 +29,21 @@ export const unsubscribedFrame = (topic: string) => JSON.stringify({ op: 'unsubs
  */
 export const dataFrameSchema = <T extends z.ZodType>(payload: T) => z.object({ topic: z.string().describe('The topic subscribed to.'), data: payload });
 
-/** `{"topic":...,"data":<payload>}` built from the payload's bytes, so nothing is serialized twice. */
+/** The last frame built from each payload (bodies are cached and replaced whole when data changes). */
+const frames = new WeakMap<Buffer, { topic: string; frame: Buffer }>();
+
+/**
+ * `{"topic":...,"data":<payload>}` built from the payload's bytes, so nothing is serialized twice,
+ * and once per payload and topic: thousands subscribing to a topic get the same bytes, and a
+ * connection costs no buffer of its own (short-lived buffers of that size grow the process's
+ * resident memory by their sum in a burst of subscribers).
+ */
 export function dataFrame(topic: string, body: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`{"topic":${JSON.stringify(topic)},"data":`), body, Buffer.from('}')]);
+  const cached = frames.get(body);
+  if (cached?.topic === topic) return cached.frame;
+  const frame = Buffer.concat([Buffer.from(`{"topic":${JSON.stringify(topic)},"data":`), body, Buffer.from('}')]);
+  frames.set(body, { topic, frame });
+  return frame;
 }
 
 /** Parses one client frame; a reason string when it is not a valid message. */

@@ -10,8 +10,9 @@ import { OPERATORS } from '../../src/catalog/operators.js';
 import { NEUTRAL_CTA, offerFor } from '../../src/catalog/promotion-policy.js';
 import { readSnapshot } from '../../src/store/snapshots.js';
 import { clicksByKey, clicksKey } from '../../src/tracking/click-counter.js';
-import { impressionsKey } from '../../src/tracking/impression-counter.js';
+import { impressionsKey } from '../../src/tracking/impression-writes.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import { requestThroughTwoWorkers, TWO_LOGGED_WORKERS } from '../support/api-workers.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
@@ -28,8 +29,8 @@ beforeAll(async () => {
   worker = await spawnProcess('workers/main.ts', env);
   api = await spawnProcess('src/main.ts', env);
   // A second API process behind a "proxy" on loopback: X-Forwarded-For is believed only there.
-  // One API process: an impression counts once per visitor and day in each process (docs/scaling.md).
-  proxied = await spawnProcess('src/main.ts', { ...env, TRUST_PROXY: '127.0.0.1,::1', API_WORKERS: '1' });
+  // Two API workers, every request in the access log: a visitor's impression reports reach both.
+  proxied = await spawnProcess('src/main.ts', { ...env, TRUST_PROXY: '127.0.0.1,::1', ...TWO_LOGGED_WORKERS });
   apiKey = await advertiserKeys(redis.client).create(ADVERTISER, 'Broad E2E', new Date());
   await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
   await waitFor(`${proxied.base}/readyz`, (s) => s === 200, proxied);
@@ -180,7 +181,7 @@ describe('broad widget', () => {
     expect(new URL(body.operators[0]!.routing.web_url).searchParams.get('a')).toBe(ADVERTISER);
   });
 
-  it('fetching counts nothing; the payload\'s impression_url counts each operator shown once per visitor and day', async () => {
+  it('fetching counts nothing; the payload\'s impression_url counts each operator shown once per visitor and day, across API workers', async () => {
     const { body } = await broad('fallback_geo=US-NJ&limit=2');
     const ids = body.operators.map((o) => byName.get(o.operator_name)!.id);
     expect(ids).toHaveLength(2);
@@ -192,7 +193,9 @@ describe('broad widget', () => {
     const report = (address: string, headers: Record<string, string> = {}, method = 'GET', search = url.search) =>
       fetch(`${proxied.base}${url.pathname}${search}`, { method, headers: { 'user-agent': BROWSER, 'x-forwarded-for': address, ...headers } });
     expect((await report('81.2.69.20')).status).toBe(204);
-    expect((await report('81.2.69.20')).status).toBe(204); // the same visitor again: not counted
+    // The same visitor again, through both API workers: not counted.
+    const again = await requestThroughTwoWorkers(proxied, `${proxied.base}${url.pathname}${url.search}`, { 'user-agent': BROWSER, 'x-forwarded-for': '81.2.69.20' });
+    expect(again.every((s) => s === 204)).toBe(true);
     expect((await report('81.2.69.21', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' })).status).toBe(204);
     expect((await report('81.2.69.22', {}, 'HEAD')).status).toBe(204);
     expect((await report('81.2.69.23')).status).toBe(204);

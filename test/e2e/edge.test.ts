@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/process/free-port.js';
-import { impressionsKey } from '../../src/tracking/impression-counter.js';
+import { impressionsKey } from '../../src/tracking/impression-writes.js';
 import { cloudflareHeaders, EDGE_JURISDICTIONS as JURISDICTIONS, hasNginx, NGINX, originRequests, startEdge, type Edge } from '../support/edge.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';

@@ -9,13 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { ReportPayload } from '../../src/tracking/advertiser-report.js';
 import { BroadWidgetPayload, CatalogPayload, EventWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { spawnTsx } from '../support/processes.js';
+import { requestThroughTwoWorkers, TWO_LOGGED_WORKERS } from '../support/api-workers.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, useService } from '../support/service.js';
 
 const redis = useRedis();
 const ADVERTISER = 'reports-e2e';
 let apiKey: string;
-const service = useService(redis, { TRUST_PROXY: '127.0.0.1,::1' }, async () => {
+// Two API workers, every request in the access log: each visitor's impression reports reach both.
+const service = useService(redis, { TRUST_PROXY: '127.0.0.1,::1', ...TWO_LOGGED_WORKERS }, async () => {
   apiKey = await advertiserKeys(redis.client).create(ADVERTISER, 'Reports E2E', new Date());
 });
 
@@ -120,11 +122,13 @@ describe('GET /advertiser/v1/reports', () => {
       if (v.geo === 'US-NJ') expect(eventLinks.length).toBeGreaterThan(0);
       for (const link of [...broadLinks, ...eventLinks]) expect(link.searchParams.get('a')).toBe(ADVERTISER);
       // Fetching counts nothing: a widget counts when it reports being viewable, with the signed
-      // impression URL its payload carries (once per visitor and day on each API process: docs/scaling.md).
+      // impression URL its payload carries, once per visitor and day however many times and
+      // through whichever API worker it is reported.
       for (const url of [broad.impression_url, event.impression_url]) {
         if (url === null) continue;
         const u = new URL(url);
-        expect((await get(`${u.pathname}${u.search}`, v.address, ua)).status).toBe(204);
+        const statuses = await requestThroughTwoWorkers(service.api, `${service.api.base}${u.pathname}${u.search}`, { 'user-agent': ua, 'x-forwarded-for': v.address });
+        expect(statuses.every((s) => s === 204)).toBe(true);
       }
       if (v !== bot) {
         expected.served(broadLinks.map((l) => l.searchParams.get('o')!), 'broad', broad.resolved_geo!.slice(0, 2));

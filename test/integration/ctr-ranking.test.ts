@@ -10,7 +10,8 @@ import type { MetricsData } from '../../src/model/index.js';
 import { clickUrl } from '../../src/tracking/click-links.js';
 import { clickOf, clicksByKey, clicksKey, recordClick, writeClicks } from '../../src/tracking/click-counter.js';
 import { readCtrCounts } from '../../src/tracking/ctr-counts.js';
-import { ImpressionCounter, impressionsKey } from '../../src/tracking/impression-counter.js';
+import { ImpressionCounter } from '../../src/tracking/impression-counter.js';
+import { impressionSeenKey, impressionsKey, SEEN_RETENTION_SECONDS } from '../../src/tracking/impression-writes.js';
 import { oiHistoryKey, readOiHistory } from '../../src/tracking/oi-history.js';
 import { RankingInputs } from '../../src/tracking/ranking-inputs.js';
 import { buildBroadWidget } from '../../src/widgets/broad-widget.js';
@@ -20,6 +21,8 @@ import { useRedis } from '../support/redis.js';
 const redis = useRedis();
 const log = pino({ level: 'silent' });
 const NOW = new Date('2026-11-22T14:00:00.000Z');
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0';
+const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
 const DAY = '2026-11-22';
 const H = 3_600_000;
 const EXPIRES = Math.floor(NOW.getTime() / 1000) + 3600;
@@ -90,17 +93,29 @@ describe('click counter', () => {
 });
 
 describe('impression counter', () => {
-  it('batches in memory and writes on flush and on stop', async () => {
-    const counter = new ImpressionCounter(redis.client, log, 60_000);
-    counter.count(['bet365', 'betfair'], 'broad', NOW);
-    counter.count(['bet365'], 'broad', NOW);
-    counter.count(['bet365'], 'event-specific', NOW);
+  it('counts a visitor once per operator, widget class and day across API processes, bots left out; writes on flush and on stop', async () => {
+    // Two counters: two API processes the same visitor's reports reach.
+    const [a, b] = [new ImpressionCounter(redis.client, log, 60_000), new ImpressionCounter(redis.client, log, 60_000)];
+    const broad = { widget: 'broad', operatorIds: ['bet365', 'betfair'] } as const;
+    a.record(broad, 'v1', BROWSER, NOW);
+    b.record(broad, 'v1', BROWSER, NOW); // the same visitor through the other process
+    a.record({ widget: 'broad', operatorIds: ['bet365'] }, 'v1', BROWSER, NOW); // and again through the first
+    b.record({ widget: 'event-specific', operatorIds: ['bet365'] }, 'v1', BROWSER, NOW); // another widget class counts
+    b.record(broad, 'v2', BROWSER, NOW);
+    a.record(broad, 'v3', GOOGLEBOT, NOW);
+    b.record(broad, 'v4', undefined, NOW);
+    expect(a.size + b.size).toBe(4); // the repeat on the first process never reached Redis
     expect(await redis.client.exists(impressionsKey('bet365', DAY))).toBe(0);
-    await counter.flush();
+    await Promise.all([a.flush(), b.flush()]);
     expect(await redis.client.hgetall(impressionsKey('bet365', DAY))).toEqual({ total: '3', 'widget:broad': '2', 'widget:event-specific': '1' });
-    counter.count(['betfair'], 'broad', NOW);
-    await counter.stop();
+    expect(await redis.client.ttl(impressionSeenKey('v1', DAY))).toBeLessThanOrEqual(SEEN_RETENTION_SECONDS);
+    // A new day counts again, also when Redis has forgotten the counting script (a restart).
+    await redis.client.script('FLUSH');
+    const tomorrow = new Date(NOW.getTime() + 86_400_000);
+    a.record(broad, 'v1', BROWSER, tomorrow);
+    await a.stop();
     expect(await redis.client.hget(impressionsKey('betfair', DAY), 'total')).toBe('2');
+    expect(await redis.client.hget(impressionsKey('betfair', tomorrow.toISOString().slice(0, 10)), 'total')).toBe('1');
   });
 
   it('reads totals over the rolling window only', async () => {
@@ -176,7 +191,7 @@ describe('CTR moves the broad ranking', () => {
     };
 
     // 1000 impressions each, no clicks: volume decides (betfair 80M, bet365 60M, betmgm 40M)
-    for (let i = 0; i < 1000; i++) impressions.count(ids, 'broad', NOW);
+    for (let v = 0; v < 1000; v++) impressions.record({ widget: 'broad', operatorIds: ids }, `visitor-${v}`, BROWSER, NOW);
     await impressions.flush();
     await inputs.reload();
     expect(rank()).toEqual(['betfair', 'bet365', 'betmgm']);

@@ -9,10 +9,12 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectRedisFailFast, whenReady } from '../../src/store/redis.js';
 import { utcDay } from '../../src/tracking/click-counter.js';
-import { ImpressionCounter, impressionsKey } from '../../src/tracking/impression-counter.js';
+import { ImpressionCounter } from '../../src/tracking/impression-counter.js';
+import { impressionsKey } from '../../src/tracking/impression-writes.js';
 import { useRedis } from '../support/redis.js';
 
 const redis = useRedis();
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0';
 const log = pino({ level: 'silent' });
 const dir = mkdtempSync(join(tmpdir(), 'pw-spill-'));
 
@@ -26,8 +28,8 @@ describe('ImpressionCounter at stop', () => {
     away.disconnect(); // Redis unreachable for this counter
     const stopping = new ImpressionCounter(away, log, 60_000, dir);
     stopping.start();
-    stopping.count(['bet365', 'kalshi'], 'broad', now, 3);
-    stopping.count(['bet365'], 'event-specific', now);
+    for (const visitor of ['v1', 'v2', 'v3']) stopping.record({ widget: 'broad', operatorIds: ['bet365', 'kalshi'] }, visitor, BROWSER, now);
+    stopping.record({ widget: 'event-specific', operatorIds: ['bet365'] }, 'v1', BROWSER, now);
     await stopping.stop();
     expect(readdirSync(dir).filter((f) => f.startsWith('impressions-'))).toHaveLength(1);
 

@@ -1,12 +1,14 @@
 /**
  * Report counters on a real redis-server: an attributed click counts in the advertiser's day and
- * hour only when it is a new visitor for the operator that day, so writing a batch again (a retry
- * after a lost reply) counts nothing twice; keys expire after their retention; the report reads
+ * hour only when it is a new visitor for the operator that day, and an attributed impression only
+ * when it is new for the visitor, operator and widget class that day, so writing a batch again (a
+ * retry after a lost reply) counts nothing twice; keys expire after their retention; the report reads
  * them back grouped.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readReport } from '../../src/tracking/advertiser-report.js';
 import { writeClicks, type Click } from '../../src/tracking/click-counter.js';
+import { impressionsKey, recordImpressions, type Impression } from '../../src/tracking/impression-writes.js';
 import { PERIOD_SECONDS, REPORT_RETENTION, reportKey } from '../../src/tracking/report-counters.js';
 import { useRedis } from '../support/redis.js';
 
@@ -45,6 +47,28 @@ describe('attributed clicks', () => {
     expect(dayTtl).toBeLessThanOrEqual(REPORT_RETENTION.day + PERIOD_SECONDS.day);
     expect(hourTtl).toBeGreaterThan(REPORT_RETENTION.hour);
     expect(hourTtl).toBeLessThanOrEqual(REPORT_RETENTION.hour + PERIOD_SECONDS.hour);
+  });
+
+  it('attributed impressions count once per visitor, operator, widget class and day, retried or not', async () => {
+    const seen = (visitor: string, operatorIds: string[], widget: Impression['widget'] = 'broad'): Impression => ({
+      visitor,
+      widget,
+      operatorIds,
+      day: DAY,
+      hour: HOUR,
+      advertiserId: 'acme',
+      country: 'GB',
+    });
+    const batch = [seen('v1', ['kalshi', 'bet365']), seen('v1', ['kalshi']), seen('v2', ['kalshi']), seen('v1', ['kalshi'], 'event-specific'), { ...seen('v3', ['bet365']), advertiserId: undefined }];
+    await recordImpressions(redis.client, batch);
+    await recordImpressions(redis.client, batch); // the same batch again: nothing new
+    const day = await redis.client.hgetall(reportKey('acme', 'day', DAY));
+    expect(day).toEqual({ 'i|kalshi|broad|GB': '2', 'i|bet365|broad|GB': '1', 'i|kalshi|event-specific|GB': '1' });
+    expect(await redis.client.hgetall(reportKey('acme', 'hour', HOUR))).toEqual(day);
+    // The ranking counts the unattributed one too.
+    expect(await redis.client.hgetall(impressionsKey('kalshi', DAY))).toEqual({ total: '3', 'widget:broad': '2', 'widget:event-specific': '1' });
+    expect(await redis.client.hgetall(impressionsKey('bet365', DAY))).toEqual({ total: '2', 'widget:broad': '2' });
+    expect(await redis.client.ttl(reportKey('acme', 'hour', HOUR))).toBeGreaterThan(REPORT_RETENTION.hour);
   });
 
   it('are read back per period and group', async () => {

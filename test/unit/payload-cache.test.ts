@@ -78,6 +78,24 @@ describe('PayloadCache', () => {
     expect(cache.get('events', 'e1', NOW)).toBe(e);
   });
 
+  it('invalidate(kind, key) drops the bodies of that snapshot and those built from any of the kind only', () => {
+    const cache = new PayloadCache();
+    const nba = cache.put('sportsbook', 'NBA:decimal', { s: 1 }, CHANGED_AT, undefined, 'NBA');
+    cache.put('sportsbook', 'NFL:decimal', { s: 2 }, CHANGED_AT, undefined, 'NFL');
+    cache.put('sportsbook', 'all-leagues', { s: 3 }, CHANGED_AT);
+    const fx = cache.put('fx', 'rates', { r: 1 }, CHANGED_AT);
+    cache.invalidate('sportsbook', 'NFL');
+    expect(cache.get('sportsbook', 'NBA:decimal', NOW)).toBe(nba);
+    expect(cache.get('sportsbook', 'NFL:decimal', NOW)).toBeUndefined();
+    expect(cache.get('sportsbook', 'all-leagues', NOW)).toBeUndefined();
+    expect(cache.get('fx', 'rates', NOW)).toBe(fx);
+    // Bodies of a kind built from another kind go whichever of its snapshots changed.
+    const m = cache.put('metrics', 'broad', { m: 1 }, CHANGED_AT, undefined, undefined, ['fx']);
+    cache.invalidate('fx', 'daily');
+    expect(cache.get('metrics', 'broad', NOW)).toBeUndefined();
+    expect(m.snapshotKey).toBeUndefined();
+  });
+
   it('honours expiresAt: served before it, rebuilt from it on', () => {
     const cache = new PayloadCache();
     const entry = cache.put('events', 'live', { t: 1 }, CHANGED_AT, 10_000);

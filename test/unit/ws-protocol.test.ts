@@ -66,6 +66,16 @@ describe('dataFrame', () => {
     const frame = dataFrame('event:ünïcode', body);
     expect(JSON.parse(frame.toString('utf8'))).toEqual({ topic: 'event:ünïcode', data: { coupon: '€10 bonus', q: 'Über 2.5?' } });
   });
+
+  it('builds one frame per payload and topic: subscribers to a topic share its bytes', () => {
+    const body = Buffer.from('{"v":1}');
+    const frame = dataFrame('event:a', body);
+    expect(dataFrame('event:a', body)).toBe(frame);
+    // Another topic over the same bytes, or new bytes of the topic: a frame of their own.
+    expect(JSON.parse(dataFrame('event:a:decimal', body).toString('utf8'))).toEqual({ topic: 'event:a:decimal', data: { v: 1 } });
+    expect(JSON.parse(dataFrame('event:a', Buffer.from('{"v":2}')).toString('utf8'))).toEqual({ topic: 'event:a', data: { v: 2 } });
+    expect(dataFrame('event:a', body).toString('utf8')).toBe(frame.toString('utf8'));
+  });
 });
 
 describe('errorFrame', () => {

@@ -1,0 +1,54 @@
+/**
+ * Reaching more than one API worker on purpose. The workers share the port (SO_REUSEPORT) and the
+ * kernel picks one per connection, so a request on a connection of its own lands on either; the
+ * access log (TWO_LOGGED_WORKERS) says which worker answered each request id.
+ */
+import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
+import { vi } from 'vitest';
+import type { ServiceProcess } from './service.js';
+
+/** Settings for an API that runs two workers and logs every request (what the helpers below read). */
+export const TWO_LOGGED_WORKERS = { API_WORKERS: '2', LOG_LEVEL: 'info', ACCESS_LOG_SAMPLE_RATE: '1' } as const;
+
+/** A request on a connection of its own; resolves with the status. */
+export const requestOnNewConnection = (url: string, headers: Record<string, string>, method = 'GET') =>
+  new Promise<number>((resolve, reject) => {
+    request(url, { method, headers, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => {
+        res.socket.destroy();
+        resolve(res.statusCode ?? 0);
+      });
+    })
+      .on('error', (err) => reject(new Error(`${method} ${url}: ${err.message}`)))
+      .end();
+  });
+
+/** The pid of the process whose access log holds `requestId`, once it is logged. */
+const answeredBy = (proc: ServiceProcess, requestId: string) =>
+  vi.waitFor(
+    () => {
+      const line = proc.output().split('\n').find((l) => l.startsWith('{') && l.includes(`"request_id":"${requestId}"`));
+      if (!line) throw new Error(`request ${requestId} not in the access log`);
+      return (JSON.parse(line) as { pid: number }).pid;
+    },
+    { timeout: 5_000, interval: 20 },
+  );
+
+/**
+ * Sends the same request on new connections until two API workers of `proc` have answered it
+ * (bounded: on a loaded machine one worker may take a long run of connections). Returns the
+ * statuses, one per request sent.
+ */
+export async function requestThroughTwoWorkers(proc: ServiceProcess, url: string, headers: Record<string, string>): Promise<number[]> {
+  const pids = new Set<number>();
+  const statuses: number[] = [];
+  while (pids.size < 2) {
+    if (statuses.length >= 200) throw new Error(`${url}: every one of ${statuses.length} connections reached the same worker`);
+    const id = `two-workers-${randomUUID()}`;
+    statuses.push(await requestOnNewConnection(url, { ...headers, 'x-request-id': id }));
+    pids.add(await answeredBy(proc, id));
+  }
+  return statuses;
+}
