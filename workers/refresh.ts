@@ -13,7 +13,7 @@ import { ZodError } from 'zod';
 import type { Logger } from '../src/log.js';
 import { failureStreak, itemsDropped, itemsDroppedTotal, refreshesTotal, refreshFailuresTotal, refreshSeconds } from '../src/metrics/sources.js';
 import { failureReason } from '../src/sources/failure-reason.js';
-import { DROP_CLASSES, type Dropped } from '../src/sources/http/parse.js';
+import { DROP_CLASSES, type Dropped } from '../src/sources/quality/dropped.js';
 import { checkQuality } from '../src/sources/quality/gate.js';
 import { isolateItems } from '../src/sources/quality/isolate.js';
 import { screenItems } from '../src/sources/quality/screen.js';

@@ -14,3 +14,4 @@ export * from './formats.js';
 export * from './data-kind.js';
 export * from './live.js';
 export * from './venue-market.js';
+export * from './history.js';

@@ -2,7 +2,7 @@
  * The source interface. A source fetches upstream data and normalizes it into the internal model
  * (src/model); workers validate what it returns before anything is written.
  */
-import type { Dropped } from './http/parse.js';
+import type { Dropped } from './quality/dropped.js';
 import type { EventsData, FxData, League, LeagueData, MetricsData } from '../model/index.js';
 
 export interface FetchContext {

@@ -6,8 +6,7 @@
  * operator's volume of the current snapshot (the aggregated probability weighs operators by it).
  */
 import type { Redis } from 'ioredis';
-import type { MarketEvent } from '../model/index.js';
-import type { HistoryWindow, VenueSeries } from '../sources/combined/venue-history.js';
+import type { HistoryWindow, MarketEvent, VenueSeries } from '../model/index.js';
 import { addPoint, execAll, HISTORY_SERIES, historyKey, type SeriesName, type StoredPoint } from './price-history.js';
 
 /**

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { americanToProbability } from '../../src/domain/odds.js';
-import type { Dropped } from '../../src/sources/http/parse.js';
+import type { Dropped } from '../../src/sources/quality/dropped.js';
 import type { EventsData, LeagueData } from '../../src/model/index.js';
 import { dedupe } from '../../src/sources/quality/duplicates.js';
 import { isolateItems } from '../../src/sources/quality/isolate.js';

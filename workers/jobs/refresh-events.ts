@@ -1,6 +1,6 @@
 /** Job: refresh the prediction-market events snapshot (`pw:snap:events:all`), then record each event's price history. */
 import type { EventsData, MarketEvent } from '../../src/model/index.js';
-import type { HistoryWindow, VenueSeries } from '../../src/sources/combined/venue-history.js';
+import type { HistoryWindow, VenueSeries } from '../../src/model/index.js';
 import { mapLimit } from '../../src/sources/http/paginate.js';
 import { backfillHistory, hasNoHistory } from '../../src/store/history-backfill.js';
 import type { EventsSource } from '../../src/sources/source.js';

@@ -8,10 +8,11 @@
 import { buildCatalogEvents, indexMarkets } from '../../catalog/events/build.js';
 import type { EventCatalog, PolymarketRef } from '../../catalog/events/schema.js';
 import type { Logger } from '../../log.js';
-import type { EventsData, MarketEvent, VenueMarket } from '../../model/index.js';
+import type { EventsData, HistoryWindow, MarketEvent, VenueMarket, VenueSeries } from '../../model/index.js';
 import { catalogCategories, marketKey, type MarketsWithCategory } from './derived-metrics.js';
 import { UpstreamHttpError } from '../http/errors.js';
-import { reportDropped, type Dropped } from '../http/parse.js';
+import { reportDropped } from '../http/parse.js';
+import type { Dropped } from '../quality/dropped.js';
 import { withoutCrossedBooks } from '../quality/markets.js';
 import { mapLimit } from '../http/paginate.js';
 import type { KalshiClient } from '../kalshi/client.js';
@@ -19,7 +20,7 @@ import { normalizeKalshiMarkets } from '../kalshi/normalize.js';
 import type { PolymarketClient } from '../polymarket/client.js';
 import { normalizeGammaEvents } from '../polymarket/normalize.js';
 import type { EventsSource, FetchContext } from '../source.js';
-import { fetchVenueHistory, type HistoryWindow, type VenueSeries } from './venue-history.js';
+import { fetchVenueHistory } from './venue-history.js';
 
 export interface CatalogEventsOptions {
   catalog: EventCatalog;

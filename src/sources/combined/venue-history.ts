@@ -7,25 +7,11 @@
  */
 import { indexMarkets, onNoSide, refId } from '../../catalog/events/build.js';
 import type { EventCatalog } from '../../catalog/events/schema.js';
-import type { MarketEvent, VenueMarket } from '../../model/index.js';
+import type { HistoryWindow, MarketEvent, VenueMarket, VenueSeries } from '../../model/index.js';
 import type { KalshiClient } from '../kalshi/client.js';
 import { seriesOf } from '../../catalog/kalshi-pages.js';
 import { mapLimit } from '../http/paginate.js';
 import type { PolymarketClient } from '../polymarket/client.js';
-
-/** One venue's prices for one outcome: Unix seconds, dollars per $1 contract, oldest first. */
-export interface VenueSeries {
-  outcome: string;
-  operatorId: string;
-  points: Array<{ t: number; ask: number; bid: number | null }>;
-}
-
-/** The span asked for and the spacing wanted (5-minute points for a day, hourly for a month). */
-export interface HistoryWindow {
-  fromSec: number;
-  toSec: number;
-  stepMinutes: 5 | 60;
-}
 
 export interface VenueHistoryDeps {
   catalog: EventCatalog;

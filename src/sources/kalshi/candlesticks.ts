@@ -7,7 +7,7 @@
  * strings are read; the integer cents only where a candle carries no dollar string.
  */
 import { z } from 'zod';
-import type { Dropped } from '../http/parse.js';
+import type { Dropped } from '../quality/dropped.js';
 
 export const CandlesticksPage = z.object({
   candlesticks: z.array(z.unknown()),

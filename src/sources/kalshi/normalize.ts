@@ -3,7 +3,8 @@
  * on its own; a malformed one is dropped and reported, the others kept.
  */
 import type { VenueMarket } from '../../model/index.js';
-import { idField, num, parseEach, type Dropped } from '../http/parse.js';
+import { idField, num, parseEach } from '../http/parse.js';
+import type { Dropped } from '../quality/dropped.js';
 import { splitByPriceUnit } from '../quality/units.js';
 import { DOLLAR_PRICES, KalshiEvent, KalshiMarket } from './schemas.js';
 import { kalshiMarketUrl } from '../../catalog/kalshi-pages.js';

@@ -7,7 +7,8 @@
 import { afterFeeAmerican } from '../../catalog/fee-schedules.js';
 import { decimalToAmerican } from '../../domain/odds.js';
 import { AmericanOdds, type BookOdds, type League, type Matchup, type PricedLine } from '../../model/index.js';
-import { idField, parseEach, type Dropped } from '../http/parse.js';
+import { idField, parseEach } from '../http/parse.js';
+import type { Dropped } from '../quality/dropped.js';
 import { BOOKMAKER_OPERATORS, TeamResolver } from './mapping.js';
 import { OddsBookmaker, OddsEvent, OddsMarket } from './schemas.js';
 

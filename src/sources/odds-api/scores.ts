@@ -4,7 +4,8 @@
  * before it started; a game we never saw priced is not graded (left out). Pure.
  */
 import type { FinishedGame, Matchup } from '../../model/index.js';
-import { idField, parseEach, type Dropped } from '../http/parse.js';
+import { idField, parseEach } from '../http/parse.js';
+import type { Dropped } from '../quality/dropped.js';
 import type { TeamResolver } from './mapping.js';
 import { ScoreEvent } from './schemas.js';
 

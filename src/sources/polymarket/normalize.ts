@@ -4,7 +4,8 @@
  * Volume (`volume24hr`) is already USD(C).
  */
 import type { VenueMarket } from '../../model/index.js';
-import { idField, parseEach, type Dropped } from '../http/parse.js';
+import { idField, parseEach } from '../http/parse.js';
+import type { Dropped } from '../quality/dropped.js';
 import { splitByPriceUnit } from '../quality/units.js';
 import { GammaEvent, GammaMarket } from './schemas.js';
 

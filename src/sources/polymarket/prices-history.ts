@@ -4,7 +4,7 @@
  * seconds and `p` the token's price in dollars per $1 contract; `fidelity` is the spacing in minutes.
  */
 import { z } from 'zod';
-import type { Dropped } from '../http/parse.js';
+import type { Dropped } from '../quality/dropped.js';
 import { Numeric } from './schemas.js';
 
 export const PricesHistory = z.object({

@@ -3,7 +3,7 @@
  * stays listed until its event closes or its game starts (or it comes back), and a held jump keeps
  * the time it was first seen. Pure.
  */
-import type { Dropped } from '../http/parse.js';
+import type { Dropped } from './dropped.js';
 
 /** Items of `present` (id → until) in the last good data that are neither in `after` nor expired, plus carried ones still missing. */
 export function lostItems(present: ReadonlyMap<string, string>, after: ReadonlySet<string>, carried: readonly Dropped[], now: Date): Dropped[] {

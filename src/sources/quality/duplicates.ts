@@ -4,7 +4,7 @@
  * way the duplicate is reported (class `duplicate`). Pure; runs on the raw items, before a
  * normalizer folds them into a map where the last copy would silently win.
  */
-import type { Dropped } from '../http/parse.js';
+import type { Dropped } from './dropped.js';
 
 /** `items` with each id once, and what was dropped or merged (`idOf` as in parseEach: an item without an id gets its index). */
 export function dedupe<T>(items: readonly T[], idOf: (item: T, index: number) => string): { kept: T[]; dropped: Dropped[] } {

@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import { AmericanOdds, BookOdds, FinishedGame, Matchup, MarketEvent, OperatorMetrics, PricedLine, Quote } from '../../model/index.js';
 import type { EventsData, FxData, LeagueData, MetricsData, Outcome } from '../../model/index.js';
-import type { Dropped } from '../http/parse.js';
+import type { Dropped } from './dropped.js';
 import type { SnapshotDataOf, SnapshotKind } from '../../store/schemas.js';
 import { LINE_FIELDS, POINT_FIELDS } from './sportsbook.js';
 

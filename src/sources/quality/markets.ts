@@ -1,6 +1,6 @@
 /** Sanity of venue markets before they are priced: a crossed book (bid above ask) is a broken feed. Pure. */
 import type { VenueMarket } from '../../model/index.js';
-import type { Dropped } from '../http/parse.js';
+import type { Dropped } from './dropped.js';
 
 /** `markets` without the open ones whose YES bid is above their YES ask; those that `reported` says matter are reported (class `inconsistent`). */
 export function withoutCrossedBooks(markets: readonly VenueMarket[], reported: (m: VenueMarket) => boolean): { markets: VenueMarket[]; dropped: Dropped[] } {

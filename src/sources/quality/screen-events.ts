@@ -7,7 +7,7 @@
  * `lost`). Pure.
  */
 import type { EventsData, MarketEvent, Quote } from '../../model/index.js';
-import type { Dropped } from '../http/parse.js';
+import type { Dropped } from './dropped.js';
 import { heldSince, lostItems } from './carried.js';
 import type { QualityOptions } from './options.js';
 

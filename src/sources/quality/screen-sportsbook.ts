@@ -14,7 +14,7 @@
  */
 import { americanToProbability } from '../../domain/odds.js';
 import type { BookOdds, LeagueData, Matchup } from '../../model/index.js';
-import type { Dropped } from '../http/parse.js';
+import type { Dropped } from './dropped.js';
 import { heldSince, lostItems } from './carried.js';
 import type { QualityOptions } from './options.js';
 import { LINE_FIELDS, MONEYLINE_FIELDS } from './sportsbook.js';

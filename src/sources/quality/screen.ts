@@ -3,7 +3,7 @@
  * and the rest goes on to the snapshot-level checks (gate.ts). `carried` is the last good
  * snapshot's dropped list (lost lines stay listed, held jumps keep their start). Pure.
  */
-import type { Dropped } from '../http/parse.js';
+import type { Dropped } from './dropped.js';
 import type { SnapshotDataOf, SnapshotKind } from '../../store/schemas.js';
 import { DEFAULT_QUALITY, type QualityOptions } from './options.js';
 import { screenEvents } from './screen-events.js';

@@ -4,7 +4,8 @@
  * for. The item is dropped and reported (class `unit`), never read as "no order" and filtered out
  * silently. Pure.
  */
-import { num, type Dropped } from '../http/parse.js';
+import { num } from '../http/parse.js';
+import type { Dropped } from './dropped.js';
 
 /** The first of `fields` holding a number outside [0, 1], as a drop reason; undefined when all are dollars per $1 contract. */
 export function priceUnitChange(item: Readonly<Record<string, unknown>>, fields: readonly string[]): string | undefined {
