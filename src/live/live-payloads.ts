@@ -13,6 +13,7 @@ import { toCachedBody, type CachedBody } from '../http/payload-cache.js';
 import type { ChangeKind, LiveEngine } from './engine.js';
 import { ASSETS, HORIZONS, liveTopic, type Asset, type Horizon } from './market.js';
 import { windowAt } from './window.js';
+import { type Clock, systemClock } from '../model/clock.js';
 
 /** Builds a topic's payload for visitors from `country`, its links attributed to `advertiserId` when given. */
 export type BuildLive = (asset: Asset, horizon: Horizon, nowMs: number, country: string, advertiserId?: string) => unknown;
@@ -49,7 +50,7 @@ export class LivePayloads {
     readonly engine: LiveEngine,
     private readonly build: BuildLive,
     private readonly minIntervalMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock = systemClock,
   ) {
     for (const a of ASSETS) this.#topics.set(a, new Map(HORIZONS.map((h) => [h, { variants: new Map(), advertised: new Map(), lastPushMs: 0, lastAnyPushMs: 0 }])));
     engine.onChange((a, h, kind) => this.#schedule(a, h, kind));
