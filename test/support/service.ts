@@ -72,6 +72,9 @@ export function testEnv(redisUrl: string, extra: Record<string, string> = {}): R
     REFRESH_EVENTS_SECONDS: '1',
     REFRESH_SPORTSBOOK_SECONDS: '1',
     REFRESH_METRICS_SECONDS: '2',
+    // One API process, not a primary and one worker per core: what a test checks is the service,
+    // and test/e2e/api-workers.test.ts covers the workers (a file asking for them sets API_WORKERS).
+    API_WORKERS: '1',
     // No admin listeners unless a test asks: parallel test processes would fight over the defaults.
     ADMIN_PORT: '0',
     WORKER_HEALTH_PORT: '0',
