@@ -14,6 +14,7 @@ import { SpotPath, type PathPoint } from './spot-path.js';
 import { VenueQuoteBook } from './venue-quote-book.js';
 import { priorVariance } from './volatility.js';
 import { tickMaySetStrike, windowAt, type ContractWindow } from './window.js';
+import { type Clock, systemClock } from '../model/clock.js';
 
 interface AssetState {
   spot?: number;
@@ -76,7 +77,7 @@ export interface LiveEngineOptions {
   log: Logger;
   /** Only a tick stamped within this many ms of a window's start may become its strike. */
   strikeMaxLagMs?: number;
-  now?: () => number;
+  now?: Clock;
 }
 
 export const DEFAULT_STRIKE_MAX_LAG_MS = 2000;
@@ -88,7 +89,7 @@ export class LiveEngine {
   readonly #redis: Redis;
   readonly #subscriber: Redis;
   readonly #log: Logger;
-  readonly #now: () => number;
+  readonly #now: Clock;
   readonly #strikeMaxLagMs: number;
   readonly #quotes: VenueQuoteBook | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -100,7 +101,7 @@ export class LiveEngine {
     this.#redis = opts.redis;
     this.#subscriber = opts.subscriber;
     this.#log = opts.log;
-    this.#now = opts.now ?? Date.now;
+    this.#now = opts.now ?? systemClock;
     this.#strikeMaxLagMs = opts.strikeMaxLagMs ?? DEFAULT_STRIKE_MAX_LAG_MS;
     this.#quotes = opts.quoteSubscriber && new VenueQuoteBook(opts.redis, opts.quoteSubscriber, opts.log, (a, h) => this.#emit(a, h, 'tick'));
     for (const asset of ASSETS) {

@@ -5,10 +5,11 @@
 import { Counter, Gauge } from 'prom-client';
 import type { LiveEngine } from '../live/engine.js';
 import { ASSETS, HORIZONS } from '../model/index.js';
+import { type Clock, systemClock } from '../model/clock.js';
 
 let engine: LiveEngine | undefined;
 let staleAfterMs = Infinity;
-let nowMs: () => number = Date.now;
+let nowMs: Clock = systemClock;
 
 // Every API worker holds the same data: the primary's /metrics shows it once, not summed per worker.
 const SHARED = 'max' as const;
@@ -85,7 +86,7 @@ export function priceFeedStaleness(live: LiveEngine, staleAfter: number, now: nu
 }
 
 /** Reports `live` on /metrics; `staleAfter` is the live market's staleness limit. */
-export function exposeLiveEngine(live: LiveEngine, staleAfter: number, now: () => number = Date.now): void {
+export function exposeLiveEngine(live: LiveEngine, staleAfter: number, now: Clock = systemClock): void {
   engine = live;
   staleAfterMs = staleAfter;
   nowMs = now;

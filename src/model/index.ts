@@ -15,3 +15,4 @@ export * from './data-kind.js';
 export * from './live.js';
 export * from './venue-market.js';
 export * from './history.js';
+export * from './clock.js';

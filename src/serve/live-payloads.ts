@@ -12,6 +12,7 @@
 import { toCachedBody, type CachedBody } from './payload-cache.js';
 import type { ChangeKind, LiveEngine } from '../live/engine.js';
 import { ASSETS, HORIZONS, type Asset, type Horizon } from '../model/index.js';
+import { type Clock, systemClock } from '../model/clock.js';
 import { liveTopic } from '../live/topic.js';
 import { windowAt } from '../live/window.js';
 
@@ -50,7 +51,7 @@ export class LivePayloads {
     readonly engine: LiveEngine,
     private readonly build: BuildLive,
     private readonly minIntervalMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: Clock = systemClock,
   ) {
     for (const a of ASSETS) this.#topics.set(a, new Map(HORIZONS.map((h) => [h, { variants: new Map(), advertised: new Map(), lastPushMs: 0, lastAnyPushMs: 0 }])));
     engine.onChange((a, h, kind) => this.#schedule(a, h, kind));

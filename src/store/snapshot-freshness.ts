@@ -9,6 +9,7 @@ import type { Logger } from '../log.js';
 import { EXPECTED_SNAPSHOTS, type SnapshotId } from './keys.js';
 import type { SnapshotKind } from './schemas.js';
 import { readMeta, type SnapshotMeta } from './snapshots.js';
+import { type Clock, systemClock } from '../model/clock.js';
 
 export interface FreshnessOptions {
   /** Refresh interval per kind, seconds. */
@@ -16,7 +17,7 @@ export interface FreshnessOptions {
   /** Missed refreshes after which a snapshot is stale. */
   staleAfterIntervals: number;
   pollMs?: number;
-  now?: () => number;
+  now?: Clock;
 }
 
 export interface SnapshotFreshnessState extends SnapshotId {
@@ -46,7 +47,7 @@ export class SnapshotFreshness {
   /** Snapshots known only from the disk copy: stale until Redis's meta for them is read. */
   readonly #fromDisk = new Set<string>();
   readonly #listeners = new Set<StaleListener>();
-  readonly #now: () => number;
+  readonly #now: Clock;
   #timer: NodeJS.Timeout | undefined;
   #inFlight: Promise<void> | undefined;
 
@@ -55,7 +56,7 @@ export class SnapshotFreshness {
     private readonly log: Logger,
     private readonly opts: FreshnessOptions,
   ) {
-    this.#now = opts.now ?? Date.now;
+    this.#now = opts.now ?? systemClock;
   }
 
   /** Reads every meta once, then keeps polling until `stop`. */

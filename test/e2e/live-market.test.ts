@@ -35,7 +35,10 @@ const publishTick = (asset: Tick['asset'], price: number, at = Date.now()) => pu
 const GEO = 'fallback_geo=US-NJ';
 
 /** The API as `npm start` runs it (API workers at their default), with this file's settings. */
-const liveEnv = (extra: Record<string, string> = {}) => testEnv(redis.url, extra);
+const liveEnv = (extra: Record<string, string> = {}) => {
+  const { API_WORKERS: _single, ...env } = testEnv(redis.url, extra);
+  return env;
+};
 
 const live = async (proc: ServiceProcess, query: string) => {
   const res = await fetch(`${proc.base}/v1/widgets/live-market${query}${query.includes('?') ? '&' : '?'}${GEO}`);

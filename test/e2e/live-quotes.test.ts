@@ -10,14 +10,19 @@ import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import { publishQuote, publishTick, seedStrike, venueQuote } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { testClock } from '../support/test-clock.js';
 
 const redis = useRedis();
 let a: ServiceProcess;
 let b: ServiceProcess;
+// The processes' time (and the quotes' stamps) a minute into a 15-minute window, so no window rolls
+// under a test (they take seconds of the 4 minutes left in the 5-minute window).
+const WINDOW_MS = 15 * 60_000;
+const clock = testClock(((60_000 - (Date.now() % WINDOW_MS)) + WINDOW_MS) % WINDOW_MS);
 
 beforeAll(async () => {
   // New Jersey, where Kalshi (15-minute markets) may be shown; Polymarket and Limitless nowhere.
-  const env = testEnv(redis.url, { SOURCES: 'quotes=venues', DEFAULT_GEO: 'US-NJ' });
+  const env = testEnv(redis.url, { SOURCES: 'quotes=venues', DEFAULT_GEO: 'US-NJ', ...clock.env });
   [a, b] = await Promise.all([spawnProcess('src/main.ts', env), spawnProcess('src/main.ts', env)]);
   await Promise.all([waitFor(`${a.base}/healthz`, (s) => s === 200, a), waitFor(`${b.base}/healthz`, (s) => s === 200, b)]);
 });
@@ -25,15 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits out the end and the first seconds of a 5-minute window, so a test's window does not roll under it. */
-async function clearOfBoundary(): Promise<void> {
-  const intoWindow = Date.now() % 300_000;
-  if (intoWindow > 280_000) await sleep(300_000 - intoWindow + 3_000);
-  else if (intoWindow < 3_000) await sleep(3_000 - intoWindow);
-}
 
 const live = async (proc: ServiceProcess, query: string) => {
   const res = await fetch(`${proc.base}/v1/widgets/live-market${query}`);
@@ -50,14 +46,13 @@ const shown = (p: LiveMarketPayload) => ({
 });
 
 const quote = (horizon: Horizon, operatorId: string, up: number | null, down: number | null, strike: number | null) =>
-  venueQuote(operatorId, up, down, Date.now(), { horizonMinutes: horizon, strike });
+  venueQuote(operatorId, up, down, clock.now(), { horizonMinutes: horizon, strike });
 
 describe('live market on venue quotes (real sources)', () => {
   it("shows the venue's own quote and strike on both processes, after fees; a venue no rule allows is never shown", async () => {
-    await clearOfBoundary();
     // The window's own strike, and a spot to measure against.
-    await seedStrike(redis.client, 'BTC', 15, 97_100);
-    await publishTick(redis.client, 'BTC', 97_262.62);
+    await seedStrike(redis.client, 'BTC', 15, 97_100, clock.now());
+    await publishTick(redis.client, 'BTC', 97_262.62, clock.now());
     await publishQuote(redis.client, quote(15, 'kalshi', 0.5, 0.48, 97_230.55));
     await publishQuote(redis.client, quote(15, 'limitless', 0.4, 0.4, 97_111.11));
 
@@ -92,9 +87,8 @@ describe('live market on venue quotes (real sources)', () => {
   });
 
   it('a window whose start no instance caught reports no_strike on both processes, with no prices and no links', async () => {
-    await clearOfBoundary();
     // Both processes started mid-window and nothing stored a strike for SOL.
-    await publishTick(redis.client, 'SOL', 187.31);
+    await publishTick(redis.client, 'SOL', 187.31, clock.now());
     for (const proc of [a, b]) {
       await expect.poll(async () => (await live(proc, '?asset=SOL')).spot_price, { timeout: 5_000 }).toBe('$187.31');
       const p = await live(proc, '?asset=SOL');

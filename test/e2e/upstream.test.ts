@@ -2,14 +2,15 @@
  * End to end on real sources: a local server replays the recorded Kalshi, Polymarket, Odds API and
  * ECB responses; the real worker and API processes are pointed at it through SOURCES and the base
  * URL variables. The widgets serve the recorded prices converted; killing the replay server leaves
- * the last good data served and /readyz reporting the stale source after the configured age;
- * restarting it recovers with no service restart.
+ * the last good data served and /readyz reporting the stale source once the processes' clock has
+ * moved past the configured age; restarting it recovers with no service restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSnapshot } from '../../src/store/snapshots.js';
 import { EventListPayload, EventWidgetPayload, SpecificEventPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { testClock } from '../support/test-clock.js';
 import { replayEnv, startReplayServer, type ReplayServer } from '../support/upstream-replay.js';
 
 const redis = useRedis();
@@ -18,6 +19,13 @@ let api: ServiceProcess;
 let worker: ServiceProcess;
 let apiKey: string;
 const ADVERTISER = 'e2e-upstream';
+// The worker's and the API's time: the outage is aged by moving it, not by waiting.
+const clock = testClock();
+// Events refresh every second and are stale after 10 missed refreshes: far more than a loaded
+// machine ever delays a healthy refresh, and less than the move below (which stays under
+// HANG_SECONDS, so no hang watch mistakes the jump for a stuck process).
+const STALE_AFTER_INTERVALS = 10;
+const OUTAGE_AGE_MS = 15_000;
 
 beforeAll(async () => {
   replay = await startReplayServer();
@@ -26,9 +34,9 @@ beforeAll(async () => {
   replay.ecbToday = true;
   const env = testEnv(redis.url, {
     ...replayEnv(replay.base),
+    ...clock.env,
     SOURCES: 'events=kalshi+polymarket,sportsbook=odds-api,metrics=derived,fx=ecb',
-    // Stale after 2 missed one-second refreshes: short enough to watch it happen.
-    STALE_AFTER_INTERVALS: '2',
+    STALE_AFTER_INTERVALS: String(STALE_AFTER_INTERVALS),
     UPSTREAM_TIMEOUT_MS: '1000',
   });
   worker = await spawnProcess('workers/main.ts', env);
@@ -184,12 +192,15 @@ describe('upstream outage', () => {
     expect((await ready()).status).toBe(200);
 
     await replay.stop();
-    await expect.poll(async () => eventsEntry((await ready()).body).stale, { timeout: 20_000, interval: 250 }).toBe(true);
+    // Refreshes now fail; once one has, the data ages past its limit.
+    await expect.poll(async () => eventsEntry((await ready()).body).failures, { timeout: 20_000, interval: 100 }).toBeGreaterThan(0);
+    clock.advance(OUTAGE_AGE_MS);
+    await expect.poll(async () => eventsEntry((await ready()).body).stale, { timeout: 20_000, interval: 100 }).toBe(true);
     const down = await ready();
     // Stale data is served and flagged: degraded, never a 503 that would pull every instance out.
     expect(down.status).toBe(200);
     expect(down.body.status).toBe('degraded');
-    expect(eventsEntry(down.body)).toMatchObject({ stale_after_seconds: 2 });
+    expect(eventsEntry(down.body)).toMatchObject({ stale_after_seconds: STALE_AFTER_INTERVALS });
     expect(eventsEntry(down.body).failures).toBeGreaterThan(0);
     expect(eventsEntry(down.body).last_error).toMatch(/^(kalshi|polymarket-gamma): /);
     // Same prices, same timestamp: the payload says how old its data is.
@@ -197,12 +208,12 @@ describe('upstream outage', () => {
     expect(pool(during)).toEqual(pool(before));
     expect(during.last_verified_timestamp).toBe(before.last_verified_timestamp);
     expect(during.stale).toBe(true);
-    expect(Date.parse(during.data_fetched_at!)).toBeLessThan(Date.now() - 2_000);
+    expect(Date.parse(during.data_fetched_at!)).toBeLessThan(clock.now() - STALE_AFTER_INTERVALS * 1_000);
     expect(before.stale).toBeUndefined();
     expect((await get('/v1/widgets/sportsbook?league=NBA')).status).toBe(200);
 
     await replay.restart();
-    await expect.poll(async () => eventsEntry((await ready()).body).stale, { timeout: 30_000, interval: 250 }).toBe(false);
+    await expect.poll(async () => eventsEntry((await ready()).body).stale, { timeout: 30_000, interval: 100 }).toBe(false);
     const back = await ready();
     expect(back.status).toBe(200);
     expect(eventsEntry(back.body)).toMatchObject({ stale: false, failures: 0 });

@@ -1,9 +1,10 @@
 /**
- * Issue 14 end to end, every link real: the feed process (`workers/feed/main.ts`, real clock) with
+ * Issue 14 end to end, every link real: the feed process (`workers/feed/main.ts`) with
  * `SOURCES=quotes=venues` holds the connections to the local venue replays (Gamma + CLOB market
  * channel, Kalshi REST) and publishes quotes; real API processes fold them and serve
  * /v1/widgets/live-market. Expected figures are computed here from the replayed books with the
- * venues' fee schedules, never written down.
+ * venues' fee schedules, never written down. Every process, and the replays, run on one test clock
+ * set a minute into a 15-minute window, so no venue rolls to its next tokens during the tests.
  *
  * Geo: Polymarket is checked on processes whose DEFAULT_GEO is JP, Kalshi on one whose DEFAULT_GEO
  * is US, so the test holds whether or not geo compliance filters venues per country. Operators are
@@ -20,6 +21,7 @@ import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import type { Level } from '../support/clob-ws-replay.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { testClock } from '../support/test-clock.js';
 import { listKalshi15m, listUpDown, startVenueReplay, type BookLevels, type VenueReplay } from '../support/venue-replay.js';
 
 const redis = useRedis();
@@ -28,6 +30,8 @@ let feed: ServiceProcess;
 let apiA: ServiceProcess;
 let apiB: ServiceProcess;
 let us: ServiceProcess;
+const WINDOW_MS = 15 * 60_000;
+const clock = testClock(((60_000 - (Date.now() % WINDOW_MS)) + WINDOW_MS) % WINDOW_MS);
 
 const level = (price: string, size = '40'): Level => ({ price, size });
 
@@ -43,10 +47,10 @@ const EMPTY: BookLevels = { bids: [level('0.40')], asks: [] };
 const KALSHI_EMPTY = { floorStrike: 3_402.25, yesBid: '0.0000', yesAsk: '0.0000', noBid: '0.0000', noAsk: '0.0000' };
 
 beforeAll(async () => {
-  replay = await startVenueReplay();
+  replay = await startVenueReplay(clock.now);
   // The current and the next window of each horizon, quoted alike, so a roll during the test changes nothing.
   for (const horizon of [5, 15] as const) {
-    const cur = windowAt(Date.now(), horizon).startMs;
+    const cur = windowAt(clock.now(), horizon).startMs;
     for (const [i, start] of [cur, cur + horizon * 60_000].entries()) {
       const tag = `${horizon}-${i}`;
       listUpDown(
@@ -61,9 +65,9 @@ beforeAll(async () => {
       }
     }
   }
-  const env = (geo: string) => testEnv(redis.url, { SOURCES: 'quotes=venues', DEFAULT_GEO: geo });
+  const env = (geo: string) => testEnv(redis.url, { SOURCES: 'quotes=venues', DEFAULT_GEO: geo, ...clock.env });
   [feed, apiA, apiB, us] = await Promise.all([
-    spawnProcess('workers/feed/main.ts', testEnv(redis.url, { SOURCES: 'quotes=venues', ...replay.env })),
+    spawnProcess('workers/feed/main.ts', testEnv(redis.url, { SOURCES: 'quotes=venues', ...replay.env, ...clock.env })),
     spawnProcess('src/main.ts', env('US-NJ')),
     spawnProcess('src/main.ts', env('US-NJ')),
     spawnProcess('src/main.ts', env('US-NJ')),
@@ -90,15 +94,6 @@ const stored = async (asset: string, horizon: Horizon, operatorId: string) => {
   return raw === null ? undefined : VenueQuoteMessage.parse(JSON.parse(raw));
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits out the last and first seconds of a 5-minute window, so the venue sources' roll to the next tokens is not in a comparison. */
-async function clearOfRoll(): Promise<void> {
-  const into = Date.now() % 300_000;
-  if (into > 290_000) await sleep(300_000 - into + 3_000);
-  else if (into < 3_000) await sleep(3_000 - into);
-}
-
 const bestAsk = (levels: readonly Level[]) => Math.min(...levels.map((l) => Number(l.price)));
 const payout = (operatorId: string, ask: number) => `x${(1 / priceAfterFee(feeSchedule(operatorId), 'crypto', ask)).toFixed(2)}`;
 const dollars = (s: string) => Number(s.replace(/[$,+]/g, ''));
@@ -113,10 +108,9 @@ function expectRow(p: LiveMarketPayload, operatorId: string, up: number, down: n
   expect(dollars(row!.live_metrics.spot_difference!)).toBeCloseTo(dollars(p.spot_price!) - strike, 2);
 }
 
-// Up to 13 s clearing a roll, then polls of up to 30 s.
+// Polls of up to 30 s.
 describe('live market on the venues own quotes, feed process to API processes', { timeout: 60_000 }, () => {
   it("holds Polymarket's own asks and start price, and shows them in no widget (no licence anywhere)", async () => {
-    await clearOfRoll();
     for (const horizon of [5, 15] as const) {
       await expect.poll(() => stored('BTC', horizon, 'polymarket'), { timeout: 30_000 }).toMatchObject({
         up: bestAsk(POLY_BTC.up.asks),
@@ -128,7 +122,6 @@ describe('live market on the venues own quotes, feed process to API processes', 
   });
 
   it("shows Kalshi's own row the same on two API processes", async () => {
-    await clearOfRoll();
     const strike = formatMoneyPrecise(KALSHI_BTC.floorStrike, 'USD');
     for (const proc of [apiA, apiB]) {
       await expect.poll(async () => provider(await live(proc, 'BTC', 15), 'kalshi')?.live_metrics.target_price, { timeout: 30_000 }).toBe(strike);
@@ -140,7 +133,6 @@ describe('live market on the venues own quotes, feed process to API processes', 
   });
 
   it("shows Kalshi's own asks after fees and its strike where Kalshi may be shown", async () => {
-    await clearOfRoll();
     const strike = formatMoneyPrecise(KALSHI_BTC.floorStrike, 'USD');
     await expect.poll(async () => provider(await live(us, 'BTC', 15), 'kalshi')?.live_metrics.target_price, { timeout: 30_000 }).toBe(strike);
     const p = await live(us, 'BTC', 15);
@@ -151,7 +143,6 @@ describe('live market on the venues own quotes, feed process to API processes', 
   });
 
   it('leaves out a venue whose book is empty', async () => {
-    await clearOfRoll();
     // The feed did hear both empty books: each venue's quote for ETH is held with null asks.
     for (const [horizon, operatorId] of [
       [5, 'polymarket'],

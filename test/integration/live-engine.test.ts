@@ -207,8 +207,12 @@ function payload(e: LiveEngine, horizon: 5 | 15 = 5, modelMissingVenues = false,
   return LiveMarketPayload.parse(buildLiveMarketWidget(e.view('BTC', horizon), nowMs, opts, ctx));
 }
 
-/** Lets a (wrong) SET NX that a tick may have started reach Redis before absence is checked. */
-const settle = () => new Promise((r) => setTimeout(r, 200));
+/**
+ * Lets a (wrong) SET NX that a tick may have started reach Redis before absence is checked: an
+ * engine sends it as it applies the tick, and Redis answers a connection's commands in order, so a
+ * PING on each engine's command connection returns after it.
+ */
+const settle = () => Promise.all(engines.map(({ conns }) => conns[0]!.ping()));
 
 describe('the strike is the price at the window start', () => {
   it('a first tick later than the lag never becomes the strike: no_strike, nothing stored, until the next window', async () => {

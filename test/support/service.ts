@@ -23,10 +23,12 @@ export interface ServiceProcess {
 /**
  * Spawns `entry` (src/main.ts or workers/main.ts) with `env` on top of a quiet test environment.
  * `nodeArgs` defaults to running TypeScript through tsx; pass [] for compiled JavaScript (dist/).
+ * With a test clock's `env` (test/support/test-clock.ts) the process runs on that clock.
  */
 export async function spawnProcess(entry: string, env: Record<string, string>, nodeArgs: string[] = ['--import', 'tsx']): Promise<ServiceProcess> {
   const port = Number(env.PORT ?? (await freePort()));
-  const child = spawn(process.execPath, [...nodeArgs, resolve(root, entry)], {
+  const clock = env.PW_TEST_CLOCK_FILE ? ['--import', resolve(root, 'test/support/test-clock.ts')] : [];
+  const child = spawn(process.execPath, [...nodeArgs, ...clock, resolve(root, entry)], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,6 +72,9 @@ export function testEnv(redisUrl: string, extra: Record<string, string> = {}): R
     REFRESH_EVENTS_SECONDS: '1',
     REFRESH_SPORTSBOOK_SECONDS: '1',
     REFRESH_METRICS_SECONDS: '2',
+    // One API process, not a primary and one worker per core: what a test checks is the service,
+    // and test/e2e/api-workers.test.ts covers the workers (a file asking for them sets API_WORKERS).
+    API_WORKERS: '1',
     // No admin listeners unless a test asks: parallel test processes would fight over the defaults.
     ADMIN_PORT: '0',
     WORKER_HEALTH_PORT: '0',

@@ -20,6 +20,7 @@ import { createQuotePublisher } from './quote-publisher.js';
 import { createSimulatedPrices } from './simulated-prices.js';
 import { startAdminServer } from '../../src/metrics/admin-server.js';
 import { Counter } from 'prom-client';
+import { type Clock, systemClock } from '../../src/model/clock.js';
 
 const ticksPublished = new Counter({ name: 'predictwire_feed_ticks_published_total', help: 'Price ticks the feed published', labelNames: ['asset'] });
 
@@ -35,7 +36,7 @@ function priceSource(config: Config, log: Logger): PriceSource {
 }
 
 /** The venue quote sources: none on the simulator (the API processes model the venues themselves). */
-function quoteSources(config: Config, log: Logger, now: () => number): QuoteSource[] {
+function quoteSources(config: Config, log: Logger, now: Clock): QuoteSource[] {
   const up = config.upstream;
   switch (config.sources.quotes) {
     case 'simulator':
@@ -57,12 +58,12 @@ function quoteSources(config: Config, log: Logger, now: () => number): QuoteSour
 
 export interface FeedOptions {
   /** The clock the venue sources pick windows by (tests move it across a window boundary). */
-  now?: () => number;
+  now?: Clock;
 }
 
 export async function startFeed(config: Config, log: Logger, opts: FeedOptions = {}): Promise<{ stop(): Promise<void> }> {
   const source = priceSource(config, log);
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? systemClock;
   const venues = quoteSources(config, log, now);
   const redis = connectRedis(config.redis, 'feed', log);
   const quotes = createQuotePublisher(redis, { log, now });

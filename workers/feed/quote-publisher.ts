@@ -12,6 +12,7 @@ import type { Asset, Horizon, VenueQuoteMessage } from '../../src/model/index.js
 import type { Logger } from '../../src/log.js';
 import type { QuoteSink } from '../../src/sources/quotes/quote-source.js';
 import { quoteKey, quotesChannel } from '../../src/store/keys.js';
+import { type Clock, systemClock } from '../../src/model/clock.js';
 
 const KEY_TTL_SECONDS = 30;
 
@@ -23,7 +24,7 @@ export interface QuotePublisher extends QuoteSink {
 
 export interface QuotePublisherOptions {
   log: Logger;
-  now?: () => number;
+  now?: Clock;
   resendMs?: number;
 }
 
@@ -31,7 +32,7 @@ export interface QuotePublisherOptions {
 const sameQuote = (a: VenueQuoteMessage, b: VenueQuoteMessage) => JSON.stringify({ ...a, ts: '' }) === JSON.stringify({ ...b, ts: '' });
 
 export function createQuotePublisher(redis: Redis, opts: QuotePublisherOptions): QuotePublisher {
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? systemClock;
   const resendMs = opts.resendMs ?? 5_000;
   const held = new Map<string, VenueQuoteMessage>();
   /** The last quote sent per venue, to forward a confirmation only every `resendMs`. */

@@ -11,6 +11,7 @@ import { NO_ASKS, tradable, type QuoteSink, type QuoteSource, type UpDownAsks } 
 import type { KalshiClient } from './client.js';
 import { kalshiMarketUrl } from '../../catalog/kalshi-pages.js';
 import { KalshiMarket } from './schemas.js';
+import { type Clock, systemClock } from '../../model/clock.js';
 
 export const KALSHI_OPERATOR = 'kalshi';
 
@@ -71,12 +72,12 @@ export interface KalshiCrypto15mOptions {
   client: KalshiClient;
   log: Logger;
   pollMs: number;
-  now?: () => number;
+  now?: Clock;
 }
 
 /** Polls each series' open markets and reports the current window's quote, or drops it. */
 export function createKalshiCrypto15m(opts: KalshiCrypto15mOptions): QuoteSource {
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? systemClock;
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
   const failing = new Set<string>();

@@ -13,6 +13,7 @@ import type { QuoteSink, QuoteSource } from '../quotes/quote-source.js';
 import { ClobBooks, parseClobFrame } from './clob-book.js';
 import type { PolymarketClient } from './client.js';
 import { parseUpDownEvent, upDownSlug, type UpDownMarket } from './updown-events.js';
+import { type Clock, systemClock } from '../../model/clock.js';
 
 export const POLYMARKET_OPERATOR = 'polymarket';
 
@@ -21,7 +22,7 @@ export interface PolymarketUpDownOptions {
   /** The CLOB market channel, e.g. wss://ws-subscriptions-clob.polymarket.com/ws/market. */
   wsUrl: string;
   log: Logger;
-  now?: () => number;
+  now?: Clock;
   /** How often Gamma is asked for events not found yet and for a start price not published yet. */
   discoverMs?: number;
   /** How often the current windows are re-evaluated, so a window rolls on time without a message. */
@@ -36,7 +37,7 @@ const PING_MS = 5_000;
 const SILENCE_MS = 10_000;
 
 export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSource {
-  const now = opts.now ?? Date.now;
+  const now = opts.now ?? systemClock;
   const discoverMs = opts.discoverMs ?? 5_000;
   const markets = new Map<string, UpDownMarket>();
   const books = new ClobBooks();

@@ -9,6 +9,7 @@
 import WebSocket from 'ws';
 import type { Logger } from '../../log.js';
 import { ReconnectBackoff } from './reconnect.js';
+import { type Clock, systemClock } from '../../model/clock.js';
 
 export interface ReconnectingSocketOptions {
   /** For log lines: "coinbase", "polymarket clob". */
@@ -16,7 +17,7 @@ export interface ReconnectingSocketOptions {
   url: string;
   log: Logger;
   /** Our clock, for the healthy period and `lastHeardAt`. */
-  now?: () => number;
+  now?: Clock;
   /** Terminate the connection when nothing arrives for this long (a silent socket). */
   silenceMs: number;
   /** Send `pingText` this often (a venue that drops quiet connections, or to have a pong to hear). */
@@ -35,11 +36,11 @@ export class ReconnectingSocket {
   #failing = false;
   #lastHeardAt: number | undefined;
   readonly #backoff = new ReconnectBackoff();
-  readonly #now: () => number;
+  readonly #now: Clock;
   readonly #timers: { retry?: NodeJS.Timeout; watchdog?: NodeJS.Timeout; ping?: NodeJS.Timeout } = {};
 
   constructor(private readonly o: ReconnectingSocketOptions) {
-    this.#now = o.now ?? Date.now;
+    this.#now = o.now ?? systemClock;
   }
 
   /** When the last frame of the current connection arrived (our clock); undefined while not connected. */

@@ -1,0 +1,9 @@
+/**
+ * The time every part of the service reads: milliseconds since the epoch. Code whose behaviour
+ * depends on time (live windows, freshness, quotas, report buckets, rate-limit windows) takes a
+ * `Clock` rather than calling `Date.now` itself, so tests move time instead of waiting for it.
+ */
+export type Clock = () => number;
+
+/** The machine's clock. Processes started by tests have theirs moved as a whole (test/support/test-clock.ts). */
+export const systemClock: Clock = () => Date.now();
