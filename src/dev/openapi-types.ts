@@ -26,7 +26,7 @@ export async function openApiTypes(): Promise<string> {
 }
 
 /**
- * The document without the captured 200 examples (src/reference/openapi-examples.json): they are
+ * The document without the captured 200 examples (src/http/openapi-examples.json): they are
  * real answers that change with every capture and would otherwise be copied into the types' comments.
  */
 function withoutCapturedExamples(doc: Record<string, any>): Record<string, unknown> {

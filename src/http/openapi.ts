@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import type { Config } from '../config.js';
-import { exampleOf } from '../reference/openapi-examples.js';
+import { exampleOf } from './openapi-examples.js';
 import { FIELDS } from '../tracking/click-links.js';
 import { DEFAULT_WS_OPTIONS } from '../transport/ws-server.js';
 import { componentSchemas, parameterSchema, ref, type ComponentName, type JsonSchema } from './openapi-schemas.js';

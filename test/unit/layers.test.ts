@@ -38,7 +38,6 @@ const LAYERS: Record<string, number> = {
   'model/': 0,
   'ws/': 0,
   'process/': 0,
-  'reference/': 0,
   'problem.ts': 0,
   'log.ts': 0,
   'with-timeout.ts': 0,
