@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,6 +8,9 @@ export default defineConfig({
     setupFiles: ['test/support/contract-setup.ts'],
     // Integration and e2e files each start their own redis-server and processes.
     pool: 'forks',
+    // vitest's default (cores - 1) runs files one at a time on two cores; most of an e2e file's time
+    // is spent waiting on the processes it started, so two files at once fit on two cores.
+    maxWorkers: Math.max(2, availableParallelism()),
     // Files share a fork's loaded modules: importing the service's module graph (and the contract
     // check's document) once per fork, not once per file, is most of the suite's time otherwise.
     // Test files keep their own state: what they change globally (fake timers) they restore.
