@@ -573,28 +573,38 @@ describe('a publisher\'s page on another origin', () => {
 
   it('writes sportsbook odds in each format, and numbers, money and dates in the widget\'s locale', async () => {
     const formats = ['american', 'decimal', 'fractional'] as const;
-    const p = await open(publish('/formats', [
+    const p = await context.newPage();
+    await p.setViewportSize({ width: 1280, height: 800 });
+    // Prices and volumes move with every refresh: compare each widget with the last answer it got.
+    const answers: Array<{ url: string; body: Promise<unknown> }> = [];
+    p.on('response', (r) => {
+      if (r.url().includes('/v1/widgets/') && r.status() === 200) answers.push({ url: r.url(), body: r.json() });
+    });
+    const lastAnswer = (part: string) => answers.findLast((a) => a.url.includes(part))?.body;
+    await p.goto(publish('/formats', [
       ...formats.map((f) => `<predictwire-widget kind="sportsbook" league="EPL" odds-format="${f}"></predictwire-widget>`),
       '<predictwire-widget kind="broad" limit="3" locale="de" currency="EUR"></predictwire-widget>',
     ]));
     await settled(p);
     for (const f of formats) {
-      const book = SportsbookWidgetPayload.parse(await getJson(`/v1/widgets/sportsbook?league=EPL&odds_format=${f}`));
-      expect(book.odds_format).toBe(f);
-      const home = book.odds_matrix.operators.map((op) => op.lines.home_moneyline ?? '');
       const shown = await p.locator(`predictwire-widget[odds-format="${f}"] tbody tr`).evaluateAll((rows) =>
         rows.map((r) => r.querySelectorAll('td')[2]!.textContent ?? ''),
       );
+      const book = SportsbookWidgetPayload.parse(await lastAnswer(`odds_format=${f}`));
+      expect(book.odds_format).toBe(f);
+      const home = book.odds_matrix.operators.map((op) => op.lines.home_moneyline ?? '');
       // en-US reads what the API wrote.
       for (const [i, odds] of home.entries()) expect(shown[i], f).toContain(odds);
     }
     // The visitor's country picks the format when the page does not: fractional in GB.
     expect(SportsbookWidgetPayload.parse(await getJson('/v1/widgets/sportsbook?league=EPL&fallback_geo=GB')).odds_format).toBe('fractional');
     // German: money through Intl ("579 Mio. €"), the figures the API wrote.
-    const broad = BroadWidgetPayload.parse(await getJson('/v1/widgets/broad?limit=3&currency=EUR', { 'accept-language': 'de' }));
     const de = p.locator('predictwire-widget[locale="de"]');
+    const shownVolume = await de.locator('.summary dd').first().textContent();
+    const broad = BroadWidgetPayload.parse(await lastAnswer('/v1/widgets/broad'));
+    expect(broad.trending_summary.global_24h_volume).toMatch(/^€/);
     const volume = localNumber(broad.trending_summary.global_24h_volume, 'de');
-    expect(await de.locator('.summary dd').first().textContent()).toBe(volume);
+    expect(shownVolume).toBe(volume);
     // "€579.0M" reads "579 Mio. €": the API's figure with a decimal comma, the German abbreviation, the sign after.
     const figure = Number(broad.trending_summary.global_24h_volume.replace(/[^\d.]/g, ''));
     expect(volume.replace(/\s/gu, ' ')).toMatch(new RegExp(`^${String(figure).replace('.', ',')} (Mio\\.|Mrd\\.|Tsd\\.) €$`));
