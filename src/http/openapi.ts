@@ -11,7 +11,8 @@ import { FIELDS } from '../tracking/click-links.js';
 import { DEFAULT_WS_OPTIONS } from '../transport/ws-server.js';
 import { componentSchemas, parameterSchema, ref, type ComponentName, type JsonSchema } from './openapi-schemas.js';
 import { EventWidgetQuery, SlugPath, SpecificEventQuery, SportsbookWidgetQuery, WsQuery } from './params.js';
-import { dataUnavailable, invalidParameters, notFound, Problem, PROBLEM_DOCS } from '../problem.js';
+import { dataUnavailable, invalidParameters, Problem, PROBLEM_DOCS } from '../problem.js';
+import { unknownEvent } from '../serve/snapshot-lookup.js';
 import { rateLimited } from '../limits/rate-limits.js';
 import { BroadWidgetQuery } from './routes/broad.js';
 import { ReportQuery } from './routes/reports.js';
@@ -67,7 +68,7 @@ const PROBLEM_EXAMPLES: Record<number, Problem> = {
   400: invalidParameters([{ param: 'limit', message: 'must be an integer from 1 to 50' }]),
   401: new Problem(401, 'invalid_credentials', 'The advertiser id and API key do not match an active key.'),
   403: new Problem(403, 'invalid_link', 'This link is not a valid signed predictwire link.'),
-  404: notFound('No event with slug "fed-march-2031". GET /advertiser/v1/widgets/events lists the active ones.'),
+  404: unknownEvent('fed-march-2031'),
   405: new Problem(405, 'method_not_allowed', 'POST is not supported; this API is read-only.'),
   410: new Problem(410, 'link_expired', 'This link has expired; reload the widget for a fresh one.'),
   426: new Problem(426, 'upgrade_required', 'GET /v1/ws takes only WebSocket upgrades: connect with a WebSocket client (ws:// or wss://).'),

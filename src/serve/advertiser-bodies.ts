@@ -1,11 +1,10 @@
 /** Bodies of the advertiser data endpoints (docs/contract.md: event list, operator comparison). */
 import { COMPLIANCE } from '../catalog/compliance.js';
 import { operatorById } from '../catalog/operators.js';
-import { notFound } from '../problem.js';
 import { buildEventList, buildSpecificEvent } from '../widgets/advertiser-events.js';
 import type { ServeContext } from './context.js';
 import type { Built, CachedBody } from './payload-cache.js';
-import { findEvent, requireSnapshot } from './snapshot-lookup.js';
+import { requireEvent, requireSnapshot } from './snapshot-lookup.js';
 import { VariantKeys } from './variant-keys.js';
 import { BODY_TTL_MS } from './widget-context.js';
 
@@ -34,8 +33,7 @@ export function specificEventBodies(ctx: ServeContext): SpecificEventBodies {
   const keys = new VariantKeys((p) => `specific|${p[0]}|${p[1] ?? 'all'}|${p[2]}`);
   const build = ([slug, limit, country]: SpecificParts): Built => {
     const snap = requireSnapshot(ctx.snapshots, 'events', 'all');
-    const event = findEvent(snap, slug);
-    if (!event) throw notFound(`No event with slug "${slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
+    const event = requireEvent(snap, slug);
     const { a, b } = ctx.config.advertiserOperators;
     const payload = buildSpecificEvent(event, snap.changedAt, { operatorA: a, operatorB: b, limit, country, isAllowed: COMPLIANCE.isAllowed }, { operatorById });
     return { payload, changedAt: snap.changedAt };

@@ -1,10 +1,9 @@
 /** The event widget's body for a slug and a viewer: shared by the REST route and the `event:{slug}` topic. */
 import type { DisplayFormat } from '../model/index.js';
-import { notFound } from '../problem.js';
 import { buildEventWidget } from '../widgets/event-widget.js';
 import type { ServeContext } from './context.js';
 import type { Built, CachedBody } from './payload-cache.js';
-import { findEvent, requireSnapshot } from './snapshot-lookup.js';
+import { requireEvent, requireSnapshot } from './snapshot-lookup.js';
 import { VariantKeys } from './variant-keys.js';
 import { BODY_TTL_MS, widgetContext } from './widget-context.js';
 
@@ -18,8 +17,7 @@ export function eventBodies(ctx: ServeContext): EventBodies {
   const keys = new VariantKeys((p) => `event|${p[0]}|${p[1]}|${p[2] ?? ''}|${p[3]}`);
   const build = ([slug, format, advertiserId, country]: EventParts, nowMs: number): Built => {
     const snap = requireSnapshot(ctx.snapshots, 'events', 'all');
-    const event = findEvent(snap, slug);
-    if (!event) throw notFound(`No event with slug "${slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
+    const event = requireEvent(snap, slug);
     const payload = buildEventWidget(event, snap.changedAt, format, widgetContext(ctx.config, new Date(nowMs), advertiserId, `event|${snap.version}`, country));
     return { payload, changedAt: snap.changedAt, expiresAt: nowMs + BODY_TTL_MS };
   };

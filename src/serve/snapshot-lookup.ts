@@ -2,7 +2,7 @@
 import type { MarketEvent } from '../model/index.js';
 import type { Snapshot, SnapshotKind } from '../store/schemas.js';
 import type { SnapshotCache } from '../store/snapshot-cache.js';
-import { dataUnavailable } from '../problem.js';
+import { dataUnavailable, notFound, type Problem } from '../problem.js';
 
 export function requireSnapshot<K extends SnapshotKind>(cache: SnapshotCache, kind: K, key: string): Snapshot<K> {
   const snap = cache.get(kind, key);
@@ -20,4 +20,14 @@ export function findEvent(snap: Snapshot<'events'>, slug: string): MarketEvent |
     indexes.set(snap, index);
   }
   return index.get(slug);
+}
+
+/** The 404 for a slug no open event has. */
+export const unknownEvent = (slug: string): Problem => notFound(`No event with slug "${slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
+
+/** The event `slug` of `snap`. @throws Problem 404 when there is none. */
+export function requireEvent(snap: Snapshot<'events'>, slug: string): MarketEvent {
+  const event = findEvent(snap, slug);
+  if (!event) throw unknownEvent(slug);
+  return event;
 }
