@@ -4,12 +4,13 @@
  * admin port aggregates both workers' metrics, a killed or hung worker is restarted while the port
  * keeps answering, SIGTERM drains and exits 0, and workers go when their primary is killed.
  */
-import { createServer, get } from 'node:http';
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { openWebSocket } from '../support/ws-client.js';
 import { freePort } from '../../src/process/free-port.js';
 import { alive } from '../support/processes.js';
+import { requestOnNewConnection } from '../support/api-workers.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, wsConnections, type ServiceProcess } from '../support/service.js';
 import { packageVersion } from '../../src/metrics/build-info.js';
@@ -44,19 +45,6 @@ afterAll(async () => {
   await Promise.all([api?.stop(), feedWorker?.stop()]);
 });
 
-/** Status of a GET on a connection of its own, so the kernel picks a worker for each. */
-const getFresh = (url: string) =>
-  new Promise<number>((resolve, reject) => {
-    get(url, { agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => {
-        // Closed by us now: a worker killed later must not reset a socket nobody listens to.
-        res.socket.destroy();
-        resolve(res.statusCode ?? 0);
-      });
-    }).on('error', (err) => reject(new Error(`GET ${url}: ${err.message}`)));
-  });
-
 /** The pid and worker index of each access-log line for `route`. */
 function answeredBy(route: string): Array<{ pid: number; worker: number }> {
   return api
@@ -74,7 +62,6 @@ const metric = (text: string, series: string) => Number(new RegExp(`^${series.re
 
 const openWs = (address: string) => openWebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { 'x-forwarded-for': address });
 
-/** Pids of the primary's worker processes, from the access log of fresh /healthz requests. */
 /**
  * The workers that answer fresh connections. The kernel spreads connections over the workers'
  * listening sockets; on a loaded machine one worker may take a long run of them, so ask until both
@@ -83,7 +70,7 @@ const openWs = (address: string) => openWebSocket(`${api.base.replace('http', 'w
 async function workerPids(): Promise<Set<number>> {
   const before = answeredBy('/healthz').length;
   const seen = () => new Set(answeredBy('/healthz').slice(before).map((a) => a.pid));
-  for (let i = 0; i < 200 && (i < 24 || seen().size < 2); i++) expect(await getFresh(`${api.base}/healthz`)).toBe(200);
+  for (let i = 0; i < 200 && (i < 24 || seen().size < 2); i++) expect(await requestOnNewConnection(`${api.base}/healthz`, {})).toBe(200);
   return seen();
 }
 
@@ -150,7 +137,7 @@ describe('API_WORKERS=2', () => {
     // socket closed (ps shows the main thread a zombie earlier, and a connection the kernel queues on
     // the dying socket meanwhile is reset). From then on the survivor answers everything.
     await expect.poll(() => api.output(), { timeout: 10_000 }).toMatch(/api worker \d exited \(SIGKILL\); restarting in 1 s/);
-    for (let i = 0; i < 10; i++) expect(await getFresh(`${api.base}/healthz`)).toBe(200);
+    for (let i = 0; i < 10; i++) expect(await requestOnNewConnection(`${api.base}/healthz`, {})).toBe(200);
     await expect.poll(async () => (await workerPids()).size, { timeout: 30_000, interval: 500 }).toBe(2);
     const now = await workerPids();
     expect(now.has(survivor!)).toBe(true);
@@ -185,8 +172,8 @@ describe('API_WORKERS=2', () => {
     const pids = await workerPids();
     const exit = new Promise<number | null>((r) => api.child.once('exit', (code) => r(code)));
     api.child.kill('SIGTERM');
-    await expect.poll(() => getFresh(`${api.base}/readyz`), { timeout: 5_000, interval: 100 }).toBe(503);
-    expect(await getFresh(`${api.base}/healthz`)).toBe(200);
+    await expect.poll(() => requestOnNewConnection(`${api.base}/readyz`, {}), { timeout: 5_000, interval: 100 }).toBe(503);
+    expect(await requestOnNewConnection(`${api.base}/healthz`, {})).toBe(200);
     expect(await exit).toBe(0);
     for (const pid of pids) expect(alive(pid), `worker ${pid}`).toBe(false);
     expect(api.output().match(/restarting in/g)).toHaveLength(2); // the kills above; a drained worker is not restarted

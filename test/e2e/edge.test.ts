@@ -12,6 +12,7 @@ import { freePort } from '../../src/process/free-port.js';
 import { impressionsKey } from '../../src/tracking/impression-writes.js';
 import { cloudflareHeaders, EDGE_JURISDICTIONS as JURISDICTIONS, hasNginx, NGINX, originRequests, startEdge, type Edge } from '../support/edge.js';
 import { useRedis } from '../support/redis.js';
+import { waitUntil } from '../support/processes.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
 if (!hasNginx()) console.warn(`edge.test.ts skipped: ${NGINX} not found (apt-get install nginx)`);
@@ -134,15 +135,18 @@ describe.skipIf(!hasNginx())('nginx edge in front of the API', () => {
       const j = JURISDICTIONS[0]!;
       // Polled until the cached copy is past its s-maxage: then it is served stale, not an error.
       let status: string | null = null;
-      const deadline = Date.now() + 10_000;
-      while (status !== 'STALE' && Date.now() < deadline) {
-        const res = await viaEdge(urlOf(route), j, { 'accept-language': 'en-US,en;q=0.9' });
-        expect(res.status, route).toBe(200);
-        const body = (await res.json()) as { resolved_geo: string; resolved_region: string | null };
-        expect(body.resolved_region ?? body.resolved_geo).toBe(codeOf(j));
-        status = res.headers.get('x-cache-status');
-        if (status !== 'STALE') await new Promise((r) => setTimeout(r, 200));
-      }
+      await waitUntil(
+        async () => {
+          const res = await viaEdge(urlOf(route), j, { 'accept-language': 'en-US,en;q=0.9' });
+          expect(res.status, route).toBe(200);
+          const body = (await res.json()) as { resolved_geo: string; resolved_region: string | null };
+          expect(body.resolved_region ?? body.resolved_geo).toBe(codeOf(j));
+          status = res.headers.get('x-cache-status');
+          return status === 'STALE';
+        },
+        10_000,
+        () => `${route}: the edge answered ${status}, never STALE`,
+      );
       expect(status, route).toBe('STALE');
     }
   });
