@@ -19,7 +19,6 @@ function buildList(ctx: ServeContext, nowMs: number): Built {
 
 /** The advertiser's event list. @throws Problem 503 before the first events snapshot. */
 export function eventListBody(ctx: ServeContext): CachedBody {
-  requireSnapshot(ctx.snapshots, 'events', 'all');
   return ctx.payloads.getOrBuild('events', 'list', ctx.now(), buildList, ctx);
 }
 
@@ -39,7 +38,6 @@ export function specificEventBodies(ctx: ServeContext): SpecificEventBodies {
     return { payload, changedAt: snap.changedAt };
   };
   return (...parts) => {
-    requireSnapshot(ctx.snapshots, 'events', 'all');
     return ctx.payloads.getOrBuild('events', keys.of(parts), ctx.now(), build, parts);
   };
 }

@@ -27,7 +27,6 @@ export function catalogBodies(ctx: ServeContext): () => CachedBody {
     return { payload: buildCatalog(input, now), changedAt, expiresAt };
   };
   return () => {
-    requireSnapshot(ctx.snapshots, 'events', 'all');
     const leagues = LEAGUES.map((league) => ({ league, snap: ctx.snapshots.get('sportsbook', league) }));
     const key = ['catalog', ...leagues.map((l) => l.snap?.version ?? 0)].join('|');
     return ctx.payloads.getOrBuild('events', key, ctx.now(), build, leagues);

@@ -22,7 +22,6 @@ export function eventBodies(ctx: ServeContext): EventBodies {
     return { payload, changedAt: snap.changedAt, expiresAt: nowMs + BODY_TTL_MS };
   };
   return (slug, format, advertiserId, country) => {
-    requireSnapshot(ctx.snapshots, 'events', 'all');
     const parts: EventParts = [slug, format, advertiserId, country];
     return ctx.payloads.getOrBuild('events', keys.of(parts), ctx.now(), build, parts);
   };

@@ -85,7 +85,8 @@ export class PayloadCache {
   /**
    * The body under `key`, else the one `build(input, nowMs)` makes, stored: the one way a body is
    * cached. `build` is made once per route and `input` is the key's parts array the caller already
-   * holds, so a hit allocates nothing.
+   * holds, so a hit allocates nothing. A hit needs no check that the snapshot exists (snapshots are
+   * never dropped once loaded); `build` throws the 503 before the first one.
    */
   getOrBuild<I>(kind: SnapshotKind, key: string, nowMs: number, build: BodyBuilder<I>, input: I): CachedBody {
     const hit = this.get(kind, key, nowMs);

@@ -41,7 +41,6 @@ export function sportsbookBodies(ctx: ServeContext): SportsbookBodies {
     return { payload, changedAt: snap.changedAt, expiresAt: Date.parse(matchup.scheduledTime), snapshotKey: league };
   };
   return (...parts) => {
-    requireSnapshot(ctx.snapshots, 'sportsbook', parts[0]);
     return ctx.payloads.getOrBuild('sportsbook', keys.of(parts), ctx.now(), build, parts);
   };
 }
