@@ -1,15 +1,17 @@
 /**
  * A mixed workload (issue 28 part 5): wrk cycling through up to 10,000 distinct widget URLs
  * (jurisdictions, currencies, limits, display and odds formats, an advertiser) against the same API
- * answering one URL, alternately in one run. Every URL is requested once before measuring, so both
- * measure serving built bodies; what differs is the per-URL work (query parsing, variant lookup).
+ * answering one URL, alternately in one run. Every URL is requested once before measuring. The data
+ * moves at production intervals, so besides the per-URL work (query parsing, variant lookup) the
+ * many URLs pay for rebuilding and recompressing every variant at each data change, which one URL
+ * pays once. Each run also reports the CPU time the API spent per request.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LEAGUES } from '../src/model/index.js';
-import { pinned } from './lib/cpu.js';
+import { cpuTimeUs, pinned } from './lib/cpu.js';
 import type { BenchOptions } from './lib/options.js';
 import { BENCH_ADVERTISER, startStack } from './lib/stack.js';
 import { median } from './lib/stats.js';
@@ -52,13 +54,20 @@ function cyclingScript(paths: string[]): string {
   return `local paths = {\n${list}\n}\nlocal i = 0\nwrk.headers["Accept-Encoding"] = "gzip, deflate, br"\nfunction request()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n`;
 }
 
-/** A wrk run of a script file. */
-function runMixed(base: string, file: string, o: BenchOptions): WrkResult {
+/** The median CPU time the server spent per request over `runs`. */
+const cpu = (runs: Array<{ cpuUsPerRequest: number }>) => `${median(runs.map((r) => r.cpuUsPerRequest)).toFixed(1)} µs CPU`;
+
+/** A wrk run with the CPU time the server spent per request. */
+type MixedRun = WrkResult & { cpuUsPerRequest: number };
+
+/** A wrk run of a script file, with the CPU time the server (`pid`) spent per request. */
+function runMixed(base: string, pid: number | undefined, file: string, o: BenchOptions): MixedRun {
+  const before = pid === undefined ? Number.NaN : cpuTimeUs(pid);
   const [cmd, ...args] = pinned(LOAD_CPU, ['wrk', '-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-s', file, base]);
   const run = spawnSync(cmd!, args, { encoding: 'utf8', timeout: (o.seconds + 30) * 1000 });
   const result = parseWrk(run.stdout);
   if (!Number.isFinite(result.rps)) throw new Error(`mixed: wrk printed no result:\n${run.stdout}${run.stderr}`);
-  return result;
+  return { ...result, cpuUsPerRequest: pid === undefined ? Number.NaN : (cpuTimeUs(pid) - before) / result.requests };
 }
 
 export async function runMixedWorkload(o: BenchOptions, log: Log): Promise<MixedResult> {
@@ -83,25 +92,25 @@ export async function runMixedWorkload(o: BenchOptions, log: Log): Promise<Mixed
     writeFileSync(manyFile, cyclingScript(paths));
     writeFileSync(oneFile, cyclingScript([single]));
     log(`mixed: ${paths.length} distinct URLs against one (${single}), ${o.rounds} rounds x ${o.seconds} s`);
-    const one: WrkResult[] = [];
-    const many: WrkResult[] = [];
+    const one: MixedRun[] = [];
+    const many: MixedRun[] = [];
     for (let r = 0; r < o.rounds; r++) {
-      one.push(runMixed(api.base, oneFile, o));
-      many.push(runMixed(api.base, manyFile, o));
+      one.push(runMixed(api.base, api.child.pid, oneFile, o));
+      many.push(runMixed(api.base, api.child.pid, manyFile, o));
     }
     const ratio = median(many.map((r) => r.rps)) / median(one.map((r) => r.rps));
     const errors = [...one, ...many].reduce((s, r) => s + r.non2xx + r.socketErrors, 0);
     out.rows.push({
       area: 'REST',
       case: `mixed workload: ${int(paths.length)} distinct URLs vs one`,
-      baseline: `${int(median(one.map((r) => r.rps)))} req/s`,
-      predictwire: `${int(median(many.map((r) => r.rps)))} req/s`,
+      baseline: `${int(median(one.map((r) => r.rps)))} req/s · ${cpu(one)}`,
+      predictwire: `${int(median(many.map((r) => r.rps)))} req/s · ${cpu(many)}`,
       ratio: fixed(ratio),
       target: `≥ ${TARGET}`,
       result: errors ? `FAIL (${errors} errors)` : ratio >= TARGET ? 'pass' : 'FAIL',
     });
     out.details.push({ part: 'mixed', urls: paths.length, single, one, many });
-    log(`  one URL ${int(median(one.map((r) => r.rps)))} req/s, ${paths.length} URLs ${int(median(many.map((r) => r.rps)))} req/s, ratio ${fixed(ratio)}`);
+    log(`  one URL ${int(median(one.map((r) => r.rps)))} req/s (${cpu(one)}), ${paths.length} URLs ${int(median(many.map((r) => r.rps)))} req/s (${cpu(many)}), ratio ${fixed(ratio)}`);
   } finally {
     await stack.stop();
   }

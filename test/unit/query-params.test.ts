@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventWidgetQuery, SpecificEventQuery, SportsbookWidgetQuery } from '../../src/http/params.js';
 import { Problem } from '../../src/problem.js';
-import { parseQuery } from '../../src/http/query.js';
+import { MEMO_LIMIT, parseQuery } from '../../src/http/query.js';
 
 /** Runs `fn`, expecting a Problem, and returns it. */
 function problemOf(fn: () => unknown): Problem {
@@ -135,5 +135,18 @@ describe('parseQuery with SpecificEventQuery (limit 1..100)', () => {
     expect(problemOf(() => parseQuery(SpecificEventQuery, 'limit=abc&limit=5')).errors).toEqual([
       { param: 'limit', message: LIMIT_MSG },
     ]);
+  });
+});
+
+describe('parseQuery memo', () => {
+  it('keeps a query string parsed while thousands of others come between, and forgets the least recent past its limit', () => {
+    const first = parseQuery(SportsbookWidgetQuery, 'league=NBA&odds_format=decimal&memo-test=first');
+    for (let i = 0; i < MEMO_LIMIT - 1; i++) parseQuery(SportsbookWidgetQuery, `league=NFL&memo-test=${i}`);
+    // Still among the last MEMO_LIMIT: the same frozen object, not parsed again.
+    expect(parseQuery(SportsbookWidgetQuery, 'league=NBA&odds_format=decimal&memo-test=first')).toBe(first);
+    for (let i = 0; i < MEMO_LIMIT; i++) parseQuery(SportsbookWidgetQuery, `league=EPL&memo-test=${i}`);
+    const again = parseQuery(SportsbookWidgetQuery, 'league=NBA&odds_format=decimal&memo-test=first');
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
   });
 });
