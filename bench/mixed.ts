@@ -11,7 +11,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LEAGUES } from '../src/model/index.js';
+import { freePort } from '../src/process/free-port.js';
 import { cpuTimeUs, pinned } from './lib/cpu.js';
+import { capture, replayHeaders } from './lib/http-capture.js';
+import { spawnTs, waitForLine } from './lib/procs.js';
+import { BROWSER_AE, replayKey, splitPath, type ReplayEntry } from './lib/replay.js';
 import type { BenchOptions } from './lib/options.js';
 import { BENCH_ADVERTISER, startStack } from './lib/stack.js';
 import { median } from './lib/stats.js';
@@ -70,9 +74,21 @@ function runMixed(base: string, pid: number | undefined, file: string, o: BenchO
   return { ...result, cpuUsPerRequest: pid === undefined ? Number.NaN : (cpuTimeUs(pid) - before) / result.requests };
 }
 
+/** Seconds of each moving-data run: whole refresh cycles (5 s in production), so each run pays the same rebuilds. */
+const MOVING_SECONDS = 10;
+
 export async function runMixedWorkload(o: BenchOptions, log: Log): Promise<MixedResult> {
   const out: MixedResult = { rows: [], details: [] };
-  const stack = await startStack({ withData: true, backgroundCpus: LOAD_CPU });
+  // Still data first: what serving many URLs costs per request. Then moving data, as in production:
+  // that plus rebuilding every variant at each data change.
+  await measure(out, o, log, 'data still', true, o.seconds);
+  await measure(out, o, log, 'data moving', false, Math.max(o.seconds, MOVING_SECONDS));
+  return out;
+}
+
+/** One stack, every URL built once, then wrk alternating the many-URL and one-URL scripts. */
+async function measure(out: MixedResult, o: BenchOptions, log: Log, label: string, stillData: boolean, seconds: number): Promise<void> {
+  const stack = await startStack({ withData: true, backgroundCpus: LOAD_CPU, stillData });
   try {
     const api = await stack.startApi({ API_WORKERS: '1' }, { cpus: SERVER_CPU });
     const catalog = (await (await fetch(`${api.base}/v1/catalog`)).json()) as { events: Array<{ slug: string }> };
@@ -91,28 +107,74 @@ export async function runMixedWorkload(o: BenchOptions, log: Log): Promise<Mixed
     const [manyFile, oneFile] = [join(dir, 'many.lua'), join(dir, 'one.lua')];
     writeFileSync(manyFile, cyclingScript(paths));
     writeFileSync(oneFile, cyclingScript([single]));
-    log(`mixed: ${paths.length} distinct URLs against one (${single}), ${o.rounds} rounds x ${o.seconds} s`);
+    log(`mixed, ${label}: ${paths.length} distinct URLs against one (${single}), ${o.rounds} rounds x ${seconds} s`);
     const one: MixedRun[] = [];
     const many: MixedRun[] = [];
+    const run = { ...o, seconds };
     for (let r = 0; r < o.rounds; r++) {
-      one.push(runMixed(api.base, api.child.pid, oneFile, o));
-      many.push(runMixed(api.base, api.child.pid, manyFile, o));
+      one.push(runMixed(api.base, api.child.pid, oneFile, run));
+      many.push(runMixed(api.base, api.child.pid, manyFile, run));
     }
+    if (stillData) await rawReplayRow(out, o, log, api.port, paths, single, manyFile, oneFile);
     const ratio = median(many.map((r) => r.rps)) / median(one.map((r) => r.rps));
     const errors = [...one, ...many].reduce((s, r) => s + r.non2xx + r.socketErrors, 0);
     out.rows.push({
       area: 'REST',
-      case: `mixed workload: ${int(paths.length)} distinct URLs vs one`,
+      case: `mixed workload, ${label}: ${int(paths.length)} distinct URLs vs one`,
       baseline: `${int(median(one.map((r) => r.rps)))} req/s · ${cpu(one)}`,
       predictwire: `${int(median(many.map((r) => r.rps)))} req/s · ${cpu(many)}`,
       ratio: fixed(ratio),
       target: `≥ ${TARGET}`,
       result: errors ? `FAIL (${errors} errors)` : ratio >= TARGET ? 'pass' : 'FAIL',
     });
-    out.details.push({ part: 'mixed', urls: paths.length, single, one, many });
+    out.details.push({ part: 'mixed', data: label, urls: paths.length, single, one, many });
     log(`  one URL ${int(median(one.map((r) => r.rps)))} req/s (${cpu(one)}), ${paths.length} URLs ${int(median(many.map((r) => r.rps)))} req/s (${cpu(many)}), ratio ${fixed(ratio)}`);
   } finally {
     await stack.stop();
   }
-  return out;
+}
+
+/**
+ * The same two scripts against a raw uWS app replaying the API's own answers to every URL and asking
+ * for the peer address (bench/raw-replay.ts): what serving that many distinct answers costs an app
+ * that does nothing else, so the API's ratio can be read against it. Data still: the answers
+ * captured are the ones the API serves.
+ */
+async function rawReplayRow(out: MixedResult, o: BenchOptions, log: Log, apiPort: number, paths: string[], single: string, manyFile: string, oneFile: string): Promise<void> {
+  const entries: ReplayEntry[] = [];
+  for (const target of paths) {
+    const answer = await capture(apiPort, target, { 'Accept-Encoding': BROWSER_AE });
+    const { path, query } = splitPath(target);
+    entries.push({ key: replayKey(path, query, BROWSER_AE), status: answer.status, headers: replayHeaders(answer), bodyBase64: answer.body.toString('base64') });
+  }
+  if (!paths.includes(single)) throw new Error(`mixed: the single URL ${single} is not among the many`);
+  const file = join(mkdtempSync(join(tmpdir(), 'pw-bench-mixed-')), 'replay.json');
+  writeFileSync(file, JSON.stringify(entries));
+  const port = await freePort();
+  const raw = await spawnTs('bench/raw-replay.ts', {}, { cpus: SERVER_CPU, args: [file, String(port), 'peer'] });
+  try {
+    await waitForLine(raw, 'listening');
+    const base = `http://127.0.0.1:${port}`;
+    const one: MixedRun[] = [];
+    const many: MixedRun[] = [];
+    for (let r = 0; r < o.rounds; r++) {
+      one.push(runMixed(base, raw.child.pid, oneFile, o));
+      many.push(runMixed(base, raw.child.pid, manyFile, o));
+    }
+    const errors = [...one, ...many].reduce((s, r) => s + r.non2xx + r.socketErrors, 0);
+    const ratio = median(many.map((r) => r.rps)) / median(one.map((r) => r.rps));
+    out.rows.push({
+      area: 'REST',
+      case: `mixed workload, raw replay + peer address of the same answers: ${int(paths.length)} distinct URLs vs one`,
+      baseline: `${int(median(one.map((r) => r.rps)))} req/s · ${cpu(one)}`,
+      predictwire: `${int(median(many.map((r) => r.rps)))} req/s · ${cpu(many)}`,
+      ratio: fixed(ratio),
+      target: 'report',
+      result: errors ? `FAIL (${errors} errors)` : '',
+    });
+    out.details.push({ part: 'mixed', data: 'raw replay + peer address', urls: paths.length, single, one, many });
+    log(`  raw replay: one URL ${int(median(one.map((r) => r.rps)))} req/s (${cpu(one)}), ${paths.length} URLs ${int(median(many.map((r) => r.rps)))} req/s (${cpu(many)}), ratio ${fixed(ratio)}`);
+  } finally {
+    await raw.stop();
+  }
 }

@@ -16,7 +16,7 @@ import { capture, headerOf, replayHeaders, type CapturedResponse } from './lib/h
 import type { BenchOptions } from './lib/options.js';
 import { cpuTimeUs } from './lib/cpu.js';
 import { spawnTs, waitForLine } from './lib/procs.js';
-import { replayKey, type ReplayEntry } from './lib/replay.js';
+import { BROWSER_AE, replayKey, splitPath, type ReplayEntry } from './lib/replay.js';
 import { BENCH_ADVERTISER, startStack, type Stack } from './lib/stack.js';
 import { median } from './lib/stats.js';
 import { fixed, int, type Row, type WireRow } from './lib/table.js';
@@ -26,7 +26,6 @@ const SERVER_CPU = 0;
 const LOAD_CPU = 1;
 /** Against the replay that asks for the peer address (the API cannot skip that call). */
 const RATIO_TARGET = 0.9;
-const BROWSER_AE = 'gzip, deflate, br';
 
 interface Endpoint {
   name: string;
@@ -105,11 +104,6 @@ async function endpoints(api: ServiceProcess, apiKey: string): Promise<Endpoint[
   );
   return out;
 }
-
-const splitPath = (path: string) => {
-  const q = path.indexOf('?');
-  return q < 0 ? { path, query: '' } : { path: path.slice(0, q), query: path.slice(q + 1) };
-};
 
 interface Case {
   name: string;

@@ -60,7 +60,16 @@ export interface StackOptions {
   backgroundCpus?: number | string;
   /** Strikes to seed when the feed does not run (asset, horizon, price). */
   strikes?: Array<[Asset, Horizon, number]>;
+  /**
+   * With `withData`: the data is loaded once and then held still. The worker refreshes once a day
+   * (the API is told the same, so nothing turns stale) and the feed stops once the strikes are
+   * seeded; the clock still moves (the live widgets' countdown).
+   */
+  stillData?: boolean;
 }
+
+/** Refresh intervals that keep loaded data still for a benchmark's length. */
+const STILL: Record<string, string> = { REFRESH_EVENTS_SECONDS: '86400', REFRESH_SPORTSBOOK_SECONDS: '86400', REFRESH_METRICS_SECONDS: '86400' };
 
 /** Starts Redis (and with `withData` the worker and feed) and an advertiser key. */
 export async function startStack(o: StackOptions): Promise<Stack> {
@@ -68,7 +77,8 @@ export async function startStack(o: StackOptions): Promise<Stack> {
   if (o.backgroundCpus !== undefined) pinPid(redis.process.pid!, o.backgroundCpus);
   const client = new Redis(redis.url);
   const background: ServiceProcess[] = [];
-  const env = apiEnv(redis.url);
+  const still = o.stillData ? STILL : {};
+  const env = apiEnv(redis.url, still);
   const startFeed = async () => {
     const feed = await spawnTs('workers/feed/main.ts', env, { cpus: o.backgroundCpus });
     background.push(feed);
@@ -79,6 +89,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     const [btc, eth] = await Promise.all([firstTick(redis.url, 'BTC'), firstTick(redis.url, 'ETH'), startFeed()]);
     // The API reads strikes at start: one started mid-window has none of its own (no_strike).
     for (const h of [5, 15] as const) await Promise.all([seedStrike(client, 'BTC', h, btc), seedStrike(client, 'ETH', h, eth)]);
+    if (o.stillData) await background.pop()!.stop();
   }
   for (const [asset, h, price] of o.strikes ?? []) await seedStrike(client, asset, h, price);
   const apiKey = await advertiserKeys(client).create(BENCH_ADVERTISER, 'Benchmark', new Date());
@@ -90,7 +101,7 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     apiKey,
     startFeed,
     async startApi(extra = {}, opts = {}) {
-      const api = await spawnTs('src/main.ts', apiEnv(redis.url, extra), opts);
+      const api = await spawnTs('src/main.ts', apiEnv(redis.url, { ...still, ...extra }), opts);
       apis.push(api);
       await waitFor(`${api.base}/${o.withData ? 'readyz' : 'healthz'}`, (s) => s === 200, api, 90_000);
       return api;
