@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { EnvSchema } from '../../src/config.js';
+import { API_NODE_FLAGS } from '../../src/process/node-flags.js';
 import { sentinelDirectives } from '../support/sentinel.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -116,6 +117,12 @@ describe('docker-compose.yml', () => {
       expect(command.join(' '), name).not.toContain('tsx');
       expect(command[command.length - 1], name).toMatch(/^dist\/.+\.js$/);
     }
+  });
+
+  it('starts the api, in compose and in the image, with the V8 flags of src/process/node-flags.ts', () => {
+    expect(services.api!.command).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/main.js']);
+    const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(resolve(root, 'Dockerfile'), 'utf8'))?.[1];
+    expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/main.js']);
   });
 
   it('forwards every setting to every app container through env_file', () => {
