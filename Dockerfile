@@ -33,4 +33,4 @@ EXPOSE 8080
 # The API's liveness; compose gives the worker and the feed their own (their health ports).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT||8080}/healthz`).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "--max-semi-space-size=2", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=4", "dist/src/main.js"]

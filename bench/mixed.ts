@@ -76,18 +76,21 @@ function runMixed(base: string, pid: number | undefined, file: string, o: BenchO
 
 /** Seconds of each moving-data run: whole refresh cycles (5 s in production), so each run pays the same rebuilds. */
 const MOVING_SECONDS = 10;
+/** Data still: at least this many rounds of this many seconds (the one-URL rate moves most between runs). */
+const STILL_ROUNDS = 5;
+const STILL_SECONDS = 3;
 
 export async function runMixedWorkload(o: BenchOptions, log: Log): Promise<MixedResult> {
   const out: MixedResult = { rows: [], details: [] };
   // Still data first: what serving many URLs costs per request. Then moving data, as in production:
   // that plus rebuilding every variant at each data change.
-  await measure(out, o, log, 'data still', true, o.seconds);
-  await measure(out, o, log, 'data moving', false, Math.max(o.seconds, MOVING_SECONDS));
+  await measure(out, { ...o, rounds: Math.max(o.rounds, STILL_ROUNDS), seconds: Math.max(o.seconds, STILL_SECONDS) }, log, 'data still', true);
+  await measure(out, { ...o, seconds: Math.max(o.seconds, MOVING_SECONDS) }, log, 'data moving', false);
   return out;
 }
 
 /** One stack, every URL built once, then wrk alternating the many-URL and one-URL scripts. */
-async function measure(out: MixedResult, o: BenchOptions, log: Log, label: string, stillData: boolean, seconds: number): Promise<void> {
+async function measure(out: MixedResult, o: BenchOptions, log: Log, label: string, stillData: boolean): Promise<void> {
   const stack = await startStack({ withData: true, backgroundCpus: LOAD_CPU, stillData });
   try {
     const api = await stack.startApi({ API_WORKERS: '1' }, { cpus: SERVER_CPU });
@@ -107,13 +110,12 @@ async function measure(out: MixedResult, o: BenchOptions, log: Log, label: strin
     const [manyFile, oneFile] = [join(dir, 'many.lua'), join(dir, 'one.lua')];
     writeFileSync(manyFile, cyclingScript(paths));
     writeFileSync(oneFile, cyclingScript([single]));
-    log(`mixed, ${label}: ${paths.length} distinct URLs against one (${single}), ${o.rounds} rounds x ${seconds} s`);
+    log(`mixed, ${label}: ${paths.length} distinct URLs against one (${single}), ${o.rounds} rounds x ${o.seconds} s`);
     const one: MixedRun[] = [];
     const many: MixedRun[] = [];
-    const run = { ...o, seconds };
     for (let r = 0; r < o.rounds; r++) {
-      one.push(runMixed(api.base, api.child.pid, oneFile, run));
-      many.push(runMixed(api.base, api.child.pid, manyFile, run));
+      one.push(runMixed(api.base, api.child.pid, oneFile, o));
+      many.push(runMixed(api.base, api.child.pid, manyFile, o));
     }
     if (stillData) await rawReplayRow(out, o, log, api.port, paths, single, manyFile, oneFile);
     const ratio = median(many.map((r) => r.rps)) / median(one.map((r) => r.rps));
