@@ -4,10 +4,15 @@ import type { z } from 'zod';
 import { invalidParameters } from '../problem.js';
 
 // Widgets are embedded on many pages with the same query strings: parse each once. Results are
-// plain immutable data; only successes are kept. Each schema's memo holds as many query strings as
-// the payload cache holds bodies of a kind, least recently used out first, so a page mix of
-// thousands of variants is not parsed again on every request (bench/README.md, mixed workload).
+// plain immutable data; only successes are kept. Each schema's memo holds up to 10,000 query
+// strings, least recently used out first, so a page mix of thousands of variants is not parsed
+// again on every request (bench/README.md, mixed workload). Unknown parameters are accepted, so a
+// client can make every query string new and long: the memo is also bounded by its keys' length
+// (about 2 MB a schema), which ten thousand real widget queries of a hundred characters stay under.
 export const MEMO_LIMIT = 10_000;
+export const MEMO_MAX_CHARS = 2_000_000;
+/** What an entry counts against MEMO_MAX_CHARS: its key, and a little for the parsed object. */
+const entrySize = (_value: object, key: string) => key.length + 64;
 const memos = new WeakMap<z.ZodType, LRUCache<string, object>>();
 
 /**
@@ -17,7 +22,7 @@ const memos = new WeakMap<z.ZodType, LRUCache<string, object>>();
  */
 export function parseQuery<S extends z.ZodType>(schema: S, rawQuery: string): z.infer<S> {
   let memo = memos.get(schema);
-  if (!memo) memos.set(schema, (memo = new LRUCache({ max: MEMO_LIMIT })));
+  if (!memo) memos.set(schema, (memo = new LRUCache({ max: MEMO_LIMIT, maxSize: MEMO_MAX_CHARS, sizeCalculation: entrySize })));
   const hit = memo.get(rawQuery);
   if (hit !== undefined) return hit as z.infer<S>;
   const value = parseUncached(schema, rawQuery);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventWidgetQuery, SpecificEventQuery, SportsbookWidgetQuery } from '../../src/http/params.js';
 import { Problem } from '../../src/problem.js';
-import { MEMO_LIMIT, parseQuery } from '../../src/http/query.js';
+import { MEMO_LIMIT, MEMO_MAX_CHARS, parseQuery } from '../../src/http/query.js';
 
 /** Runs `fn`, expecting a Problem, and returns it. */
 function problemOf(fn: () => unknown): Problem {
@@ -148,5 +148,15 @@ describe('parseQuery memo', () => {
     const again = parseQuery(SportsbookWidgetQuery, 'league=NBA&odds_format=decimal&memo-test=first');
     expect(again).not.toBe(first);
     expect(again).toEqual(first);
+  });
+
+  it('holds fewer query strings when they are long (junk parameters): its keys stay within MEMO_MAX_CHARS', () => {
+    const first = parseQuery(SportsbookWidgetQuery, 'league=NBA&memo-test=long-first');
+    const junk = 'x'.repeat(4_000);
+    // Far fewer than MEMO_LIMIT entries, but more characters than the memo keeps.
+    const count = Math.ceil(MEMO_MAX_CHARS / junk.length) + 1;
+    expect(count).toBeLessThan(MEMO_LIMIT);
+    for (let i = 0; i < count; i++) parseQuery(SportsbookWidgetQuery, `league=NFL&cb=${i}${junk}`);
+    expect(parseQuery(SportsbookWidgetQuery, 'league=NBA&memo-test=long-first')).not.toBe(first);
   });
 });
