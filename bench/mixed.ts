@@ -1,10 +1,11 @@
 /**
  * A mixed workload (issue 28 part 5): wrk cycling through up to 10,000 distinct widget URLs
  * (jurisdictions, currencies, limits, display and odds formats, an advertiser) against the same API
- * answering one URL, alternately in one run. Every URL is requested once before measuring. The data
- * moves at production intervals, so besides the per-URL work (query parsing, variant lookup) the
- * many URLs pay for rebuilding and recompressing every variant at each data change, which one URL
- * pays once. Each run also reports the CPU time the API spent per request.
+ * answering one URL, alternately in one run. Every URL is requested once before measuring. With the
+ * data held still, what differs is the per-URL work (query parsing, variant lookup), read beside a
+ * raw uWS app replaying the same answers; with the data moving at production intervals, the many
+ * URLs also pay for rebuilding and recompressing every variant at each data change, which one URL
+ * pays once. Each run also reports the CPU time the server spent per request.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -55,7 +56,7 @@ function mixedPaths(slugs: string[], leagues: string[]): string[] {
 /** A wrk script cycling through `paths`, as a browser asks (Accept-Encoding). */
 function cyclingScript(paths: string[]): string {
   const list = paths.map((p) => JSON.stringify(p)).join(',\n');
-  return `local paths = {\n${list}\n}\nlocal i = 0\nwrk.headers["Accept-Encoding"] = "gzip, deflate, br"\nfunction request()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n`;
+  return `local paths = {\n${list}\n}\nlocal i = 0\nwrk.headers["Accept-Encoding"] = "${BROWSER_AE}"\nfunction request()\n  i = i % #paths + 1\n  return wrk.format("GET", paths[i])\nend\n`;
 }
 
 /** The median CPU time the server spent per request over `runs`. */
@@ -100,7 +101,7 @@ async function measure(out: MixedResult, o: BenchOptions, log: Log, label: strin
     const paths = mixedPaths(catalog.events.map((e) => e.slug), leagues);
     // Every URL once: bodies built, and only 200s (a 404 or 503 would measure something else).
     for (const path of paths) {
-      const res = await fetch(`${api.base}${path}`, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      const res = await fetch(`${api.base}${path}`, { headers: { 'accept-encoding': BROWSER_AE } });
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`mixed: ${path} answered ${res.status}`);
     }
@@ -111,26 +112,9 @@ async function measure(out: MixedResult, o: BenchOptions, log: Log, label: strin
     writeFileSync(manyFile, cyclingScript(paths));
     writeFileSync(oneFile, cyclingScript([single]));
     log(`mixed, ${label}: ${paths.length} distinct URLs against one (${single}), ${o.rounds} rounds x ${o.seconds} s`);
-    const one: MixedRun[] = [];
-    const many: MixedRun[] = [];
-    for (let r = 0; r < o.rounds; r++) {
-      one.push(runMixed(api.base, api.child.pid, oneFile, o));
-      many.push(runMixed(api.base, api.child.pid, manyFile, o));
-    }
+    const runs = alternate(api.base, api.child.pid, oneFile, manyFile, o);
     if (stillData) await rawReplayRow(out, o, log, api.port, paths, single, manyFile, oneFile);
-    const ratio = median(many.map((r) => r.rps)) / median(one.map((r) => r.rps));
-    const errors = [...one, ...many].reduce((s, r) => s + r.non2xx + r.socketErrors, 0);
-    out.rows.push({
-      area: 'REST',
-      case: `mixed workload, ${label}: ${int(paths.length)} distinct URLs vs one`,
-      baseline: `${int(median(one.map((r) => r.rps)))} req/s · ${cpu(one)}`,
-      predictwire: `${int(median(many.map((r) => r.rps)))} req/s · ${cpu(many)}`,
-      ratio: fixed(ratio),
-      target: `≥ ${TARGET}`,
-      result: errors ? `FAIL (${errors} errors)` : ratio >= TARGET ? 'pass' : 'FAIL',
-    });
-    out.details.push({ part: 'mixed', data: label, urls: paths.length, single, one, many });
-    log(`  one URL ${int(median(one.map((r) => r.rps)))} req/s (${cpu(one)}), ${paths.length} URLs ${int(median(many.map((r) => r.rps)))} req/s (${cpu(many)}), ratio ${fixed(ratio)}`);
+    report(out, log, label, paths.length, single, runs, TARGET);
   } finally {
     await stack.stop();
   }
@@ -156,27 +140,43 @@ async function rawReplayRow(out: MixedResult, o: BenchOptions, log: Log, apiPort
   const raw = await spawnTs('bench/raw-replay.ts', {}, { cpus: SERVER_CPU, args: [file, String(port), 'peer'] });
   try {
     await waitForLine(raw, 'listening');
-    const base = `http://127.0.0.1:${port}`;
-    const one: MixedRun[] = [];
-    const many: MixedRun[] = [];
-    for (let r = 0; r < o.rounds; r++) {
-      one.push(runMixed(base, raw.child.pid, oneFile, o));
-      many.push(runMixed(base, raw.child.pid, manyFile, o));
-    }
-    const errors = [...one, ...many].reduce((s, r) => s + r.non2xx + r.socketErrors, 0);
-    const ratio = median(many.map((r) => r.rps)) / median(one.map((r) => r.rps));
-    out.rows.push({
-      area: 'REST',
-      case: `mixed workload, raw replay + peer address of the same answers: ${int(paths.length)} distinct URLs vs one`,
-      baseline: `${int(median(one.map((r) => r.rps)))} req/s · ${cpu(one)}`,
-      predictwire: `${int(median(many.map((r) => r.rps)))} req/s · ${cpu(many)}`,
-      ratio: fixed(ratio),
-      target: 'report',
-      result: errors ? `FAIL (${errors} errors)` : '',
-    });
-    out.details.push({ part: 'mixed', data: 'raw replay + peer address', urls: paths.length, single, one, many });
-    log(`  raw replay: one URL ${int(median(one.map((r) => r.rps)))} req/s (${cpu(one)}), ${paths.length} URLs ${int(median(many.map((r) => r.rps)))} req/s (${cpu(many)}), ratio ${fixed(ratio)}`);
+    const runs = alternate(`http://127.0.0.1:${port}`, raw.child.pid, oneFile, manyFile, o);
+    report(out, log, 'raw replay + peer address of the same answers', paths.length, single, runs);
   } finally {
     await raw.stop();
   }
+}
+
+/** One server's runs of both scripts, alternated over `o.rounds`. */
+interface Runs {
+  one: MixedRun[];
+  many: MixedRun[];
+}
+
+/** wrk alternating the one-URL and the many-URL script against `base` (`pid`: the server, for its CPU time). */
+function alternate(base: string, pid: number | undefined, oneFile: string, manyFile: string, o: BenchOptions): Runs {
+  const runs: Runs = { one: [], many: [] };
+  for (let r = 0; r < o.rounds; r++) {
+    runs.one.push(runMixed(base, pid, oneFile, o));
+    runs.many.push(runMixed(base, pid, manyFile, o));
+  }
+  return runs;
+}
+
+/** The table row, details and log line of one server's runs; without `target`, reported only. */
+function report(out: MixedResult, log: Log, label: string, urls: number, single: string, { one, many }: Runs, target?: number): void {
+  const ratio = median(many.map((r) => r.rps)) / median(one.map((r) => r.rps));
+  const errors = [...one, ...many].reduce((s, r) => s + r.non2xx + r.socketErrors, 0);
+  const verdict = target === undefined ? '' : ratio >= target ? 'pass' : 'FAIL';
+  out.rows.push({
+    area: 'REST',
+    case: `mixed workload, ${label}: ${int(urls)} distinct URLs vs one`,
+    baseline: `${int(median(one.map((r) => r.rps)))} req/s · ${cpu(one)}`,
+    predictwire: `${int(median(many.map((r) => r.rps)))} req/s · ${cpu(many)}`,
+    ratio: fixed(ratio),
+    target: target === undefined ? 'report' : `≥ ${target}`,
+    result: errors ? `FAIL (${errors} errors)` : verdict,
+  });
+  out.details.push({ part: 'mixed', data: label, urls, single, one, many });
+  log(`  ${label}: one URL ${int(median(one.map((r) => r.rps)))} req/s (${cpu(one)}), ${urls} URLs ${int(median(many.map((r) => r.rps)))} req/s (${cpu(many)}), ratio ${fixed(ratio)}`);
 }
