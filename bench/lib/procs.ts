@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { EXIT_WITH_PARENT_ENV } from '../../src/process/parent-watch.js';
 import { freePort } from '../../src/process/free-port.js';
-import { API_NODE_FLAGS } from '../../src/process/node-flags.js';
+import { nodeFlagsFor } from '../../src/process/node-flags.js';
 import { stopChild } from '../../src/process/stop-child.js';
 import type { ServiceProcess } from '../../test/support/service.js';
 import { canPin, pinned } from './cpu.js';
@@ -26,8 +26,7 @@ export interface SpawnOptions {
 export async function spawnTs(entry: string, env: Record<string, string>, opts: SpawnOptions = {}): Promise<ServiceProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   // The API runs as deployed (its V8 flags); bench scripts and the other processes as they are.
-  const flags = entry === 'src/main.ts' ? API_NODE_FLAGS : [];
-  const node = [process.execPath, ...flags, '--import', 'tsx', resolve(root, entry), ...(opts.args ?? [])];
+  const node = [process.execPath, ...nodeFlagsFor(entry), '--import', 'tsx', resolve(root, entry), ...(opts.args ?? [])];
   const child = spawn('sh', ['-c', RAISE_NOFILE, 'sh', ...pinned(opts.cpus, node)], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', [EXIT_WITH_PARENT_ENV]: '1', ...env, PORT: String(port) },

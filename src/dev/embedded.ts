@@ -16,7 +16,7 @@ import { prettyPipe } from './pretty-logs.js';
 import { MissingRedisError, startPrivateRedis, type PrivateRedis } from './private-redis.js';
 import { dataDir, forgetRedisUrl, recordRedisUrl } from '../process/redis-url-file.js';
 import { supervise, type Supervised } from '../process/supervise.js';
-import { API_NODE_FLAGS } from '../process/node-flags.js';
+import { nodeFlagsFor } from '../process/node-flags.js';
 
 const DEMO_ADVERTISER = 'demo-advertiser';
 const root = resolve(import.meta.dirname, '../..');
@@ -132,7 +132,7 @@ async function main(): Promise<void> {
 
   for (const [name, entry] of CHILDREN) {
     const start = () => {
-      const child = spawn(process.execPath, [...(name === 'api' ? API_NODE_FLAGS : []), '--import', 'tsx', resolve(root, entry)], {
+      const child = spawn(process.execPath, [...nodeFlagsFor(entry), '--import', 'tsx', resolve(root, entry)], {
         env: { ...env, [EXIT_WITH_PARENT_ENV]: '1' },
         stdio: ['ignore', 'pipe', 'inherit'],
         cwd: root,

@@ -11,3 +11,8 @@
  * (bench/log/2026-11.md).
  */
 export const API_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
+
+/** The V8 flags to start `entry` with: the API's for its entry (src/main.ts, or dist/src/main.js), none for any other. */
+export function nodeFlagsFor(entry: string): readonly string[] {
+  return /(^|\/)src\/main\.[jt]s$/.test(entry) ? API_NODE_FLAGS : [];
+}

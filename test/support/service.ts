@@ -8,7 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
 import { loadConfig } from '../../src/config.js';
 import { freePort } from '../../src/process/free-port.js';
-import { API_NODE_FLAGS } from '../../src/process/node-flags.js';
+import { nodeFlagsFor } from '../../src/process/node-flags.js';
 import { stopChild } from '../../src/process/stop-child.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -29,8 +29,7 @@ export interface ServiceProcess {
 export async function spawnProcess(entry: string, env: Record<string, string>, nodeArgs: string[] = ['--import', 'tsx']): Promise<ServiceProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   const clock = env.PW_TEST_CLOCK_FILE ? ['--import', resolve(root, 'test/support/test-clock.ts')] : [];
-  const flags = /(^|\/)src\/main\.[jt]s$/.test(entry) ? API_NODE_FLAGS : [];
-  const child = spawn(process.execPath, [...flags, ...nodeArgs, ...clock, resolve(root, entry)], {
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry), ...nodeArgs, ...clock, resolve(root, entry)], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

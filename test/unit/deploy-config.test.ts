@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { EnvSchema } from '../../src/config.js';
-import { API_NODE_FLAGS } from '../../src/process/node-flags.js';
+import { API_NODE_FLAGS, nodeFlagsFor } from '../../src/process/node-flags.js';
 import { sentinelDirectives } from '../support/sentinel.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -123,6 +123,11 @@ describe('docker-compose.yml', () => {
     expect(services.api!.command).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/main.js']);
     const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(resolve(root, 'Dockerfile'), 'utf8'))?.[1];
     expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/main.js']);
+  });
+
+  it('gives those flags to the api entry, as source or built, and to no other process', () => {
+    for (const entry of ['src/main.ts', 'dist/src/main.js']) expect(nodeFlagsFor(entry), entry).toEqual(API_NODE_FLAGS);
+    for (const entry of ['workers/main.ts', 'workers/feed/main.ts', 'dist/workers/main.js', 'bench/raw-replay.ts']) expect(nodeFlagsFor(entry), entry).toEqual([]);
   });
 
   it('forwards every setting to every app container through env_file', () => {
