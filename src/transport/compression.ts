@@ -38,6 +38,15 @@ function parse(header: string): Encoding {
 }
 
 /**
+ * Bodies shorter than this are sent plain. With a widget reply's headers (about 600 bytes), such a
+ * body fits in one TCP segment (1,460 bytes of payload on Ethernet) either way, so compressing it
+ * saves no packet, while each compression costs a fixed 50-100 µs (the encoder's state is set up
+ * per body): the most of a rebuild's cost for the small bodies that live markets and jurisdictions
+ * with nothing to show rebuild several times a minute.
+ */
+export const MIN_COMPRESS_BYTES = 860;
+
+/**
  * Brotli quality 5: within ~12 % of the maximum's size for widget bodies at a fiftieth of its time
  * (about 0.1-0.2 ms against 3-7 ms for a 1-3 KB body). Live-market bodies are rebuilt every second,
  * so the maximum would cost a core's noticeable share; fixed assets use `maxQuality`.

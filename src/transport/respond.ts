@@ -5,7 +5,7 @@
  * shape, the replies (200 per content coding, and 304) are put together on first use and kept with
  * the body, so serving one is a lookup: no header object, spread or string is built per request.
  */
-import { compress, preferredEncoding, type Encoding } from './compression.js';
+import { compress, MIN_COMPRESS_BYTES, preferredEncoding, type Encoding } from './compression.js';
 import type { CachedBody } from '../serve/payload-cache.js';
 import { headerList, packHead, type Reply, type Request } from './types.js';
 
@@ -65,7 +65,7 @@ function prepare(entry: CachedBody, shape: ReplyShape, encoding: Encoding): Prep
   let body = entry.body;
   let etag = entry.etag;
   const coding: string[] = [];
-  if (encoding !== 'identity') {
+  if (encoding !== 'identity' && body.length >= MIN_COMPRESS_BYTES) {
     const compressed = (entry.encoded[encoding] ??= compress(entry.body, encoding, shape.maxCompression));
     // A body too small to gain is sent as it is (its tag and coding stay identity's).
     if (compressed.length < body.length) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PayloadCache } from '../../src/serve/payload-cache.js';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { cachedReply, jsonShape } from '../../src/transport/respond.js';
+import { compress, MIN_COMPRESS_BYTES } from '../../src/transport/compression.js';
 import type { HeaderList, Reply, Request } from '../../src/transport/types.js';
 
 const CHANGED_AT = '2026-11-22T14:00:00.000Z';
@@ -249,5 +250,19 @@ describe('cachedReply', () => {
     expect(headersOf(r)['content-encoding']).toBeUndefined();
     expect(headersOf(r).etag).toBe(tiny.etag);
     expect(Buffer.from(r.body!).toString()).toBe('{"a":1}');
+  });
+
+  it('sends a body shorter than one packet plain, though compression would shrink it, and compresses it from that length', () => {
+    // A repetitive body that brotli shrinks at any length, one byte under the bound and at it.
+    const sized = (n: number) => cache.put('events', `sized-${n}`, { pad: 'a'.repeat(n - '{"pad":""}'.length) }, CHANGED_AT);
+    const under = sized(MIN_COMPRESS_BYTES - 1);
+    const at = sized(MIN_COMPRESS_BYTES);
+    expect([under.body.length, at.body.length]).toEqual([MIN_COMPRESS_BYTES - 1, MIN_COMPRESS_BYTES]);
+    expect(compress(under.body, 'br').length).toBeLessThan(under.body.length);
+    const plain = cachedReply(req({ 'accept-encoding': 'br, gzip' }), under, shape);
+    expect(headersOf(plain)['content-encoding']).toBeUndefined();
+    expect(headersOf(plain).etag).toBe(under.etag);
+    expect(under.encoded).toEqual({}); // not even compressed to find out
+    expect(headersOf(cachedReply(req({ 'accept-encoding': 'br, gzip' }), at, shape))['content-encoding']).toBe('br');
   });
 });
