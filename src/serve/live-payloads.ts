@@ -2,12 +2,15 @@
  * Turns engine changes into payload bytes per topic, coalesced: price changes are pushed at most
  * once per `minIntervalMs`, and the first one after a quiet spell goes out at once. The countdown
  * pushes only when nothing went out for a second, and never delays a price; a window's expiry is
- * pushed at once. REST reads the latest bytes, never those of an expired window; WebSocket
- * subscribers get each push.
+ * pushed at once. WebSocket subscribers get each push; REST reads get bytes at most a second old,
+ * never those of an expired window.
  *
  * Bodies are per visitor country (the operators shown differ): a country's variant of a topic is
- * made on its first read, rebuilt and pushed on changes only while someone subscribes to it, and
- * otherwise just dropped so that the next read rebuilds it.
+ * made on its first read, and rebuilt and pushed on changes while someone subscribes to it. One
+ * nobody subscribes to is rebuilt on the first read a second after it was built: its reply tells
+ * every cache it may keep it a second (`max-age=1, s-maxage=1`), so a REST body that young is as
+ * fresh as any reader can count on, and a busy feed (ten pushes a second) costs one rebuild a second
+ * per country and advertiser rather than ten.
  */
 import { toCachedBody, type CachedBody } from './payload-cache.js';
 import type { ChangeKind, LiveEngine } from '../live/engine.js';
@@ -21,6 +24,9 @@ export type BuildLive = (asset: Asset, horizon: Horizon, nowMs: number, country:
 export type Push = (topic: string, country: string, body: Buffer) => void;
 /** Whether anyone subscribes to a topic's variant for `country` (it is pushed only then). */
 export type Wanted = (topic: string, country: string) => boolean;
+
+/** The oldest body a REST read is served: the age its Cache-Control lets any cache add. */
+const MAX_REST_AGE_MS = 1000;
 
 interface Variant {
   entry?: CachedBody;
@@ -77,9 +83,9 @@ export class LivePayloads {
     }
     let variant = variants.get(country);
     if (!variant) variants.set(country, (variant = { builtMs: 0, validUntilMs: 0 }));
-    // seconds_left moves every second: never serve a body older than that, nor one of an expired window.
+    // Prices and seconds_left move: never serve a body a second old, nor one of an expired window.
     const now = this.now();
-    if (!variant.entry || now - variant.builtMs >= 1000 || now >= variant.validUntilMs) this.#rebuild(asset, horizon, country, variant, advertiserId);
+    if (!variant.entry || now - variant.builtMs >= MAX_REST_AGE_MS || now >= variant.validUntilMs) this.#rebuild(asset, horizon, country, variant, advertiserId);
     return variant.entry!;
   }
 
@@ -115,13 +121,9 @@ export class LivePayloads {
   #flush(asset: Asset, horizon: Horizon, state: TopicState, kind: ChangeKind): void {
     const topic = liveTopic(asset, horizon);
     const now = this.now();
-    // Bodies nobody is pushed to are dropped: the next read rebuilds them.
-    for (const byCountry of state.advertised.values()) for (const variant of byCountry.values()) variant.entry = undefined;
+    // Bodies nobody is pushed to wait for their next read (within the second, see latest()).
     for (const [country, variant] of state.variants) {
-      if (!this.#wanted(topic, country)) {
-        variant.entry = undefined;
-        continue;
-      }
+      if (!this.#wanted(topic, country)) continue;
       this.#rebuild(asset, horizon, country, variant);
       this.#push(topic, country, variant.entry!.body);
     }

@@ -10,7 +10,7 @@ function engineStub(): { engine: LiveEngine; fire(kind: ChangeKind): void } {
 }
 
 describe('LivePayloads per visitor country', () => {
-  it('builds a body per country, pushes only the variants someone subscribes to, and rebuilds the rest on read', () => {
+  it('builds a body per country, pushes only the variants someone subscribes to, and rebuilds the rest on a read a second later', () => {
     let now = 1_000_000;
     const builds: string[] = [];
     const { engine, fire } = engineStub();
@@ -41,7 +41,14 @@ describe('LivePayloads per visitor country', () => {
     // US has a subscriber: rebuilt and pushed under its public topic; JP has none: not built
     expect(pushed.map(([t, c]) => [t, c])).toEqual([['live-market:BTC:5', 'US']]);
     expect(builds).toEqual(['US', 'JP', 'US']);
-    // ...but JP's old body is dropped, so the next read sees the change
+    // ...and a read of JP within the second gets its body as built (the age its Cache-Control allows)
+    const built = now - 300;
+    expect(JSON.parse(live.latest('BTC', 5, 'JP').body.toString())).toMatchObject({ resolved_geo: 'JP', nowMs: built });
+    now = built + 999;
+    live.latest('BTC', 5, 'JP');
+    expect(builds).toEqual(['US', 'JP', 'US']);
+    // a second after it was built, the next read rebuilds it and sees the change
+    now = built + 1000;
     const jpAgain = live.latest('BTC', 5, 'JP');
     expect(builds).toEqual(['US', 'JP', 'US', 'JP']);
     expect(JSON.parse(jpAgain.body.toString())).toMatchObject({ resolved_geo: 'JP', nowMs: now });
@@ -121,7 +128,10 @@ describe('LivePayloads for an advertiser', () => {
     now += 300;
     fire('tick');
     expect(pushed).toEqual(['US']); // only the public variant
-    expect(read('acme').credited).toBe('acme'); // rebuilt on read after the change
+    expect(read('acme').credited).toBe('acme'); // within the second: as built
+    expect(builds).toEqual(['acme', 'zenith', undefined, undefined]);
+    now += 700;
+    expect(read('acme').credited).toBe('acme'); // a second old: rebuilt on read
     expect(builds).toEqual(['acme', 'zenith', undefined, undefined, 'acme']);
     live.stop();
   });
