@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SnapshotKind } from '../store/schemas.js';
 import type { StaleMarker } from '../store/snapshot-freshness.js';
+import type { VariantSlot } from './variant-keys.js';
 
 /** The stale marker for bodies built from a kind (one snapshot `key` of it when given). */
 export type Staleness = (kind: SnapshotKind, key?: string) => StaleMarker | undefined;
@@ -27,6 +28,12 @@ export interface CachedBody {
   replies: Map<object, unknown>;
   /** The one snapshot of its kind the body was built from (a league); undefined: any of them. */
   snapshotKey?: string;
+  /** True while the cache holds it: a slot's body is served without a lookup only then. */
+  cached: boolean;
+  /** The slot last given it, which lets go of it when the cache drops it. */
+  slot?: VariantSlot;
+  /** The kind's count of stores when it last took its place as most recently used (see `getOrBuild`). */
+  usedAt: number;
 }
 
 /**
@@ -48,6 +55,8 @@ export function bodyEntry(body: Buffer, lastModified: Date, opts: { expiresAt?: 
     expiresAt: opts.expiresAt,
     encoded: {},
     replies: new Map(),
+    cached: false,
+    usedAt: 0,
   };
 }
 
@@ -68,8 +77,20 @@ export type BodyBuilder<I> = (input: I, nowMs: number) => Built;
 // cycling through junk variants cannot push out the bodies everyone else is reading.
 const MAX_ENTRIES_PER_KIND = 5_000;
 
+/** One kind's bodies, least recently used first out, and how many it has stored. */
+interface KindCache {
+  lru: LRUCache<string, CachedBody>;
+  stores: number;
+}
+
+/** What the cache does with a body it lets go of: slots stop serving it and stop holding it. */
+function dropped(entry: CachedBody): void {
+  entry.cached = false;
+  if (entry.slot?.entry === entry) entry.slot.entry = undefined;
+}
+
 export class PayloadCache {
-  readonly #byKind = new Map<SnapshotKind, LRUCache<string, CachedBody>>();
+  readonly #byKind = new Map<SnapshotKind, KindCache>();
   /** Bodies built so far: a request that moved it paid for a build (rate-limited per address). */
   builds = 0;
 
@@ -77,20 +98,42 @@ export class PayloadCache {
   constructor(private readonly staleness: Staleness = () => undefined) {}
 
   get(kind: SnapshotKind, key: string, nowMs: number): CachedBody | undefined {
-    const hit = this.#byKind.get(kind)?.get(key);
+    const hit = this.#byKind.get(kind)?.lru.get(key);
     if (!hit || (hit.expiresAt !== undefined && hit.expiresAt <= nowMs)) return undefined;
     return hit;
   }
 
   /**
-   * The body under `key`, else the one `build(input, nowMs)` makes, stored: the one way a body is
-   * cached. `build` is made once per route and `input` is the key's parts array the caller already
-   * holds, so a hit allocates nothing. A hit needs no check that the snapshot exists (snapshots are
-   * never dropped once loaded); `build` throws the 503 before the first one.
+   * The body under `at` (a key, or a variant's slot: variant-keys.ts), else the one
+   * `build(input, nowMs)` makes, stored: the one way a body is cached. `build` is made once per
+   * route and `input` is the key's parts array the caller already holds, so a hit allocates
+   * nothing. A hit needs no check that the snapshot exists (snapshots are never dropped once
+   * loaded); `build` throws the 503 before the first one.
+   *
+   * A slot's body, while the cache holds it, is served without a lookup by key: with thousands of
+   * variants that lookup misses the CPU's caches and cost as much as the rest of the hit. Such hits
+   * leave the body's place in the least-recently-used order alone until half the kind's bound has
+   * been stored since it last moved; then it moves to the front, so a body read at least that often
+   * is never the one evicted for a client walking new variants.
    */
-  getOrBuild<I>(kind: SnapshotKind, key: string, nowMs: number, build: BodyBuilder<I>, input: I): CachedBody {
-    const hit = this.get(kind, key, nowMs);
-    if (hit) return hit;
+  getOrBuild<I>(kind: SnapshotKind, at: string | VariantSlot, nowMs: number, build: BodyBuilder<I>, input: I): CachedBody {
+    if (typeof at === 'string') return this.get(kind, at, nowMs) ?? this.#build(kind, at, nowMs, build, input);
+    const held = at.entry;
+    if (held !== undefined && held.cached && (held.expiresAt === undefined || held.expiresAt > nowMs)) {
+      const cache = this.#byKind.get(kind)!;
+      if (cache.stores - held.usedAt > MAX_ENTRIES_PER_KIND / 2) {
+        cache.lru.get(at.key);
+        held.usedAt = cache.stores;
+      }
+      return held;
+    }
+    const entry = this.get(kind, at.key, nowMs) ?? this.#build(kind, at.key, nowMs, build, input);
+    at.entry = entry;
+    entry.slot = at;
+    return entry;
+  }
+
+  #build<I>(kind: SnapshotKind, key: string, nowMs: number, build: BodyBuilder<I>, input: I): CachedBody {
     const b = build(input, nowMs);
     return this.put(kind, key, b.payload, b.changedAt, b.expiresAt, b.snapshotKey, b.inputs);
   }
@@ -126,8 +169,10 @@ export class PayloadCache {
     const entry = toCachedBody(body, new Date(changedAt), { expiresAt });
     entry.snapshotKey = snapshotKey;
     let cache = this.#byKind.get(kind);
-    if (!cache) this.#byKind.set(kind, (cache = new LRUCache({ max: MAX_ENTRIES_PER_KIND })));
-    cache.set(key, entry);
+    if (!cache) this.#byKind.set(kind, (cache = { lru: new LRUCache({ max: MAX_ENTRIES_PER_KIND, dispose: dropped }), stores: 0 }));
+    entry.usedAt = ++cache.stores;
+    entry.cached = true;
+    cache.lru.set(key, entry);
     return entry;
   }
 
@@ -137,12 +182,12 @@ export class PayloadCache {
    * kind's go: the other leagues' bodies, and their compressed copies, stay.
    */
   invalidate(kind: SnapshotKind, snapshotKey?: string): void {
-    const cache = this.#byKind.get(kind);
+    const cache = this.#byKind.get(kind)?.lru;
     if (snapshotKey === undefined) cache?.clear();
     else if (cache) {
       const built = [...cache.entries()].filter(([, entry]) => entry.snapshotKey === undefined || entry.snapshotKey === snapshotKey);
       for (const [key] of built) cache.delete(key);
     }
-    for (const d of this.#dependents.get(kind) ?? []) this.#byKind.get(d)?.clear();
+    for (const d of this.#dependents.get(kind) ?? []) this.#byKind.get(d)?.lru.clear();
   }
 }

@@ -1,18 +1,29 @@
 /**
  * A route's payload-cache keys, kept by the values they are made of, so a repeat request puts no key
- * string together.
+ * string together; each key's slot also holds the body last served under it, so a repeat request
+ * does no cache lookup either.
  *
  * Hand-written for the hot path: joining a key of four to seven parts and hashing the new string
- * cost about 0.4 µs of a cached widget request (bench/README.md, "Where the REST time went"). The
+ * cost about 0.4 µs of a cached widget request (bench/README.md, "Where the REST time went"), and
+ * with thousands of variants the payload cache's own lookup by that string cost as much again. The
  * parts are values V8 has hashed before: strings of the parsed query (one frozen object per query
  * string, query.ts), the country and locale strings every request shares, small numbers, snapshot
  * objects (one per version). A Map read per part costs a tenth of the join.
  *
  * Memory: at most `max` keys (junk variants included, such as unknown slugs), after which the memo
- * starts over; the snapshot objects of old versions it still holds go with it.
+ * starts over; the snapshot objects of old versions it still holds go with it. A slot lets go of
+ * its body when the payload cache drops it (payload-cache.ts); of two slots with one key (a team
+ * name in two spellings), the one read earlier keeps a dropped body until its next read.
  */
+import type { CachedBody } from './payload-cache.js';
 
-type Level = Map<unknown, Level | string>;
+/** One variant: its payload-cache key and the body last served for it (payload-cache.ts keeps it current). */
+export interface VariantSlot {
+  readonly key: string;
+  entry: CachedBody | undefined;
+}
+
+type Level = Map<unknown, Level | VariantSlot>;
 
 export class VariantKeys {
   #root: Level = new Map();
@@ -28,8 +39,8 @@ export class VariantKeys {
     private readonly max = 20_000,
   ) {}
 
-  /** The key of `parts` (always the same number of parts for one instance). */
-  of(parts: readonly unknown[]): string {
+  /** The slot of `parts` (always the same number of parts for one instance). */
+  of(parts: readonly unknown[]): VariantSlot {
     let level = this.#root;
     const last = parts.length - 1;
     for (let i = 0; i < last; i++) {
@@ -37,16 +48,16 @@ export class VariantKeys {
       if (next === undefined) level.set(parts[i], (next = new Map()));
       level = next;
     }
-    let key = level.get(parts[last]) as string | undefined;
-    if (key === undefined) {
+    let slot = level.get(parts[last]) as VariantSlot | undefined;
+    if (slot === undefined) {
       if (this.#keys >= this.max) {
         this.#root = new Map();
         this.#keys = 0;
         return this.of(parts);
       }
-      level.set(parts[last], (key = this.make(parts)));
+      level.set(parts[last], (slot = { key: this.make(parts), entry: undefined }));
       this.#keys++;
     }
-    return key;
+    return slot;
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PayloadCache } from '../../src/serve/payload-cache.js';
+import { VariantKeys } from '../../src/serve/variant-keys.js';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { cachedReply, jsonShape } from '../../src/transport/respond.js';
 import { compress, MIN_COMPRESS_BYTES } from '../../src/transport/compression.js';
@@ -123,6 +124,41 @@ describe('PayloadCache', () => {
     const rebuilt = cache.getOrBuild('events', 'k', NOW + 1000, build, 'b');
     expect(rebuilt).not.toBe(first);
     expect(built).toEqual([['a', NOW], ['b', NOW + 1000]]);
+  });
+
+  it("getOrBuild with a variant's slot serves the slot's body until it expires or the cache drops it, then lets go of it", () => {
+    const cache = new PayloadCache();
+    const slot = new VariantKeys(([v]) => `event|${String(v)}`).of(['a']);
+    let builds = 0;
+    const build = (input: string) => ({ payload: { input, n: ++builds }, changedAt: CHANGED_AT, expiresAt: NOW + 1000 });
+    const first = cache.getOrBuild('events', slot, NOW, build, 'a');
+    expect(slot.entry).toBe(first);
+    expect(cache.getOrBuild('events', slot, NOW + 999, build, 'a')).toBe(first);
+    // the same body under its key too: one entry, whichever way it is reached
+    expect(cache.get('events', 'event|a', NOW)).toBe(first);
+    const second = cache.getOrBuild('events', slot, NOW + 1000, build, 'a');
+    expect(JSON.parse(second.body.toString())).toEqual({ input: 'a', n: 2 });
+    cache.invalidate('events');
+    expect(slot.entry).toBeUndefined(); // dropped with the data it was built from, not held on to
+    expect(JSON.parse(cache.getOrBuild('events', slot, NOW + 1000, build, 'a').body.toString())).toEqual({ input: 'a', n: 3 });
+  });
+
+  it('keeps a body served through its slot while a client walks thousands of new variants, and evicts the one nobody reads', () => {
+    const cache = new PayloadCache();
+    const keys = new VariantKeys(([v]) => `metrics|${String(v)}`);
+    const build = (input: string) => ({ payload: { input }, changedAt: CHANGED_AT });
+    const [hot, cold] = [keys.of(['hot']), keys.of(['cold'])];
+    const hotBody = cache.getOrBuild('metrics', hot, NOW, build, 'hot');
+    cache.getOrBuild('metrics', cold, NOW, build, 'cold');
+    // Ten thousand new variants (twice the kind's bound), the hot one read every hundred of them.
+    for (let i = 0; i < 10_000; i++) {
+      cache.getOrBuild('metrics', keys.of([`junk-${i}`]), NOW, build, `junk-${i}`);
+      if (i % 100 === 0) expect(cache.getOrBuild('metrics', hot, NOW, build, 'hot')).toBe(hotBody);
+    }
+    expect(cache.get('metrics', 'metrics|hot', NOW)).toBe(hotBody);
+    expect(cache.get('metrics', 'metrics|cold', NOW)).toBeUndefined();
+    expect(cold.entry).toBeUndefined();
+    expect(cache.builds).toBe(10_002);
   });
 
   it('getOrBuild stores nothing when the build throws, and the next call builds again', () => {
