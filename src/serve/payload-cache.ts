@@ -26,6 +26,9 @@ export interface CachedBody {
   encoded: Partial<Record<'br' | 'gzip', Buffer>>;
   /** Ready-made replies per route reply shape (transport/respond.ts); keyed by object identity. */
   replies: Map<object, unknown>;
+  /** The first shape's replies, also held here: nearly every body is served in one shape, read without a Map lookup. */
+  firstShape: object | undefined;
+  firstReplies: unknown;
   /** The one snapshot of its kind the body was built from (a league); undefined: any of them. */
   snapshotKey?: string;
   /** True while the cache holds it: a slot's body is served without a lookup only then. */
@@ -55,6 +58,8 @@ export function bodyEntry(body: Buffer, lastModified: Date, opts: { expiresAt?: 
     expiresAt: opts.expiresAt,
     encoded: {},
     replies: new Map(),
+    firstShape: undefined,
+    firstReplies: undefined,
     cached: false,
     usedAt: 0,
   };

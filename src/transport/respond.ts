@@ -84,11 +84,21 @@ function prepare(entry: CachedBody, shape: ReplyShape, encoding: Encoding): Prep
   };
 }
 
+/** A body's replies for `shape`, made on first use; the first shape's are also kept in the entry's own fields. */
+function repliesFor(entry: CachedBody, shape: ReplyShape): PreparedByEncoding {
+  let byEncoding = entry.replies.get(shape) as PreparedByEncoding | undefined;
+  if (!byEncoding) entry.replies.set(shape, (byEncoding = new PreparedByEncoding()));
+  if (entry.firstShape === undefined) {
+    entry.firstShape = shape;
+    entry.firstReplies = byEncoding;
+  }
+  return byEncoding;
+}
+
 /** A cached body as a 200 in the client's preferred coding, or a 304 when the client already holds it. */
 export function cachedReply(req: Request, entry: CachedBody, shape: ReplyShape): Reply {
   const encoding = preferredEncoding(req.headers['accept-encoding']);
-  let byEncoding = entry.replies.get(shape) as PreparedByEncoding | undefined;
-  if (!byEncoding) entry.replies.set(shape, (byEncoding = new PreparedByEncoding()));
+  const byEncoding = entry.firstShape === shape ? (entry.firstReplies as PreparedByEncoding) : repliesFor(entry, shape);
   const prepared =
     encoding === 'br'
       ? (byEncoding.br ??= prepare(entry, shape, encoding))

@@ -272,6 +272,19 @@ describe('cachedReply', () => {
     expect(Buffer.from(r.body!).toString()).toBe(text);
   });
 
+  it('serves one body through two shapes, each with its own headers, each prepared once', () => {
+    const body = cache.put('events', 'two-shapes', payload, CHANGED_AT);
+    const shared = jsonShape({ 'cache-control': 'public, max-age=5, s-maxage=5', vary: 'CF-IPCountry' });
+    const first = cachedReply(req({ 'accept-encoding': 'br' }), body, shape);
+    const second = cachedReply(req({ 'accept-encoding': 'br' }), body, shared);
+    expect(headersOf(first)['cache-control']).toBe('public, max-age=5');
+    expect(headersOf(second)['cache-control']).toBe('public, max-age=5, s-maxage=5');
+    expect(headersOf(second).vary).toBe('CF-IPCountry, Accept-Encoding');
+    expect(cachedReply(req({ 'accept-encoding': 'br' }), body, shape)).toBe(first);
+    expect(cachedReply(req({ 'accept-encoding': 'br' }), body, shared)).toBe(second);
+    expect(second.body).toBe(first.body); // compressed once for both
+  });
+
   it('a changed body no longer matches the old ETag', () => {
     const next = cache.put('events', 'k', { hello: 'there' }, '2026-11-22T14:01:00.000Z');
     const r = cachedReply(req({ 'if-none-match': entry.etag }), next, shape);
