@@ -29,7 +29,7 @@ export type SpecificEventBodies = (...parts: SpecificParts) => CachedBody;
 
 /** @returns a function that throws Problem 404 for an unknown slug, 503 before the first events snapshot. */
 export function specificEventBodies(ctx: ServeContext): SpecificEventBodies {
-  const keys = new VariantKeys((p) => `specific|${p[0]}|${p[1] ?? 'all'}|${p[2]}`);
+  const keys = new VariantKeys<CachedBody>((p) => `specific|${p[0]}|${p[1] ?? 'all'}|${p[2]}`);
   const build = ([slug, limit, country]: SpecificParts): Built => {
     const snap = requireSnapshot(ctx.snapshots, 'events', 'all');
     const event = requireEvent(snap, slug);

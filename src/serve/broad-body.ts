@@ -38,7 +38,7 @@ export type BroadBodies = (country: string, locale: Locale, requested: CurrencyC
  * asked-for currency whose rate is not loaded.
  */
 export function broadBodies(ctx: ServeContext): BroadBodies {
-  const keys = new VariantKeys(
+  const keys = new VariantKeys<CachedBody>(
     (p) => `broad|${p[2]}|${p[3]}|${p[5]}|${p[6]}|${p[4] ?? ''}|${(p[0] as Snapshot<'fx'> | undefined)?.version ?? 0}|${(p[1] as RankingSignals).version}`,
   );
   const build = ([fx, signals, country, locale, advertiserId, currency, limit]: BroadParts, nowMs: number): Built => {

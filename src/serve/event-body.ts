@@ -14,7 +14,7 @@ export type EventBodies = (slug: string, format: DisplayFormat, advertiserId: st
 
 /** @returns a function that throws Problem 404 for an unknown slug, 503 before the first snapshot. */
 export function eventBodies(ctx: ServeContext): EventBodies {
-  const keys = new VariantKeys((p) => `event|${p[0]}|${p[1]}|${p[2] ?? ''}|${p[3]}`);
+  const keys = new VariantKeys<CachedBody>((p) => `event|${p[0]}|${p[1]}|${p[2] ?? ''}|${p[3]}`);
   const build = ([slug, format, advertiserId, country]: EventParts, nowMs: number): Built => {
     const snap = requireSnapshot(ctx.snapshots, 'events', 'all');
     const event = requireEvent(snap, slug);

@@ -34,7 +34,7 @@ export interface CachedBody {
   /** True while the cache holds it: a slot's body is served without a lookup only then. */
   cached: boolean;
   /** The slot last given it, which lets go of it when the cache drops it. */
-  slot?: VariantSlot;
+  slot?: VariantSlot<CachedBody>;
   /** The kind's count of stores when it last took its place as most recently used (see `getOrBuild`). */
   usedAt: number;
 }
@@ -121,7 +121,7 @@ export class PayloadCache {
    * been stored since it last moved; then it moves to the front, so a body read at least that often
    * is never the one evicted for a client walking new variants.
    */
-  getOrBuild<I>(kind: SnapshotKind, at: string | VariantSlot, nowMs: number, build: BodyBuilder<I>, input: I): CachedBody {
+  getOrBuild<I>(kind: SnapshotKind, at: string | VariantSlot<CachedBody>, nowMs: number, build: BodyBuilder<I>, input: I): CachedBody {
     if (typeof at === 'string') return this.get(kind, at, nowMs) ?? this.#build(kind, at, nowMs, build, input);
     const held = at.entry;
     if (held !== undefined && held.cached && (held.expiresAt === undefined || held.expiresAt > nowMs)) {

@@ -19,7 +19,7 @@ export type SportsbookBodies = (...parts: SportsbookParts) => CachedBody;
  * team_context that matches several teams, 503 before the league's first snapshot.
  */
 export function sportsbookBodies(ctx: ServeContext): SportsbookBodies {
-  const keys = new VariantKeys((p) => `sportsbook|${p[0]}|${((p[1] as string | undefined) ?? '').toLowerCase()}|${p[2]}|${p[3]}|${p[4] ?? ''}`);
+  const keys = new VariantKeys<CachedBody>((p) => `sportsbook|${p[0]}|${((p[1] as string | undefined) ?? '').toLowerCase()}|${p[2]}|${p[3]}|${p[4] ?? ''}`);
   const build = ([league, teamContext, country, format, advertiserId]: SportsbookParts, nowMs: number): Built => {
     const snap = requireSnapshot(ctx.snapshots, 'sportsbook', league);
     const now = new Date(nowMs);

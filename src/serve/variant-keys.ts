@@ -15,18 +15,17 @@
  * its body when the payload cache drops it (payload-cache.ts); of two slots with one key (a team
  * name in two spellings), the one read earlier keeps a dropped body until its next read.
  */
-import type { CachedBody } from './payload-cache.js';
 
-/** One variant: its payload-cache key and the body last served for it (payload-cache.ts keeps it current). */
-export interface VariantSlot {
+/** One variant: its payload-cache key and the body (`E`) last served for it (payload-cache.ts keeps it current). */
+export interface VariantSlot<E> {
   readonly key: string;
-  entry: CachedBody | undefined;
+  entry: E | undefined;
 }
 
-type Level = Map<unknown, Level | VariantSlot>;
+type Level<E> = Map<unknown, Level<E> | VariantSlot<E>>;
 
-export class VariantKeys {
-  #root: Level = new Map();
+export class VariantKeys<E> {
+  #root: Level<E> = new Map();
   #keys = 0;
 
   /**
@@ -40,15 +39,15 @@ export class VariantKeys {
   ) {}
 
   /** The slot of `parts` (always the same number of parts for one instance). */
-  of(parts: readonly unknown[]): VariantSlot {
+  of(parts: readonly unknown[]): VariantSlot<E> {
     let level = this.#root;
     const last = parts.length - 1;
     for (let i = 0; i < last; i++) {
-      let next = level.get(parts[i]) as Level | undefined;
+      let next = level.get(parts[i]) as Level<E> | undefined;
       if (next === undefined) level.set(parts[i], (next = new Map()));
       level = next;
     }
-    let slot = level.get(parts[last]) as VariantSlot | undefined;
+    let slot = level.get(parts[last]) as VariantSlot<E> | undefined;
     if (slot === undefined) {
       if (this.#keys >= this.max) {
         this.#root = new Map();

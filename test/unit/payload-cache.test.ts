@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PayloadCache } from '../../src/serve/payload-cache.js';
+import { PayloadCache, type CachedBody } from '../../src/serve/payload-cache.js';
 import { VariantKeys } from '../../src/serve/variant-keys.js';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { cachedReply, jsonShape } from '../../src/transport/respond.js';
@@ -128,7 +128,7 @@ describe('PayloadCache', () => {
 
   it("getOrBuild with a variant's slot serves the slot's body until it expires or the cache drops it, then lets go of it", () => {
     const cache = new PayloadCache();
-    const slot = new VariantKeys(([v]) => `event|${String(v)}`).of(['a']);
+    const slot = new VariantKeys<CachedBody>(([v]) => `event|${String(v)}`).of(['a']);
     let builds = 0;
     const build = (input: string) => ({ payload: { input, n: ++builds }, changedAt: CHANGED_AT, expiresAt: NOW + 1000 });
     const first = cache.getOrBuild('events', slot, NOW, build, 'a');
@@ -145,7 +145,7 @@ describe('PayloadCache', () => {
 
   it('keeps a body served through its slot while a client walks thousands of new variants, and evicts the one nobody reads', () => {
     const cache = new PayloadCache();
-    const keys = new VariantKeys(([v]) => `metrics|${String(v)}`);
+    const keys = new VariantKeys<CachedBody>(([v]) => `metrics|${String(v)}`);
     const build = (input: string) => ({ payload: { input }, changedAt: CHANGED_AT });
     const [hot, cold] = [keys.of(['hot']), keys.of(['cold'])];
     const hotBody = cache.getOrBuild('metrics', hot, NOW, build, 'hot');
