@@ -24,11 +24,14 @@ export interface CachedBody {
   expiresAt?: number;
   /** Compressed copies, made the first time a client accepts them (transport/respond.ts). */
   encoded: Partial<Record<'br' | 'gzip', Buffer>>;
-  /** Ready-made replies per route reply shape (transport/respond.ts); keyed by object identity. */
-  replies: Map<object, unknown>;
-  /** The first shape's replies, also held here: nearly every body is served in one shape, read without a Map lookup. */
+  /**
+   * Ready-made replies per route reply shape (transport/respond.ts): the first shape's in the two
+   * fields (nearly every body is served in one shape, read without a Map lookup), any other's in
+   * the map, keyed by object identity.
+   */
   firstShape: object | undefined;
   firstReplies: unknown;
+  replies: Map<object, unknown>;
   /** The one snapshot of its kind the body was built from (a league); undefined: any of them. */
   snapshotKey?: string;
   /** True while the cache holds it: a slot's body is served without a lookup only then. */

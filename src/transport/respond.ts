@@ -84,14 +84,14 @@ function prepare(entry: CachedBody, shape: ReplyShape, encoding: Encoding): Prep
   };
 }
 
-/** A body's replies for `shape`, made on first use; the first shape's are also kept in the entry's own fields. */
+/** A body's replies for a shape other than its first (held in the entry's own fields), made on first use. */
 function repliesFor(entry: CachedBody, shape: ReplyShape): PreparedByEncoding {
-  let byEncoding = entry.replies.get(shape) as PreparedByEncoding | undefined;
-  if (!byEncoding) entry.replies.set(shape, (byEncoding = new PreparedByEncoding()));
   if (entry.firstShape === undefined) {
     entry.firstShape = shape;
-    entry.firstReplies = byEncoding;
+    return (entry.firstReplies = new PreparedByEncoding());
   }
+  let byEncoding = entry.replies.get(shape) as PreparedByEncoding | undefined;
+  if (!byEncoding) entry.replies.set(shape, (byEncoding = new PreparedByEncoding()));
   return byEncoding;
 }
 
