@@ -24,7 +24,7 @@ import { treeRssKb } from './lib/cpu.js';
 import type { BenchOptions } from './lib/options.js';
 import { spawnTs, waitForLine } from './lib/procs.js';
 import { apiEnv, startStack, type Stack } from './lib/stack.js';
-import { matchByPrice, percentile, type PriceEvent } from './lib/stats.js';
+import { matchByPrice, median, percentile, type PriceEvent } from './lib/stats.js';
 import { fixed, int, type Row } from './lib/table.js';
 
 const ASSET = 'ETH';
@@ -68,23 +68,22 @@ interface PhaseResult {
 
 /**
  * One server's phases at one count, alternated with the other server's over `--rounds`: the phase
- * with the median p99 stands for the server's latency (the p99 of one phase is set by its slowest
- * tick or two, so one hiccup of the machine would otherwise decide the row), frames are counted over
- * all phases, and memory per socket is the median.
+ * with the median p99 stands for the server's latency (the slower of the middle two for an even
+ * count; the p99 of one phase is set by its slowest tick or two, so one hiccup of the machine would
+ * otherwise decide the row), frames are counted over all phases, and memory per socket is the median.
  */
 function combine(all: PhaseResult[]): PhaseResult & { phases: number } {
   const byP99 = [...all].sort((a, b) => percentile(a.latenciesMs, 99) - percentile(b.latenciesMs, 99));
-  const median = byP99[Math.floor((byP99.length - 1) / 2)]!;
+  const middle = byP99[byP99.length >> 1]!;
   const sum = (f: (r: PhaseResult) => number) => all.reduce((n, r) => n + f(r), 0);
-  const rss = all.map((r) => r.rssKbPerSocket).sort((a, b) => a - b);
   return {
-    ...median,
+    ...middle,
     expected: sum((r) => r.expected),
     delivered: sum((r) => r.delivered),
     unmatched: sum((r) => r.unmatched),
     closedEarly: sum((r) => r.closedEarly),
     ticksNeverSent: sum((r) => r.ticksNeverSent ?? 0),
-    rssKbPerSocket: rss[Math.floor((rss.length - 1) / 2)]!,
+    rssKbPerSocket: median(all.map((r) => r.rssKbPerSocket)),
     phases: all.length,
   };
 }

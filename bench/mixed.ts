@@ -165,18 +165,19 @@ function alternate(base: string, pid: number | undefined, oneFile: string, manyF
 
 /** The table row, details and log line of one server's runs; without `target`, reported only. */
 function report(out: MixedResult, log: Log, label: string, urls: number, single: string, { one, many }: Runs, target?: number): void {
-  const ratio = median(many.map((r) => r.rps)) / median(one.map((r) => r.rps));
+  const [oneRps, manyRps] = [median(one.map((r) => r.rps)), median(many.map((r) => r.rps))];
+  const ratio = manyRps / oneRps;
   const errors = [...one, ...many].reduce((s, r) => s + r.non2xx + r.socketErrors, 0);
   const verdict = target === undefined ? '' : ratio >= target ? 'pass' : 'FAIL';
   out.rows.push({
     area: 'REST',
     case: `mixed workload, ${label}: ${int(urls)} distinct URLs vs one`,
-    baseline: `${int(median(one.map((r) => r.rps)))} req/s · ${cpu(one)}`,
-    predictwire: `${int(median(many.map((r) => r.rps)))} req/s · ${cpu(many)}`,
+    baseline: `${int(oneRps)} req/s · ${cpu(one)}`,
+    predictwire: `${int(manyRps)} req/s · ${cpu(many)}`,
     ratio: fixed(ratio),
     target: target === undefined ? 'report' : `≥ ${target}`,
     result: errors ? `FAIL (${errors} errors)` : verdict,
   });
   out.details.push({ part: 'mixed', data: label, urls, single, one, many });
-  log(`  ${label}: one URL ${int(median(one.map((r) => r.rps)))} req/s (${cpu(one)}), ${urls} URLs ${int(median(many.map((r) => r.rps)))} req/s (${cpu(many)}), ratio ${fixed(ratio)}`);
+  log(`  ${label}: one URL ${int(oneRps)} req/s (${cpu(one)}), ${urls} URLs ${int(manyRps)} req/s (${cpu(many)}), ratio ${fixed(ratio)}`);
 }
