@@ -173,7 +173,7 @@ export class PayloadCache {
       // The oldest fetch among the stale inputs is what the marker reports.
       if (m && (!marker || m.data_fetched_at < marker.data_fetched_at)) marker = m;
     }
-    const body = marker && payload && typeof payload === 'object' ? { ...payload, ...marker } : payload;
+    const body = marker && payload && typeof payload === 'object' ? Object.assign({}, payload, marker) : payload;
     const entry = toCachedBody(body, new Date(changedAt), { expiresAt });
     entry.snapshotKey = snapshotKey;
     let cache = this.#byKind.get(kind);

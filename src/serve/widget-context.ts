@@ -1,6 +1,7 @@
 /** Builds the pure WidgetContext from the process's config and catalog. */
 import { createHash, randomBytes } from 'node:crypto';
-import { shownOperators } from '../catalog/shown-operators.js';
+import { LRUCache } from 'lru-cache';
+import { shownOperators, type ShownOperators } from '../catalog/shown-operators.js';
 import type { Config } from '../config.js';
 import { UNKNOWN_COUNTRY } from '../geo/countries.js';
 import { clickUrl } from '../tracking/click-links.js';
@@ -11,6 +12,42 @@ const DAY_SECONDS = 86_400;
 /** Links stay valid at least this long; cached bodies are rebuilt well before that. */
 export const LINK_TTL_SECONDS = 7 * DAY_SECONDS;
 export const BODY_TTL_MS = 3_600_000;
+
+// A context is made for every body built (hundreds a second while data moves), and its parts are
+// the same for every body of a jurisdiction or a data version: the catalog is fixed for the
+// process, so a jurisdiction's view is made once; every body of one variant string shares its
+// impression id. Each bound exceeds what real traffic holds (jurisdictions, data versions).
+const views = new LRUCache<string, ShownOperators>({ max: 4_096 });
+const variantIds = new LRUCache<string, string>({ max: 1_024 });
+
+/** The catalog as visitors from `country` may see it, made once per jurisdiction. */
+function viewFor(country: string): ShownOperators {
+  let view = views.get(country);
+  if (view === undefined) views.set(country, (view = shownOperators(country)));
+  return view;
+}
+
+/** A stable id for the bodies of one `variant`: anyone can recompute it, nobody can choose it. */
+function variantId(variant: string): string {
+  let id = variantIds.get(variant);
+  if (id === undefined) variantIds.set(variant, (id = createHash('sha256').update(variant).digest('base64url').slice(0, 12)));
+  return id;
+}
+
+// randomBytes costs about 3 µs a call whatever its size: draw ids 9 bytes at a time from a block.
+const ID_BYTES = 9;
+let pool = Buffer.alloc(0);
+let poolAt = 0;
+
+/** A random 12-character id (72 bits). */
+function randomId(): string {
+  if (poolAt + ID_BYTES > pool.length) {
+    pool = randomBytes(ID_BYTES * 256);
+    poolAt = 0;
+  }
+  poolAt += ID_BYTES;
+  return pool.toString('base64url', poolAt - ID_BYTES, poolAt);
+}
 
 /**
  * The context for one build. With a `variant` (the widget class and the data versions, never a
@@ -23,14 +60,21 @@ export const BODY_TTL_MS = 3_600_000;
 export function widgetContext(config: Config, now: Date, advertiserId?: string, variant?: string, country: string = UNKNOWN_COUNTRY): WidgetContext {
   const nowSec = Math.floor(now.getTime() / 1000);
   const linkExpiresAt = variant === undefined ? nowSec + LINK_TTL_SECONDS : Math.floor(nowSec / DAY_SECONDS) * DAY_SECONDS + LINK_TTL_SECONDS + DAY_SECONDS;
+  const view = viewFor(country);
+  // Field by field rather than `...view`: Node 20 takes a slow path (about 1.5 µs) for a spread
+  // followed by further properties.
   return {
-    ...shownOperators(country),
+    jurisdiction: view.jurisdiction,
+    country: view.country,
+    region: view.region,
+    operatorById: view.operatorById,
+    offerFor: view.offerFor,
+    disclosure: view.disclosure,
     clickUrl: (target) => clickUrl(config.publicBaseUrl, config.clickSigningSecret, target),
     impressionUrl: (widget, operatorIds) =>
       impressionUrl(config.publicBaseUrl, config.clickSigningSecret, { widget, operatorIds, country, advertiserId, expiresAt: linkExpiresAt }),
     linkExpiresAt,
-    impressionId:
-      variant === undefined ? randomBytes(9).toString('base64url') : createHash('sha256').update(variant).digest('base64url').slice(0, 12),
+    impressionId: variant === undefined ? randomId() : variantId(variant),
     advertiserId,
   };
 }

@@ -53,7 +53,8 @@ function venuePrices(view: LiveView, nowMs: number, opts: LiveMarketOptions, ctx
     if (q) {
       if (q.up !== null && q.down !== null) out.push({ operatorId: v.operatorId, up: q.up, down: q.down, strike: q.strike, marketUrl: q.marketUrl });
     } else if (opts.modelMissingVenues && fairUp !== undefined && strike !== undefined) {
-      out.push({ ...modelQuote(v, fairUp), strike });
+      const m = modelQuote(v, fairUp);
+      out.push({ operatorId: m.operatorId, up: m.up, down: m.down, strike });
     }
   }
   return out;
