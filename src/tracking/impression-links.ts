@@ -8,7 +8,7 @@
  * keep their bytes.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { sign } from './click-links.js';
+import { sign, signLink } from './click-links.js';
 
 /** The widget classes that count impressions (the others are polled every few seconds; ctr-counts.ts). */
 export type ImpressionWidget = 'broad' | 'event-specific';
@@ -33,7 +33,7 @@ const canonical = (t: ImpressionTarget) =>
 export function impressionUrl(baseUrl: string, secret: string, target: ImpressionTarget): string | null {
   if (target.operatorIds.length === 0) return null;
   const query = canonical(target);
-  return `${baseUrl}/v1/impression?${query}&s=${sign(secret, query)}`;
+  return `${baseUrl}/v1/impression?${query}&s=${signLink(secret, query)}`;
 }
 
 export type ImpressionVerdict = { ok: true; target: ImpressionTarget } | { ok: false; reason: 'bad_signature' | 'expired' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clickUrl, landingUrl, verifyClick, type ClickTarget } from '../../src/tracking/click-links.js';
+import { clickUrl, landingUrl, sign, signLink, verifyClick, type ClickTarget } from '../../src/tracking/click-links.js';
 
 const BASE = 'https://pw.example';
 const SECRET = 'click-secret-for-tests-0123456789abcdef';
@@ -31,6 +31,18 @@ const join = (ps: Array<[string, string]>) => new URLSearchParams(ps).toString()
 
 /** A different character at the same position (stays printable). */
 const flip = (c: string) => (c === 'a' ? 'b' : 'a');
+
+describe('signLink', () => {
+  it('gives what sign gives, for each secret, when the query was signed before under another', () => {
+    const query = 'o=kalshi&w=broad&p=x&i=imp-1&e=1900000000';
+    expect(signLink(SECRET, query)).toBe(sign(SECRET, query));
+    expect(signLink(SECRET, query)).toBe(sign(SECRET, query));
+    const other = 'another-secret-0123456789abcdefghij';
+    expect(signLink(other, query)).toBe(sign(other, query));
+    expect(signLink(other, query)).not.toBe(sign(SECRET, query));
+    expect(signLink(SECRET, query)).toBe(sign(SECRET, query));
+  });
+});
 
 describe('clickUrl / verifyClick', () => {
   const query = queryOf(clickUrl(BASE, SECRET, TARGET));
