@@ -24,6 +24,7 @@ import type { Logger } from './log.js';
 import { startAdminServer } from './metrics/admin-server.js';
 import { exposeLiveEngine } from './metrics/live.js';
 import { exposeRedisUp } from './metrics/redis.js';
+import { exposePayloadBuilds } from './metrics/payloads.js';
 import { exposeSnapshotFreshness } from './metrics/snapshots.js';
 import { liveMarketBuilder } from './serve/live-market-body.js';
 import { LivePayloads } from './serve/live-payloads.js';
@@ -162,6 +163,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   else await follow();
   exposeSnapshotFreshness(freshness);
   exposeLiveEngine(engine, config.live.staleAfterMs);
+  exposePayloadBuilds(() => [...payloads.buildsByKind, ['live-market', live.builds] as const]);
 
   // The widget script and its demo page: prepared once, served from memory.
   const startedAt = new Date();

@@ -50,6 +50,8 @@ interface TopicState {
 export class LivePayloads {
   /** By asset, then horizon: a read on the request path makes no topic string. */
   readonly #topics = new Map<Asset, Map<Horizon, TopicState>>();
+  /** Bodies built so far, pushed or read (metrics). */
+  builds = 0;
   #push: Push = () => {};
   #wanted: Wanted = () => false;
 
@@ -137,6 +139,7 @@ export class LivePayloads {
 
   #rebuild(asset: Asset, horizon: Horizon, country: string, variant: Variant, advertiserId?: string): void {
     const now = this.now();
+    this.builds++;
     variant.entry = this.#entry(this.build(asset, horizon, now, country, advertiserId), now);
     variant.builtMs = now;
     variant.validUntilMs = windowAt(now, horizon).endMs;

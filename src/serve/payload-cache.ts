@@ -101,6 +101,8 @@ export class PayloadCache {
   readonly #byKind = new Map<SnapshotKind, KindCache>();
   /** Bodies built so far: a request that moved it paid for a build (rate-limited per address). */
   builds = 0;
+  /** The same, by the kind each was built from (metrics: what the origin spends its rebuilds on). */
+  readonly buildsByKind = new Map<SnapshotKind, number>();
 
   /** `staleness` marks bodies built from stale data; call `invalidate` when it changes. */
   constructor(private readonly staleness: Staleness = () => undefined) {}
@@ -164,6 +166,7 @@ export class PayloadCache {
     inputs: readonly SnapshotKind[] = [],
   ): CachedBody {
     this.builds++;
+    this.buildsByKind.set(kind, (this.buildsByKind.get(kind) ?? 0) + 1);
     let marker = this.staleness(kind, snapshotKey);
     for (const input of inputs) {
       let deps = this.#dependents.get(input);

@@ -129,6 +129,25 @@ describe('API_WORKERS=2', () => {
     expect(metric(await metrics(), `predictwire_advertiser_requests_total{advertiser="${id}"}`)).toBe(REQUESTS);
   });
 
+  it('counts widget bodies built by kind across workers: per variant and data version, not per request', async () => {
+    const builds = async () => metric(await metrics(), 'predictwire_payload_builds_total{kind="events"}') || 0;
+    const catalog = (await (await fetch(`${api.base}/v1/catalog`)).json()) as { events: Array<{ slug: string }> };
+    // A variant no other test reads (its own advertiser hint): nothing of it is cached yet.
+    const path = `/v1/widgets/event?slug=${catalog.events[0]!.slug}&fallback_geo=US-NJ&advertiser_id=builds-metric`;
+    const before = await builds();
+    const READS = 30;
+    for (let i = 0; i < READS; i++) {
+      const res = await fetch(`${api.base}${path}`, { headers: { connection: 'close' } });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    const built = (await builds()) - before;
+    // Each worker that answered built it once, and again on its next read after each events refresh
+    // (every second here): a few builds for the burst, never one per read.
+    expect(built).toBeGreaterThanOrEqual(1);
+    expect(built).toBeLessThanOrEqual(READS / 3);
+  });
+
   it('restarts a worker killed with SIGKILL, frees its WebSocket slots, and the port keeps answering', async () => {
     const sockets = await Promise.all(Array.from({ length: CAP }, () => openWs('198.51.100.7')));
     const [victim, survivor] = [...(await workerPids())];
