@@ -9,6 +9,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LEAGUES } from '../src/model/index.js';
@@ -62,17 +63,61 @@ function cyclingScript(paths: string[]): string {
 /** The median CPU time the server spent per request over `runs`. */
 const cpu = (runs: Array<{ cpuUsPerRequest: number }>) => `${median(runs.map((r) => r.cpuUsPerRequest)).toFixed(1)} µs CPU`;
 
-/** A wrk run with the CPU time the server spent per request. */
-type MixedRun = WrkResult & { cpuUsPerRequest: number };
+/** Each run's CPU per request and, for the API, bodies built a second: "15.2 µs · 690 builds/s". */
+const perRun = (runs: MixedRun[]) =>
+  runs.map((r) => `${r.cpuUsPerRequest.toFixed(1)} µs${r.buildsPerSecond === undefined ? '' : ` · ${int(r.buildsPerSecond)} builds/s`}`).join(', ');
 
-/** A wrk run of a script file, with the CPU time the server (`pid`) spent per request. */
-function runMixed(base: string, pid: number | undefined, file: string, o: BenchOptions): MixedRun {
+/** A wrk run with the CPU time the server spent per request and, for the API, the bodies it built a second. */
+type MixedRun = WrkResult & { cpuUsPerRequest: number; buildsPerSecond?: number };
+
+/** The server under load: its pid (for its CPU time) and, for the API, its count of bodies built so far. */
+interface Server {
+  base: string;
+  pid: number | undefined;
+  builds?: () => Promise<number>;
+}
+
+/** A wrk run of a script file against `server`. */
+async function runMixed(server: Server, file: string, o: BenchOptions): Promise<MixedRun> {
+  const { pid } = server;
+  // Unmeasured first: the variants whose data changed while the other script ran are rebuilt now,
+  // so the measured run pays for the changes during it, as steady traffic does (without this, each
+  // many-URL run of the data-moving stack paid for three refreshes in 10 s instead of two).
+  wrk(server.base, file, o.connections, WARM_SECONDS);
+  const buildsBefore = await server.builds?.();
   const before = pid === undefined ? Number.NaN : cpuTimeUs(pid);
-  const [cmd, ...args] = pinned(LOAD_CPU, ['wrk', '-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-s', file, base]);
-  const run = spawnSync(cmd!, args, { encoding: 'utf8', timeout: (o.seconds + 30) * 1000 });
+  const run = wrk(server.base, file, o.connections, o.seconds);
   const result = parseWrk(run.stdout);
   if (!Number.isFinite(result.rps)) throw new Error(`mixed: wrk printed no result:\n${run.stdout}${run.stderr}`);
-  return { ...result, cpuUsPerRequest: pid === undefined ? Number.NaN : (cpuTimeUs(pid) - before) / result.requests };
+  const cpuUsPerRequest = pid === undefined ? Number.NaN : (cpuTimeUs(pid) - before) / result.requests;
+  const buildsAfter = await server.builds?.();
+  const buildsPerSecond = buildsBefore === undefined || buildsAfter === undefined ? undefined : (buildsAfter - buildsBefore) / o.seconds;
+  return { ...result, cpuUsPerRequest, buildsPerSecond };
+}
+
+/** Seconds of the unmeasured run before each measured one (the many-URL script cycles its list several times a second). */
+const WARM_SECONDS = 1;
+
+/** wrk with `file` against `base` on the load generator's core, blocking until it is done. */
+function wrk(base: string, file: string, connections: number, seconds: number) {
+  const [cmd, ...args] = pinned(LOAD_CPU, ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', file, base]);
+  return spawnSync(cmd!, args, { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
+}
+
+/**
+ * The API's bodies built so far, every kind, from its admin port's metrics. On a connection of its
+ * own: while wrk runs this process is blocked, and the server may close a kept-alive one unseen.
+ */
+async function buildsSoFar(adminPort: number): Promise<number> {
+  const text = await new Promise<string>((resolve, reject) => {
+    get(`http://127.0.0.1:${adminPort}/metrics`, { agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve(body)).on('error', reject);
+    }).on('error', reject);
+  });
+  let sum = 0;
+  for (const m of text.matchAll(/^predictwire_payload_builds_total\{[^}]*\} (\S+)$/gm)) sum += Number(m[1]);
+  return sum;
 }
 
 /** Seconds of each moving-data run: whole refresh cycles (5 s in production), so each run pays the same rebuilds. */
@@ -94,7 +139,8 @@ export async function runMixedWorkload(o: BenchOptions, log: Log): Promise<Mixed
 async function measure(out: MixedResult, o: BenchOptions, log: Log, label: string, stillData: boolean): Promise<void> {
   const stack = await startStack({ withData: true, backgroundCpus: LOAD_CPU, stillData });
   try {
-    const api = await stack.startApi({ API_WORKERS: '1' }, { cpus: SERVER_CPU });
+    const adminPort = await freePort();
+    const api = await stack.startApi({ API_WORKERS: '1', ADMIN_PORT: String(adminPort) }, { cpus: SERVER_CPU });
     const catalog = (await (await fetch(`${api.base}/v1/catalog`)).json()) as { events: Array<{ slug: string }> };
     const leagues: string[] = [];
     for (const league of LEAGUES) if ((await fetch(`${api.base}/v1/widgets/sportsbook?league=${league}&fallback_geo=US-NJ`)).status === 200) leagues.push(league);
@@ -112,7 +158,7 @@ async function measure(out: MixedResult, o: BenchOptions, log: Log, label: strin
     writeFileSync(manyFile, cyclingScript(paths));
     writeFileSync(oneFile, cyclingScript([single]));
     log(`mixed, ${label}: ${paths.length} distinct URLs against one (${single}), ${o.rounds} rounds x ${o.seconds} s`);
-    const runs = alternate(api.base, api.child.pid, oneFile, manyFile, o);
+    const runs = await alternate({ base: api.base, pid: api.child.pid, builds: () => buildsSoFar(adminPort) }, oneFile, manyFile, o);
     if (stillData) await rawReplayRow(out, o, log, api.port, paths, single, manyFile, oneFile);
     report(out, log, label, paths.length, single, runs, TARGET);
   } finally {
@@ -140,7 +186,7 @@ async function rawReplayRow(out: MixedResult, o: BenchOptions, log: Log, apiPort
   const raw = await spawnTs('bench/raw-replay.ts', {}, { cpus: SERVER_CPU, args: [file, String(port), 'peer'] });
   try {
     await waitForLine(raw, 'listening');
-    const runs = alternate(`http://127.0.0.1:${port}`, raw.child.pid, oneFile, manyFile, o);
+    const runs = await alternate({ base: `http://127.0.0.1:${port}`, pid: raw.child.pid }, oneFile, manyFile, o);
     report(out, log, 'raw replay + peer address of the same answers', paths.length, single, runs);
   } finally {
     await raw.stop();
@@ -153,12 +199,12 @@ interface Runs {
   many: MixedRun[];
 }
 
-/** wrk alternating the one-URL and the many-URL script against `base` (`pid`: the server, for its CPU time). */
-function alternate(base: string, pid: number | undefined, oneFile: string, manyFile: string, o: BenchOptions): Runs {
+/** wrk alternating the one-URL and the many-URL script against `server`. */
+async function alternate(server: Server, oneFile: string, manyFile: string, o: BenchOptions): Promise<Runs> {
   const runs: Runs = { one: [], many: [] };
   for (let r = 0; r < o.rounds; r++) {
-    runs.one.push(runMixed(base, pid, oneFile, o));
-    runs.many.push(runMixed(base, pid, manyFile, o));
+    runs.one.push(await runMixed(server, oneFile, o));
+    runs.many.push(await runMixed(server, manyFile, o));
   }
   return runs;
 }
@@ -180,4 +226,5 @@ function report(out: MixedResult, log: Log, label: string, urls: number, single:
   });
   out.details.push({ part: 'mixed', data: label, urls, single, one, many });
   log(`  ${label}: one URL ${int(oneRps)} req/s (${cpu(one)}), ${urls} URLs ${int(manyRps)} req/s (${cpu(many)}), ratio ${fixed(ratio)}`);
+  log(`    each run, one URL: ${perRun(one)}; ${urls} URLs: ${perRun(many)}`);
 }
