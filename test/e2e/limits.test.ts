@@ -98,13 +98,14 @@ describe('failed authentication', () => {
     expect((await get('/advertiser/v1/widgets/events', address, right, other.base)).status).toBe(429);
     expect((await get('/advertiser/v1/widgets/events', '81.2.69.51', right)).status).toBe(200);
 
-    await expect.poll(() => api.output().includes('advertiser authentication failed'), { timeout: 5_000 }).toBe(true);
-    const lines = api
-      .output()
-      .split('\n')
-      .filter((l) => l.includes('advertiser authentication failed'))
-      .map((l) => JSON.parse(l) as { level: number; address_hash?: string; request_id?: string });
-    expect(lines.length).toBeGreaterThanOrEqual(5);
+    // The process writes its log lines when it gets to them: wait for all five, not the first.
+    const failures = () =>
+      api
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('advertiser authentication failed'));
+    await expect.poll(() => failures().length, { timeout: 5_000 }).toBeGreaterThanOrEqual(5);
+    const lines = failures().map((l) => JSON.parse(l) as { level: number; address_hash?: string; request_id?: string });
     for (const line of lines) {
       expect(line.level).toBe(40); // warn
       expect(line.address_hash).toMatch(/^[A-Za-z0-9_-]{16}$/);
