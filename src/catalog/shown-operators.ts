@@ -4,6 +4,7 @@
  * offer names it), and each operator's site is the one licensed there. Widget builders get only this
  * view, so none of them can list a non-compliant operator or link to an unlicensed site.
  */
+import { LRUCache } from 'lru-cache';
 import { jurisdictionOf } from '../model/jurisdiction.js';
 import { COMPLIANCE } from './compliance.js';
 import { disclosureFor, type Disclosure } from './disclosures.js';
@@ -45,4 +46,15 @@ export function shownOperators(
     },
     disclosure: disclosureFor(jurisdiction),
   };
+}
+
+// The catalog and its rules are fixed for the process: a jurisdiction's view is the same every time.
+// Bounded well above the jurisdictions there are (about 314), against made-up codes.
+const views = new LRUCache<string, ShownOperators>({ max: 4_096 });
+
+/** `shownOperators(jurisdiction)` of the catalog, made once per jurisdiction (widget builds and history reads ask often). */
+export function catalogView(jurisdiction: string): ShownOperators {
+  let view = views.get(jurisdiction);
+  if (view === undefined) views.set(jurisdiction, (view = shownOperators(jurisdiction)));
+  return view;
 }

@@ -1,7 +1,7 @@
 /** Builds the pure WidgetContext from the process's config and catalog. */
 import { createHash, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { shownOperators, type ShownOperators } from '../catalog/shown-operators.js';
+import { catalogView } from '../catalog/shown-operators.js';
 import type { Config } from '../config.js';
 import { UNKNOWN_COUNTRY } from '../geo/countries.js';
 import { clickUrl } from '../tracking/click-links.js';
@@ -13,19 +13,10 @@ const DAY_SECONDS = 86_400;
 export const LINK_TTL_SECONDS = 7 * DAY_SECONDS;
 export const BODY_TTL_MS = 3_600_000;
 
-// A context is made for every body built (hundreds a second while data moves), and its parts are
-// the same for every body of a jurisdiction or a data version: the catalog is fixed for the
-// process, so a jurisdiction's view is made once; every body of one variant string shares its
-// impression id. Each bound exceeds what real traffic holds (jurisdictions, data versions).
-const views = new LRUCache<string, ShownOperators>({ max: 4_096 });
+// A context is made for every body built (hundreds a second while data moves), and every body of
+// one variant string (a data version) shares its impression id: hashed once. The bound exceeds the
+// data versions real traffic holds at once.
 const variantIds = new LRUCache<string, string>({ max: 1_024 });
-
-/** The catalog as visitors from `country` may see it, made once per jurisdiction. */
-function viewFor(country: string): ShownOperators {
-  let view = views.get(country);
-  if (view === undefined) views.set(country, (view = shownOperators(country)));
-  return view;
-}
 
 /** A stable id for the bodies of one `variant`: anyone can recompute it, nobody can choose it. */
 function variantId(variant: string): string {
@@ -60,7 +51,7 @@ function randomId(): string {
 export function widgetContext(config: Config, now: Date, advertiserId?: string, variant?: string, country: string = UNKNOWN_COUNTRY): WidgetContext {
   const nowSec = Math.floor(now.getTime() / 1000);
   const linkExpiresAt = variant === undefined ? nowSec + LINK_TTL_SECONDS : Math.floor(nowSec / DAY_SECONDS) * DAY_SECONDS + LINK_TTL_SECONDS + DAY_SECONDS;
-  const view = viewFor(country);
+  const view = catalogView(country);
   // Field by field rather than `...view`: Node 20 takes a slow path (about 1.5 µs) for a spread
   // followed by further properties.
   return {

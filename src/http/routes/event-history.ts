@@ -4,7 +4,7 @@
  * jurisdiction's operators only). Off the widget path: one Redis read per request.
  */
 import { z } from 'zod';
-import { shownOperators } from '../../catalog/shown-operators.js';
+import { catalogView } from '../../catalog/shown-operators.js';
 import { readHistory } from '../../store/price-history.js';
 import { buildEventHistory, HISTORY_RANGES, type HistoryRange } from '../../widgets/event-history.js';
 import type { Deps } from '../deps.js';
@@ -37,7 +37,7 @@ export function eventHistoryRoute(deps: Deps): Handler {
     } catch {
       throw dataUnavailable('History cannot be read right now; try again shortly.');
     }
-    const shown = shownOperators(jurisdiction);
+    const shown = catalogView(jurisdiction);
     const payload = buildEventHistory(points, {
       slug: q.slug,
       range: q.range,
