@@ -31,9 +31,14 @@ import { root, waitUntil } from '../support/processes.js';
 import { publishTick, seedStrike } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { testClock } from '../support/test-clock.js';
 
 const ARTIFACTS = resolve(root, 'test-results/embed');
 const STRIKE = 97_000;
+// The processes' time a minute into a 15-minute window: no live window rolls under the file (it
+// takes about a minute of the 14 left), so the live window's spot path always holds its ticks.
+const WINDOW_MS = 15 * 60_000;
+const clock = testClock(((60_000 - (Date.now() % WINDOW_MS)) + WINDOW_MS) % WINDOW_MS);
 
 const redis = useRedis();
 let api: ServiceProcess;
@@ -127,13 +132,14 @@ beforeAll(async () => {
     REFRESH_EVENTS_SECONDS: '3600',
     REFRESH_SPORTSBOOK_SECONDS: '3600',
     LIVE_STALE_AFTER_SECONDS: '600',
+    ...clock.env,
   });
   [worker, api] = await Promise.all([spawnProcess('workers/main.ts', env), spawnProcess('src/main.ts', env)]);
   await waitFor(`${api.base}/readyz`, (s) => s === 200, api, 60_000);
   // No feed runs here: the strikes are stored as an instance that caught the window start would.
-  await seedStrike(redis.client, 'BTC', 15, STRIKE);
-  await seedStrike(redis.client, 'BTC', 5, STRIKE);
-  await publishTick(redis.client, 'BTC', STRIKE);
+  await seedStrike(redis.client, 'BTC', 15, STRIKE, clock.now());
+  await seedStrike(redis.client, 'BTC', 5, STRIKE, clock.now());
+  await publishTick(redis.client, 'BTC', STRIKE, clock.now());
   const status = async () => LiveMarketPayload.parse(await getJson('/v1/widgets/live-market?asset=BTC&horizon_minutes=15')).market_status;
   await waitUntil(async () => (await status()) === 'open', 10_000, () => api.output());
 
@@ -287,12 +293,10 @@ describe('the demo page in chromium', () => {
 
   it('shows a tick published to Redis in the live widget within one second, without a reload', async () => {
     const el = widget('live-market');
-    // A tick at the strike first: should the window have rolled since the start, it opens the next one.
-    await publishTick(redis.client, 'BTC', STRIKE);
     await el.locator('tbody tr').first().waitFor();
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     const price = STRIKE + 1_234.56;
-    await publishTick(redis.client, 'BTC', price);
+    await publishTick(redis.client, 'BTC', price, clock.now());
     await el.locator('.spot').filter({ hasText: '$98,234.56' }).waitFor({ timeout: 1_000 });
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     // The spot difference moved with it: spot minus each venue's strike.
@@ -706,7 +710,7 @@ describe('a publisher\'s page on another origin', () => {
   it('draws a sparkline per outcome from the event history and one for the live window from its spot path, under a strict CSP', async () => {
     // The worker refreshes hourly here: two earlier refreshes of the current snapshot, recorded as the worker records them.
     const snap = (await readSnapshot(redis.client, 'events', 'all'))!;
-    for (const minutesAgo of [20, 10]) await recordHistory(redis.client, snap.data, new Date(Date.now() - minutesAgo * 60_000));
+    for (const minutesAgo of [20, 10]) await recordHistory(redis.client, snap.data, new Date(clock.now() - minutesAgo * 60_000));
     const slug = 'fed-december-2026';
     const history = EventHistoryPayload.parse(await getJson(`/v1/widgets/event/history?slug=${slug}`));
     const p = await open(publish('/sparklines', [ALL_KINDS[0]!, ALL_KINDS[3]!], true));
