@@ -107,17 +107,16 @@ function strip(schema: JsonSchema): JsonSchema {
  * (`intParam`) is published as that number with its bounds, the constraint a client must meet.
  */
 export function parameterSchema(schema: z.ZodType): JsonSchema {
-  return withIntegerFormats(strip(
-    z.toJSONSchema(schema, {
-      target: 'draft-2020-12',
-      io: 'input',
-      override: (ctx) => {
-        const def = ctx.zodSchema._zod.def;
-        if (def.type !== 'pipe' || def.out._zod.def.type !== 'number') return;
-        const { description } = ctx.jsonSchema as JsonSchema;
-        for (const k of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as JsonSchema)[k];
-        Object.assign(ctx.jsonSchema, strip(z.toJSONSchema(def.out, { target: 'draft-2020-12' }) as JsonSchema), description ? { description } : {});
-      },
-    }) as JsonSchema,
-  ));
+  const json = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'input',
+    override: (ctx) => {
+      const def = ctx.zodSchema._zod.def;
+      if (def.type !== 'pipe' || def.out._zod.def.type !== 'number') return;
+      const { description } = ctx.jsonSchema as JsonSchema;
+      for (const k of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as JsonSchema)[k];
+      Object.assign(ctx.jsonSchema, strip(z.toJSONSchema(def.out, { target: 'draft-2020-12' }) as JsonSchema), description ? { description } : {});
+    },
+  });
+  return withIntegerFormats(strip(json as JsonSchema));
 }

@@ -4,13 +4,12 @@
  * zod payload schemas, problems and WebSocket frames as components. Built once per process.
  */
 import type { z } from 'zod';
-import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import type { Config } from '../config.js';
 import { exampleOf } from './openapi-examples.js';
 import { FIELDS } from '../tracking/click-links.js';
 import { DEFAULT_WS_OPTIONS } from '../transport/ws-server.js';
 import { componentSchemas, parameterSchema, ref, type ComponentName, type JsonSchema } from './openapi-schemas.js';
-import { EventWidgetQuery, SlugPath, SpecificEventQuery, SportsbookWidgetQuery, WsQuery } from './params.js';
+import { AdvertiserIdParam, EventWidgetQuery, JurisdictionParam, SlugPath, SpecificEventQuery, SportsbookWidgetQuery, WsQuery } from './params.js';
 import { dataUnavailable, invalidParameters, Problem, PROBLEM_DOCS } from '../problem.js';
 import { unknownEvent } from '../serve/snapshot-lookup.js';
 import { rateLimited } from '../limits/rate-limits.js';
@@ -127,9 +126,15 @@ const param = (name: string, where: 'header' | 'query' | 'path', description: st
   schema,
 });
 
+/** A query parameter's schema without its description (the parameter carries its own). */
+const bare = (schema: z.ZodType): JsonSchema => {
+  const { description: _, ...rest } = parameterSchema(schema);
+  return rest;
+};
+
 /**
- * A request header's value: printable characters, bounded. Longer values than a header of this
- * API needs are not refused (uWS bounds the whole header block), but none is read further.
+ * A request header's value: printable characters, bounded. No value this API reads needs more; a
+ * longer one is not refused (uWS bounds the whole header block), just never useful.
  */
 const HEADER_VALUE = { type: 'string', pattern: '^[\\x20-\\x7e]*$', maxLength: 256 };
 const IF_NONE_MATCH = param('If-None-Match', 'header', 'An ETag from an earlier answer: 304 without a body while it still matches.', HEADER_VALUE);
@@ -140,11 +145,7 @@ const REQUEST_ID = param('X-Request-Id', 'header', 'Your id for this request, ec
   maxLength: 128,
 });
 const ACCEPT_LANGUAGE = param('Accept-Language', 'header', 'Language of promo texts and labels: en, es, de, fr or pt (else the country\'s, else English).', HEADER_VALUE);
-const ADVERTISER_HEADER = param('x-advertiser-id', 'header', 'Attributes clicks to a registered advertiser; grants nothing.', {
-  type: 'string',
-  pattern: ADVERTISER_ID.source,
-  maxLength: 64,
-});
+const ADVERTISER_HEADER = param('x-advertiser-id', 'header', 'Attributes clicks to a registered advertiser; grants nothing.', bare(AdvertiserIdParam));
 
 interface Op {
   summary: string;
@@ -259,8 +260,8 @@ const WIDGETS = [
 const OPERATOR_ID = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,39}$', maxLength: 40 };
 const SIGNATURE = { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', maxLength: 43 };
 const EXPIRY = { type: 'string', pattern: '^\\d{1,12}$', maxLength: 12 };
-const JURISDICTION = { type: 'string', pattern: '^[A-Z]{2}(-[A-Z0-9]{1,3})?$', maxLength: 6 };
-const ADVERTISER = { type: 'string', pattern: ADVERTISER_ID.source, maxLength: 64 };
+const JURISDICTION = bare(JurisdictionParam);
+const ADVERTISER = bare(AdvertiserIdParam);
 const CLICK_FIELDS: Record<(typeof FIELDS)[number][0], JsonSchema> = {
   o: OPERATOR_ID,
   w: { type: 'string', enum: ['broad', 'sportsbook', 'live-market', 'event-specific'] },
