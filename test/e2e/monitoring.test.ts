@@ -89,7 +89,7 @@ const seriesIn = (expr: string) => [...new Set(expr.match(/\b(?:predictwire|node
 beforeAll(async () => {
   expect(Object.keys(JOBS).sort(), 'the deployed jobs').toEqual(deployed.scrape_configs.map((j) => j.job_name).sort());
   launcher = spawnTsx('src/dev/embedded.ts', [], await launcherEnv());
-  await waitUntil(() => /predictwire is ready/.test(launcher.output()) || launcher.child.exitCode !== null, 60_000, launcher.output);
+  await waitUntil(() => /predictwire is ready/.test(launcher.output()) || launcher.child.exitCode !== null, 120_000, launcher.output);
   if (launcher.child.exitCode !== null) throw new Error(`launcher exited ${launcher.child.exitCode}:\n${launcher.output()}`);
 
   writeFileSync(join(dir, 'prometheus.yml'), stringify(testConfig()));
@@ -102,7 +102,7 @@ beforeAll(async () => {
   prometheus.stderr!.on('data', (d: Buffer) => (prometheusOutput += d.toString()));
   await waitUntil(async () => (await fetch(`${promUrl}/-/ready`).catch(() => undefined))?.status === 200 || prometheus.exitCode !== null, 30_000, () => prometheusOutput);
   if (prometheus.exitCode !== null) throw new Error(`prometheus exited ${prometheus.exitCode}:\n${prometheusOutput}`);
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   if (prometheus && prometheus.exitCode === null) {
@@ -121,8 +121,8 @@ describe('Prometheus with the deployed scrape config and alerts', () => {
   it('scrapes every process: each target is up', async () => {
     type Targets = { activeTargets: Array<{ labels: { job: string }; health: string; lastError: string }> };
     const health = async () => Object.fromEntries((await api<Targets>('targets')).activeTargets.map((t) => [t.labels.job, t.health === 'up' ? 'up' : `${t.health} ${t.lastError}`]));
-    await expect.poll(health, { timeout: 30_000, interval: 500 }).toEqual(Object.fromEntries(Object.keys(JOBS).map((job) => [job, 'up'])));
-  }, 40_000);
+    await expect.poll(health, { timeout: 60_000, interval: 500 }).toEqual(Object.fromEntries(Object.keys(JOBS).map((job) => [job, 'up'])));
+  }, 75_000);
 
   it('has loaded every alert of deploy/prometheus/alerts.yml', async () => {
     const groups = await api<{ groups: Array<{ rules: Array<{ name: string; type: string; health: string }> }> }>('rules');
@@ -159,7 +159,7 @@ describe('Prometheus with the deployed scrape config and alerts', () => {
     process.kill(redisPid!, 'SIGKILL');
     type Alerts = { alerts: Array<{ labels: { alertname: string; job: string }; state: string }> };
     const redisDown = async () => (await api<Alerts>('alerts')).alerts.find((a) => a.labels.alertname === 'PredictwireRedisDown');
-    await expect.poll(async () => (await redisDown())?.state, { timeout: 45_000, interval: 500 }).toMatch(/^(pending|firing)$/);
+    await expect.poll(async () => (await redisDown())?.state, { timeout: 60_000, interval: 500 }).toMatch(/^(pending|firing)$/);
     expect((await redisDown())!.labels.job).toBe('predictwire-api');
-  }, 60_000);
+  }, 75_000);
 });
