@@ -24,6 +24,8 @@ import type { Logger } from './log.js';
 import { startAdminServer } from './metrics/admin-server.js';
 import { exposeLiveEngine } from './metrics/live.js';
 import { exposeRedisUp } from './metrics/redis.js';
+import { exposeImpressionQueue } from './metrics/http.js';
+import { exposeReadiness } from './metrics/readiness.js';
 import { exposePayloadBuilds } from './metrics/payloads.js';
 import { exposeSnapshotFreshness } from './metrics/snapshots.js';
 import { liveMarketBuilder } from './serve/live-market-body.js';
@@ -31,7 +33,8 @@ import { LivePayloads } from './serve/live-payloads.js';
 import { PayloadCache } from './serve/payload-cache.js';
 import { Topics } from './serve/topics.js';
 import { seedFromDisk } from './store/cold-start.js';
-import { redisBreaker } from './store/redis-breaker.js';
+import { breakerOpen, redisBreaker } from './store/redis-breaker.js';
+import { assessReadiness } from './http/routes/health.js';
 import { connectRedis, connectRedisFailFast, readyWithin, whenReady } from './store/redis.js';
 import { SnapshotCache } from './store/snapshot-cache.js';
 import { SnapshotDisk, snapshotDir } from './store/snapshot-disk.js';
@@ -103,6 +106,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const geo = new GeoResolver(locations, config.trustProxy, config.defaultGeo, config.cdnGeo);
   const impressions = new ImpressionCounter(requestRedis, log, undefined, spillDir(config.dataDir));
   impressions.start();
+  exposeImpressionQueue(impressions);
   const ranking = new RankingInputs(redis, log, {
     operatorIds: OPERATORS.map((op) => op.id),
     oiPeriodMs: config.ranking.oiPeriodMinutes * 60_000,
@@ -164,6 +168,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   exposeSnapshotFreshness(freshness);
   exposeLiveEngine(engine, config.live.staleAfterMs);
   exposePayloadBuilds(() => [...payloads.buildsByKind, ['live-market', live.builds] as const]);
+  exposeReadiness(() => assessReadiness(deps, requestRedis.status === 'ready' && !breakerOpen(breaker)).status);
 
   // The widget script and its demo page: prepared once, served from memory.
   const startedAt = new Date();

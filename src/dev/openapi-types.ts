@@ -21,7 +21,7 @@ const HEADER = `/**
 /** The types file's text for the document this code builds. */
 export async function openApiTypes(): Promise<string> {
   // The server URL is not part of any type: any base URL gives the same text.
-  const doc = buildOpenApi({ publicBaseUrl: 'http://localhost:8080' }, CONTRACT_VERSION);
+  const doc = buildOpenApi({ publicBaseUrl: 'http://localhost:8080', production: false }, CONTRACT_VERSION);
   return HEADER + astToString(await openapiTS(withoutCapturedExamples(doc) as never));
 }
 

@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Broad widget: operators allowed in the visitor's country, ranked */
+        /**
+         * Broad widget: operators allowed in the visitor's country, ranked
+         * @description Every operator that may be shown in the viewer's jurisdiction, ranked by activity and click-through, with its promotion, disclosures and signed links; an empty list where none may be shown. Public: the jurisdiction comes from a trusted CDN's geo headers or the client address (`fallback_geo` when neither places it).
+         */
         get: operations["getBroadWidget"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Broad widget: operators allowed in the visitor's country, ranked (advertiser key; `geo` names the viewer's jurisdiction, ZZ without it) */
+        /**
+         * Broad widget: operators allowed in the visitor's country, ranked (advertiser key; `geo` names the viewer's jurisdiction, ZZ without it)
+         * @description Every operator that may be shown in the viewer's jurisdiction, ranked by activity and click-through, with its promotion, disclosures and signed links; an empty list where none may be shown. For an advertiser's servers: the viewer's jurisdiction is `geo`, links credit the advertiser, and every answer says what is left of its allowance.
+         */
         get: operations["getAdvertiserBroadWidget"];
         put?: never;
         post?: never;
@@ -45,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Event widget: one event, every operator's price per outcome */
+        /**
+         * Event widget: one event, every operator's price per outcome
+         * @description Each outcome of one event with the price of every operator shown in the viewer's jurisdiction, after fees, and the best one flagged. Public: the jurisdiction comes from a trusted CDN's geo headers or the client address (`fallback_geo` when neither places it).
+         */
         get: operations["getEventWidget"];
         put?: never;
         post?: never;
@@ -62,7 +71,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Event widget: one event, every operator's price per outcome (advertiser key; `geo` names the viewer's jurisdiction, ZZ without it) */
+        /**
+         * Event widget: one event, every operator's price per outcome (advertiser key; `geo` names the viewer's jurisdiction, ZZ without it)
+         * @description Each outcome of one event with the price of every operator shown in the viewer's jurisdiction, after fees, and the best one flagged. For an advertiser's servers: the viewer's jurisdiction is `geo`, links credit the advertiser, and every answer says what is left of its allowance.
+         */
         get: operations["getAdvertiserEventWidget"];
         put?: never;
         post?: never;
@@ -79,7 +91,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sportsbook widget: the next matchup of a league with every operator's lines */
+        /**
+         * Sportsbook widget: the next matchup of a league with every operator's lines
+         * @description The next game of a league (or of one team) with the moneyline, spread and total of every sportsbook shown in the viewer's jurisdiction, in the viewer's odds format, the best line flagged. Public: the jurisdiction comes from a trusted CDN's geo headers or the client address (`fallback_geo` when neither places it).
+         */
         get: operations["getSportsbookWidget"];
         put?: never;
         post?: never;
@@ -96,7 +111,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sportsbook widget: the next matchup of a league with every operator's lines (advertiser key; `geo` names the viewer's jurisdiction, ZZ without it) */
+        /**
+         * Sportsbook widget: the next matchup of a league with every operator's lines (advertiser key; `geo` names the viewer's jurisdiction, ZZ without it)
+         * @description The next game of a league (or of one team) with the moneyline, spread and total of every sportsbook shown in the viewer's jurisdiction, in the viewer's odds format, the best line flagged. For an advertiser's servers: the viewer's jurisdiction is `geo`, links credit the advertiser, and every answer says what is left of its allowance.
+         */
         get: operations["getAdvertiserSportsbookWidget"];
         put?: never;
         post?: never;
@@ -113,7 +131,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live market: short up/down contracts on a crypto asset */
+        /**
+         * Live market: short up/down contracts on a crypto asset
+         * @description The current clock-aligned window of an asset: its strike, the spot price and its path, and each venue's up/down prices; `market_status` stale, without prices, while the price feed is silent. Public: the jurisdiction comes from a trusted CDN's geo headers or the client address (`fallback_geo` when neither places it).
+         */
         get: operations["getLiveMarketWidget"];
         put?: never;
         post?: never;
@@ -130,7 +151,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Live market: short up/down contracts on a crypto asset (advertiser key; `geo` names the viewer's jurisdiction, ZZ without it) */
+        /**
+         * Live market: short up/down contracts on a crypto asset (advertiser key; `geo` names the viewer's jurisdiction, ZZ without it)
+         * @description The current clock-aligned window of an asset: its strike, the spot price and its path, and each venue's up/down prices; `market_status` stale, without prices, while the price feed is silent. For an advertiser's servers: the viewer's jurisdiction is `geo`, links credit the advertiser, and every answer says what is left of its allowance.
+         */
         get: operations["getAdvertiserLiveMarketWidget"];
         put?: never;
         post?: never;
@@ -167,7 +191,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Slugs of the events not yet closed */
+        /**
+         * Slugs of the events not yet closed
+         * @description The slugs to ask the operator comparison for: every event of the catalog not yet closed.
+         */
         get: operations["getAdvertiserEventList"];
         put?: never;
         post?: never;
@@ -184,7 +211,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One event compared between operator A and operator B */
+        /**
+         * One event compared between operator A and operator B
+         * @description Each outcome of one event priced by two operators side by side, with whether each may be shown in the viewer's jurisdiction (`geo`).
+         */
         get: operations["getAdvertiserSpecificEvent"];
         put?: never;
         post?: never;
@@ -241,7 +271,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document */
+        /**
+         * This document
+         * @description The OpenAPI 3.1 document of this API as this process serves it: built at start, the same until it restarts.
+         */
         get: operations["getOpenApi"];
         put?: never;
         post?: never;
@@ -258,7 +291,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The <predictwire-widget> custom element (docs/embed.md) */
+        /**
+         * The <predictwire-widget> custom element (docs/embed.md)
+         * @description The script a page loads once to embed any number of widgets; under 15 KB gzipped.
+         */
         get: operations["getEmbedScript"];
         put?: never;
         post?: never;
@@ -275,7 +311,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document as pages people read (Redoc, served by the service itself) */
+        /**
+         * This document as pages people read (Redoc, served by the service itself)
+         * @description A page rendering /v1/openapi.json; it loads nothing from other hosts.
+         */
         get: operations["getReference"];
         put?: never;
         post?: never;
@@ -292,7 +331,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The renderer /docs loads (the npm package redoc's standalone bundle) */
+        /**
+         * The renderer /docs loads (the npm package redoc's standalone bundle)
+         * @description Served from this service, so the reference needs no third-party host.
+         */
         get: operations["getReferenceRenderer"];
         put?: never;
         post?: never;
@@ -309,7 +351,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A page showing every widget kind, light and dark, each with its embed snippet (404 while DEMO_ENABLED is off) */
+        /**
+         * A page showing every widget kind, light and dark, each with its embed snippet (404 while DEMO_ENABLED is off)
+         * @description For trying the embed; off in production unless DEMO_ENABLED is set.
+         */
         get: operations["getDemoPage"];
         put?: never;
         post?: never;
@@ -366,7 +411,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The process is alive */
+        /**
+         * The process is alive
+         * @description Answers whenever the process runs; it calls nothing, so it answers while Redis is away.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -383,7 +431,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This instance can serve: ready, degraded (Redis unreachable or stale data, still 200) or not */
+        /**
+         * This instance can serve: ready, degraded (Redis unreachable or stale data, still 200) or not
+         * @description For load balancers: 503 only while a needed snapshot is not loaded or the process drains. Limited per client address in this instance's memory, except for TRUST_PROXY addresses asking for themselves.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -440,7 +491,10 @@ export interface components {
             resolved_region: string | null;
             /** @description Required disclosures for the jurisdiction; null when the payload shows no operator. */
             disclosures: {
-                /** @description The minimum age to open an account in the jurisdiction. */
+                /**
+                 * Format: int32
+                 * @description The minimum age to open an account in the jurisdiction.
+                 */
                 min_age: number;
                 /** @description "Advertisement" in the widget's language, to label the widget as advertising. */
                 ad_label: string;
@@ -471,7 +525,10 @@ export interface components {
             };
             /** @description Operators allowed in resolved_geo, by rank; may be empty, never non-compliant. */
             operators: {
-                /** @description Position in the ranking, from 1. */
+                /**
+                 * Format: int64
+                 * @description Position in the ranking, from 1.
+                 */
                 rank: number;
                 /** @description Display name. */
                 operator_name: string;
@@ -533,7 +590,10 @@ export interface components {
             resolved_region: string | null;
             /** @description Required disclosures for the jurisdiction; null when the payload shows no operator. */
             disclosures: {
-                /** @description The minimum age to open an account in the jurisdiction. */
+                /**
+                 * Format: int32
+                 * @description The minimum age to open an account in the jurisdiction.
+                 */
                 min_age: number;
                 /** @description "Advertisement" in the widget's language, to label the widget as advertising. */
                 ad_label: string;
@@ -611,7 +671,10 @@ export interface components {
             resolved_region: string | null;
             /** @description Required disclosures for the jurisdiction; null when the payload shows no operator. */
             disclosures: {
-                /** @description The minimum age to open an account in the jurisdiction. */
+                /**
+                 * Format: int32
+                 * @description The minimum age to open an account in the jurisdiction.
+                 */
                 min_age: number;
                 /** @description "Advertisement" in the widget's language, to label the widget as advertising. */
                 ad_label: string;
@@ -742,7 +805,10 @@ export interface components {
             resolved_region: string | null;
             /** @description Required disclosures for the jurisdiction; null when the payload shows no operator. */
             disclosures: {
-                /** @description The minimum age to open an account in the jurisdiction. */
+                /**
+                 * Format: int32
+                 * @description The minimum age to open an account in the jurisdiction.
+                 */
                 min_age: number;
                 /** @description "Advertisement" in the widget's language, to label the widget as advertising. */
                 ad_label: string;
@@ -759,7 +825,10 @@ export interface components {
                     phone: string | null;
                 };
             } | null;
-            /** @description How often to ask again, per horizon. */
+            /**
+             * Format: int64
+             * @description How often to ask again, per horizon.
+             */
             refresh_interval_seconds: number;
             /**
              * @description The asset asked for.
@@ -825,7 +894,10 @@ export interface components {
              * @description End of the window (RFC 3339).
              */
             expires_at: string;
-            /** @description Seconds until expires_at. */
+            /**
+             * Format: int64
+             * @description Seconds until expires_at.
+             */
             seconds_left: number;
             /** @description The last price, to the cent ($97,262.62); null while stale. */
             spot_price: string | null;
@@ -1050,18 +1122,30 @@ export interface components {
                 widget?: string;
                 /** @description The viewer's country (ISO 3166-1 alpha-2, ZZ unknown), when grouped by country */
                 country?: string;
-                /** @description Widgets with your attribution reported as seen by people: once per visitor, operator shown, widget class and UTC day; bots left out */
+                /**
+                 * Format: int64
+                 * @description Widgets with your attribution reported as seen by people: once per visitor, operator shown, widget class and UTC day; bots left out
+                 */
                 impressions: number;
-                /** @description Clicks on your links: one per visitor, operator and UTC day; bots, HTTP libraries and prefetches left out */
+                /**
+                 * Format: int64
+                 * @description Clicks on your links: one per visitor, operator and UTC day; bots, HTTP libraries and prefetches left out
+                 */
                 clicks: number;
                 /** @description clicks / impressions, to 6 decimals; null without impressions (live-market and sportsbook widgets count none) */
                 ctr: number | null;
             }[];
             /** @description The whole range */
             totals: {
-                /** @description Sum over the rows */
+                /**
+                 * Format: int64
+                 * @description Sum over the rows
+                 */
                 impressions: number;
-                /** @description Sum over the rows */
+                /**
+                 * Format: int64
+                 * @description Sum over the rows
+                 */
                 clicks: number;
                 /** @description clicks / impressions, to 6 decimals; null without impressions (live-market and sportsbook widgets count none) */
                 ctr: number | null;
@@ -1081,7 +1165,10 @@ export interface components {
              * @enum {string}
              */
             range: "1d" | "7d" | "30d";
-            /** @description The spacing of the points: 300 for 1d, 3600 for 7d and 30d (the last refresh in each interval). */
+            /**
+             * Format: int64
+             * @description The spacing of the points: 300 for 1d, 3600 for 7d and 30d (the last refresh in each interval).
+             */
             interval_seconds: number;
             /** @description The viewer's country (ISO 3166-1 alpha-2) the payload was built for; ZZ when unknown. */
             resolved_geo: string;
@@ -1114,7 +1201,10 @@ export interface components {
              * @enum {string}
              */
             title: "Invalid parameter" | "Missing credentials" | "Invalid credentials" | "Not found" | "Invalid link" | "Link expired" | "Method not allowed" | "Upgrade required" | "Too many requests" | "Data not yet available" | "Internal error";
-            /** @description The HTTP status. */
+            /**
+             * Format: int32
+             * @description The HTTP status.
+             */
             status: number;
             /** @description What went wrong with this request, for a person. */
             detail: string;
@@ -1177,7 +1267,10 @@ export interface components {
                 stale: boolean;
                 /** @description Its staleness limit. */
                 stale_after_seconds: number;
-                /** @description Refreshes failed in a row. */
+                /**
+                 * Format: int64
+                 * @description Refreshes failed in a row.
+                 */
                 failures: number;
                 /** @description The last refresh error. */
                 last_error?: string;
@@ -1212,7 +1305,10 @@ export interface components {
             };
             /** @description WebSocket server. */
             websocket: {
-                /** @description Open WebSocket connections. */
+                /**
+                 * Format: int64
+                 * @description Open WebSocket connections.
+                 */
                 connections: number;
             };
         };
@@ -1272,12 +1368,33 @@ export interface components {
             topic: string;
         };
         WsServerFrame: components["schemas"]["WsLiveMarketFrame"] | components["schemas"]["WsEventFrame"] | components["schemas"]["WsErrorFrame"] | components["schemas"]["WsUnsubscribedFrame"];
+        /** @description JavaScript source. */
+        Script: string;
+        /** @description An HTML page. */
+        Page: string;
+        /** @description The report as CSV: a header row, then one row per period and group. */
+        ReportCsv: string;
+        /** @description An OpenAPI 3.1 document. */
+        OpenApiDocument: {
+            /**
+             * @description The OpenAPI version.
+             * @constant
+             */
+            openapi: "3.1.0";
+            /** @description Title, version and description of the API. */
+            info: Record<string, never>;
+            /** @description Every operation, by path. */
+            paths: Record<string, never>;
+        };
     };
     responses: {
         /** @description `invalid_parameter`: a parameter or header is missing or malformed; `errors` lists each. */
         Problem400: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1304,6 +1421,9 @@ export interface components {
         Problem401: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
@@ -1326,6 +1446,9 @@ export interface components {
         Problem403: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1347,6 +1470,9 @@ export interface components {
         Problem404: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1368,6 +1494,9 @@ export interface components {
         Problem405: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 Allow: components["headers"]["Allow"];
                 [name: string]: unknown;
             };
@@ -1390,6 +1519,9 @@ export interface components {
         Problem410: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -1411,6 +1543,9 @@ export interface components {
         Problem426: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 Upgrade: components["headers"]["Upgrade"];
                 [name: string]: unknown;
             };
@@ -1433,9 +1568,10 @@ export interface components {
         Problem429: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                "Retry-After": components["headers"]["Retry-After"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
@@ -1457,6 +1593,7 @@ export interface components {
         Problem500: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
             content: {
@@ -1478,6 +1615,7 @@ export interface components {
         Problem503: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -1514,10 +1652,12 @@ export interface components {
         "X-Request-Id": string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": string;
-        /** @description IETF RateLimit header: requests left under the limit (`r`) and seconds until its window resets (`t`): `"advertiser";r=598;t=41`. On a 429, the limit that refused the request. */
+        /** @description IETF RateLimit header: requests left under the limit (`r`) and seconds until its window resets (`t`): `"advertiser";r=598;t=41`. Sent on every answer to an accepted advertiser key and on every 429 (then: the limit that refused the request). Public answers carry none: shared caches may store them and hand them to other callers, and their one limit (`variant_build`) is charged after the reply. */
         RateLimit: string;
-        /** @description IETF RateLimit-Policy header: the limit's quota (`q`) and window in seconds (`w`): `"advertiser";q=600;w=60`. */
+        /** @description IETF RateLimit-Policy header: the limit's quota (`q`) and window in seconds (`w`): `"advertiser";q=600;w=60`. Sent with RateLimit, on the same answers. */
         "RateLimit-Policy": string;
+        /** @description `*`: any web page may read the answer (it carries no credentials). */
+        "Access-Control-Allow-Origin": "*";
         /** @description The API key challenge: `ApiKey realm="predictwire", header="x-api-key"`. */
         "WWW-Authenticate": string;
         /** @description The methods the path answers: `GET, HEAD, OPTIONS`. */
@@ -1554,7 +1694,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -1567,6 +1707,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     ETag: components["headers"]["ETag"];
                     "Last-Modified": components["headers"]["Last-Modified"];
                     Vary: components["headers"]["Vary"];
@@ -1584,6 +1725,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1616,7 +1758,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -1683,7 +1825,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -1696,6 +1838,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     ETag: components["headers"]["ETag"];
                     "Last-Modified": components["headers"]["Last-Modified"];
                     Vary: components["headers"]["Vary"];
@@ -1713,6 +1856,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1744,7 +1888,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -1812,7 +1956,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -1825,6 +1969,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     ETag: components["headers"]["ETag"];
                     "Last-Modified": components["headers"]["Last-Modified"];
                     Vary: components["headers"]["Vary"];
@@ -1842,6 +1987,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1873,7 +2019,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -1939,7 +2085,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -1952,6 +2098,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     ETag: components["headers"]["ETag"];
                     "Last-Modified": components["headers"]["Last-Modified"];
                     Vary: components["headers"]["Vary"];
@@ -1969,6 +2116,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1996,7 +2144,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2053,7 +2201,7 @@ export interface operations {
                 fallback_geo?: string;
             };
             header?: {
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2066,6 +2214,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2075,6 +2224,7 @@ export interface operations {
             400: components["responses"]["Problem400"];
             404: components["responses"]["Problem404"];
             405: components["responses"]["Problem405"];
+            429: components["responses"]["Problem429"];
             500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };
@@ -2087,7 +2237,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2148,7 +2298,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path: {
@@ -2215,7 +2365,7 @@ export interface operations {
             header?: {
                 /** @description text/csv for CSV; anything else: JSON (format= overrides it). */
                 Accept?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2234,7 +2384,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReportPayload"];
-                    "text/csv": string;
+                    "text/csv": components["schemas"]["ReportCsv"];
                 };
             };
             400: components["responses"]["Problem400"];
@@ -2253,7 +2403,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2266,6 +2416,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     ETag: components["headers"]["ETag"];
                     "Last-Modified": components["headers"]["Last-Modified"];
                     Vary: components["headers"]["Vary"];
@@ -2283,6 +2434,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2301,7 +2453,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2314,6 +2466,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     ETag: components["headers"]["ETag"];
                     "Last-Modified": components["headers"]["Last-Modified"];
                     Vary: components["headers"]["Vary"];
@@ -2321,7 +2474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
             /** @description Not modified: the If-None-Match tag still matches. */
@@ -2331,6 +2484,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2348,7 +2502,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2361,6 +2515,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     ETag: components["headers"]["ETag"];
                     "Last-Modified": components["headers"]["Last-Modified"];
                     Vary: components["headers"]["Vary"];
@@ -2368,7 +2523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/javascript": string;
+                    "application/javascript": components["schemas"]["Script"];
                 };
             };
             /** @description Not modified: the If-None-Match tag still matches. */
@@ -2378,6 +2533,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2395,7 +2551,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2408,6 +2564,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     ETag: components["headers"]["ETag"];
                     "Last-Modified": components["headers"]["Last-Modified"];
                     Vary: components["headers"]["Vary"];
@@ -2415,7 +2572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "text/html": components["schemas"]["Page"];
                 };
             };
             /** @description Not modified: the If-None-Match tag still matches. */
@@ -2425,6 +2582,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2442,7 +2600,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2455,6 +2613,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     ETag: components["headers"]["ETag"];
                     "Last-Modified": components["headers"]["Last-Modified"];
                     Vary: components["headers"]["Vary"];
@@ -2462,7 +2621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/javascript": string;
+                    "application/javascript": components["schemas"]["Script"];
                 };
             };
             /** @description Not modified: the If-None-Match tag still matches. */
@@ -2472,6 +2631,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2489,7 +2649,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2502,6 +2662,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     ETag: components["headers"]["ETag"];
                     "Last-Modified": components["headers"]["Last-Modified"];
                     Vary: components["headers"]["Vary"];
@@ -2509,7 +2670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "text/html": components["schemas"]["Page"];
                 };
             };
             /** @description Not modified: the If-None-Match tag still matches. */
@@ -2519,6 +2680,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2535,7 +2697,7 @@ export interface operations {
                 /** @description Signed field: operatorId. */
                 o?: string;
                 /** @description Signed field: widget. */
-                w?: string;
+                w?: "broad" | "sportsbook" | "live-market" | "event-specific";
                 /** @description Signed field: placement. */
                 p?: string;
                 /** @description Signed field: destination. */
@@ -2552,7 +2714,7 @@ export interface operations {
                 s: string;
             };
             header?: {
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2581,16 +2743,20 @@ export interface operations {
         parameters: {
             query: {
                 /** @description Signed field: the widget class. */
-                w: string;
+                w: "broad" | "event-specific";
                 /** @description Signed field: the operator ids shown, comma-separated. */
                 o: string;
+                /** @description Signed field: the viewer's jurisdiction the widget was built for. */
+                c?: string;
+                /** @description Signed field: the advertiser the links are attributed to. */
+                a?: string;
                 /** @description Signed field: expiry (Unix seconds). */
                 e: string;
                 /** @description HMAC-SHA256 signature of the other fields. */
                 s: string;
             };
             header?: {
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2603,6 +2769,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2618,7 +2785,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2646,7 +2813,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2702,8 +2869,10 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["Problem400"];
+            405: components["responses"]["Problem405"];
             426: components["responses"]["Problem426"];
             429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
             503: components["responses"]["Problem503"];
         };
     };

@@ -4,13 +4,12 @@
  * zod payload schemas, problems and WebSocket frames as components. Built once per process.
  */
 import type { z } from 'zod';
-import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import type { Config } from '../config.js';
 import { exampleOf } from './openapi-examples.js';
 import { FIELDS } from '../tracking/click-links.js';
 import { DEFAULT_WS_OPTIONS } from '../transport/ws-server.js';
 import { componentSchemas, parameterSchema, ref, type ComponentName, type JsonSchema } from './openapi-schemas.js';
-import { EventWidgetQuery, SlugPath, SpecificEventQuery, SportsbookWidgetQuery, WsQuery } from './params.js';
+import { AdvertiserIdParam, EventWidgetQuery, JurisdictionParam, SlugPath, SpecificEventQuery, SportsbookWidgetQuery, WsQuery } from './params.js';
 import { dataUnavailable, invalidParameters, Problem, PROBLEM_DOCS } from '../problem.js';
 import { unknownEvent } from '../serve/snapshot-lookup.js';
 import { rateLimited } from '../limits/rate-limits.js';
@@ -21,26 +20,35 @@ import { LiveMarketQuery } from './routes/live-market.js';
 
 type Obj = Record<string, unknown>;
 
-const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema });
+/** A response header; `required`: every answer that lists it carries it (test/support/contract.ts checks). */
+const header = (description: string, schema: JsonSchema = { type: 'string' }, required = true) => ({ description, required, schema });
 
 const HEADERS = {
   ETag: header('Entity tag of the body: send it back as If-None-Match to get a 304 while it is unchanged.'),
   'Last-Modified': header('When the data behind the body last changed.'),
   'Cache-Control': header('How long and by whom the answer may be cached.'),
   Vary: header('Request headers the body depends on (always Accept-Encoding for cached bodies).'),
-  'Content-Encoding': header('`br` or `gzip` when the body is compressed (chosen by Accept-Encoding); absent for the plain body.', {
-    type: 'string',
-    enum: ['br', 'gzip'],
-  }),
+  'Content-Encoding': header(
+    '`br` or `gzip` when the body is compressed (chosen by Accept-Encoding); absent for the plain body.',
+    { type: 'string', enum: ['br', 'gzip'] },
+    false,
+  ),
   'X-Request-Id': header('The caller\'s X-Request-Id when it is 1-128 characters of A-Za-z0-9._:-, else one the server made.', {
     type: 'string',
     pattern: '^[A-Za-z0-9._:-]{1,128}$',
   }),
   'Retry-After': header('Seconds to wait before retrying.', { type: 'string', pattern: '^\\d+$' }),
   RateLimit: header(
-    'IETF RateLimit header: requests left under the limit (`r`) and seconds until its window resets (`t`): `"advertiser";r=598;t=41`. On a 429, the limit that refused the request.',
+    'IETF RateLimit header: requests left under the limit (`r`) and seconds until its window resets (`t`): `"advertiser";r=598;t=41`. Sent on every answer to an accepted advertiser key and on every 429 (then: the limit that refused the request). Public answers carry none: shared caches may store them and hand them to other callers, and their one limit (`variant_build`) is charged after the reply.',
+    { type: 'string' },
+    false,
   ),
-  'RateLimit-Policy': header('IETF RateLimit-Policy header: the limit\'s quota (`q`) and window in seconds (`w`): `"advertiser";q=600;w=60`.'),
+  'RateLimit-Policy': header(
+    'IETF RateLimit-Policy header: the limit\'s quota (`q`) and window in seconds (`w`): `"advertiser";q=600;w=60`. Sent with RateLimit, on the same answers.',
+    { type: 'string' },
+    false,
+  ),
+  'Access-Control-Allow-Origin': header('`*`: any web page may read the answer (it carries no credentials).', { type: 'string', const: '*' }),
   'WWW-Authenticate': header('The API key challenge: `ApiKey realm="predictwire", header="x-api-key"`.'),
   Allow: header('The methods the path answers: `GET, HEAD, OPTIONS`.'),
   Upgrade: header('The protocol the path takes: `websocket`.', { type: 'string', enum: ['websocket'] }),
@@ -77,9 +85,14 @@ const PROBLEM_EXAMPLES: Record<number, Problem> = {
   503: dataUnavailable('No EUR reference rate has been loaded yet; try again shortly or ask for USD.'),
 };
 
+/** Every problem carries CORS (a page must be able to read why it failed); a 4xx the limit headers when an advertiser's allowance or a limit applies. */
+const problemHeaders = (status: number): HeaderName[] => [
+  ...new Set<HeaderName>(['X-Request-Id', 'Access-Control-Allow-Origin', ...(status < 500 ? (['RateLimit', 'RateLimit-Policy'] as const) : []), ...PROBLEMS[status]![1]]),
+];
+
 const problemResponse = (status: number) => ({
   description: PROBLEMS[status]![0],
-  headers: headers('X-Request-Id', ...PROBLEMS[status]![1]),
+  headers: headers(...problemHeaders(status)),
   content: {
     'application/problem+json': {
       schema: ref('Problem'),
@@ -113,17 +126,31 @@ const param = (name: string, where: 'header' | 'query' | 'path', description: st
   schema,
 });
 
-const IF_NONE_MATCH = param('If-None-Match', 'header', 'An ETag from an earlier answer: 304 without a body while it still matches.');
-const ACCEPT_ENCODING = param('Accept-Encoding', 'header', 'br or gzip: the body compressed (br preferred); absent or neither: the plain body.');
-const REQUEST_ID = param('X-Request-Id', 'header', 'Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-).');
-const ACCEPT_LANGUAGE = param('Accept-Language', 'header', 'Language of promo texts and labels: en, es, de, fr or pt (else the country\'s, else English).');
-const ADVERTISER_HEADER = param('x-advertiser-id', 'header', 'Attributes clicks to a registered advertiser; grants nothing.', {
+/** A query parameter's schema without its description (the parameter carries its own). */
+const bare = (schema: z.ZodType): JsonSchema => {
+  const { description: _, ...rest } = parameterSchema(schema);
+  return rest;
+};
+
+/**
+ * A request header's value: printable characters, bounded. No value this API reads needs more; a
+ * longer one is not refused (uWS bounds the whole header block), just never useful.
+ */
+const HEADER_VALUE = { type: 'string', pattern: '^[\\x20-\\x7e]*$', maxLength: 256 };
+const IF_NONE_MATCH = param('If-None-Match', 'header', 'An ETag from an earlier answer: 304 without a body while it still matches.', HEADER_VALUE);
+const ACCEPT_ENCODING = param('Accept-Encoding', 'header', 'br or gzip: the body compressed (br preferred); absent or neither: the plain body.', HEADER_VALUE);
+const REQUEST_ID = param('X-Request-Id', 'header', 'Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes).', {
   type: 'string',
-  pattern: ADVERTISER_ID.source,
+  pattern: '^[A-Za-z0-9._:-]{1,128}$',
+  maxLength: 128,
 });
+const ACCEPT_LANGUAGE = param('Accept-Language', 'header', 'Language of promo texts and labels: en, es, de, fr or pt (else the country\'s, else English).', HEADER_VALUE);
+const ADVERTISER_HEADER = param('x-advertiser-id', 'header', 'Attributes clicks to a registered advertiser; grants nothing.', bare(AdvertiserIdParam));
 
 interface Op {
   summary: string;
+  /** What the operation does beyond its summary: what a caller relies on. */
+  description: string;
   /** The 200 body: a component, or a schema of its own. */
   payload?: ComponentName | JsonSchema;
   params?: Obj[];
@@ -131,8 +158,9 @@ interface Op {
   /** Answers carry ETag and a 304 is possible. */
   cached?: boolean;
   advertiser?: boolean;
+  /** Whether its 200 carries `Access-Control-Allow-Origin: *`; by default public operations do, advertiser ones not. */
+  cors?: boolean;
   tag: string;
-  description?: string;
   /** The 200 body's media type; application/json unless given (a script or page: its own). */
   contentType?: string;
   /** Responses beyond the shared ones. */
@@ -140,6 +168,10 @@ interface Op {
   /** Other media types the 200 may come in (chosen by Accept or a parameter), with their schema. */
   alsoAs?: Record<string, JsonSchema>;
 }
+
+/** The security requirement of public operations: none, said explicitly (an empty requirement: anyone may call). */
+const PUBLIC: Obj[] = [{}];
+const ADVERTISER_KEY: Obj[] = [{ advertiserId: [], apiKey: [] }];
 
 /** The captured answer of `id` as the media type's `example`, when there is one (scripts and pages have none). */
 function withExample(id: string, mediaType = 'application/json'): Obj {
@@ -150,9 +182,10 @@ function withExample(id: string, mediaType = 'application/json'): Obj {
 function operation(id: string, op: Op): Obj {
   // Every answer to an advertiser says what is left of its allowance.
   const usage = op.advertiser ? (['RateLimit', 'RateLimit-Policy'] as const) : [];
+  const cors = (op.cors ?? !op.advertiser) ? (['Access-Control-Allow-Origin'] as const) : [];
   const ok: Obj = {
     description: 'OK',
-    headers: headers('X-Request-Id', 'Cache-Control', ...(op.cached ? (['ETag', 'Last-Modified', 'Vary', 'Content-Encoding'] as const) : []), ...usage),
+    headers: headers('X-Request-Id', 'Cache-Control', ...cors, ...(op.cached ? (['ETag', 'Last-Modified', 'Vary', 'Content-Encoding'] as const) : []), ...usage),
     ...(op.payload
       ? {
           content: {
@@ -166,13 +199,15 @@ function operation(id: string, op: Op): Obj {
     get: {
       operationId: id,
       summary: op.summary,
-      ...(op.description ? { description: op.description } : {}),
+      description: op.description,
       tags: [op.tag],
       parameters: [...(op.params ?? []), ...(op.cached ? [IF_NONE_MATCH, ACCEPT_ENCODING] : []), REQUEST_ID],
-      ...(op.advertiser ? { security: [{ advertiserId: [], apiKey: [] }] } : {}),
+      security: op.advertiser ? ADVERTISER_KEY : PUBLIC,
       responses: {
         '200': ok,
-        ...(op.cached ? { '304': { description: 'Not modified: the If-None-Match tag still matches.', headers: headers('X-Request-Id', 'ETag', 'Cache-Control', 'Vary', ...usage) } } : {}),
+        ...(op.cached
+          ? { '304': { description: 'Not modified: the If-None-Match tag still matches.', headers: headers('X-Request-Id', 'ETag', 'Cache-Control', 'Vary', ...cors, ...usage) } }
+          : {}),
         ...problemRefs([...(op.problems ?? []), ...(op.advertiser ? [401, 429, 503] : [])]),
         ...op.responses,
       },
@@ -182,20 +217,71 @@ function operation(id: string, op: Op): Obj {
 
 /** The four widgets, each public and under /advertiser. */
 const WIDGETS = [
-  { name: 'broad', id: 'BroadWidget', query: BroadWidgetQuery, payload: 'BroadWidgetPayload', summary: 'Broad widget: operators allowed in the visitor\'s country, ranked', problems: [429, 503], language: true },
-  { name: 'event', id: 'EventWidget', query: EventWidgetQuery, payload: 'EventWidgetPayload', summary: 'Event widget: one event, every operator\'s price per outcome', problems: [404, 429, 503] },
-  { name: 'sportsbook', id: 'SportsbookWidget', query: SportsbookWidgetQuery, payload: 'SportsbookWidgetPayload', summary: 'Sportsbook widget: the next matchup of a league with every operator\'s lines', problems: [404, 429, 503] },
-  { name: 'live-market', id: 'LiveMarketWidget', query: LiveMarketQuery, payload: 'LiveMarketPayload', summary: 'Live market: short up/down contracts on a crypto asset', problems: [429] },
+  {
+    name: 'broad',
+    id: 'BroadWidget',
+    query: BroadWidgetQuery,
+    payload: 'BroadWidgetPayload',
+    summary: 'Broad widget: operators allowed in the visitor\'s country, ranked',
+    description: 'Every operator that may be shown in the viewer\'s jurisdiction, ranked by activity and click-through, with its promotion, disclosures and signed links; an empty list where none may be shown.',
+    problems: [429, 503],
+    language: true,
+  },
+  {
+    name: 'event',
+    id: 'EventWidget',
+    query: EventWidgetQuery,
+    payload: 'EventWidgetPayload',
+    summary: 'Event widget: one event, every operator\'s price per outcome',
+    description: 'Each outcome of one event with the price of every operator shown in the viewer\'s jurisdiction, after fees, and the best one flagged.',
+    problems: [404, 429, 503],
+  },
+  {
+    name: 'sportsbook',
+    id: 'SportsbookWidget',
+    query: SportsbookWidgetQuery,
+    payload: 'SportsbookWidgetPayload',
+    summary: 'Sportsbook widget: the next matchup of a league with every operator\'s lines',
+    description: 'The next game of a league (or of one team) with the moneyline, spread and total of every sportsbook shown in the viewer\'s jurisdiction, in the viewer\'s odds format, the best line flagged.',
+    problems: [404, 429, 503],
+  },
+  {
+    name: 'live-market',
+    id: 'LiveMarketWidget',
+    query: LiveMarketQuery,
+    payload: 'LiveMarketPayload',
+    summary: 'Live market: short up/down contracts on a crypto asset',
+    description: 'The current clock-aligned window of an asset: its strike, the spot price and its path, and each venue\'s up/down prices; `market_status` stale, without prices, while the price feed is silent.',
+    problems: [429],
+  },
 ] as const;
 
-/** The document for a process with `config` (its public base URL is the server). */
-export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: string): Obj {
+/** Query parameters of signed links: strings of known form, each bounded. */
+const OPERATOR_ID = { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,39}$', maxLength: 40 };
+const SIGNATURE = { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', maxLength: 43 };
+const EXPIRY = { type: 'string', pattern: '^\\d{1,12}$', maxLength: 12 };
+const JURISDICTION = bare(JurisdictionParam);
+const ADVERTISER = bare(AdvertiserIdParam);
+const CLICK_FIELDS: Record<(typeof FIELDS)[number][0], JsonSchema> = {
+  o: OPERATOR_ID,
+  w: { type: 'string', enum: ['broad', 'sportsbook', 'live-market', 'event-specific'] },
+  p: { type: 'string', pattern: '^[^\\x00-\\x1f]+$', maxLength: 200 },
+  d: { type: 'string', format: 'uri', maxLength: 2048 },
+  c: JURISDICTION,
+  a: ADVERTISER,
+  i: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', maxLength: 64 },
+  e: EXPIRY,
+};
+
+/** The document for a process with `config`: its public base URL is the server, production or local. */
+export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'>, version: string): Obj {
   const paths: Obj = {};
   for (const w of WIDGETS) {
     const language = 'language' in w ? [ACCEPT_LANGUAGE] : [];
     paths[`/v1/widgets/${w.name}`] = operation(`get${w.id}`, {
       tag: 'widgets',
       summary: w.summary,
+      description: `${w.description} Public: the jurisdiction comes from a trusted CDN's geo headers or the client address (\`fallback_geo\` when neither places it).`,
       payload: w.payload,
       params: [...queryParams(w.query, ['geo']), ADVERTISER_HEADER, ...language],
       problems: [...w.problems],
@@ -204,6 +290,7 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
     paths[`/advertiser/v1/widgets/${w.name}`] = operation(`getAdvertiser${w.id}`, {
       tag: 'advertiser',
       summary: `${w.summary} (advertiser key; \`geo\` names the viewer's jurisdiction, ZZ without it)`,
+      description: `${w.description} For an advertiser's servers: the viewer's jurisdiction is \`geo\`, links credit the advertiser, and every answer says what is left of its allowance.`,
       payload: w.payload,
       params: [...queryParams(w.query, ['advertiser_id']), ...language],
       problems: [...w.problems],
@@ -217,11 +304,13 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
     description: "Recorded by the worker at each events refresh: 5-minute points for a day, hourly points for 30 days. Only operators allowed in the viewer's jurisdiction appear.",
     payload: 'EventHistoryPayload',
     params: queryParams(EventHistoryQuery),
-    problems: [404, 503],
+    // Under /v1/widgets/: an address building too many new variants is refused (variant_build).
+    problems: [404, 429, 503],
   });
   paths['/advertiser/v1/widgets/events'] = operation('getAdvertiserEventList', {
     tag: 'advertiser',
     summary: 'Slugs of the events not yet closed',
+    description: 'The slugs to ask the operator comparison for: every event of the catalog not yet closed.',
     payload: 'EventListPayload',
     cached: true,
     advertiser: true,
@@ -229,6 +318,7 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
   paths['/advertiser/v1/widgets/specific/{event_slug}'] = operation('getAdvertiserSpecificEvent', {
     tag: 'advertiser',
     summary: 'One event compared between operator A and operator B',
+    description: "Each outcome of one event priced by two operators side by side, with whether each may be shown in the viewer's jurisdiction (`geo`).",
     payload: 'SpecificEventPayload',
     params: [param('event_slug', 'path', 'An event slug from the event list.', parameterSchema(SlugPath), true), ...queryParams(SpecificEventQuery)],
     problems: [404],
@@ -241,8 +331,8 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
     description:
       'The counts the ranking uses: a click once per visitor, operator and UTC day; bots, HTTP libraries and prefetches left out. Days are kept 90 days, hours 7. `Accept: text/csv` or `format=csv` for CSV (columns: period_start, the group_by columns, impressions, clicks, ctr).',
     payload: 'ReportPayload',
-    alsoAs: { 'text/csv': { type: 'string' } },
-    params: [...queryParams(ReportQuery), param('Accept', 'header', 'text/csv for CSV; anything else: JSON (format= overrides it).')],
+    alsoAs: { 'text/csv': ref('ReportCsv') },
+    params: [...queryParams(ReportQuery), param('Accept', 'header', 'text/csv for CSV; anything else: JSON (format= overrides it).', HEADER_VALUE)],
     problems: [],
     advertiser: true,
   });
@@ -257,18 +347,19 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
   paths['/v1/openapi.json'] = operation('getOpenApi', {
     tag: 'discovery',
     summary: 'This document',
-    payload: { type: 'object', required: ['openapi', 'info', 'paths'], description: 'An OpenAPI 3.1 document.' },
+    description: 'The OpenAPI 3.1 document of this API as this process serves it: built at start, the same until it restarts.',
+    payload: 'OpenApiDocument',
     cached: true,
   });
-  // Fixed pages and scripts: [path, operationId, summary, media type, problems].
-  const files: Array<[string, string, string, string, number[]]> = [
-    ['/v1/embed.js', 'getEmbedScript', 'The <predictwire-widget> custom element (docs/embed.md)', 'application/javascript', []],
-    ['/docs', 'getReference', 'This document as pages people read (Redoc, served by the service itself)', 'text/html', []],
-    ['/docs/redoc.standalone.js', 'getReferenceRenderer', "The renderer /docs loads (the npm package redoc's standalone bundle)", 'application/javascript', []],
-    ['/demo', 'getDemoPage', 'A page showing every widget kind, light and dark, each with its embed snippet (404 while DEMO_ENABLED is off)', 'text/html', [404]],
+  // Fixed pages and scripts: [path, operationId, summary, description, media type, body schema, problems].
+  const files: Array<[string, string, string, string, string, ComponentName, number[]]> = [
+    ['/v1/embed.js', 'getEmbedScript', 'The <predictwire-widget> custom element (docs/embed.md)', 'The script a page loads once to embed any number of widgets; under 15 KB gzipped.', 'application/javascript', 'Script', []],
+    ['/docs', 'getReference', 'This document as pages people read (Redoc, served by the service itself)', 'A page rendering /v1/openapi.json; it loads nothing from other hosts.', 'text/html', 'Page', []],
+    ['/docs/redoc.standalone.js', 'getReferenceRenderer', "The renderer /docs loads (the npm package redoc's standalone bundle)", 'Served from this service, so the reference needs no third-party host.', 'application/javascript', 'Script', []],
+    ['/demo', 'getDemoPage', 'A page showing every widget kind, light and dark, each with its embed snippet (404 while DEMO_ENABLED is off)', 'For trying the embed; off in production unless DEMO_ENABLED is set.', 'text/html', 'Page', [404]],
   ];
-  for (const [path, id, summary, contentType, problems] of files) {
-    paths[path] = operation(id, { tag: 'discovery', summary, payload: { type: 'string' }, contentType, cached: true, problems });
+  for (const [path, id, summary, description, contentType, body, problems] of files) {
+    paths[path] = operation(id, { tag: 'discovery', summary, description, payload: body, contentType, cached: true, problems });
   }
   paths['/v1/click'] = {
     get: {
@@ -278,10 +369,11 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
       description:
         'Links are minted in widget payloads (`deep_link`, `web_url`, `cta_url`); follow them unchanged, never build one. An address over the click limit is still redirected; its clicks are not counted.',
       parameters: [
-        ...FIELDS.map(([short, long]) => param(short, 'query', `Signed field: ${long}.`)),
-        param('s', 'query', 'HMAC-SHA256 signature of the other fields.', { type: 'string' }, true),
+        ...FIELDS.map(([short, long]) => param(short, 'query', `Signed field: ${long}.`, CLICK_FIELDS[short])),
+        param('s', 'query', 'HMAC-SHA256 signature of the other fields.', SIGNATURE, true),
         REQUEST_ID,
       ],
+      security: PUBLIC,
       responses: {
         '302': { description: 'Redirect to the operator.', headers: headers('X-Request-Id', 'Location', 'Cache-Control') },
         ...problemRefs([403, 410]),
@@ -296,24 +388,30 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
       description:
         'The URL is minted in broad and event payloads (`impression_url`); request it unchanged once the widget is viewable (at least half of it in the viewport for one second). Fetching widget data counts no impression. Bots, prefetches and HEAD are answered but not counted.',
       parameters: [
-        param('w', 'query', 'Signed field: the widget class.', { type: 'string' }, true),
-        param('o', 'query', 'Signed field: the operator ids shown, comma-separated.', { type: 'string' }, true),
-        param('e', 'query', 'Signed field: expiry (Unix seconds).', { type: 'string' }, true),
-        param('s', 'query', 'HMAC-SHA256 signature of the other fields.', { type: 'string' }, true),
+        param('w', 'query', 'Signed field: the widget class.', { type: 'string', enum: ['broad', 'event-specific'] }, true),
+        param('o', 'query', 'Signed field: the operator ids shown, comma-separated.', { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,39}(,[a-z0-9][a-z0-9-]{0,39})*$', maxLength: 1024 }, true),
+        param('c', 'query', "Signed field: the viewer's jurisdiction the widget was built for.", JURISDICTION),
+        param('a', 'query', 'Signed field: the advertiser the links are attributed to.', ADVERTISER),
+        param('e', 'query', 'Signed field: expiry (Unix seconds).', EXPIRY, true),
+        param('s', 'query', 'HMAC-SHA256 signature of the other fields.', SIGNATURE, true),
         REQUEST_ID,
       ],
+      security: PUBLIC,
       responses: {
-        '204': { description: 'Reported (counted unless already counted for this visitor today, or automated).', headers: headers('X-Request-Id', 'Cache-Control') },
+        '204': { description: 'Reported (counted unless already counted for this visitor today, or automated).', headers: headers('X-Request-Id', 'Cache-Control', 'Access-Control-Allow-Origin') },
         ...problemRefs([403, 410]),
       },
     },
   };
-  paths['/healthz'] = operation('getHealth', { tag: 'operations', summary: 'The process is alive', payload: 'Health' });
+  // Health checks are for load balancers and monitors: no CORS.
+  paths['/healthz'] = operation('getHealth', { tag: 'operations', summary: 'The process is alive', description: 'Answers whenever the process runs; it calls nothing, so it answers while Redis is away.', payload: 'Health', cors: false });
   paths['/readyz'] = operation('getReadiness', {
     tag: 'operations',
     summary: 'This instance can serve: ready, degraded (Redis unreachable or stale data, still 200) or not',
+    description: 'For load balancers: 503 only while a needed snapshot is not loaded or the process drains. Limited per client address in this instance\'s memory, except for TRUST_PROXY addresses asking for themselves.',
     payload: 'Readiness',
     problems: [429],
+    cors: false,
     responses: {
       '503': {
         description: 'Not ready (Readiness with status not_ready), or draining before shutdown.',
@@ -330,13 +428,11 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
       description:
         `JSON text frames. Send \`WsClientMessage\` to subscribe to \`live-market:{ASSET}:{5|15}\` or \`event:{slug}\` (\`event:{slug}:{display_format}\` for \`implied_pct\` or \`decimal\`); the server sends a \`WsServerFrame\` at once and on every change. At most ${DEFAULT_WS_OPTIONS.maxSubscriptions} topics per connection. The \`x-websocket\` extension names both message schemas.`,
       parameters: queryParams(WsQuery),
+      security: PUBLIC,
       'x-websocket': { client: ref('WsClientMessage'), server: ref('WsServerFrame') },
       responses: {
         '101': { description: 'Switching protocols: the connection is a WebSocket from here on.' },
-        '400': { $ref: '#/components/responses/Problem400' },
-        '426': { $ref: '#/components/responses/Problem426' },
-        '429': { $ref: '#/components/responses/Problem429' },
-        '503': { $ref: '#/components/responses/Problem503' },
+        ...problemRefs([426, 429, 503]),
       },
     },
   };
@@ -349,7 +445,14 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl'>, version: str
       description: `Field forms and rules: docs/contract.md. Every error is a problem (RFC 9457) whose \`type\` is a section of ${PROBLEM_DOCS}.`,
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
-    servers: [{ url: config.publicBaseUrl }],
+    // The one server is this process's public origin (PUBLIC_BASE_URL, https in production).
+    servers: [
+      {
+        url: config.publicBaseUrl,
+        description: config.production ? 'Production: this deployment\'s public origin.' : 'Local development: this process, not for the public.',
+        'x-internal': false,
+      },
+    ],
     tags: [
       { name: 'widgets', description: 'Public widget payloads, the click redirect and the WebSocket.' },
       { name: 'advertiser', description: 'The same with an advertiser key, plus the event list and operator comparison.' },

@@ -41,6 +41,7 @@ export const JurisdictionParam = z
   .meta({
     type: 'string',
     pattern: '^[A-Z]{2}(-[A-Z0-9]{1,3})?$',
+    maxLength: 6,
     description:
       'A country (ISO 3166-1 alpha-2, upper case, such as GB), a subdivision (ISO 3166-2, such as US-NJ or CA-ON), or ZZ for unknown. ' +
       'Subdivisions count in the US and Canada, where licences are regional; elsewhere they resolve to their country.',
@@ -56,6 +57,7 @@ export const GeoParams = { fallback_geo: JurisdictionParam, geo: JurisdictionPar
 
 export const AdvertiserIdParam = z
   .string()
+  .max(64, 'must be 3-64 characters of a-z, 0-9, _ and -')
   .regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -')
   .meta({ description: 'A registered advertiser to credit with clicks on the links; grants nothing (an unregistered id is ignored).' })
   .optional();
@@ -85,6 +87,7 @@ export const SportsbookWidgetQuery = z.object({
     .trim()
     .min(1, 'must not be empty')
     .max(100, 'is too long')
+    .regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters')
     .meta({ description: "A team's code, name, alias, or a page title naming one: that team's next game." })
     .optional(),
   /** Absent: the format the visitor's country reads (domain/odds.ts, oddsFormatFor). */

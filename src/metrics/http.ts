@@ -18,6 +18,12 @@ export const authFailures = new Counter({
 
 export const wsConnections = new Gauge({ name: 'predictwire_ws_connections', help: 'Open WebSocket connections.' });
 
+// Summed over API workers like the connections, so the two compare: each worker has its own cap.
+export const wsMaxConnections = new Gauge({
+  name: 'predictwire_ws_max_connections',
+  help: 'WebSocket connections this process admits in all (WS_MAX_CONNECTIONS, or half its open-file limit); upgrades beyond it get 503.',
+});
+
 export const wsSubscriptions = new Gauge({ name: 'predictwire_ws_subscriptions', help: 'Topic subscriptions held by open WebSocket connections.' });
 
 export const wsRefused = new Counter({
@@ -32,6 +38,31 @@ export const clickBufferDropped = new Counter({
   name: 'predictwire_click_buffer_dropped_total',
   help: 'Clicks dropped because the in-memory buffer was full.',
 });
+
+let impressionQueue: { size: number; dropped: number } | undefined;
+
+// The queue counts itself; these read it at scrape time, off the impression path.
+new Gauge({
+  name: 'predictwire_impression_queue_size',
+  help: 'Reported impressions held in memory, not yet written to Redis.',
+  collect() {
+    this.set(impressionQueue?.size ?? 0);
+  },
+});
+
+new Counter({
+  name: 'predictwire_impressions_dropped_total',
+  help: 'Reported impressions dropped because the in-memory queue was full.',
+  collect() {
+    this.reset();
+    this.inc(impressionQueue?.dropped ?? 0);
+  },
+});
+
+/** Reports the impression queue's size and drops on /metrics. */
+export function exposeImpressionQueue(queue: { size: number; dropped: number }): void {
+  impressionQueue = queue;
+}
 
 /** Upper bounds (seconds) of the request-duration histogram buckets. */
 const BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5];

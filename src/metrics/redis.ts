@@ -1,9 +1,12 @@
-/** `predictwire_redis_up`: whether this API process can use Redis on the request path right now. */
+/**
+ * `predictwire_redis_up` and `predictwire_redis_breaker_open`: whether this API process can use
+ * Redis on the request path right now, and whether the breaker around it is open.
+ */
 import type { Redis } from 'ioredis';
 import { Gauge } from 'prom-client';
 import { breakerOpen, type RedisBreaker } from '../store/redis-breaker.js';
 
-/** 1 while the request-path connection is ready and its breaker closed, else 0 (read at scrape time). */
+/** 1 while the request-path connection is ready and its breaker closed, else 0; the breaker's state beside it (read at scrape time). */
 export function exposeRedisUp(redis: Redis, breaker: RedisBreaker): void {
   new Gauge({
     name: 'predictwire_redis_up',
@@ -12,6 +15,15 @@ export function exposeRedisUp(redis: Redis, breaker: RedisBreaker): void {
     aggregator: 'min',
     collect() {
       this.set(redis.status === 'ready' && !breakerOpen(breaker) ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'predictwire_redis_breaker_open',
+    help: '1 while the breaker around request-path Redis commands is open (three failed in a row: errors or timeouts), else 0.',
+    // Over API workers: 1 while any of them has it open.
+    aggregator: 'max',
+    collect() {
+      this.set(breakerOpen(breaker) ? 1 : 0);
     },
   });
 }

@@ -71,6 +71,11 @@ export class ImpressionCounter {
     return this.#pending.length;
   }
 
+  /** Impressions dropped since start: the queue was full, or they could not be kept at stop. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
   /**
    * Queues the impression `visitor` reported for `target` at `now` (synchronous, in memory),
    * unless `userAgent` is a bot's or this process already queued all of its operators today.
@@ -152,6 +157,7 @@ export class ImpressionCounter {
         this.log.error({ err: (err as Error).message, dir: this.spillDir }, 'impressions could not be spilled');
       }
     }
+    this.#dropped += left;
     this.log.error({ dropped: left }, 'impressions not written to Redis at stop; dropped');
   }
 

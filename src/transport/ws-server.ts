@@ -23,7 +23,7 @@ import { problemReply, writeHead } from './server.js';
 import { Problem } from '../problem.js';
 import { givenRequestId, nextRequestNumber, requestIdText } from './request-id.js';
 import type { Logger } from '../log.js';
-import { wsConnections, wsRefused, wsSubscriptions } from '../metrics/http.js';
+import { wsConnections, wsMaxConnections, wsRefused, wsSubscriptions } from '../metrics/http.js';
 import { dataFrame, errorFrame, parseClientMessage, unsubscribedFrame } from '../ws/protocol.js';
 import { localLedger, type ConnectionLedger } from '../ws/connection-ledger.js';
 
@@ -154,6 +154,7 @@ export function registerWebSocket(
   admission: WsAdmission = OPEN_ADMISSION,
 ): WsHub {
   const open = new Set<WebSocket<Client>>();
+  wsMaxConnections.set(opts.maxConnections);
   /** Connections open or being upgraded, per address key (reserved before the upgrade). */
   const ledger = admission.ledger ?? localLedger();
   /** This process's connections open or being upgraded: file descriptors are per process. */

@@ -3,7 +3,13 @@ import { z } from 'zod';
 
 export const ClientMessage = z.object({
   op: z.enum(['subscribe', 'unsubscribe']).describe('What to do with the topic.'),
-  topic: z.string().min(1).max(200).describe('live-market:{ASSET}:{5|15}, event:{slug} or event:{slug}:{display_format}.'),
+  topic: z
+    .string()
+    .min(1)
+    .max(200)
+    // The form of a topic, for the published schema; a topic of another form is answered with an `unknown_topic` error frame.
+    .meta({ pattern: '^(live-market:[A-Z]+:[0-9]+|event:[a-z0-9-]+(:[a-z_]+)?)$' })
+    .describe('live-market:{ASSET}:{5|15}, event:{slug} or event:{slug}:{display_format}.'),
 }).describe('A client frame.');
 export type ClientMessage = z.infer<typeof ClientMessage>;
 

@@ -59,6 +59,8 @@ describe('readiness', () => {
     expect(body.redis).toBe('ok');
     expect(body.snapshots.every((s) => !s.loaded)).toBe(true);
     expect((await fetch(`${api.base}/healthz`)).status).toBe(200);
+    expect(await metric('predictwire_readiness{status="not_ready"}')).toBe(1);
+    expect(await metric('predictwire_readiness{status="ready"}')).toBe(0);
   });
 
   it('is ready once the worker and the feed run', async () => {
@@ -70,6 +72,7 @@ describe('readiness', () => {
     expect(w.stale).toBeUndefined();
     expect(w.data_fetched_at).toBeUndefined();
     expect(await metric('predictwire_snapshot_stale{kind="events",key="all"}')).toBe(0);
+    expect(await metric('predictwire_readiness{status="ready"}')).toBe(1);
   }, 60_000);
 
   it('a stopped worker makes it degraded, not unready; widgets say stale; recovery needs no API restart', async () => {
@@ -84,6 +87,9 @@ describe('readiness', () => {
     expect(Date.parse(w.data_fetched_at!)).toBeLessThan(Date.now() - 3_000);
     expect(await metric('predictwire_snapshot_stale{kind="events",key="all"}')).toBe(1);
     expect(await metric('predictwire_snapshot_age_seconds{kind="events",key="all"}')).toBeGreaterThan(3);
+    // The gauge an alert watches says what /readyz says.
+    expect(await metric('predictwire_readiness{status="degraded"}')).toBe(1);
+    expect(await metric('predictwire_readiness{status="ready"}')).toBe(0);
 
     worker = await spawnProcess('workers/main.ts', env);
     await expect.poll(readyStatus, { timeout: 45_000, interval: 250 }).toBe('ready');

@@ -170,6 +170,8 @@ describe('Redis killed and restarted under traffic', () => {
     await expect.poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 30_000, interval: 200 }).toBe(before + VISITORS);
     // replayed once: the file is gone
     await expect.poll(() => readdirSync(join(dir, 'data', 'spill')), { timeout: 5_000 }).toEqual([]);
+    // The replay runs before the API listens: the next drill needs it serving.
+    await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
   }, 60_000);
 
   it('a frozen Redis costs the first few requests its command timeout, then nothing (breaker)', async () => {

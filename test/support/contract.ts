@@ -2,7 +2,8 @@
  * Checks HTTP answers of the service against its OpenAPI document, so the document cannot drift
  * from the code: the operation is looked up by method and path, the status must be one it
  * documents, and a JSON body must validate (ajv, JSON Schema 2020-12) against the schema given for
- * that status and content type; an advertiser's 200 or 304 must carry its usage headers.
+ * that status and content type; every header documented as always sent must be there, and every
+ * documented header present must match its schema; an advertiser's 200 or 304 must carry its usage headers.
  * `installContractCheck()` (vitest setup) applies it to every fetch
  * whose answer comes from the API (it carries X-Request-Id, which only the API process sets).
  */
@@ -23,8 +24,8 @@ interface Contract {
 let contract: Contract | undefined;
 
 /** The document as a process with this base URL serves it. */
-export function openApiDocument(publicBaseUrl = 'http://localhost:8080'): Obj {
-  return buildOpenApi({ publicBaseUrl }, CONTRACT_VERSION);
+export function openApiDocument(publicBaseUrl = 'http://localhost:8080', production = false): Obj {
+  return buildOpenApi({ publicBaseUrl, production }, CONTRACT_VERSION);
 }
 
 function load(): Contract {
@@ -65,7 +66,7 @@ function deref(doc: Obj, node: Obj): Obj {
  * What is wrong with an answer of the API to `method url` (undefined when it matches the document).
  * `body` is the answer's text.
  */
-export function contractViolation(method: string, url: string, status: number, contentType: string | null, body: string): string | undefined {
+export function contractViolation(method: string, url: string, status: number, contentType: string | null, body: string, headers?: Headers): string | undefined {
   const c = load();
   const where = `${method} ${url} → ${status}`;
   if (method === 'OPTIONS') return undefined; // CORS preflight: no operation, no body
@@ -77,6 +78,8 @@ export function contractViolation(method: string, url: string, status: number, c
   if (op) {
     const response = op.responses[String(status)] as Obj | undefined;
     if (!response) return `${where}: status not documented for this operation`;
+    const wrongHeader = headers && headerViolation(c, deref(c.doc, response), headers);
+    if (wrongHeader) return `${where}: ${wrongHeader}`;
     const content = deref(c.doc, response).content as Obj | undefined;
     if (!content) return body === '' || method === 'HEAD' ? undefined : `${where}: a body where the document gives none`;
     schema = content[type]?.schema;
@@ -97,6 +100,21 @@ export function contractViolation(method: string, url: string, status: number, c
   const validate = validator(c, schema);
   if (validate(parsed)) return undefined;
   return `${where}: body does not match the document: ${c.ajv.errorsText(validate.errors)}`;
+}
+
+/** A documented header that is required and missing, or present with a value its schema refuses. */
+function headerViolation(c: Contract, response: Obj, headers: Headers): string | undefined {
+  for (const [name, declared] of Object.entries((response.headers ?? {}) as Obj)) {
+    const h = deref(c.doc, declared as Obj);
+    const value = headers.get(name);
+    if (value === null) {
+      if (h.required) return `header ${name} is documented as always sent, and missing`;
+      continue;
+    }
+    const validate = validator(c, h.schema as Obj);
+    if (!validate(value)) return `header ${name}: "${value}" does not match the document: ${c.ajv.errorsText(validate.errors)}`;
+  }
+  return undefined;
 }
 
 /** What is wrong with a WebSocket frame (parsed JSON) the server sent, by the document's WsServerFrame. */
@@ -132,7 +150,7 @@ export function installContractCheck(): void {
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const url = input instanceof Request ? input.url : String(input);
     const problem =
-      contractViolation(method, url, res.status, res.headers.get('content-type'), await res.clone().text()) ?? usageViolation(method, url, res.status, res.headers);
+      contractViolation(method, url, res.status, res.headers.get('content-type'), await res.clone().text(), res.headers) ?? usageViolation(method, url, res.status, res.headers);
     if (problem) throw new Error(`contract violation: ${problem}`);
     return res;
   };

@@ -4,7 +4,7 @@
  * feed containers. The list of settings comes from the config schema itself, so a new setting
  * fails here until it is documented.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -211,5 +211,55 @@ describe('docker-compose.yml: Redis', () => {
       expect(services[name]!.ports, name).toContain(`127.0.0.1:\${${key}:-${def}}:\${${key}:-${def}}`);
       expect((services[name]!.environment as Record<string, string>).ADMIN_HOST, name).toBe('${ADMIN_HOST:-0.0.0.0}');
     }
+  });
+});
+
+describe('docker-compose.yml: monitoring', () => {
+  const { services } = readComposeFile();
+  const volumesOf = (name: string) => ((services[name] as Service & { volumes?: string[] }).volumes ?? []).map((v) => v.split(':'));
+  /** The container path a host folder of the repository is mounted at. */
+  const mountOf = (name: string, hostPath: string) => volumesOf(name).find(([host]) => host === hostPath)?.[1];
+  const prometheusConfig = parse(readFileSync(resolve(root, 'deploy/prometheus/prometheus.yml'), 'utf8')) as {
+    rule_files: string[];
+    scrape_configs: Array<{ job_name: string; static_configs: Array<{ targets: string[] }> }>;
+  };
+
+  it('has a monitoring profile of Prometheus and Grafana, published on the host\'s loopback only', () => {
+    const profiled = Object.entries(services).filter(([, s]) => s.profiles?.includes('monitoring')).map(([name]) => name);
+    expect(profiled.sort()).toEqual(['grafana', 'prometheus']);
+    for (const name of profiled) {
+      expect(services[name]!.ports!.length, name).toBeGreaterThan(0);
+      for (const port of services[name]!.ports!) expect(port, name).toMatch(/^127\.0\.0\.1:/);
+    }
+  });
+
+  it('gives Prometheus deploy/prometheus/ where its image reads its configuration, with the alerts beside it', () => {
+    const dir = mountOf('prometheus', './deploy/prometheus');
+    expect(dir).toBe('/etc/prometheus');
+    expect(services.prometheus!.command).toContain(`--config.file=${dir}/prometheus.yml`);
+    for (const file of prometheusConfig.rule_files) expect(existsSync(resolve(root, 'deploy/prometheus', file)), file).toBe(true);
+  });
+
+  it('scrapes each app service on its admin port, one job per kind of process', () => {
+    const adminPorts: Record<string, string> = { api: 'ADMIN_PORT', worker: 'WORKER_HEALTH_PORT', feed: 'FEED_HEALTH_PORT' };
+    const jobs = Object.fromEntries(prometheusConfig.scrape_configs.map((j) => [j.job_name, j.static_configs.flatMap((c) => c.targets)]));
+    expect(Object.keys(jobs).sort()).toEqual(APP_SERVICES.map((s) => `predictwire-${s}`).sort());
+    for (const name of APP_SERVICES) {
+      const port = EnvSchema.shape[adminPorts[name] as keyof typeof EnvSchema.shape].parse(undefined);
+      expect(jobs[`predictwire-${name}`], name).toEqual([`${name}:${port}`]);
+    }
+  });
+
+  it('gives Grafana its provisioning where the image reads it, the dashboards where the provider looks, and the Prometheus service as data source', () => {
+    expect(mountOf('grafana', './deploy/grafana/provisioning')).toBe('/etc/grafana/provisioning');
+    const provider = parse(readFileSync(resolve(root, 'deploy/grafana/provisioning/dashboards/predictwire.yml'), 'utf8')) as { providers: Array<{ options: { path: string } }> };
+    const dashboards = mountOf('grafana', './deploy/grafana/dashboards');
+    expect(provider.providers.map((p) => p.options.path)).toEqual([dashboards]);
+    const home = (services.grafana!.environment as Record<string, string>).GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH ?? '';
+    expect(home.startsWith(`${dashboards}/`)).toBe(true);
+    expect(existsSync(resolve(root, 'deploy/grafana/dashboards', home.slice(dashboards!.length + 1)))).toBe(true);
+    const sources = parse(readFileSync(resolve(root, 'deploy/grafana/provisioning/datasources/prometheus.yml'), 'utf8')) as { datasources: Array<{ type: string; url: string }> };
+    const promPort = services.prometheus!.ports![0]!.split(':').pop();
+    expect(sources.datasources).toMatchObject([{ type: 'prometheus', url: `http://prometheus:${promPort}` }]);
   });
 });

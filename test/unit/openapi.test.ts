@@ -28,6 +28,18 @@ function undescribed(schema: unknown, at: string, out: string[] = []): string[] 
 }
 
 describe('the OpenAPI document', () => {
+  it('holds answers to their documented headers: those always sent must be there, and each must match its schema', () => {
+    const url = 'http://localhost:8080/v1/widgets/event/history?slug=fed-december-2026';
+    const body = JSON.stringify(doc.paths['/v1/widgets/event/history'].get.responses['200'].content['application/json'].example);
+    const sent = { 'x-request-id': 'r-1', 'cache-control': 'private, max-age=60', 'access-control-allow-origin': '*' };
+    const check = (headers: Record<string, string>) => contractViolation('GET', url, 200, 'application/json', body, new Headers(headers));
+    expect(check(sent)).toBeUndefined();
+    const { 'access-control-allow-origin': _, ...withoutCors } = sent;
+    expect(check(withoutCors)).toMatch(/header Access-Control-Allow-Origin is documented as always sent, and missing/);
+    expect(check({ ...sent, 'access-control-allow-origin': 'https://elsewhere.example' })).toMatch(/header Access-Control-Allow-Origin: .* does not match/);
+    expect(check({ ...sent, 'x-request-id': 'not an id' })).toMatch(/header X-Request-Id/);
+  });
+
   it('gives every problem answer an example body of its status that the Problem schema accepts', () => {
     for (const [name, response] of Object.entries(doc.components.responses as Obj)) {
       const example = response.content['application/problem+json'].example as Obj;
@@ -55,24 +67,26 @@ describe('the OpenAPI document', () => {
   });
 
   it('publishes the parameters with the constraints the routes enforce', () => {
-    expect(param('/v1/widgets/broad', 'limit').schema).toEqual({ type: 'integer', minimum: 1, maximum: 50 });
+    expect(param('/v1/widgets/broad', 'limit').schema).toEqual({ type: 'integer', minimum: 1, maximum: 50, format: 'int32' });
     expect(param('/v1/widgets/broad', 'currency').schema.enum).toEqual(Object.keys(CURRENCIES));
     expect(param('/v1/widgets/sportsbook', 'league')).toMatchObject({ required: true, schema: { enum: [...LEAGUES] } });
     expect(param('/v1/widgets/event', 'display_format').schema).toMatchObject({ enum: [...DISPLAY_FORMATS], default: 'cents' });
     expect(param('/v1/widgets/event', 'slug')).toMatchObject({ required: true, schema: { maxLength: 120, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' } });
     expect(param('/v1/widgets/live-market', 'horizon_minutes').schema.enum).toEqual(['5', '15']);
-    expect(param('/advertiser/v1/widgets/specific/{event_slug}', 'limit').schema).toEqual({ type: 'integer', minimum: 1, maximum: 100 });
+    expect(param('/advertiser/v1/widgets/specific/{event_slug}', 'limit').schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, format: 'int32' });
     expect(param('/v1/widgets/event', 'fallback_geo').schema.pattern).toBe('^[A-Z]{2}(-[A-Z0-9]{1,3})?$');
     // geo is the advertiser's (server-to-server) parameter; public routes take the caller's address.
     expect(param('/v1/widgets/event', 'geo')).toBeUndefined();
     expect(param('/advertiser/v1/widgets/event', 'geo')).toBeDefined();
   });
 
-  it('marks advertiser endpoints with the key scheme and public ones without', () => {
+  it('marks advertiser endpoints with the key scheme and public ones as open to anyone', () => {
     for (const [path, item] of Object.entries(doc.paths as Obj)) {
-      const secured = item.get.security !== undefined;
+      const secured = item.get.security.some((requirement: Obj) => Object.keys(requirement).length > 0);
       expect(secured, path).toBe(path.startsWith('/advertiser/'));
-      if (secured) expect(item.get.responses['401'], path).toBeDefined();
+      // Public: one empty requirement, which OpenAPI reads as "no credentials needed".
+      if (!secured) expect(item.get.security, path).toEqual([{}]);
+      expect(item.get.responses['401'] !== undefined, path).toBe(secured);
     }
     expect(Object.keys(doc.components.securitySchemes)).toEqual(['advertiserId', 'apiKey']);
   });

@@ -64,6 +64,49 @@ export const DrainingBody = z.object({ status: z.literal('draining').describe('A
 
 export const healthRoute = (): Handler => () => json(200, { status: 'ok' } satisfies z.input<typeof HealthBody>);
 
+/** What readiness depends on besides Redis. */
+type ReadinessDeps = Pick<Deps, 'freshness' | 'snapshots' | 'live' | 'config' | 'now' | 'draining'>;
+
+/**
+ * The readiness of this instance with Redis answering or not (`redisOk`): the status, what is
+ * missing, and each snapshot's state. Shared by `/readyz` (after a ping) and the
+ * `predictwire_readiness` gauge (from the connection's state, without a ping).
+ */
+export function assessReadiness(deps: ReadinessDeps, redisOk: boolean) {
+  const snapshots = deps.freshness.states().map((s) => {
+    const loaded = deps.snapshots.get(s.kind, s.key);
+    const meta = s.meta;
+    return {
+      kind: s.kind,
+      key: s.key,
+      loaded: !!loaded,
+      version: loaded?.version ?? null,
+      changed_at: loaded?.changedAt ?? null,
+      fetched_at: meta?.fetchedAt ?? null,
+      age_seconds: s.ageSeconds === undefined ? null : Math.round(s.ageSeconds),
+      stale: s.stale,
+      /** Seconds without a successful fetch after which this snapshot counts as stale. */
+      stale_after_seconds: s.staleAfterSeconds,
+      failures: meta?.failures ?? 0,
+      // The failing upstream names itself in the message ("kalshi: HTTP 503 from ..."); only while failing.
+      ...(meta?.failures && meta.lastError ? { last_error: meta.lastError, last_error_at: meta.lastErrorAt ?? null, failure_reason: meta.lastReason ?? null } : {}),
+    };
+  });
+  const priceFeed = priceFeedStaleness(deps.live.engine, deps.config.live.staleAfterMs, deps.now());
+  const draining = deps.draining();
+  const staleAssets = Object.keys(priceFeed).filter((a) => priceFeed[a]);
+  const missing = [
+    ...(draining ? ['draining'] : []),
+    ...snapshots.filter((s) => !s.loaded).map((s) => `snapshot ${s.kind}/${s.key} not loaded`),
+    ...(redisOk ? [] : ['redis']),
+    ...snapshots.filter((s) => s.loaded && s.stale).map((s) => `snapshot ${s.kind}/${s.key} stale`),
+    ...staleAssets.map((a) => `price feed ${a}`),
+  ];
+  const ready = !draining && snapshots.every((s) => s.loaded);
+  const status: z.infer<typeof ReadyBody>['status'] = !ready ? 'not_ready' : missing.length > 0 ? 'degraded' : 'ready';
+  return { status, missing, draining, snapshots, staleAssets };
+}
+
 export function readyRoute(deps: Deps): Handler {
   return async () => {
     let redisOk = true;
@@ -74,39 +117,10 @@ export function readyRoute(deps: Deps): Handler {
     }
     // Fresh meta for the answer (the background poll may be two seconds behind); cheap, and never on a widget's path.
     if (redisOk) await withTimeout(deps.freshness.poll(), 1_000).catch(() => {});
-    const snapshots = deps.freshness.states().map((s) => {
-      const loaded = deps.snapshots.get(s.kind, s.key);
-      const meta = s.meta;
-      return {
-        kind: s.kind,
-        key: s.key,
-        loaded: !!loaded,
-        version: loaded?.version ?? null,
-        changed_at: loaded?.changedAt ?? null,
-        fetched_at: meta?.fetchedAt ?? null,
-        age_seconds: s.ageSeconds === undefined ? null : Math.round(s.ageSeconds),
-        stale: s.stale,
-        /** Seconds without a successful fetch after which this snapshot counts as stale. */
-        stale_after_seconds: s.staleAfterSeconds,
-        failures: meta?.failures ?? 0,
-        // The failing upstream names itself in the message ("kalshi: HTTP 503 from ..."); only while failing.
-        ...(meta?.failures && meta.lastError ? { last_error: meta.lastError, last_error_at: meta.lastErrorAt ?? null, failure_reason: meta.lastReason ?? null } : {}),
-      };
-    });
-    const priceFeed = priceFeedStaleness(deps.live.engine, deps.config.live.staleAfterMs, deps.now());
-    const draining = deps.draining();
-    const staleAssets = Object.keys(priceFeed).filter((a) => priceFeed[a]);
-    const missing = [
-      ...(draining ? ['draining'] : []),
-      ...snapshots.filter((s) => !s.loaded).map((s) => `snapshot ${s.kind}/${s.key} not loaded`),
-      ...(redisOk ? [] : ['redis']),
-      ...snapshots.filter((s) => s.loaded && s.stale).map((s) => `snapshot ${s.kind}/${s.key} stale`),
-      ...staleAssets.map((a) => `price feed ${a}`),
-    ];
-    const ready = !draining && snapshots.every((s) => s.loaded);
+    const { status, missing, draining, snapshots, staleAssets } = assessReadiness(deps, redisOk);
     const live = deps.live.engine.stats();
     const body: z.input<typeof ReadyBody> = {
-      status: !ready ? 'not_ready' : missing.length > 0 ? 'degraded' : 'ready',
+      status,
       missing,
       redis: redisOk ? 'ok' : 'unreachable',
       draining,
@@ -115,6 +129,6 @@ export function readyRoute(deps: Deps): Handler {
       live: { ticks_applied: live.ticksApplied, bad_ticks: live.badTicks, last_tick_at: live.lastTickAt, quotes_held: live.quotesHeld, bad_quotes: live.badQuotes },
       websocket: { connections: await deps.wsConnections() },
     };
-    return json(ready ? 200 : 503, body);
+    return json(status === 'not_ready' ? 503 : 200, body);
   };
 }

@@ -28,7 +28,7 @@ const Moment = z
     }
     return { ms, wholeDay: m[2] === undefined };
   })
-  .meta({ type: 'string', pattern: MOMENT.source });
+  .meta({ type: 'string', pattern: MOMENT.source, maxLength: '2026-11-25T18:00:00Z'.length });
 
 const GroupBy = z
   .string()
@@ -40,7 +40,8 @@ const GroupBy = z
     }
     return dims as Dimension[];
   })
-  .meta({ type: 'string', pattern: `^(${REPORT_DIMENSIONS.join('|')})?(,(${REPORT_DIMENSIONS.join('|')}))*$` });
+  // Distinct dimensions: at most all of them, once each.
+  .meta({ type: 'string', pattern: `^(${REPORT_DIMENSIONS.join('|')})?(,(${REPORT_DIMENSIONS.join('|')}))*$`, maxLength: REPORT_DIMENSIONS.join(',').length });
 
 export const ReportQuery = z.object({
   from: Moment.meta({
