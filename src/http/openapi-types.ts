@@ -625,8 +625,8 @@ export interface components {
                 outcome_name: string;
                 /** @description Volume-weighted probability over the operators shown, 0-100, one decimal. */
                 aggregated_probability_pct: number;
-                /** @description The outcome's 24-hour volume over the operators shown, as a money string. */
-                market_depth_volume: string;
+                /** @description The outcome's 24-hour volume over the operators shown, as a money string; null when one of them is unknown. */
+                market_depth_volume: string | null;
                 /** @description Each allowed operator's price for the outcome. */
                 comparison_pool: {
                     /** @description Machine identifier of the operator. */
@@ -635,8 +635,8 @@ export interface components {
                     operator_name: string;
                     /** @description The YES ask after the venue's taker fee, in display_format: 62¢, 62.0% or 1.61. */
                     contract_price: string;
-                    /** @description The operator's 24-hour volume on the outcome, as a money string. */
-                    contract_volume: string;
+                    /** @description The operator's 24-hour volume on the outcome, as a money string; null when the venue sent a malformed figure (unknown; the price still stands). */
+                    contract_volume: string | null;
                     /** @description True for the lowest after-fee YES price among the operators shown (every tied one). */
                     is_best_odds: boolean;
                     /** @description The operator's promo code for the country, when it has one. */
@@ -1002,10 +1002,10 @@ export interface components {
                     operatorBPrice: number;
                     /** @description |A - B| x 100 of the after-fee prices. */
                     spreadCents: number;
-                    /** @description Operator A's 24-hour volume on the outcome, USD. */
-                    operatorAVolume24h: number;
-                    /** @description Operator B's 24-hour volume on the outcome, USD. */
-                    operatorBVolume24h: number;
+                    /** @description Operator A's 24-hour volume on the outcome, USD; null when the venue sent a malformed figure (unknown). */
+                    operatorAVolume24h: number | null;
+                    /** @description Operator B's 24-hour volume on the outcome, USD; null when unknown. */
+                    operatorBVolume24h: number | null;
                     /**
                      * Format: uri
                      * @description The contract page at operator A.

@@ -121,7 +121,7 @@ export const ComparisonEntry = z.object({
   operator_id: z.string().describe('Machine identifier of the operator.'),
   operator_name: z.string().describe('Display name.'),
   contract_price: ContractPriceString.describe('The YES ask after the venue\'s taker fee, in display_format: 62¢, 62.0% or 1.61.'),
-  contract_volume: MoneyString.describe('The operator\'s 24-hour volume on the outcome, as a money string.'),
+  contract_volume: MoneyString.nullable().describe('The operator\'s 24-hour volume on the outcome, as a money string; null when the venue sent a malformed figure (unknown; the price still stands).'),
   is_best_odds: z.boolean().describe('True for the lowest after-fee YES price among the operators shown (every tied one).'),
   promo_applied: z.string().optional().describe('The operator\'s promo code for the country, when it has one.'),
   deep_link: ClickUrl.describe('Signed click link landing on the operator\'s contract page.'),
@@ -139,7 +139,7 @@ export const EventWidgetPayload = z.object({
       z.object({
         outcome_name: z.string().describe('The outcome.'),
         aggregated_probability_pct: z.number().min(0).max(100).describe('Volume-weighted probability over the operators shown, 0-100, one decimal.'),
-        market_depth_volume: MoneyString.describe('The outcome\'s 24-hour volume over the operators shown, as a money string.'),
+        market_depth_volume: MoneyString.nullable().describe('The outcome\'s 24-hour volume over the operators shown, as a money string; null when one of them is unknown.'),
         comparison_pool: z.array(ComparisonEntry).describe('Each allowed operator\'s price for the outcome.'),
       }),
     )
@@ -240,8 +240,8 @@ export const SpecificEventPayload = z.object({
           operatorAPrice: z.number().gt(0).lt(1).describe('Operator A\'s YES price in dollars per $1 contract, after its taker fee (0.62 = 62¢).'),
           operatorBPrice: z.number().gt(0).lt(1).describe('Operator B\'s YES price, the same way.'),
           spreadCents: z.number().nonnegative().describe('|A - B| x 100 of the after-fee prices.'),
-          operatorAVolume24h: z.number().nonnegative().describe('Operator A\'s 24-hour volume on the outcome, USD.'),
-          operatorBVolume24h: z.number().nonnegative().describe('Operator B\'s 24-hour volume on the outcome, USD.'),
+          operatorAVolume24h: z.number().nonnegative().nullable().describe('Operator A\'s 24-hour volume on the outcome, USD; null when the venue sent a malformed figure (unknown).'),
+          operatorBVolume24h: z.number().nonnegative().nullable().describe('Operator B\'s 24-hour volume on the outcome, USD; null when unknown.'),
           operatorAMarketUrl: z.url().describe('The contract page at operator A.'),
           operatorBMarketUrl: z.url().describe('The contract page at operator B.'),
         }),

@@ -44,7 +44,7 @@ beforeEach(async () => {
   lines.length = 0;
 });
 
-let clock = new Date('2026-03-01T12:00:00.000Z');
+let clock = new Date('2026-02-27T12:00:00.000Z');
 const deps = (): RefreshDeps => ({ redis: redis.client, log, now: () => clock, fetchTimeoutMs: 5_000 });
 const tick = () => {
   clock = new Date(clock.getTime() + 5_000);
@@ -56,7 +56,7 @@ const gammaMarket = (slug: string) => replay.data.gammaEvents.flatMap((e) => e.m
 
 /** A fresh source and job per case: no breaker or cache state leaks between cases. */
 function eventsJob() {
-  clock = new Date('2026-03-01T12:00:00.000Z');
+  clock = new Date('2026-02-27T12:00:00.000Z');
   const source = createCatalogEventsSource({
     catalog: loadEventCatalog(),
     kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: FAST }),
@@ -132,6 +132,9 @@ async function tolerated(kind: SnapshotKind, key: string, run: () => Promise<Ref
   expect(await redis.client.get(snapKey(kind, key))).toBe(good);
 }
 
+const quoteOf = async (slug: string, outcome: string, operatorId: string) =>
+  (await readSnapshot(redis.client, 'events', 'all'))!.data.events.find((e) => e.slug === slug)?.outcomes.find((o) => o.name === outcome)?.quotes.find((q) => q.operatorId === operatorId);
+
 const outcomeNames = async () =>
   Object.fromEntries((await readSnapshot(redis.client, 'events', 'all'))!.data.events.map((e) => [e.slug, e.outcomes.map((o) => o.name)]));
 
@@ -190,13 +193,18 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     await tolerated('events', 'all', run, good);
   });
 
-  it('5. unused fields malformed (Gamma description a number, Kalshi rules an object): tolerated', async () => {
+  it('5. field (6): unused fields malformed (Gamma description a number, Kalshi rules an object): tolerated, each reported', async () => {
     const run = eventsJob();
     const good = await baseline('events', 'all', run);
     gammaMarket('iran-x-israelus-conflict-ends-by-march-7').description = 42;
     kalshiMarket('KXRECOGPERSONIRAN-26').rules_primary = { text: 'moved' };
     kalshiMarket('KXRECOGPERSONIRAN-26').expected_expiration_time = 'soon';
     await tolerated('events', 'all', run, good);
+    // The rules are passed on (the matcher reads them): malformed, they cost only themselves, and say so.
+    await reported('events', 'all', [
+      { id: 'kalshi:KXRECOGPERSONIRAN-26/rules_primary', class: 'field', reason: 'rules_primary {"text":"moved"} is not text: left out, prices kept' },
+      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7/description', class: 'field', reason: 'description 42 is not text: left out, prices kept' },
+    ]);
   });
 
   it('6. a cents-only legacy Kalshi market is drift: that market is dropped and marked, the rest kept', async () => {
@@ -218,12 +226,13 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
   it('7. a Gamma slug that 404s (renamed or removed): only its event is dropped and marked', async () => {
     const run = eventsJob();
     await baseline('events', 'all', run);
-    gammaEvent('iran-x-israelus-conflict-ends-by').slug = 'iran-x-israelus-conflict-ends-by-renamed';
+    // Khamenei's Polymarket event (2 of Polymarket's 5 quotes: under the loss bound).
+    gammaEvent('khamenei-out-as-supreme-leader-of-iran-by-february-28').slug = 'khamenei-renamed';
     expect(await run()).toMatchObject({ version: 2 });
-    const { ['iran-israel-us-conflict-ends-march-2026']: gone, ...rest } = BASE_EVENTS;
+    const { ['khamenei-out-by-end-of-february-2026']: gone, ...rest } = BASE_EVENTS;
     expect(gone).toBeDefined();
     expect(await outcomeNames()).toEqual(rest);
-    await reported('events', 'all', [{ id: 'polymarket:iran-x-israelus-conflict-ends-by', class: 'missing', reason: /404/ }]);
+    await reported('events', 'all', [{ id: 'polymarket:khamenei-out-as-supreme-leader-of-iran-by-february-28', class: 'missing', reason: /404/ }]);
     expect((await readMeta(redis.client, 'events', 'all'))!.failures).toBe(0);
   });
 
@@ -291,14 +300,15 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     ]);
   });
 
-  it('14. YES and NO asks summing far below 1: that venue\'s pair is dropped as inconsistent', async () => {
+  it('14. a NO ask that does not mirror the YES bid (asks summing far below 1): that market is dropped as inconsistent', async () => {
     const run = eventsJob();
     await baseline('events', 'all', run);
     kalshiMarket('KXIRANDEMOCRACY-27MAR01-T6').no_ask_dollars = '0.3000';
     expect(await run()).toMatchObject({ version: 2 });
     expect(await outcomeNames()).not.toHaveProperty('iran-democracy-index-2026');
     await reported('events', 'all', [
-      { id: 'iran-democracy-index-2026/kalshi', class: 'inconsistent', reason: `asks 0.1 + 0.3 sum below ${DEFAULT_QUALITY.minAskSum}` },
+      // One book: the NO ask is 1 - the YES bid, so a NO ask of 0.30 beside a YES bid of 0.05 is a stale side.
+      { id: 'kalshi:KXIRANDEMOCRACY-27MAR01-T6', class: 'inconsistent', reason: 'NO ask 0.3 does not mirror the YES bid 0.05 (1 - 0.05 = 0.95): one side is stale' },
       { id: 'iran-democracy-index-2026/Yes/kalshi', class: 'lost' },
       { id: 'iran-democracy-index-2026/No/kalshi', class: 'lost' },
     ]);
@@ -365,7 +375,8 @@ describe('drift corpus: item classes on Kalshi + Polymarket events', () => {
   it('30. inconsistent: Kalshi Yes and No asks summing above the bound: that pair dropped', async () => {
     const run = eventsJob();
     await baseline('events', 'all', run);
-    setPrices('KXIRANDEMOCRACY-27MAR01-T6', { yes_ask_dollars: '0.8000', no_ask_dollars: '0.8000' });
+    // A mirrored but absurdly wide book (bids 0.20, asks 0.80 on both sides).
+    setPrices('KXIRANDEMOCRACY-27MAR01-T6', { yes_bid_dollars: '0.2000', no_bid_dollars: '0.2000', yes_ask_dollars: '0.8000', no_ask_dollars: '0.8000' });
     expect(await run()).toMatchObject({ version: 2 });
     expect(await outcomeNames()).not.toHaveProperty('iran-democracy-index-2026');
     await reported('events', 'all', [{ id: 'iran-democracy-index-2026/kalshi', class: 'inconsistent', reason: `asks 0.8 + 0.8 sum above ${DEFAULT_QUALITY.maxAskSum}` }]);
@@ -435,22 +446,154 @@ describe('drift corpus: item classes on Kalshi + Polymarket events', () => {
     ]);
   });
 
-  it('36. schema, per item: a negative Kalshi volume drops that market\'s quote only, the rest is published', async () => {
+  it('36. field (invariant 6): a negative Kalshi volume costs only the volume: unknown (null), the price still published', async () => {
     const run = eventsJob();
     await baseline('events', 'all', run);
     kalshiMarket('KXUSAIRANAGREEMENT-27').volume_24h_fp = '-9380.00';
     expect(await run()).toMatchObject({ version: 2 });
-    expect((await outcomeNames())['us-iran-nuclear-deal-2026']).toEqual(['Before April 2026', 'Before August 2026']);
-    await reported('events', 'all', [{ id: 'us-iran-nuclear-deal-2026/Before 2027/kalshi', class: 'schema', reason: /^volume24hUsd: / }]);
+    expect(await outcomeNames()).toEqual(BASE_EVENTS);
+    expect(await quoteOf('us-iran-nuclear-deal-2026', 'Before 2027', 'kalshi')).toMatchObject({ yesPrice: 0.63, volume24hUsd: null });
+    await reported('events', 'all', [{ id: 'kalshi:KXUSAIRANAGREEMENT-27/volume_24h_fp', class: 'field', reason: 'volume_24h_fp "-9380.00" is not a non-negative number: shown as unknown, prices kept' }]);
   });
 
-  it('37. schema, per item: a negative Gamma volume drops that market\'s quote only', async () => {
+  it('37. field (invariant 6): a negative Gamma volume costs only the volume', async () => {
     const run = eventsJob();
     await baseline('events', 'all', run);
     gammaMarket('iran-x-israelus-conflict-ends-by-march-31').volume24hr = -1;
     expect(await run()).toMatchObject({ version: 2 });
+    expect(await outcomeNames()).toEqual(BASE_EVENTS);
+    expect(await quoteOf('iran-israel-us-conflict-ends-march-2026', 'By March 31', 'polymarket')).toMatchObject({ yesPrice: 0.64, volume24hUsd: null });
+    await reported('events', 'all', [{ id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31/volume24hr', class: 'field', reason: /^volume24hr -1 is not a non-negative number/ }]);
+  });
+});
+
+describe('drift corpus: invariants on Kalshi + Polymarket events (docs/sources.md)', () => {
+  const swapPrices = (a: Obj, b: Obj) => {
+    for (const k of ['yes_bid_dollars', 'yes_ask_dollars', 'no_bid_dollars', 'no_ask_dollars', 'last_price_dollars']) [a[k], b[k]] = [b[k], a[k]];
+  };
+
+  it('49. freshness (1): a Gamma market whose record is three days old is withheld as stale; the fresh ones keep their own time', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    const stamp = new Date(clock.getTime() - 3 * 86_400_000).toISOString();
+    gammaMarket('iran-x-israelus-conflict-ends-by-march-15').updatedAt = stamp;
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 7', 'By March 31']);
+    expect((await quoteOf('iran-israel-us-conflict-ends-march-2026', 'By March 31', 'polymarket'))!.updatedAt).toBe(new Date(String(gammaMarket('iran-x-israelus-conflict-ends-by-march-31').updatedAt)).toISOString());
+    await reported('events', 'all', [
+      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-15', class: 'stale', reason: `record last updated ${stamp}, more than 60 min before it was read: its prices are withheld` },
+      { id: 'iran-israel-us-conflict-ends-march-2026/By March 15/polymarket', class: 'lost' },
+    ]);
+  });
+
+  it('50. structure (4): a Kalshi NO ask gone stale (0.95 beside a YES bid of 0.25) drops that market, never moving its probability', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    kalshiMarket('KXRECOGPERSONIRAN-26').no_ask_dollars = '0.9500';
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await outcomeNames()).not.toHaveProperty('us-recognizes-reza-pahlavi-2026');
+    await reported('events', 'all', [
+      { id: 'kalshi:KXRECOGPERSONIRAN-26', class: 'inconsistent', reason: 'NO ask 0.95 does not mirror the YES bid 0.25 (1 - 0.25 = 0.75): one side is stale' },
+      { id: 'us-recognizes-reza-pahlavi-2026/No/kalshi', class: 'lost' },
+    ]);
+  });
+
+  it('51. structure (4): two rungs of a deadline ladder swapping prices ("before April" 47¢, "before August" 19¢): both dropped', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    swapPrices(kalshiMarket('KXUSAIRANAGREEMENT-27-26APR'), kalshiMarket('KXUSAIRANAGREEMENT-27-26AUG'));
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['us-iran-nuclear-deal-2026']).toEqual(['Before 2027']);
+    await reported('events', 'all', [
+      { id: 'us-iran-nuclear-deal-2026/kalshi', class: 'inconsistent', reason: 'ladder broken: "Before April 2026" bid 0.41 above "Before August 2026" ask 0.18 (an earlier deadline cannot be likelier)' },
+      { id: 'us-iran-nuclear-deal-2026/Before April 2026/kalshi', class: 'lost' },
+      { id: 'us-iran-nuclear-deal-2026/Before August 2026/kalshi', class: 'lost' },
+    ]);
+  });
+
+  it('52. structure (4): a Polymarket ladder with "by March 15" dearer than "by March 31": both rungs dropped', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    Object.assign(gammaMarket('iran-x-israelus-conflict-ends-by-march-15'), { bestBid: 0.7, bestAsk: 0.71, outcomePrices: '["0.705", "0.295"]' });
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 7']);
+    await reported('events', 'all', [
+      { id: 'iran-israel-us-conflict-ends-march-2026/polymarket', class: 'inconsistent', reason: 'ladder broken: "By March 15" bid 0.7 above "By March 31" ask 0.64 (an earlier deadline cannot be likelier)' },
+    ]);
+  });
+
+  it('53. structure (4): Gamma outcome labels reordered while prices and token ids are not: that market dropped, never priced for the wrong side', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    gammaMarket('iran-x-israelus-conflict-ends-by-march-7').outcomes = '["No", "Yes"]';
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 15', 'By March 31']);
+    await reported('events', 'all', [
+      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7', class: 'inconsistent', reason: 'outcome labels "yes", "no" now name the other token (labels reordered, tokens and prices not)' },
+    ]);
+  });
+
+  it('54. structure (4): Gamma outcomePrices contradicting its book: that market dropped', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    gammaMarket('iran-x-israelus-conflict-ends-by-march-31').outcomePrices = '["0.37", "0.63"]';
+    expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 7', 'By March 15']);
-    await reported('events', 'all', [{ id: 'iran-israel-us-conflict-ends-march-2026/By March 31/polymarket', class: 'schema', reason: /^volume24hUsd: / }]);
+    await reported('events', 'all', [
+      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31', class: 'inconsistent', reason: 'outcomePrices 0.37 of "Yes" lies outside its book (bid 0.62, ask 0.64)' },
+    ]);
+  });
+
+  it('55. lifecycle (5): a month on, the recorded responses unchanged: "Before April 2026" (still "active") and the ended ladder are never shown', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    clock = new Date('2026-04-02T12:00:00.000Z');
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await outcomeNames()).toEqual({
+      'us-iran-nuclear-deal-2026': ['Before August 2026', 'Before 2027'],
+      'us-recognizes-reza-pahlavi-2026': ['Yes', 'No'],
+      'iran-democracy-index-2026': ['Yes', 'No'],
+    });
+    await reported('events', 'all', [
+      { id: 'kalshi:KXUSAIRANAGREEMENT-27-26APR', class: 'lifecycle', reason: 'status active but its close time 2026-04-01T14:00:00Z has passed: not shown' },
+      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31', class: 'lifecycle', reason: /^status open but its close time 2026-04-01T00:00:00.000Z has passed/ },
+    ]);
+  });
+
+  it('56. lifecycle (5): a Kalshi market settled (result "yes") while its status still says active: not shown', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    kalshiMarket('KXRECOGPERSONIRAN-26').result = 'yes';
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await outcomeNames()).not.toHaveProperty('us-recognizes-reza-pahlavi-2026');
+    await reported('events', 'all', [
+      { id: 'kalshi:KXRECOGPERSONIRAN-26', class: 'lifecycle', reason: 'status active but settled (result yes): not shown' },
+      { id: 'us-recognizes-reza-pahlavi-2026/Yes/kalshi', class: 'lost' },
+    ]);
+  });
+
+  it('57. lifecycle (5): a Gamma market resolved (outcome prices 1 and 0) while still listed as trading: not shown', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    gammaMarket('iran-x-israelus-conflict-ends-by-march-7').outcomePrices = '["1", "0"]';
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 15', 'By March 31']);
+    await reported('events', 'all', [
+      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7', class: 'lifecycle', reason: 'status open but settled (result Yes): not shown' },
+    ]);
+  });
+
+  it('58. field (6): volume and open interest sent as "40,305.00": both unknown, the prices still published, the event still there', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    Object.assign(kalshiMarket('KXRECOGPERSONIRAN-26'), { volume_24h_fp: '40,305.00', open_interest_fp: '149,059.00' });
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await outcomeNames()).toEqual(BASE_EVENTS);
+    expect(await quoteOf('us-recognizes-reza-pahlavi-2026', 'Yes', 'kalshi')).toMatchObject({ yesPrice: 0.27, volume24hUsd: null });
+    await reported('events', 'all', [
+      { id: 'kalshi:KXRECOGPERSONIRAN-26/volume_24h_fp', class: 'field', reason: 'volume_24h_fp "40,305.00" is not a non-negative number: shown as unknown, prices kept' },
+      { id: 'kalshi:KXRECOGPERSONIRAN-26/open_interest_fp', class: 'field', reason: 'open_interest_fp "149,059.00" is not a non-negative number: shown as unknown, prices kept' },
+    ]);
   });
 });
 

@@ -23,6 +23,7 @@ import { reportDropped } from '../http/parse.js';
 import type { KalshiClient } from '../kalshi/client.js';
 import { addKalshiGameOdds, KALSHI_GAME_SERIES } from '../kalshi/games.js';
 import { normalizeKalshiMarkets } from '../kalshi/normalize.js';
+import { withoutBrokenBooks } from '../quality/markets.js';
 import type { OddsApiClient } from '../odds-api/client.js';
 import { SPORT_KEYS, TeamResolver } from '../odds-api/mapping.js';
 import { normalizeOdds } from '../odds-api/normalize.js';
@@ -171,9 +172,12 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
   }
 
   const kalshiGames = async (league: League, ctx: FetchContext) => {
-    const k = normalizeKalshiMarkets(await opts.kalshi!.listMarkets({ series_ticker: KALSHI_GAME_SERIES[league], status: 'open' }, ctx.signal));
+    const k = normalizeKalshiMarkets(await opts.kalshi!.listMarkets({ series_ticker: KALSHI_GAME_SERIES[league], status: 'open' }, ctx.signal), ctx.now);
     reportDropped(opts.log, 'kalshi', 'game markets', k.dropped, ctx.dropped);
-    return k.markets;
+    // A crossed or unmirrored book prices no game (quality/markets.ts).
+    const books = withoutBrokenBooks(k.markets, () => true);
+    ctx.dropped?.push(...books.dropped);
+    return books.markets;
   };
 
   async function upcoming(league: League, s: LeagueState, ctx: FetchContext): Promise<Matchup[]> {
