@@ -67,6 +67,9 @@ function eventsJob() {
 }
 function sportsbookJob() {
   clock = new Date();
+  // The provider's clock stands still for the case: its books' stamps are the same on every call.
+  const at = clock.getTime();
+  replay.clock = () => at;
   // A quota this large paces nothing: these cases call the provider on every refresh.
   replay.oddsRemaining = 1e9;
   const odds = new OddsApiClient({ baseUrl: `${replay.base}/odds`, apiKey: 'k', resilience: FAST });
@@ -597,12 +600,13 @@ describe('drift corpus: invariants on Kalshi + Polymarket events (docs/sources.m
   });
 });
 
+const nbaBook = (i: number, key: string) => (replay.data.nbaOdds[i]!.bookmakers as Obj[]).find((b) => b.key === key)! as Obj & { markets: Obj[] };
+const market = (b: { markets: Obj[] }, key: string) => b.markets.find((m) => m.key === key)! as Obj & { outcomes: Obj[] };
+const gameId = (i: number) => String(replay.data.nbaOdds[i]!.id);
+const gameOf = async (i: number) => (await readSnapshot(redis.client, 'sportsbook', 'NBA'))!.data.upcoming.find((m) => m.id === gameId(i));
+const bookOf = async (i: number, operatorId: string) => (await gameOf(i))!.books.find((b) => b.operatorId === operatorId);
+
 describe('drift corpus: The Odds API', () => {
-  const nbaBook = (i: number, key: string) => (replay.data.nbaOdds[i]!.bookmakers as Obj[]).find((b) => b.key === key)! as Obj & { markets: Obj[] };
-  const market = (b: { markets: Obj[] }, key: string) => b.markets.find((m) => m.key === key)! as Obj & { outcomes: Obj[] };
-  const gameId = (i: number) => String(replay.data.nbaOdds[i]!.id);
-  const bookOf = async (i: number, operatorId: string) =>
-    (await readSnapshot(redis.client, 'sportsbook', 'NBA'))!.data.upcoming.find((m) => m.id === gameId(i))!.books.find((b) => b.operatorId === operatorId);
 
   it('19. prices and points as strings: tolerated, same snapshot', async () => {
     const run = sportsbookJob();
@@ -751,18 +755,20 @@ describe('drift corpus: The Odds API', () => {
     ]);
   });
 
-  it('43. held: a moneyline jumping far between refreshes is held at its last good value', async () => {
+  it('43. held: every book\'s moneyline jumping far between refreshes is held at its last good value', async () => {
     const run = sportsbookJob();
-    await baseline('sportsbook', 'NBA', run);
-    const was = await bookOf(1, 'fanduel');
-    // The favourite flips, and the spread with it (so the book is consistent, only implausibly changed).
-    for (const o of market(nbaBook(1, 'fanduel'), 'spreads').outcomes) o.point = -Number(o.point);
-    for (const o of market(nbaBook(1, 'fanduel'), 'h2h').outcomes) o.price = Number(o.price) < 0 ? 400 : -500;
-    expect(await run()).toMatchObject({ version: 2 });
-    const now = await bookOf(1, 'fanduel');
-    expect([now!.homeMoneyline, now!.awayMoneyline]).toEqual([was!.homeMoneyline, was!.awayMoneyline]);
-    expect(now!.homeSpread!.point).toBe(-was!.homeSpread!.point);
-    await reported('sportsbook', 'NBA', [{ id: `${gameId(1)}/fanduel/h2h`, class: 'held', reason: `moneylines ${was!.homeMoneyline}/${was!.awayMoneyline} → -500/400: held at ${was!.homeMoneyline}/${was!.awayMoneyline}` }]);
+    const good = await baseline('sportsbook', 'NBA', run);
+    const was = await bookOf(0, 'fanduel');
+    // Every book makes the home favourite -1500 (from about -155): the books agree, the favourite
+    // stays, the spreads stand; only the move is implausible.
+    const home = String(replay.data.nbaOdds[0]!.home_team);
+    for (const b of replay.data.nbaOdds[0]!.bookmakers as Array<{ markets: Obj[] }>) {
+      const h2h = b.markets.find((m) => m.key === 'h2h') as { outcomes: Obj[] } | undefined;
+      for (const o of h2h?.outcomes ?? []) o.price = o.name === home ? -1500 : 900;
+    }
+    // Every book held: the snapshot stays as it was.
+    await tolerated('sportsbook', 'NBA', run, good);
+    await reported('sportsbook', 'NBA', [{ id: `${gameId(0)}/fanduel/h2h`, class: 'held', reason: `moneylines ${was!.homeMoneyline}/${was!.awayMoneyline} → -1500/900: held at ${was!.homeMoneyline}/${was!.awayMoneyline}` }]);
   });
 
   it('44. unit: one book\'s moneylines in decimal odds: dropped and reported, never filtered silently', async () => {
@@ -801,6 +807,134 @@ describe('drift corpus: The Odds API', () => {
     expect(await bookOf(2, 'fanduel')).not.toHaveProperty('totalOver');
     expect(await bookOf(2, 'fanduel')).toHaveProperty('homeSpread');
     await reported('sportsbook', 'NBA', [{ id: `odds-api:${gameId(2)}/fanduel/totals`, class: 'schema', reason: /^outcomes\.0\.price: / }]);
+  });
+});
+
+describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
+  /** The provider's now in these cases (sportsbookJob stands its clock still). */
+  const providerNow = () => replay.clock();
+  const games = (i: number) => replay.data.nbaOdds[i]! as Obj & { bookmakers: Array<Obj & { markets: Array<Obj & { outcomes: Obj[] }> }> };
+
+  it('59. freshness (1): a book three days old among current ones is withheld as stale, never best', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    const stamp = new Date(providerNow() - 3 * 86_400_000).toISOString();
+    nbaBook(0, 'fanduel').last_update = stamp;
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await bookOf(0, 'fanduel')).toBeUndefined();
+    expect(await bookOf(1, 'fanduel')).toBeDefined();
+    await reported('sportsbook', 'NBA', [
+      { id: `odds-api:${gameId(0)}/fanduel`, class: 'stale', reason: `last_update ${stamp} is 4320 min old (bound 30 min): lines withheld as stale` },
+      { id: `${gameId(0)}/fanduel/homeMoneyline`, class: 'lost' },
+    ]);
+  });
+
+  it('60. freshness (1): a book 45 minutes behind the call is withheld, one 20 minutes behind is kept with its own time', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    const old = new Date(providerNow() - 45 * 60_000).toISOString();
+    const recent = new Date(providerNow() - 20 * 60_000).toISOString();
+    nbaBook(1, 'draftkings').last_update = old;
+    nbaBook(1, 'betmgm').last_update = recent;
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await bookOf(1, 'draftkings')).toBeUndefined();
+    expect((await bookOf(1, 'betmgm'))!.lastUpdate).toBe(recent);
+    await reported('sportsbook', 'NBA', [{ id: `odds-api:${gameId(1)}/draftkings`, class: 'stale', reason: `last_update ${old} is 45 min old (bound 30 min): lines withheld as stale` }]);
+  });
+
+  it('61. consensus (2): one book flipping its favourite and spread against every other book: its moneylines and spreads withheld as outliers', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    for (const o of market(nbaBook(1, 'fanduel'), 'spreads').outcomes) o.point = -Number(o.point);
+    for (const o of market(nbaBook(1, 'fanduel'), 'h2h').outcomes) o.price = Number(o.price) < 0 ? 400 : -500;
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(Object.keys((await bookOf(1, 'fanduel'))!)).toEqual(['operatorId', 'lastUpdate', 'totalOver', 'totalUnder']);
+    await reported('sportsbook', 'NBA', [
+      { id: `${gameId(1)}/fanduel/h2h`, class: 'outlier', reason: /^outlier: no-vig home probability 0\.8\d* against the other books' median 0\.3\d* \(gap 0\.\d+ > 0\.08\)$/ },
+      { id: `${gameId(1)}/fanduel/spreads`, class: 'outlier', reason: "outlier: home spread -5 against the other books' median 5 (more than 3 points apart)" },
+    ]);
+  });
+
+  it('62. consensus (2): one book\'s total ten points from the others: its totals withheld as an outlier', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    for (const o of market(nbaBook(2, 'draftkings'), 'totals').outcomes) o.point = 248;
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await bookOf(2, 'draftkings')).not.toHaveProperty('totalOver');
+    expect(await bookOf(2, 'draftkings')).toHaveProperty('homeMoneyline');
+    await reported('sportsbook', 'NBA', [{ id: `${gameId(2)}/draftkings/totals`, class: 'outlier', reason: "outlier: total 248 against the other books' median 238 (more than 6 points apart)" }]);
+  });
+
+  it('63. identity (3): home and away swapped on one game: refused, the last good game kept and reported', async () => {
+    const run = sportsbookJob();
+    const good = await baseline('sportsbook', 'NBA', run);
+    const g = games(0);
+    [g.home_team, g.away_team] = [g.away_team, g.home_team];
+    await tolerated('sportsbook', 'NBA', run, good);
+    await reported('sportsbook', 'NBA', [{ id: gameId(0), class: 'identity', reason: `home and away swapped (was ${String(g.home_team)} at ${String(g.away_team)}): last good version kept` }]);
+  });
+
+  it('64. identity (3): every book\'s outcome names swapped on one game (the underdog made favourite): refused, the last good game kept', async () => {
+    const run = sportsbookJob();
+    const good = await baseline('sportsbook', 'NBA', run);
+    const g = games(0);
+    const swap = (n: unknown) => (n === g.home_team ? g.away_team : n === g.away_team ? g.home_team : n);
+    for (const b of g.bookmakers) for (const m of b.markets) for (const o of m.outcomes) o.name = swap(o.name);
+    await tolerated('sportsbook', 'NBA', run, good);
+    await reported('sportsbook', 'NBA', [{ id: gameId(0), class: 'identity', reason: /^favourite changed sides: the books' no-vig chance of the home side went from 0\.5\d* to 0\.4\d*: last good version kept$/ }]);
+  });
+
+  it('65. identity (3): a college game inside the NBA list is refused, never shown as the NBA matchup', async () => {
+    const run = sportsbookJob();
+    const good = await baseline('sportsbook', 'NBA', run);
+    replay.data.nbaOdds.unshift({ ...structuredClone(games(2)), id: 'ncaab-duke-unc', sport_key: 'basketball_ncaab', home_team: 'Duke Blue Devils', away_team: 'North Carolina Tar Heels' });
+    await tolerated('sportsbook', 'NBA', run, good);
+    await reported('sportsbook', 'NBA', [{ id: 'odds-api:ncaab-duke-unc', class: 'identity', reason: 'sport_key basketball_ncaab in the NBA list (basketball_nba)' }]);
+  });
+
+  it('66. identity (3): the same game under a second id, listed first with older lines: the id the last good snapshot knows is kept', async () => {
+    const run = sportsbookJob();
+    const good = await baseline('sportsbook', 'NBA', run);
+    const real = gameId(0);
+    const copy = { ...structuredClone(games(0)), id: 'second-id-of-game-0' } as ReturnType<typeof games>;
+    for (const b of copy.bookmakers) {
+      b.last_update = new Date(providerNow() - 20 * 60_000).toISOString();
+      for (const m of b.markets) if (m.key === 'h2h') for (const o of m.outcomes) o.price = Number(o.price) < 0 ? Number(o.price) - 20 : Number(o.price) + 20;
+    }
+    replay.data.nbaOdds.unshift(copy);
+    await tolerated('sportsbook', 'NBA', run, good);
+    await reported('sportsbook', 'NBA', [{ id: 'second-id-of-game-0', class: 'duplicate', reason: new RegExp(`^the same game as ${real} \\(Los Angeles Lakers at Orlando Magic, starting .+\\): kept ${real}, the id the last good snapshot knows$`) }]);
+  });
+
+  it('67. identity (3): a start moved two days: refused, the last good game kept', async () => {
+    const run = sportsbookJob();
+    const good = await baseline('sportsbook', 'NBA', run);
+    const was = (await gameOf(2))!.scheduledTime;
+    games(2).commence_time = new Date(Date.parse(String(games(2).commence_time)) + 2 * 86_400_000).toISOString();
+    await tolerated('sportsbook', 'NBA', run, good);
+    await reported('sportsbook', 'NBA', [{ id: gameId(2), class: 'identity', reason: new RegExp(`^start moved from ${was} to .+: last good version kept$`) }]);
+  });
+
+  it('68. structure (4): totals sent in tenths (236.5 as 2365) on one game: each book\'s totals dropped as out of range, never shown', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    for (const b of games(0).bookmakers) for (const m of b.markets) if (m.key === 'totals') for (const o of m.outcomes) o.point = Number(o.point) * 10;
+    expect(await run()).toMatchObject({ version: 2 });
+    expect((await gameOf(0))!.books.some((b) => b.totalOver)).toBe(false);
+    expect((await gameOf(1))!.books.some((b) => b.totalOver)).toBe(true);
+    await reported('sportsbook', 'NBA', [
+      { id: `${gameId(0)}/draftkings/totals`, class: 'range', reason: "total 2365 outside the league's range 150-300" },
+      { id: `${gameId(0)}/fanduel/totals`, class: 'range', reason: "total 2360 outside the league's range 150-300" },
+    ]);
+  });
+
+  it('69. structure (4): a spread of 45 points: that book\'s spreads dropped as out of range', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    for (const o of market(nbaBook(1, 'fanduel'), 'spreads').outcomes) o.point = Number(o.point) > 0 ? 45 : -45;
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await bookOf(1, 'fanduel')).not.toHaveProperty('homeSpread');
+    await reported('sportsbook', 'NBA', [{ id: `${gameId(1)}/fanduel/spreads`, class: 'range', reason: "spread 45 beyond the league's ±30" }]);
   });
 });
 

@@ -71,10 +71,10 @@ describe('jumps', () => {
     expect(screenItems('events', ev(0.27, 100), ev(0.9, 5000), now)).toEqual({ data: ev(0.9, 5000), dropped: [] });
   });
 
-  it('holds a moneyline whose implied probability jumps', () => {
+  it('holds a moneyline whose implied probability jumps (the favourite staying the favourite)', () => {
     const { homeSpread: _h, awaySpread: _a, ...h2h } = book;
-    const r = screenItems('sportsbook', league([h2h]), league([{ ...h2h, homeMoneyline: 400, awayMoneyline: -600 }]), now);
-    expect(r.dropped).toEqual([{ id: 'g1/fanduel/h2h', reason: 'moneylines -150/130 → 400/-600: held at -150/130', class: 'held', since: now.toISOString() }]);
+    const r = screenItems('sportsbook', league([h2h]), league([{ ...h2h, homeMoneyline: -1500, awayMoneyline: 900 }]), now);
+    expect(r.dropped).toEqual([{ id: 'g1/fanduel/h2h', reason: 'moneylines -150/130 → -1500/900: held at -150/130', class: 'held', since: now.toISOString() }]);
     expect(booksOf(r.data)[0]).toMatchObject({ homeMoneyline: -150, awayMoneyline: 130 });
   });
 });

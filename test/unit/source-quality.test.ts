@@ -67,7 +67,8 @@ describe('quality gate: events', () => {
 describe('quality gate: sportsbook and FX', () => {
   const book = { operatorId: 'fanduel', lastUpdate: now.toISOString(), homeSpread: { point: -4.5, price: -110 }, awaySpread: { point: 4.5, price: -110 }, totalOver: { point: 220.5, price: -110 }, totalUnder: { point: 220.5, price: -110 } };
   const league = (books: object[], ids = ['g1', 'g2']): LeagueData =>
-    ({ league: 'NBA', teams: [{ code: 'AAA', name: 'A', aliases: [] }, { code: 'BBB', name: 'B', aliases: [] }], finished: [], upcoming: ids.map((id) => ({ id, scheduledTime: '2026-03-02T00:00:00.000Z', homeCode: 'AAA', awayCode: 'BBB', books })) }) as LeagueData;
+    // The same two teams two days apart: two games, not one listed twice.
+    ({ league: 'NBA', teams: [{ code: 'AAA', name: 'A', aliases: [] }, { code: 'BBB', name: 'B', aliases: [] }], finished: [], upcoming: ids.map((id, i) => ({ id, scheduledTime: new Date(Date.parse('2026-03-02T00:00:00.000Z') + i * 2 * 86_400_000).toISOString(), homeCode: 'AAA', awayCode: 'BBB', books })) }) as LeagueData;
 
   it('drops contradictory lines within one book, keeping the rest of it', () => {
     expect(screenItems('sportsbook', undefined, league([book]), now)).toEqual({ data: league([book]), dropped: [] });

@@ -19,6 +19,8 @@ export interface QualityOptions {
   maxJump: number;
   /** A held jump that persists this long is accepted: a real move, not a glitch. */
   jumpHoldMs: number;
+  /** A book's no-vig moneyline probability further than this from the other books' median is an outlier (consensus.ts). */
+  maxConsensusGap: number;
 }
 
 export const DEFAULT_QUALITY: QualityOptions = {
@@ -32,6 +34,9 @@ export const DEFAULT_QUALITY: QualityOptions = {
   favouriteShare: 0.6,
   maxJump: 0.3,
   jumpHoldMs: 120_000,
+  // Seven times the widest gap among the 21 recorded NBA books (1.2 points of probability); a
+  // relabelled or frozen book sits 15-20 points away.
+  maxConsensusGap: 0.08,
 };
 
 /** Thrown when a fetched result fails the quality gate; the last good snapshot stays. */
