@@ -14,7 +14,9 @@ import { DEFAULT_QUALITY } from '../../src/sources/quality/options.js';
 import { loadEventCatalog } from '../../src/catalog/events/load.js';
 import { createCatalogEventsSource } from '../../src/sources/combined/catalog-events.js';
 import { createOddsSportsbookSource } from '../../src/sources/combined/odds-sportsbook.js';
+import { createDerivedMetricsSource } from '../../src/sources/combined/derived-metrics.js';
 import { createEcbSource } from '../../src/sources/ecb/source.js';
+import { FIGURE_HOLD_MS } from '../../src/sources/quality/figure-jumps.js';
 import { KalshiClient } from '../../src/sources/kalshi/client.js';
 import { OddsApiClient } from '../../src/sources/odds-api/client.js';
 import { PolymarketClient } from '../../src/sources/polymarket/client.js';
@@ -23,6 +25,7 @@ import type { SnapshotKind } from '../../src/store/schemas.js';
 import { readMeta, readSnapshot } from '../../src/store/snapshots.js';
 import { refreshEvents } from '../../workers/jobs/refresh-events.js';
 import { refreshFx } from '../../workers/jobs/refresh-fx.js';
+import { refreshMetrics } from '../../workers/jobs/refresh-metrics.js';
 import { refreshSportsbook } from '../../workers/jobs/refresh-sportsbook.js';
 import type { RefreshDeps, RefreshResult } from '../../workers/refresh.js';
 import { useRedis } from '../support/redis.js';
@@ -63,7 +66,8 @@ function eventsJob() {
     polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data`, resilience: FAST }),
     log,
   });
-  return refreshEvents(deps(), source);
+  // The source rides along for cases that derive metrics from its last accepted fetch.
+  return Object.assign(refreshEvents(deps(), source), { source });
 }
 function sportsbookJob() {
   clock = new Date();
@@ -605,6 +609,47 @@ const market = (b: { markets: Obj[] }, key: string) => b.markets.find((m) => m.k
 const gameId = (i: number) => String(replay.data.nbaOdds[i]!.id);
 const gameOf = async (i: number) => (await readSnapshot(redis.client, 'sportsbook', 'NBA'))!.data.upcoming.find((m) => m.id === gameId(i));
 const bookOf = async (i: number, operatorId: string) => (await gameOf(i))!.books.find((b) => b.operatorId === operatorId);
+
+describe('drift corpus: volume and open-interest jumps (invariant 7)', () => {
+  const volumeOf = async (slug: string, outcome: string, op: string) => (await quoteOf(slug, outcome, op))!.volume24hUsd!;
+
+  it('70. a Kalshi 24 h volume collapsing 99 % in one refresh is held at its last value and reported; the price stands', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    const was = await volumeOf('us-iran-nuclear-deal-2026', 'Before April 2026', 'kalshi');
+    kalshiMarket('KXUSAIRANAGREEMENT-27-26APR').volume_24h_fp = '908.06';
+    await tolerated('events', 'all', run, good);
+    await reported('events', 'all', [{ id: 'kalshi:KXUSAIRANAGREEMENT-27-26APR/volume24hUsd', class: 'held', reason: new RegExp(`^24 h volume ${was} → [\\d.]+ in one refresh \\(beyond x4\\): held at ${was}$`) }]);
+  });
+
+  it('71. a Gamma 24 h volume spiking fifty-fold is held, then accepted once it has lasted an hour', async () => {
+    const run = eventsJob();
+    const good = await baseline('events', 'all', run);
+    const was = await volumeOf('iran-israel-us-conflict-ends-march-2026', 'By March 7', 'polymarket');
+    const m = gammaMarket('iran-x-israelus-conflict-ends-by-march-7');
+    m.volume24hr = Number(m.volume24hr) * 50;
+    await tolerated('events', 'all', run, good);
+    await reported('events', 'all', [{ id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7/volume24hUsd', class: 'held', reason: /^24 h volume [\d.]+ → [\d.]+ in one refresh \(beyond x4\): held at [\d.]+$/ }]);
+    clock = new Date(clock.getTime() + FIGURE_HOLD_MS);
+    expect(await run()).toMatchObject({ version: 2 });
+    expect(await volumeOf('iran-israel-us-conflict-ends-march-2026', 'By March 7', 'polymarket')).toBeGreaterThan(was * 40);
+  });
+
+  it('72. a Kalshi open interest multiplied a hundred-fold is held: the derived metrics keep the venue\'s last figure', async () => {
+    const run = eventsJob();
+    await baseline('events', 'all', run);
+    const metricsRun = refreshMetrics(deps(), createDerivedMetricsSource({ events: async () => run.source.last()!, leagues: () => [] }));
+    const kalshiOi = async () => (await readSnapshot(redis.client, 'metrics', 'all'))!.data.operators.find((o) => o.operatorId === 'kalshi')!.openInterestUsd;
+    expect(await metricsRun()).toMatchObject({ version: 1 });
+    const was = await kalshiOi();
+    const m = kalshiMarket('KXUSAIRANAGREEMENT-27-26APR');
+    m.open_interest_fp = String(Number(m.open_interest_fp) * 100);
+    expect(await run()).toMatchObject({ version: 0 });
+    await reported('events', 'all', [{ id: 'kalshi:KXUSAIRANAGREEMENT-27-26APR/openInterestUsd', class: 'held', reason: /^open interest [\d.]+ → [\d.]+ in one refresh \(beyond x4\): held at [\d.]+$/ }]);
+    expect(await metricsRun()).toMatchObject({ version: 0 });
+    expect(await kalshiOi()).toBe(was);
+  });
+});
 
 describe('drift corpus: The Odds API', () => {
 

@@ -13,6 +13,7 @@ import { catalogCategories, marketKey, type MarketsWithCategory } from './derive
 import { UpstreamHttpError } from '../http/errors.js';
 import { reportDropped } from '../http/parse.js';
 import type { Dropped } from '../quality/dropped.js';
+import { holdFigureJumps } from '../quality/figure-jumps.js';
 import { withoutBrokenBooks, withoutRelabelled } from '../quality/markets.js';
 import { mapLimit } from '../http/paginate.js';
 import type { KalshiClient } from '../kalshi/client.js';
@@ -121,6 +122,8 @@ export function createCatalogEventsSource(opts: CatalogEventsOptions): CatalogEv
   let pending: MarketsWithCategory | undefined;
   let last: MarketsWithCategory | undefined;
   const categories = catalogCategories(opts.catalog);
+  // When each held volume or open interest was first seen to jump (this process's memory).
+  const figureHolds = new Map<string, number>();
   return {
     name,
     last: () => last,
@@ -144,8 +147,10 @@ export function createCatalogEventsSource(opts: CatalogEventsOptions): CatalogEv
       // A crossed or unmirrored book, or labels moved against their tokens since the last accepted
       // fetch, is a broken market: it costs only its own quotes, and is reported.
       const books = withoutBrokenBooks([...k, ...p], (m) => categories.has(marketKey(m)));
-      const { markets, dropped: relabelled } = withoutRelabelled(books.markets, last?.markets ?? []);
-      ctx.dropped?.push(...books.dropped, ...relabelled);
+      const relabelled = withoutRelabelled(books.markets, last?.markets ?? []);
+      // A volume or open interest that jumped since the last accepted fetch is held (figure-jumps.ts).
+      const { markets, dropped: jumps } = holdFigureJumps(relabelled.markets, last?.markets ?? [], ctx.now, figureHolds);
+      ctx.dropped?.push(...books.dropped, ...relabelled.dropped, ...jumps);
       const catalog = opts.catalog
         .map((e) => ({ ...e, outcomes: e.outcomes.map((o) => ({ ...o, refs: o.refs.filter((r) => (r.operator === 'kalshi' ? !!opts.kalshi : !!opts.polymarket)) })) }))
         .map((e) => ({ ...e, outcomes: e.outcomes.filter((o) => o.refs.length > 0) }))
