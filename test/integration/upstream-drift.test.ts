@@ -1004,6 +1004,47 @@ describe('drift corpus: ECB reference rates', () => {
     replay.data.ecbXml = replay.data.ecbXml.replace(/<Cube currency='USD'[^>]*\/>/, '');
     await keptLastGood('fx', 'daily', run, good, 'shape', /no USD rate/);
   });
+  const rowOf = (code: string) => new RegExp(`<Cube currency='${code}' rate='([\\d.]+)'/>`);
+  const scaleRow = (code: string, factor: number) => {
+    replay.data.ecbXml = replay.data.ecbXml.replace(rowOf(code), (_, r: string) => `<Cube currency='${code}' rate='${(Number(r) * factor).toFixed(4)}'/>`);
+  };
+
+  it('73. FX (8): a currency listed twice with different rates (the second 7.4 % higher): the fixing is refused', async () => {
+    const run = fxJob();
+    const good = await baseline('fx', 'daily', run);
+    replay.data.ecbXml = replay.data.ecbXml.replace(rowOf('GBP'), (row, r: string) => `${row}<Cube currency='GBP' rate='${(Number(r) * 1.074).toFixed(5)}'/>`);
+    await keptLastGood('fx', 'daily', run, good, 'quality', /GBP listed 2 times with different rates \(0\.8477, 0\.91043\): fixing refused/);
+  });
+
+  it('74. FX (8): a currency row sent twice, identical: kept once, reported, the same snapshot', async () => {
+    const run = fxJob();
+    const good = await baseline('fx', 'daily', run);
+    replay.data.ecbXml = replay.data.ecbXml.replace(rowOf('JPY'), (row) => `${row}${row}`);
+    await tolerated('fx', 'daily', run, good);
+    await reported('fx', 'daily', [{ id: 'ecb:JPY', class: 'duplicate', reason: 'listed 2 times, identical: kept one' }]);
+  });
+
+  it('75. FX (8): the USD row 8 % off (every rate moving about 8.7 %, by one factor): the fixing is refused', async () => {
+    const run = fxJob();
+    const good = await baseline('fx', 'daily', run);
+    scaleRow('USD', 1.08);
+    await keptLastGood('fx', 'daily', run, good, 'quality', /every rate moved by one factor \(x0\.925\d per USD, 30 of 30 currencies within 0\.5 % of it\): the USD row is suspect/);
+  });
+
+  it('76. FX (8): the USD row 3 % off, under the per-rate bound: refused all the same, every rate moving by one factor', async () => {
+    const run = fxJob();
+    const good = await baseline('fx', 'daily', run);
+    scaleRow('USD', 1.03);
+    await keptLastGood('fx', 'daily', run, good, 'quality', /^quality gate: every rate moved by one factor \(x0\.97\d+ per USD/);
+  });
+
+  it('77. FX (8): one rate moving 7.4 % in a day: beyond the realistic daily bound, refused', async () => {
+    const run = fxJob();
+    const good = await baseline('fx', 'daily', run);
+    scaleRow('GBP', 1.074);
+    await keptLastGood('fx', 'daily', run, good, 'quality', /^quality gate: GBP moved 7\.4 % \(0\.753377 → 0\.8091\d*; bound 5 %\)$/);
+  });
+
   it('47. future: a fixing dated tomorrow: last good snapshot kept', async () => {
     const run = fxJob();
     const good = await baseline('fx', 'daily', run);

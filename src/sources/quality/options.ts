@@ -4,8 +4,11 @@ export interface QualityOptions {
   maxLossShare: number;
   /** An operator's YES and NO asks of one binary event summing below this are a broken book (one book's two asks sum to 1 plus its spread; the margin is for rounding). */
   minAskSum: number;
-  /** An FX rate moving more than this share from the last good one fails the refresh. */
+  /** An FX rate moving more than this share from the last good one, per business day (scaled by its square root), fails the refresh. */
   maxFxMove: number;
+  /** Every FX rate moving together by at least this (log) share, nearly all within `fxCommonSpread` of it, fails the refresh: the USD row is suspect. */
+  fxMinCommonMove: number;
+  fxCommonSpread: number;
   /** A fixing older than this many days fails the refresh (weekends and holidays fit inside). */
   maxFxAgeDays: number;
   /** An operator's YES and NO asks of one binary event summing above this are a broken book (a wide but real book stays under it). */
@@ -26,7 +29,11 @@ export interface QualityOptions {
 export const DEFAULT_QUALITY: QualityOptions = {
   maxLossShare: 0.5,
   minAskSum: 0.99,
-  maxFxMove: 0.2,
+  // A major currency moves well under 2 % on most days; 5 % is a crisis day (GBP fell about 8 % on
+  // 24 June 2016, CHF rose about 20 % on 15 January 2015), which a person should confirm.
+  maxFxMove: 0.05,
+  fxMinCommonMove: 0.01,
+  fxCommonSpread: 0.005,
   maxFxAgeDays: 5,
   maxAskSum: 1.5,
   minOverround: 0.97,
