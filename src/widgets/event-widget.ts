@@ -3,7 +3,7 @@ import { outcomeProbabilities, roundTo, totalVolume } from '../domain/aggregate.
 import { afterFeePrice } from '../catalog/fee-schedules.js';
 import { operatorById as catalogOperator } from '../catalog/operators.js';
 import { lowestPriceLeaders } from '../domain/best-odds.js';
-import { formatContractPrice } from '../domain/contract-price.js';
+import { displayedPrice, formatContractPrice } from '../domain/contract-price.js';
 import { formatMoneyCompact } from '../domain/money.js';
 import type { DisplayFormat, MarketEvent } from '../model/index.js';
 import { localeForJurisdiction } from '../domain/locale.js';
@@ -45,7 +45,8 @@ export function buildEventWidget(
     last_verified_timestamp: changedAt,
     outcomes: shown.map(({ outcome, probability, quotes }) => {
       const afterFee = quotes.map((q) => afterFeePrice(q.operatorId, event.category, q.yesPrice));
-      const best = lowestPriceLeaders(quotes.map((q, j) => ({ id: q.operatorId, price: afterFee[j] as number })));
+      // Judged on the prices as shown in `format`: every operator showing the lowest is flagged.
+      const best = lowestPriceLeaders(quotes.map((q, j) => ({ id: q.operatorId, price: displayedPrice(afterFee[j] as number, format) })));
       const depth = totalVolume(quotes.map((q) => q.volume24hUsd));
       return {
         outcome_name: outcome.name,
@@ -60,6 +61,7 @@ export function buildEventWidget(
             contract_price: formatContractPrice(afterFee[j] as number, format),
             contract_volume: q.volume24hUsd === null ? null : formatMoneyCompact(q.volume24hUsd, 'USD'),
             is_best_odds: best.has(op.id),
+            updated_at: q.updatedAt ?? null,
             ...(promoCode ? { promo_applied: promoCode } : {}),
             deep_link: ctx.clickUrl({
               operatorId: op.id,
