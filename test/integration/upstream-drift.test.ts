@@ -4,7 +4,8 @@
  * Redis after a good refresh. Each asserts its exact outcome: the mutation is tolerated (same
  * snapshot); only the bad item is dropped or held, and marked in the meta with its class, logged
  * once and counted in the metric; or the last good snapshot is kept with the failure, its reason,
- * its warning and its metric. The classes are those of docs/sources.md (at least two cases each).
+ * its warning and its metric. The classes and the ten invariants are those of docs/sources.md (at
+ * least two cases each; the invariant's number is in each case's name).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
@@ -20,7 +21,17 @@ import { FIGURE_HOLD_MS } from '../../src/sources/quality/figure-jumps.js';
 import { KalshiClient } from '../../src/sources/kalshi/client.js';
 import { OddsApiClient } from '../../src/sources/odds-api/client.js';
 import { PolymarketClient } from '../../src/sources/polymarket/client.js';
+import { catalogView } from '../../src/catalog/shown-operators.js';
 import { snapKey } from '../../src/store/keys.js';
+import type { WidgetContext } from '../../src/widgets/context.js';
+import { buildSportsbookWidget } from '../../src/widgets/sportsbook-widget.js';
+import { buildLiveMarketWidget } from '../../src/widgets/live-market-widget.js';
+import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
+import type { LiveView } from '../../src/live/engine.js';
+import { LIVE_VENUES } from '../../src/live/venues.js';
+import { windowAt } from '../../src/live/window.js';
+import type { VenueQuoteMessage } from '../../src/model/index.js';
+import { createKalshiCrypto15m } from '../../src/sources/kalshi/crypto-15m.js';
 import type { SnapshotKind } from '../../src/store/schemas.js';
 import { readMeta, readSnapshot } from '../../src/store/snapshots.js';
 import { refreshEvents } from '../../workers/jobs/refresh-events.js';
@@ -29,7 +40,7 @@ import { refreshMetrics } from '../../workers/jobs/refresh-metrics.js';
 import { refreshSportsbook } from '../../workers/jobs/refresh-sportsbook.js';
 import type { RefreshDeps, RefreshResult } from '../../workers/refresh.js';
 import { useRedis } from '../support/redis.js';
-import { useReplayServer } from '../support/upstream-replay.js';
+import { kalshi15mMarket, useReplayServer } from '../support/upstream-replay.js';
 
 type Obj = Record<string, unknown>;
 
@@ -973,6 +984,52 @@ describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
     ]);
   });
 
+  /** The sportsbook widget of game `i` for a New Jersey visitor, built by the real builder from the published snapshot. */
+  const njWidget = async (i: number, format: 'american' | 'decimal') => {
+    const snap = (await readSnapshot(redis.client, 'sportsbook', 'NBA'))!;
+    const view = catalogView('US-NJ');
+    const ctx: WidgetContext = { ...view, clickUrl: () => 'https://predictwire.test/v1/click?drift', impressionUrl: () => null, linkExpiresAt: 0, impressionId: 'drift' };
+    return buildSportsbookWidget(snap.data, (await gameOf(i))!, ctx, format).odds_matrix.operators;
+  };
+  /** Nothing was dropped, logged or counted: the figures are what the books sent. */
+  const nothingDropped = async () => {
+    expect((await readMeta(redis.client, 'sportsbook', 'NBA'))!.dropped).toEqual({ count: 0, items: [] });
+    expect(lines.filter((l) => l.msg === DROP_LOG)).toEqual([]);
+    for (const c of ['outlier', 'stale', 'identity', 'range']) expect(await metric(itemsDropped, { kind: 'sportsbook', key: 'NBA', class: c })).toBe(0);
+  };
+  const leaders = (rows: Awaited<ReturnType<typeof njWidget>>, key: string) => rows.filter((r) => (r.best_odds as string[]).includes(key)).map((r) => r.name).sort();
+
+  it('78. best odds (9): two books at -154 and -155 both show 1.65 in decimal odds: both flagged there, only the better one in American odds', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    const home = String(games(0).home_team);
+    market(nbaBook(0, 'draftkings'), 'h2h').outcomes.find((o) => o.name === home)!.price = -154;
+    market(nbaBook(0, 'fanduel'), 'h2h').outcomes.find((o) => o.name === home)!.price = -155;
+    expect(await run()).toMatchObject({ version: 2 });
+    await nothingDropped();
+    const decimal = await njWidget(0, 'decimal');
+    expect(decimal.filter((r) => ['DraftKings', 'FanDuel'].includes(r.name)).map((r) => r.lines.home_moneyline)).toEqual(['1.65', '1.65']);
+    expect(leaders(decimal, 'home_moneyline')).toEqual(['DraftKings', 'FanDuel']);
+    expect(leaders(await njWidget(0, 'american'), 'home_moneyline')).toEqual(['DraftKings']);
+  });
+
+  it('79. best odds (9): the best total shown alike by two books (237.5 at -107 and -108, both 1.93): both flagged in decimal odds', async () => {
+    const run = sportsbookJob();
+    await baseline('sportsbook', 'NBA', run);
+    for (const [key, price] of [['draftkings', -107], ['fanduel', -108]] as const) {
+      for (const o of market(nbaBook(2, key), 'totals').outcomes) Object.assign(o, { point: 237.5, price });
+    }
+    expect(await run()).toMatchObject({ version: 2 });
+    await nothingDropped();
+    const decimal = await njWidget(2, 'decimal');
+    expect(decimal.filter((r) => (r.best_odds as string[]).includes('total_over')).map((r) => r.lines.total_over)).toEqual([
+      { line: '237.5', odds: '1.93' },
+      { line: '237.5', odds: '1.93' },
+    ]);
+    expect(leaders(decimal, 'total_over')).toEqual(['DraftKings', 'FanDuel']);
+    expect(leaders(await njWidget(2, 'american'), 'total_over')).toEqual(['DraftKings']);
+  });
+
   it('69. structure (4): a spread of 45 points: that book\'s spreads dropped as out of range', async () => {
     const run = sportsbookJob();
     await baseline('sportsbook', 'NBA', run);
@@ -980,6 +1037,50 @@ describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
     expect(await run()).toMatchObject({ version: 2 });
     expect(await bookOf(1, 'fanduel')).not.toHaveProperty('homeSpread');
     await reported('sportsbook', 'NBA', [{ id: `${gameId(1)}/fanduel/spreads`, class: 'range', reason: "spread 45 beyond the league's ±30" }]);
+  });
+});
+
+describe('drift corpus: a live market with nothing to show (invariant 10)', () => {
+  /**
+   * Live markets have no refresh job: the feed's quote sources publish each venue's quote, and the API
+   * builds the payload from them. These cases run the real Kalshi 15-minute source against the replay
+   * (its documented-shape market) and the real builder for a New Jersey visitor; nothing is dropped,
+   * so what they assert is the payload, and the reason it gives.
+   */
+  // One instant for the case: the source, the venue's answers and the builder all read it.
+  let t0 = Date.now();
+  const kalshiQuoteOf = async (book: { yesBid: string; yesAsk: string; noBid: string; noAsk: string }) => {
+    t0 = Date.now();
+    replay.clock = () => t0;
+    replay.data.kalshiMarkets.push(kalshi15mMarket({ series: 'KXBTC15M', windowStartMs: windowAt(t0, 15).startMs, floorStrike: 97_012.55, ...book }));
+    const quotes: VenueQuoteMessage[] = [];
+    const source = createKalshiCrypto15m({ client: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: FAST }), log, pollMs: 60_000, now: () => t0 });
+    await source.start({ put: (q) => quotes.push(q), drop: () => undefined });
+    await expect.poll(() => quotes.find((q) => q.asset === 'BTC'), { timeout: 5_000 }).toBeDefined();
+    await source.stop();
+    return quotes.find((q) => q.asset === 'BTC')!;
+  };
+  const payload = (horizon: 5 | 15, quotes: VenueQuoteMessage[]) => {
+    const now = t0;
+    const w = windowAt(now, horizon);
+    const view: LiveView = { asset: 'BTC', horizon, window: w, strike: 97_012.55, strikeStatus: 'set', spot: 97_020, lastTickMs: now, variance: 1e-8, quotes, path: [[w.startMs, 97_012.55]] };
+    const ctx: WidgetContext = { ...catalogView('US-NJ'), clickUrl: () => 'https://predictwire.test/v1/click?drift', impressionUrl: () => null, linkExpiresAt: 0, impressionId: 'drift' };
+    return LiveMarketPayload.parse(buildLiveMarketWidget(view, now, { refreshIntervalSeconds: 1, staleAfterMs: 30_000, venues: LIVE_VENUES, modelMissingVenues: false }, ctx));
+  };
+
+  it('80. Kalshi\'s 15-minute book emptied (asks 0): no venue shown, and the payload says none is quoting', async () => {
+    const quote = await kalshiQuoteOf({ yesBid: '0.0000', yesAsk: '0.0000', noBid: '0.0000', noAsk: '0.0000' });
+    expect(quote).toMatchObject({ up: null, down: null });
+    const p = payload(15, [quote]);
+    expect([p.providers_pool, p.unavailable_venues.map((v) => v.operator_id), p.unavailable_reason]).toEqual([[], ['kalshi'], 'no_quote']);
+  });
+
+  it('81. the 5-minute window, which only unlicensed venues list: nothing shown in New Jersey, and the payload says none is lawful there', async () => {
+    const quote = await kalshiQuoteOf({ yesBid: '0.5100', yesAsk: '0.5300', noBid: '0.4700', noAsk: '0.4900' });
+    const fifteen = payload(15, [quote]);
+    expect([fifteen.providers_pool.map((e) => [e.operator_id, e.updated_at]), fifteen.unavailable_reason]).toEqual([[['kalshi', quote.venueTs]], null]);
+    const five = payload(5, [quote]);
+    expect([five.providers_pool, five.unavailable_venues, five.unavailable_reason]).toEqual([[], [], 'not_lawful_here']);
   });
 });
 
