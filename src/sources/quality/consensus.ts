@@ -3,7 +3,8 @@
  * screens: on one game, each book's no-vig moneyline probabilities, spread point and total are
  * compared with the median of the other books'; a book beyond the bound is an outlier (a frozen
  * line, a relabelled market, a unit slip) and its market is withheld, so it never wins best odds.
- * At least two other books are needed: against one, nobody can tell which of the two is wrong.
+ * At least two other books are needed, most of them agreeing: against one, or against books that
+ * disagree among themselves, nobody can tell which is wrong.
  * Pure.
  */
 import { americanToProbability } from '../../domain/odds.js';
@@ -37,19 +38,62 @@ export function noVig(b: BookOdds): number[] | undefined {
 const OUTCOMES = ['home', 'away', 'draw'];
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 
-/** Each book's value, with the median of the other books' (only where at least two others have one). */
-function againstOthers<T>(books: readonly BookOdds[], pick: (b: BookOdds) => T | undefined, compare: (mine: T, others: T[]) => string | undefined): Map<string, string> {
+/** How one kind of figure is compared with the others': where they centre, how far one is, and why it strays. */
+interface Measure<T> {
+  pick(b: BookOdds): T | undefined;
+  center(xs: readonly T[]): T;
+  gap(x: T, center: T): number;
+  bound: number;
+  reason(x: T, center: T, gap: number): string;
+}
+
+/**
+ * The books whose figure is further than the bound from the other books' centre. A book is judged
+ * only where most of the others agree with their centre: with three books, one stray pulls the
+ * centre of the other two apart, and the two honest books must not be judged against it.
+ */
+function againstOthers<T>(books: readonly BookOdds[], m: Measure<T>): Map<string, string> {
   const values = books.flatMap((b) => {
-    const v = pick(b);
+    const v = m.pick(b);
     return v === undefined ? [] : [{ id: b.operatorId, v }];
   });
   const out = new Map<string, string>();
   if (values.length < 3) return out;
   for (const { id, v } of values) {
-    const why = compare(v, values.filter((x) => x.id !== id).map((x) => x.v));
-    if (why) out.set(id, why);
+    const others = values.filter((x) => x.id !== id).map((x) => x.v);
+    const center = m.center(others);
+    if (others.filter((o) => m.gap(o, center) <= m.bound).length * 2 <= others.length) continue;
+    const gap = m.gap(v, center);
+    if (gap > m.bound) out.set(id, m.reason(v, center, gap));
   }
   return out;
+}
+
+/** No-vig moneylines of one shape (two- or three-way): the outcome furthest from the others' medians decides. */
+function moneylines(ways: number, maxGap: number): Measure<number[]> {
+  // Two-way books stray as much on both sides: the home side is named then (float noise aside).
+  const worst = (x: number[], c: number[]) => x.reduce((w, p, i) => (Math.abs(p - c[i]!) > Math.abs(x[w]! - c[w]!) + 1e-9 ? i : w), 0);
+  return {
+    pick: (b) => {
+      const p = noVig(b);
+      return p?.length === ways ? p : undefined;
+    },
+    center: (xs) => xs[0]!.map((_, i) => median(xs.map((x) => x[i]!))),
+    gap: (x, c) => Math.abs(x[worst(x, c)]! - c[worst(x, c)]!),
+    bound: maxGap,
+    reason: (x, c, gap) => `outlier: no-vig ${OUTCOMES[worst(x, c)]} probability ${round(x[worst(x, c)]!)} against the other books' median ${round(c[worst(x, c)]!)} (gap ${round(gap)} > ${maxGap})`,
+  };
+}
+
+/** A point (spread or total) against the other books' median point. */
+function points(what: string, pick: (b: BookOdds) => number | undefined, bound: number): Measure<number> {
+  return {
+    pick,
+    center: median,
+    gap: (x, c) => Math.abs(x - c),
+    bound,
+    reason: (x, c) => `outlier: ${what} ${x} against the other books' median ${c} (more than ${bound} points apart)`,
+  };
 }
 
 /**
@@ -62,19 +106,8 @@ export function outliers(game: Matchup, bounds: LeagueBounds, maxGap: number): M
   const add = (market: BookMarket, found: Map<string, string>) => {
     for (const [id, why] of found) out.set(id, (out.get(id) ?? new Map<BookMarket, string>()).set(market, why));
   };
-  for (const ways of [2, 3]) {
-    add('h2h', againstOthers(game.books, (b) => (noVig(b)?.length === ways ? noVig(b) : undefined), (mine, others) => {
-      const gaps = mine.map((p, i) => ({ i, p, m: median(others.map((o) => o[i]!)) })).map((x) => ({ ...x, gap: Math.abs(x.p - x.m) }));
-      // Two-way books stray as much on both sides: the home side is named then (float noise aside).
-      const worst = gaps.reduce((a, x) => (x.gap > a.gap + 1e-9 ? x : a));
-      return worst.gap > maxGap ? `outlier: no-vig ${OUTCOMES[worst.i]} probability ${round(worst.p)} against the other books' median ${round(worst.m)} (gap ${round(worst.gap)} > ${maxGap})` : undefined;
-    }));
-  }
-  const points = (what: string, gap: number) => (mine: number, others: number[]) => {
-    const m = median(others);
-    return Math.abs(mine - m) > gap ? `outlier: ${what} ${mine} against the other books' median ${m} (more than ${gap} points apart)` : undefined;
-  };
-  add('spreads', againstOthers(game.books, (b) => b.homeSpread?.point, points('home spread', bounds.spreadGap)));
-  add('totals', againstOthers(game.books, (b) => b.totalOver?.point, points('total', bounds.totalGap)));
+  for (const ways of [2, 3]) add('h2h', againstOthers(game.books, moneylines(ways, maxGap)));
+  add('spreads', againstOthers(game.books, points('home spread', (b) => b.homeSpread?.point, bounds.spreadGap)));
+  add('totals', againstOthers(game.books, points('total', (b) => b.totalOver?.point, bounds.totalGap)));
   return out;
 }
