@@ -4,11 +4,12 @@
  * Volume (`volume24hr`) is already USD(C).
  */
 import type { VenueMarket } from '../../model/index.js';
-import { idField, num, parseEach } from '../http/parse.js';
+import { idField, parseEach } from '../http/parse.js';
 import type { Dropped } from '../quality/dropped.js';
 import { figureField, textField } from '../quality/fields.js';
 import { lifecycleFault } from '../quality/lifecycle.js';
 import { splitByPriceUnit } from '../quality/units.js';
+import { priceDisagreement, resolvedOutcome } from './outcome-prices.js';
 import { GammaEvent, GammaMarket } from './schemas.js';
 
 /**
@@ -25,27 +26,6 @@ export const GAMMA_MAX_RECORD_AGE_MS = 3_600_000;
  * 11:59 PM ET that day), so a market is only past its close a day after it.
  */
 const END_DATE_GRACE_MS = 86_400_000;
-
-/**
- * Whether a market's `outcomePrices` agree with its `bestBid`/`bestAsk` (structure, docs/sources.md):
- * the first outcome's displayed price is the book's mid while the spread is at most 10¢ (Gamma's
- * rule; wider books show the last trade), and the two outcome prices sum to 1. A reason when they
- * do not: one of the fields describes another book or another order of the outcomes.
- */
-function priceDisagreement(m: GammaMarket): string | undefined {
-  const prices = m.outcomePrices?.map((p) => num(p));
-  if (!prices || prices.length !== 2 || prices.some((p) => p === undefined)) return undefined;
-  const [first, second] = prices as [number, number];
-  // 0 and 1: resolved, which the market's lifecycle says (gammaToVenueMarket), not its structure.
-  if (first * second === 0 && first + second === 1) return undefined;
-  if (Math.abs(first + second - 1) > 0.02) return `outcomePrices ${first} + ${second} do not sum to 1`;
-  const bid = m.bestBid ?? undefined;
-  const ask = m.bestAsk ?? undefined;
-  if (bid === undefined || ask === undefined || !(ask > bid) || ask - bid > 0.1) return undefined;
-  // Half the spread either side of the mid, plus a cent of rounding.
-  if (Math.abs(first - (bid + ask) / 2) > (ask - bid) / 2 + 0.01) return `outcomePrices ${first} of "${m.outcomes[0]}" lies outside its book (bid ${bid}, ask ${ask})`;
-  return undefined;
-}
 
 const live = (p: number | undefined): number | undefined => (p !== undefined && p > 0 && p < 1 ? p : undefined);
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -89,7 +69,7 @@ export function gammaToVenueMarket(
   const liquidity = figureField(m.liquidityNum, item, 'liquidityNum', faults) ?? figureField(m.liquidity, item, 'liquidity', faults);
   const rules = textField(m.description, item, 'description', faults);
   const statusOpen = m.active !== false && m.closed !== true && m.archived !== true && m.acceptingOrders !== false;
-  const resolved = m.outcomePrices?.length === 2 && m.outcomePrices.map((p) => num(p)).sort().join() === '0,1' ? m.outcomes[m.outcomePrices.findIndex((p) => num(p) === 1)] : undefined;
+  const resolved = resolvedOutcome(m);
   const ends = closes ? new Date(Date.parse(closes) + END_DATE_GRACE_MS).toISOString() : undefined;
   const closed = statusOpen ? lifecycleFault(item, 'open', ends, resolved, now) : undefined;
   if (closed) faults.push(closed);

@@ -28,10 +28,14 @@ export const FAVOURITE_MARGIN = 0.05;
 /** Two games within this of each other with the same two teams are one game listed twice (no league plays the same opponent twice in 36 h). */
 const SAME_GAME_WINDOW_MS = 36 * 3_600_000;
 
+// Each snapshot's team names by code, made once per snapshot object.
+const names = new WeakMap<LeagueData, Map<string, string>>();
+
 /** A game's team names by side, from the snapshot's teams (codes derived for unknown teams may differ between runs; names do not). */
 function sides(data: LeagueData, m: Matchup): { home: string; away: string } {
-  const name = (code: string) => data.teams.find((t) => t.code === code)?.name ?? code;
-  return { home: name(m.homeCode), away: name(m.awayCode) };
+  let byCode = names.get(data);
+  if (!byCode) names.set(data, (byCode = new Map(data.teams.map((t) => [t.code, t.name]))));
+  return { home: byCode.get(m.homeCode) ?? m.homeCode, away: byCode.get(m.awayCode) ?? m.awayCode };
 }
 
 const same = (a: string, b: string) => foldName(a) === foldName(b);
@@ -74,10 +78,15 @@ const newest = (m: Matchup) => Math.max(0, ...m.books.map((b) => Date.parse(b.la
 export function sameGameOnce(data: LeagueData, known: ReadonlySet<string>): { upcoming: Matchup[]; dropped: Dropped[] } {
   const dropped: Dropped[] = [];
   const gone = new Set<string>();
-  const key = (m: Matchup) => Object.values(sides(data, m)).map(foldName).sort().join(' v ');
-  for (const [i, a] of data.upcoming.entries()) {
-    for (const b of data.upcoming.slice(i + 1)) {
-      if (gone.has(a.id) || gone.has(b.id) || key(a) !== key(b) || Math.abs(Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime)) > SAME_GAME_WINDOW_MS) continue;
+  // Only games of the same two teams are compared: a league's list has few of those.
+  const byTeams = new Map<string, Matchup[]>();
+  for (const m of data.upcoming) {
+    const key = Object.values(sides(data, m)).map(foldName).sort().join(' v ');
+    byTeams.set(key, [...(byTeams.get(key) ?? []), m]);
+  }
+  for (const group of byTeams.values()) for (const [i, a] of group.entries()) {
+    for (const b of group.slice(i + 1)) {
+      if (gone.has(a.id) || gone.has(b.id) || Math.abs(Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime)) > SAME_GAME_WINDOW_MS) continue;
       const keepA = known.has(a.id) !== known.has(b.id) ? known.has(a.id) : newest(a) >= newest(b);
       const [kept, other] = keepA ? [a, b] : [b, a];
       gone.add(other.id);
