@@ -34,38 +34,54 @@ export function roundTo(value: number, decimals: number): number {
 /**
  * The combined probability of one outcome across operators: YES prices weighted by each operator's
  * 24-hour volume, so a thin market moves the figure less than a deep one. When no operator has
- * traded in 24 hours there is nothing to weight by, so the plain mean is used.
+ * traded in 24 hours, or one operator's volume is unknown (null), there is nothing to weight by,
+ * so the plain mean is used.
  *
  * @returns a probability in (0, 1) (YES prices are in (0, 1), so any weighted mean is too)
  * @throws RangeError for an empty list, a volume that is negative or not finite, or a price
  *   outside (0, 1)
  */
 export function volumeWeightedProbability(
-  quotes: ReadonlyArray<{ yesPrice: number; volume24hUsd: number }>,
+  quotes: ReadonlyArray<{ yesPrice: number; volume24hUsd: number | null }>,
 ): number {
   if (quotes.length === 0) throw new RangeError('volumeWeightedProbability: no quotes');
   let weighted = 0;
   let totalVolume = 0;
   let priceSum = 0;
+  let unknown = false;
   for (const { yesPrice, volume24hUsd } of quotes) {
     if (!(yesPrice > 0 && yesPrice < 1)) {
       throw new RangeError(`volumeWeightedProbability: yesPrice must be in (0, 1), got ${yesPrice}`);
+    }
+    priceSum += yesPrice;
+    if (volume24hUsd === null) {
+      unknown = true;
+      continue;
     }
     if (!(Number.isFinite(volume24hUsd) && volume24hUsd >= 0)) {
       throw new RangeError(`volumeWeightedProbability: bad volume ${volume24hUsd}`);
     }
     weighted += yesPrice * volume24hUsd;
     totalVolume += volume24hUsd;
-    priceSum += yesPrice;
   }
-  return totalVolume > 0 ? weighted / totalVolume : priceSum / quotes.length;
+  return totalVolume > 0 && !unknown ? weighted / totalVolume : priceSum / quotes.length;
 }
 
-/** A quote as the probability maths reads it: the YES ask, the bid when known, the 24-hour volume. */
+/** A quote as the probability maths reads it: the YES ask, the bid when known, the 24-hour volume (null: unknown). */
 export interface PricedQuote {
   yesPrice: number;
   yesBid?: number;
-  volume24hUsd: number;
+  volume24hUsd: number | null;
+}
+
+/** The sum of volumes, or null when any of them is unknown: a partial sum would read as a real, smaller figure. */
+export function totalVolume(volumes: Iterable<number | null>): number | null {
+  let sum = 0;
+  for (const v of volumes) {
+    if (v === null) return null;
+    sum += v;
+  }
+  return sum;
 }
 
 /**

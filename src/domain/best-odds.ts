@@ -1,9 +1,12 @@
 /**
- * Best-odds badges (docs/design.md, "Best odds"). Every function compares exact
- * values, never display strings, and flags every operator tied for best.
+ * Best-odds badges (docs/design.md, "Best odds"). Every function compares the values it is given
+ * and flags every operator tied for best; the widgets give them the figures as displayed
+ * (odds.ts `displayedAmerican`, contract-price.ts `displayedPrice`), so a visitor who sees three
+ * operators at +105 sees three badges.
  */
-import type { BookOdds, PricedLine } from '../model/index.js';
-import { americanToDecimal } from './odds.js';
+import type { BookOdds, OddsFormat, PricedLine } from '../model/index.js';
+import { roundTo } from './aggregate.js';
+import { americanToDecimal, displayedAmerican } from './odds.js';
 
 /** Differences at or below this are float noise, not a better price: they count as ties. */
 const EPSILON = 1e-9;
@@ -99,13 +102,32 @@ function offered<T>(books: ReadonlyArray<BookOdds>, pick: (b: BookOdds) => T | u
   return out;
 }
 
+/** A book's lines as a visitor reads them in `format`: points to the digits shown, prices to the figure shown. */
+function displayedBook(b: BookOdds, format: OddsFormat): BookOdds {
+  const line = (l: PricedLine | undefined) => l && { point: roundTo(l.point, 4), price: displayedAmerican(l.price, format) };
+  const price = (p: number | undefined) => (p === undefined ? undefined : displayedAmerican(p, format));
+  return {
+    operatorId: b.operatorId,
+    lastUpdate: b.lastUpdate,
+    ...(b.homeSpread ? { homeSpread: line(b.homeSpread)! } : {}),
+    ...(b.awaySpread ? { awaySpread: line(b.awaySpread)! } : {}),
+    ...(b.totalOver ? { totalOver: line(b.totalOver)! } : {}),
+    ...(b.totalUnder ? { totalUnder: line(b.totalUnder)! } : {}),
+    ...(b.homeMoneyline !== undefined ? { homeMoneyline: price(b.homeMoneyline)! } : {}),
+    ...(b.awayMoneyline !== undefined ? { awayMoneyline: price(b.awayMoneyline)! } : {}),
+    ...(b.drawMoneyline !== undefined ? { drawMoneyline: price(b.drawMoneyline)! } : {}),
+  };
+}
+
 /**
  * Sportsbook widget: for every line key, the operatorIds that offer the best line.
  * Spreads by {@link compareSpread}, the over by {@link compareOver}, the under by
  * {@link compareUnder}, moneylines by {@link compareMoneyline}. A book missing a line takes no part
- * for that key; a key nobody offers maps to an empty set. Ties flag every tied operator.
+ * for that key; a key nobody offers maps to an empty set. Ties flag every tied operator. With
+ * `format`, books are compared on the figures displayed in it (three books showing +105 tie).
  */
-export function sportsbookLeaders(books: ReadonlyArray<BookOdds>): Record<LineKey, Set<string>> {
+export function sportsbookLeaders(all: ReadonlyArray<BookOdds>, format?: OddsFormat): Record<LineKey, Set<string>> {
+  const books = format ? all.map((b) => displayedBook(b, format)) : all;
   return {
     away_spread: leadersBy(offered(books, (b) => b.awaySpread), compareSpread),
     home_spread: leadersBy(offered(books, (b) => b.homeSpread), compareSpread),

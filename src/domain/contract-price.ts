@@ -27,15 +27,38 @@ export function priceToCents(price: number): number {
  * @throws RangeError when `price` is not strictly between 0 and 1
  */
 export function formatContractPrice(price: number, format: DisplayFormat): string {
+  const shown = displayedFigure(price, format);
+  switch (format) {
+    case 'cents':
+      return `${shown}¢`;
+    case 'implied_pct':
+      return `${shown.toFixed(1)}%`;
+    case 'decimal':
+      return shown.toFixed(2);
+  }
+}
+
+/** The figure {@link formatContractPrice} writes, as a number: cents, percent or decimal odds. */
+function displayedFigure(price: number, format: DisplayFormat): number {
   if (!(price > 0 && price < 1)) throw new RangeError(`Contract price must be in (0, 1), got ${price}`);
   // Round from the noise-free cents value: 0.575 * 100 is 57.49999999999999 in floats.
   const cents = priceToCents(price);
   switch (format) {
     case 'cents':
-      return `${Math.min(99, Math.max(1, roundTo(cents, 0)))}¢`;
+      return Math.min(99, Math.max(1, roundTo(cents, 0)));
     case 'implied_pct':
-      return `${Math.min(99.9, Math.max(0.1, roundTo(cents, 1))).toFixed(1)}%`;
+      return Math.min(99.9, Math.max(0.1, roundTo(cents, 1)));
     case 'decimal':
-      return roundTo(1 / price, 2).toFixed(2);
+      return roundTo(1 / price, 2);
   }
+}
+
+/**
+ * The price a visitor reads in `format`, back as a price (62¢ → 0.62, decimal 1.61 → 1/1.61): best
+ * odds are judged on it, so operators showing the same figure are flagged alike. Rounding keeps the
+ * order of prices, so the operator with the lowest exact price always shows the lowest figure.
+ */
+export function displayedPrice(price: number, format: DisplayFormat): number {
+  const shown = displayedFigure(price, format);
+  return format === 'decimal' ? 1 / shown : shown / 100;
 }

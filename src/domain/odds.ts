@@ -21,8 +21,8 @@ export function americanToDecimal(american: number): number {
 
 /**
  * Decimal odds to American odds, exact (not rounded): 100(d - 1) for d >= 2, -100 / (d - 1) below
- * (1.9091 → -109.99). Both are >= 100 in magnitude on their branch. Exact because best odds compare
- * exact prices; {@link formatAmerican} rounds for display.
+ * (1.9091 → -109.99). Both are >= 100 in magnitude on their branch. Exact: each display format
+ * rounds from it ({@link formatAmerican}, {@link displayedAmerican}).
  *
  * @throws RangeError when `decimal` is not finite or is <= 1 (no payout, no American odds)
  */
@@ -45,9 +45,9 @@ export function americanToProbability(american: number): number {
 /**
  * A price (probability) to American odds, exact (not rounded): -100p/(1-p) for p >= 0.5, else
  * 100(1-p)/p (0.1904 → +425.21). Even money (p exactly 0.5) gives -100, from the p >= 0.5 branch;
- * it pays the same as +100. Both formulas give >= 100 in magnitude on their branch. Exact because
- * an exchange's after-fee price must not tie a book's integer odds it beats (best odds compare
- * exact prices); {@link formatAmerican} rounds for display.
+ * it pays the same as +100. Both formulas give >= 100 in magnitude on their branch. Exact, so each
+ * display format rounds from what the exchange really pays ({@link displayedAmerican},
+ * {@link formatAmerican}).
  *
  * @throws RangeError when `p` is not strictly between 0 and 1
  */
@@ -97,10 +97,25 @@ export function oddsFormatFor(jurisdiction: string): OddsFormat {
 const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
 
 /**
+ * The American odds a visitor reads in `format`, as a number: rounded to a whole number for American
+ * and fractional odds (the fraction is made from the rounded figure), from the two-decimal figure
+ * for decimal odds. Best odds are judged on it (docs/design.md), so books showing the same figure
+ * are flagged alike; rounding keeps the order, so the best exact price always shows the best figure.
+ *
+ * @throws RangeError as {@link americanToDecimal}
+ */
+export function displayedAmerican(american: number, format: OddsFormat): number {
+  if (format !== 'decimal') return roundTo(american, 0);
+  const shown = roundTo(americanToDecimal(american), 2);
+  // 1.00 (from -100000 and beyond) has no American form: such a price is left as it is.
+  return shown > 1 ? decimalToAmerican(shown) : american;
+}
+
+/**
  * American odds in `format`: "+225" (american), "3.25" (decimal, two decimals, from the exact
  * price), "9/4" (fractional: the profit per stake of the displayed American odds, A/100 or 100/|A|,
- * in lowest terms; even money is "1/1"). Best odds never depend on the format: they compare exact
- * prices.
+ * in lowest terms; even money is "1/1"). Best odds are judged on these figures, per format
+ * ({@link displayedAmerican}).
  *
  * @throws RangeError as {@link americanToDecimal}
  */

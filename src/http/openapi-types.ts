@@ -625,8 +625,8 @@ export interface components {
                 outcome_name: string;
                 /** @description Volume-weighted probability over the operators shown, 0-100, one decimal. */
                 aggregated_probability_pct: number;
-                /** @description The outcome's 24-hour volume over the operators shown, as a money string. */
-                market_depth_volume: string;
+                /** @description The outcome's 24-hour volume over the operators shown, as a money string; null when one of them is unknown. */
+                market_depth_volume: string | null;
                 /** @description Each allowed operator's price for the outcome. */
                 comparison_pool: {
                     /** @description Machine identifier of the operator. */
@@ -635,10 +635,12 @@ export interface components {
                     operator_name: string;
                     /** @description The YES ask after the venue's taker fee, in display_format: 62¢, 62.0% or 1.61. */
                     contract_price: string;
-                    /** @description The operator's 24-hour volume on the outcome, as a money string. */
-                    contract_volume: string;
-                    /** @description True for the lowest after-fee YES price among the operators shown (every tied one). */
+                    /** @description The operator's 24-hour volume on the outcome, as a money string; null when the venue sent a malformed figure (unknown; the price still stands). */
+                    contract_volume: string | null;
+                    /** @description True for the lowest after-fee YES price among the operators shown, judged on contract_price as displayed (every operator showing it). */
                     is_best_odds: boolean;
+                    /** @description When the venue last updated this quote, by its own clock (RFC 3339); null when the venue states no time for its prices (Kalshi: its order book as read at last_verified_timestamp). */
+                    updated_at: string | null;
                     /** @description The operator's promo code for the country, when it has one. */
                     promo_applied?: string;
                     /** @description Signed click link landing on the operator's contract page. */
@@ -772,8 +774,13 @@ export interface components {
                         /** @description Football only: the draw of the three-way (1X2) market. */
                         draw_moneyline?: string;
                     };
-                    /** @description The line keys this operator leads (docs/design.md, "Best odds": bettor-favourable point, then payout). */
+                    /** @description The line keys this operator leads (docs/design.md, "Best odds": bettor-favourable point, then payout), judged on the lines as displayed in odds_format: every operator showing the best figure leads. */
                     best_odds: ("away_spread" | "home_spread" | "total_over" | "total_under" | "away_moneyline" | "home_moneyline" | "draw_moneyline")[];
+                    /**
+                     * Format: date-time
+                     * @description When the book last updated these lines, by its source's clock (RFC 3339). Lines older than their source's bound are never shown.
+                     */
+                    updated_at: string;
                     /** @description Where the operator is reached. */
                     routing: {
                         /** @description Signed click link landing on the operator's site licensed in the viewer's jurisdiction. */
@@ -848,8 +855,10 @@ export interface components {
                 operator_id: string;
                 /** @description Display name. */
                 operator_name: string;
-                /** @description True for the lowest after-fee overround (up + down), ties by the higher up payout. */
+                /** @description True for the lowest after-fee overround (up + down), ties by the higher up payout, judged on the multipliers as displayed (every venue showing the best). */
                 is_best_odds: boolean;
+                /** @description When the venue last updated its quote, by its own clock (RFC 3339); null for a price modelled by the simulator. */
+                updated_at: string | null;
                 /** @description The venue's prices for the window. */
                 live_metrics: {
                     /** @description Spot minus this venue's strike, signed: +$12.50; null with no strike of its own. */
@@ -879,6 +888,8 @@ export interface components {
                 /** @description Display name of the venue. */
                 operator_name: string;
             }[];
+            /** @description Why providers_pool is empty; null when it is not. no_venue_for_horizon: no venue lists this horizon; not_lawful_here: the venues that list it may not be shown in resolved_geo; no_quote: they may, but none has a usable quote now (unavailable_venues names them); stale: no recent tick. */
+            unavailable_reason: ("no_venue_for_horizon" | "not_lawful_here" | "no_quote" | "stale") | null;
             /**
              * @description open: priced; awaiting_strike: the window's strike is not in yet; no_strike: no tick caught the window start; stale: no recent tick.
              * @enum {string}
@@ -1002,10 +1013,10 @@ export interface components {
                     operatorBPrice: number;
                     /** @description |A - B| x 100 of the after-fee prices. */
                     spreadCents: number;
-                    /** @description Operator A's 24-hour volume on the outcome, USD. */
-                    operatorAVolume24h: number;
-                    /** @description Operator B's 24-hour volume on the outcome, USD. */
-                    operatorBVolume24h: number;
+                    /** @description Operator A's 24-hour volume on the outcome, USD; null when the venue sent a malformed figure (unknown). */
+                    operatorAVolume24h: number | null;
+                    /** @description Operator B's 24-hour volume on the outcome, USD; null when unknown. */
+                    operatorBVolume24h: number | null;
                     /**
                      * Format: uri
                      * @description The contract page at operator A.

@@ -4,16 +4,20 @@ import { Category, ContractPrice, IsoTime, OperatorId, Slug } from './common.js'
 
 /**
  * One operator's quote for one outcome: the price to buy YES (the ask, before the venue's taker
- * fee), the best bid when the venue shows one, and 24-hour traded volume in USD.
+ * fee), the best bid when the venue shows one, 24-hour traded volume in USD, and the venue's own
+ * time of the quote when it states one.
  */
 export const Quote = z.object({
   operatorId: OperatorId,
   yesPrice: ContractPrice,
   /** The best YES bid, when the venue shows one; with the ask it gives the mid price. */
   yesBid: ContractPrice.optional(),
-  volume24hUsd: z.number().nonnegative().finite(),
+  /** null: the venue sent a malformed figure (unknown, reported); the price still stands. */
+  volume24hUsd: z.number().nonnegative().finite().nullable(),
   /** The operator's contract page for this outcome (a deep link target, never from a client). */
   marketUrl: z.url({ protocol: /^https$/ }),
+  /** When the venue last updated the quote, by its own clock; absent when it states no time for its prices (Kalshi). */
+  updatedAt: IsoTime.optional(),
 });
 export type Quote = z.infer<typeof Quote>;
 
@@ -35,6 +39,8 @@ export const MarketEvent = z.object({
    * to 100 %. Absent or false for independent or nested binaries ("by March", "by June").
    */
   exclusive: z.boolean().optional(),
+  /** True when each outcome implies the next (a deadline ladder, earliest first): a later outcome is never less likely. */
+  nested: z.boolean().optional(),
 });
 export type MarketEvent = z.infer<typeof MarketEvent>;
 

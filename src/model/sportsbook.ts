@@ -14,7 +14,8 @@ export type Team = z.infer<typeof Team>;
 
 /**
  * American odds, >= +100 or <= -100. Books quote integers; an exchange's after-fee contract price
- * keeps its exact value (+425.21), so best odds compare what it really pays. Shown rounded.
+ * keeps its exact value (+425.21), what it really pays. Shown rounded, and best odds are judged on
+ * what is shown.
  */
 export const AmericanOdds = z
   .number()

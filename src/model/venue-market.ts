@@ -33,8 +33,8 @@ export interface VenueMarket {
   noBid?: number;
   /** Last traded YES price. */
   lastPrice?: number;
-  /** 24-hour traded volume in USD (Kalshi contracts converted at the traded price). */
-  volume24hUsd: number;
+  /** 24-hour traded volume in USD (Kalshi contracts converted at the traded price); null when the venue sent a malformed figure (unknown). */
+  volume24hUsd: number | null;
   /** 24-hour volume in contracts, when the venue counts in contracts (Kalshi). */
   volume24hContracts?: number;
   /** null when the venue publishes no figure we trust (unknown, not zero). */
@@ -42,6 +42,8 @@ export interface VenueMarket {
   liquidityUsd: number | null;
   /** When trading closes (ISO); undefined when the venue does not say. */
   closesAt?: string;
+  /** The venue's own time of its record, prices included (ISO), when it states one (Gamma `updatedAt`). */
+  updatedAt?: string;
   /** The contract page. */
   url: string;
   /** The resolution rules, as the venue states them. */

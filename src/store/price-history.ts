@@ -24,8 +24,8 @@ export type SeriesName = keyof typeof HISTORY_SERIES;
 
 export const historyKey = (slug: string, series: SeriesName) => `pw:hist:${slug}:${series}`;
 
-/** One operator's quote at a point: [operator id, YES ask, YES bid or null, 24-hour volume USD]. */
-const StoredQuote = z.tuple([z.string(), z.number(), z.number().nullable(), z.number()]);
+/** One operator's quote at a point: [operator id, YES ask, YES bid or null, 24-hour volume USD or null (unknown)]. */
+const StoredQuote = z.tuple([z.string(), z.number(), z.number().nullable(), z.number().nullable()]);
 /** A point: its time (Unix seconds of the refresh), whether outcomes are exclusive, each outcome's quotes. */
 export const StoredPoint = z.object({
   t: z.number().int(),

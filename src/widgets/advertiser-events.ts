@@ -59,7 +59,8 @@ export function buildSpecificEvent(
     opts.limit === undefined
       ? pairs
       : [...pairs]
-          .sort((x, y) => y.a.volume24hUsd + y.b.volume24hUsd - (x.a.volume24hUsd + x.b.volume24hUsd))
+          // An unknown volume (null) counts as none here: it orders, it is not shown as 0.
+          .sort((x, y) => (y.a.volume24hUsd ?? 0) + (y.b.volume24hUsd ?? 0) - ((x.a.volume24hUsd ?? 0) + (x.b.volume24hUsd ?? 0)))
           .slice(0, opts.limit);
   const nameOf = (id: string) => ctx.operatorById(id)?.name ?? id;
   return {

@@ -1,9 +1,9 @@
 /** Event-specific widget (docs/contract.md): one event's outcomes, each with a pool of operator prices. */
-import { outcomeProbabilities, roundTo } from '../domain/aggregate.js';
+import { outcomeProbabilities, roundTo, totalVolume } from '../domain/aggregate.js';
 import { afterFeePrice } from '../catalog/fee-schedules.js';
 import { operatorById as catalogOperator } from '../catalog/operators.js';
 import { lowestPriceLeaders } from '../domain/best-odds.js';
-import { formatContractPrice } from '../domain/contract-price.js';
+import { displayedPrice, formatContractPrice } from '../domain/contract-price.js';
 import { formatMoneyCompact } from '../domain/money.js';
 import type { DisplayFormat, MarketEvent } from '../model/index.js';
 import { localeForJurisdiction } from '../domain/locale.js';
@@ -45,12 +45,13 @@ export function buildEventWidget(
     last_verified_timestamp: changedAt,
     outcomes: shown.map(({ outcome, probability, quotes }) => {
       const afterFee = quotes.map((q) => afterFeePrice(q.operatorId, event.category, q.yesPrice));
-      const best = lowestPriceLeaders(quotes.map((q, j) => ({ id: q.operatorId, price: afterFee[j] as number })));
-      const depth = quotes.reduce((sum, q) => sum + q.volume24hUsd, 0);
+      // Judged on the prices as shown in `format`: every operator showing the lowest is flagged.
+      const best = lowestPriceLeaders(quotes.map((q, j) => ({ id: q.operatorId, price: displayedPrice(afterFee[j] as number, format) })));
+      const depth = totalVolume(quotes.map((q) => q.volume24hUsd));
       return {
         outcome_name: outcome.name,
         aggregated_probability_pct: roundTo(probability * 100, 1),
-        market_depth_volume: formatMoneyCompact(depth, 'USD'),
+        market_depth_volume: depth === null ? null : formatMoneyCompact(depth, 'USD'),
         comparison_pool: quotes.map((q, j) => {
           const op = ctx.operatorById(q.operatorId)!;
           const promoCode = ctx.offerFor(op.id)?.promoCode;
@@ -58,8 +59,9 @@ export function buildEventWidget(
             operator_id: op.id,
             operator_name: op.name,
             contract_price: formatContractPrice(afterFee[j] as number, format),
-            contract_volume: formatMoneyCompact(q.volume24hUsd, 'USD'),
+            contract_volume: q.volume24hUsd === null ? null : formatMoneyCompact(q.volume24hUsd, 'USD'),
             is_best_odds: best.has(op.id),
+            updated_at: q.updatedAt ?? null,
             ...(promoCode ? { promo_applied: promoCode } : {}),
             deep_link: ctx.clickUrl({
               operatorId: op.id,

@@ -22,13 +22,14 @@ export interface LiveMarketOptions {
   modelMissingVenues: boolean;
 }
 
-/** One venue's row before formatting: raw asks, the venue's own strike (null until it publishes one), and its contract page if known. */
+/** One venue's row before formatting: raw asks, the venue's own strike (null until it publishes one), its contract page if known, and its own time of the quote (null when modelled). */
 interface VenuePrice {
   operatorId: string;
   up: number;
   down: number;
   strike: number | null;
   marketUrl?: string;
+  updatedAt: string | null;
 }
 
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
@@ -51,10 +52,10 @@ function venuePrices(view: LiveView, nowMs: number, opts: LiveMarketOptions, ctx
     if (!v.horizons.includes(view.horizon) || !ctx.operatorById(v.operatorId)) continue;
     const q = live.get(v.operatorId);
     if (q) {
-      if (q.up !== null && q.down !== null) out.push({ operatorId: v.operatorId, up: q.up, down: q.down, strike: q.strike, marketUrl: q.marketUrl });
+      if (q.up !== null && q.down !== null) out.push({ operatorId: v.operatorId, up: q.up, down: q.down, strike: q.strike, marketUrl: q.marketUrl, updatedAt: q.venueTs });
     } else if (opts.modelMissingVenues && fairUp !== undefined && strike !== undefined) {
       const m = modelQuote(v, fairUp);
-      out.push({ operatorId: m.operatorId, up: m.up, down: m.down, strike });
+      out.push({ operatorId: m.operatorId, up: m.up, down: m.down, strike, updatedAt: null });
     }
   }
   return out;
@@ -77,7 +78,9 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
   // no more than the stake: such a venue is not offered.
   const offered = prices.filter((p) => pays(afterFeePrice(p.operatorId, 'crypto', p.up)) && pays(afterFeePrice(p.operatorId, 'crypto', p.down)));
   const quotes: VenueQuote[] = offered.map((p) => ({ operatorId: p.operatorId, up: afterFeePrice(p.operatorId, 'crypto', p.up), down: afterFeePrice(p.operatorId, 'crypto', p.down) }));
-  const best = liveLeaders(quotes);
+  // Judged on the multipliers shown (two decimals): venues showing the same payouts are flagged alike.
+  const shown = (price: number) => 1 / Number(multiplier(price).slice(1));
+  const best = liveLeaders(quotes.map((q) => ({ operatorId: q.operatorId, up: shown(q.up), down: shown(q.down) })));
   const providers: LiveMarketPayload['providers_pool'] = quotes.map((q, i) => {
     const op = ctx.operatorById(q.operatorId)!;
     const venueStrike = offered[i]!.strike;
@@ -85,6 +88,7 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
       operator_id: op.id,
       operator_name: op.name,
       is_best_odds: best.has(q.operatorId),
+      updated_at: offered[i]!.updatedAt,
       live_metrics: {
         spot_difference: venueStrike === null ? null : formatMoneyPrecise(spot! - venueStrike, 'USD', { signed: true }),
         target_price: venueStrike === null ? null : formatMoneyPrecise(venueStrike, 'USD'),
@@ -108,12 +112,17 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
   });
 
   // A venue this horizon lists, that may be shown here, without a usable quote: said so, not hidden.
-  const unavailable = opts.venues
-    .filter((v) => v.horizons.includes(view.horizon) && !offered.some((p) => p.operatorId === v.operatorId))
-    .flatMap((v) => {
-      const op = ctx.operatorById(v.operatorId);
-      return op ? [{ operator_id: op.id, operator_name: op.name }] : [];
+  const listing = opts.venues.filter((v) => v.horizons.includes(view.horizon));
+  const lawful = listing.filter((v) => ctx.operatorById(v.operatorId));
+  const unavailable = lawful
+    .filter((v) => !offered.some((p) => p.operatorId === v.operatorId))
+    .map((v) => {
+      const op = ctx.operatorById(v.operatorId)!;
+      return { operator_id: op.id, operator_name: op.name };
     });
+  // With no venue to show, the payload says why, so the embed can say it rather than show an empty table.
+  let reason: LiveMarketPayload['unavailable_reason'] = null;
+  if (providers.length === 0) reason = listing.length === 0 ? 'no_venue_for_horizon' : lawful.length === 0 ? 'not_lawful_here' : stale ? 'stale' : 'no_quote';
 
   // The question is built around the first venue listed (venue order), so it names that venue's
   // own strike; with no venue listed, or none with a strike of its own, the window's strike if there is one.
@@ -128,6 +137,7 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
     expiration_horizon: `${view.horizon} minutes`,
     providers_pool: providers,
     unavailable_venues: unavailable,
+    unavailable_reason: reason,
     market_status: status,
     window_start: new Date(w.startMs).toISOString(),
     expires_at: new Date(w.endMs).toISOString(),

@@ -121,8 +121,9 @@ export const ComparisonEntry = z.object({
   operator_id: z.string().describe('Machine identifier of the operator.'),
   operator_name: z.string().describe('Display name.'),
   contract_price: ContractPriceString.describe('The YES ask after the venue\'s taker fee, in display_format: 62¢, 62.0% or 1.61.'),
-  contract_volume: MoneyString.describe('The operator\'s 24-hour volume on the outcome, as a money string.'),
-  is_best_odds: z.boolean().describe('True for the lowest after-fee YES price among the operators shown (every tied one).'),
+  contract_volume: MoneyString.nullable().describe('The operator\'s 24-hour volume on the outcome, as a money string; null when the venue sent a malformed figure (unknown; the price still stands).'),
+  is_best_odds: z.boolean().describe('True for the lowest after-fee YES price among the operators shown, judged on contract_price as displayed (every operator showing it).'),
+  updated_at: IsoTime.nullable().describe('When the venue last updated this quote, by its own clock (RFC 3339); null when the venue states no time for its prices (Kalshi: its order book as read at last_verified_timestamp).'),
   promo_applied: z.string().optional().describe('The operator\'s promo code for the country, when it has one.'),
   deep_link: ClickUrl.describe('Signed click link landing on the operator\'s contract page.'),
 });
@@ -139,7 +140,7 @@ export const EventWidgetPayload = z.object({
       z.object({
         outcome_name: z.string().describe('The outcome.'),
         aggregated_probability_pct: z.number().min(0).max(100).describe('Volume-weighted probability over the operators shown, 0-100, one decimal.'),
-        market_depth_volume: MoneyString.describe('The outcome\'s 24-hour volume over the operators shown, as a money string.'),
+        market_depth_volume: MoneyString.nullable().describe('The outcome\'s 24-hour volume over the operators shown, as a money string; null when one of them is unknown.'),
         comparison_pool: z.array(ComparisonEntry).describe('Each allowed operator\'s price for the outcome.'),
       }),
     )
@@ -170,7 +171,8 @@ export const SportsbookOperator = z.object({
     .describe('The lines the book offers; a missing key is a line it does not offer.'),
   best_odds: z
     .array(z.enum(['away_spread', 'home_spread', 'total_over', 'total_under', 'away_moneyline', 'home_moneyline', 'draw_moneyline']))
-    .describe('The line keys this operator leads (docs/design.md, "Best odds": bettor-favourable point, then payout).'),
+    .describe('The line keys this operator leads (docs/design.md, "Best odds": bettor-favourable point, then payout), judged on the lines as displayed in odds_format: every operator showing the best figure leads.'),
+  updated_at: IsoTime.describe('When the book last updated these lines, by its source\'s clock (RFC 3339). Lines older than their source\'s bound are never shown.'),
   routing: z
     .object({ web_url: ClickUrl.describe('Signed click link landing on the operator\'s site licensed in the viewer\'s jurisdiction.') })
     .describe('Where the operator is reached.'),
@@ -240,8 +242,8 @@ export const SpecificEventPayload = z.object({
           operatorAPrice: z.number().gt(0).lt(1).describe('Operator A\'s YES price in dollars per $1 contract, after its taker fee (0.62 = 62¢).'),
           operatorBPrice: z.number().gt(0).lt(1).describe('Operator B\'s YES price, the same way.'),
           spreadCents: z.number().nonnegative().describe('|A - B| x 100 of the after-fee prices.'),
-          operatorAVolume24h: z.number().nonnegative().describe('Operator A\'s 24-hour volume on the outcome, USD.'),
-          operatorBVolume24h: z.number().nonnegative().describe('Operator B\'s 24-hour volume on the outcome, USD.'),
+          operatorAVolume24h: z.number().nonnegative().nullable().describe('Operator A\'s 24-hour volume on the outcome, USD; null when the venue sent a malformed figure (unknown).'),
+          operatorBVolume24h: z.number().nonnegative().nullable().describe('Operator B\'s 24-hour volume on the outcome, USD; null when unknown.'),
           operatorAMarketUrl: z.url().describe('The contract page at operator A.'),
           operatorBMarketUrl: z.url().describe('The contract page at operator B.'),
         }),
@@ -264,7 +266,8 @@ export const LiveMarketProvider = z.object({
   /** Machine identifier of the operator (as in the event widget); added beside operator_name. */
   operator_id: z.string().describe('Machine identifier of the venue.'),
   operator_name: z.string().describe('Display name.'),
-  is_best_odds: z.boolean().describe('True for the lowest after-fee overround (up + down), ties by the higher up payout.'),
+  is_best_odds: z.boolean().describe('True for the lowest after-fee overround (up + down), ties by the higher up payout, judged on the multipliers as displayed (every venue showing the best).'),
+  updated_at: IsoTime.nullable().describe('When the venue last updated its quote, by its own clock (RFC 3339); null for a price modelled by the simulator.'),
   live_metrics: z
     .object({
       spot_difference: z
@@ -318,6 +321,12 @@ export const LiveMarketPayload = z.object({
    * no_strike: no tick caught the window start, so this window shows no prices until the next one;
    * stale: no recent tick, no prices shown.
    */
+  unavailable_reason: z
+    .enum(['no_venue_for_horizon', 'not_lawful_here', 'no_quote', 'stale'])
+    .nullable()
+    .describe(
+      'Why providers_pool is empty; null when it is not. no_venue_for_horizon: no venue lists this horizon; not_lawful_here: the venues that list it may not be shown in resolved_geo; no_quote: they may, but none has a usable quote now (unavailable_venues names them); stale: no recent tick.',
+    ),
   market_status: z
     .enum(['open', 'awaiting_strike', 'no_strike', 'stale'])
     .describe('open: priced; awaiting_strike: the window\'s strike is not in yet; no_strike: no tick caught the window start; stale: no recent tick.'),

@@ -68,7 +68,8 @@ function matchupText(data: LeagueData, m: Matchup): string {
  */
 export function buildSportsbookWidget(data: LeagueData, matchup: Matchup, ctx: WidgetContext, format: OddsFormat = oddsFormatFor(ctx.country)): SportsbookWidgetPayload {
   const books = matchup.books.filter((b) => ctx.operatorById(b.operatorId));
-  const leaders = sportsbookLeaders(books);
+  // Judged on the figures shown in `format`: every book showing the best figure is flagged.
+  const leaders = sportsbookLeaders(books, format);
   return {
     widget_class: 'sportsbook',
     ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), books.length),
@@ -89,6 +90,7 @@ export function buildSportsbookWidget(data: LeagueData, matchup: Matchup, ctx: W
           capabilities: op.capabilities,
           lines: lines(book, format),
           best_odds: LINE_KEYS.filter((k: LineKey) => leaders[k].has(book.operatorId)),
+          updated_at: book.lastUpdate,
           routing: {
             web_url: ctx.clickUrl({
               operatorId: op.id,

@@ -86,8 +86,9 @@ describe('event widget', () => {
         const basis = allowedHere.length > 0 ? allowedHere : catalog;
         if (basis.length === 0) continue;
         const mid = (q: (typeof basis)[number]) => (q.yesBid !== undefined ? (q.yesBid + q.yesPrice) / 2 : q.yesPrice);
-        const volume = basis.reduce((s, q) => s + q.volume24hUsd, 0);
-        weighted.set(o.name, basis.reduce((s, q) => s + mid(q) * q.volume24hUsd, 0) / volume);
+        // The simulator always states its volumes.
+        const volume = basis.reduce((s, q) => s + q.volume24hUsd!, 0);
+        weighted.set(o.name, basis.reduce((s, q) => s + mid(q) * q.volume24hUsd!, 0) / volume);
       }
       const total = source.exclusive ? [...weighted.values()].reduce((s, p) => s + p, 0) : 1;
       for (const outcome of body.outcomes) {
@@ -97,11 +98,13 @@ describe('event widget', () => {
         expect(Math.abs(outcome.aggregated_probability_pct - (weighted.get(outcome.outcome_name)! / total) * 100)).toBeLessThanOrEqual(0.05 + 1e-9);
         // Prices and best odds after each venue's taker fee (the event's category picks the rate).
         const afterFee = (q: (typeof known)[number]) => afterFeePrice(q.operatorId, source.category, q.yesPrice);
-        const minPrice = Math.min(...known.map(afterFee));
+        // Best odds are judged on the prices as shown: every operator showing the lowest figure.
+        const shownCents = (q: (typeof known)[number]) => Number.parseInt(cents(afterFee(q)), 10);
+        const minShown = Math.min(...known.map(shownCents));
         for (const entry of outcome.comparison_pool) {
           const quote = known.find((q) => q.operatorId === entry.operator_id)!;
           expect(entry.contract_price).toBe(cents(afterFee(quote)));
-          expect(entry.is_best_odds).toBe(Math.abs(afterFee(quote) - minPrice) < 1e-9);
+          expect(entry.is_best_odds).toBe(shownCents(quote) === minShown);
           expect(entry.operator_name).toBe(operatorById(entry.operator_id)!.name);
           expect(entry.deep_link.startsWith(`http://localhost:${api.port}/v1/click?`)).toBe(true);
         }
@@ -140,7 +143,7 @@ describe('event widget', () => {
           expect(pool.find((p) => p.operator_id === operatorB.id)).toBeUndefined();
           expect(a.contract_price).toBe(cents(o.operatorAPrice));
           expect(o.spreadCents).toBeCloseTo(Math.abs(o.operatorAPrice - o.operatorBPrice) * 100, 6);
-          expect(a.contract_volume).toBe(compactUsd(o.operatorAVolume24h));
+          expect(a.contract_volume).toBe(compactUsd(o.operatorAVolume24h!));
           compared++;
         }
         break;
@@ -213,12 +216,13 @@ describe('sportsbook widget', () => {
       expect(op.lines.draw_moneyline === undefined).toBe(league !== 'EPL');
       if (book.homeSpread) expect(Number(op.lines.home_spread!.line)).toBe(book.homeSpread.point);
     }
-    // Moneyline best odds: every operator paying the most, compared on the exact odds, not the strings.
+    // Moneyline best odds: every operator paying the most as shown (American odds here): an exchange
+    // row at +425.21 and a book at +425 both read +425, and both lead.
     const payout = (a: number) => (a > 0 ? 1 + a / 100 : 1 + 100 / -a);
     for (const [key, side] of [['home_moneyline', 'homeMoneyline'], ['away_moneyline', 'awayMoneyline'], ['draw_moneyline', 'drawMoneyline']] as const) {
       const offered = body.odds_matrix.operators.filter((o) => bookOf(o.name)[side] !== undefined);
-      const best = Math.max(...offered.map((o) => payout(bookOf(o.name)[side]!)));
-      const expected = offered.filter((o) => Math.abs(payout(bookOf(o.name)[side]!) - best) <= 1e-9).map((o) => o.name);
+      const best = Math.max(...offered.map((o) => payout(shown(bookOf(o.name)[side]!))));
+      const expected = offered.filter((o) => Math.abs(payout(shown(bookOf(o.name)[side]!)) - best) <= 1e-9).map((o) => o.name);
       expect(body.odds_matrix.operators.filter((o) => o.best_odds.includes(key)).map((o) => o.name), key).toEqual(expected);
     }
     // Every line key that any operator offers has at least one leader.
@@ -247,9 +251,9 @@ describe('advertiser endpoints', () => {
       if (all.data.outcomes.length < 3) continue;
       const one = SpecificEventPayload.parse(await (await adv(`/advertiser/v1/widgets/specific/${slug}?limit=1`)).json());
       if (one.data.event.last_verified_timestamp !== all.data.event.last_verified_timestamp) continue;
-      const top = Math.max(...all.data.outcomes.map((o) => o.operatorAVolume24h + o.operatorBVolume24h));
+      const top = Math.max(...all.data.outcomes.map((o) => o.operatorAVolume24h! + o.operatorBVolume24h!));
       expect(one.data.outcomes).toHaveLength(1);
-      expect(one.data.outcomes[0]!.operatorAVolume24h + one.data.outcomes[0]!.operatorBVolume24h).toBe(top);
+      expect(one.data.outcomes[0]!.operatorAVolume24h! + one.data.outcomes[0]!.operatorBVolume24h!).toBe(top);
       return;
     }
     throw new Error('no event with 3+ shared outcomes to test limit on');

@@ -19,8 +19,10 @@ let api: ServiceProcess;
 let worker: ServiceProcess;
 let apiKey: string;
 const ADVERTISER = 'e2e-upstream';
-// The worker's and the API's time: the outage is aged by moving it, not by waiting.
-const clock = testClock();
+// The worker's and the API's time: the outage is aged by moving it, not by waiting. It starts when
+// the recorded prediction markets were listed (late February 2026), so every market open then is
+// open here; later, Kalshi's "before April" market is past its close whatever its status says.
+const clock = testClock(Date.parse('2026-02-27T12:00:00.000Z') - Date.now());
 // Events refresh every second and are stale after 10 missed refreshes: far more than a loaded
 // machine ever delays a healthy refresh, and less than the move below (which stays under
 // HANG_SECONDS, so no hang watch mistakes the jump for a stuck process).
@@ -30,6 +32,9 @@ const OUTAGE_AGE_MS = 15_000;
 beforeAll(async () => {
   replay = await startReplayServer();
   replay.oddsRemaining = 1_000_000;
+  // The upstreams share the processes' time: the books' stamps and the games move with it.
+  replay.clock = clock.now;
+  replay.oddsStartAt = clock.now() + 86_400_000;
   // The quality gate refuses a fixing older than a few days: the recorded one is served as today's.
   replay.ecbToday = true;
   const env = testEnv(redis.url, {
@@ -102,7 +107,7 @@ describe('recorded prices through the real sources', () => {
   /** The worker's normalized quotes of one event: outcome, venue, YES ask, 24 h USD volume, market page. */
   const snapshotQuotes = async (slug: string) => {
     const events = (await readSnapshot(redis.client, 'events', 'all'))!.data.events;
-    return events.find((e) => e.slug === slug)!.outcomes.map((o) => [o.name, o.quotes.map((q) => [q.operatorId, q.yesPrice, Math.round(q.volume24hUsd), q.marketUrl])]);
+    return events.find((e) => e.slug === slug)!.outcomes.map((o) => [o.name, o.quotes.map((q) => [q.operatorId, q.yesPrice, Math.round(q.volume24hUsd!), q.marketUrl])]);
   };
 
   it('Polymarket prices from bestAsk, USDC volume, the event/market page; shown in no widget (no licence anywhere)', async () => {
@@ -137,7 +142,7 @@ describe('recorded prices through the real sources', () => {
       expect(slugs).not.toContain(kalshiOnly);
       expect(SpecificEventPayload.parse(await (await adv(`/advertiser/v1/widgets/specific/${kalshiOnly}`)).json()).data.outcomes).toEqual([]);
     }
-    // closed before today: left out of the list, still addressable by slug
+    // quoted by Polymarket only (its Kalshi side is finalized): left out of the list
     expect(slugs).not.toContain('khamenei-out-by-end-of-february-2026');
     for (const slug of slugs) {
       expect(SpecificEventPayload.parse(await (await adv(`/advertiser/v1/widgets/specific/${slug}`)).json()).data.outcomes.length, slug).toBeGreaterThan(0);
@@ -171,7 +176,7 @@ describe('recorded prices through the real sources', () => {
 
   it('FX from the ECB file, per USD; metrics derived from the fetched markets', async () => {
     const fx = (await readSnapshot(redis.client, 'fx', 'daily'))!;
-    expect(fx.data).toMatchObject({ asOfDate: new Date().toISOString().slice(0, 10), rates: { USD: 1, EUR: 0.888731, GBP: 0.753377 } });
+    expect(fx.data).toMatchObject({ asOfDate: new Date(clock.now()).toISOString().slice(0, 10), rates: { USD: 1, EUR: 0.888731, GBP: 0.753377 } });
     const metrics = (await readSnapshot(redis.client, 'metrics', 'all'))!;
     const poly = metrics.data.operators.find((o) => o.operatorId === 'polymarket')!;
     expect(poly.activeEvents).toBe(2);

@@ -159,4 +159,16 @@ describe('live market on the venues own quotes, feed process to API processes', 
     // While the same venue's BTC book is shown.
     expect(provider(await live(apiA, 'BTC', 15), 'kalshi')).toBeDefined();
   });
+
+  it('says why a horizon shows no venue: none lawful here for 5 minutes, none quoting for an empty book', async () => {
+    await expect.poll(async () => provider(await live(us, 'BTC', 15), 'kalshi'), { timeout: 30_000 }).toBeDefined();
+    // Only Polymarket and Limitless list 5-minute windows, and neither may be shown in New Jersey.
+    const five = await live(us, 'BTC', 5);
+    expect([five.providers_pool, five.unavailable_venues, five.unavailable_reason]).toEqual([[], [], 'not_lawful_here']);
+    // Kalshi may be shown here, but its ETH book is empty: named as unavailable, and the reason says so.
+    await expect.poll(async () => (await live(us, 'ETH', 15)).spot_price, { timeout: 10_000 }).not.toBeNull();
+    const empty = await live(us, 'ETH', 15);
+    expect([empty.providers_pool, empty.unavailable_venues.map((v) => v.operator_id), empty.unavailable_reason]).toEqual([[], ['kalshi'], 'no_quote']);
+    expect((await live(us, 'BTC', 15)).unavailable_reason).toBeNull();
+  });
 });

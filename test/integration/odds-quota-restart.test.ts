@@ -28,6 +28,8 @@ beforeEach(async () => {
   clock = new Date();
   // A quota this large paces nothing: the intervals here are the ones each case sets.
   replay.oddsRemaining = 1e9;
+  // The provider shares the case's time: its books are as fresh as when it is called.
+  replay.clock = () => clock.getTime();
 });
 
 /** A worker's sportsbook job as it starts: a new client and source, the quota store in Redis. */

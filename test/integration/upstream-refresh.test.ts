@@ -71,7 +71,8 @@ describe('refresh-events with the real source', () => {
     expect(lines.filter((l) => l.msg === 'refresh recovered')).toHaveLength(1);
 
     // 5. A new price upstream becomes version 2.
-    replay.data.kalshiMarkets.find((m) => m.ticker === 'KXRECOGPERSONIRAN-26')!.yes_ask_dollars = '0.2900';
+    // (one book: the NO bid moves with the YES ask it mirrors)
+    Object.assign(replay.data.kalshiMarkets.find((m) => m.ticker === 'KXRECOGPERSONIRAN-26')!, { yes_ask_dollars: '0.2900', no_bid_dollars: '0.7100' });
     clock = new Date('2026-03-01T12:00:25.000Z');
     expect(await run()).toEqual({ version: 2, endedFailures: 0 });
     const next = await readSnapshot(redis.client, 'events', 'all');

@@ -82,6 +82,12 @@ export interface ReplayServer {
   restart(): Promise<void>;
 }
 
+/** The recorded books' stamps (captured 2022-12-27) and the newest of them, when the capture was made. */
+const RECORDED_STAMP = /^2022-12-27T/;
+const RECORDED_NEWEST = Math.max(
+  ...(json('odds-api-nba-odds.json') as Obj[]).flatMap((e) => (e.bookmakers as Obj[]).map((b) => Date.parse(String(b.last_update)))),
+);
+
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': typeof body === 'string' ? 'application/xml' : 'application/json', ...headers });
@@ -187,11 +193,14 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
       state.oddsRemaining -= 1;
       const headers = { 'x-requests-remaining': String(state.oddsRemaining), 'x-requests-used': String(500 - state.oddsRemaining), 'x-requests-last': '3' };
       if (odds[1] !== 'basketball_nba') return send(res, 200, [], headers);
-      // Recorded in 2022: moved forward in time, offsets between games kept, prices untouched.
+      // Recorded in 2022: moved forward in time, offsets between games kept, prices untouched. The
+      // books' `last_update` stamps move so that the newest is the upstream's now, as at capture
+      // (a stamp a test set itself, not a recorded one, is left as it is).
       const first = Math.min(...d.nbaOdds.map((e) => Date.parse(String(e.commence_time))));
       const shifted = d.nbaOdds.map((e) => ({
         ...e,
         commence_time: new Date(Date.parse(String(e.commence_time)) - first + state.oddsStartAt).toISOString().replace('.000Z', 'Z'),
+        bookmakers: Array.isArray(e.bookmakers) ? (e.bookmakers as Obj[]).map((b) => (RECORDED_STAMP.test(String(b.last_update)) ? { ...b, last_update: iso(Date.parse(String(b.last_update)) - RECORDED_NEWEST + state.clock()) } : b)) : e.bookmakers,
       }));
       return send(res, 200, shifted, headers);
     }
@@ -199,7 +208,7 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     if (scores) return send(res, 200, state.scores[scores[1] as string] ?? [], { 'x-requests-remaining': String(state.oddsRemaining) });
     if (path === '/ecb/eurofxref-daily.xml') {
       // Recorded in 2025: served as today's fixing when asked (a real worker refuses a stale one).
-      const xml = state.ecbToday ? d.ecbXml.replace(/time='\d{4}-\d{2}-\d{2}'/, `time='${new Date().toISOString().slice(0, 10)}'`) : d.ecbXml;
+      const xml = state.ecbToday ? d.ecbXml.replace(/time='\d{4}-\d{2}-\d{2}'/, `time='${new Date(state.clock()).toISOString().slice(0, 10)}'`) : d.ecbXml;
       return send(res, 200, xml);
     }
     return send(res, 404, { error: `no replay for ${path}` });

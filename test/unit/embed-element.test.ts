@@ -171,6 +171,7 @@ function payloads(lang: Labels['lang']) {
     operator_id: operatorId,
     operator_name: name,
     is_best_odds: best,
+    updated_at: SOON,
     live_metrics: { spot_difference: '+$12.50', target_price: '$97,250.12', multipliers: { payout_up: 'x1.85', payout_down: 'x2.05' } },
     incentives: { coupon_value: '', cta_url: CTX.clickUrl({ operatorId, widget: 'live-market', placement: 'BTC:15', impressionId: 'imp-1', expiresAt: CTX.linkExpiresAt }) },
   });
@@ -185,6 +186,7 @@ function payloads(lang: Labels['lang']) {
     expiration_horizon: '15 minutes',
     providers_pool: [venue('kalshi', 'Kalshi', true), venue('polymarket', 'Polymarket', false)],
     unavailable_venues: [],
+    unavailable_reason: null,
     market_status: 'open',
     window_start: '2026-11-22T14:00:00.000Z',
     expires_at: '2026-11-22T14:15:00.000Z',
@@ -537,7 +539,10 @@ describe('quiet best odds, collapsed event, empty payloads', () => {
       { ...all.event, outcomes: all.event.outcomes.map((o) => ({ ...o, comparison_pool: [] })) },
       { ...all.event, outcomes: [] },
       { ...all.sportsbook, odds_matrix: { operators: [] } },
-      { ...all['live-market'], providers_pool: [] },
+      { ...all['live-market'], providers_pool: [], unavailable_reason: 'not_lawful_here' },
+      // Whatever the window's state: a horizon nothing lawful lists stays empty between windows too.
+      { ...all['live-market'], providers_pool: [], unavailable_reason: 'not_lawful_here', market_status: 'awaiting_strike' },
+      { ...all['live-market'], providers_pool: [], unavailable_reason: 'no_venue_for_horizon', market_status: 'stale', stale: true },
     ];
     for (const p of empty) {
       expect(isEmpty(p), p.widget_class).toBe(true);
@@ -545,9 +550,12 @@ describe('quiet best odds, collapsed event, empty payloads', () => {
       expect(html.match(/<p class="note">/g), p.widget_class).toHaveLength(1);
       expect(html).not.toMatch(/<h2|<table|<ol/);
     }
+    expect(renderView(view({ kind: 'x', payload: empty[6]! }), EN)).toContain(EN.noVenueForHorizon);
+    expect(renderView(view({ kind: 'x', payload: empty[4]! }), EN)).toContain(EN.noVenue);
     for (const p of Object.values(all) as Payload[]) expect(isEmpty(p)).toBe(false);
-    // Between windows a live market shows no venue, and is not empty for that.
-    expect(isEmpty({ ...all['live-market'], providers_pool: [], market_status: 'awaiting_strike' })).toBe(false);
+    // Venues that may be shown but quote nothing now, or a late feed, are not empty: the widget says why itself.
+    expect(isEmpty({ ...all['live-market'], providers_pool: [], unavailable_reason: 'no_quote' })).toBe(false);
+    expect(isEmpty({ ...all['live-market'], providers_pool: [], market_status: 'stale', unavailable_reason: 'stale' })).toBe(false);
   });
 });
 

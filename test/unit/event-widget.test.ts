@@ -244,3 +244,41 @@ describe('buildEventWidget', () => {
     expect(link.searchParams.has('a')).toBe(false);
   });
 });
+
+describe('buildEventWidget: what the payload says it shows', () => {
+  const ctx = makeContext();
+  // Two venues whose after-fee prices differ below a cent: the same "36¢" shown, so both are best in
+  // cents; in percent (one decimal) or decimal odds the difference shows, and one of them leads.
+  const close: MarketEvent = {
+    ...EVENT,
+    outcomes: [
+      {
+        name: 'Hold',
+        quotes: [
+          { operatorId: 'kalshi', yesPrice: 0.34, volume24hUsd: 10, marketUrl: url('kalshi', 'h'), updatedAt: '2026-11-22T13:59:00.000Z' },
+          { operatorId: 'polymarket', yesPrice: 0.351, volume24hUsd: null, marketUrl: url('polymarket', 'h') },
+        ],
+      },
+    ],
+  };
+  const pool = (format: 'cents' | 'implied_pct' | 'decimal') => buildEventWidget(close, CHANGED_AT, format, ctx).outcomes[0]!.comparison_pool;
+
+  it('flags every operator showing the lowest price as displayed, per format', () => {
+    // In cents both show the same figure: both flagged.
+    const cents = pool('cents');
+    expect(cents[0]!.contract_price).toBe(cents[1]!.contract_price);
+    expect(cents.map((e) => e.is_best_odds)).toEqual([true, true]);
+    // In percent (one decimal) the difference shows: only the lower figure is flagged.
+    const pct = pool('implied_pct');
+    const figures = pct.map((e) => Number.parseFloat(e.contract_price));
+    expect(figures[0]).not.toBe(figures[1]);
+    expect(pct.map((e) => e.is_best_odds)).toEqual(figures.map((f) => f === Math.min(...figures)));
+  });
+
+  it("shows each venue's own time of its quote, and an unknown volume as null, never 0", () => {
+    const [kalshi, poly] = pool('cents');
+    expect([kalshi!.updated_at, poly!.updated_at]).toEqual(['2026-11-22T13:59:00.000Z', null]);
+    expect(poly!.contract_volume).toBeNull();
+    expect(buildEventWidget(close, CHANGED_AT, 'cents', ctx).outcomes[0]!.market_depth_volume).toBeNull();
+  });
+});

@@ -364,3 +364,30 @@ describe('buildLiveMarketWidget: other cases', () => {
     expect(build(view())).toEqual(build(view()));
   });
 });
+
+describe('buildLiveMarketWidget: what the payload says it shows (invariants 9 and 10)', () => {
+  it('flags every venue showing the best multipliers, however the asks differ below the cents shown', () => {
+    // After their fees, up 0.5385 and 0.5387 both show x1.86, down 0.4879 and 0.4882 both x2.05 (Polymarket
+    // is cheaper below the cents shown): the same figures, so both flagged.
+    const v = view({ quotes: [quote('polymarket', 0.521, 0.4705), quote('kalshi', 0.5212, 0.4707)] });
+    const p = build(v, NOW, REAL);
+    const shown = p.providers_pool.map((e) => [e.operator_id, e.live_metrics.multipliers.payout_up, e.live_metrics.multipliers.payout_down, e.is_best_odds]);
+    expect(new Set(shown.map((r) => `${r[1]}/${r[2]}`)).size).toBe(1);
+    expect(shown.every((r) => r[3] === true)).toBe(true);
+    // Each venue's quote keeps its own time.
+    expect(p.providers_pool.map((e) => e.updated_at)).toEqual(v.quotes.map((q) => q.venueTs));
+  });
+
+  it('says why nothing is shown for a horizon: no venue lists it, none lawful here, none quoting, or a stale feed', () => {
+    expect(build(view({ horizon: 15, window: W15 }), NOW, { ...REAL, venues: [POLY] }).unavailable_reason).toBe('no_quote');
+    // Only draftkings lists 15 minutes here, the 5-minute window has nobody.
+    expect(build(view(), NOW, { ...REAL, venues: [DK15] }).unavailable_reason).toBe('no_venue_for_horizon');
+    // Listed by a venue the viewer's jurisdiction may not see.
+    expect(build(view(), NOW, { ...REAL, venues: [GHOST] }).unavailable_reason).toBe('not_lawful_here');
+    const quiet = build(view(), NOW, REAL);
+    expect([quiet.providers_pool, quiet.unavailable_reason, quiet.unavailable_venues.map((v) => v.operator_id)]).toEqual([[], 'no_quote', ['polymarket', 'kalshi']]);
+    expect(build(view({ lastTickMs: NOW - 60_000 }), NOW, REAL).unavailable_reason).toBe('stale');
+    // With a venue shown there is nothing to explain.
+    expect(build(view({ quotes: [quote('polymarket', 0.52, 0.5)] }), NOW, REAL).unavailable_reason).toBeNull();
+  });
+});

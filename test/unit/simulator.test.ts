@@ -232,7 +232,7 @@ describe('simulator: events', () => {
   it('has heavy-tailed volumes and venue-shaped market URLs', async () => {
     const { events } = await sim.fetchEvents({ now: NOW });
     const quotes = events.flatMap((e) => e.outcomes.flatMap((o) => o.quotes.map((q) => ({ e, q }))));
-    const vols = quotes.map(({ q }) => q.volume24hUsd);
+    const vols = quotes.map(({ q }) => q.volume24hUsd!);
     expect(Math.max(...vols)).toBeGreaterThan(1_000_000);
     expect(Math.min(...vols)).toBeLessThan(10_000);
     for (const { e, q } of quotes) {
@@ -409,7 +409,7 @@ describe('simulator: metrics', () => {
       const fromEvents: Record<string, number> = {};
       for (const e of events) {
         for (const o of e.outcomes) {
-          for (const q of o.quotes) if (q.operatorId === m.operatorId) fromEvents[e.category] = (fromEvents[e.category] ?? 0) + q.volume24hUsd;
+          for (const q of o.quotes) if (q.operatorId === m.operatorId) fromEvents[e.category] = (fromEvents[e.category] ?? 0) + q.volume24hUsd!;
         }
       }
       for (const [cat, v] of Object.entries(fromEvents)) {

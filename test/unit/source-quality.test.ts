@@ -67,7 +67,8 @@ describe('quality gate: events', () => {
 describe('quality gate: sportsbook and FX', () => {
   const book = { operatorId: 'fanduel', lastUpdate: now.toISOString(), homeSpread: { point: -4.5, price: -110 }, awaySpread: { point: 4.5, price: -110 }, totalOver: { point: 220.5, price: -110 }, totalUnder: { point: 220.5, price: -110 } };
   const league = (books: object[], ids = ['g1', 'g2']): LeagueData =>
-    ({ league: 'NBA', teams: [{ code: 'AAA', name: 'A', aliases: [] }, { code: 'BBB', name: 'B', aliases: [] }], finished: [], upcoming: ids.map((id) => ({ id, scheduledTime: '2026-03-02T00:00:00.000Z', homeCode: 'AAA', awayCode: 'BBB', books })) }) as LeagueData;
+    // The same two teams two days apart: two games, not one listed twice.
+    ({ league: 'NBA', teams: [{ code: 'AAA', name: 'A', aliases: [] }, { code: 'BBB', name: 'B', aliases: [] }], finished: [], upcoming: ids.map((id, i) => ({ id, scheduledTime: new Date(Date.parse('2026-03-02T00:00:00.000Z') + i * 2 * 86_400_000).toISOString(), homeCode: 'AAA', awayCode: 'BBB', books })) }) as LeagueData;
 
   it('drops contradictory lines within one book, keeping the rest of it', () => {
     expect(screenItems('sportsbook', undefined, league([book]), now)).toEqual({ data: league([book]), dropped: [] });
@@ -111,11 +112,27 @@ describe('quality gate: sportsbook and FX', () => {
     expect(checkQuality('sportsbook', { ...before, upcoming: [started, ...before.upcoming] }, before, now)).toEqual([]);
   });
 
-  it('fails a stale fixing, a jump of more than 20 % and a lost currency', () => {
-    const fx: FxData = { asOfDate: '2026-02-27', rates: { USD: 1, EUR: 0.92, GBP: 0.79 } };
+  it('fails a stale fixing, a jump beyond the daily bound and a lost currency', () => {
+    const fx: FxData = { asOfDate: '2026-02-26', rates: { USD: 1, EUR: 0.92, GBP: 0.79 } };
     expect(checkQuality('fx', fx, fx, now)).toEqual([]);
     expect(checkQuality('fx', fx, { ...fx, asOfDate: '2026-02-20' }, now)).toEqual(['fixing of 2026-02-20 is older than 5 days']);
-    expect(checkQuality('fx', fx, { ...fx, rates: { USD: 1, EUR: 1.2 } }, now)).toEqual(['EUR moved 30 % (0.92 → 1.2)', 'currencies lost: GBP']);
+    // One business day later: 5 %.
+    expect(checkQuality('fx', fx, { asOfDate: '2026-02-27', rates: { USD: 1, EUR: 0.98 } }, now)).toEqual(['EUR moved 6.5 % (0.92 → 0.98; bound 5 %)', 'currencies lost: GBP']);
+    // Four business days after the last good fixing the same move is within 5 % x 2.
+    expect(checkQuality('fx', { ...fx, asOfDate: '2026-02-23' }, { asOfDate: '2026-02-27', rates: { USD: 1, EUR: 0.98, GBP: 0.79 } }, now)).toEqual([]);
+  });
+
+  it('fails a fixing whose rates all moved by one factor (the USD row), not a real dollar move', () => {
+    const codes = ['EUR', 'GBP', 'JPY', 'CHF', 'HKD', 'CNY', 'SEK', 'NOK', 'DKK', 'CAD'];
+    const prev: FxData = { asOfDate: '2026-02-26', rates: { USD: 1, ...Object.fromEntries(codes.map((c, i) => [c, 1 + i / 10])) } };
+    const scaled = (f: (code: string) => number): FxData => ({ asOfDate: '2026-02-27', rates: { USD: 1, ...Object.fromEntries(codes.map((c) => [c, prev.rates[c]! * f(c)])) } });
+    // A USD row 3 % off: every rate 1/1.03 of what it was, under the per-rate bound.
+    expect(checkQuality('fx', prev, scaled(() => 1 / 1.03), now)).toEqual([
+      'every rate moved by one factor (x0.9709 per USD, 10 of 10 currencies within 0.5 % of it): the USD row is suspect',
+    ]);
+    // The dollar really strengthening 2 %: the pegged HKD and the managed CNY stay, the rest spread out.
+    const real: Record<string, number> = { EUR: 0.98, GBP: 0.985, JPY: 0.99, CHF: 0.978, HKD: 1, CNY: 0.998, SEK: 0.975, NOK: 0.972, DKK: 0.98, CAD: 0.99 };
+    expect(checkQuality('fx', prev, scaled((c) => real[c]!), now)).toEqual([]);
   });
 });
 

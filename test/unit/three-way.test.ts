@@ -67,7 +67,7 @@ describe('The Odds API: soccer h2h Draw (shaped fixture, v4 format)', () => {
   const raw = JSON.parse(readFileSync(new URL('../fixtures/shaped/odds-api-epl-odds.json', import.meta.url), 'utf8')) as unknown[];
   const teams = new TeamResolver('EPL');
   // Read the morning of the game: the books' last_update stamps (the day before) are behind our clock, not ahead of it.
-  const { upcoming, dropped } = normalizeOdds(raw, { league: 'EPL', format: 'american', now: new Date('2026-11-28T09:00:00.000Z'), teams });
+  const { upcoming, dropped } = normalizeOdds(raw, { league: 'EPL', format: 'american', now: new Date('2026-11-27T18:05:00.000Z'), teams });
 
   it('reads the Draw outcome as drawMoneyline beside the two teams', () => {
     expect(dropped).toEqual([]);

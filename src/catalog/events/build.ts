@@ -66,6 +66,7 @@ function quoteFor(r: MarketRef, m: VenueMarket): Quote | string {
     // One market's trades serve both of its sides, so both outcomes show the market's volume.
     volume24hUsd: m.volume24hUsd,
     marketUrl: r.operator === 'kalshi' ? kalshiMarketUrl(m.eventId, r.page) : m.url,
+    ...(m.updatedAt ? { updatedAt: m.updatedAt } : {}),
   };
 }
 
@@ -100,7 +101,7 @@ export function buildCatalogEvents(catalog: EventCatalog, index: MarketIndex): {
       skipped.push({ event: ev.slug, reason: 'no outcome has a live quote' });
       continue;
     }
-    events.push({ slug: ev.slug, question: ev.question, category: ev.category, closesAt: ev.closesAt, outcomes, exclusive: exclusiveOutcomes(ev) });
+    events.push({ slug: ev.slug, question: ev.question, category: ev.category, closesAt: ev.closesAt, outcomes, exclusive: exclusiveOutcomes(ev), ...(ev.nested ? { nested: true } : {}) });
   }
   return { data: { events }, skipped };
 }

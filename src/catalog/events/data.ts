@@ -55,6 +55,8 @@ export const CATALOG_DATA: z.input<typeof CatalogEvent>[] = [
     question: 'When will the US agree to a new Iranian nuclear deal?',
     category: 'politics',
     closesAt: '2027-01-01T15:00:00.000Z',
+    // Deadlines, earliest first: each implies the next.
+    nested: true,
     outcomes: [
       { name: 'Before April 2026', refs: [{ operator: 'kalshi', ticker: 'KXUSAIRANAGREEMENT-27-26APR', title: "Will the US agree to a new Iranian nuclear deal before April?" }] },
       { name: 'Before August 2026', refs: [{ operator: 'kalshi', ticker: 'KXUSAIRANAGREEMENT-27-26AUG', title: "Will the US agree to a new Iranian nuclear deal before August?" }] },
@@ -89,6 +91,8 @@ export const CATALOG_DATA: z.input<typeof CatalogEvent>[] = [
     question: 'When will the Iran x Israel/US conflict end?',
     category: 'politics',
     closesAt: '2026-03-31T00:00:00.000Z',
+    // Deadlines, earliest first: each implies the next.
+    nested: true,
     outcomes: [
       { name: 'By March 7', refs: [{ operator: 'polymarket', eventSlug: 'iran-x-israelus-conflict-ends-by', marketSlug: 'iran-x-israelus-conflict-ends-by-march-7', conditionId: '0x4fad2d024d0a82efa02dcef616a30739eb6cb5c5f088ec92a4ffbc7bda6f69b1', title: "Iran x Israel/US conflict ends by March 7?" }] },
       { name: 'By March 15', refs: [{ operator: 'polymarket', eventSlug: 'iran-x-israelus-conflict-ends-by', marketSlug: 'iran-x-israelus-conflict-ends-by-march-15', conditionId: '0xc5dee81018bb9a94aeeae933e3824b534fad8aaadbd342c2a518e1eddbf88593', title: "Iran x Israel/US conflict ends by March 15?" }] },

@@ -61,6 +61,12 @@ export const CatalogEvent = z.object({
    * normalised over them. Defaults to true only for a Yes/No pair; a reviewer sets it otherwise.
    */
   exclusive: z.boolean().optional(),
+  /**
+   * Each outcome implies the next (a deadline ladder, earliest first: "before April" implies
+   * "before August"), so a later outcome is never less likely; the quality gate holds the venues'
+   * prices to that (docs/sources.md, structure).
+   */
+  nested: z.boolean().optional(),
   /** Where the venues' resolution rules differ, in words a reviewer wrote. */
   resolutionNote: z.string().max(1000).optional(),
   /** Who reviewed the mapping and when (YYYY-MM-DD). */

@@ -80,6 +80,8 @@ export interface Labels {
   readonly down: string;
   readonly spotVsStrike: string;
   readonly noVenue: string;
+  /** A live horizon no venue lists at all. */
+  readonly noVenueForHorizon: string;
   /** Before the venues that list the window but have no usable quote now. */
   readonly venuesUnavailable: string;
   /** Before the countdown. */
@@ -154,6 +156,7 @@ const en: Labels = {
   down: 'Down',
   spotVsStrike: 'spot vs strike',
   noVenue: 'No venue can be shown in your region.',
+  noVenueForHorizon: 'No venue offers this window.',
   venuesUnavailable: 'Unavailable now:',
   closesIn: 'Closes in',
   window: (n) => `${n}-minute window`,
@@ -224,6 +227,7 @@ const es: Labels = {
   down: 'Baja',
   spotVsStrike: 'precio actual frente a referencia',
   noVenue: 'No hay plataformas disponibles en tu región.',
+  noVenueForHorizon: 'Ninguna plataforma ofrece esta ventana.',
   venuesUnavailable: 'No disponible ahora:',
   closesIn: 'Cierra en',
   window: (n) => `ventana de ${n} min`,
@@ -295,6 +299,7 @@ const de: Labels = {
   down: 'Fällt',
   spotVsStrike: 'Kurs ggü. Referenzkurs',
   noVenue: 'In Ihrer Region kann kein Anbieter angezeigt werden.',
+  noVenueForHorizon: 'Kein Anbieter bietet dieses Zeitfenster an.',
   venuesUnavailable: 'Derzeit nicht verfügbar:',
   closesIn: 'Schließt in',
   window: (n) => `${n}-Minuten-Fenster`,
@@ -366,6 +371,7 @@ const fr: Labels = {
   down: 'Baisse',
   spotVsStrike: 'cours actuel vs référence',
   noVenue: 'Aucune plateforme ne peut être affichée dans votre région.',
+  noVenueForHorizon: 'Aucune plateforme ne propose cette fenêtre.',
   venuesUnavailable: 'Indisponible pour le moment :',
   closesIn: 'Clôture dans',
   window: (n) => `fenêtre de ${n}\u00a0min`,
@@ -437,6 +443,7 @@ const pt: Labels = {
   down: 'Desce',
   spotVsStrike: 'preço atual vs. referência',
   noVenue: 'Nenhuma plataforma pode ser exibida na sua região.',
+  noVenueForHorizon: 'Nenhuma plataforma oferece esta janela.',
   venuesUnavailable: 'Indisponível agora:',
   closesIn: 'Fecha em',
   window: (n) => `janela de ${n} min`,

@@ -50,20 +50,21 @@ const EMPTY: Record<Payload['widget_class'], 'noOperator' | 'noSportsbook' | 'no
 };
 
 /**
- * True when the payload has no operator to show the visitor (nothing lawful in their region). A live
- * market between windows (not `open`) is not empty: its venues return with the strike.
+ * True when the payload has no operator to show the visitor: nothing lawful in their region, or (a
+ * live market) no venue for its horizon at all, whatever the window's state. A live market whose
+ * venues may be shown but quote nothing now, or whose feed is late, is not empty: it says so itself.
  */
 export function isEmpty(p: Payload): boolean {
   switch (p.widget_class) {
     case 'broad': return !p.operators.length;
     case 'event-specific': return p.outcomes.every((o) => !o.comparison_pool.length);
     case 'sportsbook': return !p.odds_matrix.operators.length;
-    case 'live-market': return p.market_status === 'open' && !p.providers_pool.length;
+    case 'live-market': return p.unavailable_reason === 'not_lawful_here' || p.unavailable_reason === 'no_venue_for_horizon';
   }
 }
 
 function body(p: Payload, L: Labels, locale: string | undefined, open: ReadonlySet<number> | undefined, history?: EventHistoryPayload): string {
-  if (isEmpty(p)) return note(L[EMPTY[p.widget_class]]);
+  if (isEmpty(p)) return note(L[p.widget_class === 'live-market' && p.unavailable_reason === 'no_venue_for_horizon' ? 'noVenueForHorizon' : EMPTY[p.widget_class]]);
   switch (p.widget_class) {
     case 'broad': return renderBroad(p, L, locale);
     case 'event-specific': return renderEvent(p, L, locale, open, history);

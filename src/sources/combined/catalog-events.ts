@@ -13,7 +13,8 @@ import { catalogCategories, marketKey, type MarketsWithCategory } from './derive
 import { UpstreamHttpError } from '../http/errors.js';
 import { reportDropped } from '../http/parse.js';
 import type { Dropped } from '../quality/dropped.js';
-import { withoutCrossedBooks } from '../quality/markets.js';
+import { holdFigureJumps } from '../quality/figure-jumps.js';
+import { withoutBrokenBooks, withoutRelabelled } from '../quality/markets.js';
 import { mapLimit } from '../http/paginate.js';
 import type { KalshiClient } from '../kalshi/client.js';
 import { normalizeKalshiMarkets } from '../kalshi/normalize.js';
@@ -42,7 +43,7 @@ export interface CatalogEventsSource extends EventsSource {
 async function kalshiMarkets(client: KalshiClient, catalog: EventCatalog, ctx: FetchContext, log?: Logger): Promise<VenueMarket[]> {
   const tickers = catalog.flatMap((e) => e.outcomes.flatMap((o) => o.refs.flatMap((r) => (r.operator === 'kalshi' ? [r.ticker] : []))));
   if (tickers.length === 0) return [];
-  const { markets, dropped } = normalizeKalshiMarkets(await client.marketsByTicker(tickers, ctx.signal));
+  const { markets, dropped } = normalizeKalshiMarkets(await client.marketsByTicker(tickers, ctx.signal), ctx.now);
   reportDropped(log, 'kalshi', 'markets', dropped, ctx.dropped);
   return markets;
 }
@@ -63,7 +64,7 @@ async function polymarketMarkets(client: PolymarketClient, catalog: EventCatalog
       return undefined;
     }
   });
-  const { markets, dropped } = normalizeGammaEvents(raw.filter((r) => r !== undefined));
+  const { markets, dropped } = normalizeGammaEvents(raw.filter((r) => r !== undefined), ctx.now);
   reportDropped(log, 'polymarket', 'markets', [...gone, ...dropped], ctx.dropped);
   // Gamma sometimes omits bestAsk/bestBid; the CLOB's book is the authority then.
   const wanted = new Set(refs.map((r) => `${r.eventSlug}/${r.marketSlug}`));
@@ -121,6 +122,8 @@ export function createCatalogEventsSource(opts: CatalogEventsOptions): CatalogEv
   let pending: MarketsWithCategory | undefined;
   let last: MarketsWithCategory | undefined;
   const categories = catalogCategories(opts.catalog);
+  // When each held volume or open interest was first seen to jump (this process's memory).
+  const figureHolds = new Map<string, number>();
   return {
     name,
     last: () => last,
@@ -141,9 +144,13 @@ export function createCatalogEventsSource(opts: CatalogEventsOptions): CatalogEv
         opts.kalshi ? abortOnError(kalshiMarkets(opts.kalshi, opts.catalog, inner, opts.log)) : Promise.resolve([]),
         opts.polymarket ? abortOnError(polymarketMarkets(opts.polymarket, opts.catalog, inner, opts.log)) : Promise.resolve([]),
       ]);
-      // A crossed book is a broken market: it costs only its own quotes, and is reported.
-      const { markets, dropped: crossed } = withoutCrossedBooks([...k, ...p], (m) => categories.has(marketKey(m)));
-      ctx.dropped?.push(...crossed);
+      // A crossed or unmirrored book, or labels moved against their tokens since the last accepted
+      // fetch, is a broken market: it costs only its own quotes, and is reported.
+      const books = withoutBrokenBooks([...k, ...p], (m) => categories.has(marketKey(m)));
+      const relabelled = withoutRelabelled(books.markets, last?.markets ?? []);
+      // A volume or open interest that jumped since the last accepted fetch is held (figure-jumps.ts).
+      const { markets, dropped: jumps } = holdFigureJumps(relabelled.markets, last?.markets ?? [], ctx.now, figureHolds);
+      ctx.dropped?.push(...books.dropped, ...relabelled.dropped, ...jumps);
       const catalog = opts.catalog
         .map((e) => ({ ...e, outcomes: e.outcomes.map((o) => ({ ...o, refs: o.refs.filter((r) => (r.operator === 'kalshi' ? !!opts.kalshi : !!opts.polymarket)) })) }))
         .map((e) => ({ ...e, outcomes: e.outcomes.filter((o) => o.refs.length > 0) }))
@@ -151,9 +158,11 @@ export function createCatalogEventsSource(opts: CatalogEventsOptions): CatalogEv
       const { data, skipped } = buildCatalogEvents(catalog, indexMarkets(markets));
       if (skipped.length > 0) opts.log?.debug({ skipped: skipped.slice(0, 30), count: skipped.length }, 'catalog quotes skipped');
       // Items that should have been there (delisted, re-listed, 404) are marked in the meta; a
-      // market that is merely closed or has no ask on one side is not news.
+      // market that is merely closed or has no ask on one side is not news, and one the venues'
+      // normalizers or the checks above already reported is not reported twice.
+      const known = new Set(ctx.dropped?.map((d) => d.id));
       for (const s of skipped) {
-        if (s.ref && !/^(market not open|no live)/.test(s.reason)) {
+        if (s.ref && !known.has(s.ref) && !/^(market not open|no live)/.test(s.reason)) {
           ctx.dropped?.push({ id: s.ref, reason: `${s.event}/${s.outcome}: ${s.reason}`, class: s.reason.startsWith('match guard') ? 'guard' : 'missing' });
         }
       }

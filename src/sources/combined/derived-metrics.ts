@@ -51,8 +51,9 @@ export function deriveMetrics(input: MarketsWithCategory, leagues: readonly Leag
     for (const m of input.markets) {
       const category = input.categories.get(marketKey(m));
       if (m.venue !== op.id || !category || !m.open) continue;
-      byCat[category] = (byCat[category] ?? 0) + m.volume24hUsd;
-      volume += m.volume24hUsd;
+      // A malformed volume (null, reported by the source) adds nothing: the venue's other markets still count.
+      byCat[category] = (byCat[category] ?? 0) + (m.volume24hUsd ?? 0);
+      volume += m.volume24hUsd ?? 0;
       counted++;
       // One unknown part makes the sum unknown: a partial sum would read as a real, smaller figure.
       oi = oi === null || m.openInterestUsd === null ? null : oi + m.openInterestUsd;

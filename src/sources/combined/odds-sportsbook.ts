@@ -23,6 +23,7 @@ import { reportDropped } from '../http/parse.js';
 import type { KalshiClient } from '../kalshi/client.js';
 import { addKalshiGameOdds, KALSHI_GAME_SERIES } from '../kalshi/games.js';
 import { normalizeKalshiMarkets } from '../kalshi/normalize.js';
+import { withoutBrokenBooks } from '../quality/markets.js';
 import type { OddsApiClient } from '../odds-api/client.js';
 import { SPORT_KEYS, TeamResolver } from '../odds-api/mapping.js';
 import { normalizeOdds } from '../odds-api/normalize.js';
@@ -30,6 +31,7 @@ import { pacedIntervalMs } from '../odds-api/pacing.js';
 import { consensusLine, normalizeScores, type ClosingLine } from '../odds-api/scores.js';
 import { processMemory, type LeagueMemory } from './league-memory.js';
 import { processQuotaStore, type QuotaStore } from '../http/quota-store.js';
+import type { Dropped } from '../quality/dropped.js';
 import type { FetchContext, SportsbookSource } from '../source.js';
 
 export interface OddsSportsbookOptions {
@@ -62,8 +64,8 @@ interface LeagueState {
   /** Last consensus line per upcoming game id, from snapshots the refresh accepted. */
   closing: Map<string, ClosingLine>;
   finished: Map<string, FinishedGame>;
-  /** The games of the last good odds call (when the odds were last called is in the call times). */
-  odds?: { at: number; games: Matchup[] };
+  /** The games of the last good odds call (when the odds were last called is in the call times), and what the call left out. */
+  odds?: { at: number; games: Matchup[]; dropped: Dropped[] };
   /** The games with Kalshi's rows added, for the odds call at `oddsAt`. */
   upcoming?: { oddsAt: number; matchups: Matchup[] };
   /** The last fetch, and the last one a refresh accepted. */
@@ -146,7 +148,7 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
    * The league's odds: the last good ones while the interval runs, else undefined when a call is
    * due. A spent quota, a deferral, or a failed call still inside its interval throw without calling.
    */
-  function oddsInHand(league: League, s: LeagueState, ctx: FetchContext): { at: number; games: Matchup[] } | undefined {
+  function oddsInHand(league: League, s: LeagueState, ctx: FetchContext): LeagueState['odds'] {
     const interval = Math.max(
       minInterval,
       pacedIntervalMs({ now: ctx.now, quota: opts.odds.quota.snapshot(), leagues: LEAGUES.length, defaultCost: 3, ...(opts.monthlyCredits !== undefined ? { monthlyCredits: opts.monthlyCredits } : {}) }),
@@ -161,19 +163,21 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
   }
 
   /** Buys the league's odds now. */
-  async function buyOdds(league: League, s: LeagueState, ctx: FetchContext): Promise<{ at: number; games: Matchup[] }> {
+  async function buyOdds(league: League, s: LeagueState, ctx: FetchContext): Promise<NonNullable<LeagueState['odds']>> {
     const t = ctx.now.getTime();
     const raw = await paidCall(`odds:${league}`, t, () => opts.odds.odds(SPORT_KEYS[league], ctx.signal));
     const { upcoming: games, dropped } = normalizeOdds(raw, { league, format: 'american', now: ctx.now, teams: s.teams });
-    reportDropped(opts.log, 'odds-api', 'odds entries', dropped, ctx.dropped);
-    s.odds = { at: t, games };
+    s.odds = { at: t, games, dropped };
     return s.odds;
   }
 
   const kalshiGames = async (league: League, ctx: FetchContext) => {
-    const k = normalizeKalshiMarkets(await opts.kalshi!.listMarkets({ series_ticker: KALSHI_GAME_SERIES[league], status: 'open' }, ctx.signal));
+    const k = normalizeKalshiMarkets(await opts.kalshi!.listMarkets({ series_ticker: KALSHI_GAME_SERIES[league], status: 'open' }, ctx.signal), ctx.now);
     reportDropped(opts.log, 'kalshi', 'game markets', k.dropped, ctx.dropped);
-    return k.markets;
+    // A crossed or unmirrored book prices no game (quality/markets.ts).
+    const books = withoutBrokenBooks(k.markets, () => true);
+    ctx.dropped?.push(...books.dropped);
+    return books.markets;
   };
 
   async function upcoming(league: League, s: LeagueState, ctx: FetchContext): Promise<Matchup[]> {
@@ -182,6 +186,9 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
     // Kalshi first when odds are to be bought: while it fails no credits go to a refresh that could not publish.
     const kalshi = opts.kalshi && (!odds || s.upcoming?.oddsAt !== odds.at) ? await kalshiGames(league, ctx) : undefined;
     odds ??= await buyOdds(league, s, ctx);
+    // What the call left out is reported by every refresh that publishes its odds, not only the
+    // one that bought them: the snapshot meta lists it as long as the odds are shown.
+    reportDropped(opts.log, 'odds-api', 'odds entries', odds.dropped, ctx.dropped);
     if (s.upcoming?.oddsAt !== odds.at) {
       const matchups = kalshi && odds.games.length > 0 ? addKalshiGameOdds(odds.games, kalshi, s.teams.teams(), ctx.now) : odds.games;
       s.upcoming = { oddsAt: odds.at, matchups };

@@ -6,6 +6,8 @@
  */
 import { FxData } from '../../model/index.js';
 import { UpstreamShapeError } from '../http/errors.js';
+import type { Dropped } from '../quality/dropped.js';
+import { QualityGateError } from '../quality/options.js';
 
 /** Attributes of an XML start tag, single or double quoted. */
 function attrs(tag: string): Record<string, string> {
@@ -14,10 +16,11 @@ function attrs(tag: string): Record<string, string> {
   return out;
 }
 
-/** Per-EUR rates and their date, as the file states them. */
-export function parseEcbDaily(xml: string): { date: string; perEur: Record<string, number> } {
+/** Per-EUR rates and their date, as the file states them, with every rate of a currency listed more than once. */
+export function parseEcbDaily(xml: string): { date: string; perEur: Record<string, number>; repeated: Record<string, number[]> } {
   let date: string | undefined;
   const perEur: Record<string, number> = {};
+  const repeated: Record<string, number[]> = {};
   for (const m of xml.matchAll(/<Cube\b([^>]*)\/?>/g)) {
     const a = attrs(m[1] ?? '');
     if (a.time !== undefined) {
@@ -26,16 +29,27 @@ export function parseEcbDaily(xml: string): { date: string; perEur: Record<strin
       date = a.time;
     } else if (a.currency !== undefined && a.rate !== undefined && date !== undefined) {
       const rate = Number(a.rate);
-      if (/^[A-Z]{3}$/.test(a.currency) && Number.isFinite(rate) && rate > 0) perEur[a.currency] = rate;
+      if (!/^[A-Z]{3}$/.test(a.currency) || !Number.isFinite(rate) || rate <= 0) continue;
+      if (a.currency in perEur) repeated[a.currency] = [...(repeated[a.currency] ?? [perEur[a.currency]!]), rate];
+      perEur[a.currency] = rate;
     }
   }
   if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new UpstreamShapeError('ecb', 'no dated <Cube time=...> in the reference file');
-  return { date, perEur };
+  return { date, perEur, repeated };
 }
 
-/** Converts ECB per-EUR rates into FxData (units per 1 USD, USD = 1), validated. */
-export function ecbToFx(xml: string): FxData {
-  const { date, perEur } = parseEcbDaily(xml);
+/**
+ * Converts ECB per-EUR rates into FxData (units per 1 USD, USD = 1), validated. A currency listed
+ * twice with one rate is one row sent twice (kept once, reported to `dropped`); with two rates the
+ * fixing cannot be trusted whichever row we took, and is refused (the last good one stays).
+ *
+ * @throws QualityGateError for a currency listed with different rates
+ */
+export function ecbToFx(xml: string, dropped?: Dropped[]): FxData {
+  const { date, perEur, repeated } = parseEcbDaily(xml);
+  const conflicting = Object.entries(repeated).filter(([, rates]) => new Set(rates).size > 1);
+  if (conflicting.length > 0) throw new QualityGateError(conflicting.map(([code, rates]) => `${code} listed ${rates.length} times with different rates (${rates.join(', ')}): fixing refused`));
+  for (const [code, rates] of Object.entries(repeated)) dropped?.push({ id: `ecb:${code}`, reason: `listed ${rates.length} times, identical: kept one`, class: 'duplicate' });
   const usdPerEur = perEur.USD;
   if (!usdPerEur) throw new UpstreamShapeError('ecb', 'the reference file has no USD rate');
   const rates: Record<string, number> = { USD: 1, EUR: round6(1 / usdPerEur) };

@@ -21,7 +21,7 @@ export function createEcbSource(opts: { url?: string; timeoutMs?: number; log?: 
     name: 'ecb',
     async fetchRates(ctx: FetchContext): Promise<FxData> {
       const res = await http.getText(url.pathname, Object.fromEntries(url.searchParams), ctx.signal);
-      return ecbToFx(res.body);
+      return ecbToFx(res.body, ctx.dropped);
     },
   };
 }

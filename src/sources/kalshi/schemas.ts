@@ -11,6 +11,12 @@ const Fixed = z.union([z.number().finite().transform(String), z.string().regex(/
 /** A field we only display or pass on: malformed reads as absent instead of costing the market. */
 const Unused = <T extends z.ZodType>(t: T) => t.nullish().catch(undefined);
 
+/**
+ * A non-price field the normalizer reads and judges on its own (quality/fields.ts): a malformed one
+ * becomes unknown and is reported, never costing the market its prices.
+ */
+const Field = z.unknown().optional();
+
 /** The retired integer-cent price fields; only their presence is read (to recognise a legacy market). */
 const LEGACY_CENTS = ['yes_bid', 'yes_ask', 'no_bid', 'no_ask', 'last_price'] as const;
 /** The documented price fields, in dollars per $1 contract. */
@@ -33,10 +39,11 @@ export const KalshiMarket = z
     no_ask_dollars: Fixed.nullish(),
     last_price_dollars: Fixed.nullish(),
     volume_fp: Unused(Fixed),
-    volume_24h_fp: Fixed.nullish(),
-    open_interest_fp: Fixed.nullish(),
-    rules_primary: Unused(z.string()),
-    rules_secondary: Unused(z.string()),
+    volume_24h_fp: Field,
+    open_interest_fp: Field,
+    rules_primary: Field,
+    rules_secondary: Field,
+    /** "yes" or "no" once the market is determined; empty while it trades. */
     result: Unused(z.string()),
     yes_bid: z.unknown().optional(),
     yes_ask: z.unknown().optional(),

@@ -1,15 +1,16 @@
 /**
  * The Odds API v4 odds → our Matchups. Pure. h2h → moneylines (and soccer's Draw), spreads → signed handicaps,
  * totals → over/under, in American odds (decimal input is converted). A malformed bookmaker,
- * market or line, a price in another unit, an outcome naming neither team and a bookmaker stamped
- * in the future are dropped on their own and reported; a bookmaker we do not carry is skipped silently.
+ * market or line, a price in another unit, an outcome naming neither team, a bookmaker stamped in
+ * the future or older than {@link MAX_BOOK_AGE_MS}, and a game of another sport are dropped on their
+ * own and reported; a bookmaker we do not carry is skipped silently.
  */
 import { afterFeeAmerican } from '../../catalog/fee-schedules.js';
 import { decimalToAmerican } from '../../domain/odds.js';
 import { AmericanOdds, type BookOdds, type League, type Matchup, type PricedLine } from '../../model/index.js';
 import { idField, parseEach } from '../http/parse.js';
 import type { Dropped } from '../quality/dropped.js';
-import { BOOKMAKER_OPERATORS, TeamResolver } from './mapping.js';
+import { BOOKMAKER_OPERATORS, SPORT_KEYS, TeamResolver } from './mapping.js';
 import { OddsBookmaker, OddsEvent, OddsMarket } from './schemas.js';
 
 export type OddsFormat = 'american' | 'decimal';
@@ -90,6 +91,14 @@ function bookOdds(
 const MAX_CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
+ * How old a bookmaker's `last_update` may be when the odds are called (freshness, docs/sources.md).
+ * The provider refreshes featured markets every 60 s before a game (40 s in play, 30 s for
+ * exchanges), and the recorded response has all 21 books within 3 minutes of each other: a book
+ * 30 minutes behind has missed thirty updates, so its lines are frozen.
+ */
+export const MAX_BOOK_AGE_MS = 30 * 60_000;
+
+/**
  * Normalizes one sport's odds list. Games that started before `now` are not upcoming and are left
  * out; the rest are sorted soonest first. Teams resolve through `teams` (shared with scores).
  */
@@ -102,6 +111,11 @@ export function normalizeOdds(
   const upcoming: Matchup[] = [];
   for (const ev of events.ok) {
     if (Date.parse(ev.commence_time) <= opts.now.getTime()) continue;
+    // An item of another sport in this league's list is another game, never this league's matchup.
+    if (ev.sport_key !== SPORT_KEYS[opts.league]) {
+      dropped.push({ id: ev.id, reason: `sport_key ${ev.sport_key} in the ${opts.league} list (${SPORT_KEYS[opts.league]})`, class: 'identity' });
+      continue;
+    }
     const books = parseEach(ev.bookmakers, OddsBookmaker, idField('key'));
     dropped.push(...books.dropped.map((d) => ({ ...d, id: `${ev.id}/${d.id}` })));
     const seen = new Set<string>();
@@ -113,6 +127,11 @@ export function normalizeOdds(
       seen.add(operatorId);
       if (Date.parse(b.last_update) > opts.now.getTime() + MAX_CLOCK_SKEW_MS) {
         dropped.push({ id: `${ev.id}/${b.key}`, reason: `last_update ${b.last_update} is in the future`, class: 'future' });
+        continue;
+      }
+      if (opts.now.getTime() - Date.parse(b.last_update) > MAX_BOOK_AGE_MS) {
+        const minutes = Math.round((opts.now.getTime() - Date.parse(b.last_update)) / 60_000);
+        dropped.push({ id: `${ev.id}/${b.key}`, reason: `last_update ${b.last_update} is ${minutes} min old (bound ${MAX_BOOK_AGE_MS / 60_000} min): lines withheld as stale`, class: 'stale' });
         continue;
       }
       odds.push(bookOdds(operatorId, b.last_update, b.markets, ev, opts.format, dropped));

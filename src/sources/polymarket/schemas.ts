@@ -26,6 +26,12 @@ export const Numeric = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE
 /** A field we only display or pass on: malformed reads as absent instead of costing the market. */
 const Unused = <T extends z.ZodType>(t: T) => t.nullish().catch(undefined);
 
+/**
+ * A non-price field the normalizer reads and judges on its own (quality/fields.ts): a malformed one
+ * becomes unknown and is reported, never costing the market its prices.
+ */
+const Field = z.unknown().optional();
+
 export const GammaMarket = z
   .object({
     id: z.union([z.string(), z.number()]).transform(String),
@@ -38,8 +44,10 @@ export const GammaMarket = z
     /** Protocol-V2 position (token) ids; preferred over clobTokenIds where present. */
     positionIds: StringList.nullish(),
     groupItemTitle: Unused(z.string()),
-    description: Unused(z.string()),
+    description: Field,
     endDate: Unused(z.iso.datetime({ offset: true })),
+    /** When Gamma last rewrote the market's record (its prices among it): the quote's own time. */
+    updatedAt: Unused(z.iso.datetime({ offset: true })),
     active: z.boolean().nullish(),
     closed: z.boolean().nullish(),
     archived: z.boolean().nullish(),
@@ -47,9 +55,9 @@ export const GammaMarket = z
     bestBid: Numeric.nullish(),
     bestAsk: Numeric.nullish(),
     lastTradePrice: Numeric.nullish(),
-    volume24hr: Numeric.nullish(),
-    liquidityNum: Numeric.nullish(),
-    liquidity: Numeric.nullish(),
+    volume24hr: Field,
+    liquidityNum: Field,
+    liquidity: Field,
   })
   .refine((m) => m.outcomes.length === 2, 'a binary market has two outcomes')
   .refine((m) => !m.clobTokenIds || m.clobTokenIds.length === m.outcomes.length, 'clobTokenIds not aligned with outcomes')

@@ -1,7 +1,7 @@
 /**
  * What the gate remembers between refreshes, through the snapshot meta's dropped list: a line lost
- * stays listed until its event closes or its game starts (or it comes back), and a held jump keeps
- * the time it was first seen. Pure.
+ * stays listed until its event closes or its game starts (or it comes back), and a held jump or a
+ * refused identity change keeps the time it was first seen. Pure.
  */
 import type { Dropped } from './dropped.js';
 
@@ -18,8 +18,8 @@ export function lostItems(present: ReadonlyMap<string, string>, after: ReadonlyS
   return [...out.values()];
 }
 
-/** When the jump of `id` was first held (from the carried list), or `now` for a new one. */
-export function heldSince(carried: readonly Dropped[], id: string, now: Date): Date {
-  const d = carried.find((c) => c.class === 'held' && c.id === id && c.since);
+/** When the hold of `id` (a jump, or an identity change) was first seen (from the carried list), or `now` for a new one. */
+export function heldSince(carried: readonly Dropped[], id: string, now: Date, cls: 'held' | 'identity' = 'held'): Date {
+  const d = carried.find((c) => c.class === cls && c.id === id && c.since);
   return d ? new Date(d.since!) : now;
 }

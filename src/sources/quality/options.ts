@@ -4,8 +4,11 @@ export interface QualityOptions {
   maxLossShare: number;
   /** An operator's YES and NO asks of one binary event summing below this are a broken book (one book's two asks sum to 1 plus its spread; the margin is for rounding). */
   minAskSum: number;
-  /** An FX rate moving more than this share from the last good one fails the refresh. */
+  /** An FX rate moving more than this share from the last good one, per business day (scaled by its square root), fails the refresh. */
   maxFxMove: number;
+  /** Every FX rate moving together by at least this (log) share, nearly all within `fxCommonSpread` of it, fails the refresh: the USD row is suspect. */
+  fxMinCommonMove: number;
+  fxCommonSpread: number;
   /** A fixing older than this many days fails the refresh (weekends and holidays fit inside). */
   maxFxAgeDays: number;
   /** An operator's YES and NO asks of one binary event summing above this are a broken book (a wide but real book stays under it). */
@@ -19,12 +22,18 @@ export interface QualityOptions {
   maxJump: number;
   /** A held jump that persists this long is accepted: a real move, not a glitch. */
   jumpHoldMs: number;
+  /** A book's no-vig moneyline probability further than this from the other books' median is an outlier (consensus.ts). */
+  maxConsensusGap: number;
 }
 
 export const DEFAULT_QUALITY: QualityOptions = {
   maxLossShare: 0.5,
   minAskSum: 0.99,
-  maxFxMove: 0.2,
+  // A major currency moves well under 2 % on most days; 5 % is a crisis day (GBP fell about 8 % on
+  // 24 June 2016, CHF rose about 20 % on 15 January 2015), which a person should confirm.
+  maxFxMove: 0.05,
+  fxMinCommonMove: 0.01,
+  fxCommonSpread: 0.005,
   maxFxAgeDays: 5,
   maxAskSum: 1.5,
   minOverround: 0.97,
@@ -32,6 +41,9 @@ export const DEFAULT_QUALITY: QualityOptions = {
   favouriteShare: 0.6,
   maxJump: 0.3,
   jumpHoldMs: 120_000,
+  // Seven times the widest gap among the 21 recorded NBA books (1.2 points of probability); a
+  // relabelled or frozen book sits 15-20 points away.
+  maxConsensusGap: 0.08,
 };
 
 /** Thrown when a fetched result fails the quality gate; the last good snapshot stays. */

@@ -1,7 +1,8 @@
 /**
  * Item-level quality of an events snapshot (the gate's first pass, before the snapshot-level loss
- * checks in events.ts): a Yes/No pair whose asks at one venue sum implausibly low or high is
- * dropped (class `inconsistent`); a quote that jumped more than `maxJump` since the last good
+ * checks in events.ts): an event past its close is left out; a Yes/No pair whose asks at one venue
+ * sum implausibly low or high, or two rungs of a deadline ladder in the wrong order (ladders.ts),
+ * are dropped (class `inconsistent`); a quote that jumped more than `maxJump` since the last good
  * snapshot without new volume is held at its last good value (class `held`) until the move has
  * persisted `jumpHoldMs`; every quote of the last good snapshot that is gone is listed (class
  * `lost`). Pure.
@@ -9,6 +10,7 @@
 import type { EventsData, MarketEvent, Quote } from '../../model/index.js';
 import type { Dropped } from './dropped.js';
 import { heldSince, lostItems } from './carried.js';
+import { ladderBreaks } from './ladders.js';
 import type { QualityOptions } from './options.js';
 
 const quoteId = (ev: MarketEvent, outcome: string, q: Quote) => `${ev.slug}/${outcome}/${q.operatorId}`;
@@ -35,18 +37,22 @@ export function screenEvents(prev: EventsData | undefined, next: EventsData, now
   const before = new Map<string, Quote>();
   for (const ev of prev?.events ?? []) for (const o of ev.outcomes) for (const q of o.quotes) before.set(quoteId(ev, o.name, q), q);
   const events: MarketEvent[] = [];
-  for (const ev of next.events) {
+  // Lifecycle: an event past its close is over, whatever its markets still say; it goes unreported
+  // (closing is no fault) and does not count as lost.
+  for (const ev of next.events.filter((e) => Date.parse(e.closesAt) > now.getTime())) {
     const bad = inconsistentPairs(ev, opts);
     for (const [op, why] of bad) dropped.push({ id: `${ev.slug}/${op}`, reason: why, class: 'inconsistent' });
+    const ladder = ladderBreaks(ev);
+    for (const [op, { reason }] of ladder) dropped.push({ id: `${ev.slug}/${op}`, reason, class: 'inconsistent' });
     const outcomes = ev.outcomes
       .map((o) => ({
         ...o,
         quotes: o.quotes
-          .filter((q) => !bad.has(q.operatorId))
+          .filter((q) => !bad.has(q.operatorId) && !ladder.get(q.operatorId)?.outcomes.has(o.name))
           .map((q) => {
             const id = quoteId(ev, o.name, q);
             const was = before.get(id);
-            if (!was || Math.abs(q.yesPrice - was.yesPrice) <= opts.maxJump || q.volume24hUsd > was.volume24hUsd) return q;
+            if (!was || Math.abs(q.yesPrice - was.yesPrice) <= opts.maxJump || (q.volume24hUsd ?? 0) > (was.volume24hUsd ?? Infinity)) return q;
             const since = heldSince(carried, id, now);
             if (now.getTime() - since.getTime() >= opts.jumpHoldMs) return q;
             dropped.push({ id, reason: `price ${was.yesPrice} → ${q.yesPrice} without new volume: held at ${was.yesPrice}`, class: 'held', since: since.toISOString() });

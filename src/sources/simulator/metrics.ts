@@ -53,9 +53,11 @@ export function buildMetrics(seed: number, now: Date, events: EventsData, league
         for (const q of o.quotes) {
           if (q.operatorId !== op.id) continue;
           listed = true;
-          add(ev.category, q.volume24hUsd);
-          openInterest += q.volume24hUsd * oiRatio;
-          liquidity += q.volume24hUsd * (DEPTH[op.id] ?? 0.3);
+          // The simulator always states its volumes.
+          const volume = q.volume24hUsd ?? 0;
+          add(ev.category, volume);
+          openInterest += volume * oiRatio;
+          liquidity += volume * (DEPTH[op.id] ?? 0.3);
         }
       }
       if (listed) active++;
