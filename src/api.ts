@@ -32,7 +32,8 @@ import { liveMarketBuilder } from './serve/live-market-body.js';
 import { LivePayloads } from './serve/live-payloads.js';
 import { PayloadCache } from './serve/payload-cache.js';
 import { Topics } from './serve/topics.js';
-import { seedFromDisk } from './store/cold-start.js';
+import { missingInRedis, seedFromDisk } from './store/cold-start.js';
+import { EXPECTED_SNAPSHOTS } from './store/keys.js';
 import { breakerOpen, redisBreaker } from './store/redis-breaker.js';
 import { assessReadiness } from './http/routes/health.js';
 import { connectRedis, connectRedisFailFast, readyWithin, whenReady } from './store/redis.js';
@@ -70,6 +71,7 @@ export interface ApiWorkerLink {
 const COLD_START_WAIT_MS = 5_000;
 
 const laterOf = (a: string | undefined, b: string) => (a !== undefined && a > b ? a : b);
+const earlierOf = (a: string, b: string) => (a < b ? a : b);
 
 export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLink): Promise<ApiProcess> {
   // Stops run last registered first: feeds before the hub they push to, the server before the
@@ -90,9 +92,12 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const freshness = new SnapshotFreshness(redis, log, { refreshSeconds: config.refreshSeconds, staleAfterIntervals: config.staleAfterIntervals });
   // Redis away at start: serve the disk copy of the last snapshots, marked stale, rather than nothing.
   const disk = new SnapshotDisk(snapshotDir(config.dataDir), log);
-  const cold = !redisAtStart && seedFromDisk(snapshots, freshness, snapshotDir(config.dataDir), log);
+  // Redis reachable but without snapshots (flushed, evicted): the same, for the ones it lacks.
+  const missing = redisAtStart ? await missingInRedis(requestRedis) : EXPECTED_SNAPSHOTS;
+  const cold = missing.length > 0 && seedFromDisk(snapshots, freshness, snapshotDir(config.dataDir), log, missing, redisAtStart);
   if (!redisAtStart && !cold) await whenReady(requestRedis);
-  snapshots.onChange((snap) => disk.note(snap, laterOf(freshness.fetchedAt(snap), snap.changedAt)));
+  // A change stamped by a writer whose clock is ahead counts from now, as freshness ages it.
+  snapshots.onChange((snap) => disk.note(snap, laterOf(freshness.fetchedAt(snap), earlierOf(snap.changedAt, new Date().toISOString()))));
   // Bodies carry the stale marker: rebuild them when a snapshot turns stale or fresh again.
   const payloads = new PayloadCache((kind, key) => freshness.staleMarker(kind, key));
   freshness.onChange((id) => payloads.invalidate(id.kind, id.key));
@@ -163,7 +168,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     await freshness.start();
   };
   // A cold start listens at once and follows Redis when it comes back (these commands wait for it).
-  if (cold) void follow().then(() => log.info('redis reached: following live data again'), (err: unknown) => log.error({ err }, 'could not follow Redis after a cold start'));
+  if (cold && !redisAtStart) void follow().then(() => log.info('redis reached: following live data again'), (err: unknown) => log.error({ err }, 'could not follow Redis after a cold start'));
   else await follow();
   exposeSnapshotFreshness(freshness);
   exposeLiveEngine(engine, config.live.staleAfterMs);

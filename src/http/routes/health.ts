@@ -82,7 +82,7 @@ export function assessReadiness(deps: ReadinessDeps, redisOk: boolean) {
       loaded: !!loaded,
       version: loaded?.version ?? null,
       changed_at: loaded?.changedAt ?? null,
-      fetched_at: meta?.fetchedAt ?? null,
+      fetched_at: s.fetchedAt ?? null,
       age_seconds: s.ageSeconds === undefined ? null : Math.round(s.ageSeconds),
       stale: s.stale,
       /** Seconds without a successful fetch after which this snapshot counts as stale. */
