@@ -6,6 +6,7 @@
  */
 import { AdvertiserKeys } from './auth/advertiser-keys.js';
 import { VerifiedKeys } from './auth/verified-keys.js';
+import { AdvertiserVault, vaultFile } from './auth/advertiser-vault.js';
 import { OPERATORS } from './catalog/operators.js';
 import type { Config } from './config.js';
 import { LocationDb } from './geo/location-db.js';
@@ -23,9 +24,12 @@ import { LiveEngine } from './live/engine.js';
 import type { Logger } from './log.js';
 import { startAdminServer } from './metrics/admin-server.js';
 import { exposeLiveEngine } from './metrics/live.js';
-import { exposeRedisUp } from './metrics/redis.js';
+import { exposeEvictionPolicy, exposeRedisUp } from './metrics/redis.js';
 import { exposeImpressionQueue } from './metrics/http.js';
 import { exposeReadiness } from './metrics/readiness.js';
+import { exposeDataDir } from './metrics/data-dir.js';
+import { DataDirWatch } from './store/data-dir-watch.js';
+import { EvictionPolicy } from './store/eviction-policy.js';
 import { exposePayloadBuilds } from './metrics/payloads.js';
 import { exposeSnapshotFreshness } from './metrics/snapshots.js';
 import { liveMarketBuilder } from './serve/live-market-body.js';
@@ -124,10 +128,25 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const breaker = redisBreaker((open) => (open ? log.warn('redis failing: request-path commands skipped (breaker open)') : log.info('redis answers again (breaker closed)')));
   exposeRedisUp(requestRedis, breaker);
   const advertisers = new AdvertiserKeys(requestRedis, config.apiKeyPepper);
-  const verifiedKeys = new VerifiedKeys(advertisers, subscriber, config.advertiserKeyCacheSeconds, log, config.advertiserKeyOutageSeconds, breaker);
+  const verifiedKeys = new VerifiedKeys(advertisers, subscriber, config.advertiserKeyCacheSeconds, log, {
+    outageGraceSeconds: config.advertiserKeyOutageSeconds,
+    // A key seen good from an address within a block's length is never refused by that address's block.
+    fromAddressSeconds: config.limits.authBlockSeconds,
+    breaker,
+    vault: new AdvertiserVault(requestRedis, vaultFile(config.dataDir), log),
+  });
   const limits = new RateLimits(requestRedis, config.limits, breaker);
   const clicks = new ClickBuffer(requestRedis, log, { max: config.clickBufferMax, maxPerVisitorDay: config.clickMaxPerVisitorDay, spillDir: spillDir(config.dataDir) });
   clicks.start();
+  // Where counts would be spilled at a stop: said to be unwritable or full before anything needs it.
+  const dataDir = new DataDirWatch(spillDir(config.dataDir), log);
+  await dataDir.start();
+  exposeDataDir(dataDir);
+  // A Redis that may evict our data is named at start, in /readyz and in a metric.
+  const eviction = new EvictionPolicy(redis, log);
+  await eviction.start();
+  exposeEvictionPolicy(eviction);
+  life.onStop(() => (dataDir.stop(), eviction.stop()));
   life.onStop(() => Promise.all([impressions.stop(), clicks.stop(), limits.stop(), disk.flush()]));
   life.onStop(() => verifiedKeys.stop());
   let draining = false;
@@ -150,6 +169,8 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     ranking,
     wsConnections: worker?.wsConnections ?? (() => hub?.connections() ?? 0),
     freshness,
+    eviction,
+    dataDir,
     log,
     now: Date.now,
   };

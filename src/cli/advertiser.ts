@@ -11,6 +11,7 @@ import { AdvertiserBackup, exportAdvertisers, importAdvertisers } from '../auth/
 import { ConfigError, loadConfig, type RedisTarget } from '../config.js';
 import { dataDir, launcherRedisUrl } from '../process/redis-url-file.js';
 import { targetOptions } from '../store/redis.js';
+import { liftAuthFailureBlocks } from '../limits/auth-failure-blocks.js';
 import { Problem } from '../problem.js';
 import { parseQuery } from '../http/query.js';
 import { ReportQuery, reportRequest } from '../http/routes/reports.js';
@@ -29,6 +30,9 @@ commands:
                        backup: to the file (readable by you only), else to stdout
   import <file>        adds the advertisers of an export that are missing here (existing
                        ones are left as they are); keys verify under the same API_KEY_PEPPER
+
+rotate, retire and import also lift the blocks that failed authentications as that
+advertiser earned its addresses (its servers with an old or lost key).
   report <id>          the advertiser's clicks, impressions and CTR as CSV (--json: as
                        GET /advertiser/v1/reports answers), with --from, --to (UTC date or
                        time), --granularity day|hour, --group-by operator,widget,country
@@ -86,6 +90,8 @@ async function connect(target: RedisTarget, from: string): Promise<Redis> {
 }
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
+/** The line saying how many failed-authentication blocks a command lifted (none: nothing). */
+const liftedLine = (n: number) => (n > 0 ? `\nlifted the failed-authentication blocks of ${n} address${n === 1 ? '' : 'es'}` : '');
 
 /** An export file, checked; a one-line error naming the file otherwise. */
 function readBackup(file: string): AdvertiserBackup {
@@ -162,14 +168,16 @@ async function run(argv: string[]): Promise<number> {
       case 'create':
       case 'rotate': {
         const key = command === 'create' ? await keys.create(id!, rest.join(' ') || id!, now) : await keys.rotate(id!, now);
-        if (json) out(JSON.stringify({ id, apiKey: key, createdAt: now.toISOString() }));
-        else out(`advertiser ${id}\napi key    ${key}\n(shown once: store it now${command === 'rotate' ? '; the previous key works until `retire`' : ''})`);
+        const lifted = command === 'rotate' ? await liftAuthFailureBlocks(redis, id!) : 0;
+        if (json) out(JSON.stringify({ id, apiKey: key, createdAt: now.toISOString(), ...(command === 'rotate' && { liftedBlocks: lifted }) }));
+        else out(`advertiser ${id}\napi key    ${key}\n(shown once: store it now${command === 'rotate' ? '; the previous key works until `retire`' : ''})${liftedLine(lifted)}`);
         return 0;
       }
       case 'retire': {
         const retired = await keys.retire(id!, now);
-        if (json) out(JSON.stringify({ id, retired }));
-        else out(retired ? `advertiser ${id}: previous key retired` : `advertiser ${id} has no previous key`);
+        const lifted = await liftAuthFailureBlocks(redis, id!);
+        if (json) out(JSON.stringify({ id, retired, liftedBlocks: lifted }));
+        else out(`${retired ? `advertiser ${id}: previous key retired` : `advertiser ${id} has no previous key`}${liftedLine(lifted)}`);
         return 0;
       }
       case 'revoke':
@@ -192,8 +200,10 @@ async function run(argv: string[]): Promise<number> {
       }
       case 'import': {
         const result = await importAdvertisers(redis, backup!);
-        if (json) out(JSON.stringify(result));
-        else out(`imported ${result.added.length} advertisers${result.skipped.length ? `; skipped ${result.skipped.length} already here: ${result.skipped.join(', ')}` : ''}`);
+        let lifted = 0;
+        for (const a of backup!.advertisers) lifted += await liftAuthFailureBlocks(redis, a.id);
+        if (json) out(JSON.stringify({ ...result, liftedBlocks: lifted }));
+        else out(`imported ${result.added.length} advertisers${result.skipped.length ? `; skipped ${result.skipped.length} already here: ${result.skipped.join(', ')}` : ''}${liftedLine(lifted)}`);
         return 0;
       }
       default: {
