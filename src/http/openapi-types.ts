@@ -1312,7 +1312,7 @@ export interface components {
             live: {
                 /** @description Ticks folded into windows since start. */
                 ticks_applied: number;
-                /** @description Ticks refused as malformed. */
+                /** @description Ticks refused as malformed or stamped more than a second ahead of our clock. */
                 bad_ticks: number;
                 /** @description The last tick's time per asset (RFC 3339); assets without one yet are absent. */
                 last_tick_at: {

@@ -65,7 +65,7 @@ export const ReadyBody = z.object({
   live: z
     .object({
       ticks_applied: z.number().describe('Ticks folded into windows since start.'),
-      bad_ticks: z.number().describe('Ticks refused as malformed.'),
+      bad_ticks: z.number().describe('Ticks refused as malformed or stamped more than a second ahead of our clock.'),
       last_tick_at: TickTimes,
       quotes_held: z.number().describe('Venue quotes held in memory.'),
       bad_quotes: z.number().describe('Venue quotes refused as malformed.'),
