@@ -59,6 +59,8 @@ export interface ApiProcess {
   drain(): Promise<void>;
   drainMs: number;
   stop(): Promise<void>;
+  /** Spills buffered clicks and impressions at once: a process forced to exit before its stop finished. */
+  abandon(): void;
 }
 
 /** What an API worker (src/cluster/) shares with its primary; a single API process keeps both itself. */
@@ -240,5 +242,9 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
       await new Promise((r) => setTimeout(r, config.drainSeconds * 1000));
     },
     stop: () => life.stop(),
+    abandon() {
+      clicks.abandon();
+      impressions.abandon();
+    },
   };
 }

@@ -38,18 +38,19 @@ export class EvictionPolicy {
 
   /** Reads the policy now (at most a second's wait), then after every reconnect and every minute. */
   async start(): Promise<void> {
-    this.redis.on('ready', this.#check);
-    this.#timer = setInterval(this.#check, CHECK_MS);
+    this.redis.on('ready', this.check);
+    this.#timer = setInterval(this.check, CHECK_MS);
     this.#timer.unref();
-    await Promise.race([this.#check(), new Promise((r) => setTimeout(r, 1_000).unref())]);
+    await Promise.race([this.check(), new Promise((r) => setTimeout(r, 1_000).unref())]);
   }
 
   stop(): void {
     clearInterval(this.#timer);
-    this.redis.off('ready', this.#check);
+    this.redis.off('ready', this.check);
   }
 
-  readonly #check = async (): Promise<void> => {
+  /** Reads the policy again (/readyz asks before it answers); logs a change to or from an unsafe one. */
+  readonly check = async (): Promise<void> => {
     const policy = await readEvictionPolicy(this.redis).catch(() => undefined);
     if (policy === undefined || policy === this.#policy) return;
     const before = this.#policy;

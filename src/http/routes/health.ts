@@ -133,8 +133,8 @@ export function readyRoute(deps: Deps): Handler {
     } catch {
       redisOk = false;
     }
-    // Fresh meta for the answer (the background poll may be two seconds behind); cheap, and never on a widget's path.
-    if (redisOk) await withTimeout(deps.freshness.poll(), 1_000).catch(() => {});
+    // Fresh meta and eviction policy for the answer (the background reads may be behind); cheap, and never on a widget's path.
+    if (redisOk) await withTimeout(Promise.all([deps.freshness.poll(), deps.eviction.check()]), 1_000).catch(() => {});
     const { status, missing, draining, snapshots, staleAssets } = assessReadiness(deps, redisOk);
     const live = deps.live.engine.stats();
     const body: z.input<typeof ReadyBody> = {
