@@ -5,12 +5,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
 import { AdvertiserError, AdvertiserKeys, type AdvertiserRecord } from '../auth/advertiser-keys.js';
 import { AdvertiserBackup, exportAdvertisers, importAdvertisers } from '../auth/advertiser-backup.js';
-import { ConfigError, loadConfig, type RedisTarget } from '../config.js';
+import { ConfigError, loadConfig } from '../config.js';
 import { dataDir, launcherRedisUrl } from '../process/redis-url-file.js';
-import { targetOptions } from '../store/redis.js';
+import { connectOnce, RedisUnreachableError } from '../store/redis-once.js';
 import { liftAuthFailureBlocks } from '../limits/auth-failure-blocks.js';
 import { Problem } from '../problem.js';
 import { parseQuery } from '../http/query.js';
@@ -58,35 +57,6 @@ function redisSettings(): { env: NodeJS.ProcessEnv; from: string } {
   const url = launcherRedisUrl(dir);
   if (url) return { env: { ...process.env, REDIS_URL: url }, from: `npm start (recorded in ${dir})` };
   throw new ConfigError('no Redis to talk to: set REDIS_URL or REDIS_SENTINELS, or run this next to a running `npm start`');
-}
-
-/** Where `target` points, for a person, without its password. */
-function describeTarget(target: RedisTarget): string {
-  if (target.sentinel) {
-    return `the primary "${target.sentinel.masterName}" of the sentinels ${target.sentinel.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
-  }
-  const url = new URL(target.url);
-  if (url.password) url.password = '***';
-  return url.toString();
-}
-
-async function connect(target: RedisTarget, from: string): Promise<Redis> {
-  // One attempt, no retries: a CLI should fail in a line, not wait for Redis to come back.
-  const redis = new Redis(target.url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    ...targetOptions(target),
-    retryStrategy: () => null,
-    sentinelRetryStrategy: () => null,
-  });
-  let cause = '';
-  redis.on('error', (err: Error) => (cause = err.message)); // reported once, below
-  try {
-    await redis.connect();
-  } catch (err) {
-    throw new ConfigError(`cannot reach Redis at ${describeTarget(target)} (from ${from}): ${cause || (err as Error).message}`);
-  }
-  return redis;
 }
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
@@ -159,7 +129,7 @@ async function run(argv: string[]): Promise<number> {
   // Redis, the pepper (and its production checks) come from the same settings the API reads.
   const config = loadConfig(env);
   const pepper = config.apiKeyPepper;
-  const redis = await connect(config.redis, from);
+  const redis = await connectOnce(config.redis, from);
   try {
     const keys = new AdvertiserKeys(redis, pepper);
     const now = new Date();
@@ -225,7 +195,7 @@ run(process.argv.slice(2)).then(
       process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
       process.exit(2);
     }
-    process.stderr.write(`${err instanceof AdvertiserError || err instanceof ConfigError ? err.message : String(err)}\n`);
+    process.stderr.write(`${err instanceof AdvertiserError || err instanceof ConfigError || err instanceof RedisUnreachableError ? err.message : String(err)}\n`);
     process.exit(1);
   },
 );
