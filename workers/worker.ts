@@ -70,13 +70,8 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
   const finished = (job: Job | undefined) => job && watch.finished(job.repeatJobKey ?? job.name);
   worker.on('completed', finished);
   worker.on('failed', finished);
-  let redisLost = false;
-  queueConn.on('close', () => (redisLost = true));
-  queueConn.on('ready', () => {
-    // Back from an outage: the time it took does not count against the schedules.
-    if (redisLost) watch.restart();
-    redisLost = false;
-  });
+  // Back from an outage: the time it took does not count against the schedules.
+  queueConn.on('ready', () => watch.restart());
   log.info({ sources: config.sources, refreshSeconds: config.refreshSeconds }, 'worker started');
   const unexpose = exposeQueue(queue);
   let overdueBefore = false;
