@@ -146,7 +146,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   exposeDataDir(dataDir);
   // A Redis that may evict our data is named at start, in /readyz and in a metric.
   const eviction = new EvictionPolicy(redis, log);
-  await eviction.start();
+  eviction.start();
   exposeEvictionPolicy(eviction);
   life.onStop(() => (dataDir.stop(), eviction.stop()));
   life.onStop(() => Promise.all([impressions.stop(), clicks.stop(), limits.stop(), disk.flush()]));

@@ -63,7 +63,7 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
   const stopKeeping = keepSchedules(queue, queueConn, config, log);
   // Schedules and snapshots are lost to eviction as to a flush: an unsafe policy is named at start.
   const eviction = new EvictionPolicy(redis, log);
-  await eviction.start();
+  eviction.start();
   exposeEvictionPolicy(eviction);
   // A scheduler's jobs carry its id; each finished run (completed or failed) counts as a sign of life.
   const watch = new RefreshWatch(schedules(config), config.staleAfterIntervals, Date.now);

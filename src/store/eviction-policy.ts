@@ -36,12 +36,12 @@ export class EvictionPolicy {
     return this.#policy !== undefined && this.#policy !== SAFE_POLICY ? this.#policy : undefined;
   }
 
-  /** Reads the policy now (at most a second's wait), then after every reconnect and every minute. */
-  async start(): Promise<void> {
+  /** Reads the policy now (in the background: a start never waits for it), then after every reconnect and every minute. */
+  start(): void {
     this.redis.on('ready', this.check);
     this.#timer = setInterval(this.check, CHECK_MS);
     this.#timer.unref();
-    await Promise.race([this.check(), new Promise((r) => setTimeout(r, 1_000).unref())]);
+    void this.check();
   }
 
   stop(): void {
