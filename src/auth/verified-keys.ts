@@ -164,8 +164,9 @@ export class VerifiedKeys {
   }
 
   async #reload(): Promise<void> {
+    // Beside, not before: a restore announces each advertiser it puts back, which reloads again.
+    void this.#vault?.sync();
     try {
-      await this.#vault?.sync();
       this.#active = new Set(await this.keys.activeIds());
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'advertiser ids not reloaded; keeping the last list');
