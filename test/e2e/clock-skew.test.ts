@@ -52,7 +52,7 @@ describe('a worker whose clock runs an hour ahead', () => {
     // Its stamps are an hour ahead; the API counts them from when it read them, never from the future.
     expect(Date.parse((await events()).fetched_at!)).toBeLessThanOrEqual(apiClock.now());
     expect(await scrape(env.ADMIN_PORT!, 'predictwire_snapshot_future_stamps_total{kind="events"}')).toBeGreaterThanOrEqual(1);
-    expect(api.output()).toContain('snapshot stamped in the future');
+    await expect.poll(() => api.output(), { timeout: 5_000 }).toContain('snapshot stamped in the future');
 
     worker.child.kill('SIGKILL');
     await new Promise((r) => worker.child.once('exit', r));

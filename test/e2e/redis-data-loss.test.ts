@@ -89,7 +89,7 @@ describe('Redis loses its data', () => {
       // The advertiser's record is gone from Redis: the first check restores it from the disk copy.
       expect(await advertiserStatus()).toBe(200);
       expect(await redis.client.exists(`pw:adv:${ADVERTISER}`)).toBe(1);
-      expect(api.output()).toContain('advertiser records missing from Redis');
+      await expect.poll(() => api.output(), { timeout: 5_000 }).toContain('advertiser records missing from Redis'); // the line reaches the pipe a moment later
     } finally {
       worker.child.kill('SIGCONT');
     }
@@ -100,7 +100,7 @@ describe('Redis loses its data', () => {
     await expect.poll(() => redis.client.hget(metaKey('events', 'all'), 'fetchedAt'), { timeout: boundMs + 15_000, interval: 100 }).toBeTruthy();
     console.info(`refreshes resumed ${Date.now() - resumed} ms after the worker went on (bound ${boundMs} ms plus a busy machine's slack)`);
     await expect.poll(async () => (await eventWidget()).stale, { timeout: 20_000, interval: 200 }).toBeUndefined();
-    expect(worker.output()).toContain('job schedules missing from Redis');
+    await expect.poll(() => worker.output(), { timeout: 5_000 }).toContain('job schedules missing from Redis');
     expect(await scrape(env.WORKER_HEALTH_PORT!, 'predictwire_job_schedules_recreated_total')).toBe(schedules(config()).length);
     expect(worker.child.exitCode).toBeNull();
   }, 90_000);
@@ -137,7 +137,7 @@ describe('Redis loses its data', () => {
     const widget = await eventWidget();
     expect(widget.stale).toBe(true);
     expect(Date.parse(widget.data_fetched_at!)).toBeLessThanOrEqual(clock.now());
-    expect(api.output()).toContain('redis has no snapshots at start');
+    await expect.poll(() => api.output(), { timeout: 5_000 }).toContain('redis has no snapshots at start');
 
     worker = await spawnProcess('workers/main.ts', env);
     await expect.poll(async () => (await eventWidget()).stale, { timeout: 30_000, interval: 250 }).toBeUndefined();
@@ -156,7 +156,7 @@ describe('Redis loses its data', () => {
       await expect.poll(health, { timeout: 10_000, interval: 200 }).toBe(503);
       const body = (await (await fetch(`http://127.0.0.1:${env.WORKER_HEALTH_PORT}/healthz`)).json()) as { overdue_seconds: Record<string, number> };
       expect(Object.keys(body.overdue_seconds)).toEqual(expect.arrayContaining(schedules(config()).map((s) => s.id)));
-      expect(worker.output()).toContain('refreshes stopped finishing');
+      await expect.poll(() => worker.output(), { timeout: 5_000 }).toContain('refreshes stopped finishing');
     } finally {
       await queue.resume();
     }

@@ -292,7 +292,7 @@ describe('Redis killed and restarted under traffic', () => {
       expect(ready).toMatchObject({ status: 'degraded', data_dir: { writable: false } });
       expect(ready.missing).toContain('data folder not writable (EACCES)');
       expect(await scrape(adminPort, 'predictwire_data_dir_writable')).toBe(0);
-      expect(logLines(reader, 'data folder cannot take spilled counts: clicks and impressions not written to Redis at a stop would be lost')).toHaveLength(1);
+      await expect.poll(() => logLines(reader, 'data folder cannot take spilled counts: clicks and impressions not written to Redis at a stop would be lost').length, { timeout: 5_000 }).toBe(1);
 
       const { link, operatorId, day, before } = await clickLink('81.2.80.1', reader.base);
       await killRedis();
