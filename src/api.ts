@@ -6,6 +6,7 @@
  */
 import { AdvertiserKeys } from './auth/advertiser-keys.js';
 import { VerifiedKeys } from './auth/verified-keys.js';
+import { AdvertiserVault, vaultFile } from './auth/advertiser-vault.js';
 import { OPERATORS } from './catalog/operators.js';
 import type { Config } from './config.js';
 import { LocationDb } from './geo/location-db.js';
@@ -23,16 +24,20 @@ import { LiveEngine } from './live/engine.js';
 import type { Logger } from './log.js';
 import { startAdminServer } from './metrics/admin-server.js';
 import { exposeLiveEngine } from './metrics/live.js';
-import { exposeRedisUp } from './metrics/redis.js';
+import { exposeEvictionPolicy, exposeRedisUp } from './metrics/redis.js';
 import { exposeImpressionQueue } from './metrics/http.js';
 import { exposeReadiness } from './metrics/readiness.js';
+import { exposeDataDir } from './metrics/data-dir.js';
+import { DataDirWatch } from './store/data-dir-watch.js';
+import { EvictionPolicy } from './store/eviction-policy.js';
 import { exposePayloadBuilds } from './metrics/payloads.js';
 import { exposeSnapshotFreshness } from './metrics/snapshots.js';
 import { liveMarketBuilder } from './serve/live-market-body.js';
 import { LivePayloads } from './serve/live-payloads.js';
 import { PayloadCache } from './serve/payload-cache.js';
 import { Topics } from './serve/topics.js';
-import { seedFromDisk } from './store/cold-start.js';
+import { missingInRedis, seedFromDisk } from './store/cold-start.js';
+import { EXPECTED_SNAPSHOTS } from './store/keys.js';
 import { breakerOpen, redisBreaker } from './store/redis-breaker.js';
 import { assessReadiness } from './http/routes/health.js';
 import { connectRedis, connectRedisFailFast, readyWithin, whenReady } from './store/redis.js';
@@ -54,6 +59,8 @@ export interface ApiProcess {
   drain(): Promise<void>;
   drainMs: number;
   stop(): Promise<void>;
+  /** Spills buffered clicks and impressions at once: a process forced to exit before its stop finished. */
+  abandon(): void;
 }
 
 /** What an API worker (src/cluster/) shares with its primary; a single API process keeps both itself. */
@@ -70,6 +77,7 @@ export interface ApiWorkerLink {
 const COLD_START_WAIT_MS = 5_000;
 
 const laterOf = (a: string | undefined, b: string) => (a !== undefined && a > b ? a : b);
+const earlierOf = (a: string, b: string) => (a < b ? a : b);
 
 export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLink): Promise<ApiProcess> {
   // Stops run last registered first: feeds before the hub they push to, the server before the
@@ -90,9 +98,12 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const freshness = new SnapshotFreshness(redis, log, { refreshSeconds: config.refreshSeconds, staleAfterIntervals: config.staleAfterIntervals });
   // Redis away at start: serve the disk copy of the last snapshots, marked stale, rather than nothing.
   const disk = new SnapshotDisk(snapshotDir(config.dataDir), log);
-  const cold = !redisAtStart && seedFromDisk(snapshots, freshness, snapshotDir(config.dataDir), log);
+  // Redis reachable but without snapshots (flushed, evicted): the same, for the ones it lacks.
+  const missing = redisAtStart ? await missingInRedis(requestRedis) : EXPECTED_SNAPSHOTS;
+  const cold = missing.length > 0 && seedFromDisk(snapshots, freshness, snapshotDir(config.dataDir), log, missing, redisAtStart);
   if (!redisAtStart && !cold) await whenReady(requestRedis);
-  snapshots.onChange((snap) => disk.note(snap, laterOf(freshness.fetchedAt(snap), snap.changedAt)));
+  // A change stamped by a writer whose clock is ahead counts from now, as freshness ages it.
+  snapshots.onChange((snap) => disk.note(snap, laterOf(freshness.fetchedAt(snap), earlierOf(snap.changedAt, new Date().toISOString()))));
   // Bodies carry the stale marker: rebuild them when a snapshot turns stale or fresh again.
   const payloads = new PayloadCache((kind, key) => freshness.staleMarker(kind, key));
   freshness.onChange((id) => payloads.invalidate(id.kind, id.key));
@@ -119,10 +130,25 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const breaker = redisBreaker((open) => (open ? log.warn('redis failing: request-path commands skipped (breaker open)') : log.info('redis answers again (breaker closed)')));
   exposeRedisUp(requestRedis, breaker);
   const advertisers = new AdvertiserKeys(requestRedis, config.apiKeyPepper);
-  const verifiedKeys = new VerifiedKeys(advertisers, subscriber, config.advertiserKeyCacheSeconds, log, config.advertiserKeyOutageSeconds, breaker);
+  const verifiedKeys = new VerifiedKeys(advertisers, subscriber, config.advertiserKeyCacheSeconds, log, {
+    outageGraceSeconds: config.advertiserKeyOutageSeconds,
+    // A key seen good from an address within a block's length is never refused by that address's block.
+    fromAddressSeconds: config.limits.authBlockSeconds,
+    breaker,
+    vault: new AdvertiserVault(requestRedis, vaultFile(config.dataDir), log),
+  });
   const limits = new RateLimits(requestRedis, config.limits, breaker);
   const clicks = new ClickBuffer(requestRedis, log, { max: config.clickBufferMax, maxPerVisitorDay: config.clickMaxPerVisitorDay, spillDir: spillDir(config.dataDir) });
   clicks.start();
+  // Where counts would be spilled at a stop: said to be unwritable or full before anything needs it.
+  const dataDir = new DataDirWatch(spillDir(config.dataDir), log);
+  await dataDir.start();
+  exposeDataDir(dataDir);
+  // A Redis that may evict our data is named at start, in /readyz and in a metric.
+  const eviction = new EvictionPolicy(redis, log);
+  eviction.start();
+  exposeEvictionPolicy(eviction);
+  life.onStop(() => (dataDir.stop(), eviction.stop()));
   life.onStop(() => Promise.all([impressions.stop(), clicks.stop(), limits.stop(), disk.flush()]));
   life.onStop(() => verifiedKeys.stop());
   let draining = false;
@@ -145,6 +171,8 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     ranking,
     wsConnections: worker?.wsConnections ?? (() => hub?.connections() ?? 0),
     freshness,
+    eviction,
+    dataDir,
     log,
     now: Date.now,
   };
@@ -163,7 +191,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     await freshness.start();
   };
   // A cold start listens at once and follows Redis when it comes back (these commands wait for it).
-  if (cold) void follow().then(() => log.info('redis reached: following live data again'), (err: unknown) => log.error({ err }, 'could not follow Redis after a cold start'));
+  if (cold && !redisAtStart) void follow().then(() => log.info('redis reached: following live data again'), (err: unknown) => log.error({ err }, 'could not follow Redis after a cold start'));
   else await follow();
   exposeSnapshotFreshness(freshness);
   exposeLiveEngine(engine, config.live.staleAfterMs);
@@ -214,5 +242,9 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
       await new Promise((r) => setTimeout(r, config.drainSeconds * 1000));
     },
     stop: () => life.stop(),
+    abandon() {
+      clicks.abandon();
+      impressions.abandon();
+    },
   };
 }

@@ -7,12 +7,14 @@ import { exposeBuildInfo } from './metrics/build-info.js';
 import { startWatchdog } from './watchdog.js';
 
 /**
- * Loads config, starts the process and stops it on SIGINT/SIGTERM. A bad configuration prints its
- * message and exits with status 2. `bindings` go in every log line (an API worker's index).
+ * Loads config, starts the process and stops it on SIGTERM, SIGINT, SIGHUP and the other stop
+ * signals (shutdown.ts). A bad configuration prints its message and exits with status 2.
+ * `bindings` go in every log line (an API worker's index). A process that buffers counts says how
+ * to spill them at once (`abandon`) should it have to exit before its stop finished.
  */
 export async function runProcess(
   name: string,
-  start: (config: Config, log: Logger) => Promise<{ stop(): Promise<void>; drain?(): Promise<void>; drainMs?: number }>,
+  start: (config: Config, log: Logger) => Promise<{ stop(): Promise<void>; drain?(): Promise<void>; drainMs?: number; abandon?(): void }>,
   bindings?: Record<string, unknown>,
 ): Promise<void> {
   try {
@@ -22,10 +24,15 @@ export async function runProcess(
     startWatchdog(name, config.hangSeconds);
     const proc = await start(config, log);
     // A process that drains (the API) keeps serving, reported not-ready, before it stops.
-    onShutdown(log, async () => {
-      await proc.drain?.();
-      await proc.stop();
-    }, 10_000 + (proc.drainMs ?? 0));
+    onShutdown(
+      log,
+      async () => {
+        await proc.drain?.();
+        await proc.stop();
+      },
+      10_000 + (proc.drainMs ?? 0),
+      () => proc.abandon?.(),
+    );
     // Started by `npm start`: go down gracefully if the launcher is gone.
     if (process.env[EXIT_WITH_PARENT_ENV] === '1') onParentExit(() => process.kill(process.pid, 'SIGTERM'));
   } catch (err) {

@@ -1,6 +1,7 @@
 /**
- * Assembles the worker process: one BullMQ queue with its schedulers, one Worker dispatching jobs
- * by name. main.ts runs it; tests start it the same way.
+ * Assembles the worker process: one BullMQ queue with its schedulers (kept in Redis, put back when
+ * Redis loses them), one Worker dispatching jobs by name, and a `/healthz` that fails when a
+ * schedule's jobs stop finishing (refresh-watch.ts). main.ts runs it; tests start it the same way.
  */
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Config } from '../src/config.js';
@@ -16,9 +17,12 @@ import { REFRESH_METRICS, refreshMetrics } from './jobs/refresh-metrics.js';
 import { REFRESH_SPORTSBOOK, refreshSportsbook } from './jobs/refresh-sportsbook.js';
 import { DEFAULT_QUALITY } from '../src/sources/quality/options.js';
 import type { RefreshDeps } from './refresh.js';
-import { REFRESH_QUEUE, upsertSchedules } from './schedules.js';
+import { keepSchedules, REFRESH_QUEUE, schedules, upsertSchedules } from './schedules.js';
+import { RefreshWatch } from './refresh-watch.js';
 import { startAdminServer } from '../src/metrics/admin-server.js';
 import { exposeQueue } from '../src/metrics/queue.js';
+import { exposeEvictionPolicy } from '../src/metrics/redis.js';
+import { EvictionPolicy } from '../src/store/eviction-policy.js';
 import { throttledWarn } from './throttled-warn.js';
 
 export interface WorkerProcess {
@@ -56,12 +60,33 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
     { connection: workerConn, prefix: BULL_PREFIX, concurrency: 4 },
   );
   worker.on('error', throttledWarn(log, 'worker error'));
+  const stopKeeping = keepSchedules(queue, queueConn, config, log);
+  // Schedules and snapshots are lost to eviction as to a flush: an unsafe policy is named at start.
+  const eviction = new EvictionPolicy(redis, log);
+  eviction.start();
+  exposeEvictionPolicy(eviction);
+  // A scheduler's jobs carry its id; each finished run (completed or failed) counts as a sign of life.
+  const watch = new RefreshWatch(schedules(config), config.staleAfterIntervals, Date.now);
+  const finished = (job: Job | undefined) => job && watch.finished(job.repeatJobKey ?? job.name);
+  worker.on('completed', finished);
+  worker.on('failed', finished);
+  // Back from an outage: the time it took does not count against the schedules.
+  queueConn.on('ready', () => watch.restart());
   log.info({ sources: config.sources, refreshSeconds: config.refreshSeconds }, 'worker started');
   const unexpose = exposeQueue(queue);
-  const admin = await startAdminServer(config.admin.host, config.admin.workerPort, log, () => ({ ok: worker.isRunning() }));
+  let overdueBefore = false;
+  const admin = await startAdminServer(config.admin.host, config.admin.workerPort, log, () => {
+    // While Redis is away nothing can refresh, and a restart would not help.
+    const refreshes = queueConn.status === 'ready' ? watch.health() : { ok: true, overdue: {} };
+    if (!refreshes.ok && !overdueBefore) log.error({ overdue_seconds: refreshes.overdue }, 'refreshes stopped finishing: /healthz fails so that a supervisor restarts this worker');
+    overdueBefore = !refreshes.ok;
+    return { ok: worker.isRunning() && refreshes.ok, ...(refreshes.ok ? {} : { overdue_seconds: refreshes.overdue }) };
+  });
 
   return {
     async stop() {
+      stopKeeping();
+      eviction.stop();
       unexpose();
       await admin?.close();
       await worker.close();

@@ -26,12 +26,19 @@ export const AdvertiserBackup = z
   .strict();
 export type AdvertiserBackup = z.infer<typeof AdvertiserBackup>;
 
+/** A backup document holding `advertisers` (checked), made at `now`. */
+export function advertiserBackup(advertisers: ReadonlyArray<{ id: string; fields: Record<string, string> }>, now: Date): AdvertiserBackup {
+  return AdvertiserBackup.parse({ format: FORMAT, version: 1, exportedAt: now.toISOString(), advertisers });
+}
+
 /** Every advertiser's record, as stored. */
 export async function exportAdvertisers(redis: Redis, now: Date): Promise<AdvertiserBackup> {
   const ids = (await redis.smembers(INDEX)).sort();
   const rows = await Promise.all(ids.map((id) => redis.hgetall(advKey(id))));
-  const advertisers = ids.flatMap((id, i) => (rows[i]!.status ? [{ id, fields: rows[i]! }] : []));
-  return AdvertiserBackup.parse({ format: FORMAT, version: 1, exportedAt: now.toISOString(), advertisers });
+  return advertiserBackup(
+    ids.flatMap((id, i) => (rows[i]!.status ? [{ id, fields: rows[i]! }] : [])),
+    now,
+  );
 }
 
 // Writes the record only where none exists: an import never overwrites.

@@ -5,12 +5,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
 import { AdvertiserError, AdvertiserKeys, type AdvertiserRecord } from '../auth/advertiser-keys.js';
 import { AdvertiserBackup, exportAdvertisers, importAdvertisers } from '../auth/advertiser-backup.js';
-import { ConfigError, loadConfig, type RedisTarget } from '../config.js';
+import { ConfigError, loadConfig } from '../config.js';
 import { dataDir, launcherRedisUrl } from '../process/redis-url-file.js';
-import { targetOptions } from '../store/redis.js';
+import { connectOnce, RedisUnreachableError } from '../store/redis-once.js';
+import { liftAuthFailureBlocks } from '../limits/auth-failure-blocks.js';
 import { Problem } from '../problem.js';
 import { parseQuery } from '../http/query.js';
 import { ReportQuery, reportRequest } from '../http/routes/reports.js';
@@ -29,6 +29,9 @@ commands:
                        backup: to the file (readable by you only), else to stdout
   import <file>        adds the advertisers of an export that are missing here (existing
                        ones are left as they are); keys verify under the same API_KEY_PEPPER
+
+rotate, retire and import also lift the blocks that failed authentications as that
+advertiser earned its addresses (its servers with an old or lost key).
   report <id>          the advertiser's clicks, impressions and CTR as CSV (--json: as
                        GET /advertiser/v1/reports answers), with --from, --to (UTC date or
                        time), --granularity day|hour, --group-by operator,widget,country
@@ -56,36 +59,9 @@ function redisSettings(): { env: NodeJS.ProcessEnv; from: string } {
   throw new ConfigError('no Redis to talk to: set REDIS_URL or REDIS_SENTINELS, or run this next to a running `npm start`');
 }
 
-/** Where `target` points, for a person, without its password. */
-function describeTarget(target: RedisTarget): string {
-  if (target.sentinel) {
-    return `the primary "${target.sentinel.masterName}" of the sentinels ${target.sentinel.sentinels.map((s) => `${s.host}:${s.port}`).join(',')}`;
-  }
-  const url = new URL(target.url);
-  if (url.password) url.password = '***';
-  return url.toString();
-}
-
-async function connect(target: RedisTarget, from: string): Promise<Redis> {
-  // One attempt, no retries: a CLI should fail in a line, not wait for Redis to come back.
-  const redis = new Redis(target.url, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 1,
-    ...targetOptions(target),
-    retryStrategy: () => null,
-    sentinelRetryStrategy: () => null,
-  });
-  let cause = '';
-  redis.on('error', (err: Error) => (cause = err.message)); // reported once, below
-  try {
-    await redis.connect();
-  } catch (err) {
-    throw new ConfigError(`cannot reach Redis at ${describeTarget(target)} (from ${from}): ${cause || (err as Error).message}`);
-  }
-  return redis;
-}
-
 const out = (text: string) => process.stdout.write(`${text}\n`);
+/** The line saying how many failed-authentication blocks a command lifted (none: nothing). */
+const liftedLine = (n: number) => (n > 0 ? `\nlifted the failed-authentication blocks of ${n} address${n === 1 ? '' : 'es'}` : '');
 
 /** An export file, checked; a one-line error naming the file otherwise. */
 function readBackup(file: string): AdvertiserBackup {
@@ -153,7 +129,7 @@ async function run(argv: string[]): Promise<number> {
   // Redis, the pepper (and its production checks) come from the same settings the API reads.
   const config = loadConfig(env);
   const pepper = config.apiKeyPepper;
-  const redis = await connect(config.redis, from);
+  const redis = await connectOnce(config.redis, from);
   try {
     const keys = new AdvertiserKeys(redis, pepper);
     const now = new Date();
@@ -162,14 +138,16 @@ async function run(argv: string[]): Promise<number> {
       case 'create':
       case 'rotate': {
         const key = command === 'create' ? await keys.create(id!, rest.join(' ') || id!, now) : await keys.rotate(id!, now);
-        if (json) out(JSON.stringify({ id, apiKey: key, createdAt: now.toISOString() }));
-        else out(`advertiser ${id}\napi key    ${key}\n(shown once: store it now${command === 'rotate' ? '; the previous key works until `retire`' : ''})`);
+        const lifted = command === 'rotate' ? await liftAuthFailureBlocks(redis, id!) : 0;
+        if (json) out(JSON.stringify({ id, apiKey: key, createdAt: now.toISOString(), ...(command === 'rotate' && { liftedBlocks: lifted }) }));
+        else out(`advertiser ${id}\napi key    ${key}\n(shown once: store it now${command === 'rotate' ? '; the previous key works until `retire`' : ''})${liftedLine(lifted)}`);
         return 0;
       }
       case 'retire': {
         const retired = await keys.retire(id!, now);
-        if (json) out(JSON.stringify({ id, retired }));
-        else out(retired ? `advertiser ${id}: previous key retired` : `advertiser ${id} has no previous key`);
+        const lifted = await liftAuthFailureBlocks(redis, id!);
+        if (json) out(JSON.stringify({ id, retired, liftedBlocks: lifted }));
+        else out(`${retired ? `advertiser ${id}: previous key retired` : `advertiser ${id} has no previous key`}${liftedLine(lifted)}`);
         return 0;
       }
       case 'revoke':
@@ -192,8 +170,10 @@ async function run(argv: string[]): Promise<number> {
       }
       case 'import': {
         const result = await importAdvertisers(redis, backup!);
-        if (json) out(JSON.stringify(result));
-        else out(`imported ${result.added.length} advertisers${result.skipped.length ? `; skipped ${result.skipped.length} already here: ${result.skipped.join(', ')}` : ''}`);
+        let lifted = 0;
+        for (const a of backup!.advertisers) lifted += await liftAuthFailureBlocks(redis, a.id);
+        if (json) out(JSON.stringify({ ...result, liftedBlocks: lifted }));
+        else out(`imported ${result.added.length} advertisers${result.skipped.length ? `; skipped ${result.skipped.length} already here: ${result.skipped.join(', ')}` : ''}${liftedLine(lifted)}`);
         return 0;
       }
       default: {
@@ -215,7 +195,7 @@ run(process.argv.slice(2)).then(
       process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
       process.exit(2);
     }
-    process.stderr.write(`${err instanceof AdvertiserError || err instanceof ConfigError ? err.message : String(err)}\n`);
+    process.stderr.write(`${err instanceof AdvertiserError || err instanceof ConfigError || err instanceof RedisUnreachableError ? err.message : String(err)}\n`);
     process.exit(1);
   },
 );

@@ -7,9 +7,9 @@
  */
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { AdvertiserKeys } from '../auth/advertiser-keys.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
 import { DataDirLockedError, lockDataDir } from '../process/data-lock.js';
 import { EXIT_WITH_PARENT_ENV, onParentExit } from '../process/parent-watch.js';
 import { prettyPipe } from './pretty-logs.js';
@@ -17,6 +17,8 @@ import { MissingRedisError, startPrivateRedis, type PrivateRedis } from './priva
 import { dataDir, forgetRedisUrl, recordRedisUrl } from '../process/redis-url-file.js';
 import { supervise, type Supervised } from '../process/supervise.js';
 import { nodeFlagsFor } from '../process/node-flags.js';
+import { STOP_SIGNALS } from '../shutdown.js';
+import { connectOnce, describeTarget, RedisUnreachableError } from '../store/redis-once.js';
 
 const DEMO_ADVERTISER = 'demo-advertiser';
 const root = resolve(import.meta.dirname, '../..');
@@ -26,11 +28,23 @@ const CHILDREN = [
   ['feed', 'workers/feed/main.ts'],
 ] as const;
 
-async function seedDemoAdvertiser(redisUrl: string, pepper: string): Promise<string> {
-  const redis = new Redis(redisUrl, { lazyConnect: true });
-  await redis.connect();
+/** What to set when the Redis the environment names does not answer. */
+const REDIS_HINT = {
+  REDIS_SENTINELS: 'set REDIS_SENTINELS (and REDIS_SENTINEL_MASTER) to sentinels that answer and know the primary, or unset them and REDIS_URL to let npm start run its own Redis',
+  REDIS_URL: 'set REDIS_URL to a Redis that answers, or unset it to let npm start run its own',
+};
+
+async function seedDemoAdvertiser(config: Config, from: keyof typeof REDIS_HINT | 'npm start'): Promise<string> {
+  let redis: Redis;
   try {
-    const keys = new AdvertiserKeys(redis, pepper);
+    redis = await connectOnce(config.redis, from);
+  } catch (err) {
+    // One line saying what to set, not a stack trace.
+    if (err instanceof RedisUnreachableError && from !== 'npm start') throw new ConfigError(`${err.message.replace(/\.$/, '')}; ${REDIS_HINT[from]}`);
+    throw err;
+  }
+  try {
+    const keys = new AdvertiserKeys(redis, config.apiKeyPepper);
     const now = new Date();
     const existing = (await keys.list()).some((a) => a.id === DEMO_ADVERTISER);
     // A fresh key every start (keys are shown once, never stored in clear); the previous one is retired.
@@ -93,7 +107,9 @@ async function main(): Promise<void> {
   let unlock: (() => void) | undefined;
   const env = { ...process.env };
   const dir = dataDir(env);
-  if (!env.REDIS_URL) {
+  // Redis named by the environment (one server or Sentinel) is used as it is; else a private one.
+  const from = env.REDIS_SENTINELS ? 'REDIS_SENTINELS' : env.REDIS_URL ? 'REDIS_URL' : 'npm start';
+  if (from === 'npm start') {
     try {
       unlock = lockDataDir(dir);
       redis = await startPrivateRedis({ dataDir: join(dir, 'redis') });
@@ -115,20 +131,27 @@ async function main(): Promise<void> {
   const children: Supervised[] = [];
   let stopping = false;
 
-  const stopAll = async (code: number) => {
+  /** Stops everything started, says `why` (if anything), and exits with `code`. */
+  const stopAll = async (code: number, why?: string) => {
     if (stopping) return;
     stopping = true;
     await Promise.all(children.map((child) => child.stop()));
     if (redis) forgetRedisUrl(dir);
     await redis?.stop();
     unlock?.();
+    if (why) process.stderr.write(`${why}\n`);
     process.exit(code);
   };
-  process.on('SIGINT', () => void stopAll(0));
-  process.on('SIGTERM', () => void stopAll(0));
+  // Every signal the processes themselves stop on (a closed terminal's SIGHUP too) stops them all.
+  for (const signal of STOP_SIGNALS) process.on(signal, () => void stopAll(0));
   onParentExit(() => void stopAll(0));
 
-  const apiKey = await seedDemoAdvertiser(config.redisUrl, config.apiKeyPepper);
+  let apiKey: string;
+  try {
+    apiKey = await seedDemoAdvertiser(config, from);
+  } catch (err) {
+    return stopAll(1, failure(err));
+  }
 
   for (const [name, entry] of CHILDREN) {
     const start = () => {
@@ -165,7 +188,7 @@ async function main(): Promise<void> {
     [
       '',
       `predictwire ${ready ? 'is ready' : 'started (not ready yet: see /readyz)'}`,
-      `  redis        ${config.redisUrl}${redis ? ` (private, data in ${join(dir, 'redis')})` : ''}`,
+      `  redis        ${describeTarget(config.redis)}${redis ? ` (private, data in ${join(dir, 'redis')})` : ''}`,
       `  geo          DEFAULT_GEO=${env.DEFAULT_GEO}${demoGeo ? ' (demo default: local callers count as visitors in New Jersey; set DEFAULT_GEO to change)' : ''}`,
       ...(config.demoEnabled ? [`  demo page    ${base}/demo  (every widget, light and dark, with the two lines to embed it)`] : []),
       `  broad        ${base}/v1/widgets/broad?limit=5`,
@@ -187,7 +210,10 @@ async function main(): Promise<void> {
   );
 }
 
+/** A failure as the launcher reports it: one line for what the user can fix, the stack otherwise. */
+const failure = (err: unknown) => (err instanceof ConfigError ? err.message : String((err as Error)?.stack ?? err));
+
 main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof ConfigError ? err.message : String((err as Error)?.stack ?? err)}\n`);
+  process.stderr.write(`${failure(err)}\n`);
   process.exit(1);
 });

@@ -10,8 +10,15 @@
  * held in memory on every process (limits/limit-blocks.ts) decide it. Redis is asked only when the key is
  * not known to be good: then the address's block is read there too, so even a process that missed
  * a block notice refuses a blocked address before checking its key.
+ *
+ * A block never refuses a key that verified from that address within a block's length (it is still
+ * checked): a forgotten server with an old key must not lock out its neighbours on the same egress
+ * address. Each failure also notes the address against the advertiser id it named, so fixing that
+ * advertiser's keys with the CLI lifts the blocks its servers earned (limits/auth-failure-blocks.ts).
  */
+import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import { addressKey } from '../geo/address-key.js';
+import { noteFailedAddress } from '../limits/auth-failure-blocks.js';
 import { authFailures, countAdvertiserRequest } from '../metrics/http.js';
 import { visitorId } from '../tracking/click-counter.js';
 import type { Deps } from './deps.js';
@@ -25,11 +32,20 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
   /** Counts a failure; the 429 problem when this one used up the address's allowance. */
   const failed = async (req: Request, address: string, reason: 'missing' | 'invalid') => {
     authFailures.labels(reason).inc();
-    deps.log.warn(
-      { request_id: req.id, address_hash: visitorId(address), advertiser_id: req.headers['x-advertiser-id']?.slice(0, 64), reason, path: req.path },
-      'advertiser authentication failed',
-    );
+    const id = req.headers['x-advertiser-id'];
+    deps.log.warn({ request_id: req.id, address_hash: visitorId(address), advertiser_id: id?.slice(0, 64), reason, path: req.path }, 'advertiser authentication failed');
+    if (id && ADVERTISER_ID.test(id)) {
+      const { authFailures: window, authBlockSeconds } = deps.config.limits;
+      void noteFailedAddress(deps.redis, id, address, window.seconds + authBlockSeconds).catch(() => {}); // only what lifting a block needs
+    }
     return deps.limits.take('auth_failures', address);
+  };
+
+  /** Whether the request's key verified from `address` lately: then the address's block does not apply to it. */
+  const waived = (req: Request, address: string) => {
+    const id = req.headers['x-advertiser-id'];
+    const key = req.headers['x-api-key'];
+    return !!id && !!key && deps.verifiedKeys.verifiedFrom(address, id, key);
   };
 
   /** The advertiser's own allowance, from memory; the point is taken after the reply. */
@@ -45,7 +61,8 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
 
   return (req: Request) => {
     if (deps.limits.anyBlocked) {
-      const blocked = deps.limits.blockedNow('auth_failures', addressKey(deps.geo.clientAddress(req)), Date.now());
+      const address = addressKey(deps.geo.clientAddress(req));
+      const blocked = !waived(req, address) && deps.limits.blockedNow('auth_failures', address, Date.now());
       if (blocked) {
         authFailures.labels('blocked').inc();
         throw blocked;
@@ -59,7 +76,7 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
 
   async function checkFully(req: Request) {
     const address = addressKey(deps.geo.clientAddress(req));
-    const blocked = await deps.limits.blocked('auth_failures', address);
+    const blocked = !waived(req, address) && (await deps.limits.blocked('auth_failures', address));
     if (blocked) {
       authFailures.labels('blocked').inc();
       throw blocked;
@@ -81,7 +98,7 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
     }
     let valid: boolean;
     try {
-      valid = await deps.verifiedKeys.verify(id, key);
+      valid = await deps.verifiedKeys.verify(id, key, address);
     } catch {
       // Redis unreachable: say so at once, rather than a 500, a misleading 401 or a hang.
       authFailures.labels('unavailable').inc();

@@ -10,6 +10,8 @@ import type { VerifiedKeys } from '../auth/verified-keys.js';
 import type { ClickBuffer } from '../tracking/click-buffer.js';
 import type { RateLimits } from '../limits/rate-limits.js';
 import type { RedisBreaker } from '../store/redis-breaker.js';
+import type { EvictionPolicy } from '../store/eviction-policy.js';
+import type { DataDirWatch } from '../store/data-dir-watch.js';
 
 import type { ServeContext } from '../serve/context.js';
 
@@ -36,6 +38,10 @@ export interface Deps extends ServeContext {
   limits: RateLimits;
   /** Clicks waiting to be written to Redis. */
   clicks: ClickBuffer;
+  /** Redis's maxmemory-policy, watched (/readyz names an unsafe one). */
+  eviction: EvictionPolicy;
+  /** Whether the data folder can take spilled counts (/readyz says when not). */
+  dataDir: DataDirWatch;
   /** True from SIGTERM on: /readyz answers 503 so load balancers stop sending before we close. */
   draining(): boolean;
 }

@@ -1249,13 +1249,22 @@ export interface components {
              * @enum {string}
              */
             status: "ready" | "degraded" | "not_ready";
-            /** @description What this instance lacks, in words ("redis", "snapshot events/all", "price feed BTC"); empty when ready. */
+            /** @description What this instance lacks, in words ("redis", "snapshot events/all stale", "price feed BTC", "redis maxmemory-policy allkeys-lru", "data folder not writable (EACCES)"); empty when ready. */
             missing: string[];
             /**
              * @description Whether Redis answers.
              * @enum {string}
              */
             redis: "ok" | "unreachable";
+            /** @description Redis's maxmemory-policy; anything but noeviction is named in missing (a full Redis may evict our data). Null before Redis said. */
+            redis_eviction_policy: string | null;
+            /** @description The local data folder, as last probed (every 10 s). */
+            data_dir: {
+                /** @description Whether the data folder takes a write (counts not written to Redis are spilled there at a stop). */
+                writable: boolean;
+                /** @description Bytes free on its file system; null when unknown. */
+                free_bytes: number | null;
+            };
             /** @description True from SIGTERM on. */
             draining: boolean;
             /** @description Every snapshot this instance needs. */
@@ -1270,7 +1279,7 @@ export interface components {
                 version: number | null;
                 /** @description When its data last changed (RFC 3339). */
                 changed_at: string | null;
-                /** @description When it was last fetched successfully (RFC 3339). */
+                /** @description When it was last fetched successfully (RFC 3339), by this instance's clock: a stamp from the future counts from when it was seen. */
                 fetched_at: string | null;
                 /** @description Seconds since fetched_at. */
                 age_seconds: number | null;
@@ -1303,7 +1312,7 @@ export interface components {
             live: {
                 /** @description Ticks folded into windows since start. */
                 ticks_applied: number;
-                /** @description Ticks refused as malformed. */
+                /** @description Ticks refused as malformed or stamped more than a second ahead of our clock. */
                 bad_ticks: number;
                 /** @description The last tick's time per asset (RFC 3339); assets without one yet are absent. */
                 last_tick_at: {

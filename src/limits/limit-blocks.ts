@@ -2,7 +2,8 @@
  * Keys over a rate limit, held in memory on every API process so that refusing them, and letting
  * everyone else through, costs no Redis round trip. A process that finds a key over its limit
  * blocks it here and tells the others on BLOCKS_CHANNEL; each then refuses the key until the
- * block ends.
+ * block ends. A notice whose end has passed (`until` 0) lifts a block early, on every process
+ * (the advertiser CLI sends one: auth-failure-blocks.ts).
  */
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
@@ -19,7 +20,11 @@ export class LimitBlocks {
   /** `${name}\n${key}` → epoch ms the block ends; purged then, so `active` turns false again. */
   readonly #until = new LRUCache<string, number>({ max: 100_000, ttl: 3_600_000, ttlAutopurge: true });
 
-  constructor(private readonly publisher: Redis) {}
+  constructor(
+    private readonly publisher: Redis,
+    /** Told of every block lifted early, so the limiter forgets the key's count too. */
+    private readonly onLift: (name: string, key: string) => void = () => {},
+  ) {}
 
   /** Follows the other processes' blocks on `subscriber` (a connection in subscriber mode). */
   async start(subscriber: Redis): Promise<void> {
@@ -57,6 +62,8 @@ export class LimitBlocks {
 
   #set({ name, key, until }: BlockNotice): void {
     const ttl = until - Date.now();
-    if (ttl > 0) this.#until.set(`${name}\n${key}`, until, { ttl });
+    if (ttl > 0) return void this.#until.set(`${name}\n${key}`, until, { ttl });
+    this.#until.delete(`${name}\n${key}`);
+    this.onLift(name, key);
   }
 }

@@ -30,6 +30,9 @@ export type UsageHeaders = readonly [name: string, value: string, name2: string,
 
 export type LimitName = 'click' | 'ws_upgrade' | 'readyz' | 'variant_build' | 'advertiser' | 'auth_failures';
 
+/** Where a limit's counts live in Redis: `{prefix}:{key}` (rate-limiter-flexible's naming). */
+export const limitPrefix = (name: LimitName) => `pw:rl:${name}`;
+
 /** The RateLimit-Policy field value of `name`. */
 const policyField = (name: LimitName, limit: RateLimit) => `"${name}";q=${limit.points};w=${limit.seconds}`;
 
@@ -75,9 +78,15 @@ export class RateLimits {
     /** The request path's breaker, shared with the other commands on `redis`. */
     private readonly breaker: RedisBreaker = redisBreaker(),
   ) {
-    this.#blocks = new LimitBlocks(redis);
+    // A block lifted early (limit-blocks.ts) forgets the key's count here too, in memory and in Redis.
+    this.#blocks = new LimitBlocks(redis, (name, key) => {
+      const limiter = this.#limiters[name as LimitName];
+      if (!limiter) return;
+      void limiter.memory.delete(key);
+      void limiter.shared?.delete(key).catch(() => {});
+    });
     const make = (name: LimitName, limit: RateLimit, blockSeconds = 0): Limiter => {
-      const base = { keyPrefix: `pw:rl:${name}`, points: limit.points, duration: limit.seconds, blockDuration: blockSeconds };
+      const base = { keyPrefix: limitPrefix(name), points: limit.points, duration: limit.seconds, blockDuration: blockSeconds };
       return {
         limit,
         memory: new RateLimiterMemory(base),

@@ -14,7 +14,7 @@ import { SpotPath, type PathPoint } from './spot-path.js';
 import { VenueQuoteBook } from './venue-quote-book.js';
 import { priorVariance } from './volatility.js';
 import { tickMaySetStrike, windowAt, type ContractWindow } from './window.js';
-import { type Clock, systemClock } from '../model/clock.js';
+import { type Clock, MAX_CLOCK_SKEW_MS, systemClock } from '../model/clock.js';
 
 interface AssetState {
   spot?: number;
@@ -41,8 +41,6 @@ interface WindowState {
   path: SpotPath;
 }
 
-/** Ticks stamped further ahead of our clock than this are refused: one would freeze the spot. */
-const MAX_CLOCK_SKEW_MS = 5_000;
 
 /** Everything a payload builder needs about one (asset, horizon), at one moment. */
 export interface LiveView {
@@ -94,7 +92,8 @@ export class LiveEngine {
   readonly #quotes: VenueQuoteBook | undefined;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
-  #badTicks = 0;
+  /** Ticks dropped, by why: `malformed`, or `future` (stamped more than MAX_CLOCK_SKEW_MS ahead of our clock). */
+  readonly #dropped = { malformed: 0, future: 0 };
   #ticksApplied = 0;
 
   constructor(opts: LiveEngineOptions) {
@@ -150,19 +149,25 @@ export class LiveEngine {
     try {
       tick = Tick.parse(JSON.parse(message));
     } catch {
-      if (this.#badTicks++ % 1000 === 0) this.#log.warn({ message: message.slice(0, 200), dropped: this.#badTicks }, 'dropping malformed tick');
+      if (this.#dropped.malformed++ % 1000 === 0) this.#log.warn({ message: message.slice(0, 200), dropped: this.#dropped.malformed }, 'dropping malformed tick');
       return;
     }
     this.apply(tick);
   }
 
-  /** Applies a validated tick. */
+  /**
+   * Applies a validated tick. Its stamp is never later than our clock: one further ahead than
+   * MAX_CLOCK_SKEW_MS is dropped (a feed whose clock lies would freeze the spot until real time
+   * caught up with it), one a little ahead counts as stamped now.
+   */
   apply(tick: Tick): void {
-    const tickMs = Date.parse(tick.ts);
-    if (tickMs > this.#now() + MAX_CLOCK_SKEW_MS) {
-      if (this.#badTicks++ % 1000 === 0) this.#log.warn({ ts: tick.ts, asset: tick.asset }, 'dropping tick stamped in the future');
+    const stampMs = Date.parse(tick.ts);
+    const nowMs = this.#now();
+    if (stampMs > nowMs + MAX_CLOCK_SKEW_MS) {
+      if (this.#dropped.future++ % 1000 === 0) this.#log.warn({ ts: tick.ts, asset: tick.asset, dropped: this.#dropped.future }, 'dropping tick stamped in the future');
       return;
     }
+    const tickMs = Math.min(stampMs, nowMs);
     const state = this.#assets.get(tick.asset)!;
     // The spot follows the newest tick: an older one (arriving late, or a feed's window-start tick
     // sent after newer ones) never moves it backwards, but may still be a window's strike.
@@ -174,9 +179,8 @@ export class LiveEngine {
       state.source = tick.source;
       this.#ticksApplied++;
     }
-    const now = this.#now();
     for (const horizon of HORIZONS) {
-      const ws = this.#window(tick.asset, horizon, now);
+      const ws = this.#window(tick.asset, horizon, nowMs);
       ws.path.add(tickMs, tick.price);
       const strikes = ws.strike === undefined && tickMaySetStrike(tickMs, ws.window, this.#strikeMaxLagMs);
       if (strikes) {
@@ -188,11 +192,25 @@ export class LiveEngine {
     }
   }
 
-  /** Counters for readiness output and benchmarks. */
-  stats(): { ticksApplied: number; badTicks: number; lastTickAt: Partial<Record<Asset, string>>; quotesHeld: number; badQuotes: number } {
+  /** Counters for readiness output and benchmarks (`badTicks`: every tick dropped, `droppedTicks` by why). */
+  stats(): {
+    ticksApplied: number;
+    badTicks: number;
+    droppedTicks: { malformed: number; future: number };
+    lastTickAt: Partial<Record<Asset, string>>;
+    quotesHeld: number;
+    badQuotes: number;
+  } {
     const lastTickAt: Partial<Record<Asset, string>> = {};
     for (const [asset, s] of this.#assets) if (s.lastTickMs !== undefined) lastTickAt[asset] = new Date(s.lastTickMs).toISOString();
-    return { ticksApplied: this.#ticksApplied, badTicks: this.#badTicks, lastTickAt, ...(this.#quotes?.stats() ?? { quotesHeld: 0, badQuotes: 0 }) };
+    const droppedTicks = { ...this.#dropped };
+    return {
+      ticksApplied: this.#ticksApplied,
+      badTicks: droppedTicks.malformed + droppedTicks.future,
+      droppedTicks,
+      lastTickAt,
+      ...(this.#quotes?.stats() ?? { quotesHeld: 0, badQuotes: 0 }),
+    };
   }
 
   /** The latest quote each venue published for (asset, horizon), whatever its window or age (for metrics). */

@@ -36,7 +36,7 @@ export const clickBufferSize = new Gauge({ name: 'predictwire_click_buffer_size'
 
 export const clickBufferDropped = new Counter({
   name: 'predictwire_click_buffer_dropped_total',
-  help: 'Clicks dropped because the in-memory buffer was full.',
+  help: 'Clicks lost: the in-memory buffer full, or neither written to Redis nor spilled to the data folder at a stop.',
 });
 
 let impressionQueue: { size: number; dropped: number } | undefined;
@@ -52,7 +52,7 @@ new Gauge({
 
 new Counter({
   name: 'predictwire_impressions_dropped_total',
-  help: 'Reported impressions dropped because the in-memory queue was full.',
+  help: 'Reported impressions lost: the in-memory queue full, or neither written to Redis nor spilled to the data folder at a stop.',
   collect() {
     this.reset();
     this.inc(impressionQueue?.dropped ?? 0);

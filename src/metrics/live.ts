@@ -35,6 +35,17 @@ new Counter({
   },
 });
 
+new Counter({
+  name: 'predictwire_live_ticks_dropped_total',
+  aggregator: SHARED,
+  help: 'Price ticks dropped by the live engine, by reason: malformed, or future (stamped more than a second ahead of our clock)',
+  labelNames: ['reason'],
+  collect() {
+    this.reset();
+    for (const [reason, n] of Object.entries(engine?.stats().droppedTicks ?? {})) this.inc({ reason }, n);
+  },
+});
+
 new Gauge({
   name: 'predictwire_price_feed_age_seconds',
   aggregator: SHARED,

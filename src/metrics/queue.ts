@@ -1,6 +1,6 @@
-/** BullMQ job counts per state, read from Redis at scrape time (worker process). */
+/** BullMQ job counts per state, read from Redis at scrape time, and schedulers re-created (worker process). */
 import type { Queue } from 'bullmq';
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { withTimeout } from '../with-timeout.js';
 
 const STATES = ['waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized', 'waiting-children'] as const;
@@ -27,3 +27,9 @@ export function exposeQueue(queue: Queue): () => void {
   queues.add(queue);
   return () => queues.delete(queue);
 }
+
+/** Job schedulers the worker found missing from Redis and put back (workers/schedules.ts). */
+export const schedulesRecreated = new Counter({
+  name: 'predictwire_job_schedules_recreated_total',
+  help: "BullMQ job schedulers the worker found missing from Redis (its data flushed, evicted or lost) and re-created",
+});

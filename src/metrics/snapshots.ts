@@ -1,5 +1,5 @@
-/** Snapshot freshness as metrics: age and stale flag per expected snapshot (API process). */
-import { Gauge } from 'prom-client';
+/** Snapshot freshness as metrics: age and stale flag per expected snapshot, and stamps from the future (API process). */
+import { Counter, Gauge } from 'prom-client';
 import type { SnapshotFreshness } from '../store/snapshot-freshness.js';
 
 let source: SnapshotFreshness | undefined;
@@ -27,6 +27,17 @@ new Gauge({
   collect() {
     this.reset();
     for (const s of source?.states() ?? []) this.set({ kind: s.kind, key: s.key }, s.stale ? 1 : 0);
+  },
+});
+
+new Counter({
+  name: 'predictwire_snapshot_future_stamps_total',
+  aggregator: SHARED,
+  help: "Snapshot fetch stamps read from the future (the writer's clock ahead by more than a second), aged from when they were seen",
+  labelNames: ['kind'],
+  collect() {
+    this.reset();
+    for (const [kind, n] of source?.futureStamps() ?? []) this.inc({ kind }, n);
   },
 });
 

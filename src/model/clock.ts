@@ -7,3 +7,10 @@ export type Clock = () => number;
 
 /** The machine's clock. Processes started by tests have theirs moved as a whole (test/support/test-clock.ts). */
 export const systemClock: Clock = () => Date.now();
+
+/**
+ * How far ahead of this process's clock another process's time stamp may be and still be taken as
+ * is (NTP keeps servers within milliseconds; a second leaves room). A stamp further ahead is a
+ * clock that lies: a tick is dropped, a snapshot's fetch time is clamped to when it was seen.
+ */
+export const MAX_CLOCK_SKEW_MS = 1_000;

@@ -6,7 +6,7 @@
  * when read back.
  */
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { SNAPSHOT_KINDS, type Snapshot, type SnapshotKind } from './schemas.js';
@@ -30,6 +30,7 @@ export class SnapshotDisk {
   readonly #pending = new Map<string, PersistedSnapshot>();
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> = Promise.resolve();
+  #failing = false;
 
   constructor(
     private readonly dir: string,
@@ -54,19 +55,26 @@ export class SnapshotDisk {
 
   async #write(batch: PersistedSnapshot[]): Promise<void> {
     if (batch.length === 0) return;
+    let tmp: string | undefined;
     try {
       mkdirSync(this.dir, { recursive: true });
       for (const { snapshot, fetchedAt } of batch) {
         const file = fileOf(this.dir, snapshot.kind, snapshot.key);
         // Per process: API workers share the folder.
-        const tmp = `${file}.${process.pid}.tmp`;
+        tmp = `${file}.${process.pid}.tmp`;
         await writeFile(tmp, JSON.stringify({ fetchedAt, snapshot }), { mode: 0o600 });
         await rename(tmp, file);
       }
     } catch (err) {
-      // The disk copy is a fallback: failing to keep it never affects serving.
-      this.log.warn({ err: (err as Error).message, dir: this.dir }, 'snapshot disk copy not written');
+      // A full folder leaves no half-written file behind.
+      if (tmp) await rm(tmp, { force: true }).catch(() => {});
+      // The disk copy is a fallback: failing to keep it never affects serving. Once per streak:
+      // the data folder's own check (data-dir-watch.ts) keeps saying what is wrong.
+      if (!this.#failing) this.log.warn({ err: (err as Error).message, dir: this.dir }, 'snapshot disk copy not written');
+      this.#failing = true;
+      return;
     }
+    this.#failing = false;
   }
 }
 

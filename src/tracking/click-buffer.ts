@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { Logger } from '../log.js';
 import { clickBufferDropped, clickBufferSize } from '../metrics/http.js';
 import { writeClicks, type Click } from './click-counter.js';
-import { claimSpilled, Replay, spill } from './spill-file.js';
+import { claimSpilled, Replay, settlePending } from './spill-file.js';
 
 /** A spilled click, checked on replay: the file is ours, but a disk can hold anything. */
 const SpilledClick = z.object({
@@ -125,23 +125,25 @@ export class ClickBuffer {
     this.#timer = undefined;
     await this.#flushing;
     await this.flush();
-    const left = this.#pending.length;
-    if (left === 0) return;
-    if (this.opts.spillDir) {
-      try {
-        const file = spill(this.opts.spillDir, 'clicks', this.#pending);
-        this.#pending = [];
-        // Replayed from there: the files this process was replaying are no longer needed.
-        this.#replay.spilled();
-        this.log.warn({ clicks: left, file }, 'clicks not written to Redis at stop; spilled to a file, replayed at the next start');
-        return;
-      } catch (err) {
-        this.log.error({ err: (err as Error).message, dir: this.opts.spillDir }, 'clicks could not be spilled');
-      }
-    }
-    this.#dropped += left;
-    clickBufferDropped.inc(left);
-    this.log.error({ dropped: left }, 'clicks not written to Redis at stop; dropped');
+    this.abandon();
+  }
+
+  /**
+   * Spills what is pending, now and synchronously (the stop's last step, and all a process forced
+   * to exit has time for). What it cannot spill is dropped, counted and logged with its exact
+   * number, and never written afterwards: a reconnect after this finds nothing to write.
+   */
+  abandon(): void {
+    clearInterval(this.#timer);
+    const left = this.#pending;
+    this.#pending = [];
+    clickBufferSize.set(0);
+    const dropped = (n: number) => {
+      this.#dropped += n;
+      clickBufferDropped.inc(n);
+    };
+    // Spilled: the files this process was replaying are no longer needed (their clicks are in the new one).
+    if (settlePending('clicks', left, this.opts.spillDir, this.log, dropped) && left.length > 0) this.#replay.spilled();
   }
 
   /** Puts clicks spilled by an earlier process at the head of the queue. */

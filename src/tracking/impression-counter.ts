@@ -5,8 +5,8 @@
  * visitor, operator, widget class and UTC day across every API process. On the request path only
  * the cheap checks run: bots are left out (isbot, remembered per user agent) and a visitor's
  * operators already queued or written from this process are skipped (impression-gate.ts), so a
- * reload sends Redis nothing. The queue is bounded (MAX_PENDING): beyond it reports are dropped and
- * logged.
+ * reload sends Redis nothing. The queue is bounded (MAX_PENDING): beyond it reports are dropped,
+ * logged and counted (predictwire_impressions_dropped_total).
  *
  * A failed write keeps its batch for the next flush; writing a batch again counts nothing twice.
  * stop() flushes and spills what Redis did not take to a file in the data folder (spill-file.ts),
@@ -20,7 +20,7 @@ import { isBot } from './bot-filter.js';
 import { ImpressionGate } from './impression-gate.js';
 import type { ImpressionTarget } from './impression-links.js';
 import { impressionOf, isNoScript, loadImpressionScript, writeImpressions, type Impression } from './impression-writes.js';
-import { claimSpilled, Replay, spill } from './spill-file.js';
+import { claimSpilled, Replay, settlePending } from './spill-file.js';
 
 // Reports waiting for Redis: a minute or more of a busy process's new visitors (a Redis failover
 // takes seconds), some tens of MB at most.
@@ -143,22 +143,20 @@ export class ImpressionCounter {
     this.#timer = undefined;
     await this.#flushing;
     await this.flush();
-    const left = this.#pending.length;
-    if (left === 0) return;
-    if (this.spillDir) {
-      try {
-        const file = spill(this.spillDir, 'impressions', this.#pending);
-        this.#pending = [];
-        // Replayed from there: the files this process was replaying are no longer needed.
-        this.#replay.spilled();
-        this.log.warn({ impressions: left, file }, 'impressions not written to Redis at stop; spilled to a file, counted at the next start');
-        return;
-      } catch (err) {
-        this.log.error({ err: (err as Error).message, dir: this.spillDir }, 'impressions could not be spilled');
-      }
-    }
-    this.#dropped += left;
-    this.log.error({ dropped: left }, 'impressions not written to Redis at stop; dropped');
+    this.abandon();
+  }
+
+  /**
+   * Spills what is pending, now and synchronously (the stop's last step, and all a process forced
+   * to exit has time for); what it cannot spill is dropped, counted and logged with its exact
+   * number, and never written afterwards.
+   */
+  abandon(): void {
+    clearInterval(this.#timer);
+    const left = this.#pending;
+    this.#pending = [];
+    // Spilled: the files this process was replaying are no longer needed (their reports are in the new one).
+    if (settlePending('impressions', left, this.spillDir, this.log, (n) => (this.#dropped += n)) && left.length > 0) this.#replay.spilled();
   }
 
   /** Puts impressions spilled by an earlier process at the head of the queue. */

@@ -1,23 +1,58 @@
 /**
  * Counts that could not be written to Redis when a process stopped (clicks, impressions), kept on
  * local disk in the data folder and replayed by the next process to start there. One JSON line per
- * item; a file is written under a temporary name and renamed, so a reader never sees half of one,
- * and a reader claims a file by renaming it, so two processes starting at once never both replay it.
+ * item; a file is written under a temporary name, flushed to disk and renamed, so a reader never
+ * sees half of one and a failed write (a full or read-only folder) leaves nothing behind; a reader
+ * claims a file by renaming it, so two processes starting at once never both replay it.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Logger } from '../log.js';
 
 /** The spill folder inside the data folder. */
 export const spillDir = (dataDir: string) => join(dataDir, 'spill');
 
-/** Writes `items` as `{kind}-{pid}-{ms}.jsonl` in `dir`; returns the file's path. */
+/** Writes `items` as `{kind}-{pid}-{ms}.jsonl` in `dir`, whole or not at all; returns the file's path. */
 export function spill(dir: string, kind: string, items: readonly unknown[]): string {
   mkdirSync(dir, { recursive: true });
   const name = `${kind}-${process.pid}-${Date.now()}.jsonl`;
   const tmp = join(dir, `.${name}.tmp`);
-  writeFileSync(tmp, items.map((i) => JSON.stringify(i)).join('\n') + '\n', { mode: 0o600 });
-  renameSync(tmp, join(dir, name));
+  try {
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      const bytes = Buffer.from(items.map((i) => JSON.stringify(i)).join('\n') + '\n');
+      for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, join(dir, name));
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
   return join(dir, name);
+}
+
+/**
+ * The end of a buffer of counts at a stop (or a forced exit): `items`, which Redis did not take,
+ * are spilled to `dir`, or else lost, and either way said in one line with the exact number; lost
+ * ones are also passed to `dropped` (a counter). Returns whether they were spilled.
+ */
+export function settlePending(kind: 'clicks' | 'impressions', items: readonly unknown[], dir: string | undefined, log: Logger, dropped: (n: number) => void): boolean {
+  if (items.length === 0) return true;
+  if (dir) {
+    try {
+      const file = spill(dir, kind, items);
+      log.warn({ [kind]: items.length, file }, `${kind} not written to Redis at stop; spilled to a file, replayed at the next start`);
+      return true;
+    } catch (err) {
+      log.error({ err: (err as Error).message, dir }, `${kind} could not be spilled`);
+    }
+  }
+  dropped(items.length);
+  log.error({ dropped: items.length }, `${kind} not written to Redis at stop; dropped`);
+  return false;
 }
 
 export interface Claimed {

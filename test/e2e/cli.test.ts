@@ -81,7 +81,7 @@ describe('advertiser CLI: export and import', () => {
     try {
       const imported = await runWith({ REDIS_URL: target.url }, 'src/cli/advertiser.ts', 'import', file, '--json');
       expect(imported.code, imported.out).toBe(0);
-      expect(JSON.parse(imported.out)).toEqual({ added: ['backup-gone', 'backup-live'], skipped: [] });
+      expect(JSON.parse(imported.out)).toEqual({ added: ['backup-gone', 'backup-live'], skipped: [], liftedBlocks: 0 });
       const copy = advertiserKeys(client);
       expect(await copy.list()).toEqual(await source.list());
       expect(await copy.verify('backup-live', live)).toBe(true);

@@ -1,6 +1,7 @@
 /**
  * `npm start`'s launcher: starts a private redis-server, the API and the worker; SIGINT stops all of
- * them, leaving no process and no listening port; a missing redis-server is one clear line.
+ * them, leaving no process and no listening port; a missing redis-server, and a REDIS_URL or
+ * Sentinel that does not answer, are one clear line saying what to set.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -79,4 +80,22 @@ suite('embedded launcher', () => {
     expect(err.trim().split('\n')).toHaveLength(1);
     expect(err).toMatch(/redis-server was not found.*apt-get install redis-server/);
   }, 30_000);
+
+  it('a REDIS_URL or REDIS_SENTINELS that does not answer is one line saying what to set', async () => {
+    const nobody = await freePort();
+    for (const [setting, value, hint] of [
+      ['REDIS_URL', `redis://:secret@127.0.0.1:${nobody}`, /^cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ \(from REDIS_URL\): .*; set REDIS_URL to a Redis that answers, or unset it/],
+      ['REDIS_SENTINELS', `127.0.0.1:${nobody}`, /^cannot reach Redis at the primary "mymaster" of the sentinels 127\.0\.0\.1:\d+ \(from REDIS_SENTINELS\): .*; set REDIS_SENTINELS/],
+    ] as const) {
+      const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir(), [setting]: value };
+      if (setting === 'REDIS_SENTINELS') delete env.REDIS_URL;
+      const child = spawn(process.execPath, ['--import', 'tsx', launcher], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
+      expect(code, err).toBe(1);
+      expect(err.trim().split('\n'), err).toEqual([expect.stringMatching(hint)]);
+      expect(err).not.toContain('secret');
+    }
+  }, 60_000);
 });

@@ -1,15 +1,20 @@
 /**
  * Drills of the limits, against real API processes on a real Redis over real sockets: 429s with
- * their headers (clicks over their limit are redirected instead: rotation.test.ts), failed-authentication blocking, the per-address WebSocket cap and message rate,
+ * their headers (clicks over their limit are redirected instead: rotation.test.ts), failed-authentication
+ * blocking (never of a key that verified from the address; lifted by the CLI's import, rotate and retire), the per-address WebSocket cap and message rate,
  * revocation across processes, request ids, GET bodies refused, and the drain on SIGTERM.
  * Limits are set low here through the same settings an operator uses.
  */
+import { mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { openWebSocket, refusedUpgrade } from '../support/ws-client.js';
 import { MAX_MESSAGE_BYTES } from '../../src/transport/ws-server.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import { spawnTsx } from '../support/processes.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
@@ -114,6 +119,68 @@ describe('failed authentication', () => {
     expect(api.output()).not.toContain(address);
     expect(api.output()).not.toContain('AAAAAAAAAA');
   });
+
+  it('never refuses a key that verified from the blocked address, while a key new to it is refused', async () => {
+    const keys = advertiserKeys(redis.client);
+    const id = 'limits-neighbour';
+    const key = await keys.create(id, 'Neighbour', new Date());
+    const address = '81.2.69.70';
+    const events = (headers: Record<string, string>) => get('/advertiser/v1/widgets/events', address, headers);
+    expect((await events({ 'x-advertiser-id': id, 'x-api-key': key })).status).toBe(200);
+    // A forgotten server behind the same egress address, with a key that no longer works.
+    const stale = { 'x-advertiser-id': id, 'x-api-key': `pwk_${'B'.repeat(43)}` };
+    for (let i = 0; i < 5; i++) expect((await events(stale)).status).toBe(401);
+    expect((await events(stale)).status).toBe(429);
+    // The good server keeps its service, request after request; the forgotten one stays blocked.
+    for (let i = 0; i < 5; i++) expect((await events({ 'x-advertiser-id': id, 'x-api-key': key })).status).toBe(200);
+    expect((await events(stale)).status).toBe(429);
+    // A right key that never verified from there gets nothing from the block: a guess is no use.
+    expect((await events({ 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey })).status).toBe(429);
+  });
+
+  it('import, rotate and retire lift the blocks that failures as that advertiser earned, on every process', async () => {
+    const keys = advertiserKeys(redis.client);
+    const cli = async (...args: string[]) => {
+      const run = spawnTsx('src/cli/advertiser.ts', [...args, '--json'], { ...process.env, REDIS_URL: redis.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pw-cli-')) });
+      expect(await run.exit, run.output()).toBe(0);
+      return JSON.parse(run.output()) as { liftedBlocks: number; apiKey?: string };
+    };
+    const blockFrom = async (address: string, id: string) => {
+      const wrong = { 'x-advertiser-id': id, 'x-api-key': `pwk_${'C'.repeat(43)}` };
+      for (let i = 0; i < 6; i++) await get('/advertiser/v1/widgets/events', address, wrong);
+      expect((await get('/advertiser/v1/widgets/events', address, wrong)).status).toBe(429);
+    };
+    const status = (address: string, id: string, key: string, base: string) => get('/advertiser/v1/widgets/events', address, { 'x-advertiser-id': id, 'x-api-key': key }, base).then((r) => r.status);
+
+    // import: a brute-force against the advertiser blocked its address; the restore lifts it.
+    const restored = 'limits-restored';
+    const restoredKey = await keys.create(restored, 'Restored', new Date());
+    const backup = join(mkdtempSync(join(tmpdir(), 'pw-backup-')), 'advertisers.json');
+    const exported = spawnTsx('src/cli/advertiser.ts', ['export', backup], { ...process.env, REDIS_URL: redis.url });
+    expect(await exported.exit, exported.output()).toBe(0);
+    await blockFrom('81.2.69.80', restored);
+    for (const base of [api.base, other.base]) expect(await status('81.2.69.80', restored, restoredKey, base)).toBe(429);
+    // (every advertiser of the file: the others here earned blocks in the tests above)
+    expect((await cli('import', backup)).liftedBlocks).toBeGreaterThanOrEqual(1);
+    for (const base of [api.base, other.base]) {
+      await expect.poll(() => status('81.2.69.80', restored, restoredKey, base), { timeout: 2_000, interval: 50 }).toBe(200);
+    }
+
+    // rotate: a server kept a retired key; the new key works from its address at once.
+    const rotated = 'limits-rotated';
+    await keys.create(rotated, 'Rotated', new Date());
+    await blockFrom('81.2.69.81', rotated);
+    const { apiKey: fresh, liftedBlocks } = await cli('rotate', rotated);
+    expect(liftedBlocks).toBe(1);
+    for (const base of [api.base, other.base]) {
+      await expect.poll(() => status('81.2.69.81', rotated, fresh!, base), { timeout: 2_000, interval: 50 }).toBe(200);
+    }
+
+    // retire: the same after the overlap ends.
+    await blockFrom('81.2.69.82', rotated);
+    expect((await cli('retire', rotated)).liftedBlocks).toBe(1);
+    await expect.poll(() => status('81.2.69.82', rotated, fresh!, api.base), { timeout: 2_000, interval: 50 }).toBe(200);
+  }, 60_000);
 
   it('a revoked key stops working on every process at once, though successful checks are cached', async () => {
     const keys = advertiserKeys(redis.client);

@@ -7,9 +7,12 @@
  * API stopped before Redis returns: spilled to the data folder, counted by the next API. A frozen
  * Redis costs a request nothing once the breaker has opened. An API started while Redis is away
  * serves the disk copy of the last snapshots, marked stale, and follows Redis once it is back.
+ * A key known good gets no error through the reconnect either. SIGHUP to an API worker during an
+ * outage stops it as SIGTERM does: every click it buffered is spilled and counted. A data folder
+ * the API cannot write is reported at once, and the stop then says exactly how many clicks it lost.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
@@ -21,7 +24,8 @@ import { loadConfig } from '../../src/config.js';
 import { BREAK_AFTER } from '../../src/store/redis-breaker.js';
 import { EXPECTED_SNAPSHOTS } from '../../src/store/keys.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
-import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { alive } from '../support/processes.js';
+import { advertiserKeys, scrape, spawnProcess, testEnv, unprivileged, waitFor, type ServiceProcess } from '../support/service.js';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0';
 let dir: string;
@@ -95,13 +99,29 @@ async function timed(request: () => Promise<Response>): Promise<{ res: Response;
 }
 
 /** A signed click link from a broad widget, its operator, today and that operator's count now. */
-async function clickLink(address: string) {
-  const widget = await get('/v1/widgets/broad?fallback_geo=GB&limit=1', address);
+async function clickLink(address: string, base = api.base) {
+  const widget = await fetch(`${base}/v1/widgets/broad?fallback_geo=GB&limit=1`, { headers: { 'user-agent': BROWSER, 'x-forwarded-for': address } });
   const link = new URL(BroadWidgetPayload.parse(await widget.json()).operators[0]!.routing.web_url);
   const operatorId = link.searchParams.get('o')!;
   const day = new Date().toISOString().slice(0, 10);
   return { link, operatorId, day, before: await client.pfcount(clicksKey(operatorId, day)) };
 }
+
+/** The API workers of the primary `proc` (its direct children running the API entry). */
+const apiWorkersOf = (proc: ServiceProcess) =>
+  execFileSync('ps', ['-o', 'pid=,cmd=', '--ppid', String(proc.child.pid)], { encoding: 'utf8' })
+    .split('\n')
+    .filter((row) => row.includes('src/main.ts'))
+    .map((row) => Number(row.trim().split(/\s+/)[0]));
+
+/** The JSON log lines of `proc` whose message is `msg`. */
+const logLines = (proc: ServiceProcess, msg: string) =>
+  proc
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{') && l.includes(msg))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l.msg === msg);
 
 async function killRedis(): Promise<void> {
   server.kill('SIGKILL');
@@ -145,6 +165,15 @@ describe('Redis killed and restarted under traffic', () => {
     expect(readiness.missing).toContain('redis');
 
     await restartRedis();
+    // Through the reconnect (cached checks dropped, the breaker still open, the first commands
+    // slow) a key known good keeps working: not one error, until Redis answers again and after.
+    const afterReconnect: number[] = [];
+    const redisBack = async () => ((await (await get('/readyz', '81.2.72.1')).json()) as { redis: string }).redis === 'ok';
+    for (let back = 0; back < 10; ) {
+      afterReconnect.push((await adv('used', `81.2.72.${(afterReconnect.length % 250) + 1}`)).status);
+      if (back > 0 || (await redisBack())) back++;
+    }
+    expect(afterReconnect.filter((s) => s !== 200)).toEqual([]);
     // every click made during the outage is written once Redis is back
     await expect.poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 20_000, interval: 200 }).toBe(before + VISITORS);
     // and keys can be checked again, by the same process
@@ -217,4 +246,70 @@ describe('Redis killed and restarted under traffic', () => {
     await expect.poll(async () => ((await (await get('/readyz', '81.2.77.1')).json()) as { missing: string[] }).missing, { timeout: 30_000, interval: 250 }).not.toContain('redis');
     await expect.poll(async () => BroadWidgetPayload.parse(await (await get('/v1/widgets/broad?fallback_geo=GB&limit=1', '81.2.77.2')).json()).stale, { timeout: 30_000, interval: 250 }).toBeUndefined();
   }, 90_000);
+
+  it('SIGHUP to an API worker during an outage: it stops as on SIGTERM, spills, and every buffered click is counted', async () => {
+    const cluster = await spawnProcess('src/main.ts', { ...env, API_WORKERS: '2', DATA_DIR: join(dir, 'cluster-data') });
+    try {
+      await waitFor(`${cluster.base}/readyz`, (s) => s === 200, cluster, 60_000);
+      const { link, operatorId, day, before } = await clickLink('81.2.78.1', cluster.base);
+      const workers = apiWorkersOf(cluster);
+      expect(workers).toHaveLength(2);
+
+      await killRedis();
+      const CLICKS = 20;
+      for (let v = 0; v < CLICKS; v++) {
+        const click = await fetch(`${cluster.base}${link.pathname}${link.search}`, { headers: { 'user-agent': BROWSER, 'x-forwarded-for': `81.2.79.${v + 1}` }, redirect: 'manual' });
+        expect(click.status).toBe(302);
+      }
+      // Each worker in turn: the kernel may have handed every click to one of them.
+      for (const pid of workers) {
+        process.kill(pid, 'SIGHUP'); // a closed terminal, a log rotation
+        await expect.poll(() => alive(pid), { timeout: 20_000, interval: 100 }).toBe(false);
+      }
+      const spilled = logLines(cluster, 'clicks not written to Redis at stop; spilled to a file, replayed at the next start');
+      expect(spilled.reduce((n, l) => n + (l.clicks as number), 0)).toBe(CLICKS);
+      expect(logLines(cluster, 'clicks not written to Redis at stop; dropped')).toEqual([]);
+
+      // The primary restarted both; with Redis back, the new workers count what the old ones spilled.
+      await restartRedis();
+      await expect.poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 30_000, interval: 200 }).toBe(before + CLICKS);
+      expect(cluster.child.exitCode).toBeNull();
+    } finally {
+      await cluster.stop();
+    }
+  }, 120_000);
+
+  it('a data folder it cannot write is reported before anything needs it, and the stop says exactly how many clicks it lost', async () => {
+    // Owned by root and private (mkdtemp's 0700): the API, run as nobody, cannot write there. Run
+    // as another user, the folder is made read-only instead (root would write through that mode).
+    const folder = mkdtempSync(join(tmpdir(), 'pw-readonly-'));
+    if (process.getuid?.() !== 0) chmodSync(folder, 0o555);
+    const adminPort = await freePort();
+    const reader = await spawnProcess('src/main.ts', { ...env, DATA_DIR: folder, ADMIN_PORT: String(adminPort) }, undefined, unprivileged());
+    try {
+      await waitFor(`${reader.base}/readyz`, (s) => s === 200, reader, 60_000);
+      const ready = (await (await fetch(`${reader.base}/readyz`)).json()) as { status: string; missing: string[]; data_dir: { writable: boolean } };
+      expect(ready).toMatchObject({ status: 'degraded', data_dir: { writable: false } });
+      expect(ready.missing).toContain('data folder not writable (EACCES)');
+      expect(await scrape(adminPort, 'predictwire_data_dir_writable')).toBe(0);
+      await expect.poll(() => logLines(reader, 'data folder cannot take spilled counts: clicks and impressions not written to Redis at a stop would be lost').length, { timeout: 5_000 }).toBe(1);
+
+      const { link, operatorId, day, before } = await clickLink('81.2.80.1', reader.base);
+      await killRedis();
+      const CLICKS = 7;
+      for (let v = 0; v < CLICKS; v++) {
+        const click = await fetch(`${reader.base}${link.pathname}${link.search}`, { headers: { 'user-agent': BROWSER, 'x-forwarded-for': `81.2.81.${v + 1}` }, redirect: 'manual' });
+        expect(click.status).toBe(302);
+      }
+      await reader.stop();
+      expect(logLines(reader, 'clicks could not be spilled')).toHaveLength(1);
+      expect(logLines(reader, 'clicks not written to Redis at stop; dropped').map((l) => l.dropped)).toEqual([CLICKS]);
+      expect(readdirSync(folder)).toEqual([]); // no empty or half-written file left behind
+      await restartRedis();
+      expect(await client.pfcount(clicksKey(operatorId, day))).toBe(before);
+    } finally {
+      await reader.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

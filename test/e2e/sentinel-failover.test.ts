@@ -2,8 +2,10 @@
  * Redis failover end to end: a real primary, replica and three sentinels; the real API, worker and
  * price-feed processes configured with REDIS_SENTINELS; widget and advertiser traffic throughout.
  * The primary is SIGKILLed, the sentinels promote the replica, and every process must carry on
- * without a restart: no advertiser key lost, no error outside the failover window, fresh snapshots
- * and ticks afterwards. The measured window is printed (docs/deploy.md, "Scaling out", reports it).
+ * without a restart: no advertiser key lost, not one error for a key verified before the kill
+ * (known good keys carry over the failover and the reconnect), fresh snapshots and ticks
+ * afterwards. The measured window of key checks that had to wait is printed (docs/deploy.md,
+ * "Scaling out", reports it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
@@ -101,6 +103,11 @@ describe('Redis Sentinel failover', () => {
     // Replication is asynchronous: a write survives a failover once a replica has it. WAIT says so.
     expect(await client.wait(1, 5_000)).toBeGreaterThanOrEqual(1);
 
+    // Every key verified once before the kill: each is a cached, known good key.
+    for (const [id, key] of credentials) {
+      const res = await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': id, 'x-api-key': key } });
+      expect(res.status, id).toBe(200);
+    }
     const load = traffic(credentials);
     // Every path answered before the kill: the traffic is under way.
     const answered = () => load.samples.filter((x) => x.status === 200).length;
@@ -123,37 +130,24 @@ describe('Redis Sentinel failover', () => {
         { timeout: 60_000, interval: 250 },
       )
       .toBeGreaterThan(promotedAt);
-    // Some traffic after recovery, so "no error beyond the window" has something to stand on: wait
-    // for advertiser requests that began after the last failed one (the Redis breaker may hold
-    // failures for a few seconds after the failover, longer on a loaded machine), then a few rounds
-    // of every path more.
-    const recovered = () => {
-      const lastBad = Math.max(killedAt, ...load.samples.filter((x) => x.status !== 200).map((x) => x.end));
-      return load.samples.filter((x) => x.kind === 'advertiser' && x.start > lastBad).length;
-    };
-    await expect.poll(recovered, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(4);
+    // Traffic through the API's reconnect and after it: wait until its Redis answers again (its
+    // readiness ping goes through the request path's breaker), then for a few advertiser requests more.
+    await expect.poll(async () => ((await (await fetch(`${api.base}/readyz`)).json()) as { redis: string }).redis, { timeout: 60_000, interval: 250 }).toBe('ok');
+    const backAt = Date.now();
+    await expect.poll(() => load.samples.filter((x) => x.kind === 'advertiser' && x.start > backAt).length, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(4);
     await load.stop();
 
     // Not restarted: the same processes that started before the kill are still running.
     for (const proc of [api, worker, feed]) expect(proc.child.exitCode, proc.output()).toBeNull();
 
     const samples = load.samples;
-    const failed = samples.filter((s) => s.status !== 200);
-    // Public widgets are served from memory: the failover never shows there.
-    expect(samples.filter((s) => s.kind === 'widget' && s.status !== 200)).toEqual([]);
-    // Key checks read Redis: during the window they may wait or get a 503 telling the caller to retry.
-    for (const s of failed) expect(s.status).toBe(503);
-    // The window ends with the last advertiser request that failed or had to wait for Redis; every
-    // request started after it succeeded.
-    const lastBad = Math.max(killedAt, ...failed.map((s) => s.end));
-    const after = samples.filter((s) => s.start > lastBad);
-    expect(after.filter((s) => s.kind === 'advertiser').length).toBeGreaterThan(0);
-    expect(after.every((s) => s.status === 200)).toBe(true);
+    // Public widgets are served from memory, and keys known good are taken from memory while
+    // Redis cannot answer: the failover shows nowhere, not even right after the reconnect.
+    expect(samples.filter((s) => s.status !== 200)).toEqual([]);
     const slowest = Math.max(0, ...samples.filter((s) => s.kind === 'advertiser' && s.end > killedAt).map((s) => s.end - Math.max(s.start, killedAt)));
-    const windowMs = Math.max(lastBad - killedAt, slowest);
     console.info(
       `failover: promoted ${promotedAt - killedAt} ms after the kill (down-after 1000 ms); ` +
-        `key checks unavailable or delayed for ${windowMs} ms; ${failed.length} of ${samples.length} requests answered 503; 0 widget errors`,
+        `the slowest key check took ${slowest} ms; 0 errors in ${samples.length} requests`,
     );
 
     // No key lost: each one created before the kill still verifies, through the API.

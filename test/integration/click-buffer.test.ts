@@ -1,9 +1,14 @@
 /**
  * The click buffer against a real redis-server: clicks wait in memory while the connection is
  * down and are written when it is back, each once; the buffer is bounded and counts what it drops;
- * a visitor counts for a bounded number of operators a day.
+ * a visitor counts for a bounded number of operators a day; a stop that can neither write nor spill
+ * says exactly how many it lost, leaves no file behind, and writes none of them later.
  */
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pino } from 'pino';
+import { register } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { connectRedisFailFast, whenReady } from '../../src/store/redis.js';
@@ -57,5 +62,27 @@ describe('ClickBuffer', () => {
     await buffer.flush();
     expect(await redis.client.pfcount(clicksKey('betmgm', DAY))).toBe(0);
     expect(await redis.client.pfcount(clicksKey('bet365', DAY))).toBe(1);
+  });
+
+  it('a stop that cannot spill (the data folder unusable) counts exactly what it lost, leaves no file, and writes none of it later', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-nospill-'));
+    // A spill folder whose path runs through a regular file cannot be made, even by root.
+    writeFileSync(join(dir, 'data'), 'not a folder');
+    const lines: Array<Record<string, unknown>> = [];
+    const logged = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const counted = async () => (await register.getSingleMetricAsString('predictwire_click_buffer_dropped_total')).match(/ (\d+)$/m)?.[1];
+    const before = Number(await counted());
+    const buffer = new ClickBuffer(conn, logged, { max: 100, maxPerVisitorDay: 10, flushMs: 60_000, spillDir: join(dir, 'data', 'spill') });
+    buffer.start();
+    conn.disconnect(true); // reconnects by itself, after the stop
+    for (const v of ['v1', 'v2', 'v3', 'v4']) buffer.add(click('bet365', v));
+    await buffer.stop();
+    expect(lines.filter((l) => l.msg === 'clicks not written to Redis at stop; dropped').map((l) => l.dropped)).toEqual([4]);
+    expect(Number(await counted()) - before).toBe(4);
+    expect(readdirSync(dir)).toEqual(['data']);
+    // Redis back: the clicks the line called lost stay lost, so the line was exact.
+    await whenReady(conn);
+    await buffer.flush();
+    expect(await redis.client.pfcount(clicksKey('bet365', DAY))).toBe(0);
   });
 });

@@ -12,6 +12,7 @@ import { operatorById } from '../../src/catalog/operators.js';
 import { shownOperators } from '../../src/catalog/shown-operators.js';
 import { widgetContext } from '../../src/serve/widget-context.js';
 import { LiveEngine } from '../../src/live/engine.js';
+import { MAX_CLOCK_SKEW_MS } from '../../src/model/clock.js';
 import { LivePayloads } from '../../src/serve/live-payloads.js';
 import type { Tick, VenueQuoteMessage } from '../../src/model/index.js';
 import { LIVE_VENUES } from '../../src/live/venues.js';
@@ -91,6 +92,7 @@ describe('live engine', () => {
   });
 
   it('an older tick never moves the spot backwards', async () => {
+    clock = T0 + 2_000;
     const e = await startEngine();
     e.apply(tick(100, T0 + 2_000));
     e.apply(tick(90, T0 + 1_000));
@@ -181,6 +183,21 @@ describe('live engine', () => {
     e.apply(tick(101, T0 + 1_000));
     expect(e.view('BTC', 5).spot).toBe(101);
     expect(e.stats().badTicks).toBe(1);
+  });
+
+  it('drops a tick more than MAX_CLOCK_SKEW_MS ahead, and takes one a little ahead as stamped now, so neither freezes the price', async () => {
+    const e = await startEngine();
+    clock = T0 + 10_000;
+    e.apply(tick(100, clock));
+    e.apply(tick(999, clock + MAX_CLOCK_SKEW_MS + 3_000)); // 4 s ahead: dropped, counted
+    expect(e.view('BTC', 5).spot).toBe(100);
+    e.apply(tick(102, clock + MAX_CLOCK_SKEW_MS)); // just within: applied, as of now
+    expect(e.view('BTC', 5)).toMatchObject({ spot: 102, lastTickMs: clock });
+    // The next honest tick moves the price at once, not when real time catches up with the other's stamp.
+    clock += 100;
+    e.apply(tick(103, clock));
+    expect(e.view('BTC', 5).spot).toBe(103);
+    expect(e.stats().droppedTicks).toEqual({ malformed: 0, future: 1 });
   });
 
   it('drops malformed tick messages without stopping', async () => {

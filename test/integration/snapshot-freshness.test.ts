@@ -1,7 +1,8 @@
 /**
  * Snapshot freshness from the meta the worker writes, on a real Redis, with time as an argument:
  * stale after the configured missed refreshes, the marker payloads carry, change notices, and the
- * payload cache stamping bodies built while stale.
+ * payload cache stamping bodies built while stale; a flushed Redis forgets nothing here, and a stamp
+ * from a clock running ahead is aged from when it was seen.
  */
 import { pino } from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -67,5 +68,44 @@ describe('SnapshotFreshness', () => {
     await freshness.poll();
     const stale = JSON.parse(payloads.put('events', 'a', { widget_class: 'x' }, T1.toISOString()).body.toString()) as Record<string, unknown>;
     expect(stale).toEqual({ widget_class: 'x', stale: true, data_fetched_at: T1.toISOString() });
+  });
+
+  it('keeps the last fetch time when Redis forgets the snapshot, so the data still turns stale and is flagged', async () => {
+    await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.6), T1);
+    await freshness.poll();
+    await redis.client.flushdb(); // FLUSHALL, an eviction, a restart without persistence
+    nowMs += 16_000;
+    await freshness.poll();
+    expect(freshness.states().find((s) => s.kind === 'events')).toMatchObject({ stale: true, ageSeconds: 16, fetchedAt: T1.toISOString() });
+    expect(freshness.staleMarker('events')).toEqual({ stale: true, data_fetched_at: T1.toISOString() });
+
+    // The worker writes again: fresh, from the new stamp.
+    await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.6), new Date(nowMs));
+    await freshness.poll();
+    expect(freshness.staleMarker('events')).toBeUndefined();
+  });
+
+  it('ages a stamp from the future from when it was seen, and counts it', async () => {
+    const HOUR = 3_600_000;
+    await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.6), new Date(T1.getTime() + HOUR)); // the worker's clock an hour ahead
+    await freshness.poll();
+    expect(freshness.states().find((s) => s.kind === 'events')).toMatchObject({ stale: false, ageSeconds: 0, fetchedAt: T1.toISOString() });
+    expect(freshness.futureStamps().get('events')).toBe(1);
+
+    // The worker dies: the data turns stale after the limit by our clock, not an hour later.
+    nowMs += 15_000;
+    await freshness.poll();
+    expect(freshness.staleMarker('events')).toBeUndefined();
+    nowMs += 1_000;
+    await freshness.poll();
+    expect(freshness.staleMarker('events')).toEqual({ stale: true, data_fetched_at: T1.toISOString() });
+    expect(freshness.futureStamps().get('events')).toBe(1); // the same stamp read again is not counted again
+  });
+
+  it('a stamp from the past counts from its own time, however late it is read', async () => {
+    await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.6), new Date(T1.getTime() - 20_000));
+    await freshness.poll();
+    expect(freshness.states().find((s) => s.kind === 'events')).toMatchObject({ stale: true, ageSeconds: 20 });
+    expect(freshness.futureStamps().size).toBe(0);
   });
 });

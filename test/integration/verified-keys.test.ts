@@ -1,12 +1,14 @@
 /**
  * Cached advertiser key checks against a real redis-server: a success is reused, a revoke or
- * rotate announced on the channel ends it, and the registered ids follow creates and revokes.
+ * rotate announced on the channel ends it, and the registered ids follow creates and revokes; a key
+ * known good stays so through a reconnect, while Redis cannot answer, until Redis itself says no.
  */
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
 import { VerifiedKeys } from '../../src/auth/verified-keys.js';
+import { connectRedisFailFast, whenReady } from '../../src/store/redis.js';
 import { useRedis } from '../support/redis.js';
 
 const redis = useRedis();
@@ -64,5 +66,38 @@ describe('VerifiedKeys', () => {
     await expect.poll(() => verified.isRegistered('late-adv'), { timeout: 1_000, interval: 10 }).toBe(true);
     await admin.revoke('late-adv', NOW);
     await expect.poll(() => verified.isRegistered('late-adv'), { timeout: 1_000, interval: 10 }).toBe(false);
+  });
+
+  it('keeps a key known good through a reconnect while Redis cannot answer, until Redis itself says no', async () => {
+    const log = pino({ level: 'silent' });
+    const conn = connectRedisFailFast({ url: redis.url }, 'test-keys', log, 300);
+    const sub = new Redis(redis.url);
+    const outage = new VerifiedKeys(new AdvertiserKeys(conn, PEPPER), sub, 0, log, { outageGraceSeconds: 60 });
+    try {
+      await whenReady(conn);
+      await outage.start();
+      const key = await admin.create('outage-adv', 'Outage', NOW);
+      await expect.poll(() => outage.isRegistered('outage-adv'), { timeout: 1_000, interval: 10 }).toBe(true); // the create's notice is in
+      expect(await outage.verify('outage-adv', key)).toBe(true);
+      // The subscription reconnects (notices may have been missed): cached checks go, the outage list stays.
+      const reconnected = new Promise((r) => sub.once('ready', r));
+      sub.disconnect(true);
+      await reconnected;
+      conn.disconnect(); // and Redis cannot answer checks
+      expect(await outage.verify('outage-adv', key)).toBe(true);
+      await expect(outage.verify('outage-adv', `${key.slice(0, -1)}x`)).rejects.toThrow();
+
+      // Revoked behind its back (no notice): the first answer from Redis ends it.
+      if (conn.status !== 'end') await new Promise((r) => conn.once('end', r));
+      await conn.connect();
+      await redis.client.hset('pw:adv:outage-adv', 'status', 'revoked');
+      expect(await outage.verify('outage-adv', key)).toBe(false);
+      conn.disconnect();
+      await expect(outage.verify('outage-adv', key)).rejects.toThrow();
+    } finally {
+      outage.stop();
+      conn.disconnect();
+      sub.disconnect();
+    }
   });
 });

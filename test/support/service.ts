@@ -1,5 +1,5 @@
 /** Starts the real API and worker processes (as `npm start` does) against a given Redis. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,13 +26,20 @@ export interface ServiceProcess {
  * `nodeArgs` defaults to running TypeScript through tsx; pass [] for compiled JavaScript (dist/).
  * With a test clock's `env` (test/support/test-clock.ts) the process runs on that clock.
  */
-export async function spawnProcess(entry: string, env: Record<string, string>, nodeArgs: string[] = ['--import', 'tsx']): Promise<ServiceProcess> {
+export async function spawnProcess(
+  entry: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = ['--import', 'tsx'],
+  /** Run as another user (`unprivileged()`). */
+  user: Pick<SpawnOptions, 'uid' | 'gid'> = {},
+): Promise<ServiceProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   const clock = env.PW_TEST_CLOCK_FILE ? ['--import', resolve(root, 'test/support/test-clock.ts')] : [];
   const child = spawn(process.execPath, [...nodeFlagsFor(entry), ...nodeArgs, ...clock, resolve(root, entry)], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...user,
   });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -44,6 +51,20 @@ export async function spawnProcess(entry: string, env: Record<string, string>, n
     output: () => out,
     stop: () => stopChild(child),
   };
+}
+
+/**
+ * Spawn options that run a process as `nobody` when the tests run as root, so that a folder's
+ * permissions bind it (root writes through a read-only mode); none otherwise.
+ */
+export function unprivileged(): Pick<SpawnOptions, 'uid' | 'gid'> {
+  return process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+}
+
+/** The value of one series (name with its labels, as exposed) on the admin port `port`'s /metrics; NaN when absent. */
+export async function scrape(port: number | string, series: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  return Number(new RegExp(`^${series.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 }
 
 /** Polls `url` until `accept(status)` or the timeout; throws with the process output on failure. */

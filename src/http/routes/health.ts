@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { priceFeedStaleness } from '../../metrics/live.js';
+import { dataDirProblem } from '../../store/data-dir-watch.js';
 import { withTimeout } from '../../with-timeout.js';
 import type { Deps } from '../deps.js';
 import { json } from '../../transport/respond.js';
@@ -22,8 +23,22 @@ const TickTimes = z.record(z.string(), z.string()).describe('The last tick\'s ti
 /** GET /readyz: whether this instance can serve, and why not (docs/operations.md). */
 export const ReadyBody = z.object({
   status: z.enum(['ready', 'degraded', 'not_ready']).describe('ready; degraded (serving without Redis or with stale data, still 200); not_ready (503).'),
-  missing: z.array(z.string()).describe('What this instance lacks, in words ("redis", "snapshot events/all", "price feed BTC"); empty when ready.'),
+  missing: z
+    .array(z.string())
+    .describe(
+      'What this instance lacks, in words ("redis", "snapshot events/all stale", "price feed BTC", "redis maxmemory-policy allkeys-lru", "data folder not writable (EACCES)"); empty when ready.',
+    ),
   redis: z.enum(['ok', 'unreachable']).describe('Whether Redis answers.'),
+  redis_eviction_policy: z
+    .string()
+    .nullable()
+    .describe("Redis's maxmemory-policy; anything but noeviction is named in missing (a full Redis may evict our data). Null before Redis said."),
+  data_dir: z
+    .object({
+      writable: z.boolean().describe('Whether the data folder takes a write (counts not written to Redis are spilled there at a stop).'),
+      free_bytes: z.number().nullable().describe("Bytes free on its file system; null when unknown."),
+    })
+    .describe('The local data folder, as last probed (every 10 s).'),
   draining: z.boolean().describe('True from SIGTERM on.'),
   snapshots: z
     .array(
@@ -33,7 +48,7 @@ export const ReadyBody = z.object({
         loaded: z.boolean().describe('Whether this instance holds it.'),
         version: z.number().nullable().describe('Its version; null when not loaded.'),
         changed_at: z.string().nullable().describe('When its data last changed (RFC 3339).'),
-        fetched_at: z.string().nullable().describe('When it was last fetched successfully (RFC 3339).'),
+        fetched_at: z.string().nullable().describe("When it was last fetched successfully (RFC 3339), by this instance's clock: a stamp from the future counts from when it was seen."),
         age_seconds: z.number().nullable().describe('Seconds since fetched_at.'),
         stale: z.boolean().describe('True past its staleness limit.'),
         stale_after_seconds: z.number().describe('Its staleness limit.'),
@@ -50,7 +65,7 @@ export const ReadyBody = z.object({
   live: z
     .object({
       ticks_applied: z.number().describe('Ticks folded into windows since start.'),
-      bad_ticks: z.number().describe('Ticks refused as malformed.'),
+      bad_ticks: z.number().describe('Ticks refused as malformed or stamped more than a second ahead of our clock.'),
       last_tick_at: TickTimes,
       quotes_held: z.number().describe('Venue quotes held in memory.'),
       bad_quotes: z.number().describe('Venue quotes refused as malformed.'),
@@ -65,7 +80,7 @@ export const DrainingBody = z.object({ status: z.literal('draining').describe('A
 export const healthRoute = (): Handler => () => json(200, { status: 'ok' } satisfies z.input<typeof HealthBody>);
 
 /** What readiness depends on besides Redis. */
-type ReadinessDeps = Pick<Deps, 'freshness' | 'snapshots' | 'live' | 'config' | 'now' | 'draining'>;
+type ReadinessDeps = Pick<Deps, 'freshness' | 'snapshots' | 'live' | 'config' | 'now' | 'draining' | 'eviction' | 'dataDir'>;
 
 /**
  * The readiness of this instance with Redis answering or not (`redisOk`): the status, what is
@@ -82,7 +97,7 @@ export function assessReadiness(deps: ReadinessDeps, redisOk: boolean) {
       loaded: !!loaded,
       version: loaded?.version ?? null,
       changed_at: loaded?.changedAt ?? null,
-      fetched_at: meta?.fetchedAt ?? null,
+      fetched_at: s.fetchedAt ?? null,
       age_seconds: s.ageSeconds === undefined ? null : Math.round(s.ageSeconds),
       stale: s.stale,
       /** Seconds without a successful fetch after which this snapshot counts as stale. */
@@ -95,12 +110,15 @@ export function assessReadiness(deps: ReadinessDeps, redisOk: boolean) {
   const priceFeed = priceFeedStaleness(deps.live.engine, deps.config.live.staleAfterMs, deps.now());
   const draining = deps.draining();
   const staleAssets = Object.keys(priceFeed).filter((a) => priceFeed[a]);
+  const dataDir = dataDirProblem(deps.dataDir.state);
   const missing = [
     ...(draining ? ['draining'] : []),
     ...snapshots.filter((s) => !s.loaded).map((s) => `snapshot ${s.kind}/${s.key} not loaded`),
     ...(redisOk ? [] : ['redis']),
     ...snapshots.filter((s) => s.loaded && s.stale).map((s) => `snapshot ${s.kind}/${s.key} stale`),
     ...staleAssets.map((a) => `price feed ${a}`),
+    ...(deps.eviction.unsafe ? [`redis maxmemory-policy ${deps.eviction.unsafe}`] : []),
+    ...(dataDir ? [dataDir] : []),
   ];
   const ready = !draining && snapshots.every((s) => s.loaded);
   const status: z.infer<typeof ReadyBody>['status'] = !ready ? 'not_ready' : missing.length > 0 ? 'degraded' : 'ready';
@@ -115,14 +133,16 @@ export function readyRoute(deps: Deps): Handler {
     } catch {
       redisOk = false;
     }
-    // Fresh meta for the answer (the background poll may be two seconds behind); cheap, and never on a widget's path.
-    if (redisOk) await withTimeout(deps.freshness.poll(), 1_000).catch(() => {});
+    // Fresh meta and eviction policy for the answer (the background reads may be behind); cheap, and never on a widget's path.
+    if (redisOk) await withTimeout(Promise.all([deps.freshness.poll(), deps.eviction.check()]), 1_000).catch(() => {});
     const { status, missing, draining, snapshots, staleAssets } = assessReadiness(deps, redisOk);
     const live = deps.live.engine.stats();
     const body: z.input<typeof ReadyBody> = {
       status,
       missing,
       redis: redisOk ? 'ok' : 'unreachable',
+      redis_eviction_policy: deps.eviction.policy ?? null,
+      data_dir: { writable: deps.dataDir.state?.writable ?? true, free_bytes: deps.dataDir.state?.freeBytes ?? null },
       draining,
       snapshots,
       price_feed: { stale_assets: staleAssets, last_tick_at: live.lastTickAt },
