@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { operatorSites } from '../../src/catalog/operator-sites.js';
 import { OPERATORS, operatorById } from '../../src/catalog/operators.js';
 import { isAutomatedClick, isBot, isPrefetch } from '../../src/tracking/bot-filter.js';
 import { affiliateUrlWithSubIds, clickUrl, landingUrl, verifyClick, type ClickTarget } from '../../src/tracking/click-links.js';
@@ -40,9 +41,10 @@ describe('affiliate landing with sub-ids', () => {
   });
 
   it("lands each visitor on the site licensed in the link's jurisdiction", () => {
-    const bet365 = operatorById('bet365')!;
-    const betmgm = operatorById('betmgm')!;
-    const fanduel = operatorById('fanduel')!;
+    // Licensed sites come from the compliance rules' destinations (compliance/rules.json).
+    const bet365 = operatorSites(operatorById('bet365')!);
+    const betmgm = operatorSites(operatorById('betmgm')!);
+    const fanduel = operatorSites(operatorById('fanduel')!);
     const host = (url: string) => new URL(url).host;
     expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'BR' }, bet365))).toBe('www.bet365.bet.br');
     expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'GB' }, bet365))).toBe('www.bet365.com');

@@ -5,6 +5,7 @@
  * only, show offers only where they apply and inducements are lawful, and carry the disclosures.
  */
 import { describe, expect, it } from 'vitest';
+import { complianceState } from '../../src/catalog/compliance/state.js';
 import { operatorById } from '../../src/catalog/operators.js';
 import { offerFor } from '../../src/catalog/promotion-policy.js';
 import { shownOperators } from '../../src/catalog/shown-operators.js';
@@ -28,7 +29,7 @@ import { buildSportsbookWidget } from '../../src/widgets/sportsbook-widget.js';
 const ALL = ['kalshi', 'forecastex', 'polymarket', 'limitless', 'draftkings', 'fanduel', 'betmgm', 'caesars', 'bet365', 'betfair', 'fanatics'];
 
 /**
- * Who may be shown where, written out by hand from the sourced rules (compliance-rules.ts): deny by
+ * Who may be shown where, written out by hand from the sourced rules (compliance/rules.json): deny by
  * default, US states and Canadian provinces by region, an unknown US region sees nothing.
  */
 const ALLOWED: Record<string, string[]> = {
@@ -277,7 +278,7 @@ describe.each(COUNTRIES)('broad widget for a visitor from %s', (country) => {
     for (const id of ALLOWED[country]!) {
       const inc = byName.get(nameOf(id))!;
       expect(inc.promo_code, id).toBe(codes[id] ?? '');
-      const offer = offerFor(operatorById(id)!, country);
+      const offer = offerFor(operatorById(id)!, country, complianceState().rules);
       if (offer) {
         expect(inc).toEqual({
           promo_text: offer.copy.en.promoText,
