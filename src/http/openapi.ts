@@ -17,6 +17,7 @@ import { BroadWidgetQuery } from './routes/broad.js';
 import { ReportQuery } from './routes/reports.js';
 import { EventHistoryQuery } from './routes/event-history.js';
 import { LiveMarketQuery } from './routes/live-market.js';
+import { ComplianceQuery } from './routes/compliance.js';
 
 type Obj = Record<string, unknown>;
 
@@ -344,6 +345,23 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
     problems: [503],
     cached: true,
   });
+  paths['/v1/compliance'] = operation('getCompliance', {
+    tag: 'compliance',
+    summary: 'Who is shown where and why: every operator by jurisdiction and surface, the rows with their sources and review dates, active suspensions',
+    description:
+      'What this process applies now (a suspension shows here within seconds). `Cache-Control: no-cache`: revalidate with If-None-Match. The same as a page at /compliance (docs/compliance.md).',
+    payload: 'CompliancePayload',
+    params: queryParams(ComplianceQuery),
+    cached: true,
+  });
+  paths['/compliance'] = operation('getCompliancePage', {
+    tag: 'compliance',
+    summary: 'The compliance matrix as a page a compliance officer reads (no script)',
+    payload: { type: 'string' },
+    contentType: 'text/html',
+    params: queryParams(ComplianceQuery),
+    cached: true,
+  });
   paths['/v1/openapi.json'] = operation('getOpenApi', {
     tag: 'discovery',
     summary: 'This document',
@@ -457,6 +475,7 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
       { name: 'widgets', description: 'Public widget payloads, the click redirect and the WebSocket.' },
       { name: 'advertiser', description: 'The same with an advertiser key, plus the event list and operator comparison.' },
       { name: 'discovery', description: 'What can be embedded, and this contract.' },
+      { name: 'compliance', description: 'Who is shown where, why, and on what sources.' },
       { name: 'operations', description: 'Liveness and readiness.' },
     ],
     paths,
