@@ -27,7 +27,7 @@ const CATALOG: OperatorInput[] = [
         promoCode: 'WIRE10',
         couponValue: '$10 bonus',
         copy: {
-          en: { promoText: 'Trade $100 on any event contract and get a $10 bonus', ctaLabel: 'Start trading', terms: '18+. New US members only; trade $100 within 30 days of sign-up. The $10 bonus is credited within 7 days and can be traded, not withdrawn, for 30 days.' },
+          en: { promoText: 'Trade $100 on any event contract and get a $10 bonus', ctaLabel: 'Start trading', terms: '18+ (21+ for sports contracts). New US members only; trade $100 within 30 days of sign-up. The $10 bonus is credited within 7 days and can be traded, not withdrawn, for 30 days.' },
           es: { promoText: 'Opera $100 en cualquier contrato de eventos y recibe un bono de $10', ctaLabel: 'Empieza a operar' },
           de: { promoText: 'Handeln Sie für 100 $ mit einem beliebigen Ereigniskontrakt und erhalten Sie 10 $ Bonus', ctaLabel: 'Jetzt handeln' },
           fr: { promoText: "Tradez 100 $ sur n'importe quel contrat d'événement et recevez 10 $ de bonus", ctaLabel: 'Commencer à trader' },

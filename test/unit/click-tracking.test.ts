@@ -50,8 +50,11 @@ describe('affiliate landing with sub-ids', () => {
     expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'GB' }, bet365))).toBe('www.bet365.com');
     expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'GB' }, betmgm))).toBe('www.betmgm.co.uk');
     expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'CA-ON' }, betmgm))).toBe('sports.on.betmgm.ca');
-    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-NJ' }, betmgm))).toBe('sports.nj.betmgm.com');
-    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-PA' }, betmgm))).toBe('sports.betmgm.com');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-NJ' }, betmgm))).toBe('www.nj.betmgm.com');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-TN' }, betmgm))).toBe('sports.tn.betmgm.com');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'US-PA' }, bet365))).toBe('www.pa.bet365.com');
+    // a state with no site of its own listed lands on the default
+    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-KY' }, betmgm))).toBe('sports.betmgm.com');
     expect(host(landingUrl({ ...TARGET, operatorId: 'fanduel', country: 'CA-ON' }, fanduel))).toBe('on.sportsbook.fanduel.ca');
     // a deep link must stay within the domains of the site licensed there
     expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'BR', destination: 'https://www.bet365.com/x' }, bet365))).toBe('www.bet365.bet.br');

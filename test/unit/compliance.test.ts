@@ -31,12 +31,12 @@ const listed = (id: string, category: Category) =>
  */
 const TABLE: Record<string, { allowed: string[]; denied: string[] }> = {
   kalshi: {
-    allowed: ['AL', 'AK', 'AR', 'CA', 'CO', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MI', 'MS', 'MO', 'NE', 'NH', 'NJ', 'NM', 'NC', 'ND', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TX', 'UT', 'VT', 'VA', 'WV', 'WY'].map((s) => `US-${s}`),
-    denied: ['US', 'US-NV', 'US-MA', 'US-MD', 'US-NY', 'US-MN', 'US-AZ', 'CA-ON', 'GB', 'DE', 'BR', 'JP', 'CN', 'IN', 'ZZ'],
+    allowed: ['AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IN', 'KS', 'ME', 'MS', 'MO', 'NE', 'NH', 'NJ', 'NM', 'NC', 'ND', 'OK', 'OR', 'PA', 'SC', 'SD', 'TN', 'TX', 'VT', 'VA', 'WV', 'WY'].map((s) => `US-${s}`),
+    denied: ['US', 'US-NV', 'US-MA', 'US-MD', 'US-NY', 'US-MN', 'US-MI', 'US-UT', 'US-LA', 'US-WA', 'CA-ON', 'GB', 'DE', 'BR', 'JP', 'CN', 'IN', 'ZZ'],
   },
   forecastex: {
-    allowed: ['AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY'].map((s) => `US-${s}`),
-    denied: ['US', 'US-MN', 'CA', 'CA-ON', 'HK', 'SG', 'GB', 'ZZ'],
+    allowed: ['AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'ME', 'MD', 'MA', 'MI', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY'].map((s) => `US-${s}`),
+    denied: ['US', 'US-MN', 'US-LA', 'CA', 'CA-ON', 'HK', 'SG', 'GB', 'ZZ'],
   },
   polymarket: { allowed: [], denied: ['US', 'US-NJ', 'CN', 'JP', 'AE', 'CH', 'HK', 'KR', 'TR', 'ID', 'PH', 'IL', 'NG', 'MX', 'ES', 'PT', 'IE', 'DE', 'ZZ'] },
   limitless: { allowed: [], denied: ['US', 'US-NJ', 'CN', 'JP', 'AE', 'CH', 'MX', 'ES', 'ZZ'] },
@@ -53,17 +53,20 @@ const TABLE: Record<string, { allowed: string[]; denied: string[] }> = {
     denied: ['US', 'US-TX', 'US-CA', 'CA-ON', 'GB', 'ZZ'],
   },
   betmgm: {
-    allowed: [...['AZ', 'DC', 'IN', 'KS', 'MA', 'MD', 'MO', 'NJ', 'NV', 'OH', 'PA', 'TN'].map((s) => `US-${s}`), 'CA-ON', 'GB'],
-    denied: ['US', 'US-TX', 'US-CA', 'CA', 'CA-BC', 'IE', 'DE', 'ZZ'],
+    allowed: [...['AZ', 'CO', 'DC', 'IA', 'IL', 'IN', 'KS', 'LA', 'MA', 'MD', 'MI', 'MO', 'NC', 'NJ', 'NV', 'NY', 'OH', 'PA', 'TN', 'VA', 'WV', 'WY'].map((s) => `US-${s}`), 'CA-ON', 'GB'],
+    // Kentucky: licensed and live, but no site of its own confirmed to land on
+    denied: ['US', 'US-TX', 'US-CA', 'US-KY', 'CA', 'CA-BC', 'IE', 'DE', 'ZZ'],
   },
   bet365: {
-    allowed: [...['AZ', 'CO', 'IL', 'IN', 'IA', 'KY', 'LA', 'MO', 'NC', 'NJ', 'OH', 'PA', 'VA'].map((s) => `US-${s}`), 'GB', 'ES', 'BR'],
-    denied: ['US', 'US-TX', 'US-CA', 'US-TN', 'CA-ON', 'CA-BC', 'DE', 'FR', 'AU', 'MX', 'IN', 'CN', 'ZZ'],
+    allowed: [...['AZ', 'CO', 'IA', 'IL', 'LA', 'NC', 'NJ', 'OH', 'PA', 'VA'].map((s) => `US-${s}`), 'GB', 'ES', 'BR'],
+    // Indiana, Kentucky, Missouri: licensed and live, but no state site confirmed to land on
+    denied: ['US', 'US-TX', 'US-CA', 'US-TN', 'US-IN', 'US-KY', 'US-MO', 'CA-ON', 'CA-BC', 'DE', 'FR', 'AU', 'MX', 'IN', 'CN', 'ZZ'],
   },
-  betfair: { allowed: ['GB'], denied: ['IE', 'ES', 'IT', 'DE', 'CY', 'GR', 'US-NJ', 'ZZ'] },
+  betfair: { allowed: ['GB', 'BR'], denied: ['IE', 'ES', 'IT', 'DE', 'CY', 'GR', 'US-NJ', 'ZZ'] },
   fanatics: {
-    allowed: ['IL', 'MA', 'MD', 'MO', 'OH', 'PA', 'TN'].map((s) => `US-${s}`),
-    denied: ['US', 'US-NJ', 'US-TX', 'CA-ON', 'GB', 'ZZ'],
+    allowed: ['CT', 'IL', 'IN', 'KY', 'MA', 'MD', 'MI', 'MO', 'NC', 'NJ', 'NY', 'OH', 'PA', 'TN', 'VT', 'VA', 'WV'].map((s) => `US-${s}`),
+    // launches likely but not found
+    denied: ['US', 'US-AZ', 'US-CO', 'US-IA', 'US-KS', 'US-LA', 'US-WY', 'US-TX', 'CA-ON', 'GB', 'ZZ'],
   },
 };
 
@@ -106,7 +109,7 @@ describe('compliance rules (rules.json)', () => {
   }
 
   it('decides by region where licences are regional', () => {
-    expect(allowedIn('US-NJ')).toEqual(['bet365', 'betmgm', 'caesars', 'draftkings', 'fanduel', 'forecastex', 'kalshi']);
+    expect(allowedIn('US-NJ')).toEqual(['bet365', 'betmgm', 'caesars', 'draftkings', 'fanatics', 'fanduel', 'forecastex', 'kalshi']);
     // no online sports betting in Texas or California: only the CFTC exchanges
     expect(allowedIn('US-TX')).toEqual(['forecastex', 'kalshi']);
     expect(allowedIn('US-CA')).toEqual(['forecastex', 'kalshi']);
@@ -123,11 +126,36 @@ describe('compliance rules (rules.json)', () => {
 
   it('decides by country elsewhere, deny by default', () => {
     expect(allowedIn('GB')).toEqual(['bet365', 'betfair', 'betmgm']);
-    expect(allowedIn('BR')).toEqual(['bet365']);
+    expect(allowedIn('BR')).toEqual(['bet365', 'betfair']);
     expect(allowedIn('ES')).toEqual(['bet365']);
     for (const country of ['DE', 'CN', 'JP', 'IN', 'AU', 'FR', 'AE', 'CH', 'HK', 'KR', 'TR', 'ID', 'PH', 'IL', 'NG', 'MX', 'PT', 'IE', 'ZZ']) {
       expect(allowedIn(country), country).toEqual([]);
     }
+  });
+
+  it("follows each state's action against Kalshi on the surfaces it covers, and shows it where a federal court protects it", () => {
+    const shownOn = (j: string) => CATEGORIES.filter((c) => RULES.verdict('kalshi', j, c).shown);
+    // sports contracts only: a suit, a restraining order, an advisory, cease-and-desist letters
+    for (const j of ['US-MI', 'US-LA', 'US-KY', 'US-RI', 'US-IA', 'US-MA', 'US-MD', 'US-CT', 'US-OH', 'US-NY']) expect(shownOn(j), j).toEqual(['politics', 'economics', 'crypto', 'culture']);
+    // sports and election contracts
+    for (const j of ['US-WI', 'US-IL']) expect(shownOn(j), j).toEqual(['economics', 'crypto', 'culture']);
+    // sports, election and entertainment contracts
+    expect(shownOn('US-NV')).toEqual(['economics', 'crypto']);
+    // every contract
+    for (const j of ['US-UT', 'US-WA', 'US-MT', 'US-MN']) expect(shownOn(j), j).toEqual([]);
+    for (const j of ['US-TN', 'US-AZ', 'US-NJ', 'US-TX']) expect(shownOn(j), j).toEqual(CATEGORIES);
+    // Louisiana's advisory covers every exchange's sports contracts
+    expect(RULES.verdict('forecastex', 'US-LA', 'sports')).toMatchObject({ shown: false, reason: 'blocked' });
+    expect(RULES.verdict('forecastex', 'US-LA', 'economics').shown).toBe(true);
+  });
+
+  it("shows Kalshi's own age (18) beside its contracts, the state's (21) beside sports", () => {
+    const state: ComplianceState = { rules: RULES, suspensions: [], version: 0 };
+    const view = shownOperators('US-NJ', operatorById, (id, j, c) => isShown(id, j, c, state));
+    expect(view.disclosureFor(['kalshi'], 'economics')?.minAge).toBe(18);
+    expect(view.disclosureFor(['kalshi'], 'sports')?.minAge).toBe(21);
+    expect(view.disclosureFor(['kalshi'], 'all')?.minAge).toBe(21);
+    expect(view.disclosureFor(['forecastex'], 'economics')?.minAge).toBe(21);
   });
 
   it('has a complete disclosure wherever an operator may be shown', () => {
@@ -137,7 +165,10 @@ describe('compliance rules (rules.json)', () => {
     expect(RULES.disclosureFor('US-NY')).toMatchObject({ minAge: 21, phone: '877-8-HOPENY' });
     expect(RULES.disclosureFor('US-TX')).toMatchObject({ minAge: 21, phone: '1-800-522-4700', url: 'https://www.ncpgambling.org/' });
     expect(RULES.disclosureFor('CA-ON')).toMatchObject({ minAge: 19, phone: '1-866-531-2600' });
-    expect(RULES.disclosureFor('GB')).toMatchObject({ minAge: 18, phone: '0808 8020 133' });
+    expect(RULES.disclosureFor('GB')).toMatchObject({ minAge: 18, phone: '0808 8020 133', url: 'https://www.gamcare.org.uk/' });
+    // the states whose rules name 1-800-GAMBLER, each with its own help service
+    for (const j of ['US-PA', 'US-MD', 'US-MI', 'US-IL']) expect(RULES.disclosureFor(j), j).toMatchObject({ minAge: 21, phone: '1-800-GAMBLER' });
+    expect(RULES.disclosureFor('US-PA')?.url).toBe('https://www.ddap.pa.gov/');
     expect(RULES.disclosureFor('BR')).toMatchObject({ minAge: 18, phone: null });
     expect(RULES.disclosureFor('CA-BC')).toBeUndefined();
     expect(RULES.disclosureFor('ZZ')).toBeUndefined();
@@ -154,6 +185,8 @@ describe('compliance rules (rules.json)', () => {
     expect(RULES.inducementBan('CA-BC')).toBeUndefined();
     expect(RULES.inducementBan('BR')?.jurisdiction).toBe('BR');
     expect(RULES.inducementBan('GB')).toBeUndefined();
+    // Spain's welcome-bonus ban was annulled (STS 527/2024)
+    expect(RULES.inducementBan('ES')).toBeUndefined();
   });
 
   it('lands each operator on the site its destination rows name, else its default', () => {
@@ -161,40 +194,41 @@ describe('compliance rules (rules.json)', () => {
     expect(site('bet365', 'BR')).toBe('https://www.bet365.bet.br/');
     expect(site('fanduel', 'CA-ON')).toBe('https://on.sportsbook.fanduel.ca/');
     expect(site('draftkings', 'US-NJ')).toBeUndefined();
+    expect(site('bet365', 'US-NJ')).toBe('https://www.nj.bet365.com/');
+    expect(site('betmgm', 'US-NJ')).toBe('https://www.nj.betmgm.com/en/sports');
+    // every state bet365 or BetMGM may be shown in has its own site
+    for (const id of ['bet365', 'betmgm']) {
+      for (const j of DOC.allow.filter((r) => r.operator === id).flatMap((r) => r.jurisdictions).filter((j) => j.startsWith('US-'))) expect(site(id, j), `${id} ${j}`).toMatch(new RegExp(`^https://[a-z]+\\.${j.slice(3).toLowerCase()}\\.${id}\\.com/`));
+    }
   });
 });
 
 describe('surfaces: an operator allowed for some contract categories and not others', () => {
-  const doc = withRow('allow', {
-    id: 'kalshi-us',
-    categories: ['politics', 'economics', 'crypto', 'culture'],
-    min_age: 18,
-  });
-  const rules = compileRules(
-    {
-      ...doc,
-      allow: [...doc.allow, { id: 'kalshi-us-sports', operator: 'kalshi', jurisdictions: ['US-TX'], categories: ['sports'], ...REVIEWED }],
-      blocks: [...doc.blocks, { id: 'us-la-sports', jurisdiction: 'US-LA', operators: ['kalshi'], categories: ['sports'], ...REVIEWED }],
-    },
-    IDS,
-  );
+  // Kalshi's rows replaced by two of the test's own: every category but sports in three states, sports in Texas only.
+  const doc = {
+    ...DOC,
+    allow: [
+      ...DOC.allow.filter((r) => r.operator !== 'kalshi'),
+      { id: 'kalshi-test-contracts', operator: 'kalshi', jurisdictions: ['US-NJ', 'US-TX', 'US-LA'], categories: ['politics', 'economics', 'crypto', 'culture'], min_age: 18, ...REVIEWED },
+      { id: 'kalshi-test-sports', operator: 'kalshi', jurisdictions: ['US-TX'], categories: ['sports'], ...REVIEWED },
+    ],
+  };
+  const rules = compileRules(doc, IDS);
 
   it("keeps Kalshi's economics contracts and drops its sports lines where only those are allowed", () => {
     expect(rules.verdict('kalshi', 'US-NJ', 'economics')).toMatchObject({ shown: true });
     expect(rules.verdict('kalshi', 'US-NJ', 'sports')).toMatchObject({ shown: false, reason: 'category' });
     // another row lists the sports surface in Texas: both rows together show every surface
     expect(CATEGORIES.every((c) => rules.verdict('kalshi', 'US-TX', c).shown)).toBe(true);
-    // listed for sports nowhere in Louisiana anyway; the block covers only sports
+    // a row that lists a jurisdiction for some categories says nothing of others: not listed for them
     expect(rules.verdict('kalshi', 'US-LA', 'politics')).toMatchObject({ shown: true });
+    expect(rules.verdict('kalshi', 'US-LA', 'sports')).toMatchObject({ shown: false });
   });
 
   it('blocks one surface with a block row that names its categories', () => {
-    const withSports = compileRules(
-      { ...DOC, blocks: [...DOC.blocks, { id: 'us-la-sports', jurisdiction: 'US-LA', operators: ['kalshi'], categories: ['sports'], ...REVIEWED }] },
-      IDS,
-    );
-    expect(withSports.verdict('kalshi', 'US-LA', 'sports')).toMatchObject({ shown: false, reason: 'blocked' });
-    expect(withSports.verdict('kalshi', 'US-LA', 'economics')).toMatchObject({ shown: true });
+    const blocked = compileRules({ ...doc, blocks: [...doc.blocks, { id: 'us-tx-test-sports', jurisdiction: 'US-TX', operators: ['kalshi'], categories: ['sports'], ...REVIEWED }] }, IDS);
+    expect(blocked.verdict('kalshi', 'US-TX', 'sports')).toMatchObject({ shown: false, reason: 'blocked', blocks: [{ id: 'us-tx-test-sports' }] });
+    expect(blocked.verdict('kalshi', 'US-TX', 'economics')).toMatchObject({ shown: true });
   });
 
   it("a view shows the operator on the surfaces allowed, as a whole only where every one is, with the operator's own age", () => {
@@ -204,6 +238,9 @@ describe('surfaces: an operator allowed for some contract categories and not oth
     expect(view.operatorOn('kalshi', 'sports')).toBeUndefined();
     expect(view.operatorOn('kalshi', 'all')).toBeUndefined();
     expect(view.operatorOn('draftkings', 'all')?.id).toBe('draftkings');
+    // the operator's own age for the surfaces it shows, the jurisdiction's for a sportsbook
+    expect(view.disclosureFor(['kalshi'], 'economics')?.minAge).toBe(18);
+    expect(view.disclosureFor(['kalshi', 'draftkings'], 'economics')?.minAge).toBe(21);
   });
 });
 
@@ -273,7 +310,7 @@ describe('refusing a rules document, naming the row', () => {
     expect(problemsOf({ ...whole, blocks: [...whole.blocks, { id: 'us-mn-betfair', jurisdiction: 'US-MN', operators: ['betfair'], ...REVIEWED }] })).toContain(
       `row ${betfair.id} (allow[${DOC.allow.indexOf(betfair)}]): betfair listed in all of US although row us-mn-betfair (blocks[${DOC.blocks.length}]) blocks it in US-MN`,
     );
-    expect(problemsOf(withRow('destinations', { id: 'bet365-fake', operator: 'bet365', jurisdictions: ['US-NJ'], url: 'https://evil.example/', web_domains: ['bet365.com'], ...REVIEWED }))).toEqual([
+    expect(problemsOf(withRow('destinations', { id: 'bet365-fake', operator: 'bet365', jurisdictions: ['US-TX'], url: 'https://evil.example/', web_domains: ['bet365.com'], ...REVIEWED }))).toEqual([
       expect.stringMatching(/^row bet365-fake \(destinations\[\d+\]\): evil\.example is not within its web_domains$/),
     ]);
     expect(problemsOf({ ...DOC, disclosures: DOC.disclosures.filter((d) => d.jurisdiction !== 'GB') })).toContain(
