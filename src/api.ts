@@ -189,19 +189,20 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
 
   const topics = new Topics(deps, live);
   topics.follow(snapshots, () => hub, log);
-  // A suspension or new rules change what every body may show: none built before is served again,
-  // and every WebSocket subscriber gets the new body now.
   const overdue = () => overdueRows(complianceState().rules, Date.now(), config.complianceReviewDays);
   const warnOverdue = () => {
     const rows = overdue();
     if (rows.length > 0) log.warn({ overdue: rows.length, reviewDays: config.complianceReviewDays, oldest: rows[0] }, 'compliance rule rows overdue for review: npm run compliance -- audit');
   };
-  onComplianceChange((state, rulesChanged) => {
+  // A suspension or new rules change what every body may show: none built before is served again,
+  // and every WebSocket subscriber gets the new body now.
+  const unfollow = onComplianceChange((_state, rulesChanged) => {
     payloads.invalidateAll();
     live.refresh();
     topics.pushEvents(hub);
     if (rulesChanged) warnOverdue();
   });
+  life.onStop(unfollow);
   warnOverdue();
   exposeCompliance({ overdue: () => overdue().length, suspensions: () => complianceState().suspensions.length });
   snapshots.onChange((snap) => {

@@ -49,10 +49,21 @@ export function isShown(operatorId: string, jurisdiction: string, category: Cate
 
 const categoriesOf = (surface: Surface): readonly Category[] => (surface === 'all' ? CATEGORIES : [surface]);
 
-/** The view of `lookup` (the catalog by default) for `jurisdiction` under `shown` (this process's compliance by default). */
-export function shownOperators(jurisdiction: string, lookup: (id: string) => Operator | undefined = operatorById, shown: IsShown = isShown): ShownOperators {
+export interface ViewOptions {
+  /** The operators by id: the catalog by default. */
+  lookup?: (id: string) => Operator | undefined;
+  /** The compliance to follow: this process's by default. */
+  state?: ComplianceState;
+  /** Who is shown where: what `state` says by default (a test may show everyone). */
+  shown?: IsShown;
+}
+
+/** The view of the catalog for `jurisdiction` under this process's compliance, or as `opts` say. */
+export function shownOperators(jurisdiction: string, opts: ViewOptions = {}): ShownOperators {
   const { country, region } = jurisdictionOf(jurisdiction);
-  const { rules } = complianceState();
+  const { lookup = operatorById, state = complianceState() } = opts;
+  const shown = opts.shown ?? ((id: string, j: string, c: Category) => isShown(id, j, c, state));
+  const { rules } = state;
   const disclosure = rules.disclosureFor(jurisdiction);
   // Surface → operator id → the operator, or null where not shown: each answer worked out once.
   const answers = new Map<Surface, Map<string, Operator | null>>();

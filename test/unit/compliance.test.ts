@@ -7,7 +7,7 @@ import { RulesDocument } from '../../src/catalog/compliance/schema.js';
 import type { ComplianceState } from '../../src/catalog/compliance/state.js';
 import { suspends, type Suspension } from '../../src/catalog/compliance/suspensions.js';
 import { offerFor } from '../../src/catalog/promotion-policy.js';
-import { isShown, shownOperators } from '../../src/catalog/shown-operators.js';
+import { shownOperators } from '../../src/catalog/shown-operators.js';
 import { operatorById, OPERATORS } from '../../src/catalog/operators.js';
 import { COUNTRY_CODES } from '../../src/geo/countries.js';
 import { Category } from '../../src/model/index.js';
@@ -151,7 +151,7 @@ describe('compliance rules (rules.json)', () => {
 
   it("shows Kalshi's own age (18) beside its contracts, the state's (21) beside sports", () => {
     const state: ComplianceState = { rules: RULES, suspensions: [], version: 0 };
-    const view = shownOperators('US-NJ', operatorById, (id, j, c) => isShown(id, j, c, state));
+    const view = shownOperators('US-NJ', { state });
     expect(view.disclosureFor(['kalshi'], 'economics')?.minAge).toBe(18);
     expect(view.disclosureFor(['kalshi'], 'sports')?.minAge).toBe(21);
     expect(view.disclosureFor(['kalshi'], 'all')?.minAge).toBe(21);
@@ -233,7 +233,7 @@ describe('surfaces: an operator allowed for some contract categories and not oth
 
   it("a view shows the operator on the surfaces allowed, as a whole only where every one is, with the operator's own age", () => {
     const state: ComplianceState = { rules, suspensions: [], version: 0 };
-    const view = shownOperators('US-NJ', operatorById, (id, j, c) => isShown(id, j, c, state));
+    const view = shownOperators('US-NJ', { state });
     expect(view.operatorOn('kalshi', 'economics')?.id).toBe('kalshi');
     expect(view.operatorOn('kalshi', 'sports')).toBeUndefined();
     expect(view.operatorOn('kalshi', 'all')).toBeUndefined();
@@ -269,7 +269,7 @@ describe('suspensions', () => {
 
   it('fold into the view: the operator is absent where suspended, present elsewhere', () => {
     const state: ComplianceState = { rules: RULES, suspensions: [s('US-NJ', 'sports')], version: 0 };
-    const view = (j: string) => shownOperators(j, operatorById, (id, jj, c) => isShown(id, jj, c, state));
+    const view = (j: string) => shownOperators(j, { state });
     expect(view('US-NJ').operatorOn('kalshi', 'sports')).toBeUndefined();
     expect(view('US-NJ').operatorOn('kalshi', 'economics')?.id).toBe('kalshi');
     expect(view('US-NJ').operatorOn('kalshi', 'all')).toBeUndefined();

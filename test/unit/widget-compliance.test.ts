@@ -299,7 +299,7 @@ describe('inducement bans (CA-ON: AGCO standard 2.05; BR: Portaria SPA/MF 1.231)
       const op = operatorById(id)!;
       return { ...op, offers: [{ ...op.offers[0]!, jurisdictions: [country] }] };
     };
-    const c = { ...ctx(country), ...shownOperators(country, withOffer) };
+    const c = { ...ctx(country), ...shownOperators(country, { lookup: withOffer }) };
     const ev = buildEventWidget(event(), '2026-11-22T14:00:00.000Z', 'cents', c);
     expect(ev.outcomes.flatMap((o) => o.comparison_pool).length).toBeGreaterThan(0);
     expect(ev.outcomes.flatMap((o) => o.comparison_pool).some((e) => e.promo_applied !== undefined)).toBe(false);
@@ -312,7 +312,7 @@ describe('inducement bans (CA-ON: AGCO standard 2.05; BR: Portaria SPA/MF 1.231)
       const op = operatorById(id)!;
       return { ...op, offers: [{ ...op.offers[0]!, jurisdictions: ['ES'] }] };
     };
-    const { payload } = buildBroadWidget(BROAD_INPUT, { ...ctx('ES'), ...shownOperators('ES', withOffer) });
+    const { payload } = buildBroadWidget(BROAD_INPUT, { ...ctx('ES'), ...shownOperators('ES', { lookup: withOffer }) });
     expect(payload.operators.map((o) => o.incentives.promo_code)).toEqual([operatorById('bet365')!.offers[0]!.promoCode]);
   });
 });

@@ -62,10 +62,11 @@ export class ComplianceFollower {
     this.#now = opts.now ?? systemClock;
   }
 
-  /** The last published document this process refused, while it is the one Redis holds. */
+  /** The last published document this process refused, while it is the one Redis holds (and newer than the bundled rules). */
   get refused(): Refusal | undefined {
     const result = this.#compiled?.result;
-    return result && this.#published?.text === this.#compiled?.text && 'problems' in result ? result : undefined;
+    const current = this.#published !== null && this.#published.revision > BUNDLED_RULES.revision && this.#published.text === this.#compiled?.text;
+    return current && result !== undefined && 'problems' in result ? result : undefined;
   }
 
   /** The compliance revision this process applies (0 before any was read). */
