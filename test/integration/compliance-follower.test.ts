@@ -22,7 +22,9 @@ import { OPERATORS } from '../../src/catalog/operators.js';
 import { useRedis } from '../support/redis.js';
 
 const redis = useRedis();
-const log = pino({ level: 'silent' });
+/** Every line the followers log. */
+const lines: Array<Record<string, unknown>> = [];
+const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
 const IDS = OPERATORS.map((op) => op.id);
 const AT = '2026-11-27T10:00:00.000Z';
 const followers: Array<{ follower: ComplianceFollower; subscriber: Redis }> = [];
@@ -70,6 +72,14 @@ describe('suspensions through Redis', () => {
       ['resume', 'officer', 'order lifted', revision + 1],
       ['suspend', 'officer', 'court order 2026-123', revision],
     ]);
+  });
+
+  it('are logged by the follower with who, when and why', async () => {
+    await follower();
+    await suspend(redis.client, michigan());
+    await expect
+      .poll(() => lines.find((l) => l.msg === 'compliance change: suspend'), { timeout: 2_000, interval: 10 })
+      .toMatchObject({ action: 'suspend', operator: 'draftkings', jurisdiction: 'US-MI', by: 'officer', reason: 'court order 2026-123', at: AT });
   });
 
   it('of one surface withdraw only that surface', async () => {

@@ -19,7 +19,7 @@ import { BUNDLED_RULES } from './bundled.js';
 import { complianceCopyFile, readComplianceCopy, writeComplianceCopy, type ComplianceCopy } from './disk-copy.js';
 import { compileRules, RulesError, type ComplianceRules } from './rules.js';
 import { applyCompliance, complianceState } from './state.js';
-import { COMPLIANCE_CHANNEL, readCompliance, readRevision, restoreCompliance, type StoredCompliance } from './store.js';
+import { COMPLIANCE_CHANNEL, readAudit, readCompliance, readRevision, restoreCompliance, type StoredCompliance } from './store.js';
 
 export interface FollowerOptions {
   operatorIds: readonly string[];
@@ -134,6 +134,7 @@ export class ComplianceFollower {
       this.log.warn({ err: (err as Error).message }, 'compliance not read from Redis: the running compliance stays');
       return;
     }
+    const before = this.#seen;
     this.#seen = stored.revision;
     if (stored.invalid.length > 0) this.log.error({ fields: stored.invalid }, 'invalid suspension entries in Redis skipped');
     if (stored.revision === null) return this.#restore();
@@ -144,6 +145,18 @@ export class ComplianceFollower {
       );
     }
     this.#apply({ revision: stored.revision, suspensions: stored.suspensions, rules: stored.rules });
+    // Not at the first read (that is start-up, not a change); a Redis that held nothing stood at 0.
+    if (before !== undefined && stored.revision > (before ?? 0)) await this.#logChanges(before ?? 0, stored.revision);
+  }
+
+  /** Logs the audit entries of the changes after revision `from`, up to `to`: who, when and why. */
+  async #logChanges(from: number, to: number): Promise<void> {
+    try {
+      const entries = await readAudit(this.redis, Math.min(to - from, 50));
+      for (const e of entries.reverse()) if ((e.revision ?? 0) > from) this.log.info({ ...e }, `compliance change: ${e.action}`);
+    } catch {
+      // the audit stays in Redis; the change itself is applied
+    }
   }
 
   /** Redis holds no compliance state: put back what this process holds, or its disk copy. */
