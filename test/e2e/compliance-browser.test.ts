@@ -4,15 +4,14 @@
  * host, breaks its strict Content-Security-Policy nowhere, has no accessibility violation (axe-core)
  * in light and dark, and reads on a phone without sideways scrolling.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompliancePayload } from '../../src/catalog/compliance/matrix.js';
 import { suspend } from '../../src/catalog/compliance/store.js';
-import { launchChromium } from '../support/browser.js';
+import { axeViolations, launchChromium, refuseOtherHosts } from '../support/browser.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
@@ -34,15 +33,7 @@ beforeAll(async () => {
     Object.assign(window, { __csp: csp });
     document.addEventListener('securitypolicyviolation', (e) => csp.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
-  await context.route(
-    () => true,
-    async (route) => {
-      const url = new URL(route.request().url());
-      if (url.origin === api.base) return route.continue();
-      external.push(url.href);
-      return route.abort();
-    },
-  );
+  await refuseOtherHosts(context, api.base, external);
 }, 90_000);
 
 afterAll(async () => {
@@ -51,19 +42,10 @@ afterAll(async () => {
   await api?.stop();
 });
 
-/** Every axe-core violation of `p` (any impact), every <details> opened so all of the page is checked. */
-async function axeViolations(p: Page) {
+/** Every axe-core violation of `p`, every <details> opened so all of the page is checked. */
+async function violations(p: Page) {
   await p.evaluate(() => document.querySelectorAll('details').forEach((d) => d.setAttribute('open', '')));
-  const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  // Evaluated through the browser's devtools, which the page's policy (no script at all) does not govern.
-  await p.evaluate(axe);
-  return p.evaluate(async () => {
-    const w = window as unknown as { axe: { run(ctx: Document): Promise<{ passes: unknown[]; violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } };
-    const result = await w.axe.run(document);
-    // A run that checked nothing would pass any page.
-    if (result.passes.length === 0) return [{ id: 'axe checked nothing', impact: '', where: [] }];
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, where: v.nodes.slice(0, 3).map((n) => n.target) }));
-  });
+  return axeViolations(p);
 }
 
 async function open(width: number, colorScheme: 'light' | 'dark'): Promise<Page> {
@@ -109,7 +91,7 @@ describe('GET /compliance', () => {
 
   it.each(['light', 'dark'] as const)('has no accessibility violation (axe-core), %s', async (scheme) => {
     const p = await open(1280, scheme);
-    expect(await axeViolations(p)).toEqual([]);
+    expect(await violations(p)).toEqual([]);
     await p.close();
   }, 60_000);
 
@@ -121,7 +103,7 @@ describe('GET /compliance', () => {
       expect(widths.page, scheme).toBeLessThanOrEqual(widths.screen);
       const colors = await p.evaluate(() => ({ bg: getComputedStyle(document.body).backgroundColor, fg: getComputedStyle(document.body).color }));
       expect(colors, scheme).toEqual(scheme === 'dark' ? { bg: 'rgb(3, 7, 18)', fg: 'rgb(243, 244, 246)' } : { bg: 'rgb(249, 250, 251)', fg: 'rgb(17, 24, 39)' });
-      expect(await axeViolations(p)).toEqual([]);
+      expect(await violations(p)).toEqual([]);
       await p.close();
     }
   }, 60_000);
