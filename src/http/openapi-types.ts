@@ -291,7 +291,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The compliance matrix as a page a compliance officer reads (no script) */
+        /**
+         * The compliance matrix as a page a compliance officer reads (no script)
+         * @description The same as /v1/compliance, for people: light and dark, readable on a phone, under a Content-Security-Policy that allows nothing but its own style.
+         */
         get: operations["getCompliancePage"];
         put?: never;
         post?: never;
@@ -1239,13 +1242,22 @@ export interface components {
         };
         /** @description GET /v1/compliance: who is shown where, why, on what sources (docs/compliance.md). */
         CompliancePayload: {
-            /** @description The revision of the rules document this process applies. */
+            /**
+             * Format: int64
+             * @description The revision of the rules document this process applies.
+             */
             rules_revision: number;
-            /** @description The revision of the shared compliance state (suspensions, published rules) this process follows; 0: none yet. */
+            /**
+             * Format: int64
+             * @description The revision of the shared compliance state (suspensions, published rules) this process follows; 0: none yet.
+             */
             compliance_revision: number;
             /** @description A published rules document this process refused, with each problem naming its row; the rules above stay in force. */
             refused: {
-                /** @description Its revision. */
+                /**
+                 * Format: int64
+                 * @description Its revision.
+                 */
                 revision: number;
                 /** @description Every problem, each naming its row. */
                 problems: string[];
@@ -1255,7 +1267,10 @@ export interface components {
              * @description The UTC day `overdue` is reckoned on.
              */
             as_of: string;
-            /** @description COMPLIANCE_REVIEW_DAYS: a row reviewed longer ago is overdue. */
+            /**
+             * Format: int64
+             * @description COMPLIANCE_REVIEW_DAYS: a row reviewed longer ago is overdue.
+             */
             review_days: number;
             /** @description Every contract category a rule can name. */
             surfaces: ("politics" | "economics" | "crypto" | "sports" | "culture")[];
@@ -1350,7 +1365,10 @@ export interface components {
                 reviewed_on: string;
                 /** @description True when its review is older than `review_days`. */
                 overdue: boolean;
-                /** @description Allow rows: the operator's own minimum age there. Disclosures: the jurisdiction's. */
+                /**
+                 * Format: int64
+                 * @description Allow rows: the operator's own minimum age there. Disclosures: the jurisdiction's.
+                 */
                 min_age?: number;
                 /** @description Destinations: where a click lands. Disclosures: the help service. */
                 url?: string;
@@ -2638,7 +2656,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2651,6 +2669,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     ETag: components["headers"]["ETag"];
                     "Last-Modified": components["headers"]["Last-Modified"];
                     Vary: components["headers"]["Vary"];
@@ -2668,6 +2687,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2688,7 +2708,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -2701,6 +2721,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     ETag: components["headers"]["ETag"];
                     "Last-Modified": components["headers"]["Last-Modified"];
                     Vary: components["headers"]["Vary"];
@@ -2708,7 +2729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "text/html": components["schemas"]["Page"];
                 };
             };
             /** @description Not modified: the If-None-Match tag still matches. */
@@ -2718,6 +2739,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3004,6 +3026,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A neutral page, naming and linking no operator: the operator may no longer be shown where the link was built for (suspended there, or the rules changed). Not counted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["Page"];
+                };
+            };
             /** @description Redirect to the operator. */
             302: {
                 headers: {

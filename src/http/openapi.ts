@@ -357,7 +357,8 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
   paths['/compliance'] = operation('getCompliancePage', {
     tag: 'compliance',
     summary: 'The compliance matrix as a page a compliance officer reads (no script)',
-    payload: { type: 'string' },
+    description: 'The same as /v1/compliance, for people: light and dark, readable on a phone, under a Content-Security-Policy that allows nothing but its own style.',
+    payload: 'Page',
     contentType: 'text/html',
     params: queryParams(ComplianceQuery),
     cached: true,
@@ -393,6 +394,11 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
       ],
       security: PUBLIC,
       responses: {
+        '200': {
+          description: 'A neutral page, naming and linking no operator: the operator may no longer be shown where the link was built for (suspended there, or the rules changed). Not counted.',
+          headers: headers('X-Request-Id', 'Cache-Control'),
+          content: { 'text/html': { schema: ref('Page') } },
+        },
         '302': { description: 'Redirect to the operator.', headers: headers('X-Request-Id', 'Location', 'Cache-Control') },
         ...problemRefs([403, 410]),
       },
