@@ -48,7 +48,12 @@ export function complianceRoutes(deps: Deps): { json: Handler; page: Handler } {
     return entry;
   };
   const jsonReply = jsonShape({ ...CORS_HEADERS, 'cache-control': 'no-cache' });
-  const pageReply = new ReplyShape('text/html; charset=utf-8', { 'cache-control': 'no-cache', 'content-security-policy': COMPLIANCE_PAGE_CSP, 'x-content-type-options': 'nosniff' });
+  const pageReply = new ReplyShape('text/html; charset=utf-8', {
+    ...CORS_HEADERS,
+    'cache-control': 'no-cache',
+    'content-security-policy': COMPLIANCE_PAGE_CSP,
+    'x-content-type-options': 'nosniff',
+  });
   return {
     json: (req) => cachedReply(req, body(req.query, false), jsonReply),
     page: (req) => cachedReply(req, body(req.query, true), pageReply),
