@@ -7,6 +7,9 @@
 import { AdvertiserKeys } from './auth/advertiser-keys.js';
 import { VerifiedKeys } from './auth/verified-keys.js';
 import { AdvertiserVault, vaultFile } from './auth/advertiser-vault.js';
+import { ComplianceFollower } from './catalog/compliance/follower.js';
+import { overdueRows } from './catalog/compliance/review.js';
+import { complianceState, onComplianceChange } from './catalog/compliance/state.js';
 import { OPERATORS } from './catalog/operators.js';
 import type { Config } from './config.js';
 import { LocationDb } from './geo/location-db.js';
@@ -23,6 +26,7 @@ import { RateLimits } from './limits/rate-limits.js';
 import { LiveEngine } from './live/engine.js';
 import type { Logger } from './log.js';
 import { startAdminServer } from './metrics/admin-server.js';
+import { exposeCompliance } from './metrics/compliance.js';
 import { exposeLiveEngine } from './metrics/live.js';
 import { exposeEvictionPolicy, exposeRedisUp } from './metrics/redis.js';
 import { exposeImpressionQueue } from './metrics/http.js';
@@ -129,6 +133,11 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   // One breaker for every command a request waits on: a frozen Redis costs the first few, then none.
   const breaker = redisBreaker((open) => (open ? log.warn('redis failing: request-path commands skipped (breaker open)') : log.info('redis answers again (breaker closed)')));
   exposeRedisUp(requestRedis, breaker);
+  // Compliance (rules and suspensions) follows Redis on every API process; with Redis away at start,
+  // the disk copy's suspensions hold until it answers.
+  const compliance = new ComplianceFollower(redis, subscriber, log, { operatorIds: OPERATORS.map((op) => op.id), dataDir: config.dataDir });
+  if (!redisAtStart) compliance.seedFromDisk();
+  life.onStop(() => compliance.stop());
   const advertisers = new AdvertiserKeys(requestRedis, config.apiKeyPepper);
   const verifiedKeys = new VerifiedKeys(advertisers, subscriber, config.advertiserKeyCacheSeconds, log, {
     outageGraceSeconds: config.advertiserKeyOutageSeconds,
@@ -173,17 +182,35 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     freshness,
     eviction,
     dataDir,
+    compliance,
     log,
     now: Date.now,
   };
 
   const topics = new Topics(deps, live);
   topics.follow(snapshots, () => hub, log);
+  const overdue = () => overdueRows(complianceState().rules, Date.now(), config.complianceReviewDays);
+  const warnOverdue = () => {
+    const rows = overdue();
+    if (rows.length > 0) log.warn({ overdue: rows.length, reviewDays: config.complianceReviewDays, oldest: rows[0] }, 'compliance rule rows overdue for review: npm run compliance -- audit');
+  };
+  // A suspension or new rules change what every body may show: none built before is served again,
+  // and every WebSocket subscriber gets the new body now.
+  const unfollow = onComplianceChange((_state, rulesChanged) => {
+    payloads.invalidateAll();
+    live.refresh();
+    topics.pushEvents(hub);
+    if (rulesChanged) warnOverdue();
+  });
+  life.onStop(unfollow);
+  warnOverdue();
+  exposeCompliance({ overdue: () => overdue().length, suspensions: () => complianceState().suspensions.length });
   snapshots.onChange((snap) => {
     if (snap.kind === 'metrics') void ranking.reload();
   });
   const follow = async () => {
     await snapshots.start();
+    await compliance.start();
     await verifiedKeys.start();
     await limits.start(subscriber);
     await ranking.start();

@@ -203,6 +203,13 @@ export const EnvSchema = z.object({
   COINBASE_WS_URL: z.url({ protocol: /^wss?$/ }).default('wss://ws-feed.exchange.coinbase.com').describe('Exchange feed when `SOURCES` has `prices=coinbase`.'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000).describe('Timeout of each upstream request, in milliseconds.'),
   EVENT_CATALOG_FILE: z.string().min(1).optional().describe('A JSON event catalog replacing the built-in one (validated at start-up).'),
+  COMPLIANCE_REVIEW_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .default(30)
+    .describe('Days after its `reviewed_on` date a compliance rule row is overdue for review (start-up warning, `predictwire_compliance_reviews_overdue`, `npm run compliance -- audit`).'),
   // Widgets and ranking
   ADVERTISER_OPERATOR_A: OperatorId.default('kalshi').describe('Operator A (the regulated exchange) of the advertiser comparison.'),
   ADVERTISER_OPERATOR_B: OperatorId.default('polymarket').describe('Operator B (the crypto-based market) of the advertiser comparison.'),
@@ -450,6 +457,8 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     apiWorkers: e.API_WORKERS ?? availableParallelism(),
     hangSeconds: e.HANG_SECONDS,
     demoEnabled: e.DEMO_ENABLED === undefined ? !production : e.DEMO_ENABLED === 'true',
+    /** Days after a compliance row's review it is overdue. */
+    complianceReviewDays: e.COMPLIANCE_REVIEW_DAYS,
     /** Local data folder (absolute). */
     dataDir: dataDir({ DATA_DIR: e.DATA_DIR }),
   };

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { Locale, OperatorId } from '../model/index.js';
-import { AsOfDate, RuleJurisdiction, Source } from './jurisdiction-schema.js';
+import { RuleJurisdiction } from './jurisdiction-schema.js';
 
 export const OperatorKind = z.enum(['exchange', 'crypto', 'sportsbook']);
 export type OperatorKind = z.infer<typeof OperatorKind>;
@@ -35,20 +35,6 @@ export const Offer = z.object({
 });
 export type Offer = z.infer<typeof Offer>;
 
-/**
- * The site licensed in some jurisdictions, where it is not the operator's default one (bet365.bet.br
- * in Brazil, the Ontario sites in CA-ON): clicks from visitors there land on it.
- */
-export const Destination = z.object({
-  jurisdictions: z.array(RuleJurisdiction).min(1),
-  affiliateUrl: z.url({ protocol: /^https$/ }),
-  /** Its own hosts (a host and its subdomains), as Operator.webDomains. */
-  webDomains: z.array(z.string().regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/)).min(1),
-  source: Source,
-  asOf: AsOfDate,
-});
-export type Destination = z.infer<typeof Destination>;
-
 /** An affiliate query parameter name such as aff_sub or btag. */
 const SubIdParam = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/);
 
@@ -61,10 +47,11 @@ export const Operator = z.object({
   appStores: z.array(AppStore),
   /** Such as PRO_LIQUIDITY (docs/contract.md, sportsbook widget). */
   capabilities: z.array(z.string().regex(/^[A-Z][A-Z_]+$/)),
-  /** Where a click lands by default. Destinations come only from here, never from a request. */
+  /**
+   * Where a click lands by default. Destinations come only from here and from the compliance rules'
+   * licensed sites per jurisdiction (`destinations`), never from a request.
+   */
   affiliateUrl: z.url({ protocol: /^https$/ }),
-  /** Sites licensed in particular jurisdictions, overriding the default there. */
-  destinations: z.array(Destination).default([]),
   /**
    * The operator's own sites (a host and its subdomains). A signed deep link may land on a
    * contract page only within these; affiliate URLs often sit on tracking hosts, so this is
@@ -112,13 +99,6 @@ export const OperatorCatalog = z
         for (const c of offer.jurisdictions) {
           if (offered.has(c)) ctx.addIssue({ code: 'custom', message: `${op.id}: two offers for ${c}` });
           offered.add(c);
-        }
-      }
-      const routed = new Set<string>();
-      for (const d of op.destinations) {
-        for (const c of d.jurisdictions) {
-          if (routed.has(c)) ctx.addIssue({ code: 'custom', message: `${op.id}: two destinations for ${c}` });
-          routed.add(c);
         }
       }
     }

@@ -27,7 +27,7 @@ const CATALOG: OperatorInput[] = [
         promoCode: 'WIRE10',
         couponValue: '$10 bonus',
         copy: {
-          en: { promoText: 'Trade $100 on any event contract and get a $10 bonus', ctaLabel: 'Start trading', terms: '18+. New US members only; trade $100 within 30 days of sign-up. The $10 bonus is credited within 7 days and can be traded, not withdrawn, for 30 days.' },
+          en: { promoText: 'Trade $100 on any event contract and get a $10 bonus', ctaLabel: 'Start trading', terms: '18+ (21+ for sports contracts). New US members only; trade $100 within 30 days of sign-up. The $10 bonus is credited within 7 days and can be traded, not withdrawn, for 30 days.' },
           es: { promoText: 'Opera $100 en cualquier contrato de eventos y recibe un bono de $10', ctaLabel: 'Empieza a operar' },
           de: { promoText: 'Handeln Sie für 100 $ mit einem beliebigen Ereigniskontrakt und erhalten Sie 10 $ Bonus', ctaLabel: 'Jetzt handeln' },
           fr: { promoText: "Tradez 100 $ sur n'importe quel contrat d'événement et recevez 10 $ de bonus", ctaLabel: 'Commencer à trader' },
@@ -127,15 +127,6 @@ const CATALOG: OperatorInput[] = [
     affiliateUrl: 'https://sportsbook.fanduel.com/join',
     subIdParams: { impression: 'aff_sub', advertiser: 'aff_sub2', widget: 'aff_sub3' },
     webDomains: ['fanduel.com'],
-    destinations: [
-      {
-        jurisdictions: ['CA-ON'],
-        affiliateUrl: 'https://on.sportsbook.fanduel.ca/',
-        webDomains: ['on.sportsbook.fanduel.ca'],
-        source: 'AGCO registration of FanDuel Canada ULC; its iGaming Ontario sportsbook is on.sportsbook.fanduel.ca',
-        asOf: '2026-11-25',
-      },
-    ],
     offers: [
       {
         jurisdictions: ['US'],
@@ -163,29 +154,6 @@ const CATALOG: OperatorInput[] = [
     affiliateUrl: 'https://sports.betmgm.com/en/mobileportal/register',
     subIdParams: { impression: 'subid', advertiser: 'pid' },
     webDomains: ['betmgm.com'],
-    destinations: [
-      {
-        jurisdictions: ['GB'],
-        affiliateUrl: 'https://www.betmgm.co.uk/',
-        webDomains: ['betmgm.co.uk'],
-        source: 'Great Britain Gambling Commission licence of LeoVegas, which runs BetMGM UK at betmgm.co.uk',
-        asOf: '2026-11-25',
-      },
-      {
-        jurisdictions: ['CA-ON'],
-        affiliateUrl: 'https://sports.on.betmgm.ca/',
-        webDomains: ['on.betmgm.ca'],
-        source: 'AGCO registration of BetMGM Canada Inc.; its iGaming Ontario site is on.betmgm.ca',
-        asOf: '2026-11-25',
-      },
-      {
-        jurisdictions: ['US-NJ'],
-        affiliateUrl: 'https://sports.nj.betmgm.com/',
-        webDomains: ['nj.betmgm.com'],
-        source: 'New Jersey DGE licence; BetMGM serves each state from its own sports.<state>.betmgm.com site',
-        asOf: '2026-11-25',
-      },
-    ],
     offers: [
       {
         jurisdictions: ['US'],
@@ -241,22 +209,6 @@ const CATALOG: OperatorInput[] = [
     affiliateUrl: 'https://www.bet365.com/olp/open-account',
     subIdParams: { impression: 'btag', advertiser: 'aff_sub' },
     webDomains: ['bet365.com'],
-    destinations: [
-      {
-        jurisdictions: ['BR'],
-        affiliateUrl: 'https://www.bet365.bet.br/',
-        webDomains: ['bet365.bet.br'],
-        source: 'SPA authorisation under Lei 14.790/2023; every authorised operator serves Brazil only from its .bet.br domain (SPA/MF ordinance, from 2025-01-01); bet365.bet.br terms of 2026-05-20',
-        asOf: '2026-11-25',
-      },
-      {
-        jurisdictions: ['ES'],
-        affiliateUrl: 'https://www.bet365.es/',
-        webDomains: ['bet365.es'],
-        source: 'DGOJ licence under Ley 13/2011: the .es site is the one licensed for Spain',
-        asOf: '2026-11-25',
-      },
-    ],
     offers: [
       {
         jurisdictions: ['US'],

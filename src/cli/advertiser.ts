@@ -8,9 +8,10 @@ import { parseArgs } from 'node:util';
 import { AdvertiserError, AdvertiserKeys, type AdvertiserRecord } from '../auth/advertiser-keys.js';
 import { AdvertiserBackup, exportAdvertisers, importAdvertisers } from '../auth/advertiser-backup.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { dataDir, launcherRedisUrl } from '../process/redis-url-file.js';
-import { connectOnce, RedisUnreachableError } from '../store/redis-once.js';
+import { RedisUnreachableError, connectOnce } from '../store/redis-once.js';
 import { liftAuthFailureBlocks } from '../limits/auth-failure-blocks.js';
+import { redisSettings } from './redis-connection.js';
+import { runCommand, UsageError } from './run-command.js';
 import { Problem } from '../problem.js';
 import { parseQuery } from '../http/query.js';
 import { ReportQuery, reportRequest } from '../http/routes/reports.js';
@@ -44,20 +45,6 @@ Redis: REDIS_SENTINELS (with REDIS_SENTINEL_MASTER) or REDIS_URL, as the API rea
 else the private Redis of \`npm start\` running in this folder.
 Keys are hashed with API_KEY_PEPPER: use the same value as the API.`;
 
-class UsageError extends Error {}
-
-/**
- * The settings to reach Redis by: REDIS_SENTINELS or REDIS_URL as the API reads them (so under
- * Sentinel the CLI writes to the current primary), else the URL a running launcher recorded.
- */
-function redisSettings(): { env: NodeJS.ProcessEnv; from: string } {
-  if (process.env.REDIS_SENTINELS) return { env: process.env, from: 'REDIS_SENTINELS' };
-  if (process.env.REDIS_URL) return { env: process.env, from: 'REDIS_URL' };
-  const dir = dataDir();
-  const url = launcherRedisUrl(dir);
-  if (url) return { env: { ...process.env, REDIS_URL: url }, from: `npm start (recorded in ${dir})` };
-  throw new ConfigError('no Redis to talk to: set REDIS_URL or REDIS_SENTINELS, or run this next to a running `npm start`');
-}
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 /** The line saying how many failed-authentication blocks a command lifted (none: nothing). */
@@ -188,14 +175,4 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
-      process.exit(2);
-    }
-    process.stderr.write(`${err instanceof AdvertiserError || err instanceof ConfigError || err instanceof RedisUnreachableError ? err.message : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runCommand(run, USAGE, (err) => err instanceof AdvertiserError || err instanceof ConfigError || err instanceof RedisUnreachableError);

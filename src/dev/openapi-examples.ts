@@ -56,6 +56,7 @@ export function exampleRequests(c: Catalog): Record<string, { path: string; adve
     getAdvertiserReport: { path: '/advertiser/v1/reports?group_by=operator', advertiser: true },
     'getAdvertiserReport:text/csv': { path: '/advertiser/v1/reports?group_by=operator', advertiser: true, accept: 'text/csv' },
     getCatalog: { path: '/v1/catalog' },
+    getCompliance: { path: `/v1/compliance?jurisdiction=${GEO}` },
     getHealth: { path: '/healthz' },
     getReadiness: { path: '/readyz' },
   };

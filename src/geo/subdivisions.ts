@@ -54,3 +54,9 @@ export function subdivisionByCode(country: string, part: string): string | undef
   const code = `${country}-${part.toUpperCase()}`;
   return isKnownSubdivision(code) ? code : undefined;
 }
+
+/** The English name of a known subdivision ("US-NJ" → "New Jersey"), if known. */
+export function subdivisionName(code: string): string | undefined {
+  const table = BY_COUNTRY.get(code.slice(0, 2));
+  return code[2] === '-' && table !== undefined && Object.hasOwn(table, code.slice(3)) ? table[code.slice(3)] : undefined;
+}

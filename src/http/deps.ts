@@ -14,6 +14,7 @@ import type { EvictionPolicy } from '../store/eviction-policy.js';
 import type { DataDirWatch } from '../store/data-dir-watch.js';
 
 import type { ServeContext } from '../serve/context.js';
+import type { Refusal } from '../catalog/compliance/follower.js';
 
 /** The serving layer's context, and what routes need besides. */
 export interface Deps extends ServeContext {
@@ -44,4 +45,6 @@ export interface Deps extends ServeContext {
   dataDir: DataDirWatch;
   /** True from SIGTERM on: /readyz answers 503 so load balancers stop sending before we close. */
   draining(): boolean;
+  /** Which compliance revision this process follows, and a published rules document it refused. */
+  compliance: { readonly revision: number; readonly refused: Refusal | undefined };
 }

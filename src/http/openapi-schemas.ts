@@ -16,6 +16,7 @@ import {
   SpecificEventPayload,
   SportsbookWidgetPayload,
 } from '../widgets/payload-schemas.js';
+import { CompliancePayload } from '../catalog/compliance/matrix.js';
 import { ReportPayload } from '../tracking/advertiser-report.js';
 import { EventHistoryPayload } from '../widgets/event-history.js';
 import { ClientMessage, dataFrameSchema, ErrorFrame, UnsubscribedFrame } from '../ws/protocol.js';
@@ -36,6 +37,7 @@ const COMPONENTS = {
   CatalogPayload,
   ReportPayload,
   EventHistoryPayload,
+  CompliancePayload,
   Problem: ProblemBody,
   Health: HealthBody,
   Readiness: ReadyBody,

@@ -264,6 +264,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is shown where and why: every operator by jurisdiction and surface, the rows with their sources and review dates, active suspensions
+         * @description What this process applies now (a suspension shows here within seconds). `Cache-Control: no-cache`: revalidate with If-None-Match. The same as a page at /compliance (docs/compliance.md).
+         */
+        get: operations["getCompliance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The compliance matrix as a page a compliance officer reads (no script)
+         * @description The same as /v1/compliance, for people: light and dark, readable on a phone, under a Content-Security-Policy that allows nothing but its own style.
+         */
+        get: operations["getCompliancePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1198,6 +1238,146 @@ export interface components {
                     /** @description The operator's YES ask after its taker fee, in dollars per $1 contract, per timestamp; null where it did not quote. */
                     prices: (number | null)[];
                 }[];
+            }[];
+        };
+        /** @description GET /v1/compliance: who is shown where, why, on what sources (docs/compliance.md). */
+        CompliancePayload: {
+            /**
+             * Format: int64
+             * @description The revision of the rules document this process applies.
+             */
+            rules_revision: number;
+            /**
+             * Format: int64
+             * @description The revision of the shared compliance state (suspensions, published rules) this process follows; 0: none yet.
+             */
+            compliance_revision: number;
+            /** @description A published rules document this process refused, with each problem naming its row; the rules above stay in force. */
+            refused: {
+                /**
+                 * Format: int64
+                 * @description Its revision.
+                 */
+                revision: number;
+                /** @description Every problem, each naming its row. */
+                problems: string[];
+            } | null;
+            /**
+             * Format: date
+             * @description The UTC day `overdue` is reckoned on.
+             */
+            as_of: string;
+            /**
+             * Format: int64
+             * @description COMPLIANCE_REVIEW_DAYS: a row reviewed longer ago is overdue.
+             */
+            review_days: number;
+            /** @description Every contract category a rule can name. */
+            surfaces: ("politics" | "economics" | "crypto" | "sports" | "culture")[];
+            /** @description The catalog operators. */
+            operators: {
+                /** @description Its id. */
+                id: string;
+                /** @description Its name. */
+                name: string;
+                /** @description exchange, crypto or sportsbook. */
+                kind: string;
+            }[];
+            /** @description Every US state and DC, every Canadian province and territory, and every country a row or suspension names. */
+            jurisdictions: {
+                /** @description A country (ISO 3166-1 alpha-2), or a US state or Canadian province (ISO 3166-2). */
+                code: string;
+                /** @description Its English name. */
+                name: string;
+                /** @description The disclosure rows that apply there (the country's, then the region's overriding it field by field). */
+                disclosure: string[];
+                /** @description The inducement ban that applies there: no offer is shown. */
+                inducement_ban: string | null;
+                /** @description Every catalog operator there. */
+                operators: {
+                    /** @description The operator (an id of `operators`). */
+                    operator: string;
+                    /** @description One per group of surfaces with the same outcome and reasons, in category order. */
+                    verdicts: {
+                        /** @description The contract categories this verdict is for. */
+                        surfaces: ("politics" | "economics" | "crypto" | "sports" | "culture")[];
+                        /** @description Whether the operator is shown for these surfaces there. */
+                        shown: boolean;
+                        /**
+                         * @description `allowed`: an allow row lists the operator there for these surfaces; `not_listed`: no allow row does (deny by default); `category`: allow rows list it there, but not for these surfaces; `blocked`: a block row covers it; `suspended`: an active suspension withdraws it.
+                         * @enum {string}
+                         */
+                        reason: "allowed" | "not_listed" | "category" | "blocked" | "suspended";
+                        /** @description The rows that decide it (ids in `rows`). */
+                        rows: string[];
+                        /** @description The `key` of the suspension that withdraws it, when `reason` is `suspended`. */
+                        suspension: string | null;
+                    }[];
+                    /** @description The destination row whose site a click from there lands on; null: the operator's default site. */
+                    destination: string | null;
+                }[];
+            }[];
+            /** @description What every jurisdiction not listed shows. */
+            elsewhere: string;
+            /** @description The active suspensions (npm run compliance -- suspend). */
+            suspensions: {
+                /** @description operator|jurisdiction|surface (* for every surface): what verdicts name. */
+                key: string;
+                /** @description The operator withdrawn. */
+                operator: string;
+                /** @description A country (ISO 3166-1 alpha-2), or a US state or Canadian province (ISO 3166-2). */
+                jurisdiction: string;
+                /** @description null: every surface. */
+                surface: ("politics" | "economics" | "crypto" | "sports" | "culture") | null;
+                /** @description Why, as given to the command. */
+                reason: string;
+                /** @description Who suspended it. */
+                by: string;
+                /**
+                 * Format: date-time
+                 * @description When.
+                 */
+                at: string;
+            }[];
+            /** @description Every row of the rules, or with `jurisdiction` the ones that bear on it. */
+            rows: {
+                /**
+                 * @description The table of the rules document the row is in.
+                 * @enum {string}
+                 */
+                table: "allow" | "blocks" | "inducement_bans" | "destinations" | "disclosures";
+                /** @description The row's name. */
+                id: string;
+                /** @description The operators the row is about (none for inducement bans and disclosures). */
+                operators: "all" | string[];
+                /** @description The jurisdictions it names. */
+                jurisdictions: string[];
+                /** @description The surfaces it applies to; null: every one. */
+                categories: ("politics" | "economics" | "crypto" | "sports" | "culture")[] | null;
+                /** @description Why, in words. */
+                why: string;
+                /** @description Links to what the row restates. */
+                sources: string[];
+                /**
+                 * Format: date
+                 * @description When its sources were last read.
+                 */
+                reviewed_on: string;
+                /** @description True when its review is older than `review_days`. */
+                overdue: boolean;
+                /**
+                 * Format: int64
+                 * @description Allow rows: the operator's own minimum age there. Disclosures: the jurisdiction's.
+                 */
+                min_age?: number;
+                /** @description Destinations: where a click lands. Disclosures: the help service. */
+                url?: string;
+                /** @description Destinations: the site's own hosts. */
+                web_domains?: string[];
+                /** @description Disclosures: the responsible-gambling message. */
+                text?: string;
+                /** @description Disclosures: the helpline; null where none is confirmed. */
+                phone?: string | null;
             }[];
         };
         /** @description An RFC 9457 problem. */
@@ -2465,6 +2645,110 @@ export interface operations {
             503: components["responses"]["Problem503"];
         };
     };
+    getCompliance: {
+        parameters: {
+            query?: {
+                /** @description Only this jurisdiction, with the rows and suspensions that bear on it (default: every one). */
+                jurisdiction?: string;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 without a body while it still matches. */
+                "If-None-Match"?: string;
+                /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
+                "Accept-Encoding"?: string;
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompliancePayload"];
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            405: components["responses"]["Problem405"];
+            500: components["responses"]["Problem500"];
+        };
+    };
+    getCompliancePage: {
+        parameters: {
+            query?: {
+                /** @description Only this jurisdiction, with the rows and suspensions that bear on it (default: every one). */
+                jurisdiction?: string;
+            };
+            header?: {
+                /** @description An ETag from an earlier answer: 304 without a body while it still matches. */
+                "If-None-Match"?: string;
+                /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
+                "Accept-Encoding"?: string;
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["Page"];
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            405: components["responses"]["Problem405"];
+            500: components["responses"]["Problem500"];
+        };
+    };
     getOpenApi: {
         parameters: {
             query?: never;
@@ -2742,6 +3026,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A neutral page, naming and linking no operator: the operator may no longer be shown where the link was built for (suspended there, or the rules changed). Not counted. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["Page"];
+                };
+            };
             /** @description Redirect to the operator. */
             302: {
                 headers: {

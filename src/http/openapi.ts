@@ -17,6 +17,7 @@ import { BroadWidgetQuery } from './routes/broad.js';
 import { ReportQuery } from './routes/reports.js';
 import { EventHistoryQuery } from './routes/event-history.js';
 import { LiveMarketQuery } from './routes/live-market.js';
+import { ComplianceQuery } from './routes/compliance.js';
 
 type Obj = Record<string, unknown>;
 
@@ -344,6 +345,24 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
     problems: [503],
     cached: true,
   });
+  paths['/v1/compliance'] = operation('getCompliance', {
+    tag: 'compliance',
+    summary: 'Who is shown where and why: every operator by jurisdiction and surface, the rows with their sources and review dates, active suspensions',
+    description:
+      'What this process applies now (a suspension shows here within seconds). `Cache-Control: no-cache`: revalidate with If-None-Match. The same as a page at /compliance (docs/compliance.md).',
+    payload: 'CompliancePayload',
+    params: queryParams(ComplianceQuery),
+    cached: true,
+  });
+  paths['/compliance'] = operation('getCompliancePage', {
+    tag: 'compliance',
+    summary: 'The compliance matrix as a page a compliance officer reads (no script)',
+    description: 'The same as /v1/compliance, for people: light and dark, readable on a phone, under a Content-Security-Policy that allows nothing but its own style.',
+    payload: 'Page',
+    contentType: 'text/html',
+    params: queryParams(ComplianceQuery),
+    cached: true,
+  });
   paths['/v1/openapi.json'] = operation('getOpenApi', {
     tag: 'discovery',
     summary: 'This document',
@@ -375,6 +394,11 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
       ],
       security: PUBLIC,
       responses: {
+        '200': {
+          description: 'A neutral page, naming and linking no operator: the operator may no longer be shown where the link was built for (suspended there, or the rules changed). Not counted.',
+          headers: headers('X-Request-Id', 'Cache-Control'),
+          content: { 'text/html': { schema: ref('Page') } },
+        },
         '302': { description: 'Redirect to the operator.', headers: headers('X-Request-Id', 'Location', 'Cache-Control') },
         ...problemRefs([403, 410]),
       },
@@ -457,6 +481,7 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
       { name: 'widgets', description: 'Public widget payloads, the click redirect and the WebSocket.' },
       { name: 'advertiser', description: 'The same with an advertiser key, plus the event list and operator comparison.' },
       { name: 'discovery', description: 'What can be embedded, and this contract.' },
+      { name: 'compliance', description: 'Who is shown where, why, and on what sources.' },
       { name: 'operations', description: 'Liveness and readiness.' },
     ],
     paths,

@@ -20,6 +20,7 @@ import { reportsRoute } from './routes/reports.js';
 import { eventHistoryRoute } from './routes/event-history.js';
 import { broadWidgetRoute } from './routes/broad.js';
 import { catalogRoute } from './routes/catalog.js';
+import { complianceRoutes } from './routes/compliance.js';
 import { clickRoute } from './routes/click.js';
 import { impressionRoute } from './routes/impression.js';
 import { DrainingBody, healthRoute, readyRoute } from './routes/health.js';
@@ -91,6 +92,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     });
   };
   const done = accessLogger(deps.log, deps.config.accessLogSampleRate);
+  const compliance = complianceRoutes(deps);
 
   /**
    * A route's handler behind the method check (GET and HEAD reach it; OPTIONS answers CORS
@@ -149,6 +151,8 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     route(`${SPECIFIC_PREFIX}:slug`, ADVERTISER, auth(specificEventRoute(deps)), `${SPECIFIC_PREFIX}{slug}`),
     route('/advertiser/v1/reports', [...BASE, 'x-advertiser-id', 'x-api-key', 'accept'], auth(reportsRoute(deps))),
     route('/v1/catalog', CACHED, catalogRoute(deps)),
+    route('/v1/compliance', CACHED, compliance.json),
+    route('/compliance', CACHED, compliance.page),
     route('/v1/openapi.json', CACHED, openApiRoute(deps)),
     ...Object.entries(extra).map(([path, handler]) => route(path, CACHED, handler)),
   ];

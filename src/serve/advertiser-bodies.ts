@@ -1,6 +1,5 @@
 /** Bodies of the advertiser data endpoints (docs/contract.md: event list, operator comparison). */
-import { COMPLIANCE } from '../catalog/compliance.js';
-import { operatorById } from '../catalog/operators.js';
+import { catalogView } from '../catalog/shown-operators.js';
 import { buildEventList, buildSpecificEvent } from '../widgets/advertiser-events.js';
 import type { ServeContext } from './context.js';
 import type { Built, CachedBody } from './payload-cache.js';
@@ -34,7 +33,7 @@ export function specificEventBodies(ctx: ServeContext): SpecificEventBodies {
     const snap = requireSnapshot(ctx.snapshots, 'events', 'all');
     const event = requireEvent(snap, slug);
     const { a, b } = ctx.config.advertiserOperators;
-    const payload = buildSpecificEvent(event, snap.changedAt, { operatorA: a, operatorB: b, limit, country, isAllowed: COMPLIANCE.isAllowed }, { operatorById });
+    const payload = buildSpecificEvent(event, snap.changedAt, { operatorA: a, operatorB: b, limit }, catalogView(country));
     return { payload, changedAt: snap.changedAt };
   };
   return (...parts) => {

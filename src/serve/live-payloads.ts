@@ -95,6 +95,20 @@ export class LivePayloads {
     return this.#topics.get(asset)!.get(horizon)!;
   }
 
+  /**
+   * Rebuilds and pushes every variant someone subscribes to, now, and makes every other one
+   * rebuild on its next read: what each body was built under changed (the compliance views).
+   */
+  refresh(): void {
+    for (const [asset, byHorizon] of this.#topics) {
+      for (const [horizon, state] of byHorizon) {
+        for (const byCountry of state.advertised.values()) for (const variant of byCountry.values()) variant.builtMs = -Infinity;
+        for (const variant of state.variants.values()) variant.builtMs = -Infinity;
+        this.#flush(asset, horizon, state, 'clock');
+      }
+    }
+  }
+
   stop(): void {
     for (const byHorizon of this.#topics.values()) for (const s of byHorizon.values()) clearTimeout(s.timer);
   }

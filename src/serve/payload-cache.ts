@@ -201,4 +201,9 @@ export class PayloadCache {
     }
     for (const d of this.#dependents.get(kind) ?? []) this.#byKind.get(d)?.lru.clear();
   }
+
+  /** Drops every body (what every body was built under changed: the compliance the views come from). */
+  invalidateAll(): void {
+    for (const { lru } of this.#byKind.values()) lru.clear();
+  }
 }

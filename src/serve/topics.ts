@@ -53,13 +53,17 @@ export class Topics {
     snapshots.onChange((snap) => {
       this.ctx.payloads.invalidate(snap.kind, snap.key);
       log.debug({ kind: snap.kind, key: snap.key, version: snap.version }, 'snapshot updated');
-      const hub = sink();
-      if (snap.kind !== 'events' || !hub) return;
-      for (const [topic, country] of hub.subscribed()) {
-        if (!topic.startsWith('event:')) continue;
-        const body = this.body(topic, country);
-        if (body) hub.push(topic, country, body);
-      }
+      if (snap.kind === 'events') this.pushEvents(sink());
     });
+  }
+
+  /** Rebuilds and pushes the event topics someone watches, per subscriber country (their bodies were dropped). */
+  pushEvents(hub: TopicSink | undefined): void {
+    if (!hub) return;
+    for (const [topic, country] of hub.subscribed()) {
+      if (!topic.startsWith('event:')) continue;
+      const body = this.body(topic, country);
+      if (body) hub.push(topic, country, body);
+    }
   }
 }

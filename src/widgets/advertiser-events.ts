@@ -2,9 +2,9 @@
 import { priceToCents } from '../domain/contract-price.js';
 import { roundTo } from '../domain/aggregate.js';
 import { afterFeePrice } from '../catalog/fee-schedules.js';
+import { operatorById } from '../catalog/operators.js';
+import type { ShownOperators } from '../catalog/shown-operators.js';
 import type { MarketEvent, Quote } from '../model/index.js';
-import { jurisdictionOf } from '../model/jurisdiction.js';
-import type { WidgetContext } from './context.js';
 import type { EventListPayload, SpecificEventPayload } from './payload-schemas.js';
 
 /** The outcomes of `event` that both operators quote, in snapshot order, with both quotes. */
@@ -35,9 +35,6 @@ export interface ComparisonOptions {
   operatorB: string;
   /** Most outcomes returned, highest combined 24-hour volume first; all when undefined. */
   limit?: number;
-  /** The viewer's country (ZZ when unknown) and whether an operator may be shown there. */
-  country: string;
-  isAllowed(operatorId: string, country: string): boolean;
 }
 
 /**
@@ -46,13 +43,13 @@ export interface ComparisonOptions {
  * pays: docs/design.md, exchange figures after fees), spreadCents = |A - B| x 100 of those, volumes are
  * 24-hour USD. An outcome only one of them lists is left out rather than given a fake price.
  * The comparison itself is data for the advertiser; `allowed_in_geo` says whether each operator
- * may be shown to a viewer in `country`.
+ * may be shown for the event's category to a viewer in the jurisdiction of `viewer`.
  */
 export function buildSpecificEvent(
   event: MarketEvent,
   changedAt: string,
   opts: ComparisonOptions,
-  ctx: Pick<WidgetContext, 'operatorById'>,
+  viewer: Pick<ShownOperators, 'country' | 'region' | 'operatorOn'>,
 ): SpecificEventPayload {
   const pairs = sharedOutcomes(event, opts.operatorA, opts.operatorB);
   const ordered =
@@ -62,7 +59,8 @@ export function buildSpecificEvent(
           // An unknown volume (null) counts as none here: it orders, it is not shown as 0.
           .sort((x, y) => (y.a.volume24hUsd ?? 0) + (y.b.volume24hUsd ?? 0) - ((x.a.volume24hUsd ?? 0) + (x.b.volume24hUsd ?? 0)))
           .slice(0, opts.limit);
-  const nameOf = (id: string) => ctx.operatorById(id)?.name ?? id;
+  const nameOf = (id: string) => operatorById(id)?.name ?? id;
+  const allowed = (id: string) => viewer.operatorOn(id, event.category) !== undefined;
   return {
     message: ordered.length === pairs.length ? 'ok' : `ok: ${ordered.length} of ${pairs.length} outcomes`,
     data: {
@@ -73,11 +71,11 @@ export function buildSpecificEvent(
         closes_at: event.closesAt,
         last_verified_timestamp: changedAt,
       },
-      resolved_geo: jurisdictionOf(opts.country).country,
-      resolved_region: jurisdictionOf(opts.country).region,
+      resolved_geo: viewer.country,
+      resolved_region: viewer.region,
       operators: {
-        operatorA: { id: opts.operatorA, name: nameOf(opts.operatorA), allowed_in_geo: opts.isAllowed(opts.operatorA, opts.country) },
-        operatorB: { id: opts.operatorB, name: nameOf(opts.operatorB), allowed_in_geo: opts.isAllowed(opts.operatorB, opts.country) },
+        operatorA: { id: opts.operatorA, name: nameOf(opts.operatorA), allowed_in_geo: allowed(opts.operatorA) },
+        operatorB: { id: opts.operatorB, name: nameOf(opts.operatorB), allowed_in_geo: allowed(opts.operatorB) },
       },
       outcomes: ordered.map(({ name, a, b }) => {
         const priceA = afterFeePrice(a.operatorId, event.category, a.yesPrice);

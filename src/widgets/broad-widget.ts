@@ -71,7 +71,7 @@ function trendingSummary(metrics: MetricsData, known: (id: string) => boolean, t
 export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): BroadWidgetResult {
   const toMoney = (usd: number) => formatMoneyCompact(convertUsd(usd, input.rate), input.currency);
   const known = (id: string) => catalogOperator(id) !== undefined;
-  const candidates = input.metrics.operators.filter((m) => ctx.operatorById(m.operatorId) !== undefined);
+  const candidates = input.metrics.operators.filter((m) => ctx.operatorOn(m.operatorId, 'all') !== undefined);
   const byId = new Map(candidates.map((m) => [m.operatorId, m]));
   const ranked = rankOperators(
     candidates.map((m) => {
@@ -83,7 +83,7 @@ export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): B
   ).slice(0, input.limit);
 
   const operators = ranked.map((r) => {
-    const op = ctx.operatorById(r.operatorId)!;
+    const op = ctx.operatorOn(r.operatorId, 'all')!;
     const m = byId.get(r.operatorId)!;
     const offer = ctx.offerFor(op.id);
     const copy = offer && (offer.copy[input.locale] ?? offer.copy.en);
@@ -125,7 +125,7 @@ export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): B
   return {
     payload: {
       widget_class: 'broad',
-      ...jurisdictionFields(ctx, input.locale, operators.length),
+      ...jurisdictionFields(ctx, input.locale, operatorIds, 'all'),
       timestamp: input.changedAt,
       trending_summary: trendingSummary(input.metrics, known, toMoney),
       operators,

@@ -24,7 +24,7 @@ export function buildEventWidget(
   format: DisplayFormat,
   ctx: WidgetContext,
 ): EventWidgetPayload {
-  const allowed = event.outcomes.map((o) => o.quotes.filter((q) => ctx.operatorById(q.operatorId)));
+  const allowed = event.outcomes.map((o) => o.quotes.filter((q) => ctx.operatorOn(q.operatorId, event.category)));
   // Aggregates come from the operators shown. Normalisation runs over all of the event's outcomes
   // that a catalog venue quotes: one that no operator here may show still takes its share
   // (estimated from every catalog venue), so hiding it never inflates the others; the outcomes
@@ -39,7 +39,7 @@ export function buildEventWidget(
   const operatorIds = [...new Set(shown.flatMap((o) => o.quotes.map((q) => q.operatorId)))];
   return {
     widget_class: 'event-specific',
-    ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), shown.length),
+    ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), operatorIds, event.category),
     event_slug: event.slug,
     event_question: event.question,
     last_verified_timestamp: changedAt,
@@ -53,7 +53,7 @@ export function buildEventWidget(
         aggregated_probability_pct: roundTo(probability * 100, 1),
         market_depth_volume: depth === null ? null : formatMoneyCompact(depth, 'USD'),
         comparison_pool: quotes.map((q, j) => {
-          const op = ctx.operatorById(q.operatorId)!;
+          const op = ctx.operatorOn(q.operatorId, event.category)!;
           const promoCode = ctx.offerFor(op.id)?.promoCode;
           return {
             operator_id: op.id,

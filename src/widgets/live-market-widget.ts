@@ -49,7 +49,7 @@ function venuePrices(view: LiveView, nowMs: number, opts: LiveMarketOptions, ctx
   const fairUp = strike !== undefined && spot !== undefined ? probabilityAbove(spot, strike, (w.endMs - nowMs) / 1000, view.variance) : undefined;
   const out: VenuePrice[] = [];
   for (const v of opts.venues) {
-    if (!v.horizons.includes(view.horizon) || !ctx.operatorById(v.operatorId)) continue;
+    if (!v.horizons.includes(view.horizon) || !ctx.operatorOn(v.operatorId, 'crypto')) continue;
     const q = live.get(v.operatorId);
     if (q) {
       if (q.up !== null && q.down !== null) out.push({ operatorId: v.operatorId, up: q.up, down: q.down, strike: q.strike, marketUrl: q.marketUrl, updatedAt: q.venueTs });
@@ -82,7 +82,7 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
   const shown = (price: number) => 1 / Number(multiplier(price).slice(1));
   const best = liveLeaders(quotes.map((q) => ({ operatorId: q.operatorId, up: shown(q.up), down: shown(q.down) })));
   const providers: LiveMarketPayload['providers_pool'] = quotes.map((q, i) => {
-    const op = ctx.operatorById(q.operatorId)!;
+    const op = ctx.operatorOn(q.operatorId, 'crypto')!;
     const venueStrike = offered[i]!.strike;
     return {
       operator_id: op.id,
@@ -113,11 +113,11 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
 
   // A venue this horizon lists, that may be shown here, without a usable quote: said so, not hidden.
   const listing = opts.venues.filter((v) => v.horizons.includes(view.horizon));
-  const lawful = listing.filter((v) => ctx.operatorById(v.operatorId));
+  const lawful = listing.filter((v) => ctx.operatorOn(v.operatorId, 'crypto'));
   const unavailable = lawful
     .filter((v) => !offered.some((p) => p.operatorId === v.operatorId))
     .map((v) => {
-      const op = ctx.operatorById(v.operatorId)!;
+      const op = ctx.operatorOn(v.operatorId, 'crypto')!;
       return { operator_id: op.id, operator_name: op.name };
     });
   // With no venue to show, the payload says why, so the embed can say it rather than show an empty table.
@@ -130,7 +130,7 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
   const strikeText = questionStrike === undefined ? 'the opening price' : formatMoneyPrecise(questionStrike, 'USD');
   return {
     widget_class: 'live-market',
-    ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), providers.length),
+    ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), providers.map((p) => p.operator_id), 'crypto'),
     refresh_interval_seconds: opts.refreshIntervalSeconds,
     underlying_asset: view.asset,
     active_micro_question: `Will ${view.asset} be at or above ${strikeText} at ${hhmm(w.endMs)} UTC?`,

@@ -67,12 +67,12 @@ function matchupText(data: LeagueData, m: Matchup): string {
  * the one the visitor's country reads).
  */
 export function buildSportsbookWidget(data: LeagueData, matchup: Matchup, ctx: WidgetContext, format: OddsFormat = oddsFormatFor(ctx.country)): SportsbookWidgetPayload {
-  const books = matchup.books.filter((b) => ctx.operatorById(b.operatorId));
+  const books = matchup.books.filter((b) => ctx.operatorOn(b.operatorId, 'sports'));
   // Judged on the figures shown in `format`: every book showing the best figure is flagged.
   const leaders = sportsbookLeaders(books, format);
   return {
     widget_class: 'sportsbook',
-    ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), books.length),
+    ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), books.map((b) => b.operatorId), 'sports'),
     league: data.league,
     odds_format: format,
     match_meta: {
@@ -84,7 +84,7 @@ export function buildSportsbookWidget(data: LeagueData, matchup: Matchup, ctx: W
     team_analytics: teamAnalytics(data, [matchup.awayCode, matchup.homeCode]),
     odds_matrix: {
       operators: books.map((book) => {
-        const op = ctx.operatorById(book.operatorId)!;
+        const op = ctx.operatorOn(book.operatorId, 'sports')!;
         return {
           name: op.name,
           capabilities: op.capabilities,

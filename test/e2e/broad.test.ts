@@ -3,7 +3,8 @@
  * real redis-server, called from a loopback client (so geo lookup fails and fallback_geo decides).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPLIANCE } from '../../src/catalog/compliance.js';
+import { catalogView } from '../../src/catalog/shown-operators.js';
+import { complianceState } from '../../src/catalog/compliance/state.js';
 import type { Operator } from '../../src/catalog/operator-schema.js';
 import type { Locale } from '../../src/model/index.js';
 import { OPERATORS } from '../../src/catalog/operators.js';
@@ -47,7 +48,7 @@ const day = () => new Date().toISOString().slice(0, 10);
 
 /** What the catalog's offers and the promotion policy give `op` for a visitor from `country`. */
 function incentives(op: Operator, country: string, locale: Locale) {
-  const offer = offerFor(op, country);
+  const offer = offerFor(op, country, complianceState().rules);
   const copy = offer && (offer.copy[locale] ?? offer.copy.en);
   return {
     promo_text: copy?.promoText ?? '',
@@ -78,7 +79,7 @@ describe('broad widget', () => {
     expect(body.operators.map((o) => o.rank)).toEqual([1, 2, 3]);
     for (const o of body.operators) {
       const op = byName.get(o.operator_name)!;
-      expect(COMPLIANCE.isAllowed(op.id, 'GB'), op.id).toBe(true);
+      expect(catalogView('GB').operatorOn(op.id, 'all') !== undefined, op.id).toBe(true);
       expect(o.incentives).toEqual(incentives(op, 'GB', 'en'));
       expect(o.rating).toBe(`${op.rating.toFixed(1)}/5`);
       expect(o.routing.app_store_available).toEqual(op.appStores);
@@ -105,7 +106,7 @@ describe('broad widget', () => {
         const shown = moneyValue(o.metrics.volume_24h, '€');
         expect(Math.abs(shown - m.volume24hUsd * rate) / (m.volume24hUsd * rate)).toBeLessThan(0.005);
       }
-      const allowed = metrics!.data.operators.filter((m) => COMPLIANCE.isAllowed(m.operatorId, 'GB'));
+      const allowed = metrics!.data.operators.filter((m) => catalogView('GB').operatorOn(m.operatorId, 'all') !== undefined);
       const top = [...allowed].sort((a, b) => b.volume24hUsd - a.volume24hUsd)[0]!;
       expect(body.operators.map((o) => byName.get(o.operator_name)!.id)).toContain(top.operatorId);
     }
@@ -118,7 +119,7 @@ describe('broad widget', () => {
     expect(es.operators.length).toBeGreaterThan(0);
     for (const o of es.operators) {
       const op = byName.get(o.operator_name)!;
-      expect(COMPLIANCE.isAllowed(op.id, 'ES'), op.id).toBe(true);
+      expect(catalogView('ES').operatorOn(op.id, 'all') !== undefined, op.id).toBe(true);
       expect(o.incentives).toEqual(incentives(op, 'ES', 'es'));
       expect(o.metrics.volume_24h).toMatch(/^€/); // ES defaults to its own currency
     }
@@ -148,7 +149,7 @@ describe('broad widget', () => {
     expect(us.resolved_geo).toBe('US');
     expect(us.resolved_region).toMatch(/^US-[A-Z]{2}$/);
     expect(us.operators.length).toBeGreaterThan(0);
-    for (const o of us.operators) expect(COMPLIANCE.isAllowed(byName.get(o.operator_name)!.id, us.resolved_region!)).toBe(true);
+    for (const o of us.operators) expect(catalogView(us.resolved_region!).operatorOn(byName.get(o.operator_name)!.id, 'all') !== undefined).toBe(true);
     expect(us.operators[0]!.metrics.volume_24h).toMatch(/^\$/);
     // a private forwarded address falls back like a direct one
     expect((await broad('fallback_geo=GB', { 'x-forwarded-for': '10.1.2.3' }, proxied.base)).body.resolved_geo).toBe('GB');

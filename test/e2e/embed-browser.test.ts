@@ -7,9 +7,8 @@
  * network). Screenshots of every widget go to test-results/embed/ (git-ignored) for a person to
  * look at.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -26,7 +25,7 @@ import { recordHistory } from '../../src/store/price-history.js';
 import { readSnapshot } from '../../src/store/snapshots.js';
 import { EventHistoryPayload } from '../../src/widgets/event-history.js';
 import { BroadWidgetPayload, EventWidgetPayload, LiveMarketPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
-import { launchChromium } from '../support/browser.js';
+import { axeViolations, launchChromium } from '../support/browser.js';
 import { root, waitUntil } from '../support/processes.js';
 import { publishTick, seedStrike } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
@@ -349,17 +348,6 @@ describe('the demo page in chromium', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 });
-
-/** Every axe-core violation of `p` (any impact). */
-async function axeViolations(p: Page) {
-  const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-  await p.addScriptTag({ content: axe });
-  return p.evaluate(async () => {
-    const w = window as unknown as { axe: { run(ctx: Document): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } };
-    const result = await w.axe.run(document);
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, where: v.nodes.slice(0, 3).map((n) => n.target) }));
-  });
-}
 
 describe('a publisher\'s page on another origin', () => {
   it('renders every kind under a strict Content-Security-Policy, styled, with no violation', async () => {

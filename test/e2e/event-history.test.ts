@@ -18,7 +18,7 @@ describe('GET /v1/widgets/event/history', () => {
   it('serves the points the worker recorded, with only the operators the jurisdiction may show', async () => {
     const catalog = CatalogPayload.parse(await (await get('/v1/catalog')).json());
     const shown = shownOperators('US-NJ');
-    for (const { slug } of catalog.events.slice(0, 3)) {
+    for (const { slug, category } of catalog.events.slice(0, 3)) {
       let body: EventHistoryPayload | undefined;
       await expect
         .poll(async () => (body = EventHistoryPayload.parse(await (await get(`/v1/widgets/event/history?slug=${slug}&fallback_geo=US-NJ`)).json())).timestamps.length, { timeout: 5_000 })
@@ -28,7 +28,7 @@ describe('GET /v1/widgets/event/history', () => {
       for (const o of body!.outcomes) {
         expect(o.probability_pct.length).toBe(body!.timestamps.length);
         for (const op of o.operators) {
-          expect(shown.operatorById(op.operator_id)).toBeDefined();
+          expect(shown.operatorOn(op.operator_id, category)).toBeDefined();
           expect(op.prices.length).toBe(body!.timestamps.length);
         }
       }

@@ -114,7 +114,8 @@ describe('live-market REST', () => {
     expect(body.underlying_asset).toBe('ETH');
     // Kalshi is the one 15-minute venue lawful in New Jersey, so it is the best there
     expect(body.providers_pool.map((p) => [p.operator_id, p.is_best_odds])).toEqual([['kalshi', true]]);
-    expect(body.disclosures).toMatchObject({ min_age: 21, ad_label: 'Advertisement' });
+    // Kalshi's own age for its crypto contracts (compliance/rules.json), not the 21 of sports wagering
+    expect(body.disclosures).toMatchObject({ min_age: 18, ad_label: 'Advertisement' });
     const strike = Number(body.providers_pool[0]!.live_metrics.target_price!.replace(/[$,]/g, ''));
     const diff = Number(body.providers_pool[0]!.live_metrics.spot_difference!.replace(/[$,+]/g, ''));
     expect(diff).toBeCloseTo(3_412.75 - strike, 2);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, refuseOtherHosts } from '../support/browser.js';
 import { openApiDocument } from '../support/contract.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
@@ -26,15 +26,7 @@ beforeAll(async () => {
   await waitFor(`${api.base}/healthz`, (s) => s === 200, api, 60_000);
   profile = mkdtempSync(join(tmpdir(), 'pw-chromium-'));
   context = await launchChromium(profile, { width: 1280, height: 900 });
-  await context.route(
-    () => true,
-    async (route) => {
-      const url = new URL(route.request().url());
-      if (url.origin === api.base || url.protocol === 'blob:' || url.protocol === 'data:') return route.continue();
-      external.push(url.href);
-      return route.abort();
-    },
-  );
+  await refuseOtherHosts(context, api.base, external);
 }, 90_000);
 
 afterAll(async () => {

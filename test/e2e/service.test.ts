@@ -6,7 +6,7 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capture, headerOf } from '../../bench/lib/http-capture.js';
-import { COMPLIANCE } from '../../src/catalog/compliance.js';
+import { catalogView } from '../../src/catalog/shown-operators.js';
 import { afterFeePrice } from '../../src/catalog/fee-schedules.js';
 import { operatorById } from '../../src/catalog/operators.js';
 import { readSnapshot } from '../../src/store/snapshots.js';
@@ -82,7 +82,7 @@ describe('event widget', () => {
       const weighted = new Map<string, number>();
       for (const o of source.outcomes) {
         const catalog = o.quotes.filter((q) => operatorById(q.operatorId));
-        const allowedHere = catalog.filter((q) => COMPLIANCE.isAllowed(q.operatorId, EVENT_GEO));
+        const allowedHere = catalog.filter((q) => catalogView(EVENT_GEO).operatorOn(q.operatorId, source.category));
         const basis = allowedHere.length > 0 ? allowedHere : catalog;
         if (basis.length === 0) continue;
         const mid = (q: (typeof basis)[number]) => (q.yesBid !== undefined ? (q.yesBid + q.yesPrice) / 2 : q.yesPrice);
@@ -93,7 +93,7 @@ describe('event widget', () => {
       const total = source.exclusive ? [...weighted.values()].reduce((s, p) => s + p, 0) : 1;
       for (const outcome of body.outcomes) {
         const src = source.outcomes.find((o) => o.name === outcome.outcome_name)!;
-        const known = src.quotes.filter((q) => operatorById(q.operatorId) && COMPLIANCE.isAllowed(q.operatorId, EVENT_GEO));
+        const known = src.quotes.filter((q) => operatorById(q.operatorId) && catalogView(EVENT_GEO).operatorOn(q.operatorId, source.category));
         // Shown to one decimal: within half a tenth of the exact value.
         expect(Math.abs(outcome.aggregated_probability_pct - (weighted.get(outcome.outcome_name)! / total) * 100)).toBeLessThanOrEqual(0.05 + 1e-9);
         // Prices and best odds after each venue's taker fee (the event's category picks the rate).
@@ -200,7 +200,7 @@ describe('sportsbook widget', () => {
     expect(body.team_analytics[`${code.toLowerCase()}_record`]).toBe(`${w}-${l}`);
     // Every book quoting the game that may be shown here, in the snapshot's order (how many varies by game).
     const names = body.odds_matrix.operators.map((o) => o.name);
-    const shownHere = matchup.books.filter((b) => operatorById(b.operatorId) && COMPLIANCE.isAllowed(b.operatorId, BOOK_GEO));
+    const shownHere = matchup.books.filter((b) => operatorById(b.operatorId) && catalogView(BOOK_GEO).operatorOn(b.operatorId, 'sports'));
     expect(names).toEqual(shownHere.map((b) => operatorById(b.operatorId)!.name));
     expect(names.length).toBeGreaterThanOrEqual(2);
     expect(names).toContain(operatorById('kalshi')!.name);

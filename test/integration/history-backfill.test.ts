@@ -111,12 +111,12 @@ describe('venue history backfill', () => {
         const points = await readHistory(redis.client, event.slug, '1h', 0);
         return (jurisdiction: string) => {
           const shown = shownOperators(jurisdiction);
-          return buildEventHistory(points, { slug: event.slug, range: '30d', category: event.category, jurisdiction, isShown: (id) => shown.operatorById(id) !== undefined });
+          return buildEventHistory(points, { slug: event.slug, range: '30d', category: event.category, jurisdiction, isShown: (id) => shown.operatorOn(id, event.category) !== undefined });
         };
       }),
     );
     const operatorsIn = (j: string) => [...new Set(views.flatMap((view) => view(j).outcomes.flatMap((o) => o.operators.map((op) => op.operator_id))))].sort();
-    const allowed = (j: string) => ['kalshi', 'polymarket'].filter((id) => shownOperators(j).operatorById(id) !== undefined);
+    const allowed = (j: string) => ['kalshi', 'polymarket'].filter((id) => events.some((e) => shownOperators(j).operatorOn(id, e.category) !== undefined));
     for (const j of ['US-NJ', 'US-NY', 'ZZ']) expect(operatorsIn(j), j).toEqual(allowed(j));
     expect(operatorsIn('US-NJ')).toEqual(['kalshi']);
     for (const view of views) expect(view('ZZ').outcomes.every((o) => o.probability_pct.every((p) => p === null))).toBe(true);

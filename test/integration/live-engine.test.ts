@@ -8,7 +8,6 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { operatorById } from '../../src/catalog/operators.js';
 import { shownOperators } from '../../src/catalog/shown-operators.js';
 import { widgetContext } from '../../src/serve/widget-context.js';
 import { LiveEngine } from '../../src/live/engine.js';
@@ -220,7 +219,7 @@ const config = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' });
  */
 function payload(e: LiveEngine, horizon: 5 | 15 = 5, modelMissingVenues = false, nowMs = clock): LiveMarketPayload {
   const opts = { refreshIntervalSeconds: 2, staleAfterMs: 15_000, venues: LIVE_VENUES, modelMissingVenues };
-  const ctx = { ...widgetContext(config, new Date(nowMs), undefined, undefined, 'US-NJ'), ...shownOperators('US-NJ', operatorById, () => true) };
+  const ctx = { ...widgetContext(config, new Date(nowMs), undefined, undefined, 'US-NJ'), ...shownOperators('US-NJ', { shown: () => true }) };
   return LiveMarketPayload.parse(buildLiveMarketWidget(e.view('BTC', horizon), nowMs, opts, ctx));
 }
 

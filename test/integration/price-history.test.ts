@@ -76,13 +76,13 @@ describe('event price history', () => {
       const shown = shownOperators(jurisdiction);
       for (const event of events.slice(0, 3)) {
         const points = await readHistory(redis.client, event.slug, '5m', nowSec - 86_400);
-        const payload = buildEventHistory(points, { slug: event.slug, range: '1d', category: event.category, jurisdiction, isShown: (id) => shown.operatorById(id) !== undefined });
+        const payload = buildEventHistory(points, { slug: event.slug, range: '1d', category: event.category, jurisdiction, isShown: (id) => shown.operatorOn(id, event.category) !== undefined });
         expect(payload.timestamps.length).toBe(12);
         const quoted = new Set(event.outcomes.flatMap((o) => o.quotes.map((q) => q.operatorId)));
         for (const o of payload.outcomes) {
           expect(o.probability_pct.length).toBe(12);
           for (const op of o.operators) {
-            expect(shown.operatorById(op.operator_id), `${jurisdiction} ${op.operator_id}`).toBeDefined();
+            expect(shown.operatorOn(op.operator_id, event.category), `${jurisdiction} ${op.operator_id}`).toBeDefined();
             expect(quoted.has(op.operator_id)).toBe(true);
             expect(op.prices.length).toBe(12);
           }

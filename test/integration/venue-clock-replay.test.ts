@@ -9,7 +9,6 @@
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { operatorById } from '../../src/catalog/operators.js';
 import { shownOperators } from '../../src/catalog/shown-operators.js';
 import { loadConfig } from '../../src/config.js';
 import { formatMoneyPrecise } from '../../src/domain/money.js';
@@ -72,7 +71,7 @@ describe("venue quotes on the venue's clock (replay)", () => {
     const payload = (asset: Asset, h: Horizon) => {
       const opts = { refreshIntervalSeconds: 2, staleAfterMs: 15_000, venues: LIVE_VENUES, modelMissingVenues: false };
       // A viewer who may be shown every venue: this test is about the venues' clocks (compliance is tested elsewhere).
-      const ctx = { ...widgetContext(config, new Date(clock.ms), undefined, undefined, 'US-NJ'), ...shownOperators('US-NJ', operatorById, () => true) };
+      const ctx = { ...widgetContext(config, new Date(clock.ms), undefined, undefined, 'US-NJ'), ...shownOperators('US-NJ', { shown: () => true }) };
       return LiveMarketPayload.parse(buildLiveMarketWidget(engine.view(asset, h), clock.ms, opts, ctx));
     };
     const strikes = (asset: Asset) => Object.fromEntries(payload(asset, 15).providers_pool.map((p) => [p.operator_id, p.live_metrics.target_price]));

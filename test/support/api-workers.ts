@@ -52,3 +52,40 @@ export async function requestThroughTwoWorkers(proc: ServiceProcess, url: string
   }
   return statuses;
 }
+
+/** One answer: status, Location (redirects) and body. */
+export interface Answer {
+  status: number;
+  location: string | undefined;
+  body: string;
+}
+
+const answerOnNewConnection = (url: string, headers: Record<string, string>) =>
+  new Promise<Answer>((resolve, reject) => {
+    request(url, { headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => {
+        res.socket.destroy();
+        resolve({ status: res.statusCode ?? 0, location: res.headers.location, body });
+      });
+    })
+      .on('error', (err) => reject(new Error(`GET ${url}: ${err.message}`)))
+      .end();
+  });
+
+/**
+ * The answer of each of the two API workers of `proc` to `url`, by pid: asks on new connections
+ * until both have answered (bounded, as requestThroughTwoWorkers).
+ */
+export async function answersFromEachWorker(proc: ServiceProcess, url: string, headers: Record<string, string> = {}): Promise<Map<number, Answer>> {
+  const answers = new Map<number, Answer>();
+  for (let i = 0; answers.size < 2; i++) {
+    if (i >= 200) throw new Error(`${url}: every one of ${i} connections reached the same worker`);
+    const id = `each-worker-${randomUUID()}`;
+    const answer = await answerOnNewConnection(url, { ...headers, 'x-request-id': id });
+    answers.set(await answeredBy(proc, id), answer);
+  }
+  return answers;
+}

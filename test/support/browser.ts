@@ -1,6 +1,7 @@
 /** Debian's chromium under playwright-core (nothing downloads a browser), as the browser tests drive it. */
-import { existsSync } from 'node:fs';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -12,5 +13,36 @@ export async function launchChromium(profile: string, viewport: { width: number;
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     viewport,
+  });
+}
+
+/**
+ * Lets `context` reach `origin` (and blob: and data: URLs) only: every other request is refused and
+ * its URL added to `external`, so a test can say the page asked no other host.
+ */
+export async function refuseOtherHosts(context: BrowserContext, origin: string, external: string[]): Promise<void> {
+  await context.route(
+    () => true,
+    async (route) => {
+      const url = new URL(route.request().url());
+      if (url.origin === origin || url.protocol === 'blob:' || url.protocol === 'data:') return route.continue();
+      external.push(url.href);
+      return route.abort();
+    },
+  );
+}
+
+/**
+ * Every axe-core violation of `p` (any impact). axe is evaluated through the browser's devtools,
+ * which no page policy governs (a page may allow no script at all); a run that checked nothing is
+ * reported as a violation, since it would pass any page.
+ */
+export async function axeViolations(p: Page): Promise<Array<{ id: string; impact: string; where: unknown[] }>> {
+  await p.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  return p.evaluate(async () => {
+    const w = window as unknown as { axe: { run(ctx: Document): Promise<{ passes: unknown[]; violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } };
+    const result = await w.axe.run(document);
+    if (result.passes.length === 0) return [{ id: 'axe checked nothing', impact: '', where: [] }];
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, where: v.nodes.slice(0, 3).map((n) => n.target) }));
   });
 }

@@ -58,9 +58,13 @@ export interface Spawned {
   exit: Promise<number | null>;
 }
 
-/** Spawns `node --import tsx <entry> ...args` in the repository, collecting its output. */
+/**
+ * Spawns `node --import tsx <entry> ...args` in the repository, collecting its output; with a test
+ * clock's `env` (test/support/test-clock.ts) the process runs on that clock.
+ */
 export function spawnTsx(entry: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, entry), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const clock = env.PW_TEST_CLOCK_FILE ? ['--import', resolve(root, 'test/support/test-clock.ts')] : [];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...clock, resolve(root, entry), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));

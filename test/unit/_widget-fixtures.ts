@@ -1,5 +1,5 @@
 /** Hand-made operator catalog and widget context shared by the widget unit tests (not a test file). */
-import { disclosureFor } from '../../src/catalog/disclosures.js';
+import { complianceState } from '../../src/catalog/compliance/state.js';
 import type { Operator } from '../../src/catalog/operator-schema.js';
 import { clickUrl } from '../../src/tracking/click-links.js';
 import { impressionUrl } from '../../src/tracking/impression-links.js';
@@ -24,7 +24,6 @@ export const OPERATORS: Operator[] = [
     capabilities: ['PRO_LIQUIDITY'],
     affiliateUrl: 'https://kalshi.com/sign-up',
     webDomains: ['kalshi.com'],
-    destinations: [],
     offers: usOffer('PWKALSHI'),
   },
   {
@@ -36,7 +35,6 @@ export const OPERATORS: Operator[] = [
     capabilities: [],
     affiliateUrl: 'https://polymarket.com/',
     webDomains: ['polymarket.com'],
-    destinations: [],
     offers: usOffer(),
   },
   {
@@ -48,7 +46,6 @@ export const OPERATORS: Operator[] = [
     capabilities: ['SAME_GAME_PARLAY'],
     affiliateUrl: 'https://sportsbook.draftkings.com/',
     webDomains: ['draftkings.com'],
-    destinations: [],
     offers: usOffer('DK200'),
   },
   {
@@ -60,7 +57,6 @@ export const OPERATORS: Operator[] = [
     capabilities: ['PRO_LIQUIDITY', 'LIVE'],
     affiliateUrl: 'https://sportsbook.fanduel.com/',
     webDomains: ['fanduel.com'],
-    destinations: [],
     offers: usOffer(),
   },
 ];
@@ -75,8 +71,8 @@ export function makeContext(overrides: Partial<WidgetContext> = {}): WidgetConte
     jurisdiction: 'US-NJ',
     country: 'US',
     region: 'US-NJ',
-    disclosure: disclosureFor('US-NJ'),
-    operatorById: (id) => byId.get(id),
+    disclosureFor: () => complianceState().rules.disclosureFor('US-NJ'),
+    operatorOn: (id) => byId.get(id),
     offerFor: (id) => byId.get(id)?.offers.find((o) => o.jurisdictions.includes('US')),
     clickUrl: (target) => clickUrl(CLICK_BASE, CLICK_SECRET, target),
     impressionUrl: (widget, operatorIds) => impressionUrl(CLICK_BASE, CLICK_SECRET, { widget, operatorIds, expiresAt: 1_900_000_000 }),

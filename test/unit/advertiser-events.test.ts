@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { COMPLIANCE } from '../../src/catalog/compliance.js';
+import { catalogView } from '../../src/catalog/shown-operators.js';
 import { buildEventList, buildSpecificEvent } from '../../src/widgets/advertiser-events.js';
 import { EventListPayload, SpecificEventPayload } from '../../src/widgets/payload-schemas.js';
 import type { MarketEvent, Quote } from '../../src/model/index.js';
-import { makeContext } from './_widget-fixtures.js';
 
 const CHANGED_AT = '2026-11-22T14:00:00.000Z';
 
@@ -64,7 +63,7 @@ describe('buildEventList', () => {
     expect(listed).toEqual(['shared']);
     for (const slug of listed) {
       const e = events.find((x) => x.slug === slug)!;
-      const cmp = buildSpecificEvent(e, CHANGED_AT, { ...PAIR, limit: 1, country: 'US', isAllowed: COMPLIANCE.isAllowed }, makeContext());
+      const cmp = buildSpecificEvent(e, CHANGED_AT, { ...PAIR, limit: 1 }, catalogView('US'));
       expect(cmp.data.outcomes.length, slug).toBeGreaterThan(0);
     }
     // the pair is the advertiser's configuration: swapping it lists by the new pair
@@ -94,8 +93,8 @@ describe('buildSpecificEvent', () => {
       { name: 'Epsilon', quotes: [q('polymarket', 0.9, 8_888_888, 'eps')] },
     ],
   };
-  const ctx = makeContext();
-  const opts = { operatorA: 'kalshi', operatorB: 'polymarket', country: 'US-NJ', isAllowed: COMPLIANCE.isAllowed };
+  const ctx = catalogView('US-NJ');
+  const opts = { operatorA: 'kalshi', operatorB: 'polymarket' };
 
   it('compares the outcomes both operators list, in snapshot order, with exact spreads', () => {
     const payload = buildSpecificEvent(EVENT, CHANGED_AT, opts, ctx);
@@ -225,7 +224,7 @@ describe('buildSpecificEvent', () => {
     ['JP', false, false],
     ['ZZ', false, false],
   ])('says for geo=%s whether A (Kalshi) and B (Polymarket) may be shown: %s, %s', (country, a, b) => {
-    const payload = buildSpecificEvent(EVENT, CHANGED_AT, { ...opts, country }, ctx);
+    const payload = buildSpecificEvent(EVENT, CHANGED_AT, opts, catalogView(country));
     expect(payload.data.resolved_geo).toBe(country.slice(0, 2));
     expect(payload.data.resolved_region).toBe(country.length > 2 ? country : null);
     expect(payload.data.operators.operatorA.allowed_in_geo).toBe(a);

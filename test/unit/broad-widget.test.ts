@@ -87,7 +87,7 @@ describe('buildBroadWidget', () => {
     expect(payload.disclosures).toEqual({
       min_age: 18,
       ad_label: 'Advertisement',
-      responsible_gambling: { text: expect.stringContaining('0808 8020 133'), url: 'https://www.begambleaware.org/', phone: '0808 8020 133' },
+      responsible_gambling: { text: expect.stringContaining('0808 8020 133'), url: 'https://www.gamcare.org.uk/', phone: '0808 8020 133' },
     });
     expect(first.routing.app_store_available).toEqual(['iOS', 'Google Play']);
     // no active events: average is zero, not a division by zero

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { operatorSites } from '../../src/catalog/operator-sites.js';
 import { OPERATORS, operatorById } from '../../src/catalog/operators.js';
 import { isAutomatedClick, isBot, isPrefetch } from '../../src/tracking/bot-filter.js';
 import { affiliateUrlWithSubIds, clickUrl, landingUrl, verifyClick, type ClickTarget } from '../../src/tracking/click-links.js';
@@ -40,16 +41,20 @@ describe('affiliate landing with sub-ids', () => {
   });
 
   it("lands each visitor on the site licensed in the link's jurisdiction", () => {
-    const bet365 = operatorById('bet365')!;
-    const betmgm = operatorById('betmgm')!;
-    const fanduel = operatorById('fanduel')!;
+    // Licensed sites come from the compliance rules' destinations (compliance/rules.json).
+    const bet365 = operatorSites(operatorById('bet365')!);
+    const betmgm = operatorSites(operatorById('betmgm')!);
+    const fanduel = operatorSites(operatorById('fanduel')!);
     const host = (url: string) => new URL(url).host;
     expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'BR' }, bet365))).toBe('www.bet365.bet.br');
     expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'GB' }, bet365))).toBe('www.bet365.com');
     expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'GB' }, betmgm))).toBe('www.betmgm.co.uk');
     expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'CA-ON' }, betmgm))).toBe('sports.on.betmgm.ca');
-    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-NJ' }, betmgm))).toBe('sports.nj.betmgm.com');
-    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-PA' }, betmgm))).toBe('sports.betmgm.com');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-NJ' }, betmgm))).toBe('www.nj.betmgm.com');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-TN' }, betmgm))).toBe('sports.tn.betmgm.com');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'US-PA' }, bet365))).toBe('www.pa.bet365.com');
+    // a state with no site of its own listed lands on the default
+    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-KY' }, betmgm))).toBe('sports.betmgm.com');
     expect(host(landingUrl({ ...TARGET, operatorId: 'fanduel', country: 'CA-ON' }, fanduel))).toBe('on.sportsbook.fanduel.ca');
     // a deep link must stay within the domains of the site licensed there
     expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'BR', destination: 'https://www.bet365.com/x' }, bet365))).toBe('www.bet365.bet.br');

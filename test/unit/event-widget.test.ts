@@ -139,7 +139,7 @@ describe('buildEventWidget', () => {
     const event = EXCLUSIVE;
     // A US visitor may not see Polymarket, so C is not listed, but its 0.16 still counts:
     // 0.55/1.06 = 51.9%, 0.35/1.06 = 33.0% (not 0.55/0.90 = 61.1%, 0.35/0.90 = 38.9%).
-    const usOnly = makeContext({ operatorById: (id) => (id === 'polymarket' ? undefined : ctx.operatorById(id)) });
+    const usOnly = makeContext({ operatorOn: (id, surface) => (id === 'polymarket' ? undefined : ctx.operatorOn(id, surface)) });
     const shown = buildEventWidget(event, CHANGED_AT, 'cents', usOnly).outcomes;
     expect(shown.map((o) => [o.outcome_name, o.aggregated_probability_pct])).toEqual([
       ['A', 51.9],

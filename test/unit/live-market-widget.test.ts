@@ -230,7 +230,7 @@ describe('buildLiveMarketWidget: other cases', () => {
 
   it('moves the best-odds flag when fees change the order', () => {
     // The real catalog, so Limitless (fee rate 0.03) is listed beside Polymarket (crypto 0.07).
-    const ctx = makeContext({ operatorById });
+    const ctx = makeContext({ operatorOn: (id) => operatorById(id) });
     const opts = { ...REAL, venues: LIVE_VENUES };
     // Before fees Polymarket is cheaper: 0.50 + 0.51 = 1.01 against Limitless 0.51 + 0.51 = 1.02.
     // After fees: Polymarket 0.5175 + 0.527493 = 1.044993; Limitless 2 x (0.51 + 0.03 x 0.51 x 0.49) = 1.034994.

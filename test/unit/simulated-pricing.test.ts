@@ -112,7 +112,7 @@ describe('simulated exchange asks round up: no 0 % vig', () => {
 });
 
 describe('event outcomes sum to 100', () => {
-  const ctx = makeContext({ operatorById });
+  const ctx = makeContext({ operatorOn: (id) => operatorById(id) });
 
   it('for every simulated event (all are mutually exclusive), within rounding', async () => {
     for (const seed of SEEDS) {
@@ -131,7 +131,7 @@ describe('event outcomes sum to 100', () => {
   it('keeps the share of an outcome no operator may show, so the listed ones are not inflated', async () => {
     const e = (await createSimulator({ seed: 42 }).fetchEvents({ now: CLOCKS[2]! })).events.find((x) => x.outcomes.length > 3)!;
     // Only Kalshi: outcomes only other venues list drop out of the list, but not out of the 100 %.
-    const kalshiOnly = makeContext({ operatorById: (id) => (id === 'kalshi' ? operatorById(id) : undefined) });
+    const kalshiOnly = makeContext({ operatorOn: (id) => (id === 'kalshi' ? operatorById(id) : undefined) });
     const outcomes = buildEventWidget(e, CLOCKS[2]!.toISOString(), 'cents', kalshiOnly).outcomes;
     expect(outcomes.length).toBeGreaterThan(1);
     const hidden = e.outcomes.length - outcomes.length;

@@ -5,6 +5,7 @@
  * only, show offers only where they apply and inducements are lawful, and carry the disclosures.
  */
 import { describe, expect, it } from 'vitest';
+import { complianceState } from '../../src/catalog/compliance/state.js';
 import { operatorById } from '../../src/catalog/operators.js';
 import { offerFor } from '../../src/catalog/promotion-policy.js';
 import { shownOperators } from '../../src/catalog/shown-operators.js';
@@ -28,11 +29,11 @@ import { buildSportsbookWidget } from '../../src/widgets/sportsbook-widget.js';
 const ALL = ['kalshi', 'forecastex', 'polymarket', 'limitless', 'draftkings', 'fanduel', 'betmgm', 'caesars', 'bet365', 'betfair', 'fanatics'];
 
 /**
- * Who may be shown where, written out by hand from the sourced rules (compliance-rules.ts): deny by
+ * Who may be shown where, written out by hand from the sourced rules (compliance/rules.json): deny by
  * default, US states and Canadian provinces by region, an unknown US region sees nothing.
  */
 const ALLOWED: Record<string, string[]> = {
-  'US-NJ': ['bet365', 'betmgm', 'caesars', 'draftkings', 'fanduel', 'forecastex', 'kalshi'],
+  'US-NJ': ['bet365', 'betmgm', 'caesars', 'draftkings', 'fanatics', 'fanduel', 'forecastex', 'kalshi'],
   'US-TX': ['forecastex', 'kalshi'],
   US: [],
   GB: ['bet365', 'betfair', 'betmgm'],
@@ -40,7 +41,7 @@ const ALLOWED: Record<string, string[]> = {
   FR: [],
   'CA-ON': ['betmgm', 'fanduel'],
   'CA-BC': [],
-  BR: ['bet365'],
+  BR: ['bet365', 'betfair'],
   ES: ['bet365'],
   IN: [],
   JP: [],
@@ -49,7 +50,7 @@ const COUNTRIES = Object.keys(ALLOWED);
 
 /** Promo codes a visitor may see: the US offers in US states, Betfair's GB offer in GB, none elsewhere. */
 const PROMO_CODES: Record<string, Record<string, string>> = {
-  'US-NJ': { kalshi: 'WIRE10', draftkings: 'DKWIRE', betmgm: 'BETWIRE', caesars: 'WIREFULL', bet365: 'WIRE365' },
+  'US-NJ': { kalshi: 'WIRE10', draftkings: 'DKWIRE', betmgm: 'BETWIRE', caesars: 'WIREFULL', bet365: 'WIRE365', fanatics: 'FANWIRE' },
   'US-TX': { kalshi: 'WIRE10' },
   GB: { betfair: 'EXCH100' },
 };
@@ -96,7 +97,7 @@ const BEST_EVENT: Record<string, string[]> = {
   'US-TX': ['kalshi'],
   GB: ['betfair'],
   'CA-ON': ['betmgm'],
-  BR: ['bet365'],
+  BR: ['betfair'],
   ES: ['bet365'],
 };
 
@@ -170,7 +171,7 @@ const BEST_AWAY_ML: Record<string, string[]> = {
   'US-TX': ['kalshi'],
   GB: ['betfair'],
   'CA-ON': ['betmgm'],
-  BR: ['bet365'],
+  BR: ['betfair'],
   ES: ['bet365'],
 };
 
@@ -277,7 +278,7 @@ describe.each(COUNTRIES)('broad widget for a visitor from %s', (country) => {
     for (const id of ALLOWED[country]!) {
       const inc = byName.get(nameOf(id))!;
       expect(inc.promo_code, id).toBe(codes[id] ?? '');
-      const offer = offerFor(operatorById(id)!, country);
+      const offer = offerFor(operatorById(id)!, country, complianceState().rules);
       if (offer) {
         expect(inc).toEqual({
           promo_text: offer.copy.en.promoText,
@@ -291,19 +292,27 @@ describe.each(COUNTRIES)('broad widget for a visitor from %s', (country) => {
   });
 });
 
-describe('inducement bans (CA-ON: AGCO standard 2.05; BR: Portaria SPA/MF 1.231; ES: RD 958/2020)', () => {
-  it.each(['CA-ON', 'BR', 'ES'])('%s: no promo text, code or coupon on any widget, even for an offer written for it', (country) => {
+describe('inducement bans (CA-ON: AGCO standard 2.05; BR: Portaria SPA/MF 1.231)', () => {
+  it.each(['CA-ON', 'BR'])('%s: no promo text, code or coupon on any widget, even for an offer written for it', (country) => {
     // An offer that names the jurisdiction is still not shown where inducements are banned.
     const withOffer = (id: string) => {
       const op = operatorById(id)!;
       return { ...op, offers: [{ ...op.offers[0]!, jurisdictions: [country] }] };
     };
-    const c = { ...ctx(country), ...shownOperators(country, withOffer) };
+    const c = { ...ctx(country), ...shownOperators(country, { lookup: withOffer }) };
     const ev = buildEventWidget(event(), '2026-11-22T14:00:00.000Z', 'cents', c);
     expect(ev.outcomes.flatMap((o) => o.comparison_pool).length).toBeGreaterThan(0);
     expect(ev.outcomes.flatMap((o) => o.comparison_pool).some((e) => e.promo_applied !== undefined)).toBe(false);
     const { payload } = buildBroadWidget(BROAD_INPUT, c);
     expect(payload.operators.length).toBeGreaterThan(0);
     for (const o of payload.operators) expect(o.incentives).toEqual({ promo_text: '', promo_code: '', cta_label: 'Visit site', promo_terms: '', promo_terms_url: '' });
+  });
+  it("ES: an offer written for Spain is shown, since the Supreme Court annulled the welcome-bonus ban (STS 527/2024)", () => {
+    const withOffer = (id: string) => {
+      const op = operatorById(id)!;
+      return { ...op, offers: [{ ...op.offers[0]!, jurisdictions: ['ES'] }] };
+    };
+    const { payload } = buildBroadWidget(BROAD_INPUT, { ...ctx('ES'), ...shownOperators('ES', { lookup: withOffer }) });
+    expect(payload.operators.map((o) => o.incentives.promo_code)).toEqual([operatorById('bet365')!.offers[0]!.promoCode]);
   });
 });

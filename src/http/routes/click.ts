@@ -7,13 +7,17 @@
  * be many people) the click is still redirected, but not counted: the limit guards the counts,
  * never a person's way to the operator. It costs one Redis command (answered from memory while
  * Redis is away), none once the address is blocked. An unsigned, altered or expired link is a
- * problem response, never a redirect.
+ * problem response, never a redirect. A link whose operator may no longer be shown where it was
+ * built for (suspended there, or the rules changed) lands on a neutral page, uncounted
+ * (serve/click-landing.ts).
  */
 import { operatorById } from '../../catalog/operators.js';
 import { addressKey } from '../../geo/address-key.js';
 import { isAutomatedClick, isPrefetch } from '../../tracking/bot-filter.js';
 import { clickOf, visitorId } from '../../tracking/click-counter.js';
-import { landingUrl, verifyClick } from '../../tracking/click-links.js';
+import { verifyClick } from '../../tracking/click-links.js';
+import { clickLanding } from '../../serve/click-landing.js';
+import { WITHDRAWN_CSP, WITHDRAWN_PAGE } from '../withdrawn-page.js';
 import type { Deps } from '../deps.js';
 import { Problem } from '../../problem.js';
 import type { Handler } from '../../transport/types.js';
@@ -31,13 +35,21 @@ export function clickRoute(deps: Deps): Handler {
     }
     const operator = operatorById(result.target.operatorId);
     if (!operator) throw new Problem(403, 'invalid_link', 'This link names an operator we no longer list.');
+    const location = clickLanding(result.target, operator, deps.snapshots);
+    if (location === undefined) {
+      return {
+        status: 200,
+        headers: ['content-type', 'text/html; charset=utf-8', 'cache-control', 'no-store', 'content-security-policy', WITHDRAWN_CSP, 'x-content-type-options', 'nosniff'],
+        body: WITHDRAWN_PAGE,
+      };
+    }
     if (!over && !isAutomatedClick(req.headers['user-agent']) && !isPrefetch(req.method, req.headers)) {
       // Per /64 on IPv6, like the limits: rotating addresses within one subscriber's range mints nothing.
       deps.clicks.add(clickOf(result.target, visitorId(address), now));
     }
     return {
       status: 302,
-      headers: ['location', landingUrl(result.target, operator), 'cache-control', 'no-store', 'referrer-policy', 'no-referrer-when-downgrade'],
+      headers: ['location', location, 'cache-control', 'no-store', 'referrer-policy', 'no-referrer-when-downgrade'],
     };
   };
 }

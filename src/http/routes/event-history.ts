@@ -43,7 +43,7 @@ export function eventHistoryRoute(deps: Deps): Handler {
       range: q.range,
       category: event.category,
       jurisdiction,
-      isShown: (id) => shown.operatorById(id) !== undefined,
+      isShown: (id) => shown.operatorOn(id, event.category) !== undefined,
     });
     return json(200, payload, { ...CORS_HEADERS, 'cache-control': 'private, max-age=60' });
   };

@@ -1,0 +1,36 @@
+/**
+ * An operator's sites as a click needs them: its default affiliate URL and domains from the
+ * catalog, its sub-id parameters, and the sites licensed in particular jurisdictions from the
+ * compliance rules' `destinations` (so a published rules file can correct a destination without a
+ * release). Made once per operator and rules document.
+ */
+import type { ComplianceRules } from './compliance/rules.js';
+import { complianceState } from './compliance/state.js';
+import type { Operator } from './operator-schema.js';
+
+export interface OperatorSites {
+  affiliateUrl: string;
+  webDomains: readonly string[];
+  subIdParams?: Operator['subIdParams'];
+  /** Sites licensed in particular jurisdictions, overriding the default there. */
+  destinations: ReadonlyArray<{ jurisdictions: readonly string[]; affiliateUrl: string; webDomains: readonly string[] }>;
+}
+
+const made = new WeakMap<ComplianceRules, Map<string, OperatorSites>>();
+
+/** `op`'s sites under `rules` (this process's by default). */
+export function operatorSites(op: Operator, rules: ComplianceRules = complianceState().rules): OperatorSites {
+  let byId = made.get(rules);
+  if (!byId) made.set(rules, (byId = new Map()));
+  let sites = byId.get(op.id);
+  if (!sites) {
+    sites = {
+      affiliateUrl: op.affiliateUrl,
+      webDomains: op.webDomains,
+      subIdParams: op.subIdParams,
+      destinations: rules.destinations(op.id).map((d) => ({ jurisdictions: d.jurisdictions, affiliateUrl: d.url, webDomains: d.web_domains })),
+    };
+    byId.set(op.id, sites);
+  }
+  return sites;
+}
