@@ -23,6 +23,8 @@ export interface TopicSink {
 
 export class Topics {
   readonly #events: EventBodies;
+  /** The last event body sent per (topic, country), so a rebuild that changed nothing is not pushed. */
+  #sent = new Map<string, Buffer>();
 
   constructor(
     private readonly ctx: ServeContext,
@@ -31,18 +33,24 @@ export class Topics {
     this.#events = eventBodies(ctx);
   }
 
-  /** A topic's body for subscribers from `country`; undefined for a topic that does not exist. */
+  /**
+   * A topic's body for subscribers from `country`; undefined for a topic that does not exist. An
+   * event body returned here is what its subscribers from `country` hold now (a subscribe sends it).
+   */
   body(topic: string, country: string): Buffer | undefined {
     const assetHorizon = LIVE_TOPICS.get(topic);
     if (assetHorizon) return this.live.latest(...assetHorizon, country).body;
     if (!topic.startsWith('event:')) return undefined;
     const [slug = '', format = 'cents', extra] = topic.slice('event:'.length).split(':');
     if (extra !== undefined || !(DISPLAY_FORMATS as readonly string[]).includes(format)) return undefined;
+    let body: Buffer;
     try {
-      return this.#events(slug, format as DisplayFormat, undefined, country).body;
+      body = this.#events(slug, format as DisplayFormat, undefined, country).body;
     } catch {
       return undefined; // unknown slug or no data yet: an unknown topic for the client
     }
+    this.#sent.set(`${topic}\n${country}`, body);
+    return body;
   }
 
   /**
@@ -57,13 +65,19 @@ export class Topics {
     });
   }
 
-  /** Rebuilds and pushes the event topics someone watches, per subscriber country (their bodies were dropped). */
+  /**
+   * Rebuilds the event topics someone watches, per subscriber country (their bodies were dropped),
+   * and pushes those whose body changed: the events snapshot holds every event, so most of its
+   * changes leave a given event's body as it was.
+   */
   pushEvents(hub: TopicSink | undefined): void {
     if (!hub) return;
+    const before = this.#sent;
+    this.#sent = new Map(); // refilled by body() for the topics still watched: the rest are forgotten
     for (const [topic, country] of hub.subscribed()) {
       if (!topic.startsWith('event:')) continue;
       const body = this.body(topic, country);
-      if (body) hub.push(topic, country, body);
+      if (body && !before.get(`${topic}\n${country}`)?.equals(body)) hub.push(topic, country, body);
     }
   }
 }
