@@ -1,7 +1,8 @@
 /**
  * Every relative link in the README, docs/ and bench/ points at a file of the repository, and every
  * `#anchor` at a heading of the page it names (headings slugged as GitHub renders them), so moving
- * a section or a file cannot leave a dead link behind.
+ * a section or a file cannot leave a dead link behind. So does every repository path the pages name
+ * in code (`src/http/router.ts`), the way they point a reader at the code.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -49,6 +50,14 @@ function relativeLinks(file: string): Array<{ link: string; path: string; anchor
     });
 }
 
+/** Repository paths named in inline code (`src/x.ts`, `deploy/prometheus/`), without placeholders or globs. */
+function namedPaths(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/`(?:\.\/)?((?:src|workers|test|bench|deploy|docs|\.ci)\/[^`\s]*)`/g)]
+    .map((m) => m[1]!.replace(/[:#].*$/, '').replace(/\/$/, ''))
+    .filter((path) => !/[*{}<>]/.test(path));
+}
+
 describe('documentation links', () => {
   const files = docFiles();
 
@@ -67,6 +76,14 @@ describe('documentation links', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it('name repository paths that exist (a dated log under bench/log/ keeps the names of its day)', () => {
+    const missing = files
+      .filter((file) => !relative(root, file).startsWith('bench/log/'))
+      .flatMap((file) => namedPaths(file).filter((path) => !existsSync(join(root, path))).map((path) => `${relative(root, file)}: ${path}`));
+    expect(missing).toEqual([]);
+    expect(namedPaths(join(root, 'docs/design.md')).length).toBeGreaterThan(10);
   });
 
   it('slugs headings as GitHub does', () => {
