@@ -147,7 +147,12 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     vault: new AdvertiserVault(requestRedis, vaultFile(config.dataDir), log),
   });
   const limits = new RateLimits(requestRedis, config.limits, breaker);
-  const clicks = new ClickBuffer(requestRedis, log, { max: config.clickBufferMax, maxPerVisitorDay: config.clickMaxPerVisitorDay, spillDir: spillDir(config.dataDir) });
+  const clicks = new ClickBuffer(requestRedis, log, {
+    max: config.clickBufferMax,
+    maxPerVisitorDay: config.clickMaxPerVisitorDay,
+    spillDir: spillDir(config.dataDir),
+    attributionMs: config.clickAttributionMs,
+  });
   clicks.start();
   // Where counts would be spilled at a stop: said to be unwritable or full before anything needs it.
   const dataDir = new DataDirWatch(spillDir(config.dataDir), log);

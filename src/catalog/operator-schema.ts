@@ -69,6 +69,8 @@ export const Operator = z.object({
       widget: SubIdParam.optional(),
       placement: SubIdParam.optional(),
       country: SubIdParam.optional(),
+      /** The click id, which the operator's postbacks quote back (docs/postbacks.md). */
+      click: SubIdParam.optional(),
     })
     .strict()
     .optional(),

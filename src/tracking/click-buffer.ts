@@ -8,14 +8,19 @@
  * Clicks still pending when the process stops (Redis away) are spilled to a file in the data folder
  * (spill-file.ts) and replayed by the next API process to start there; without a data folder, or
  * when the file cannot be written, they are logged and counted as dropped. Replaying is safe even
- * twice: a click is a visitor added to a HyperLogLog.
+ * twice: a click is a visitor added to a HyperLogLog, and a click id's attribution is written with
+ * the same value and absolute expiry.
+ *
+ * A click buffered here keeps its click id; the visitor's repeats of it (same operator and day) are
+ * given the same id, so the operator learns one id per counted click.
  */
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Logger } from '../log.js';
 import { clickBufferDropped, clickBufferSize } from '../metrics/http.js';
-import { writeClicks, type Click } from './click-counter.js';
+import { systemClock, type Clock } from '../model/clock.js';
+import { DEFAULT_ATTRIBUTION_MS, writeClicks, type Click } from './click-counter.js';
 import { claimSpilled, Replay, settlePending } from './spill-file.js';
 
 /** A spilled click, checked on replay: the file is ours, but a disk can hold anything. */
@@ -27,6 +32,11 @@ const SpilledClick = z.object({
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   advertiserId: z.string().optional(),
   hour: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}$/).optional(),
+  // Clicks spilled before click ids have none of these.
+  id: z.string().optional(),
+  placement: z.string().optional(),
+  jurisdiction: z.string().optional(),
+  atMs: z.number().int().optional(),
 });
 
 export type ClickOutcome = 'buffered' | 'duplicate' | 'capped' | 'dropped';
@@ -39,12 +49,15 @@ export interface ClickBufferOptions {
   batch?: number;
   /** Where clicks not written at stop are spilled, and replayed from at start (none: dropped, logged). */
   spillDir?: string;
+  /** How long a click id resolves after its click (CLICK_ATTRIBUTION_DAYS). */
+  attributionMs?: number;
+  now?: Clock;
 }
 
 export class ClickBuffer {
   #pending: Click[] = [];
-  /** `visitor|operator|day` already buffered here. */
-  readonly #seen = new LRUCache<string, true>({ max: 200_000 });
+  /** `visitor|operator|day` already buffered here → the click id it was given ('' for none). */
+  readonly #seen = new LRUCache<string, string>({ max: 200_000 });
   /** `visitor|day` → operators counted for that visitor. */
   readonly #perVisitor = new LRUCache<string, number>({ max: 100_000 });
   #timer: NodeJS.Timeout | undefined;
@@ -76,10 +89,17 @@ export class ClickBuffer {
     return this.#dropped;
   }
 
-  /** Queues one click (synchronous, in memory). */
+  /**
+   * Queues one click (synchronous, in memory). A duplicate's `id` becomes the one its first click
+   * was given (none when that had none).
+   */
   add(click: Click): ClickOutcome {
     const seenKey = `${click.visitor}|${click.operatorId}|${click.day}`;
-    if (this.#seen.has(seenKey)) return 'duplicate';
+    const seen = this.#seen.get(seenKey);
+    if (seen !== undefined) {
+      click.id = seen || undefined;
+      return 'duplicate';
+    }
     const visitorKey = `${click.visitor}|${click.day}`;
     const counted = this.#perVisitor.get(visitorKey) ?? 0;
     if (counted >= this.opts.maxPerVisitorDay) return 'capped';
@@ -89,7 +109,7 @@ export class ClickBuffer {
       if (this.#dropped === 1 || this.#dropped % 1000 === 0) this.log.error({ dropped: this.#dropped, max: this.opts.max }, 'click buffer full; clicks dropped');
       return 'dropped';
     }
-    this.#seen.set(seenKey, true);
+    this.#seen.set(seenKey, click.id ?? '');
     this.#perVisitor.set(visitorKey, counted + 1);
     this.#pending.push(click);
     clickBufferSize.set(this.#pending.length);
@@ -104,7 +124,7 @@ export class ClickBuffer {
       try {
         while (this.#pending.length > 0) {
           const batch = this.#pending.slice(0, this.opts.batch ?? 2_000);
-          await writeClicks(this.redis, batch);
+          await writeClicks(this.redis, batch, this.opts.attributionMs ?? DEFAULT_ATTRIBUTION_MS, (this.opts.now ?? systemClock)());
           // Only now are they safe; new clicks were appended behind them meanwhile.
           this.#pending.splice(0, batch.length);
           clickBufferSize.set(this.#pending.length);
@@ -156,7 +176,7 @@ export class ClickBuffer {
       return parsed.success ? [parsed.data as Click] : [];
     });
     const skipped = claimed.items.length - clicks.length + claimed.unreadable;
-    for (const c of clicks) this.#seen.set(`${c.visitor}|${c.operatorId}|${c.day}`, true);
+    for (const c of clicks) this.#seen.set(`${c.visitor}|${c.operatorId}|${c.day}`, c.id ?? '');
     this.#pending.unshift(...clicks);
     clickBufferSize.set(this.#pending.length);
     this.log.info({ clicks: clicks.length, skipped, files: claimed.files.length }, 'replaying clicks spilled by an earlier stop');

@@ -144,11 +144,17 @@ function withinDomains(host: string, domains: readonly string[]): boolean {
   return domains.some((d) => h === d || h.endsWith(`.${d}`));
 }
 
-/** Which of our values an operator's affiliate program takes, and under which parameter names. */
-export type SubIdParams = Partial<Record<'impression' | 'advertiser' | 'widget' | 'placement' | 'country', string>>;
+/**
+ * Which of our values an operator's affiliate program takes, and under which parameter names;
+ * `click` carries the click id its postbacks quote back (click-ids.ts).
+ */
+export type SubIdParams = Partial<Record<'impression' | 'advertiser' | 'widget' | 'placement' | 'country' | 'click', string>>;
 
-/** The operator's affiliate URL with the sub-id parameters it takes, filled from the signed target. */
-export function affiliateUrlWithSubIds(target: ClickTarget, affiliateUrl: string, subIdParams: SubIdParams | undefined): string {
+/**
+ * The operator's affiliate URL with the sub-id parameters it takes, filled from the signed target
+ * and the click's id (none for a click not counted).
+ */
+export function affiliateUrlWithSubIds(target: ClickTarget, affiliateUrl: string, subIdParams: SubIdParams | undefined, clickId?: string): string {
   if (!subIdParams) return affiliateUrl;
   const values: Record<keyof SubIdParams, string | undefined> = {
     impression: target.impressionId,
@@ -156,6 +162,7 @@ export function affiliateUrlWithSubIds(target: ClickTarget, affiliateUrl: string
     widget: target.widget,
     placement: target.placement,
     country: target.country,
+    click: clickId,
   };
   const url = new URL(affiliateUrl);
   for (const [field, param] of Object.entries(subIdParams) as Array<[keyof SubIdParams, string | undefined]>) {
@@ -187,9 +194,10 @@ export function siteFor(operator: OperatorSites, jurisdiction: string | undefine
 /**
  * Where a verified click lands: the signed contract page when it is https, without userinfo and
  * within the domains of the operator's site for the link's jurisdiction, else that site's
- * affiliate URL; either way with the operator's sub-ids, so deep links are attributed like the rest.
+ * affiliate URL; either way with the operator's sub-ids and the click's id, so deep links are
+ * attributed like the rest.
  */
-export function landingUrl(target: ClickTarget, operator: OperatorSites): string {
+export function landingUrl(target: ClickTarget, operator: OperatorSites, clickId?: string): string {
   const site = siteFor(operator, target.country);
   if (target.destination) {
     try {
@@ -197,11 +205,11 @@ export function landingUrl(target: ClickTarget, operator: OperatorSites): string
       // Userinfo ("https://kalshi.com@evil.example" reads as a host to people) never lands.
       const plain = dest.username === '' && dest.password === '';
       if (dest.protocol === 'https:' && plain && withinDomains(dest.hostname, site.webDomains)) {
-        return affiliateUrlWithSubIds(target, dest.toString(), operator.subIdParams);
+        return affiliateUrlWithSubIds(target, dest.toString(), operator.subIdParams, clickId);
       }
     } catch {
       // fall through to the affiliate URL
     }
   }
-  return affiliateUrlWithSubIds(target, site.affiliateUrl, operator.subIdParams);
+  return affiliateUrlWithSubIds(target, site.affiliateUrl, operator.subIdParams, clickId);
 }
