@@ -1,0 +1,80 @@
+/**
+ * The API process's copy of every operator's live postback secrets (postback-secrets.ts), held in
+ * memory so a postback is authenticated without Redis, and so postbacks that arrive while Redis is
+ * away can still be told from forgeries and buffered. Follows CHANGED_CHANNEL: a rotation, a retire
+ * or a revocation applies on every process as soon as its notice arrives; after a lost subscription
+ * and every 30 s the whole set is reloaded. While Redis is away the last set loaded stays in use.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from '../log.js';
+import { CHANGED_CHANNEL, type PostbackSecrets } from './postback-secrets.js';
+
+const RELOAD_MS = 30_000;
+/** Last-used times are written at most this often per secret and process. */
+const TOUCH_EVERY_MS = 60_000;
+
+export class PostbackKeyring {
+  #secrets = new Map<string, Array<{ key: Buffer; secretId: string }>>();
+  #timer: NodeJS.Timeout | undefined;
+  readonly #touched = new LRUCache<string, number>({ max: 1_000 });
+
+  constructor(
+    private readonly store: PostbackSecrets,
+    private readonly subscriber: Redis,
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    this.subscriber.on('message', (channel: string) => {
+      if (channel === CHANGED_CHANNEL) void this.reload();
+    });
+    this.subscriber.on('ready', () => void this.reload());
+    await this.subscriber.subscribe(CHANGED_CHANNEL);
+    await this.reload();
+    this.#timer = setInterval(() => void this.reload(), RELOAD_MS);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+
+  async reload(): Promise<void> {
+    try {
+      const live = await this.store.live();
+      this.#secrets = new Map([...live].map(([op, secrets]) => [op, secrets.map((s) => ({ key: Buffer.from(s.secret), secretId: s.secretId }))]));
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message }, 'postback secrets not reloaded; keeping the last set');
+    }
+  }
+
+  /**
+   * True when `signature` (hex) is the HMAC-SHA256 of `signed` under one of `operatorId`'s live
+   * secrets. Every live secret is tried, each compared in constant time.
+   */
+  verify(operatorId: string, signed: string, signature: string, nowMs: number): boolean {
+    const secrets = this.#secrets.get(operatorId);
+    if (!secrets || !/^[0-9a-f]{64}$/.test(signature)) return false;
+    const given = Buffer.from(signature, 'hex');
+    let matched: string | undefined;
+    for (const { key, secretId } of secrets) {
+      if (timingSafeEqual(createHmac('sha256', key).update(signed).digest(), given)) matched ??= secretId;
+    }
+    if (matched === undefined) return false;
+    this.#touch(operatorId, matched, nowMs);
+    return true;
+  }
+
+  /** Records when a secret was last used: at most once a minute per secret and process, never awaited. */
+  #touch(operatorId: string, secretId: string, nowMs: number): void {
+    const slot = `${operatorId}:${secretId}`;
+    const last = this.#touched.get(slot);
+    if (last !== undefined && nowMs - last < TOUCH_EVERY_MS) return;
+    this.#touched.set(slot, nowMs);
+    this.store.touch(operatorId, secretId, new Date(nowMs)).catch(() => {
+      // Bookkeeping only: a lost last-used time never fails a postback.
+    });
+  }
+}
