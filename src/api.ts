@@ -5,6 +5,8 @@
  * tests and benchmarks start it the same way.
  */
 import { AdvertiserKeys } from './auth/advertiser-keys.js';
+import { PostbackKeyring } from './auth/postback-keyring.js';
+import { PostbackSecrets } from './auth/postback-secrets.js';
 import { VerifiedKeys } from './auth/verified-keys.js';
 import { AdvertiserVault, vaultFile } from './auth/advertiser-vault.js';
 import { ComplianceFollower } from './catalog/compliance/follower.js';
@@ -49,6 +51,7 @@ import { SnapshotCache } from './store/snapshot-cache.js';
 import { SnapshotDisk, snapshotDir } from './store/snapshot-disk.js';
 import { SnapshotFreshness } from './store/snapshot-freshness.js';
 import { ClickBuffer } from './tracking/click-buffer.js';
+import { postbackBuffer } from './tracking/postback-buffer.js';
 import { ImpressionCounter } from './tracking/impression-counter.js';
 import { RankingInputs } from './tracking/ranking-inputs.js';
 import { spillDir } from './tracking/spill-file.js';
@@ -163,8 +166,12 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   eviction.start();
   exposeEvictionPolicy(eviction);
   life.onStop(() => (dataDir.stop(), eviction.stop()));
-  life.onStop(() => Promise.all([impressions.stop(), clicks.stop(), limits.stop(), disk.flush()]));
+  const postbackKeyring = new PostbackKeyring(new PostbackSecrets(requestRedis, config.apiKeyPepper), subscriber, log);
+  const postbacks = postbackBuffer(requestRedis, log, spillDir(config.dataDir));
+  postbacks.start();
+  life.onStop(() => Promise.all([impressions.stop(), clicks.stop(), postbacks.stop(), limits.stop(), disk.flush()]));
   life.onStop(() => verifiedKeys.stop());
+  life.onStop(() => postbackKeyring.stop());
   let draining = false;
 
   let hub: WsHub | undefined;
@@ -178,6 +185,8 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     verifiedKeys,
     limits,
     clicks,
+    postbackKeyring,
+    postbacks,
     draining: () => draining,
     live,
     geo,
@@ -217,6 +226,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     await snapshots.start();
     await compliance.start();
     await verifiedKeys.start();
+    await postbackKeyring.start();
     await limits.start(subscriber);
     await ranking.start();
     await engine.start();
@@ -277,6 +287,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     abandon() {
       clicks.abandon();
       impressions.abandon();
+      postbacks.abandon();
     },
   };
 }

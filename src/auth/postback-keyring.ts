@@ -5,11 +5,11 @@
  * or a revocation applies on every process as soon as its notice arrives; after a lost subscription
  * and every 30 s the whole set is reloaded. While Redis is away the last set loaded stays in use.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../log.js';
-import { CHANGED_CHANNEL, type PostbackSecrets } from './postback-secrets.js';
+import { CHANGED_CHANNEL, postbackSignature, type PostbackSecrets } from './postback-secrets.js';
 
 const RELOAD_MS = 30_000;
 /** Last-used times are written at most this often per secret and process. */
@@ -60,7 +60,7 @@ export class PostbackKeyring {
     const given = Buffer.from(signature, 'hex');
     let matched: string | undefined;
     for (const { key, secretId } of secrets) {
-      if (timingSafeEqual(createHmac('sha256', key).update(signed).digest(), given)) matched ??= secretId;
+      if (timingSafeEqual(Buffer.from(postbackSignature(key, signed), 'hex'), given)) matched ??= secretId;
     }
     if (matched === undefined) return false;
     this.#touch(operatorId, matched, nowMs);

@@ -41,6 +41,12 @@ export class PostbackSecretError extends Error {
   override name = 'PostbackSecretError';
 }
 
+/** The signature of a postback query (everything before `&sig=`): hex HMAC-SHA256 under `secret`. */
+export const postbackSignature = (secret: string | Buffer, signed: string) => createHmac('sha256', secret).update(signed).digest('hex');
+
+/** `query` signed as an operator sends it: `sig` appended last (docs/postbacks.md). */
+export const signPostback = (secret: string, query: string) => `${query}&sig=${postbackSignature(secret, query)}`;
+
 /** Where an operator's two live nonces are kept in its hash (key-slots.ts). */
 const SLOTS: SlotFields = { value: 'nonce', created: 'nonceCreatedAt', prev: 'prevNonce', prevCreated: 'prevNonceCreatedAt' };
 

@@ -191,6 +191,11 @@ export function siteFor(operator: OperatorSites, jurisdiction: string | undefine
   );
 }
 
+/** The query parameter that carries the click id to `operator`'s site for `jurisdiction`, if it takes one. */
+export function clickIdParam(operator: OperatorSites, _jurisdiction: string | undefined): string | undefined {
+  return operator.subIdParams?.click;
+}
+
 /**
  * Where a verified click lands: the signed contract page when it is https, without userinfo and
  * within the domains of the operator's site for the link's jurisdiction, else that site's
