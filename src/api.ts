@@ -22,7 +22,8 @@ import { staticRoute } from './http/routes/embed.js';
 import { referenceRoutes } from './http/routes/reference.js';
 import { webSocketRoute } from './http/ws-route.js';
 import { demoPage } from './embed/demo-page.js';
-import { loadEmbedScript } from './embed/bundle.js';
+import { CONSOLE, loadBundle, loadEmbedScript } from './embed/bundle.js';
+import { consolePage } from './embed/console-page.js';
 import { Lifecycle } from './lifecycle.js';
 import { RateLimits } from './limits/rate-limits.js';
 import { LiveEngine } from './live/engine.js';
@@ -240,12 +241,16 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   exposePayloadBuilds(() => [...payloads.buildsByKind, ['live-market', live.builds] as const]);
   exposeReadiness(() => assessReadiness(deps, requestRedis.status === 'ready' && !breakerOpen(breaker)).status);
 
-  // The widget script and its demo page: prepared once, served from memory.
+  // The widget script and its demo page, the advertiser console: prepared once, served from memory.
   const startedAt = new Date();
+  const advertiserConsole = consolePage((await loadBundle(CONSOLE)).toString('utf8'));
   const pages = {
     '/v1/embed.js': staticRoute(await loadEmbedScript(), 'application/javascript; charset=utf-8', startedAt),
     // Off unless asked for in production (DEMO_ENABLED): then /demo is an unknown path (404).
     ...(config.demoEnabled && { '/demo': staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt) }),
+    '/advertiser/console': staticRoute(Buffer.from(advertiserConsole.html), 'text/html; charset=utf-8', startedAt, {
+      headers: { 'content-security-policy': advertiserConsole.csp, 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' },
+    }),
     // The API reference (the OpenAPI document as pages) and its renderer.
     ...(await referenceRoutes(startedAt)),
   };

@@ -383,6 +383,15 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
   for (const [path, id, summary, description, contentType, body, problems] of files) {
     paths[path] = operation(id, { tag: 'discovery', summary, description, payload: body, contentType, cached: true, problems });
   }
+  paths['/advertiser/console'] = operation('getAdvertiserConsole', {
+    tag: 'advertiser',
+    summary: 'The advertiser console: your report as charts and tables, for a range of days (a page for people)',
+    description:
+      'A fixed page (no key needed to load it): the advertiser signs in on it with its id and key, which stay in the tab\'s sessionStorage and go only to /advertiser/v1/reports, in headers. Served with a strict Content-Security-Policy (its one script and stylesheet by hash).',
+    payload: { type: 'string' },
+    contentType: 'text/html',
+    cached: true,
+  });
   paths['/v1/click'] = {
     get: {
       operationId: 'followClick',

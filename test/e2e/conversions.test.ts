@@ -72,12 +72,16 @@ describe('conversions through two API workers', () => {
     };
     const startDay = new Date().toISOString().slice(0, 10);
 
+    // Links credit the advertiser once the API has heard of it (a notice, within a moment of its creation).
+    const credited = async () => new URL(BroadWidgetPayload.parse(await (await get(`/v1/widgets/broad?fallback_geo=US-NJ&advertiser_id=${ADVERTISER}&limit=3`, '127.0.0.1')).json()).impression_url!).searchParams.get('a');
+    await expect.poll(credited, { timeout: 10_000, interval: 100 }).toBe(ADVERTISER);
     // Visitors in New Jersey see the advertiser's broad widget, report it seen and click two operators.
     const clicks: Array<{ operator: string; id: string; dims: Dims }> = [];
     for (const address of ['10.41.0.1', '10.41.0.2', '10.41.0.3']) {
       const broad = BroadWidgetPayload.parse(await (await get(`/v1/widgets/broad?fallback_geo=US-NJ&advertiser_id=${ADVERTISER}&limit=3`, address)).json());
       const country = broad.resolved_geo!.slice(0, 2);
       const u = new URL(broad.impression_url!);
+      expect(u.searchParams.get('a')).toBe(ADVERTISER);
       expect(await requestThroughTwoWorkers(service.api, `${service.api.base}${u.pathname}${u.search}`, { 'user-agent': PERSON, 'x-forwarded-for': address })).toSatisfy((s: number[]) =>
         s.every((x) => x === 204),
       );
