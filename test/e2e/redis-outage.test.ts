@@ -4,7 +4,8 @@
  * once, a key verified before the outage keeps working, one that cannot be checked is a 503 with
  * Retry-After) and /readyz stays 200 `degraded`, naming Redis; clicks made then are counted once
  * Redis is back, and the API recovers without a restart. Clicks made during an outage survive an
- * API stopped before Redis returns: spilled to the data folder, counted by the next API. A frozen
+ * API stopped before Redis returns: spilled to the data folder, counted by the next API; so do
+ * operators' postbacks, checked from memory, answered 202 and counted once. A frozen
  * Redis costs a request nothing once the breaker has opened. An API started while Redis is away
  * serves the disk copy of the last snapshots, marked stale, and follows Redis once it is back.
  * A key known good gets no error through the reconnect either. SIGHUP to an API worker during an
@@ -20,6 +21,12 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/process/free-port.js';
 import { clicksKey } from '../../src/tracking/click-counter.js';
+import { PostbackSecrets, signPostback } from '../../src/auth/postback-secrets.js';
+import { operatorById } from '../../src/catalog/operators.js';
+import { clickKey, newClickId } from '../../src/tracking/click-ids.js';
+import { clickIdParam } from '../../src/tracking/click-links.js';
+import { conversionKey } from '../../src/tracking/conversions.js';
+import { reportKey } from '../../src/tracking/report-counters.js';
 import { loadConfig } from '../../src/config.js';
 import { BREAK_AFTER } from '../../src/store/redis-breaker.js';
 import { EXPECTED_SNAPSHOTS } from '../../src/store/keys.js';
@@ -202,6 +209,46 @@ describe('Redis killed and restarted under traffic', () => {
     // The replay runs before the API listens: the next drill needs it serving.
     await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
   }, 60_000);
+
+  it('postbacks taken during an outage are counted once, through an API stopped before Redis returns', async () => {
+    await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
+    // A visitor clicks an advertiser's link before the outage; its operator has a postback secret.
+    const widget = BroadWidgetPayload.parse(await (await get('/v1/widgets/broad?fallback_geo=GB&limit=1&advertiser_id=outage-unused', '81.2.78.1')).json());
+    const link = new URL(widget.operators[0]!.routing.web_url);
+    expect(link.searchParams.get('a')).toBe('outage-unused');
+    const operator = link.searchParams.get('o')!;
+    const landed = await get(`${link.pathname}${link.search}`, '81.2.78.1');
+    const clickId = new URL(landed.headers.get('location')!).searchParams.get(clickIdParam(operatorById(operator)!, link.searchParams.get('c') ?? undefined)!)!;
+    const secret = await new PostbackSecrets(client, loadConfig(env).apiKeyPepper).create(operator, new Date());
+    const postback = (eventId: string, key = secret) => get(`/v1/postback?${signPostback(key, `operator=${operator}&click_id=${clickId}&event=registration&event_id=${eventId}`)}`, '81.2.78.9');
+    // The API has the secret (an unknown event id of an unknown click is a 404, not a 401) and the click.
+    await expect.poll(async () => (await get(`/v1/postback?${signPostback(secret, `operator=${operator}&click_id=${newClickId(Date.now())}&event=registration&event_id=probe`)}`, '81.2.78.9')).status, { timeout: 5_000, interval: 100 }).toBe(404);
+    await expect.poll(() => client.exists(clickKey(clickId)), { timeout: 5_000, interval: 100 }).toBe(1);
+
+    const day = reportKey('outage-unused', 'day', new Date().toISOString().slice(0, 10));
+    await killRedis();
+    // Checked from memory and queued; sent twice, as an operator retrying would.
+    for (let i = 0; i < 2; i++) {
+      const queued = await postback('outage-reg-1');
+      expect(queued.status).toBe(202);
+      expect(await queued.json()).toMatchObject({ status: 'queued', event_id: 'outage-reg-1' });
+    }
+    // A forgery is still told apart without Redis.
+    expect((await postback('outage-forged', 'pwp_not-the-secret')).status).toBe(401);
+    await api.stop();
+    expect(api.output()).toContain('postbacks not written to Redis at stop; spilled to a file');
+
+    await restartRedis();
+    api = await spawnProcess('src/main.ts', env);
+    const field = `r|${operator}|broad|GB`;
+    await expect.poll(() => client.hget(day, field), { timeout: 30_000, interval: 200 }).toBe('1');
+    await expect.poll(() => readdirSync(join(dir, 'data', 'spill')), { timeout: 5_000 }).toEqual([]);
+    expect(await client.exists(conversionKey(operator, 'outage-forged'))).toBe(0);
+    await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
+    // Sent again now: counted before, nothing changes.
+    expect(await (await postback('outage-reg-1')).json()).toMatchObject({ status: 'duplicate' });
+    expect(await client.hget(day, field)).toBe('1');
+  }, 90_000);
 
   it('a frozen Redis costs the first few requests its command timeout, then nothing (breaker)', async () => {
     const { link, operatorId, day, before } = await clickLink('81.2.75.1');
