@@ -243,9 +243,11 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
 
   // The widget script and its demo page, the advertiser console: prepared once, served from memory.
   const startedAt = new Date();
-  const advertiserConsole = consolePage((await loadBundle(CONSOLE)).toString('utf8'));
+  // Both bundles at once: from the source tree each is an esbuild run.
+  const [embedScript, consoleScript] = await Promise.all([loadEmbedScript(), loadBundle(CONSOLE)]);
+  const advertiserConsole = consolePage(consoleScript.toString('utf8'));
   const pages = {
-    '/v1/embed.js': staticRoute(await loadEmbedScript(), 'application/javascript; charset=utf-8', startedAt),
+    '/v1/embed.js': staticRoute(embedScript, 'application/javascript; charset=utf-8', startedAt),
     // Off unless asked for in production (DEMO_ENABLED): then /demo is an unknown path (404).
     ...(config.demoEnabled && { '/demo': staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt) }),
     '/advertiser/console': staticRoute(Buffer.from(advertiserConsole.html), 'text/html; charset=utf-8', startedAt, {
