@@ -16,14 +16,13 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostbackSecrets, signPostback } from '../../src/auth/postback-secrets.js';
-import { operatorById } from '../../src/catalog/operators.js';
 import { loadConfig } from '../../src/config.js';
 import { roundTo } from '../../src/domain/aggregate.js';
 import { formats } from '../../src/embed/console/format.js';
 import { ReportPayload, type ReportRow } from '../../src/tracking/advertiser-report.js';
 import { clickKey } from '../../src/tracking/click-ids.js';
-import { clickIdParam } from '../../src/tracking/click-links.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import { clickIdOf } from '../support/click-ids.js';
 import { launchChromium } from '../support/browser.js';
 import { waitUntil } from '../support/processes.js';
 import { useRedis } from '../support/redis.js';
@@ -60,7 +59,7 @@ async function traffic(addresses: string[], secrets: Map<string, string>, store:
       const res = await get(`${link.pathname}${link.search}`, { 'x-forwarded-for': address });
       expect(res.status).toBe(302);
       const operator = link.searchParams.get('o')!;
-      const id = new URL(res.headers.get('location')!).searchParams.get(clickIdParam(operatorById(operator)!, link.searchParams.get('c') ?? undefined)!)!;
+      const id = clickIdOf(link, res.headers.get('location')!)!;
       clicks.push({ operator, id });
     }
   }

@@ -11,7 +11,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PostbackSecrets, signPostback } from '../../src/auth/postback-secrets.js';
-import { operatorById } from '../../src/catalog/operators.js';
 import { loadConfig } from '../../src/config.js';
 import { roundTo } from '../../src/domain/aggregate.js';
 import { convert } from '../../src/domain/fx.js';
@@ -19,8 +18,8 @@ import { freePort } from '../../src/process/free-port.js';
 import { readSnapshot } from '../../src/store/snapshots.js';
 import { ReportPayload } from '../../src/tracking/advertiser-report.js';
 import { clickKey, newClickId } from '../../src/tracking/click-ids.js';
-import { clickIdParam } from '../../src/tracking/click-links.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import { clickIdOf } from '../support/click-ids.js';
 import { answersThroughTwoWorkers, requestOnNewConnection, requestThroughTwoWorkers, TWO_LOGGED_WORKERS, type Answer } from '../support/api-workers.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, testEnv, useService } from '../support/service.js';
@@ -91,9 +90,7 @@ describe('conversions through two API workers', () => {
         const operatorId = link.searchParams.get('o')!;
         const answers = await answersThroughTwoWorkers(service.api, `${service.api.base}${link.pathname}${link.search}`, { 'user-agent': PERSON, 'x-forwarded-for': address });
         expect(answers.every((a) => a.status === 302)).toBe(true);
-        const operator = operatorById(operatorId)!;
-        const param = clickIdParam(operator, link.searchParams.get('c') ?? undefined)!;
-        const ids = answers.map((a) => new URL(a.location!).searchParams.get(param));
+        const ids = answers.map((a) => clickIdOf(link, a.location!));
         // Each worker gave the visitor's click its own id and kept it for the repeats it answered.
         expect(ids.every((id) => id !== null && /^[A-Za-z0-9_-]{27}$/.test(id))).toBe(true);
         expect(new Set(ids).size).toBe(2);

@@ -22,9 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/process/free-port.js';
 import { clicksKey } from '../../src/tracking/click-counter.js';
 import { PostbackSecrets, signPostback } from '../../src/auth/postback-secrets.js';
-import { operatorById } from '../../src/catalog/operators.js';
 import { clickKey, newClickId } from '../../src/tracking/click-ids.js';
-import { clickIdParam } from '../../src/tracking/click-links.js';
 import { conversionKey } from '../../src/tracking/conversions.js';
 import { reportKey } from '../../src/tracking/report-counters.js';
 import { loadConfig } from '../../src/config.js';
@@ -32,6 +30,7 @@ import { BREAK_AFTER } from '../../src/store/redis-breaker.js';
 import { EXPECTED_SNAPSHOTS } from '../../src/store/keys.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { alive } from '../support/processes.js';
+import { clickIdOf } from '../support/click-ids.js';
 import { advertiserKeys, scrape, spawnProcess, testEnv, unprivileged, waitFor, type ServiceProcess } from '../support/service.js';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0';
@@ -218,7 +217,7 @@ describe('Redis killed and restarted under traffic', () => {
     expect(link.searchParams.get('a')).toBe('outage-unused');
     const operator = link.searchParams.get('o')!;
     const landed = await get(`${link.pathname}${link.search}`, '81.2.78.1');
-    const clickId = new URL(landed.headers.get('location')!).searchParams.get(clickIdParam(operatorById(operator)!, link.searchParams.get('c') ?? undefined)!)!;
+    const clickId = clickIdOf(link, landed.headers.get('location')!)!;
     const secret = await new PostbackSecrets(client, loadConfig(env).apiKeyPepper).create(operator, new Date());
     const postback = (eventId: string, key = secret) => get(`/v1/postback?${signPostback(key, `operator=${operator}&click_id=${clickId}&event=registration&event_id=${eventId}`)}`, '81.2.78.9');
     // The API has the secret (an unknown event id of an unknown click is a 404, not a 401) and the click.

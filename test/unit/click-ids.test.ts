@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { OperatorCatalog, type OperatorInput } from '../../src/catalog/operator-schema.js';
+import { OPERATORS } from '../../src/catalog/operators.js';
+import { operatorSites } from '../../src/catalog/operator-sites.js';
 import { CLICK_ID, clickIdTime, newClickId } from '../../src/tracking/click-ids.js';
-import { landingUrl, type ClickTarget } from '../../src/tracking/click-links.js';
+import { clickIdParam, landingUrl, type ClickTarget } from '../../src/tracking/click-links.js';
 
 const NOW = Date.parse('2026-11-25T18:30:12.345Z');
 
@@ -39,5 +42,37 @@ describe('landingUrl with a click id', () => {
     expect(new URL(landingUrl(target, kalshi)).searchParams.has('subId9')).toBe(false);
     const id = newClickId(NOW);
     expect(landingUrl(target, { ...kalshi, subIdParams: { advertiser: 'subId2' } }, id)).not.toContain(id);
+  });
+});
+
+describe('the catalog', () => {
+  it('names the click id parameter of every operator\'s default site and of each licensed site', () => {
+    for (const op of OPERATORS) {
+      const sites = operatorSites(op);
+      expect(clickIdParam(sites, undefined), op.id).toMatch(/^[A-Za-z][A-Za-z0-9_]*$/);
+      for (const d of sites.destinations) for (const j of d.jurisdictions) expect(clickIdParam(sites, j), `${op.id} ${j}`).toBe(d.clickIdParam);
+    }
+  });
+
+  it('refuses an operator that names none', () => {
+    const op = OPERATORS[0]!;
+    const without: OperatorInput = { ...op, subIdParams: { impression: 'sub1' } };
+    const result = OperatorCatalog.safeParse([without]);
+    expect(result.success).toBe(false);
+    expect(result.error!.issues.map((i) => i.message)).toContain(`${op.id}: subIdParams.click names no click id parameter`);
+  });
+
+  it('sends a licensed site\'s click id under its own parameter, with the operator\'s other sub-ids', () => {
+    const betmgm = operatorSites(OPERATORS.find((o) => o.id === 'betmgm')!);
+    const gb = betmgm.destinations.find((d) => d.jurisdictions.includes('GB'))!;
+    expect(gb.clickIdParam).not.toBe(betmgm.subIdParams!.click);
+    const id = newClickId(NOW);
+    const target: ClickTarget = { operatorId: 'betmgm', widget: 'broad', placement: 'broad', country: 'GB', advertiserId: 'acme-media', impressionId: 'imp-1', expiresAt: 2_000_000_000 };
+    const landed = new URL(landingUrl(target, betmgm, id));
+    expect(`${landed.origin}/`).toBe(gb.affiliateUrl);
+    expect(landed.searchParams.get(gb.clickIdParam)).toBe(id);
+    expect(landed.searchParams.has(betmgm.subIdParams!.click!)).toBe(false);
+    expect(landed.searchParams.get(betmgm.subIdParams!.advertiser!)).toBe('acme-media');
+    expect(new URL(landingUrl({ ...target, country: 'US-TX' }, betmgm, id)).searchParams.get(betmgm.subIdParams!.click!)).toBe(id);
   });
 });
