@@ -91,7 +91,6 @@ export const periodStart = (ms: number, g: Granularity) => ms - (ms % (PERIOD_SE
 const periodName = (ms: number, g: Granularity) => new Date(ms).toISOString().slice(0, g === 'day' ? 10 : 13);
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
-
 /** One row's counts while they are summed: amounts per currency reported, in minor units. */
 interface Tally {
   impressions: number;

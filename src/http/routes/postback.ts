@@ -93,7 +93,10 @@ function signedPart(query: string, sig: string): string | undefined {
 }
 
 /** Counts one outcome and returns `problem` to throw. */
-const refused = (outcome: string, problem: Problem) => (postbacks.labels(outcome).inc(), problem);
+function refused(outcome: string, problem: Problem): Problem {
+  postbacks.labels(outcome).inc();
+  return problem;
+}
 
 export function postbackRoute(deps: Deps): Handler {
   return async (req) => {
