@@ -3117,7 +3117,7 @@ export interface operations {
                 "If-None-Match"?: string;
                 /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
                 "Accept-Encoding"?: string;
-                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-). */
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
                 "X-Request-Id"?: string;
             };
             path?: never;
@@ -3130,6 +3130,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     ETag: components["headers"]["ETag"];
                     "Last-Modified": components["headers"]["Last-Modified"];
                     Vary: components["headers"]["Vary"];
@@ -3137,7 +3138,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/html": string;
+                    "text/html": components["schemas"]["Page"];
                 };
             };
             /** @description Not modified: the If-None-Match tag still matches. */
@@ -3147,6 +3148,7 @@ export interface operations {
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
                     Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content?: never;

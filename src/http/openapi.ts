@@ -388,7 +388,7 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
     summary: 'The advertiser console: your report as charts and tables, for a range of days (a page for people)',
     description:
       'A fixed page (no key needed to load it): the advertiser signs in on it with its id and key, which stay in the tab\'s sessionStorage and go only to /advertiser/v1/reports, in headers. Served with a strict Content-Security-Policy (its one script and stylesheet by hash).',
-    payload: { type: 'string' },
+    payload: 'Page',
     contentType: 'text/html',
     cached: true,
   });
