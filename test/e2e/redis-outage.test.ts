@@ -210,7 +210,6 @@ describe('Redis killed and restarted under traffic', () => {
   }, 60_000);
 
   it('postbacks taken during an outage are counted once, through an API stopped before Redis returns', async () => {
-    await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
     // A visitor clicks an advertiser's link before the outage; its operator has a postback secret.
     const widget = BroadWidgetPayload.parse(await (await get('/v1/widgets/broad?fallback_geo=GB&limit=1&advertiser_id=outage-unused', '81.2.78.1')).json());
     const link = new URL(widget.operators[0]!.routing.web_url);
