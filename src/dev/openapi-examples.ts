@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { AdvertiserKeys } from '../auth/advertiser-keys.js';
 import { PostbackSecrets, signPostback } from '../auth/postback-secrets.js';
+import { operatorSites } from '../catalog/operator-sites.js';
 import { operatorById } from '../catalog/operators.js';
 import { clickKey } from '../tracking/click-ids.js';
 import { clickIdParam } from '../tracking/click-links.js';
@@ -127,7 +128,7 @@ export async function captureExamples(): Promise<OpenApiExamples> {
     const clicked = await fetch(`${base}${link.pathname}${link.search}`, { headers: visitor, redirect: 'manual' });
     // The operator's server reports that the click registered and deposited, signed with its secret.
     const operator = link.searchParams.get('o')!;
-    const clickId = new URL(clicked.headers.get('location')!).searchParams.get(clickIdParam(operatorById(operator)!, link.searchParams.get('c') ?? undefined)!)!;
+    const clickId = new URL(clicked.headers.get('location')!).searchParams.get(clickIdParam(operatorSites(operatorById(operator)!), link.searchParams.get('c') ?? undefined)!)!;
     const secret = await new PostbackSecrets(client, loadConfig(env).apiKeyPepper).create(operator, new Date());
     const postback = (event: string, eventId: string, money = '') =>
       `/v1/postback?${signPostback(secret, `operator=${operator}&click_id=${clickId}&event=${event}&event_id=${eventId}${money}`)}`;
