@@ -3,7 +3,8 @@
  * memory so a postback is authenticated without Redis, and so postbacks that arrive while Redis is
  * away can still be told from forgeries and buffered. Follows CHANGED_CHANNEL: a rotation, a retire
  * or a revocation applies on every process as soon as its notice arrives; after a lost subscription
- * and every 30 s the whole set is reloaded. While Redis is away the last set loaded stays in use.
+ * and every 30 s the whole set is reloaded. While Redis is away the last set loaded stays in use;
+ * until one has loaded (a process that started while Redis was away) nothing can be checked.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -17,6 +18,7 @@ const TOUCH_EVERY_MS = 60_000;
 
 export class PostbackKeyring {
   #secrets = new Map<string, Array<{ key: Buffer; secretId: string }>>();
+  #loaded = false;
   #timer: NodeJS.Timeout | undefined;
   readonly #touched = new LRUCache<string, number>({ max: 1_000 });
 
@@ -45,9 +47,15 @@ export class PostbackKeyring {
     try {
       const live = await this.store.live();
       this.#secrets = new Map([...live].map(([op, secrets]) => [op, secrets.map((s) => ({ key: Buffer.from(s.secret), secretId: s.secretId }))]));
+      this.#loaded = true;
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'postback secrets not reloaded; keeping the last set');
     }
+  }
+
+  /** Whether the secrets were loaded once: before that a signature cannot be told from a forgery. */
+  get loaded(): boolean {
+    return this.#loaded;
   }
 
   /**

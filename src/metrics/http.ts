@@ -66,7 +66,7 @@ export function exposeImpressionQueue(queue: { size: number; dropped: number }):
 
 export const postbacks = new Counter({
   name: 'predictwire_postbacks_total',
-  help: 'Operator postbacks, by outcome: counted, duplicate (a replay), queued (Redis away; counted when written), unknown_click, click_expired, invalid_signature, malformed, blocked, dropped (the queue full: answered 503; or nowhere to spill at stop).',
+  help: 'Operator postbacks, by outcome: counted, duplicate (a replay), queued (Redis away; counted when written), unknown_click, click_expired, invalid_signature, malformed, blocked, unavailable (no secrets loaded yet: answered 503), dropped (the queue full: answered 503; or nowhere to spill at stop).',
   labelNames: ['outcome'] as const,
 });
 

@@ -7,7 +7,8 @@
  * API stopped before Redis returns: spilled to the data folder, counted by the next API; so do
  * operators' postbacks, checked from memory, answered 202 and counted once. A frozen
  * Redis costs a request nothing once the breaker has opened. An API started while Redis is away
- * serves the disk copy of the last snapshots, marked stale, and follows Redis once it is back.
+ * serves the disk copy of the last snapshots, marked stale (and answers postbacks 503 until it has
+ * the operators' secrets), and follows Redis once it is back.
  * A key known good gets no error through the reconnect either. SIGHUP to an API worker during an
  * outage stops it as SIGTERM does: every click it buffered is spilled and counted. A data folder
  * the API cannot write is reported at once, and the stop then says exactly how many clicks it lost.
@@ -286,6 +287,10 @@ describe('Redis killed and restarted under traffic', () => {
     const widget = await get('/v1/widgets/broad?fallback_geo=GB&limit=1', '81.2.77.2');
     expect(widget.status).toBe(200);
     expect(BroadWidgetPayload.parse(await widget.json()).stale).toBe(true);
+    // It has never loaded the operators' postback secrets: a postback is a 503 to send again, not a forgery.
+    const postback = await get(`/v1/postback?operator=kalshi&click_id=${newClickId(Date.now())}&event=registration&event_id=cold-1&sig=${'0'.repeat(64)}`, '81.2.77.3');
+    expect(postback.status).toBe(503);
+    expect(postback.headers.get('retry-after')).toBe('5');
 
     await restartRedis();
     await expect.poll(async () => ((await (await get('/readyz', '81.2.77.1')).json()) as { missing: string[] }).missing, { timeout: 30_000, interval: 250 }).not.toContain('redis');

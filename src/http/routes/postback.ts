@@ -6,8 +6,8 @@
  * HMAC-SHA256 of everything before `&sig=`, under its postback secret.
  *
  * In order: an address blocked for failed authentications is refused (429) from memory; a
- * malformed query is a 400; a signature no live secret of the named operator makes is a 401 (and
- * an authentication failure of the address); a click id past CLICK_ATTRIBUTION_DAYS is a 410;
+ * malformed query is a 400; a process that has not loaded the secrets yet answers 503; a signature
+ * no live secret of the named operator makes is a 401 (and an authentication failure of the address); a click id past CLICK_ATTRIBUTION_DAYS is a 410;
  * then the conversion is counted in Redis: 200 `counted`, 200 `duplicate` for an event id counted
  * before (a replay changes nothing), 404 for a click id that is not one of this operator's clicks.
  * While Redis cannot answer, a checked postback is queued (tracking/postback-buffer.ts) and
@@ -112,6 +112,8 @@ export function postbackRoute(deps: Deps): Handler {
     }
     const signed = signedPart(req.query, q.sig);
     if (signed === undefined) throw refused('malformed', invalidParameters([{ param: 'sig', message: 'must be the last parameter, once' }]));
+    // Started while Redis was away, with no secrets yet: say so, rather than call it a forgery.
+    if (!deps.postbackKeyring.loaded) throw refused('unavailable', dataUnavailable('Postback signatures cannot be checked right now; send this one again shortly.'));
     if (!deps.postbackKeyring.verify(q.operator, signed, q.sig, nowMs)) {
       deps.log.warn({ request_id: req.id, operator: q.operator, event_id: q.event_id }, 'postback signature refused');
       throw refused(
