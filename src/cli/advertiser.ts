@@ -7,10 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AdvertiserError, AdvertiserKeys, type AdvertiserRecord } from '../auth/advertiser-keys.js';
 import { AdvertiserBackup, exportAdvertisers, importAdvertisers } from '../auth/advertiser-backup.js';
-import { ConfigError, loadConfig } from '../config.js';
-import { RedisUnreachableError, connectOnce } from '../store/redis-once.js';
 import { liftAuthFailureBlocks } from '../limits/auth-failure-blocks.js';
-import { redisSettings } from './redis-connection.js';
+import { openRedis } from './redis-connection.js';
 import { runCommand, UsageError } from './run-command.js';
 import { Problem } from '../problem.js';
 import { parseQuery } from '../http/query.js';
@@ -115,13 +113,10 @@ async function run(argv: string[]): Promise<number> {
   const backup = command === 'import' ? readBackup(id!) : undefined;
   const report = command === 'report' ? reportOptions(id!, values) : undefined;
 
-  const { env, from } = redisSettings();
   // Redis, the pepper (and its production checks) come from the same settings the API reads.
-  const config = loadConfig(env);
-  const pepper = config.apiKeyPepper;
-  const redis = await connectOnce(config.redis, from);
+  const { redis, config } = await openRedis();
   try {
-    const keys = new AdvertiserKeys(redis, pepper);
+    const keys = new AdvertiserKeys(redis, config.apiKeyPepper);
     const now = new Date();
     const json = values.json;
     switch (command) {
@@ -178,4 +173,4 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-runCommand(run, USAGE, (err) => err instanceof AdvertiserError || err instanceof ConfigError || err instanceof RedisUnreachableError);
+runCommand(run, USAGE, (err) => err instanceof AdvertiserError);

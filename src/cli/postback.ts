@@ -5,9 +5,7 @@
 import { parseArgs } from 'node:util';
 import { PostbackSecretError, PostbackSecrets, type OperatorSecretsRecord } from '../auth/postback-secrets.js';
 import { operatorById } from '../catalog/operators.js';
-import { ConfigError, loadConfig } from '../config.js';
-import { connectOnce, RedisUnreachableError } from '../store/redis-once.js';
-import { redisSettings } from './redis-connection.js';
+import { openRedis } from './redis-connection.js';
 import { runCommand, UsageError } from './run-command.js';
 
 const USAGE = `usage: npm run postback -- <command> [--json]
@@ -52,10 +50,8 @@ async function run(argv: string[]): Promise<number> {
   // A secret for an operator we do not list could sign nothing we would count.
   if (command === 'create' && !operatorById(operator!)) throw new UsageError(`no operator "${operator}" in the catalog`);
 
-  const { env, from } = redisSettings();
   // Redis and the pepper (with its production checks) come from the same settings the API reads.
-  const config = loadConfig(env);
-  const redis = await connectOnce(config.redis, from);
+  const { redis, config } = await openRedis();
   try {
     const secrets = new PostbackSecrets(redis, config.apiKeyPepper);
     const now = new Date();
@@ -91,4 +87,4 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-runCommand(run, USAGE, (err) => err instanceof PostbackSecretError || err instanceof ConfigError || err instanceof RedisUnreachableError);
+runCommand(run, USAGE, (err) => err instanceof PostbackSecretError);
