@@ -182,18 +182,22 @@ export interface Site {
   clickIdParam?: string;
 }
 
-/** An operator's sites: the default one, and those licensed in particular jurisdictions. */
+/**
+ * An operator's sites: the default one, and those licensed in particular jurisdictions. The latter
+ * are required so that a catalog Operator, which has none, is never passed for them by mistake:
+ * catalog/operator-sites.ts adds those of the compliance rules.
+ */
 export interface OperatorSites {
   affiliateUrl: string;
   webDomains: readonly string[];
   subIdParams?: SubIdParams;
-  destinations?: ReadonlyArray<Site & { jurisdictions: readonly string[] }>;
+  destinations: ReadonlyArray<Site & { jurisdictions: readonly string[] }>;
 }
 
 /** The site for a visitor in `jurisdiction`: the one licensed in its subdivision, else its country, else the default. */
 export function siteFor(operator: OperatorSites, jurisdiction: string | undefined): Site {
   const licensed =
-    jurisdiction === undefined || !operator.destinations
+    jurisdiction === undefined
       ? undefined
       : (operator.destinations.find((d) => d.jurisdictions.includes(jurisdiction)) ?? operator.destinations.find((d) => d.jurisdictions.includes(jurisdiction.slice(0, 2))));
   return licensed ?? { affiliateUrl: operator.affiliateUrl, webDomains: operator.webDomains, clickIdParam: operator.subIdParams?.click };

@@ -28,7 +28,7 @@ describe('click ids', () => {
 
 describe('landingUrl with a click id', () => {
   const target: ClickTarget = { operatorId: 'kalshi', widget: 'broad', placement: 'broad', country: 'US-NJ', advertiserId: 'acme-media', impressionId: 'imp-1', expiresAt: 2_000_000_000 };
-  const kalshi = { affiliateUrl: 'https://kalshi.com/sign-up', webDomains: ['kalshi.com'], subIdParams: { advertiser: 'subId2', click: 'subId9' } };
+  const kalshi = { affiliateUrl: 'https://kalshi.com/sign-up', webDomains: ['kalshi.com'], subIdParams: { advertiser: 'subId2', click: 'subId9' }, destinations: [] };
 
   it('carries the id in the parameter the operator names, on the affiliate URL and on a deep link', () => {
     const id = newClickId(NOW);
