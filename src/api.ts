@@ -167,7 +167,9 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   eviction.start();
   exposeEvictionPolicy(eviction);
   life.onStop(() => (dataDir.stop(), eviction.stop()));
-  const postbackKeyring = new PostbackKeyring(new PostbackSecrets(requestRedis, config.apiKeyPepper), subscriber, log);
+  const postbackKeyring = new PostbackKeyring(new PostbackSecrets(requestRedis, config.apiKeyPepper), subscriber, log, {
+    fromAddressSeconds: config.limits.authBlockSeconds,
+  });
   const postbacks = postbackBuffer(requestRedis, log, spillDir(config.dataDir));
   postbacks.start();
   life.onStop(() => Promise.all([impressions.stop(), clicks.stop(), postbacks.stop(), limits.stop(), disk.flush()]));

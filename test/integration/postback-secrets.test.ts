@@ -1,7 +1,8 @@
 /**
  * Operators' postback secrets against a real redis-server: shown once and derived, never stored;
  * a rotation overlaps both secrets until retire; a revoke stops them; an API process's keyring
- * verifies signatures from memory and follows every change through the channel.
+ * verifies signatures from memory, follows every change through the channel, and remembers which
+ * secret verified from which address (a failed-authentication block there is waived for it).
  */
 import { createHmac } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -70,6 +71,32 @@ describe('postback secrets', () => {
     const third = await store.rotate('polymarket', T2);
     await expect.poll(() => keyring.verify('polymarket', QUERY, sig(third), T2.getTime()), { timeout: 1_000, interval: 10 }).toBe(true);
     expect(keyring.verify('polymarket', QUERY, sig(second), T2.getTime())).toBe(false);
+  });
+
+  it('remembers which secret verified from which address, so a block there is waived for that secret alone', async () => {
+    const waiving = new PostbackKeyring(new PostbackSecrets(redis.client, PEPPER), subscriber, pino({ level: 'silent' }), { fromAddressSeconds: 120 });
+    await waiving.start();
+    try {
+      const old = await store.create('fanduel', T1);
+      await expect.poll(() => waiving.verify('fanduel', QUERY, sig(old), T1.getTime(), '81.2.69.1'), { timeout: 1_000, interval: 10 }).toBe(true);
+      expect(waiving.verifiedFrom('81.2.69.1', 'fanduel', QUERY, sig(old))).toBe(true);
+      // Another address, another operator, or a signature the secret did not make: nothing to waive.
+      expect(waiving.verifiedFrom('81.2.69.2', 'fanduel', QUERY, sig(old))).toBe(false);
+      expect(waiving.verifiedFrom('81.2.69.1', 'kalshi', QUERY, sig(old))).toBe(false);
+      expect(waiving.verifiedFrom('81.2.69.1', 'fanduel', QUERY, sig(old, `${QUERY}&amount=1`))).toBe(false);
+      // A new secret that never verified from there is not waived by the old one's record; once it has, it is.
+      const fresh = await store.rotate('fanduel', T2);
+      await expect.poll(() => waiving.verify('fanduel', QUERY, sig(fresh), T2.getTime()), { timeout: 1_000, interval: 10 }).toBe(true);
+      expect(waiving.verifiedFrom('81.2.69.1', 'fanduel', QUERY, sig(fresh))).toBe(false);
+      expect(waiving.verify('fanduel', QUERY, sig(fresh), T2.getTime(), '81.2.69.1')).toBe(true);
+      expect(waiving.verifiedFrom('81.2.69.1', 'fanduel', QUERY, sig(fresh))).toBe(true);
+      // A retired secret waives nothing, though it verified from there.
+      expect(await store.retire('fanduel')).toBe(true);
+      await expect.poll(() => waiving.verifiedFrom('81.2.69.1', 'fanduel', QUERY, sig(old)), { timeout: 1_000, interval: 10 }).toBe(false);
+      expect(waiving.verifiedFrom('81.2.69.1', 'fanduel', QUERY, sig(fresh))).toBe(true);
+    } finally {
+      waiving.stop();
+    }
   });
 
   it('lists each operator with its live secrets and when each was last used', async () => {

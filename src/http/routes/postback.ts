@@ -5,9 +5,12 @@
  * one rule for request bodies: none. The operator signs the query: `sig`, last, is the hex
  * HMAC-SHA256 of everything before `&sig=`, under its postback secret.
  *
- * In order: an address blocked for failed authentications is refused (429) from memory; a
- * malformed query is a 400; a process that has not loaded the secrets yet answers 503; a signature
- * no live secret of the named operator makes is a 401 (and an authentication failure of the address); a click id past CLICK_ATTRIBUTION_DAYS is a 410;
+ * In order: a malformed query is a 400; a process that has not loaded the secrets yet answers 503;
+ * an address blocked for failed authentications is refused (429, from memory) unless the signature
+ * is made by a secret that verified from it lately (auth/postback-keyring.ts: an operator's server
+ * left on a retired secret must not hold up its others behind the same address); a signature no
+ * live secret of the named operator makes is a 401 (and an authentication failure of the address);
+ * a click id past CLICK_ATTRIBUTION_DAYS is a 410;
  * then the conversion is counted in Redis: 200 `counted`, 200 `duplicate` for an event id counted
  * before (a replay changes nothing), 404 for a click id that is not one of this operator's clicks.
  * While Redis cannot answer, a checked postback is queued (tracking/postback-buffer.ts) and
@@ -102,8 +105,6 @@ export function postbackRoute(deps: Deps): Handler {
   return async (req) => {
     const nowMs = deps.now();
     const address = addressKey(deps.geo.clientAddress(req));
-    const blocked = deps.limits.anyBlocked ? deps.limits.blockedNow('auth_failures', address, nowMs) : undefined;
-    if (blocked) throw refused('blocked', blocked);
     let q: z.infer<typeof PostbackQuery>;
     try {
       q = parseQuery(PostbackQuery, req.query);
@@ -114,7 +115,9 @@ export function postbackRoute(deps: Deps): Handler {
     if (signed === undefined) throw refused('malformed', invalidParameters([{ param: 'sig', message: 'must be the last parameter, once' }]));
     // Started while Redis was away, with no secrets yet: say so, rather than call it a forgery.
     if (!deps.postbackKeyring.loaded) throw refused('unavailable', dataUnavailable('Postback signatures cannot be checked right now; send this one again shortly.'));
-    if (!deps.postbackKeyring.verify(q.operator, signed, q.sig, nowMs)) {
+    const blocked = deps.limits.anyBlocked ? deps.limits.blockedNow('auth_failures', address, nowMs) : undefined;
+    if (blocked && !deps.postbackKeyring.verifiedFrom(address, q.operator, signed, q.sig)) throw refused('blocked', blocked);
+    if (!deps.postbackKeyring.verify(q.operator, signed, q.sig, nowMs, address)) {
       deps.log.warn({ request_id: req.id, operator: q.operator, event_id: q.event_id }, 'postback signature refused');
       throw refused(
         'invalid_signature',
