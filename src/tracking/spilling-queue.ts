@@ -5,8 +5,8 @@
  * process to start there claims and writes first. `write` must be safe to repeat for a batch (a
  * batch that failed half way is written again whole).
  *
- * Postbacks use it (postback-buffer.ts); clicks and impressions keep their own queues, which also
- * deduplicate and cap what they hold.
+ * Clicks (click-buffer.ts, which deduplicates and caps what it adds) and postbacks
+ * (postback-buffer.ts) use it; impressions keep their own queue, which merges what it holds.
  */
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
@@ -15,7 +15,7 @@ import { claimSpilled, Replay, settlePending } from './spill-file.js';
 
 export interface SpillingQueueOptions<T> {
   /** What the items are, for logs and spill file names. */
-  kind: 'postbacks';
+  kind: 'clicks' | 'postbacks';
   /** Checks a spilled item on replay: the file is ours, but a disk can hold anything. */
   schema: z.ZodType<T>;
   /** Writes one batch. @throws to keep the batch for the next attempt. */
@@ -30,6 +30,8 @@ export interface SpillingQueueOptions<T> {
   onSize?: (size: number) => void;
   /** Hears items dropped at stop (nowhere to spill them). */
   onDropped?: (count: number) => void;
+  /** Hears the items replayed from an earlier process's spill files, before they are written. */
+  onReplay?: (items: readonly T[]) => void;
 }
 
 export class SpillingQueue<T> {
@@ -120,10 +122,11 @@ export class SpillingQueue<T> {
       const parsed = this.opts.schema.safeParse(item);
       return parsed.success ? [parsed.data] : [];
     });
+    this.opts.onReplay?.(items);
     this.#pending.unshift(...items);
     this.opts.onSize?.(this.#pending.length);
     const skipped = claimed.items.length - items.length + claimed.unreadable;
-    this.log.info({ [this.opts.kind]: items.length, skipped, files: claimed.files.length }, `writing ${this.opts.kind} spilled by an earlier stop`);
+    this.log.info({ [this.opts.kind]: items.length, skipped, files: claimed.files.length }, `replaying ${this.opts.kind} spilled by an earlier stop`);
     this.#replay.begin(claimed, items.length);
   }
 }
