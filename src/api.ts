@@ -5,6 +5,8 @@
  * tests and benchmarks start it the same way.
  */
 import { AdvertiserKeys } from './auth/advertiser-keys.js';
+import { PostbackKeyring } from './auth/postback-keyring.js';
+import { PostbackSecrets } from './auth/postback-secrets.js';
 import { VerifiedKeys } from './auth/verified-keys.js';
 import { AdvertiserVault, vaultFile } from './auth/advertiser-vault.js';
 import { ComplianceFollower } from './catalog/compliance/follower.js';
@@ -20,7 +22,8 @@ import { staticRoute } from './http/routes/embed.js';
 import { referenceRoutes } from './http/routes/reference.js';
 import { webSocketRoute } from './http/ws-route.js';
 import { demoPage } from './embed/demo-page.js';
-import { loadEmbedScript } from './embed/bundle.js';
+import { CONSOLE, loadBundle, loadEmbedScript } from './embed/bundle.js';
+import { consolePage } from './embed/console-page.js';
 import { Lifecycle } from './lifecycle.js';
 import { RateLimits } from './limits/rate-limits.js';
 import { LiveEngine } from './live/engine.js';
@@ -49,6 +52,7 @@ import { SnapshotCache } from './store/snapshot-cache.js';
 import { SnapshotDisk, snapshotDir } from './store/snapshot-disk.js';
 import { SnapshotFreshness } from './store/snapshot-freshness.js';
 import { ClickBuffer } from './tracking/click-buffer.js';
+import { postbackBuffer } from './tracking/postback-buffer.js';
 import { ImpressionCounter } from './tracking/impression-counter.js';
 import { RankingInputs } from './tracking/ranking-inputs.js';
 import { spillDir } from './tracking/spill-file.js';
@@ -147,7 +151,12 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     vault: new AdvertiserVault(requestRedis, vaultFile(config.dataDir), log),
   });
   const limits = new RateLimits(requestRedis, config.limits, breaker);
-  const clicks = new ClickBuffer(requestRedis, log, { max: config.clickBufferMax, maxPerVisitorDay: config.clickMaxPerVisitorDay, spillDir: spillDir(config.dataDir) });
+  const clicks = new ClickBuffer(requestRedis, log, {
+    max: config.clickBufferMax,
+    maxPerVisitorDay: config.clickMaxPerVisitorDay,
+    spillDir: spillDir(config.dataDir),
+    attributionMs: config.clickAttributionMs,
+  });
   clicks.start();
   // Where counts would be spilled at a stop: said to be unwritable or full before anything needs it.
   const dataDir = new DataDirWatch(spillDir(config.dataDir), log);
@@ -158,8 +167,14 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   eviction.start();
   exposeEvictionPolicy(eviction);
   life.onStop(() => (dataDir.stop(), eviction.stop()));
-  life.onStop(() => Promise.all([impressions.stop(), clicks.stop(), limits.stop(), disk.flush()]));
+  const postbackKeyring = new PostbackKeyring(new PostbackSecrets(requestRedis, config.apiKeyPepper), subscriber, log, {
+    fromAddressSeconds: config.limits.authBlockSeconds,
+  });
+  const postbacks = postbackBuffer(requestRedis, log, spillDir(config.dataDir));
+  postbacks.start();
+  life.onStop(() => Promise.all([impressions.stop(), clicks.stop(), postbacks.stop(), limits.stop(), disk.flush()]));
   life.onStop(() => verifiedKeys.stop());
+  life.onStop(() => postbackKeyring.stop());
   let draining = false;
 
   let hub: WsHub | undefined;
@@ -173,6 +188,8 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     verifiedKeys,
     limits,
     clicks,
+    postbackKeyring,
+    postbacks,
     draining: () => draining,
     live,
     geo,
@@ -212,6 +229,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     await snapshots.start();
     await compliance.start();
     await verifiedKeys.start();
+    await postbackKeyring.start();
     await limits.start(subscriber);
     await ranking.start();
     await engine.start();
@@ -225,12 +243,18 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   exposePayloadBuilds(() => [...payloads.buildsByKind, ['live-market', live.builds] as const]);
   exposeReadiness(() => assessReadiness(deps, requestRedis.status === 'ready' && !breakerOpen(breaker)).status);
 
-  // The widget script and its demo page: prepared once, served from memory.
+  // The widget script and its demo page, the advertiser console: prepared once, served from memory.
   const startedAt = new Date();
+  // Both bundles at once: from the source tree each is an esbuild run.
+  const [embedScript, consoleScript] = await Promise.all([loadEmbedScript(), loadBundle(CONSOLE)]);
+  const advertiserConsole = consolePage(consoleScript.toString('utf8'));
   const pages = {
-    '/v1/embed.js': staticRoute(await loadEmbedScript(), 'application/javascript; charset=utf-8', startedAt),
+    '/v1/embed.js': staticRoute(embedScript, 'application/javascript; charset=utf-8', startedAt),
     // Off unless asked for in production (DEMO_ENABLED): then /demo is an unknown path (404).
     ...(config.demoEnabled && { '/demo': staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt) }),
+    '/advertiser/console': staticRoute(Buffer.from(advertiserConsole.html), 'text/html; charset=utf-8', startedAt, {
+      headers: { 'content-security-policy': advertiserConsole.csp, 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' },
+    }),
     // The API reference (the OpenAPI document as pages) and its renderer.
     ...(await referenceRoutes(startedAt)),
   };
@@ -272,6 +296,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     abandon() {
       clicks.abandon();
       impressions.abandon();
+      postbacks.abandon();
     },
   };
 }

@@ -316,6 +316,13 @@ export const EnvSchema = z.object({
     .max(1000)
     .default(10)
     .describe("Distinct operators one visitor's clicks count for per UTC day (per API worker process)."),
+  CLICK_ATTRIBUTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(90)
+    .default(30)
+    .describe("Days a click's id resolves after the click: postbacks quoting it later are answered 410 `click_expired` (docs/postbacks.md)."),
   ADVERTISER_KEY_CACHE_SECONDS: z.coerce
     .number()
     .int()
@@ -449,6 +456,7 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
     redisCommandTimeoutMs: e.REDIS_COMMAND_TIMEOUT_MS,
     clickBufferMax: e.CLICK_BUFFER_MAX,
     clickMaxPerVisitorDay: e.CLICK_MAX_PER_VISITOR_DAY,
+    clickAttributionMs: e.CLICK_ATTRIBUTION_DAYS * 86_400_000,
     advertiserKeyCacheSeconds: e.ADVERTISER_KEY_CACHE_SECONDS,
     advertiserKeyOutageSeconds: e.ADVERTISER_KEY_OUTAGE_SECONDS,
     accessLogSampleRate: e.ACCESS_LOG_SAMPLE_RATE,

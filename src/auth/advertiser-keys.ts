@@ -11,6 +11,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { holderTimes, liveSlots, retireSlot, revokeSlots, rotateSlots, slotId, usedField, type SlotFields } from './key-slots.js';
 
 export const ADVERTISER_ID = /^[a-z0-9][a-z0-9_-]{2,63}$/;
 const KEY_FORMAT = /^pwk_[A-Za-z0-9_-]{43}$/;
@@ -38,24 +39,10 @@ export interface AdvertiserRecord {
   keys: KeyRecord[];
 }
 
-/** Short public id of a stored key hash; also names its last-used field. */
-const keyId = (hashHex: string) => hashHex.slice(0, 12);
-const usedField = (hashHex: string) => `usedAt:${keyId(hashHex)}`;
+/** Where an advertiser's two live key hashes are kept in its hash (key-slots.ts). */
+const SLOTS: SlotFields = { value: 'keyHash', created: 'keyCreatedAt', prev: 'prevKeyHash', prevCreated: 'prevKeyCreatedAt' };
 /** Last-used times are written at most this often per key and process. */
 const TOUCH_EVERY_MS = 60_000;
-
-// Atomic: the newest key becomes the previous one (dropping the older previous), a new key is added.
-const ROTATE = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-local cur = redis.call('HMGET', KEYS[1], 'keyHash', 'keyCreatedAt', 'createdAt', 'prevKeyHash', 'status')
-if cur[4] and cur[4] ~= '' then redis.call('HDEL', KEYS[1], 'usedAt:' .. string.sub(cur[4], 1, 12)) end
-if cur[5] == 'active' and cur[1] and cur[1] ~= '' then
-  redis.call('HSET', KEYS[1], 'prevKeyHash', cur[1], 'prevKeyCreatedAt', cur[2] or cur[3])
-else
-  redis.call('HDEL', KEYS[1], 'prevKeyHash', 'prevKeyCreatedAt')
-end
-redis.call('HSET', KEYS[1], 'keyHash', ARGV[1], 'keyCreatedAt', ARGV[2], 'status', 'active', 'rotatedAt', ARGV[2])
-return 1`;
 
 export class AdvertiserError extends Error {
   override name = 'AdvertiserError';
@@ -103,32 +90,22 @@ export class AdvertiserKeys {
    */
   async rotate(id: string, now: Date): Promise<string> {
     const key = generateApiKey();
-    const done = await this.redis.eval(ROTATE, 1, advKey(id), this.#hash(key).toString('hex'), now.toISOString());
-    if (done !== 1) throw new AdvertiserError(`no advertiser ${id}`);
+    if (!(await rotateSlots(this.redis, advKey(id), SLOTS, this.#hash(key).toString('hex'), now))) throw new AdvertiserError(`no advertiser ${id}`);
     await this.#announce(id);
     return key;
   }
 
   /** Ends a rotation's overlap: the previous key stops working at once. Returns whether there was one. */
   async retire(id: string, _now: Date): Promise<boolean> {
-    const [exists, prev] = await this.redis.hmget(advKey(id), 'status', 'prevKeyHash');
-    if (!exists) throw new AdvertiserError(`no advertiser ${id}`);
-    if (!prev) return false;
-    await this.redis.hdel(advKey(id), 'prevKeyHash', 'prevKeyCreatedAt', usedField(prev));
-    await this.#announce(id);
-    return true;
+    const retired = await retireSlot(this.redis, advKey(id), SLOTS);
+    if (retired === undefined) throw new AdvertiserError(`no advertiser ${id}`);
+    if (retired) await this.#announce(id);
+    return retired;
   }
 
   /** Revokes every key of the advertiser; requests with them fail from the next one on. */
   async revoke(id: string, now: Date): Promise<void> {
-    const [exists, current, prev] = await this.redis.hmget(advKey(id), 'status', 'keyHash', 'prevKeyHash');
-    if (!exists) throw new AdvertiserError(`no advertiser ${id}`);
-    const used = [current, prev].filter((h): h is string => !!h).map(usedField);
-    await this.redis
-      .multi()
-      .hset(advKey(id), 'status', 'revoked', 'keyHash', '', 'revokedAt', now.toISOString())
-      .hdel(advKey(id), 'prevKeyHash', 'prevKeyCreatedAt', 'keyCreatedAt', ...used)
-      .exec();
+    if (!(await revokeSlots(this.redis, advKey(id), SLOTS, now))) throw new AdvertiserError(`no advertiser ${id}`);
     await this.#announce(id);
   }
 
@@ -146,19 +123,8 @@ export class AdvertiserKeys {
     const rows = await Promise.all(ids.map((id) => this.redis.hgetall(advKey(id))));
     return rows.flatMap((h, i) => {
       if (!h.status) return [];
-      const keys: KeyRecord[] = [];
-      for (const [hash, created] of [
-        [h.keyHash, h.keyCreatedAt ?? h.rotatedAt ?? h.createdAt],
-        [h.prevKeyHash, h.prevKeyCreatedAt],
-      ]) {
-        if (!hash) continue;
-        const lastUsedAt = h[usedField(hash)];
-        keys.push({ keyId: keyId(hash), createdAt: created ?? '', ...(lastUsedAt ? { lastUsedAt } : {}) });
-      }
-      const record: AdvertiserRecord = { id: ids[i]!, name: h.name ?? '', status: h.status as AdvertiserRecord['status'], createdAt: h.createdAt ?? '', keys };
-      if (h.rotatedAt) record.rotatedAt = h.rotatedAt;
-      if (h.revokedAt) record.revokedAt = h.revokedAt;
-      return [record];
+      const keys: KeyRecord[] = liveSlots(h, SLOTS).map(({ id, ...times }) => ({ keyId: id, ...times }));
+      return [{ id: ids[i]!, name: h.name ?? '', status: h.status as AdvertiserRecord['status'], ...holderTimes(h), keys }];
     });
   }
 
@@ -181,7 +147,7 @@ export class AdvertiserKeys {
 
   /** Records when a key was last used; at most once a minute per key and process, off the reply's path. */
   #touch(id: string, hashHex: string, now: Date): void {
-    const slot = `${id}:${keyId(hashHex)}`;
+    const slot = `${id}:${slotId(hashHex)}`;
     const last = this.#touched.get(slot);
     if (last !== undefined && now.getTime() - last < TOUCH_EVERY_MS) return;
     this.#touched.set(slot, now.getTime());

@@ -36,7 +36,7 @@ export const Offer = z.object({
 export type Offer = z.infer<typeof Offer>;
 
 /** An affiliate query parameter name such as aff_sub or btag. */
-const SubIdParam = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/);
+export const SubIdParam = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,31}$/);
 
 export const Operator = z.object({
   id: OperatorId,
@@ -69,6 +69,8 @@ export const Operator = z.object({
       widget: SubIdParam.optional(),
       placement: SubIdParam.optional(),
       country: SubIdParam.optional(),
+      /** The click id on the default site, which the operator's postbacks quote back (docs/postbacks.md). */
+      click: SubIdParam.optional(),
     })
     .strict()
     .optional(),
@@ -91,6 +93,8 @@ export const OperatorCatalog = z
     for (const op of ops) {
       if (seen.has(op.id)) ctx.addIssue({ code: 'custom', message: `duplicate operator id ${op.id}` });
       seen.add(op.id);
+      // Every site says where the click id goes: without it no postback could name a click.
+      if (!op.subIdParams?.click) ctx.addIssue({ code: 'custom', message: `${op.id}: subIdParams.click names no click id parameter` });
       const offered = new Set<string>();
       for (const offer of op.offers) {
         for (const loc of Object.keys(offer.copy)) {

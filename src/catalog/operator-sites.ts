@@ -1,8 +1,9 @@
 /**
  * An operator's sites as a click needs them: its default affiliate URL and domains from the
- * catalog, its sub-id parameters, and the sites licensed in particular jurisdictions from the
- * compliance rules' `destinations` (so a published rules file can correct a destination without a
- * release). Made once per operator and rules document.
+ * catalog, its sub-id parameters (the click id's among them), and the sites licensed in particular
+ * jurisdictions from the compliance rules' `destinations`, each with its own click id parameter (so
+ * a published rules file can correct a destination without a release). Made once per operator and
+ * rules document.
  */
 import type { ComplianceRules } from './compliance/rules.js';
 import { complianceState } from './compliance/state.js';
@@ -12,8 +13,11 @@ export interface OperatorSites {
   affiliateUrl: string;
   webDomains: readonly string[];
   subIdParams?: Operator['subIdParams'];
-  /** Sites licensed in particular jurisdictions, overriding the default there. */
-  destinations: ReadonlyArray<{ jurisdictions: readonly string[]; affiliateUrl: string; webDomains: readonly string[] }>;
+  /**
+   * Sites licensed in particular jurisdictions, overriding the default there; each names the
+   * parameter its affiliate programme reads the click id from (the default site's is `subIdParams.click`).
+   */
+  destinations: ReadonlyArray<{ jurisdictions: readonly string[]; affiliateUrl: string; webDomains: readonly string[]; clickIdParam: string }>;
 }
 
 const made = new WeakMap<ComplianceRules, Map<string, OperatorSites>>();
@@ -28,7 +32,7 @@ export function operatorSites(op: Operator, rules: ComplianceRules = complianceS
       affiliateUrl: op.affiliateUrl,
       webDomains: op.webDomains,
       subIdParams: op.subIdParams,
-      destinations: rules.destinations(op.id).map((d) => ({ jurisdictions: d.jurisdictions, affiliateUrl: d.url, webDomains: d.web_domains })),
+      destinations: rules.destinations(op.id).map((d) => ({ jurisdictions: d.jurisdictions, affiliateUrl: d.url, webDomains: d.web_domains, clickIdParam: d.click_id_param })),
     };
     byId.set(op.id, sites);
   }

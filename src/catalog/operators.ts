@@ -19,7 +19,7 @@ const CATALOG: OperatorInput[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['PRO_LIQUIDITY', 'API_ACCESS', 'CASH_OUT', 'LIVE_BETTING'],
     affiliateUrl: 'https://kalshi.com/sign-up',
-    subIdParams: { impression: 'subId1', advertiser: 'subId2', placement: 'subId3' },
+    subIdParams: { impression: 'subId1', advertiser: 'subId2', placement: 'subId3', click: 'subId4' },
     webDomains: ['kalshi.com'],
     offers: [
       {
@@ -47,7 +47,7 @@ const CATALOG: OperatorInput[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['API_ACCESS', 'CASH_OUT'],
     affiliateUrl: 'https://forecastex.com/get-started',
-    subIdParams: { impression: 'sub1', advertiser: 'sub2' },
+    subIdParams: { impression: 'sub1', advertiser: 'sub2', click: 'sub3' },
     webDomains: ['forecastex.com'],
     offers: [
       {
@@ -74,7 +74,7 @@ const CATALOG: OperatorInput[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['PRO_LIQUIDITY', 'API_ACCESS', 'CASH_OUT'],
     affiliateUrl: 'https://polymarket.com/?via=predictwire',
-    subIdParams: { impression: 'sub_id', advertiser: 'sub_id2', country: 'sub_id3' },
+    subIdParams: { impression: 'sub_id', advertiser: 'sub_id2', country: 'sub_id3', click: 'sub_id4' },
     webDomains: ['polymarket.com'],
   },
   {
@@ -85,7 +85,7 @@ const CATALOG: OperatorInput[] = [
     appStores: [],
     capabilities: ['API_ACCESS', 'CASH_OUT'],
     affiliateUrl: 'https://limitless.exchange/?r=predictwire',
-    subIdParams: { impression: 'sub' },
+    subIdParams: { impression: 'sub', click: 'click_id' },
     webDomains: ['limitless.exchange'],
   },
   // ------------------------------------------------------------ sportsbooks
@@ -97,7 +97,7 @@ const CATALOG: OperatorInput[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['LIVE_BETTING', 'CASH_OUT', 'SAME_GAME_PARLAY'],
     affiliateUrl: 'https://sportsbook.draftkings.com/r/sb/predictwire',
-    subIdParams: { impression: 'aff_sub', advertiser: 'aff_sub2', placement: 'aff_sub3', country: 'aff_sub4' },
+    subIdParams: { impression: 'aff_sub', advertiser: 'aff_sub2', placement: 'aff_sub3', country: 'aff_sub4', click: 'aff_click_id' },
     webDomains: ['draftkings.com'],
     offers: [
       {
@@ -125,7 +125,7 @@ const CATALOG: OperatorInput[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['LIVE_BETTING', 'CASH_OUT', 'SAME_GAME_PARLAY'],
     affiliateUrl: 'https://sportsbook.fanduel.com/join',
-    subIdParams: { impression: 'aff_sub', advertiser: 'aff_sub2', widget: 'aff_sub3' },
+    subIdParams: { impression: 'aff_sub', advertiser: 'aff_sub2', widget: 'aff_sub3', click: 'aff_click_id' },
     webDomains: ['fanduel.com'],
     offers: [
       {
@@ -152,7 +152,7 @@ const CATALOG: OperatorInput[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['LIVE_BETTING', 'CASH_OUT', 'SAME_GAME_PARLAY'],
     affiliateUrl: 'https://sports.betmgm.com/en/mobileportal/register',
-    subIdParams: { impression: 'subid', advertiser: 'pid' },
+    subIdParams: { impression: 'subid', advertiser: 'pid', click: 'clickid' },
     webDomains: ['betmgm.com'],
     offers: [
       {
@@ -180,7 +180,7 @@ const CATALOG: OperatorInput[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['LIVE_BETTING', 'CASH_OUT', 'SAME_GAME_PARLAY'],
     affiliateUrl: 'https://www.caesars.com/sportsbook-and-casino/referral',
-    subIdParams: { impression: 'aff_sub', advertiser: 'aff_sub2' },
+    subIdParams: { impression: 'aff_sub', advertiser: 'aff_sub2', click: 'aff_click_id' },
     webDomains: ['caesars.com'],
     offers: [
       {
@@ -207,7 +207,7 @@ const CATALOG: OperatorInput[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['LIVE_BETTING', 'CASH_OUT', 'SAME_GAME_PARLAY', 'LIVE_STREAMING'],
     affiliateUrl: 'https://www.bet365.com/olp/open-account',
-    subIdParams: { impression: 'btag', advertiser: 'aff_sub' },
+    subIdParams: { impression: 'btag', advertiser: 'aff_sub', click: 'clickid' },
     webDomains: ['bet365.com'],
     offers: [
       {
@@ -234,7 +234,7 @@ const CATALOG: OperatorInput[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['PRO_LIQUIDITY', 'LIVE_BETTING', 'CASH_OUT', 'API_ACCESS'],
     affiliateUrl: 'https://register.betfair.com/account/registration',
-    subIdParams: { impression: 'btag', country: 'aff_sub' },
+    subIdParams: { impression: 'btag', country: 'aff_sub', click: 'clickid' },
     webDomains: ['betfair.com'],
     offers: [
       {
@@ -261,7 +261,7 @@ const CATALOG: OperatorInput[] = [
     appStores: ['iOS', 'Google Play'],
     capabilities: ['LIVE_BETTING', 'SAME_GAME_PARLAY'],
     affiliateUrl: 'https://sportsbook.fanatics.com/join',
-    subIdParams: { impression: 'sub1', advertiser: 'sub2', placement: 'sub3' },
+    subIdParams: { impression: 'sub1', advertiser: 'sub2', placement: 'sub3', click: 'sub4' },
     webDomains: ['fanatics.com'],
     offers: [
       {

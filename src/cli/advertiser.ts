@@ -7,15 +7,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AdvertiserError, AdvertiserKeys, type AdvertiserRecord } from '../auth/advertiser-keys.js';
 import { AdvertiserBackup, exportAdvertisers, importAdvertisers } from '../auth/advertiser-backup.js';
-import { ConfigError, loadConfig } from '../config.js';
-import { RedisUnreachableError, connectOnce } from '../store/redis-once.js';
 import { liftAuthFailureBlocks } from '../limits/auth-failure-blocks.js';
-import { redisSettings } from './redis-connection.js';
+import { openRedis } from './redis-connection.js';
 import { runCommand, UsageError } from './run-command.js';
 import { Problem } from '../problem.js';
 import { parseQuery } from '../http/query.js';
 import { ReportQuery, reportRequest } from '../http/routes/reports.js';
 import { readReport, reportCsv, type ReportRequest } from '../tracking/advertiser-report.js';
+import { readSnapshot } from '../store/snapshots.js';
 
 const USAGE = `usage: npm run advertiser -- <command> [--json]
 
@@ -33,9 +32,10 @@ commands:
 
 rotate, retire and import also lift the blocks that failed authentications as that
 advertiser earned its addresses (its servers with an old or lost key).
-  report <id>          the advertiser's clicks, impressions and CTR as CSV (--json: as
-                       GET /advertiser/v1/reports answers), with --from, --to (UTC date or
-                       time), --granularity day|hour, --group-by operator,widget,country
+  report <id>          the advertiser's clicks, impressions, CTR and conversions as CSV
+                       (--json: as GET /advertiser/v1/reports answers), with --from, --to
+                       (UTC date or time), --granularity day|hour, --group-by
+                       operator,widget,country, --currency (of amounts; default USD)
 
 options:
   --json               machine-readable output on stdout
@@ -75,9 +75,9 @@ function printList(list: AdvertiserRecord[]): void {
 }
 
 /** The report a `report` command asks for, checked as the API checks its query. */
-function reportOptions(id: string, values: { from?: string; to?: string; granularity?: string; 'group-by'?: string }): ReportRequest {
+function reportOptions(id: string, values: { from?: string; to?: string; granularity?: string; 'group-by'?: string; currency?: string }): ReportRequest {
   const query = new URLSearchParams();
-  for (const [flag, param] of [['from', 'from'], ['to', 'to'], ['granularity', 'granularity'], ['group-by', 'group_by']] as const) {
+  for (const [flag, param] of [['from', 'from'], ['to', 'to'], ['granularity', 'granularity'], ['group-by', 'group_by'], ['currency', 'currency']] as const) {
     const value = values[flag];
     if (value !== undefined) query.set(param, value);
   }
@@ -100,6 +100,7 @@ async function run(argv: string[]): Promise<number> {
       to: { type: 'string' },
       granularity: { type: 'string' },
       'group-by': { type: 'string' },
+      currency: { type: 'string' },
     },
   });
   const [command, id, ...rest] = positionals;
@@ -112,13 +113,10 @@ async function run(argv: string[]): Promise<number> {
   const backup = command === 'import' ? readBackup(id!) : undefined;
   const report = command === 'report' ? reportOptions(id!, values) : undefined;
 
-  const { env, from } = redisSettings();
   // Redis, the pepper (and its production checks) come from the same settings the API reads.
-  const config = loadConfig(env);
-  const pepper = config.apiKeyPepper;
-  const redis = await connectOnce(config.redis, from);
+  const { redis, config } = await openRedis();
   try {
-    const keys = new AdvertiserKeys(redis, pepper);
+    const keys = new AdvertiserKeys(redis, config.apiKeyPepper);
     const now = new Date();
     const json = values.json;
     switch (command) {
@@ -150,7 +148,7 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       }
       case 'report': {
-        const payload = await readReport(redis, report!);
+        const payload = await readReport(redis, report!, (await readSnapshot(redis, 'fx', 'daily'))?.data);
         if (json) out(JSON.stringify(payload, null, 2));
         else process.stdout.write(reportCsv(payload).replaceAll('\r\n', '\n'));
         return 0;
@@ -175,4 +173,4 @@ async function run(argv: string[]): Promise<number> {
   }
 }
 
-runCommand(run, USAGE, (err) => err instanceof AdvertiserError || err instanceof ConfigError || err instanceof RedisUnreachableError);
+runCommand(run, USAGE, (err) => err instanceof AdvertiserError);

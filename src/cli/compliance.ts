@@ -13,10 +13,9 @@ import { compileRules, RulesError, type ComplianceRules } from '../catalog/compl
 import { publishRules, readAudit, readCompliance, resume, StaleRevisionError, suspend } from '../catalog/compliance/store.js';
 import { Suspension, type AuditEntry } from '../catalog/compliance/suspensions.js';
 import { OPERATORS } from '../catalog/operators.js';
-import { ConfigError, EnvSchema, loadConfig } from '../config.js';
+import { ConfigError, EnvSchema } from '../config.js';
 import { Category } from '../model/index.js';
-import { connectOnce, RedisUnreachableError } from '../store/redis-once.js';
-import { redisSettings } from './redis-connection.js';
+import { openRedis } from './redis-connection.js';
 import { runCommand, UsageError } from './run-command.js';
 
 const USAGE = `usage: npm run compliance -- <command> [options]
@@ -124,9 +123,7 @@ async function run(argv: string[]): Promise<number> {
   }
   // A file's audit needs no Redis.
   if (command === 'audit' && values.file) return audit(readRules(values.file).rules, values.file, reviewDays(process.env), values.json);
-  const { env, from } = redisSettings();
-  const config = loadConfig(env);
-  const redis = await connectOnce(config.redis, from);
+  const { redis, config } = await openRedis();
   try {
     switch (command) {
       case 'suspend': {
@@ -186,4 +183,4 @@ function audit(rules: ComplianceRules, source: string, reviewDays: number, json:
   return 0;
 }
 
-runCommand(run, USAGE, (err) => err instanceof RulesError || err instanceof ConfigError || err instanceof StaleRevisionError || err instanceof RedisUnreachableError);
+runCommand(run, USAGE, (err) => err instanceof RulesError || err instanceof StaleRevisionError);

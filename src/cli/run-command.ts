@@ -1,11 +1,14 @@
 /** How a command-line tool ends: its exit status, a usage error with the usage (2), an expected error in one line (1). */
+import { ConfigError } from '../config.js';
+import { RedisUnreachableError } from '../store/redis-once.js';
 
 /** A mistake in the command line: answered with the message and the usage. */
 export class UsageError extends Error {}
 
 /**
- * Runs `main` on the process's arguments and exits with its status. `expected` says which errors are
- * the user's to fix (a bad file, no Redis): printed as their message alone, not as a stack.
+ * Runs `main` on the process's arguments and exits with its status. `expected` says which errors of
+ * the tool's own are the user's to fix (a bad file): printed as their message alone, not as a stack,
+ * as are a bad setting and a Redis out of reach (redis-connection.ts), for every tool.
  */
 export function runCommand(main: (argv: string[]) => Promise<number>, usage: string, expected: (err: unknown) => boolean): void {
   main(process.argv.slice(2)).then(
@@ -15,7 +18,8 @@ export function runCommand(main: (argv: string[]) => Promise<number>, usage: str
         process.stderr.write(`${(err as Error).message}\n\n${usage}\n`);
         process.exit(2);
       }
-      process.stderr.write(`${expected(err) ? (err as Error).message : String(err)}\n`);
+      const known = err instanceof ConfigError || err instanceof RedisUnreachableError || expected(err);
+      process.stderr.write(`${known ? (err as Error).message : String(err)}\n`);
       process.exit(1);
     },
   );

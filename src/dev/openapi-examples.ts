@@ -12,6 +12,11 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { AdvertiserKeys } from '../auth/advertiser-keys.js';
+import { PostbackSecrets, signPostback } from '../auth/postback-secrets.js';
+import { operatorSites } from '../catalog/operator-sites.js';
+import { operatorById } from '../catalog/operators.js';
+import { clickKey } from '../tracking/click-ids.js';
+import { clickIdParam } from '../tracking/click-links.js';
 import { loadConfig } from '../config.js';
 import { windowAt } from '../live/window.js';
 import { strikeKey, ticksChannel } from '../store/keys.js';
@@ -35,6 +40,7 @@ interface Catalog {
 /**
  * The request made for each operation (by operationId): path and query, and whether it takes the
  * advertiser's key. Every operation whose 200 has a JSON or CSV body is here (the unit test checks).
+ * The postback's query is signed at capture time, for a click made then.
  */
 export function exampleRequests(c: Catalog): Record<string, { path: string; advertiser?: boolean; accept?: string }> {
   const slug = c.events[0]!.slug;
@@ -57,6 +63,7 @@ export function exampleRequests(c: Catalog): Record<string, { path: string; adve
     'getAdvertiserReport:text/csv': { path: '/advertiser/v1/reports?group_by=operator', advertiser: true, accept: 'text/csv' },
     getCatalog: { path: '/v1/catalog' },
     getCompliance: { path: `/v1/compliance?jurisdiction=${GEO}` },
+    receivePostback: { path: '/v1/postback' },
     getHealth: { path: '/healthz' },
     getReadiness: { path: '/readyz' },
   };
@@ -117,7 +124,18 @@ export async function captureExamples(): Promise<OpenApiExamples> {
     };
     const visitor = { 'user-agent': BROWSER };
     await fetch(broad.impression_url.replace(/^https?:\/\/[^/]+/, base), { headers: visitor });
-    await fetch(broad.operators[0]!.routing.web_url.replace(/^https?:\/\/[^/]+/, base), { headers: visitor, redirect: 'manual' });
+    const link = new URL(broad.operators[0]!.routing.web_url);
+    const clicked = await fetch(`${base}${link.pathname}${link.search}`, { headers: visitor, redirect: 'manual' });
+    // The operator's server reports that the click registered and deposited, signed with its secret.
+    const operator = link.searchParams.get('o')!;
+    const clickId = new URL(clicked.headers.get('location')!).searchParams.get(clickIdParam(operatorSites(operatorById(operator)!), link.searchParams.get('c') ?? undefined)!)!;
+    const secret = await new PostbackSecrets(client, loadConfig(env).apiKeyPepper).create(operator, new Date());
+    const postback = (event: string, eventId: string, money = '') =>
+      `/v1/postback?${signPostback(secret, `operator=${operator}&click_id=${clickId}&event=${event}&event_id=${eventId}${money}`)}`;
+    await until('the click written', async () => ((await client.exists(clickKey(clickId))) === 1 ? true : undefined));
+    for (const path of [postback('registration', 'reg-10001'), postback('first_deposit', 'ftd-10001', '&amount=50.00&commission=20.00&currency=USD')]) {
+      if ((await fetch(`${base}${path}`)).status !== 200) throw new Error(`${path} was not counted`);
+    }
     const slug = catalog.events[0]!.slug;
     await until('a history point', async () => {
       const h = (await (await fetch(`${base}/v1/widgets/event/history?slug=${slug}&fallback_geo=${GEO}`)).json()) as { timestamps: unknown[] };
@@ -131,6 +149,7 @@ export async function captureExamples(): Promise<OpenApiExamples> {
       const r = (await (await fetch(`${base}${requests.getAdvertiserReport!.path}`, { headers: auth })).json()) as { rows: unknown[] };
       return r.rows.length > 0 ? true : undefined;
     });
+    requests.receivePostback!.path = postback('deposit', 'dep-10002', '&amount=25.00&currency=USD');
     const out: OpenApiExamples = {};
     for (const [id, r] of Object.entries(requests)) {
       const res = await fetch(`${base}${r.path}`, { headers: { ...(r.advertiser ? auth : {}), ...(r.accept ? { accept: r.accept } : {}) } });

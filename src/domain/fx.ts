@@ -45,3 +45,14 @@ export function usdRate(currency: CurrencyCode, fx: FxData | undefined): number 
 export function convertUsd(amountUsd: number, rate: number): number {
   return amountUsd * rate;
 }
+
+/**
+ * `amount` of `from` in `to`, through USD at the snapshot's reference rates; undefined when a rate
+ * is missing.
+ */
+export function convert(amount: number, from: CurrencyCode, to: CurrencyCode, fx: FxData | undefined): number | undefined {
+  if (from === to) return amount;
+  const fromRate = usdRate(from, fx);
+  const toRate = usdRate(to, fx);
+  return fromRate === undefined || toRate === undefined ? undefined : (amount / fromRate) * toRate;
+}

@@ -6,9 +6,24 @@ import { CURRENCIES, type CurrencyCode } from '../model/index.js';
 import { roundTo } from './aggregate.js';
 
 /** Minor-unit digits shown for a currency: yen has no minor unit. */
-function minorDigits(currency: CurrencyCode): number {
+export function minorDigits(currency: CurrencyCode): number {
   return currency === 'JPY' ? 0 : 2;
 }
+
+/**
+ * A decimal amount as written ("250", "19.99") in minor units of `currency` (1999), exactly (no
+ * floating point); undefined when it is not a plain non-negative decimal with at most the
+ * currency's minor digits and at most 12 whole digits.
+ */
+export function parseMinorUnits(text: string, currency: CurrencyCode): number | undefined {
+  const digits = minorDigits(currency);
+  const m = /^(\d{1,12})(?:\.(\d+))?$/.exec(text);
+  if (!m || (m[2] ?? '').length > digits) return undefined;
+  return Number(m[1]! + (m[2] ?? '').padEnd(digits, '0'));
+}
+
+/** Minor units of `currency` as an amount (1999 → 19.99). */
+export const fromMinorUnits = (minor: number, currency: CurrencyCode): number => minor / 10 ** minorDigits(currency);
 
 /** Inserts en-US thousands separators into a non-negative fixed-point string ("97250.12"). */
 function groupThousands(fixed: string): string {

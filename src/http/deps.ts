@@ -8,6 +8,8 @@ import type { GeoResolver } from '../geo/resolver.js';
 import type { ImpressionCounter } from '../tracking/impression-counter.js';
 import type { VerifiedKeys } from '../auth/verified-keys.js';
 import type { ClickBuffer } from '../tracking/click-buffer.js';
+import type { PostbackBuffer } from '../tracking/postback-buffer.js';
+import type { PostbackKeyring } from '../auth/postback-keyring.js';
 import type { RateLimits } from '../limits/rate-limits.js';
 import type { RedisBreaker } from '../store/redis-breaker.js';
 import type { EvictionPolicy } from '../store/eviction-policy.js';
@@ -43,6 +45,10 @@ export interface Deps extends ServeContext {
   eviction: EvictionPolicy;
   /** Whether the data folder can take spilled counts (/readyz says when not). */
   dataDir: DataDirWatch;
+  /** Operators' live postback secrets, in memory. */
+  postbackKeyring: PostbackKeyring;
+  /** Postbacks waiting for Redis (taken while it was away). */
+  postbacks: PostbackBuffer;
   /** True from SIGTERM on: /readyz answers 503 so load balancers stop sending before we close. */
   draining(): boolean;
   /** Which compliance revision this process follows, and a published rules document it refused. */

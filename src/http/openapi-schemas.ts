@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ProblemBody } from '../problem.js';
 import { DrainingBody, HealthBody, ReadyBody } from './routes/health.js';
+import { PostbackReceipt } from './routes/postback.js';
 import {
   BroadWidgetPayload,
   CatalogPayload,
@@ -36,6 +37,7 @@ const COMPONENTS = {
   SpecificEventPayload,
   CatalogPayload,
   ReportPayload,
+  PostbackReceipt,
   EventHistoryPayload,
   CompliancePayload,
   Problem: ProblemBody,

@@ -232,8 +232,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Your clicks, impressions and click-through rate per hour or day, as JSON or CSV
-         * @description The counts the ranking uses: a click once per visitor, operator and UTC day; bots, HTTP libraries and prefetches left out. Days are kept 90 days, hours 7. `Accept: text/csv` or `format=csv` for CSV (columns: period_start, the group_by columns, impressions, clicks, ctr).
+         * Your clicks, impressions, click-through rate and conversions per hour or day, as JSON or CSV
+         * @description The counts the ranking uses: a click once per visitor, operator and UTC day; bots, HTTP libraries and prefetches left out. Conversions are what operators reported for your clicks by postback (`/v1/postback`), filed under the period they arrived in; amounts in `currency` at the latest daily reference rates. Days are kept 90 days, hours 7. `Accept: text/csv` or `format=csv` for CSV (columns: period_start, the group_by columns, impressions, clicks, ctr, registrations, first_deposits, deposits, conversion_rate, deposit_amount, earnings, earnings_per_click).
          */
         get: operations["getAdvertiserReport"];
         put?: never;
@@ -404,6 +404,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/advertiser/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The advertiser console: your report as charts and tables, for a range of days (a page for people)
+         * @description A fixed page (no key needed to load it): the advertiser signs in on it with its id and key, which stay in the tab's sessionStorage and go only to /advertiser/v1/reports, in headers. Served with a strict Content-Security-Policy (its one script and stylesheet by hash).
+         */
+        get: operations["getAdvertiserConsole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/click": {
         parameters: {
             query?: never;
@@ -436,6 +456,26 @@ export interface paths {
          * @description The URL is minted in broad and event payloads (`impression_url`); request it unchanged once the widget is viewable (at least half of it in the viewport for one second). Fetching widget data counts no impression. Bots, prefetches and HEAD are answered but not counted.
          */
         get: operations["reportImpression"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/postback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An operator reports what a click became: a registration, a first deposit or a deposit
+         * @description Server to server, signed with the operator's postback secret (docs/postbacks.md): `sig`, the last parameter, is the hex HMAC-SHA256 of the query string before `&sig=`, exactly as sent. Counted once per `event_id`: a postback sent again is answered `duplicate` and changes nothing. Attributed to the advertiser, widget class, placement and jurisdiction of the click `click_id` names. While storage is unreachable a checked postback is queued (202) and counted within seconds of its return. GET only: HEAD and every other method are 405. An address sending too many bad signatures is refused 429 for a while.
+         */
+        get: operations["receivePostback"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1157,6 +1197,13 @@ export interface components {
              * @enum {string}
              */
             granularity: "day" | "hour";
+            /**
+             * @description The currency of deposit_amount, earnings and earnings_per_click
+             * @enum {string}
+             */
+            currency: "USD" | "EUR" | "GBP" | "CAD" | "AUD" | "BRL" | "MXN" | "JPY" | "CHF" | "INR";
+            /** @description The date of the reference rates amounts in other currencies were converted at (the latest daily rates); null when none needed converting */
+            fx_as_of: string | null;
             /** @description Start of the first period (RFC 3339, UTC) */
             from: string;
             /** @description End of the last period, exclusive (RFC 3339, UTC) */
@@ -1185,6 +1232,29 @@ export interface components {
                 clicks: number;
                 /** @description clicks / impressions, to 6 decimals; null without impressions (live-market and sportsbook widgets count none) */
                 ctr: number | null;
+                /**
+                 * Format: int64
+                 * @description Registrations operators reported for your clicks (postbacks), filed under the period they arrived in
+                 */
+                registrations: number;
+                /**
+                 * Format: int64
+                 * @description First deposits operators reported for your clicks
+                 */
+                first_deposits: number;
+                /**
+                 * Format: int64
+                 * @description Deposits operators reported for your clicks, first deposits included
+                 */
+                deposits: number;
+                /** @description registrations / clicks of the row, to 6 decimals; null without clicks (a registration may come a day after its click, so a small row can exceed 1) */
+                conversion_rate: number | null;
+                /** @description The deposits' amount in the report currency, to its minor unit */
+                deposit_amount: number;
+                /** @description What operators reported these events earned you (the commission on each postback), in the report currency, to its minor unit */
+                earnings: number;
+                /** @description earnings / clicks, in the report currency, to 4 decimals; null without clicks */
+                earnings_per_click: number | null;
             }[];
             /** @description The whole range */
             totals: {
@@ -1200,7 +1270,49 @@ export interface components {
                 clicks: number;
                 /** @description clicks / impressions, to 6 decimals; null without impressions (live-market and sportsbook widgets count none) */
                 ctr: number | null;
+                /**
+                 * Format: int64
+                 * @description Registrations operators reported for your clicks (postbacks), filed under the period they arrived in
+                 */
+                registrations: number;
+                /**
+                 * Format: int64
+                 * @description First deposits operators reported for your clicks
+                 */
+                first_deposits: number;
+                /**
+                 * Format: int64
+                 * @description Deposits operators reported for your clicks, first deposits included
+                 */
+                deposits: number;
+                /** @description registrations / clicks of the row, to 6 decimals; null without clicks (a registration may come a day after its click, so a small row can exceed 1) */
+                conversion_rate: number | null;
+                /** @description The deposits' amount in the report currency, to its minor unit */
+                deposit_amount: number;
+                /** @description What operators reported these events earned you (the commission on each postback), in the report currency, to its minor unit */
+                earnings: number;
+                /** @description earnings / clicks, in the report currency, to 4 decimals; null without clicks */
+                earnings_per_click: number | null;
             };
+        };
+        /** @description A postback taken: what became of it. */
+        PostbackReceipt: {
+            /**
+             * @description counted: new, now in the reports; duplicate: this event id was counted before, nothing changed; queued: accepted while storage is away, counted within seconds of its return (a click id that turns out unknown is then not counted)
+             * @enum {string}
+             */
+            status: "counted" | "duplicate" | "queued";
+            /** @description The operator, as sent */
+            operator_id: string;
+            /**
+             * @description As sent
+             * @enum {string}
+             */
+            event: "registration" | "first_deposit" | "deposit";
+            /** @description As sent */
+            event_id: string;
+            /** @description As sent */
+            click_id: string;
         };
         /** @description GET /v1/widgets/event/history: an event's aggregated probability and operator prices over time. */
         EventHistoryPayload: {
@@ -1386,12 +1498,12 @@ export interface components {
              * @description The problem's section of docs/problems.md (RFC 9457 type URI).
              * @enum {string}
              */
-            type: "https://predictwire.dev/docs/problems#invalid-parameter" | "https://predictwire.dev/docs/problems#missing-credentials" | "https://predictwire.dev/docs/problems#invalid-credentials" | "https://predictwire.dev/docs/problems#not-found" | "https://predictwire.dev/docs/problems#invalid-link" | "https://predictwire.dev/docs/problems#link-expired" | "https://predictwire.dev/docs/problems#method-not-allowed" | "https://predictwire.dev/docs/problems#upgrade-required" | "https://predictwire.dev/docs/problems#rate-limited" | "https://predictwire.dev/docs/problems#data-unavailable" | "https://predictwire.dev/docs/problems#internal-error";
+            type: "https://predictwire.dev/docs/problems#invalid-parameter" | "https://predictwire.dev/docs/problems#missing-credentials" | "https://predictwire.dev/docs/problems#invalid-credentials" | "https://predictwire.dev/docs/problems#not-found" | "https://predictwire.dev/docs/problems#invalid-link" | "https://predictwire.dev/docs/problems#link-expired" | "https://predictwire.dev/docs/problems#invalid-signature" | "https://predictwire.dev/docs/problems#unknown-click" | "https://predictwire.dev/docs/problems#click-expired" | "https://predictwire.dev/docs/problems#method-not-allowed" | "https://predictwire.dev/docs/problems#upgrade-required" | "https://predictwire.dev/docs/problems#rate-limited" | "https://predictwire.dev/docs/problems#data-unavailable" | "https://predictwire.dev/docs/problems#internal-error";
             /**
              * @description Short, fixed summary of the problem type.
              * @enum {string}
              */
-            title: "Invalid parameter" | "Missing credentials" | "Invalid credentials" | "Not found" | "Invalid link" | "Link expired" | "Method not allowed" | "Upgrade required" | "Too many requests" | "Data not yet available" | "Internal error";
+            title: "Invalid parameter" | "Missing credentials" | "Invalid credentials" | "Not found" | "Invalid link" | "Link expired" | "Invalid signature" | "Unknown click" | "Click expired" | "Method not allowed" | "Upgrade required" | "Too many requests" | "Data not yet available" | "Internal error";
             /**
              * Format: int32
              * @description The HTTP status.
@@ -1403,7 +1515,7 @@ export interface components {
              * @description Stable machine code of the problem.
              * @enum {string}
              */
-            code: "invalid_parameter" | "missing_credentials" | "invalid_credentials" | "not_found" | "invalid_link" | "link_expired" | "method_not_allowed" | "upgrade_required" | "rate_limited" | "data_unavailable" | "internal_error";
+            code: "invalid_parameter" | "missing_credentials" | "invalid_credentials" | "not_found" | "invalid_link" | "link_expired" | "invalid_signature" | "unknown_click" | "click_expired" | "method_not_allowed" | "upgrade_required" | "rate_limited" | "data_unavailable" | "internal_error";
             /** @description Each bad parameter or header; empty when no single input is at fault. */
             errors: {
                 /** @description The parameter or header. */
@@ -1617,7 +1729,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `missing_credentials` or `invalid_credentials`. */
+        /** @description `missing_credentials` or `invalid_credentials` (advertiser key); `invalid_signature` (postback). */
         Problem401: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1666,7 +1778,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `not_found`: no such route, event, league matchup or team. */
+        /** @description `not_found`: no such route, event, league matchup or team; `unknown_click`: a postback for a click that is not the operator's. */
         Problem404: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1690,7 +1802,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `method_not_allowed`: the API is read-only. */
+        /** @description `method_not_allowed`: the API is read-only (a postback is GET only). */
         Problem405: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1715,7 +1827,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `link_expired`: a signed link past its expiry. */
+        /** @description `link_expired`: a signed link past its expiry; `click_expired`: a postback for a click past its attribution window. */
         Problem410: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1858,7 +1970,7 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description `*`: any web page may read the answer (it carries no credentials). */
         "Access-Control-Allow-Origin": "*";
-        /** @description The API key challenge: `ApiKey realm="predictwire", header="x-api-key"`. */
+        /** @description The challenge: `ApiKey realm="predictwire", header="x-api-key"` for an advertiser key, `PostbackSignature realm="predictwire", param="sig"` for a postback. */
         "WWW-Authenticate": string;
         /** @description The methods the path answers: `GET, HEAD, OPTIONS`. */
         Allow: string;
@@ -2559,6 +2671,8 @@ export interface operations {
                 granularity?: "day" | "hour";
                 /** @description Split rows by any of operator, widget, country (comma-separated). Default: one row per period. */
                 group_by?: string;
+                /** @description ISO 4217 code of the currency deposit amounts and earnings are given in, converted at the latest daily reference rates. Default: USD. */
+                currency?: "USD" | "EUR" | "GBP" | "CAD" | "AUD" | "BRL" | "MXN" | "JPY" | "CHF" | "INR";
                 /** @description csv or json; overrides Accept (text/csv asks for CSV). Default: json. */
                 format?: "json" | "csv";
             };
@@ -2995,6 +3109,55 @@ export interface operations {
             500: components["responses"]["Problem500"];
         };
     };
+    getAdvertiserConsole: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag from an earlier answer: 304 without a body while it still matches. */
+                "If-None-Match"?: string;
+                /** @description br or gzip: the body compressed (br preferred); absent or neither: the plain body. */
+                "Accept-Encoding"?: string;
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["Last-Modified"];
+                    Vary: components["headers"]["Vary"];
+                    "Content-Encoding": components["headers"]["Content-Encoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["Page"];
+                };
+            };
+            /** @description Not modified: the If-None-Match tag still matches. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Problem400"];
+            405: components["responses"]["Problem405"];
+            500: components["responses"]["Problem500"];
+        };
+    };
     followClick: {
         parameters: {
             query: {
@@ -3094,6 +3257,67 @@ export interface operations {
             405: components["responses"]["Problem405"];
             410: components["responses"]["Problem410"];
             500: components["responses"]["Problem500"];
+        };
+    };
+    receivePostback: {
+        parameters: {
+            query: {
+                /** @description Your operator id, as we gave it with your postback secret. */
+                operator: string;
+                /** @description The click id the click carried to you in your sub-id parameter. */
+                click_id: string;
+                /** @description What the click became: registration, first_deposit, or deposit (any later deposit). */
+                event: "registration" | "first_deposit" | "deposit";
+                /** @description Your own id of this event: a postback sent again with the same one is counted once. */
+                event_id: string;
+                /** @description The deposit (first_deposit and deposit; required there, refused on registration), in `currency`. */
+                amount?: string;
+                /** @description What this event earned the advertiser (your commission to them), in `currency`; leave out when none. */
+                commission?: string;
+                /** @description ISO 4217 code of `amount` and `commission` (required with either). */
+                currency?: "USD" | "EUR" | "GBP" | "CAD" | "AUD" | "BRL" | "MXN" | "JPY" | "CHF" | "INR";
+                /** @description Last parameter: hex HMAC-SHA256, under your postback secret, of the query string before `&sig=`, exactly as sent. */
+                sig: string;
+            };
+            header?: {
+                /** @description Your id for this request, echoed and logged (1-128 characters of A-Za-z0-9._:-; anything else is replaced by one the server makes). */
+                "X-Request-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Taken: `counted` (new) or `duplicate` (this event id was counted before; nothing changed). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostbackReceipt"];
+                };
+            };
+            /** @description Queued while storage is unreachable: counted within seconds of its return (not at all if the click turns out unknown). */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostbackReceipt"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            404: components["responses"]["Problem404"];
+            405: components["responses"]["Problem405"];
+            410: components["responses"]["Problem410"];
+            429: components["responses"]["Problem429"];
+            500: components["responses"]["Problem500"];
+            503: components["responses"]["Problem503"];
         };
     };
     getHealth: {

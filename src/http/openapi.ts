@@ -15,6 +15,7 @@ import { unknownEvent } from '../serve/snapshot-lookup.js';
 import { rateLimited } from '../limits/rate-limits.js';
 import { BroadWidgetQuery } from './routes/broad.js';
 import { ReportQuery } from './routes/reports.js';
+import { PostbackQuery } from './routes/postback.js';
 import { EventHistoryQuery } from './routes/event-history.js';
 import { LiveMarketQuery } from './routes/live-market.js';
 import { ComplianceQuery } from './routes/compliance.js';
@@ -50,7 +51,9 @@ const HEADERS = {
     false,
   ),
   'Access-Control-Allow-Origin': header('`*`: any web page may read the answer (it carries no credentials).', { type: 'string', const: '*' }),
-  'WWW-Authenticate': header('The API key challenge: `ApiKey realm="predictwire", header="x-api-key"`.'),
+  'WWW-Authenticate': header(
+    'The challenge: `ApiKey realm="predictwire", header="x-api-key"` for an advertiser key, `PostbackSignature realm="predictwire", param="sig"` for a postback.',
+  ),
   Allow: header('The methods the path answers: `GET, HEAD, OPTIONS`.'),
   Upgrade: header('The protocol the path takes: `websocket`.', { type: 'string', enum: ['websocket'] }),
   Location: header('Where the redirect goes: the operator\'s page.', { type: 'string', format: 'uri' }),
@@ -61,11 +64,11 @@ const headers = (...names: HeaderName[]) => Object.fromEntries(names.map((n) => 
 /** Problem answers, reused by `$ref`: status → what it means here and the headers it carries. */
 const PROBLEMS: Record<number, [string, HeaderName[]]> = {
   400: ['`invalid_parameter`: a parameter or header is missing or malformed; `errors` lists each.', []],
-  401: ['`missing_credentials` or `invalid_credentials`.', ['WWW-Authenticate']],
+  401: ['`missing_credentials` or `invalid_credentials` (advertiser key); `invalid_signature` (postback).', ['WWW-Authenticate']],
   403: ['`invalid_link`: the link is unsigned, altered, or names an operator no longer listed.', []],
-  404: ['`not_found`: no such route, event, league matchup or team.', []],
-  405: ['`method_not_allowed`: the API is read-only.', ['Allow']],
-  410: ['`link_expired`: a signed link past its expiry.', []],
+  404: ['`not_found`: no such route, event, league matchup or team; `unknown_click`: a postback for a click that is not the operator\'s.', []],
+  405: ['`method_not_allowed`: the API is read-only (a postback is GET only).', ['Allow']],
+  410: ['`link_expired`: a signed link past its expiry; `click_expired`: a postback for a click past its attribution window.', []],
   426: ['`upgrade_required`: the path takes only WebSocket upgrades.', ['Upgrade']],
   429: ['`rate_limited`: over an allowance; retry after Retry-After.', ['Retry-After', 'RateLimit', 'RateLimit-Policy']],
   500: ['`internal_error`: a bug, logged with the request id.', []],
@@ -328,9 +331,9 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
   });
   paths['/advertiser/v1/reports'] = operation('getAdvertiserReport', {
     tag: 'advertiser',
-    summary: 'Your clicks, impressions and click-through rate per hour or day, as JSON or CSV',
+    summary: 'Your clicks, impressions, click-through rate and conversions per hour or day, as JSON or CSV',
     description:
-      'The counts the ranking uses: a click once per visitor, operator and UTC day; bots, HTTP libraries and prefetches left out. Days are kept 90 days, hours 7. `Accept: text/csv` or `format=csv` for CSV (columns: period_start, the group_by columns, impressions, clicks, ctr).',
+      'The counts the ranking uses: a click once per visitor, operator and UTC day; bots, HTTP libraries and prefetches left out. Conversions are what operators reported for your clicks by postback (`/v1/postback`), filed under the period they arrived in; amounts in `currency` at the latest daily reference rates. Days are kept 90 days, hours 7. `Accept: text/csv` or `format=csv` for CSV (columns: period_start, the group_by columns, impressions, clicks, ctr, registrations, first_deposits, deposits, conversion_rate, deposit_amount, earnings, earnings_per_click).',
     payload: 'ReportPayload',
     alsoAs: { 'text/csv': ref('ReportCsv') },
     params: [...queryParams(ReportQuery), param('Accept', 'header', 'text/csv for CSV; anything else: JSON (format= overrides it).', HEADER_VALUE)],
@@ -380,6 +383,15 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
   for (const [path, id, summary, description, contentType, body, problems] of files) {
     paths[path] = operation(id, { tag: 'discovery', summary, description, payload: body, contentType, cached: true, problems });
   }
+  paths['/advertiser/console'] = operation('getAdvertiserConsole', {
+    tag: 'advertiser',
+    summary: 'The advertiser console: your report as charts and tables, for a range of days (a page for people)',
+    description:
+      'A fixed page (no key needed to load it): the advertiser signs in on it with its id and key, which stay in the tab\'s sessionStorage and go only to /advertiser/v1/reports, in headers. Served with a strict Content-Security-Policy (its one script and stylesheet by hash).',
+    payload: 'Page',
+    contentType: 'text/html',
+    cached: true,
+  });
   paths['/v1/click'] = {
     get: {
       operationId: 'followClick',
@@ -424,6 +436,30 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
       responses: {
         '204': { description: 'Reported (counted unless already counted for this visitor today, or automated).', headers: headers('X-Request-Id', 'Cache-Control', 'Access-Control-Allow-Origin') },
         ...problemRefs([403, 410]),
+      },
+    },
+  };
+  paths['/v1/postback'] = {
+    get: {
+      operationId: 'receivePostback',
+      tags: ['operators'],
+      summary: 'An operator reports what a click became: a registration, a first deposit or a deposit',
+      description:
+        'Server to server, signed with the operator\'s postback secret (docs/postbacks.md): `sig`, the last parameter, is the hex HMAC-SHA256 of the query string before `&sig=`, exactly as sent. Counted once per `event_id`: a postback sent again is answered `duplicate` and changes nothing. Attributed to the advertiser, widget class, placement and jurisdiction of the click `click_id` names. While storage is unreachable a checked postback is queued (202) and counted within seconds of its return. GET only: HEAD and every other method are 405. An address sending too many bad signatures is refused 429 for a while.',
+      parameters: [...queryParams(PostbackQuery), REQUEST_ID],
+      security: [{ postbackSignature: [] }],
+      responses: {
+        '200': {
+          description: 'Taken: `counted` (new) or `duplicate` (this event id was counted before; nothing changed).',
+          headers: headers('X-Request-Id', 'Cache-Control'),
+          content: { 'application/json': { schema: ref('PostbackReceipt'), ...withExample('receivePostback') } },
+        },
+        '202': {
+          description: 'Queued while storage is unreachable: counted within seconds of its return (not at all if the click turns out unknown).',
+          headers: headers('X-Request-Id', 'Cache-Control'),
+          content: { 'application/json': { schema: ref('PostbackReceipt') } },
+        },
+        ...problemRefs([401, 404, 410, 429, 503]),
       },
     },
   };
@@ -479,7 +515,8 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
     ],
     tags: [
       { name: 'widgets', description: 'Public widget payloads, the click redirect and the WebSocket.' },
-      { name: 'advertiser', description: 'The same with an advertiser key, plus the event list and operator comparison.' },
+      { name: 'advertiser', description: 'The same with an advertiser key, plus the event list, operator comparison, reports and the console.' },
+      { name: 'operators', description: 'What operators send us: conversion postbacks, signed with their postback secret.' },
       { name: 'discovery', description: 'What can be embedded, and this contract.' },
       { name: 'compliance', description: 'Who is shown where, why, and on what sources.' },
       { name: 'operations', description: 'Liveness and readiness.' },
@@ -492,6 +529,12 @@ export function buildOpenApi(config: Pick<Config, 'publicBaseUrl' | 'production'
       securitySchemes: {
         advertiserId: { type: 'apiKey', in: 'header', name: 'x-advertiser-id', description: 'Your advertiser id.' },
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your API key (issued with the advertiser CLI).' },
+        postbackSignature: {
+          type: 'apiKey',
+          in: 'query',
+          name: 'sig',
+          description: 'Hex HMAC-SHA256, under the operator\'s postback secret (issued with the postback CLI), of the query string before `&sig=`; `sig` is the last parameter.',
+        },
       },
     },
   };

@@ -1,6 +1,7 @@
 /**
  * Path and method dispatch. Only GET and HEAD reach handlers; OPTIONS answers CORS preflight;
- * anything else is a 405 problem. Unknown paths are a 404 problem. Every reply is counted per
+ * anything else is a 405 problem. The one route that changes something, /v1/postback (called
+ * server to server, never from a page), takes GET alone: a HEAD must not count a conversion. Unknown paths are a 404 problem. Every reply is counted per
  * route (metrics, sampled access log); a request that built a body for a variant (path and query)
  * never built before is charged to its address afterwards (`variant_build`: serving a cached body
  * and rebuilding one after a data change stay free, but an address that keeps making us build new
@@ -22,6 +23,7 @@ import { broadWidgetRoute } from './routes/broad.js';
 import { catalogRoute } from './routes/catalog.js';
 import { complianceRoutes } from './routes/compliance.js';
 import { clickRoute } from './routes/click.js';
+import { postbackRoute } from './routes/postback.js';
 import { impressionRoute } from './routes/impression.js';
 import { DrainingBody, healthRoute, readyRoute } from './routes/health.js';
 import { liveMarketRoute } from './routes/live-market.js';
@@ -97,9 +99,9 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
   /**
    * A route's handler behind the method check (GET and HEAD reach it; OPTIONS answers CORS
    * preflight; anything else is 405), the variant-build guard on public widgets, and the per-route
-   * metrics and sampled access log.
+   * metrics and sampled access log. A `getOnly` route answers every other method 405.
    */
-  const route = (pattern: string, reads: readonly RequestHeaderName[], handler: Handler, label = pattern): Route => {
+  const route = (pattern: string, reads: readonly RequestHeaderName[], handler: Handler, label = pattern, getOnly = false): Route => {
     const guarded = pattern.startsWith('/v1/widgets/');
     return {
       pattern,
@@ -109,7 +111,9 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
         const builds = deps.payloads.builds;
         let result: Reply | Promise<Reply>;
         try {
-          if (req.method === 'GET' || req.method === 'HEAD') {
+          if (getOnly && req.method !== 'GET') {
+            throw new Problem(405, 'method_not_allowed', `${req.method} is not supported here: send postbacks as GET (docs/postbacks.md).`, [], { allow: 'GET' });
+          } else if (req.method === 'GET' || req.method === 'HEAD') {
             // Free unless some address is blocked for building too many variants; a blocked one
             // still gets the variants built before.
             const problem = guarded && deps.limits.anyBlocked ? deps.limits.blockedNow('variant_build', address(req), Date.now()) : undefined;
@@ -137,6 +141,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     route('/readyz', BASE, readyGate),
     route('/v1/click', CLICK, clickRoute(deps)),
     route('/v1/impression', CLICK, impressionRoute(deps)),
+    route('/v1/postback', BASE, postbackRoute(deps), '/v1/postback', true),
     route('/v1/ws', BASE, upgradeOnly),
     route('/v1/widgets/event', WIDGET, eventWidgetRoute(deps, false, publicAttribution)),
     route('/v1/widgets/event/history', [...BASE, ...GEO], eventHistoryRoute(deps)),

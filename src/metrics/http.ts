@@ -64,6 +64,14 @@ export function exposeImpressionQueue(queue: { size: number; dropped: number }):
   impressionQueue = queue;
 }
 
+export const postbacks = new Counter({
+  name: 'predictwire_postbacks_total',
+  help: 'Operator postbacks, by outcome: counted, duplicate (a replay), queued (Redis away; counted when written), unknown_click, click_expired, invalid_signature, malformed, blocked, unavailable (no secrets loaded yet: answered 503), dropped (the queue full: answered 503; or nowhere to spill at stop).',
+  labelNames: ['outcome'] as const,
+});
+
+export const postbackBufferSize = new Gauge({ name: 'predictwire_postback_buffer_size', help: 'Postbacks held in memory while Redis is away, not yet counted.' });
+
 /** Upper bounds (seconds) of the request-duration histogram buckets. */
 const BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 

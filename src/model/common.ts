@@ -6,7 +6,9 @@ export const IsoTime = z.iso.datetime({ offset: false });
 /** Lowercase words joined by hyphens (docs/contract.md, event list). */
 export const Slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/).max(120);
 
-export const OperatorId = z.string().regex(/^[a-z][a-z0-9-]{1,39}$/);
+/** The form of an operator id ("kalshi", "draftkings"). */
+export const OPERATOR_ID = /^[a-z][a-z0-9-]{1,39}$/;
+export const OperatorId = z.string().regex(OPERATOR_ID);
 
 export const Category = z.enum(['politics', 'economics', 'crypto', 'sports', 'culture']);
 export type Category = z.infer<typeof Category>;

@@ -32,9 +32,13 @@ function surfaceOf(target: ClickTarget, snapshots: SnapshotCache): Surface {
   }
 }
 
-/** The operator's page for `target`, or undefined when it may no longer be shown where the link was built for. */
-export function clickLanding(target: ClickTarget, operator: Operator, snapshots: SnapshotCache): string | undefined {
+/** Whether `target`'s operator may still be shown where the link was built for (else: a neutral page, uncounted). */
+export function stillShown(target: ClickTarget, operator: Operator, snapshots: SnapshotCache): boolean {
   const view = catalogView(target.country ?? UNKNOWN_COUNTRY);
-  if (!view.operatorOn(operator.id, surfaceOf(target, snapshots))) return undefined;
-  return landingUrl(target, operatorSites(operator));
+  return view.operatorOn(operator.id, surfaceOf(target, snapshots)) !== undefined;
+}
+
+/** The operator's page for `target` (once stillShown), carrying the click's id when it was counted. */
+export function clickLanding(target: ClickTarget, operator: Operator, clickId?: string): string {
+  return landingUrl(target, operatorSites(operator), clickId);
 }

@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { clickKey, type ClickRecord } from './click-ids.js';
 import type { ClickTarget } from './click-links.js';
 import { periodOf, queueAttributedClick } from './report-counters.js';
 
@@ -19,6 +20,8 @@ export const clicksByKey = (operatorId: string, day: string, dimension: string) 
 
 /** Counters are kept this long; the CTR window reads far less. */
 export const COUNTER_RETENTION_SECONDS = 90 * 86_400;
+/** How long a click id resolves by default (CLICK_ATTRIBUTION_DAYS): the usual affiliate window. */
+export const DEFAULT_ATTRIBUTION_MS = 30 * 86_400_000;
 
 /** The UTC day (YYYY-MM-DD) a counter is filed under. */
 export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -38,10 +41,18 @@ export interface Click {
   /** The advertiser the signed link credits, and the UTC hour (`2026-11-25T18`) its report files it under. */
   advertiserId?: string;
   hour?: string;
+  /**
+   * The click id it carries to the operator (click-ids.ts), with what the id resolves to besides
+   * the fields above: the placement, the link's whole jurisdiction ("US-NJ") and the time (ms).
+   */
+  id?: string;
+  placement?: string;
+  jurisdiction?: string;
+  atMs?: number;
 }
 
-/** The click of `visitor` on `target` at `now`. */
-export const clickOf = (target: ClickTarget, visitor: string, now: Date): Click => ({
+/** The click of `visitor` on `target` at `now`, carrying click id `id` when given. */
+export const clickOf = (target: ClickTarget, visitor: string, now: Date, id?: string): Click => ({
   operatorId: target.operatorId,
   widget: target.widget,
   // Counted per country: the link's jurisdiction may name a subdivision ("US-NJ").
@@ -50,14 +61,26 @@ export const clickOf = (target: ClickTarget, visitor: string, now: Date): Click 
   day: utcDay(now),
   advertiserId: target.advertiserId,
   hour: periodOf(now, 'hour'),
+  id,
+  placement: target.placement,
+  jurisdiction: target.country,
+  atMs: now.getTime(),
 });
 
+/** What a click's id resolves to (undefined for a click without an id). */
+function recordOf(c: Click): ClickRecord | undefined {
+  if (c.id === undefined || c.atMs === undefined) return undefined;
+  return { o: c.operatorId, w: c.widget, p: c.placement ?? '', ...(c.jurisdiction && { j: c.jurisdiction }), ...(c.advertiserId && { a: c.advertiserId }), t: c.atMs };
+}
+
 /**
- * Adds `clicks` in one transaction. Returns, per click, whether it changed the operator's count
- * (a first click of that visitor that day; HyperLogLog makes this exact only for small counts).
+ * Adds `clicks` in one transaction, with what each click id resolves to (kept `attributionMs` after
+ * its click, an absolute expiry, so a batch written again later keeps the same end). Returns, per
+ * click, whether it changed the operator's count (a first click of that visitor that day;
+ * HyperLogLog makes this exact only for small counts).
  * @throws when Redis fails; the batch may then be written again as a whole.
  */
-export async function writeClicks(redis: Redis, clicks: readonly Click[]): Promise<boolean[]> {
+export async function writeClicks(redis: Redis, clicks: readonly Click[], attributionMs = DEFAULT_ATTRIBUTION_MS, nowMs = Date.now()): Promise<boolean[]> {
   const tx = redis.multi();
   const keys = new Set<string>();
   for (const c of clicks) {
@@ -72,6 +95,12 @@ export async function writeClicks(redis: Redis, clicks: readonly Click[]): Promi
     }
   }
   for (const key of keys) tx.expire(key, COUNTER_RETENTION_SECONDS);
+  // After every count, so the replies above keep their places.
+  for (const c of clicks) {
+    const record = recordOf(c);
+    const endMs = (c.atMs ?? 0) + attributionMs;
+    if (record && endMs > nowMs) tx.set(clickKey(c.id!), JSON.stringify(record), 'PXAT', endMs);
+  }
   const results = (await tx.exec()) ?? [];
   const failed = results.find(([err]) => err);
   if (failed) throw failed[0]!;

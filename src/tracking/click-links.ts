@@ -144,52 +144,75 @@ function withinDomains(host: string, domains: readonly string[]): boolean {
   return domains.some((d) => h === d || h.endsWith(`.${d}`));
 }
 
-/** Which of our values an operator's affiliate program takes, and under which parameter names. */
-export type SubIdParams = Partial<Record<'impression' | 'advertiser' | 'widget' | 'placement' | 'country', string>>;
+/**
+ * Which of our values an operator's affiliate program takes, and under which parameter names;
+ * `click` carries the click id its postbacks quote back (click-ids.ts) on its default site (a
+ * licensed site names its own, `clickIdParam`).
+ */
+export type SubIdParams = Partial<Record<'impression' | 'advertiser' | 'widget' | 'placement' | 'country' | 'click', string>>;
 
-/** The operator's affiliate URL with the sub-id parameters it takes, filled from the signed target. */
-export function affiliateUrlWithSubIds(target: ClickTarget, affiliateUrl: string, subIdParams: SubIdParams | undefined): string {
-  if (!subIdParams) return affiliateUrl;
+/**
+ * The operator's affiliate URL with the sub-id parameters it takes, filled from the signed target,
+ * and the click's id under `clickParam` (no id for a click not counted).
+ */
+export function affiliateUrlWithSubIds(target: ClickTarget, affiliateUrl: string, subIdParams: SubIdParams | undefined, clickParam?: string, clickId?: string): string {
+  if (!subIdParams && !(clickParam && clickId)) return affiliateUrl;
   const values: Record<keyof SubIdParams, string | undefined> = {
     impression: target.impressionId,
     advertiser: target.advertiserId,
     widget: target.widget,
     placement: target.placement,
     country: target.country,
+    // Set below, under the site's own parameter.
+    click: undefined,
   };
   const url = new URL(affiliateUrl);
-  for (const [field, param] of Object.entries(subIdParams) as Array<[keyof SubIdParams, string | undefined]>) {
+  for (const [field, param] of Object.entries(subIdParams ?? {}) as Array<[keyof SubIdParams, string | undefined]>) {
     const value = values[field];
     if (param && value) url.searchParams.set(param, value);
   }
+  if (clickParam && clickId) url.searchParams.set(clickParam, clickId);
   return url.toString();
 }
 
-/** An operator's sites: the default one, and those licensed in particular jurisdictions. */
+/** A site of an operator: where a click lands, its hosts, and the parameter its programme reads the click id from. */
+export interface Site {
+  affiliateUrl: string;
+  webDomains: readonly string[];
+  clickIdParam?: string;
+}
+
+/**
+ * An operator's sites: the default one, and those licensed in particular jurisdictions. The latter
+ * are required so that a catalog Operator, which has none, is never passed for them by mistake:
+ * catalog/operator-sites.ts adds those of the compliance rules.
+ */
 export interface OperatorSites {
   affiliateUrl: string;
   webDomains: readonly string[];
   subIdParams?: SubIdParams;
-  destinations?: ReadonlyArray<{ jurisdictions: readonly string[]; affiliateUrl: string; webDomains: readonly string[] }>;
+  destinations: ReadonlyArray<Site & { jurisdictions: readonly string[] }>;
 }
 
 /** The site for a visitor in `jurisdiction`: the one licensed in its subdivision, else its country, else the default. */
-export function siteFor(operator: OperatorSites, jurisdiction: string | undefined): { affiliateUrl: string; webDomains: readonly string[] } {
-  if (jurisdiction === undefined || !operator.destinations) return operator;
-  const country = jurisdiction.slice(0, 2);
-  return (
-    operator.destinations.find((d) => d.jurisdictions.includes(jurisdiction)) ??
-    operator.destinations.find((d) => d.jurisdictions.includes(country)) ??
-    operator
-  );
+export function siteFor(operator: OperatorSites, jurisdiction: string | undefined): Site {
+  const licensed =
+    jurisdiction === undefined
+      ? undefined
+      : (operator.destinations.find((d) => d.jurisdictions.includes(jurisdiction)) ?? operator.destinations.find((d) => d.jurisdictions.includes(jurisdiction.slice(0, 2))));
+  return licensed ?? { affiliateUrl: operator.affiliateUrl, webDomains: operator.webDomains, clickIdParam: operator.subIdParams?.click };
 }
+
+/** The query parameter that carries the click id to `operator`'s site for `jurisdiction`, if it takes one. */
+export const clickIdParam = (operator: OperatorSites, jurisdiction: string | undefined): string | undefined => siteFor(operator, jurisdiction).clickIdParam;
 
 /**
  * Where a verified click lands: the signed contract page when it is https, without userinfo and
  * within the domains of the operator's site for the link's jurisdiction, else that site's
- * affiliate URL; either way with the operator's sub-ids, so deep links are attributed like the rest.
+ * affiliate URL; either way with the operator's sub-ids and the click's id, so deep links are
+ * attributed like the rest.
  */
-export function landingUrl(target: ClickTarget, operator: OperatorSites): string {
+export function landingUrl(target: ClickTarget, operator: OperatorSites, clickId?: string): string {
   const site = siteFor(operator, target.country);
   if (target.destination) {
     try {
@@ -197,11 +220,11 @@ export function landingUrl(target: ClickTarget, operator: OperatorSites): string
       // Userinfo ("https://kalshi.com@evil.example" reads as a host to people) never lands.
       const plain = dest.username === '' && dest.password === '';
       if (dest.protocol === 'https:' && plain && withinDomains(dest.hostname, site.webDomains)) {
-        return affiliateUrlWithSubIds(target, dest.toString(), operator.subIdParams);
+        return affiliateUrlWithSubIds(target, dest.toString(), operator.subIdParams, site.clickIdParam, clickId);
       }
     } catch {
       // fall through to the affiliate URL
     }
   }
-  return affiliateUrlWithSubIds(target, site.affiliateUrl, operator.subIdParams);
+  return affiliateUrlWithSubIds(target, site.affiliateUrl, operator.subIdParams, site.clickIdParam, clickId);
 }

@@ -1,7 +1,10 @@
 /**
  * Report counters: what an advertiser's attribution earned, per hour and per UTC day, in one hash
  * per advertiser and period (`pw:report:{advertiser}:{day|hour}:{period}`) whose fields are
- * `{c|i}|{operator}|{widget}|{country}` (clicks, impressions). They count what the ranking counts:
+ * `{c|i}|{operator}|{widget}|{country}` (clicks, impressions), and for conversions (conversions.ts)
+ * `{r|f|d}|{operator}|{widget}|{country}` (registrations, first deposits, deposits: the first ones
+ * included) and `{a|e}|{operator}|{widget}|{country}|{currency}` (deposit amount and earnings, in
+ * minor units of the currency the operator reported). They count what the ranking counts:
  * a click once per visitor, operator and UTC day (the click is counted here only when it is new in
  * that operator's visitor HyperLogLog, in the same script, so a retried batch counts nothing twice),
  * an impression once per visitor, operator, widget class and UTC day, in the same script that marks
@@ -25,6 +28,30 @@ export const reportKey = (advertiserId: string, granularity: Granularity, period
 
 /** The field of one count: clicks (`c`) or impressions (`i`) of an operator in a widget class and country. */
 export const reportField = (kind: 'c' | 'i', operatorId: string, widget: string, country: string) => `${kind}|${operatorId}|${widget}|${country}`;
+
+/** A conversion as the report counts it. */
+export interface CountedConversion {
+  event: 'registration' | 'first_deposit' | 'deposit';
+  operatorId: string;
+  widget: string;
+  /** The click's country (ZZ unknown). */
+  country: string;
+  currency?: string;
+  amountMinor?: number;
+  commissionMinor?: number;
+}
+
+/** The fields a conversion adds to, and by how much. */
+export function conversionIncrements(c: CountedConversion): Array<[field: string, by: number]> {
+  const dims = `${c.operatorId}|${c.widget}|${c.country}`;
+  const out: Array<[string, number]> = [];
+  if (c.event === 'registration') out.push([`r|${dims}`, 1]);
+  if (c.event === 'first_deposit') out.push([`f|${dims}`, 1]);
+  if (c.event !== 'registration') out.push([`d|${dims}`, 1]);
+  if (c.currency && c.amountMinor) out.push([`a|${dims}|${c.currency}`, c.amountMinor]);
+  if (c.currency && c.commissionMinor) out.push([`e|${dims}|${c.currency}`, c.commissionMinor]);
+  return out;
+}
 
 /**
  * Seconds a key lives after its last write: the retention plus the period itself, so the whole

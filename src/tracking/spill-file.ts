@@ -39,7 +39,7 @@ export function spill(dir: string, kind: string, items: readonly unknown[]): str
  * are spilled to `dir`, or else lost, and either way said in one line with the exact number; lost
  * ones are also passed to `dropped` (a counter). Returns whether they were spilled.
  */
-export function settlePending(kind: 'clicks' | 'impressions', items: readonly unknown[], dir: string | undefined, log: Logger, dropped: (n: number) => void): boolean {
+export function settlePending(kind: 'clicks' | 'impressions' | 'postbacks', items: readonly unknown[], dir: string | undefined, log: Logger, dropped: (n: number) => void): boolean {
   if (items.length === 0) return true;
   if (dir) {
     try {

@@ -64,7 +64,7 @@ export interface Reply {
 
 /** Reason phrases of the statuses this API answers. */
 export const STATUS_TEXT: Readonly<Record<number, string>> = {
-  200: '200 OK', 204: '204 No Content', 302: '302 Found', 304: '304 Not Modified', 400: '400 Bad Request',
+  200: '200 OK', 202: '202 Accepted', 204: '204 No Content', 302: '302 Found', 304: '304 Not Modified', 400: '400 Bad Request',
   401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found', 405: '405 Method Not Allowed',
   410: '410 Gone', 413: '413 Payload Too Large', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
   503: '503 Service Unavailable',

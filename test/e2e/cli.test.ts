@@ -105,6 +105,34 @@ describe('advertiser CLI: export and import', () => {
   }, 30_000);
 });
 
+describe('postback CLI', () => {
+  it('--help works without Redis and lists every command; an operator the catalog lacks is a usage error', async () => {
+    const help = await run('src/cli/postback.ts', '--help');
+    expect(help.code).toBe(0);
+    for (const command of ['create <operator>', 'rotate <operator>', 'retire <operator>', 'revoke <operator>', 'list', '--json']) expect(help.out).toContain(command);
+    const unknown = await run('src/cli/postback.ts', 'create', 'no-such-operator');
+    expect(unknown.code).toBe(2);
+    expect(unknown.out).toMatch(/^no operator "no-such-operator" in the catalog\n\nusage: /);
+  }, 30_000);
+
+  it('creates, rotates and lists an operator\'s secrets as the API derives them; errors are one line', async () => {
+    const env = { REDIS_URL: redis.url };
+    const created = await runWith(env, 'src/cli/postback.ts', 'create', 'limitless', '--json');
+    expect(created.code, created.out).toBe(0);
+    const { secret } = JSON.parse(created.out) as { secret: string };
+    expect(secret).toMatch(/^pwp_/);
+    const rotated = await runWith(env, 'src/cli/postback.ts', 'rotate', 'limitless');
+    expect(rotated.out).toMatch(/^operator limitless\nsecret     pwp_\S+\n\(shown once: hand it to the operator now; the previous secret verifies until `retire`\)/);
+    const listed = await runWith(env, 'src/cli/postback.ts', 'list', '--json');
+    const [entry] = (JSON.parse(listed.out) as Array<{ operatorId: string; secrets: unknown[] }>).filter((o) => o.operatorId === 'limitless');
+    expect(entry!.secrets).toHaveLength(2);
+    expect(listed.out).not.toContain(secret);
+    const again = await runWith(env, 'src/cli/postback.ts', 'create', 'limitless');
+    expect(again.code).toBe(1);
+    expect(again.out.trim()).toBe('operator limitless already has a postback secret (rotate it instead)');
+  }, 60_000);
+});
+
 describe('match-markets CLI', () => {
   it('--help explains its inputs', async () => {
     const { code, out } = await run('src/cli/match-markets.ts', '--help');

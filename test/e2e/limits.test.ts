@@ -1,7 +1,7 @@
 /**
  * Drills of the limits, against real API processes on a real Redis over real sockets: 429s with
  * their headers (clicks over their limit are redirected instead: rotation.test.ts), failed-authentication
- * blocking (never of a key that verified from the address; lifted by the CLI's import, rotate and retire), the per-address WebSocket cap and message rate,
+ * blocking (never of a key or postback secret that verified from the address; lifted by the CLI's import, rotate and retire), the per-address WebSocket cap and message rate,
  * revocation across processes, request ids, GET bodies refused, and the drain on SIGTERM.
  * Limits are set low here through the same settings an operator uses.
  */
@@ -14,6 +14,9 @@ import WebSocket from 'ws';
 import { openWebSocket, refusedUpgrade } from '../support/ws-client.js';
 import { MAX_MESSAGE_BYTES } from '../../src/transport/ws-server.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import { PostbackSecrets, signPostback } from '../../src/auth/postback-secrets.js';
+import { loadConfig } from '../../src/config.js';
+import { newClickId } from '../../src/tracking/click-ids.js';
 import { spawnTsx } from '../support/processes.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
@@ -136,6 +139,27 @@ describe('failed authentication', () => {
     expect((await events(stale)).status).toBe(429);
     // A right key that never verified from there gets nothing from the block: a guess is no use.
     expect((await events({ 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey })).status).toBe(429);
+  });
+
+  it('never refuses a postback signed by a secret that verified from the blocked address, while a secret new to it is refused', async () => {
+    const secret = await new PostbackSecrets(redis.client, loadConfig(testEnv(redis.url)).apiKeyPepper).create('kalshi', new Date());
+    const postback = (address: string, key: string, eventId: string) =>
+      get(`/v1/postback?${signPostback(key, `operator=kalshi&click_id=${newClickId(Date.now())}&event=registration&event_id=${eventId}`)}`, address);
+    // The API has the secret once a postback signed with it is an unknown click (404), not a forgery (401).
+    await expect.poll(async () => (await postback('81.2.69.92', secret, 'limits-probe')).status, { timeout: 5_000, interval: 50 }).toBe(404);
+    const address = '81.2.69.90';
+    expect((await postback(address, secret, 'limits-good-0')).status).toBe(404);
+    // Another server of the operator behind the same address, left on a secret that no longer works.
+    const stale = `pwp_${'D'.repeat(43)}`;
+    for (let i = 0; i < 5; i++) expect((await postback(address, stale, `limits-stale-${i}`)).status).toBe(401);
+    expectRateLimited(await postback(address, stale, 'limits-stale-5'), 'auth_failures', 5, 60, 120);
+    // The good server is still heard, postback after postback; the forgotten one stays blocked.
+    for (let i = 1; i <= 3; i++) expect((await postback(address, secret, `limits-good-${i}`)).status).toBe(404);
+    expect((await postback(address, stale, 'limits-stale-6')).status).toBe(429);
+    // A right signature that never verified from a blocked address gets nothing from the block.
+    const blocked = '81.2.69.91';
+    for (let i = 0; i < 6; i++) await postback(blocked, stale, `limits-other-${i}`);
+    expect((await postback(blocked, secret, 'limits-other-good')).status).toBe(429);
   });
 
   it('import, rotate and retire lift the blocks that failures as that advertiser earned, on every process', async () => {

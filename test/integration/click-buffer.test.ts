@@ -13,7 +13,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { connectRedisFailFast, whenReady } from '../../src/store/redis.js';
 import { ClickBuffer } from '../../src/tracking/click-buffer.js';
-import { clicksKey, type Click } from '../../src/tracking/click-counter.js';
+import { clicksKey, clickOf, type Click } from '../../src/tracking/click-counter.js';
+import { ClickRecord, clickKey, newClickId } from '../../src/tracking/click-ids.js';
 import { useRedis } from '../support/redis.js';
 
 const redis = useRedis();
@@ -84,5 +85,31 @@ describe('ClickBuffer', () => {
     await whenReady(conn);
     await buffer.flush();
     expect(await redis.client.pfcount(clicksKey('bet365', DAY))).toBe(0);
+  });
+
+  it('writes what each click id resolves to, expiring at the end of its attribution window; a repeat keeps the first id', async () => {
+    // Redis expires keys by its own clock: the click is a minute old by the wall clock.
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    const attributionMs = 30 * 86_400_000;
+    const buffer = new ClickBuffer(conn, log, { max: 100, maxPerVisitorDay: 10, attributionMs, now: () => at.getTime() + 5_000 });
+    const target = { operatorId: 'kalshi', widget: 'event-specific', placement: 'fed-december-2026', country: 'US-NJ', advertiserId: 'acme', impressionId: 'i', expiresAt: 0 } as const;
+    const first = clickOf(target, 'v1', at, newClickId(at.getTime()));
+    expect(buffer.add(first)).toBe('buffered');
+    const again = clickOf(target, 'v1', at, newClickId(at.getTime()));
+    expect(buffer.add(again)).toBe('duplicate');
+    expect(again.id).toBe(first.id);
+    const other = clickOf({ ...target, advertiserId: undefined, country: undefined }, 'v2', at, newClickId(at.getTime()));
+    expect(buffer.add(other)).toBe('buffered');
+    await buffer.flush();
+    expect(ClickRecord.parse(JSON.parse((await redis.client.get(clickKey(first.id!)))!))).toEqual({
+      o: 'kalshi',
+      w: 'event-specific',
+      p: 'fed-december-2026',
+      j: 'US-NJ',
+      a: 'acme',
+      t: at.getTime(),
+    });
+    expect(ClickRecord.parse(JSON.parse((await redis.client.get(clickKey(other.id!)))!))).toEqual({ o: 'kalshi', w: 'event-specific', p: 'fed-december-2026', t: at.getTime() });
+    expect(await redis.client.pexpiretime(clickKey(first.id!))).toBe(at.getTime() + attributionMs);
   });
 });

@@ -75,12 +75,15 @@ describe('attributed clicks', () => {
     await writeClicks(redis.client, [click('kalshi', 'v1'), click('kalshi', 'v2', 'event-specific'), click('bet365', 'v1')]);
     await redis.client.hincrby(reportKey('acme', 'hour', HOUR), 'i|kalshi|broad|GB', 8);
     const fromMs = Date.parse(`${HOUR}:00:00Z`) - 3_600_000;
-    const report = await readReport(redis.client, { advertiserId: 'acme', granularity: 'hour', fromMs, toMs: fromMs + 3_600_000, groupBy: ['operator'] });
+    const report = await readReport(redis.client, { advertiserId: 'acme', granularity: 'hour', fromMs, toMs: fromMs + 3_600_000, groupBy: ['operator'], currency: 'USD' });
+    // No postbacks: no conversions, at a rate of 0 per click.
+    const none = { registrations: 0, first_deposits: 0, deposits: 0, conversion_rate: 0, deposit_amount: 0, earnings: 0, earnings_per_click: 0 };
     expect(report.rows).toEqual([
-      { period_start: `${HOUR}:00:00Z`, operator_id: 'bet365', impressions: 0, clicks: 1, ctr: null },
-      { period_start: `${HOUR}:00:00Z`, operator_id: 'kalshi', impressions: 8, clicks: 2, ctr: 0.25 },
+      { period_start: `${HOUR}:00:00Z`, operator_id: 'bet365', impressions: 0, clicks: 1, ctr: null, ...none },
+      { period_start: `${HOUR}:00:00Z`, operator_id: 'kalshi', impressions: 8, clicks: 2, ctr: 0.25, ...none },
     ]);
-    expect(report.totals).toEqual({ impressions: 8, clicks: 3, ctr: 0.375 });
+    expect(report.totals).toEqual({ impressions: 8, clicks: 3, ctr: 0.375, ...none });
+    expect(report.fx_as_of).toBeNull();
     expect(report.from).toBe(new Date(fromMs).toISOString().replace('.000Z', 'Z'));
     expect(report.to).toBe(new Date(fromMs + 2 * 3_600_000).toISOString().replace('.000Z', 'Z'));
   });

@@ -36,23 +36,6 @@ const answeredBy = (proc: ServiceProcess, requestId: string) =>
     { timeout: 5_000, interval: 20 },
   );
 
-/**
- * Sends the same request on new connections until two API workers of `proc` have answered it
- * (bounded: on a loaded machine one worker may take a long run of connections). Returns the
- * statuses, one per request sent.
- */
-export async function requestThroughTwoWorkers(proc: ServiceProcess, url: string, headers: Record<string, string>): Promise<number[]> {
-  const pids = new Set<number>();
-  const statuses: number[] = [];
-  while (pids.size < 2) {
-    if (statuses.length >= 200) throw new Error(`${url}: every one of ${statuses.length} connections reached the same worker`);
-    const id = `two-workers-${randomUUID()}`;
-    statuses.push(await requestOnNewConnection(url, { ...headers, 'x-request-id': id }));
-    pids.add(await answeredBy(proc, id));
-  }
-  return statuses;
-}
-
 /** One answer: status, Location (redirects) and body. */
 export interface Answer {
   status: number;
@@ -60,7 +43,8 @@ export interface Answer {
   body: string;
 }
 
-const answerOnNewConnection = (url: string, headers: Record<string, string>) =>
+/** A request on a connection of its own; resolves with the answer. */
+export const answerOnNewConnection = (url: string, headers: Record<string, string>) =>
   new Promise<Answer>((resolve, reject) => {
     request(url, { headers, agent: false }, (res) => {
       let body = '';
@@ -76,8 +60,29 @@ const answerOnNewConnection = (url: string, headers: Record<string, string>) =>
   });
 
 /**
+ * Sends the same request on new connections until two API workers of `proc` have answered it
+ * (bounded: on a loaded machine one worker may take a long run of connections). Returns the
+ * answers, one per request sent.
+ */
+export async function answersThroughTwoWorkers(proc: ServiceProcess, url: string, headers: Record<string, string>): Promise<Answer[]> {
+  const pids = new Set<number>();
+  const answers: Answer[] = [];
+  while (pids.size < 2) {
+    if (answers.length >= 200) throw new Error(`${url}: every one of ${answers.length} connections reached the same worker`);
+    const id = `two-workers-${randomUUID()}`;
+    answers.push(await answerOnNewConnection(url, { ...headers, 'x-request-id': id }));
+    pids.add(await answeredBy(proc, id));
+  }
+  return answers;
+}
+
+/** The statuses of `answersThroughTwoWorkers`. */
+export const requestThroughTwoWorkers = async (proc: ServiceProcess, url: string, headers: Record<string, string>): Promise<number[]> =>
+  (await answersThroughTwoWorkers(proc, url, headers)).map((a) => a.status);
+
+/**
  * The answer of each of the two API workers of `proc` to `url`, by pid: asks on new connections
- * until both have answered (bounded, as requestThroughTwoWorkers).
+ * until both have answered (bounded, as answersThroughTwoWorkers).
  */
 export async function answersFromEachWorker(proc: ServiceProcess, url: string, headers: Record<string, string> = {}): Promise<Map<number, Answer>> {
   const answers = new Map<number, Answer>();

@@ -129,7 +129,7 @@ export function frameViolation(frame: unknown): string | undefined {
  * authenticated route says what is left of the allowance, with the limit's policy.
  */
 export function usageViolation(method: string, url: string, status: number, headers: Headers): string | undefined {
-  if (method === 'OPTIONS' || (status !== 200 && status !== 304) || !new URL(url).pathname.startsWith('/advertiser/')) return undefined;
+  if (method === 'OPTIONS' || (status !== 200 && status !== 304) || !new URL(url).pathname.startsWith('/advertiser/v1/')) return undefined;
   const policy = headers.get('ratelimit-policy');
   const left = headers.get('ratelimit');
   if (!policy || !/^"advertiser";q=\d+;w=\d+$/.test(policy)) return `${method} ${url} → ${status}: RateLimit-Policy is ${policy}`;

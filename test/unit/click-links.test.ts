@@ -184,13 +184,13 @@ describe('landingUrl', () => {
 
   const target = (destination?: string): ClickTarget => ({ ...TARGET, destination });
   const KALSHI_URL = 'https://kalshi.com/sign-up';
-  const KALSHI = { affiliateUrl: KALSHI_URL, webDomains: ['kalshi.com'] };
+  const KALSHI = { affiliateUrl: KALSHI_URL, webDomains: ['kalshi.com'], destinations: [] };
 
   it('lands on a contract page of the operator domain over https', () => {
     expect(landingUrl(target('https://kalshi.com/markets/x'), KALSHI)).toBe('https://kalshi.com/markets/x');
     expect(landingUrl(target('https://www.kalshi.com/markets/x?y=1'), KALSHI)).toBe('https://www.kalshi.com/markets/x?y=1');
     // The affiliate URL may sit on a tracking host; the contract page is judged by webDomains.
-    expect(landingUrl(target('https://kalshi.com/m'), { affiliateUrl: 'https://track.example/aff?id=1', webDomains: ['kalshi.com'] })).toBe(
+    expect(landingUrl(target('https://kalshi.com/m'), { affiliateUrl: 'https://track.example/aff?id=1', webDomains: ['kalshi.com'], destinations: [] })).toBe(
       'https://kalshi.com/m',
     );
     expect(landingUrl(target('https://evil-kalshi.com/m'), KALSHI)).toBe(KALSHI_URL);
@@ -218,7 +218,7 @@ describe('landingUrl', () => {
   it('does not treat a public suffix such as co.uk as the operator domain', () => {
     // An operator on a two-label public suffix: any other *.co.uk site is not its domain.
     const affiliate = 'https://www.examplebet.co.uk/join';
-    const op = { affiliateUrl: affiliate, webDomains: ['examplebet.co.uk'] };
+    const op = { affiliateUrl: affiliate, webDomains: ['examplebet.co.uk'], destinations: [] };
     expect(landingUrl(target('https://www.examplebet.co.uk/markets/1'), op)).toBe('https://www.examplebet.co.uk/markets/1');
     expect(landingUrl(target('https://evil.co.uk/phish'), op)).toBe(affiliate);
   });

@@ -19,21 +19,21 @@ const TARGET: ClickTarget = {
 
 describe('affiliate landing with sub-ids', () => {
   it('adds the operator’s own sub-id parameters from the signed target', () => {
-    const dk = operatorById('draftkings')!;
+    const dk = operatorSites(operatorById('draftkings')!);
     const landed = new URL(landingUrl(TARGET, dk));
     expect(`${landed.origin}${landed.pathname}`).toBe(dk.affiliateUrl);
     expect(Object.fromEntries(landed.searchParams)).toEqual({ aff_sub: 'imp-9', aff_sub2: 'acme-media', aff_sub3: 'rank-2', aff_sub4: 'US' });
   });
 
   it('keeps parameters the affiliate URL already has and skips values the link lacks', () => {
-    const poly = operatorById('polymarket')!;
+    const poly = operatorSites(operatorById('polymarket')!);
     const landed = new URL(landingUrl({ ...TARGET, operatorId: 'polymarket', advertiserId: undefined }, poly));
     expect(Object.fromEntries(landed.searchParams)).toEqual({ via: 'predictwire', sub_id: 'imp-9', sub_id3: 'US' });
     expect(affiliateUrlWithSubIds(TARGET, 'https://x.example/a?b=1', undefined)).toBe('https://x.example/a?b=1');
   });
 
   it('lands contract-page deep links with the same sub-ids as the affiliate URL', () => {
-    const kalshi = operatorById('kalshi')!;
+    const kalshi = operatorSites(operatorById('kalshi')!);
     const deep = { ...TARGET, operatorId: 'kalshi', destination: 'https://kalshi.com/markets/kxfed' };
     const landed = new URL(landingUrl(deep, kalshi));
     expect(`${landed.origin}${landed.pathname}`).toBe('https://kalshi.com/markets/kxfed');
@@ -62,7 +62,7 @@ describe('affiliate landing with sub-ids', () => {
 
   it('every catalog operator lands on its own affiliate host', () => {
     for (const op of OPERATORS) {
-      const landed = new URL(landingUrl({ ...TARGET, operatorId: op.id }, op));
+      const landed = new URL(landingUrl({ ...TARGET, operatorId: op.id }, operatorSites(op)));
       expect(landed.host).toBe(new URL(op.affiliateUrl).host);
     }
   });

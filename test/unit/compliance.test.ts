@@ -310,9 +310,13 @@ describe('refusing a rules document, naming the row', () => {
     expect(problemsOf({ ...whole, blocks: [...whole.blocks, { id: 'us-mn-betfair', jurisdiction: 'US-MN', operators: ['betfair'], ...REVIEWED }] })).toContain(
       `row ${betfair.id} (allow[${DOC.allow.indexOf(betfair)}]): betfair listed in all of US although row us-mn-betfair (blocks[${DOC.blocks.length}]) blocks it in US-MN`,
     );
-    expect(problemsOf(withRow('destinations', { id: 'bet365-fake', operator: 'bet365', jurisdictions: ['US-TX'], url: 'https://evil.example/', web_domains: ['bet365.com'], ...REVIEWED }))).toEqual([
+    expect(problemsOf(withRow('destinations', { id: 'bet365-fake', operator: 'bet365', jurisdictions: ['US-TX'], url: 'https://evil.example/', web_domains: ['bet365.com'], click_id_param: 'clickid', ...REVIEWED }))).toEqual([
       expect.stringMatching(/^row bet365-fake \(destinations\[\d+\]\): evil\.example is not within its web_domains$/),
     ]);
+    // Every licensed site names where its programme reads the click id: without it no postback could name a click from there.
+    const site = DOC.destinations[0]!;
+    const { click_id_param: _, ...unnamed } = site;
+    expect(problemsOf({ ...DOC, destinations: [unnamed, ...DOC.destinations.slice(1)] })).toEqual([expect.stringMatching(new RegExp(`^row ${site.id} \\(destinations\\[0\\]\\) click_id_param: `))]);
     expect(problemsOf({ ...DOC, disclosures: DOC.disclosures.filter((d) => d.jurisdiction !== 'GB') })).toContain(
       `row ${betfair.id} (allow[${DOC.allow.indexOf(betfair)}]): no complete disclosure (min_age, text, url) for GB`,
     );

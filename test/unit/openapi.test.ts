@@ -80,15 +80,14 @@ describe('the OpenAPI document', () => {
     expect(param('/advertiser/v1/widgets/event', 'geo')).toBeDefined();
   });
 
-  it('marks advertiser endpoints with the key scheme and public ones as open to anyone', () => {
+  it('marks advertiser endpoints with the key scheme, postbacks with the signature scheme, and public ones (the console page too) as open to anyone', () => {
     for (const [path, item] of Object.entries(doc.paths as Obj)) {
-      const secured = item.get.security.some((requirement: Obj) => Object.keys(requirement).length > 0);
-      expect(secured, path).toBe(path.startsWith('/advertiser/'));
       // Public: one empty requirement, which OpenAPI reads as "no credentials needed".
-      if (!secured) expect(item.get.security, path).toEqual([{}]);
-      expect(item.get.responses['401'] !== undefined, path).toBe(secured);
+      const expected = path === '/v1/postback' ? [{ postbackSignature: [] }] : path.startsWith('/advertiser/v1/') ? [{ advertiserId: [], apiKey: [] }] : [{}];
+      expect(item.get.security, path).toEqual(expected);
+      expect(item.get.responses['401'] !== undefined, path).toBe(Object.keys(expected[0]!).length > 0);
     }
-    expect(Object.keys(doc.components.securitySchemes)).toEqual(['advertiserId', 'apiKey']);
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['advertiserId', 'apiKey', 'postbackSignature']);
   });
 
   it('names a section of docs/problems.md in every problem type it allows', () => {

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { Category, OperatorId } from '../../model/index.js';
 import { RuleJurisdiction } from '../jurisdiction-schema.js';
+import { SubIdParam } from '../operator-schema.js';
 
 /** A row's name: lower-case words joined by hyphens ("kalshi-us", "us-mn-prediction-markets"). */
 export const RowId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lower-case words joined by hyphens').max(64);
@@ -70,6 +71,11 @@ export const DestinationRow = z
     url: z.url({ protocol: /^https$/ }),
     /** The site's own hosts (a host and its subdomains): a contract-page deep link must stay within them. */
     web_domains: z.array(Domain).min(1),
+    /**
+     * The parameter this site's affiliate programme reads the click id from (docs/postbacks.md): a
+     * licensed site is often run by another company, on another programme, than the default one.
+     */
+    click_id_param: SubIdParam,
     ...Reviewed,
   })
   .strict();

@@ -10,13 +10,18 @@
  * problem response, never a redirect. A link whose operator may no longer be shown where it was
  * built for (suspended there, or the rules changed) lands on a neutral page, uncounted
  * (serve/click-landing.ts).
+ *
+ * A counted click carries a click id to the operator, in the sub-id parameter its affiliate
+ * programme reads (tracking/click-ids.ts): made here from a block of random bytes, and written to
+ * Redis with the click's count by the buffer, so the redirect waits on nothing more.
  */
 import { operatorById } from '../../catalog/operators.js';
 import { addressKey } from '../../geo/address-key.js';
 import { isAutomatedClick, isPrefetch } from '../../tracking/bot-filter.js';
+import { newClickId } from '../../tracking/click-ids.js';
 import { clickOf, visitorId } from '../../tracking/click-counter.js';
 import { verifyClick } from '../../tracking/click-links.js';
-import { clickLanding } from '../../serve/click-landing.js';
+import { clickLanding, stillShown } from '../../serve/click-landing.js';
 import { WITHDRAWN_CSP, WITHDRAWN_PAGE } from '../withdrawn-page.js';
 import type { Deps } from '../deps.js';
 import { Problem } from '../../problem.js';
@@ -35,21 +40,24 @@ export function clickRoute(deps: Deps): Handler {
     }
     const operator = operatorById(result.target.operatorId);
     if (!operator) throw new Problem(403, 'invalid_link', 'This link names an operator we no longer list.');
-    const location = clickLanding(result.target, operator, deps.snapshots);
-    if (location === undefined) {
+    if (!stillShown(result.target, operator, deps.snapshots)) {
       return {
         status: 200,
         headers: ['content-type', 'text/html; charset=utf-8', 'cache-control', 'no-store', 'content-security-policy', WITHDRAWN_CSP, 'x-content-type-options', 'nosniff'],
         body: WITHDRAWN_PAGE,
       };
     }
+    let clickId: string | undefined;
     if (!over && !isAutomatedClick(req.headers['user-agent']) && !isPrefetch(req.method, req.headers)) {
       // Per /64 on IPv6, like the limits: rotating addresses within one subscriber's range mints nothing.
-      deps.clicks.add(clickOf(result.target, visitorId(address), now));
+      const click = clickOf(result.target, visitorId(address), now, newClickId(now.getTime()));
+      const outcome = deps.clicks.add(click);
+      // A repeat of a counted click carries that click's id; a click not counted carries none.
+      if (outcome === 'buffered' || outcome === 'duplicate') clickId = click.id;
     }
     return {
       status: 302,
-      headers: ['location', location, 'cache-control', 'no-store', 'referrer-policy', 'no-referrer-when-downgrade'],
+      headers: ['location', clickLanding(result.target, operator, clickId), 'cache-control', 'no-store', 'referrer-policy', 'no-referrer-when-downgrade'],
     };
   };
 }

@@ -1,14 +1,17 @@
 /**
  * GET /advertiser/v1/reports (docs/contract.md, Reports): the calling advertiser's clicks,
- * impressions and click-through rate per hour or day, as JSON or CSV. Authentication is applied by
- * the router. Off the widget path: one Redis pipeline per request.
+ * impressions and click-through rate per hour or day, and the conversions operators reported for
+ * those clicks with their amounts in the asked currency (at the FX snapshot's reference rates), as
+ * JSON or CSV. Authentication is applied by the router. Off the widget path: one Redis pipeline per
+ * request.
  */
 import { z } from 'zod';
 import { GRANULARITIES, PERIOD_SECONDS, REPORT_RETENTION } from '../../tracking/report-counters.js';
 import { periodStart, readReport, REPORT_DIMENSIONS, reportCsv, type Dimension, type ReportRequest } from '../../tracking/advertiser-report.js';
 import type { Deps } from '../deps.js';
+import { CURRENCIES, type CurrencyCode } from '../../model/index.js';
 import { enumParam } from '../params.js';
-import { dataUnavailable, invalidParameters } from '../../problem.js';
+import { dataUnavailable, invalidParameters, Problem } from '../../problem.js';
 import { parseQuery } from '../query.js';
 import { json } from '../../transport/respond.js';
 import { headerList, type Handler } from '../../transport/types.js';
@@ -50,6 +53,9 @@ export const ReportQuery = z.object({
   to: Moment.meta({ description: 'Last period, inclusive (a date covers its whole day). Default and latest: now.' }).optional(),
   granularity: enumParam(GRANULARITIES).meta({ description: 'Period length: day (kept 90 days) or hour (kept 7 days). Default: day.' }).default('day'),
   group_by: GroupBy.meta({ description: 'Split rows by any of operator, widget, country (comma-separated). Default: one row per period.' }).optional(),
+  currency: enumParam(Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]])
+    .meta({ description: 'ISO 4217 code of the currency deposit amounts and earnings are given in, converted at the latest daily reference rates. Default: USD.' })
+    .default('USD'),
   format: enumParam(['json', 'csv']).meta({ description: 'csv or json; overrides Accept (text/csv asks for CSV). Default: json.' }).optional(),
 });
 
@@ -75,7 +81,7 @@ export function reportRequest(advertiserId: string, q: z.infer<typeof ReportQuer
     throw invalidParameters([{ param: 'from', message: `must not be before ${new Date(earliest).toISOString()}: ${g} counts are kept ${kept} days` }]);
   }
   if (fromMs > toMs) throw invalidParameters([{ param: 'to', message: 'must not be before from' }]);
-  return { advertiserId, granularity: g, fromMs, toMs, groupBy: q.group_by ?? [] };
+  return { advertiserId, granularity: g, fromMs, toMs, groupBy: q.group_by ?? [], currency: q.currency };
 }
 
 /** The report route. */
@@ -86,8 +92,9 @@ export function reportsRoute(deps: Deps): Handler {
     const request = reportRequest(advertiserId, q, deps.now());
     let report;
     try {
-      report = await readReport(deps.redis, request);
-    } catch {
+      report = await readReport(deps.redis, request, deps.snapshots.get('fx', 'daily')?.data);
+    } catch (err) {
+      if (err instanceof Problem) throw err;
       throw dataUnavailable('Reports cannot be read right now; try again shortly.');
     }
     const csv = q.format === 'csv' || (q.format === undefined && /\btext\/csv\b/i.test(req.headers.accept ?? ''));
