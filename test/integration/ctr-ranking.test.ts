@@ -140,7 +140,7 @@ describe('OI history from the metrics job', () => {
     const values = [100, 100, 110, 132]; // at -3h, -2h, -1h, now: growth +10% then +20%
     let run = 0;
     const source = { name: 'fixture', fetchMetrics: async () => metricsWith({ kalshi: values[run]!, polymarket: 1000 }) };
-    const job = refreshMetrics({ redis: redis.client, log, now: () => clock }, source, 3 * H);
+    const job = refreshMetrics({ redis: redis.client, log, now: () => clock.getTime() }, source, 3 * H);
     for (run = 0; run < values.length; run++) {
       clock = new Date(NOW.getTime() - (3 - run) * H);
       await job();
