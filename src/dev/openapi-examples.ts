@@ -130,7 +130,7 @@ export async function captureExamples(): Promise<OpenApiExamples> {
     // The operator's server reports that the click registered and deposited, signed with its secret.
     const operator = link.searchParams.get('o')!;
     const clickId = new URL(clicked.headers.get('location')!).searchParams.get(clickIdParam(operatorSites(operatorById(operator)!), link.searchParams.get('c') ?? undefined)!)!;
-    const secret = await new PostbackSecrets(client, loadConfig(env).apiKeyPepper).create(operator, new Date());
+    const secret = await new PostbackSecrets(client, loadConfig(env).apiKeyPepper).create(operator, new Date(systemClock()));
     const postback = (event: string, eventId: string, money = '') =>
       `/v1/postback?${signPostback(secret, `operator=${operator}&click_id=${clickId}&event=${event}&event_id=${eventId}${money}`)}`;
     await until('the click written', async () => ((await client.exists(clickKey(clickId))) === 1 ? true : undefined));
