@@ -59,6 +59,7 @@ import { spillDir } from './tracking/spill-file.js';
 import { listenHttp } from './transport/server.js';
 import type { WsHub } from './transport/ws-server.js';
 import type { ConnectionLedger } from './ws/connection-ledger.js';
+import { systemClock, type Clock } from './model/clock.js';
 
 export interface ApiProcess {
   port: number;
@@ -87,7 +88,7 @@ const COLD_START_WAIT_MS = 5_000;
 const laterOf = (a: string | undefined, b: string) => (a !== undefined && a > b ? a : b);
 const earlierOf = (a: string, b: string) => (a < b ? a : b);
 
-export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLink): Promise<ApiProcess> {
+export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLink, clock: Clock = systemClock): Promise<ApiProcess> {
   // Stops run last registered first: feeds before the hub they push to, the server before the
   // buffers its requests fill, Redis last.
   const life = new Lifecycle();
@@ -111,7 +112,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const cold = missing.length > 0 && seedFromDisk(snapshots, freshness, snapshotDir(config.dataDir), log, missing, redisAtStart);
   if (!redisAtStart && !cold) await whenReady(requestRedis);
   // A change stamped by a writer whose clock is ahead counts from now, as freshness ages it.
-  snapshots.onChange((snap) => disk.note(snap, laterOf(freshness.fetchedAt(snap), earlierOf(snap.changedAt, new Date().toISOString()))));
+  snapshots.onChange((snap) => disk.note(snap, laterOf(freshness.fetchedAt(snap), earlierOf(snap.changedAt, new Date(clock()).toISOString()))));
   // Bodies carry the stale marker: rebuild them when a snapshot turns stale or fresh again.
   const payloads = new PayloadCache((kind, key) => freshness.staleMarker(kind, key));
   freshness.onChange((id) => payloads.invalidate(id.kind, id.key));
@@ -131,7 +132,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     oiPeriodMs: config.ranking.oiPeriodMinutes * 60_000,
     ctrWindowDays: config.ranking.ctrWindowDays,
     refreshMs: 15_000,
-    now: () => new Date(),
+    now: clock,
   });
 
   // One breaker for every command a request waits on: a frozen Redis costs the first few, then none.
@@ -201,12 +202,12 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     dataDir,
     compliance,
     log,
-    now: Date.now,
+    now: clock,
   };
 
   const topics = new Topics(deps, live);
   topics.follow(snapshots, () => hub, log);
-  const overdue = () => overdueRows(complianceState().rules, Date.now(), config.complianceReviewDays);
+  const overdue = () => overdueRows(complianceState().rules, clock(), config.complianceReviewDays);
   const warnOverdue = () => {
     const rows = overdue();
     if (rows.length > 0) log.warn({ overdue: rows.length, reviewDays: config.complianceReviewDays, oldest: rows[0] }, 'compliance rule rows overdue for review: npm run compliance -- audit');
@@ -244,7 +245,7 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   exposeReadiness(() => assessReadiness(deps, requestRedis.status === 'ready' && !breakerOpen(breaker)).status);
 
   // The widget script and its demo page, the advertiser console: prepared once, served from memory.
-  const startedAt = new Date();
+  const startedAt = new Date(clock());
   // Both bundles at once: from the source tree each is an esbuild run.
   const [embedScript, consoleScript] = await Promise.all([loadEmbedScript(), loadBundle(CONSOLE)]);
   const advertiserConsole = consolePage(consoleScript.toString('utf8'));

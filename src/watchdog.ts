@@ -23,7 +23,7 @@ setInterval(() => {
   const silent = Number(process.hrtime.bigint() / 1000000000n) - Atomics.load(stamp, 0);
   if (silent <= workerData.hangSeconds) return;
   // Straight to the file descriptor: a worker thread's process.stderr goes through the stuck main thread.
-  require('node:fs').writeSync(2, JSON.stringify({ level: 60, time: Date.now(), pid: process.pid, name: workerData.name, silent_seconds: silent, msg: 'event loop stuck: killing this process so that its supervisor restarts it' }) + '\\n');
+  require('node:fs').writeSync(2, JSON.stringify({ level: 60, time: Math.round(performance.timeOrigin + performance.now()), pid: process.pid, name: workerData.name, silent_seconds: silent, msg: 'event loop stuck: killing this process so that its supervisor restarts it' }) + '\\n');
   process.kill(process.pid, 'SIGKILL');
 }, 1000);
 `;

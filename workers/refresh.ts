@@ -22,11 +22,12 @@ import type { FetchContext } from '../src/sources/source.js';
 import { refreshLockKey } from '../src/store/keys.js';
 import { SnapshotData, type SnapshotDataOf, type SnapshotKind } from '../src/store/schemas.js';
 import { readMeta, readSnapshot, recordFailure, writeSnapshot, type DroppedItem, type WriteResult } from '../src/store/snapshots.js';
+import type { Clock } from '../src/model/clock.js';
 
 export interface RefreshDeps {
   redis: Redis;
   log: Logger;
-  now(): Date;
+  now: Clock;
   /** Upper bound on one whole fetch (all its upstream calls and retries); default 60 s. */
   fetchTimeoutMs?: number;
   /** Quality gate thresholds (defaults in src/sources/quality/options.ts). */
@@ -62,7 +63,7 @@ export async function refreshSnapshot<K extends SnapshotKind>(
     deps.log.debug(labels, 'refresh already in flight; skipped');
     return { version: 0, endedFailures: 0, skipped: true };
   }
-  const now = deps.now();
+  const now = new Date(deps.now());
   const timer = refreshSeconds.startTimer(labels);
   try {
     // A hung upstream must not hold the job slot forever: the whole fetch shares one deadline.

@@ -24,6 +24,7 @@ import { exposeQueue } from '../src/metrics/queue.js';
 import { exposeEvictionPolicy } from '../src/metrics/redis.js';
 import { EvictionPolicy } from '../src/store/eviction-policy.js';
 import { throttledWarn } from './throttled-warn.js';
+import { systemClock } from '../src/model/clock.js';
 
 export interface WorkerProcess {
   stop(): Promise<void>;
@@ -37,7 +38,7 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
   const queueConn = connectRedis(config.redis, 'worker-queue', log, bullOpts);
   const workerConn = connectRedis(config.redis, 'worker-bull', log, bullOpts);
 
-  const deps: RefreshDeps = { redis, log, now: () => new Date(), quality: { ...DEFAULT_QUALITY, maxLossShare: config.upstream.qualityMaxLossShare } };
+  const deps: RefreshDeps = { redis, log, now: systemClock, quality: { ...DEFAULT_QUALITY, maxLossShare: config.upstream.qualityMaxLossShare } };
   const jobs: Record<string, (data: unknown) => Promise<unknown>> = {
     [REFRESH_EVENTS]: refreshEvents(deps, sources.events),
     [REFRESH_SPORTSBOOK]: refreshSportsbook(deps, sources.sportsbook),

@@ -12,6 +12,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { holderTimes, liveSlots, retireSlot, revokeSlots, rotateSlots, slotId, usedField, type SlotFields } from './key-slots.js';
+import { systemClock } from '../model/clock.js';
 
 export const ADVERTISER_ID = /^[a-z0-9][a-z0-9_-]{2,63}$/;
 const KEY_FORMAT = /^pwk_[A-Za-z0-9_-]{43}$/;
@@ -129,7 +130,7 @@ export class AdvertiserKeys {
   }
 
   /** True when `key` is a live key of advertiser `id`. Constant-time in the key. */
-  async verify(id: string, key: string, now = new Date()): Promise<boolean> {
+  async verify(id: string, key: string, now = new Date(systemClock())): Promise<boolean> {
     const presented = this.#hash(key);
     if (!ADVERTISER_ID.test(id) || !KEY_FORMAT.test(key)) return false;
     const [current, prev, status] = await this.redis.hmget(advKey(id), 'keyHash', 'prevKeyHash', 'status');

@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import { AdvertiserBackup, advertiserBackup, exportAdvertisers, importAdvertisers } from './advertiser-backup.js';
 import { advKey } from './advertiser-keys.js';
+import { systemClock, type Clock } from '../model/clock.js';
 
 /** The copy's file in the data folder. */
 export const vaultFile = (dataDir: string) => join(dataDir, 'advertisers.json');
@@ -32,6 +33,7 @@ export class AdvertiserVault {
     private readonly redis: Redis,
     private readonly file: string,
     private readonly log: Logger,
+    private readonly clock: Clock = systemClock,
   ) {
     try {
       const copy = AdvertiserBackup.parse(JSON.parse(readFileSync(file, 'utf8')));
@@ -73,7 +75,7 @@ export class AdvertiserVault {
   }
 
   async #sync(): Promise<string[]> {
-    const current = await exportAdvertisers(this.redis, new Date());
+    const current = await exportAdvertisers(this.redis, new Date(this.clock()));
     const present = new Set(current.advertisers.map((a) => a.id));
     const lost = [...this.#records.values()].filter((entry) => !present.has(entry.id));
     let added: string[] = [];
@@ -99,7 +101,7 @@ export class AdvertiserVault {
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       mkdirSync(join(this.file, '..'), { recursive: true });
-      writeFileSync(tmp, `${JSON.stringify(advertiserBackup(advertisers, new Date()), null, 2)}\n`, { mode: 0o600 });
+      writeFileSync(tmp, `${JSON.stringify(advertiserBackup(advertisers, new Date(this.clock())), null, 2)}\n`, { mode: 0o600 });
       renameSync(tmp, this.file);
       this.#written = compact;
     } catch (err) {

@@ -15,6 +15,7 @@ import { parseQuery } from '../http/query.js';
 import { ReportQuery, reportRequest } from '../http/routes/reports.js';
 import { readReport, reportCsv, type ReportRequest } from '../tracking/advertiser-report.js';
 import { readSnapshot } from '../store/snapshots.js';
+import { systemClock } from '../model/clock.js';
 
 const USAGE = `usage: npm run advertiser -- <command> [--json]
 
@@ -82,7 +83,7 @@ function reportOptions(id: string, values: { from?: string; to?: string; granula
     if (value !== undefined) query.set(param, value);
   }
   try {
-    return reportRequest(id, parseQuery(ReportQuery, query.toString()), Date.now());
+    return reportRequest(id, parseQuery(ReportQuery, query.toString()), systemClock());
   } catch (err) {
     if (!(err instanceof Problem)) throw err;
     throw new UsageError(err.errors.map((e) => `--${e.param.replace('_', '-')} ${e.message}`).join('; '));
@@ -117,7 +118,7 @@ async function run(argv: string[]): Promise<number> {
   const { redis, config } = await openRedis();
   try {
     const keys = new AdvertiserKeys(redis, config.apiKeyPepper);
-    const now = new Date();
+    const now = new Date(systemClock());
     const json = values.json;
     switch (command) {
       case 'create':

@@ -17,6 +17,7 @@ import { ConfigError, EnvSchema } from '../config.js';
 import { Category } from '../model/index.js';
 import { openRedis } from './redis-connection.js';
 import { runCommand, UsageError } from './run-command.js';
+import { systemClock } from '../model/clock.js';
 
 const USAGE = `usage: npm run compliance -- <command> [options]
 
@@ -96,7 +97,7 @@ async function run(argv: string[]): Promise<number> {
   const known = ['suspend', 'resume', 'list', 'audit', 'check', 'publish'];
   if (!command || !known.includes(command)) throw new UsageError(command ? `unknown command "${command}"` : 'no command');
   const by = values.by ?? `${userInfo().username}@${hostname()}`;
-  const at = new Date().toISOString();
+  const at = new Date(systemClock()).toISOString();
 
   // Checked before Redis is asked: a bad argument or file is the user's to fix, whatever Redis says.
   let pair: Pick<Suspension, 'operator' | 'jurisdiction' | 'surface'> | undefined;
@@ -174,7 +175,7 @@ function reviewDays(env: NodeJS.ProcessEnv): number {
 
 /** Prints the rows of `rules` overdue for review (the date is the process clock's). */
 function audit(rules: ComplianceRules, source: string, reviewDays: number, json: boolean): number {
-  const rows = overdueRows(rules, Date.now(), reviewDays);
+  const rows = overdueRows(rules, systemClock(), reviewDays);
   if (json) out(JSON.stringify({ source, review_days: reviewDays, overdue: rows }, null, 2));
   else {
     out(`${source}: ${rows.length} of ${rules.rows().length} rows reviewed more than ${reviewDays} days ago`);

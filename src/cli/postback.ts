@@ -7,6 +7,7 @@ import { PostbackSecretError, PostbackSecrets, type OperatorSecretsRecord } from
 import { operatorById } from '../catalog/operators.js';
 import { openRedis } from './redis-connection.js';
 import { runCommand, UsageError } from './run-command.js';
+import { systemClock } from '../model/clock.js';
 
 const USAGE = `usage: npm run postback -- <command> [--json]
 
@@ -54,7 +55,7 @@ async function run(argv: string[]): Promise<number> {
   const { redis, config } = await openRedis();
   try {
     const secrets = new PostbackSecrets(redis, config.apiKeyPepper);
-    const now = new Date();
+    const now = new Date(systemClock());
     const json = values.json;
     switch (command) {
       case 'create':

@@ -7,6 +7,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { Counter } from 'prom-client';
+import { monotonicClock, type Clock } from '../model/clock.js';
 
 export const HEARTBEAT_MS = 1_000;
 
@@ -34,10 +35,11 @@ export class HangWatch {
   constructor(
     private readonly hangMs: number,
     private readonly onHung: (child: ChildProcess, silentMs: number) => void,
+    private readonly clock: Clock = monotonicClock,
   ) {}
 
   start(): void {
-    this.#timer ??= setInterval(() => this.#check(Date.now()), HEARTBEAT_MS);
+    this.#timer ??= setInterval(() => this.#check(this.clock()), HEARTBEAT_MS);
     this.#timer.unref();
   }
 
@@ -47,7 +49,7 @@ export class HangWatch {
   }
 
   beat(child: ChildProcess): void {
-    this.#lastBeat.set(child, Date.now());
+    this.#lastBeat.set(child, this.clock());
   }
 
   /** A worker that exited is watched no more. */

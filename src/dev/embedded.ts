@@ -19,6 +19,7 @@ import { supervise, type Supervised } from '../process/supervise.js';
 import { nodeFlagsFor } from '../process/node-flags.js';
 import { STOP_SIGNALS } from '../shutdown.js';
 import { connectOnce, describeTarget, RedisUnreachableError } from '../store/redis-once.js';
+import { monotonicClock, systemClock } from '../model/clock.js';
 
 const DEMO_ADVERTISER = 'demo-advertiser';
 const root = resolve(import.meta.dirname, '../..');
@@ -45,7 +46,7 @@ async function seedDemoAdvertiser(config: Config, from: keyof typeof REDIS_HINT 
   }
   try {
     const keys = new AdvertiserKeys(redis, config.apiKeyPepper);
-    const now = new Date();
+    const now = new Date(systemClock());
     const existing = (await keys.list()).some((a) => a.id === DEMO_ADVERTISER);
     // A fresh key every start (keys are shown once, never stored in clear); the previous one is retired.
     if (!existing) return await keys.create(DEMO_ADVERTISER, 'Demo advertiser', now);
@@ -73,9 +74,9 @@ async function answersAsItself(host: string, port: number, pid: number | undefin
  */
 async function ownAdminUrl(host: string, port: number, pid: number | undefined): Promise<string> {
   const probeHost = reachable(host);
-  const deadline = Date.now() + 3_000; // a child binds its admin port just after it starts serving
+  const deadline = monotonicClock() + 3_000; // a child binds its admin port just after it starts serving
   let answer = 'not listening';
-  while (Date.now() < deadline) {
+  while (monotonicClock() < deadline) {
     const res = await fetch(`http://${probeHost}:${port}/healthz`).catch(() => undefined); // not listening (yet)
     if (res) {
       const body = (await res.json().catch(() => ({}))) as { pid?: unknown };
@@ -88,8 +89,8 @@ async function ownAdminUrl(host: string, port: number, pid: number | undefined):
 }
 
 async function waitReady(base: string, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const deadline = monotonicClock() + timeoutMs;
+  while (monotonicClock() < deadline) {
     try {
       if ((await fetch(`${base}/readyz`)).status === 200) return true;
     } catch {

@@ -24,6 +24,7 @@ import { EXAMPLES_FILE, type OpenApiExamples } from '../http/openapi-examples.js
 import { startPrivateRedis } from './private-redis.js';
 import { freePort } from '../process/free-port.js';
 import { stopChild } from '../process/stop-child.js';
+import { monotonicClock, systemClock } from '../model/clock.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const ADVERTISER = 'example-advertiser';
@@ -75,8 +76,8 @@ function start(entry: string, env: Record<string, string>): ChildProcess {
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const deadline = monotonicClock() + timeoutMs;
+  while (monotonicClock() < deadline) {
     const value = await probe().catch(() => undefined);
     if (value !== undefined) return value;
     await new Promise((r) => setTimeout(r, 250));
@@ -105,13 +106,13 @@ export async function captureExamples(): Promise<OpenApiExamples> {
   const children = ['workers/main.ts', 'workers/feed/main.ts', 'src/main.ts'].map((entry) => start(entry, env));
   const base = `http://127.0.0.1:${port}`;
   try {
-    const apiKey = await new AdvertiserKeys(client, loadConfig(env).apiKeyPepper).create(ADVERTISER, 'Example advertiser', new Date());
+    const apiKey = await new AdvertiserKeys(client, loadConfig(env).apiKeyPepper).create(ADVERTISER, 'Example advertiser', new Date(systemClock()));
     // The window's strike as an API process that saw its start would claim it (SET NX), so the live example is priced.
     const firstTick = new Promise<number>((done) => {
       void ticks.subscribe(ticksChannel('BTC'));
       ticks.once('message', (_channel: string, body: string) => done((JSON.parse(body) as { price: number }).price));
     });
-    const w = windowAt(Date.now(), 5);
+    const w = windowAt(systemClock(), 5);
     await client.set(strikeKey('BTC', 5, w.startMs / 1000), String(await firstTick), 'EX', 900, 'NX');
     await until('readiness', async () => ((await fetch(`${base}/readyz`)).status === 200 ? true : undefined));
     const catalog = (await (await fetch(`${base}/v1/catalog`)).json()) as Catalog;
@@ -129,7 +130,7 @@ export async function captureExamples(): Promise<OpenApiExamples> {
     // The operator's server reports that the click registered and deposited, signed with its secret.
     const operator = link.searchParams.get('o')!;
     const clickId = new URL(clicked.headers.get('location')!).searchParams.get(clickIdParam(operatorSites(operatorById(operator)!), link.searchParams.get('c') ?? undefined)!)!;
-    const secret = await new PostbackSecrets(client, loadConfig(env).apiKeyPepper).create(operator, new Date());
+    const secret = await new PostbackSecrets(client, loadConfig(env).apiKeyPepper).create(operator, new Date(systemClock()));
     const postback = (event: string, eventId: string, money = '') =>
       `/v1/postback?${signPostback(secret, `operator=${operator}&click_id=${clickId}&event=${event}&event_id=${eventId}${money}`)}`;
     await until('the click written', async () => ((await client.exists(clickKey(clickId))) === 1 ? true : undefined));

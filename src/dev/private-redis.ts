@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { DataDirLockedError, processAlive, readPid } from '../process/data-lock.js';
 import { freePort } from '../process/free-port.js';
 import { stopChild } from '../process/stop-child.js';
+import { monotonicClock } from '../model/clock.js';
 
 export const INSTALL_HINT =
   'redis-server was not found on PATH. Install it (Debian/Ubuntu: sudo apt-get install redis-server; macOS: brew install redis) or set REDIS_URL.';
@@ -59,7 +60,7 @@ async function waitForOrphan(pidFile: string, dataDir: string): Promise<void> {
 }
 
 function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = monotonicClock() + timeoutMs;
   return new Promise((resolve, reject) => {
     const attempt = () => {
       if (child.exitCode !== null) return reject(new Error(`redis-server exited with code ${child.exitCode}`));
@@ -70,7 +71,7 @@ function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Prom
       });
       sock.once('error', () => {
         sock.destroy();
-        if (Date.now() > deadline) reject(new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms`));
+        if (monotonicClock() > deadline) reject(new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms`));
         else setTimeout(attempt, 25);
       });
     };

@@ -50,7 +50,7 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
 
   /** The advertiser's own allowance, from memory; the point is taken after the reply. */
   const admit = (id: string, req: Request) => {
-    const nowMs = Date.now();
+    const nowMs = deps.now();
     const over = deps.limits.anyBlocked ? deps.limits.blockedNow('advertiser', id, nowMs) : undefined;
     if (over) throw over;
     deps.limits.charge('advertiser', id);
@@ -62,7 +62,7 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
   return (req: Request) => {
     if (deps.limits.anyBlocked) {
       const address = addressKey(deps.geo.clientAddress(req));
-      const blocked = !waived(req, address) && deps.limits.blockedNow('auth_failures', address, Date.now());
+      const blocked = !waived(req, address) && deps.limits.blockedNow('auth_failures', address, deps.now());
       if (blocked) {
         authFailures.labels('blocked').inc();
         throw blocked;

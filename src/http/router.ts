@@ -116,7 +116,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
           } else if (req.method === 'GET' || req.method === 'HEAD') {
             // Free unless some address is blocked for building too many variants; a blocked one
             // still gets the variants built before.
-            const problem = guarded && deps.limits.anyBlocked ? deps.limits.blockedNow('variant_build', address(req), Date.now()) : undefined;
+            const problem = guarded && deps.limits.anyBlocked ? deps.limits.blockedNow('variant_build', address(req), deps.now()) : undefined;
             if (problem && !built.has(req)) throw problem;
             result = handler(req);
           } else if (req.method === 'OPTIONS') {

@@ -7,6 +7,7 @@
  */
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
+import { systemClock, type Clock } from '../model/clock.js';
 
 export const BLOCKS_CHANNEL = 'pw:limits:blocked';
 
@@ -24,6 +25,7 @@ export class LimitBlocks {
     private readonly publisher: Redis,
     /** Told of every block lifted early, so the limiter forgets the key's count too. */
     private readonly onLift: (name: string, key: string) => void = () => {},
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Follows the other processes' blocks on `subscriber` (a connection in subscriber mode). */
@@ -61,7 +63,7 @@ export class LimitBlocks {
   }
 
   #set({ name, key, until }: BlockNotice): void {
-    const ttl = until - Date.now();
+    const ttl = until - this.clock();
     if (ttl > 0) return void this.#until.set(`${name}\n${key}`, until, { ttl });
     this.#until.delete(`${name}\n${key}`);
     this.onLift(name, key);

@@ -20,6 +20,7 @@ import type { Config, RateLimit } from '../config.js';
 import { rateLimitRejections } from '../metrics/http.js';
 import { redisBreaker, type RedisBreaker } from '../store/redis-breaker.js';
 import { LRUCache } from 'lru-cache';
+import { systemClock, type Clock } from '../model/clock.js';
 import { LimitBlocks } from './limit-blocks.js';
 import { Problem } from '../problem.js';
 
@@ -77,6 +78,7 @@ export class RateLimits {
     config: Config['limits'],
     /** The request path's breaker, shared with the other commands on `redis`. */
     private readonly breaker: RedisBreaker = redisBreaker(),
+    private readonly clock: Clock = systemClock,
   ) {
     // A block lifted early (limit-blocks.ts) forgets the key's count here too, in memory and in Redis.
     this.#blocks = new LimitBlocks(redis, (name, key) => {
@@ -84,7 +86,7 @@ export class RateLimits {
       if (!limiter) return;
       void limiter.memory.delete(key);
       void limiter.shared?.delete(key).catch(() => {});
-    });
+    }, clock);
     const make = (name: LimitName, limit: RateLimit, blockSeconds = 0): Limiter => {
       const base = { keyPrefix: limitPrefix(name), points: limit.points, duration: limit.seconds, blockDuration: blockSeconds };
       return {
@@ -160,7 +162,7 @@ export class RateLimits {
   #refused(name: LimitName, key: string, res: unknown): Problem | undefined {
     if (!(res instanceof RateLimiterRes)) return undefined;
     rateLimitRejections.labels(name).inc();
-    if (this.#limiters[name].shared) this.#blocks.block(name, key, Date.now() + res.msBeforeNext);
+    if (this.#limiters[name].shared) this.#blocks.block(name, key, this.clock() + res.msBeforeNext);
     return rateLimited(name, this.#limiters[name].limit, res.msBeforeNext);
   }
 
@@ -206,8 +208,8 @@ export class RateLimits {
     if (usage) this.#taking.set(key, (this.#taking.get(key) ?? 0) + points);
     try {
       const res = await this.#consume(this.#limiters[name], key, points);
-      if (name === 'advertiser') this.#allowances.set(key, { remaining: res.remainingPoints, resetAtMs: Date.now() + res.msBeforeNext });
-      if (res.remainingPoints === 0) this.#blocks.block(name, key, Date.now() + res.msBeforeNext);
+      if (name === 'advertiser') this.#allowances.set(key, { remaining: res.remainingPoints, resetAtMs: this.clock() + res.msBeforeNext });
+      if (res.remainingPoints === 0) this.#blocks.block(name, key, this.clock() + res.msBeforeNext);
     } catch (res) {
       this.#refused(name, key, res);
     } finally {

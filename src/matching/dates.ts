@@ -4,6 +4,7 @@
  * its start, so "by February 28" and "before March 1" agree. Years missing from the text come
  * from the market's close time.
  */
+import { systemClock } from '../model/clock.js';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const DAY = 86_400_000;
@@ -45,10 +46,10 @@ export function statedDeadlines(text: string, fallbackYear: number): number[] {
 }
 
 /** The market's deadline: the latest one its label or title states, else its close time. */
-export function deadlineOf(texts: readonly (string | undefined)[], closesAt: string | undefined): Deadline {
+export function deadlineOf(texts: readonly (string | undefined)[], closesAt: string | undefined, nowMs: number = systemClock()): Deadline {
   const close = closesAt ? Date.parse(closesAt) : NaN;
   // Without a close time, a year-less date in the text is read in the current year.
-  const year = Number.isNaN(close) ? new Date().getUTCFullYear() : new Date(close).getUTCFullYear();
+  const year = Number.isNaN(close) ? new Date(nowMs).getUTCFullYear() : new Date(close).getUTCFullYear();
   for (const t of texts) {
     if (!t) continue;
     const found = statedDeadlines(t, year);

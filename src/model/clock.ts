@@ -9,6 +9,12 @@ export type Clock = () => number;
 export const systemClock: Clock = () => Date.now();
 
 /**
+ * A clock for durations (since a child started, since a beat): it never jumps when the machine's
+ * clock is set, and a test clock moving wall time leaves it alone.
+ */
+export const monotonicClock: Clock = () => performance.now();
+
+/**
  * How far ahead of this process's clock another process's time stamp may be and still be taken as
  * is (NTP keeps servers within milliseconds; a second leaves room). A stamp further ahead is a
  * clock that lies: a tick is dropped, a snapshot's fetch time is clamped to when it was seen.

@@ -7,6 +7,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { stopChild } from './stop-child.js';
+import { monotonicClock, type Clock } from '../model/clock.js';
 
 /** Exit status of runProcess for a bad configuration: restarting would fail the same way. */
 export const CONFIG_ERROR_EXIT = 2;
@@ -16,6 +17,8 @@ export interface SupervisorOptions {
   maxBackoffMs?: number;
   /** Up this long, a child's next crash starts from the minimum backoff again. */
   stableMs?: number;
+  /** Measures how long a child ran and how long it has been silent (default: monotonic). */
+  clock?: Clock;
   /** Told of each exit and restart, in words. */
   notify(line: string): void;
   /** The child cannot start at all (bad configuration): the launcher gives up. */
@@ -41,6 +44,7 @@ export function supervise(name: string, start: () => ChildProcess, opts: Supervi
   const minMs = opts.minBackoffMs ?? 1_000;
   const maxMs = opts.maxBackoffMs ?? 30_000;
   const stableMs = opts.stableMs ?? 60_000;
+  const clock = opts.clock ?? monotonicClock;
   let child: ChildProcess | undefined;
   let starts = 0;
   let backoff = minMs;
@@ -48,17 +52,17 @@ export function supervise(name: string, start: () => ChildProcess, opts: Supervi
   let timer: NodeJS.Timeout | undefined;
 
   const run = () => {
-    const startedAt = Date.now();
+    const startedAt = clock();
     const proc = start();
     child = proc;
     starts++;
-    const watch = opts.liveness && watchLiveness(name, proc, opts.liveness, opts.notify);
+    const watch = opts.liveness && watchLiveness(name, proc, opts.liveness, opts.notify, clock);
     proc.once('exit', (code, signal) => {
       clearInterval(watch);
       child = undefined;
       if (stopped) return;
       if (code === CONFIG_ERROR_EXIT) return opts.onFatal(name, code);
-      if (Date.now() - startedAt >= stableMs) backoff = minMs;
+      if (clock() - startedAt >= stableMs) backoff = minMs;
       opts.notify(`${name} exited (${signal ?? `code ${code}`}); restarting in ${backoff / 1000} s`);
       timer = setTimeout(run, backoff);
       backoff = Math.min(backoff * 2, maxMs);
@@ -82,13 +86,19 @@ export function supervise(name: string, start: () => ChildProcess, opts: Supervi
  * Probes `child` every second from its first good answer on; after `hangMs` without one it is
  * killed (SIGKILL), and its exit restarts it. A probe still pending counts as no answer.
  */
-function watchLiveness(name: string, child: ChildProcess, liveness: NonNullable<SupervisorOptions['liveness']>, notify: (line: string) => void): NodeJS.Timeout {
+function watchLiveness(
+  name: string,
+  child: ChildProcess,
+  liveness: NonNullable<SupervisorOptions['liveness']>,
+  notify: (line: string) => void,
+  clock: Clock,
+): NodeJS.Timeout {
   let lastAnswer: number | undefined;
   let probing = false;
   const timer = setInterval(() => {
-    if (lastAnswer !== undefined && Date.now() - lastAnswer > liveness.hangMs) {
+    if (lastAnswer !== undefined && clock() - lastAnswer > liveness.hangMs) {
       clearInterval(timer);
-      notify(`${name} has not answered its health check for ${Math.round((Date.now() - lastAnswer) / 1000)} s; killing it`);
+      notify(`${name} has not answered its health check for ${Math.round((clock() - lastAnswer) / 1000)} s; killing it`);
       child.kill('SIGKILL');
       return;
     }
@@ -97,7 +107,7 @@ function watchLiveness(name: string, child: ChildProcess, liveness: NonNullable<
     liveness
       .probe(child)
       .then((ok) => {
-        if (ok) lastAnswer = Date.now();
+        if (ok) lastAnswer = clock();
       }, () => {})
       .finally(() => (probing = false));
   }, PROBE_EVERY_MS);

@@ -12,6 +12,7 @@ import type { Redis } from 'ioredis';
 import { clickKey, type ClickRecord } from './click-ids.js';
 import type { ClickTarget } from './click-links.js';
 import { periodOf, queueAttributedClick } from './report-counters.js';
+import { systemClock } from '../model/clock.js';
 
 /** HyperLogLog of the visitors who clicked `operatorId` on `day`. */
 export const clicksKey = (operatorId: string, day: string) => `pw:uclicks:${operatorId}:${day}`;
@@ -80,7 +81,7 @@ function recordOf(c: Click): ClickRecord | undefined {
  * HyperLogLog makes this exact only for small counts).
  * @throws when Redis fails; the batch may then be written again as a whole.
  */
-export async function writeClicks(redis: Redis, clicks: readonly Click[], attributionMs = DEFAULT_ATTRIBUTION_MS, nowMs = Date.now()): Promise<boolean[]> {
+export async function writeClicks(redis: Redis, clicks: readonly Click[], attributionMs = DEFAULT_ATTRIBUTION_MS, nowMs = systemClock()): Promise<boolean[]> {
   const tx = redis.multi();
   const keys = new Set<string>();
   for (const c of clicks) {

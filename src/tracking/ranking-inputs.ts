@@ -9,6 +9,7 @@ import { oiAcceleration, populationCtr } from '../domain/ranking.js';
 import type { Logger } from '../log.js';
 import { readCtrCounts } from './ctr-counts.js';
 import { readOiHistory } from './oi-history.js';
+import type { Clock } from '../model/clock.js';
 
 export interface OperatorSignals {
   /** null: unknown (no usable open-interest history), ranked as neutral. */
@@ -29,7 +30,7 @@ export interface RankingInputsOptions {
   oiPeriodMs: number;
   ctrWindowDays: number;
   refreshMs: number;
-  now(): Date;
+  now: Clock;
 }
 
 export class RankingInputs {
@@ -81,7 +82,7 @@ export class RankingInputs {
   }
 
   async #load(): Promise<void> {
-    const now = this.opts.now();
+    const now = new Date(this.opts.now());
     const ids = this.opts.operatorIds;
     const [history, counts] = await Promise.all([
       readOiHistory(this.redis, ids, now.getTime() - 3 * this.opts.oiPeriodMs),

@@ -8,6 +8,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
+import { systemClock } from '../model/clock.js';
 
 /** The spill folder inside the data folder. */
 export const spillDir = (dataDir: string) => join(dataDir, 'spill');
@@ -15,7 +16,7 @@ export const spillDir = (dataDir: string) => join(dataDir, 'spill');
 /** Writes `items` as `{kind}-{pid}-{ms}.jsonl` in `dir`, whole or not at all; returns the file's path. */
 export function spill(dir: string, kind: string, items: readonly unknown[]): string {
   mkdirSync(dir, { recursive: true });
-  const name = `${kind}-${process.pid}-${Date.now()}.jsonl`;
+  const name = `${kind}-${process.pid}-${systemClock()}.jsonl`;
   const tmp = join(dir, `.${name}.tmp`);
   try {
     const fd = openSync(tmp, 'w', 0o600);

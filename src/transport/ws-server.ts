@@ -26,6 +26,7 @@ import type { Logger } from '../log.js';
 import { wsConnections, wsMaxConnections, wsRefused, wsSubscriptions } from '../metrics/http.js';
 import { dataFrame, errorFrame, parseClientMessage, unsubscribedFrame } from '../ws/protocol.js';
 import { localLedger, type ConnectionLedger } from '../ws/connection-ledger.js';
+import { monotonicClock, type Clock } from '../model/clock.js';
 
 /** The longest client message we process: subscribe and unsubscribe are far shorter. */
 export const MAX_MESSAGE_BYTES = 4 * 1024;
@@ -70,6 +71,8 @@ export interface WsOptions {
   maxMessagesPerSecond: number;
   /** Request headers geo resolution reads besides X-Forwarded-For (a trusted CDN's, GeoResolver.headerNames). */
   geoHeaders?: readonly string[];
+  /** Times each client's one-second message window (default: monotonic). */
+  clock?: Clock;
 }
 
 export const DEFAULT_WS_OPTIONS: WsOptions = {
@@ -155,6 +158,7 @@ export function registerWebSocket(
 ): WsHub {
   const open = new Set<WebSocket<Client>>();
   wsMaxConnections.set(opts.maxConnections);
+  const clock = opts.clock ?? monotonicClock;
   /** Connections open or being upgraded, per address key (reserved before the upgrade). */
   const ledger = admission.ledger ?? localLedger();
   /** This process's connections open or being upgraded: file descriptors are per process. */
@@ -284,7 +288,7 @@ export function registerWebSocket(
     message: (ws: WebSocket<Client>, message: ArrayBuffer, isBinary: boolean) => {
       const client = ws.getUserData();
       // Per-socket state, checked inline: the cheapest possible limit for the message path.
-      const now = Date.now();
+      const now = clock();
       if (now - client.windowStart >= 1000) {
         client.windowStart = now;
         client.messages = 0;

@@ -140,7 +140,7 @@ describe('OI history from the metrics job', () => {
     const values = [100, 100, 110, 132]; // at -3h, -2h, -1h, now: growth +10% then +20%
     let run = 0;
     const source = { name: 'fixture', fetchMetrics: async () => metricsWith({ kalshi: values[run]!, polymarket: 1000 }) };
-    const job = refreshMetrics({ redis: redis.client, log, now: () => clock }, source, 3 * H);
+    const job = refreshMetrics({ redis: redis.client, log, now: () => clock.getTime() }, source, 3 * H);
     for (run = 0; run < values.length; run++) {
       clock = new Date(NOW.getTime() - (3 - run) * H);
       await job();
@@ -150,7 +150,7 @@ describe('OI history from the metrics job', () => {
     expect(history.get('kalshi')!.map((p) => p.oi)).toEqual([100, 100, 110, 132]);
     expect(await redis.client.zcard(oiHistoryKey('polymarket'))).toBe(4);
 
-    const inputs = new RankingInputs(redis.client, log, { operatorIds: ['kalshi', 'polymarket'], oiPeriodMs: H, ctrWindowDays: 7, refreshMs: 60_000, now: () => NOW });
+    const inputs = new RankingInputs(redis.client, log, { operatorIds: ['kalshi', 'polymarket'], oiPeriodMs: H, ctrWindowDays: 7, refreshMs: 60_000, now: () => NOW.getTime() });
     await inputs.reload();
     expect(inputs.current().byOperator.get('kalshi')!.oiAcceleration).toBeCloseTo(0.1, 12);
     expect(inputs.current().byOperator.get('polymarket')!.oiAcceleration).toBe(0);
@@ -170,7 +170,7 @@ describe('CTR moves the broad ranking', () => {
   it('recorded clicks lift an operator by the documented formula', async () => {
     const ids = ['bet365', 'betfair', 'betmgm'];
     const metrics = metricsWith({}, { betfair: 80_000_000, bet365: 60_000_000, betmgm: 40_000_000 });
-    const inputs = new RankingInputs(redis.client, log, { operatorIds: ids, oiPeriodMs: H, ctrWindowDays: 7, refreshMs: 60_000, now: () => NOW });
+    const inputs = new RankingInputs(redis.client, log, { operatorIds: ids, oiPeriodMs: H, ctrWindowDays: 7, refreshMs: 60_000, now: () => NOW.getTime() });
     const impressions = new ImpressionCounter(redis.client, log, 60_000);
     const rank = () => {
       const s = inputs.current();
@@ -214,7 +214,7 @@ describe('CTR moves the broad ranking', () => {
   it('ten impressions, all clicked, cannot jump to the top', async () => {
     expect(M).toBe(5000);
     const ids = ['bet365', 'betfair', 'betmgm'];
-    const inputs = new RankingInputs(redis.client, log, { operatorIds: ids, oiPeriodMs: H, ctrWindowDays: 7, refreshMs: 60_000, now: () => NOW });
+    const inputs = new RankingInputs(redis.client, log, { operatorIds: ids, oiPeriodMs: H, ctrWindowDays: 7, refreshMs: 60_000, now: () => NOW.getTime() });
     await redis.client.hset(impressionsKey('betfair', DAY), 'total', 20_000);
     await clickers('betfair', 400); // 2%
     await redis.client.hset(impressionsKey('bet365', DAY), 'total', 20_000);

@@ -56,7 +56,7 @@ describe('venue history backfill', () => {
       polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data` }),
       log,
     });
-    const run = refreshEvents({ redis: redis.client, log, now: () => clock, fetchTimeoutMs: 5_000 }, source);
+    const run = refreshEvents({ redis: redis.client, log, now: () => clock.getTime(), fetchTimeoutMs: 5_000 }, source);
     await run();
     const events = (await readSnapshot(redis.client, 'events', 'all'))!.data.events;
     const operatorsOf = (e: (typeof events)[number]) => [...new Set(e.outcomes.flatMap((o) => o.quotes.map((q) => q.operatorId)))];

@@ -34,7 +34,7 @@ beforeEach(async () => {
 
 /** A worker's sportsbook job as it starts: a new client and source, the quota store in Redis. */
 function worker(opts: { minIntervalMs?: number; kalshi?: boolean } = {}) {
-  const odds = new OddsApiClient({ baseUrl: `${replay.base}/odds`, apiKey: 'k', resilience: FAST, now: () => clock });
+  const odds = new OddsApiClient({ baseUrl: `${replay.base}/odds`, apiKey: 'k', resilience: FAST, now: () => clock.getTime() });
   const source = createOddsSportsbookSource({
     odds,
     log,
@@ -43,7 +43,7 @@ function worker(opts: { minIntervalMs?: number; kalshi?: boolean } = {}) {
     quotaStore: redisQuotaStore(redis.client, 'odds-api'),
     ...(opts.kalshi ? { kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: { ...FAST, breakerThreshold: 1, breakerBaseMs: 60_000 } }) } : {}),
   });
-  const run = refreshSportsbook({ redis: redis.client, log, now: () => clock, fetchTimeoutMs: 5_000 }, source);
+  const run = refreshSportsbook({ redis: redis.client, log, now: () => clock.getTime(), fetchTimeoutMs: 5_000 }, source);
   return () => run({ league: 'NBA' });
 }
 

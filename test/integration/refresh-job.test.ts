@@ -18,7 +18,7 @@ describe('refreshSnapshot', () => {
   beforeEach(async () => {
     await redis.client.flushdb();
     clock = new Date('2026-11-22T14:00:00.000Z');
-    deps = { redis: redis.client, log, now: () => clock };
+    deps = { redis: redis.client, log, now: () => clock.getTime() };
   });
 
   const at = (iso: string) => {

@@ -23,7 +23,7 @@ const replay = useReplayServer();
 const log = pino({ level: 'silent' });
 const FAST = { backoffBaseMs: 1, backoffMaxMs: 2, breakerBaseMs: 1 };
 const clock = new Date('2026-03-01T12:00:00.000Z');
-const deps = () => ({ redis: redis.client, log, now: () => clock, fetchTimeoutMs: 5_000 });
+const deps = () => ({ redis: redis.client, log, now: () => clock.getTime(), fetchTimeoutMs: 5_000 });
 
 beforeEach(async () => {
   await redis.client.flushdb();
@@ -65,7 +65,7 @@ describe('source metrics', () => {
 
   it("reports the odds credits the provider gave this process, under the provider's label", async () => {
     const odds = new OddsApiClient({ baseUrl: `${replay.base}/odds`, apiKey: 'k', resilience: FAST });
-    await refreshSportsbook({ ...deps(), now: () => new Date() }, createOddsSportsbookSource({ odds, log }))({ league: 'NBA' });
+    await refreshSportsbook({ ...deps(), now: () => Date.now() }, createOddsSportsbookSource({ odds, log }))({ league: 'NBA' });
     expect(await value('predictwire_odds_api_credits_remaining', { upstream: 'odds-api' })).toBe(replay.oddsRemaining);
   });
 });

@@ -41,7 +41,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const deps = (): RefreshDeps => ({ redis: redis.client, log, now: () => new Date(), fetchTimeoutMs: 5_000 });
+const deps = (): RefreshDeps => ({ redis: redis.client, log, now: () => Date.now(), fetchTimeoutMs: 5_000 });
 
 /**
  * Runs each job the way the worker would between `from` and `to` seconds after T0: every `every`

@@ -59,7 +59,7 @@ beforeEach(async () => {
 });
 
 let clock = new Date('2026-02-27T12:00:00.000Z');
-const deps = (): RefreshDeps => ({ redis: redis.client, log, now: () => clock, fetchTimeoutMs: 5_000 });
+const deps = (): RefreshDeps => ({ redis: redis.client, log, now: () => clock.getTime(), fetchTimeoutMs: 5_000 });
 const tick = () => {
   clock = new Date(clock.getTime() + 5_000);
 };

@@ -31,7 +31,7 @@ afterAll(async () => {
 describe('refresh-events with the real source', () => {
   it('keeps the last good snapshot through failures, warns once per streak, and recovers', async () => {
     let clock = new Date('2026-03-01T12:00:00.000Z');
-    const deps: RefreshDeps = { redis: redis.client, log, now: () => clock, fetchTimeoutMs: 1_000 };
+    const deps: RefreshDeps = { redis: redis.client, log, now: () => clock.getTime(), fetchTimeoutMs: 1_000 };
     const source = createCatalogEventsSource({
       catalog: loadEventCatalog(),
       // A 1 ms circuit pause: this test is about the snapshot, not the breaker (upstream-backoff.test.ts).

@@ -11,6 +11,7 @@
  */
 import { ASSETS, HORIZONS, type Asset, type Tick } from '../../src/model/index.js';
 import { windowAt } from '../../src/live/window.js';
+import { systemClock, type Clock } from '../../src/model/clock.js';
 import { createRng, key } from '../../src/sources/simulator/rng.js';
 import type { PriceSource } from './price-source.js';
 
@@ -136,6 +137,8 @@ export interface SimulatedPricesOptions {
   seed: number;
   /** Mean milliseconds between ticks per asset. */
   intervalMs?: number;
+  /** The wall clock the path is read at (default: the machine's). */
+  clock?: Clock;
 }
 
 /**
@@ -150,7 +153,8 @@ export function createSimulatedPrices(opts: SimulatedPricesOptions): PriceSource
   return {
     name: 'simulator',
     async start(onTick) {
-      const startMs = Date.now();
+      const clock = opts.clock ?? systemClock;
+      const startMs = clock();
       ASSETS.forEach((asset, i) => {
         const walk = new SimulatedWalk(opts.seed, asset);
         const tickAt = (ms: number): Tick => ({ asset, price: walk.at(ms), ts: new Date(ms).toISOString(), source: 'simulator' });
@@ -161,7 +165,7 @@ export function createSimulatedPrices(opts: SimulatedPricesOptions): PriceSource
         const { next } = createRng(key(opts.seed, 'sim-price-timing', asset));
         let last = startMs;
         const loop = () => {
-          const now = Date.now();
+          const now = clock();
           const boundary = windowAt(now, BOUNDARY_MINUTES).startMs;
           if (boundary > last) onTick(tickAt(boundary));
           onTick(tickAt(now));

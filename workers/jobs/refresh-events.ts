@@ -31,7 +31,7 @@ async function recordEventHistory(deps: RefreshDeps, source: HistorySource): Pro
   try {
     const snap = await readSnapshot(deps.redis, 'events', 'all');
     if (snap && source.history) await backfillNewEvents(deps, snap.data, source.history.bind(source));
-    if (snap) await recordHistory(deps.redis, snap.data, deps.now());
+    if (snap) await recordHistory(deps.redis, snap.data, new Date(deps.now()));
   } catch (err) {
     deps.log.warn({ err: (err as Error).message }, 'event history not recorded');
   }
@@ -43,7 +43,7 @@ async function backfillNewEvents(deps: RefreshDeps, data: EventsData, history: N
   for (const event of data.events) if (await hasNoHistory(deps.redis, event.slug)) fresh.push(event);
   await mapLimit(fresh, 2, async (event) => {
     try {
-      const counts = await backfillHistory(deps.redis, event, (window) => history(event, window), deps.now());
+      const counts = await backfillHistory(deps.redis, event, (window) => history(event, window), new Date(deps.now()));
       deps.log.info({ slug: event.slug, points: counts }, 'event history backfilled from the venues');
     } catch (err) {
       deps.log.warn({ slug: event.slug, err: (err as Error).message }, 'event history not backfilled');

@@ -11,6 +11,7 @@ import { barChart, type Series } from './chart.js';
 import { byColumn, byDay, type Column, type Figures } from './figures.js';
 import { formats, type Formats } from './format.js';
 import type { ReportPayload } from '../../tracking/advertiser-report.js';
+import { systemClock } from '../../model/clock.js';
 
 const STORE = 'predictwire.console';
 const DAY_MS = 86_400_000;
@@ -210,7 +211,7 @@ function showBoard(s: Session): void {
 }
 
 function start(): void {
-  const today = Date.now();
+  const today = systemClock();
   const from = $<HTMLInputElement>('from');
   const to = $<HTMLInputElement>('to');
   for (const input of [from, to]) {

@@ -83,7 +83,7 @@ export class Feed {
     if (this.#stopped || this.#hidden()) return;
     if ((!this.#pushing || !this.req.ws?.payloadUsable || force) && !this.#inflight) {
       this.#inflight = true;
-      this.#lastFetchAt = Date.now();
+      this.#lastFetchAt = performance.now(); // a duration's start: the monotonic clock
       try {
         const res = await fetch(this.req.url, {
           headers: { ...this.req.headers, ...(this.#etag ? { 'if-none-match': this.#etag } : {}) },
@@ -120,6 +120,6 @@ export class Feed {
     this.#refetch = setTimeout(() => {
       this.#refetch = undefined;
       void this.poll(true);
-    }, Math.max(0, this.#lastFetchAt + 1000 - Date.now()));
+    }, Math.max(0, this.#lastFetchAt + 1000 - performance.now()));
   }
 }

@@ -24,6 +24,7 @@ import {
   UpstreamTimeoutError,
 } from './errors.js';
 import type { QuotaTracker } from './quota.js';
+import { systemClock, type Clock } from '../../model/clock.js';
 
 export interface HttpClientOptions {
   /** Names the upstream in errors and logs. */
@@ -46,7 +47,7 @@ export interface HttpClientOptions {
   quota?: QuotaTracker;
   log?: Logger;
   /** Clock and randomness, injectable for tests. */
-  now?: () => Date;
+  now?: Clock;
   random?: () => number;
 }
 
@@ -130,7 +131,7 @@ export class HttpClient {
       breakerThreshold: 3,
       breakerBaseMs: 5_000,
       breakerMaxMs: 300_000,
-      now: () => new Date(),
+      now: systemClock,
       random: Math.random,
       ...opts,
     };
@@ -202,17 +203,17 @@ export class HttpClient {
 
   /** One try: the response, or an error (transient ones carry the wait the upstream asked for). */
   private async tryOnce(url: string, safe: string, accept: string, signal: AbortSignal | undefined): Promise<HttpResponse<string>> {
-    const blocked = this.o.quota?.blockedUntil(this.o.now());
+    const blocked = this.o.quota?.blockedUntil(new Date(this.o.now()));
     if (blocked) throw new QuotaExhaustedError(this.name, blocked);
-    const notBefore = Math.max(this.notBefore, this.o.quota?.deferredUntil(this.o.now())?.getTime() ?? 0);
-    if (this.o.now().getTime() < notBefore) throw new UpstreamBackoffError(this.name, new Date(notBefore));
+    const notBefore = Math.max(this.notBefore, this.o.quota?.deferredUntil(new Date(this.o.now()))?.getTime() ?? 0);
+    if (this.o.now() < notBefore) throw new UpstreamBackoffError(this.name, new Date(notBefore));
     signal?.throwIfAborted();
     let res: Response;
     try {
       const timeout = AbortSignal.timeout(this.o.timeoutMs);
       res = await fetch(url, { headers: { accept, ...this.o.headers }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
       if (res.ok) {
-        this.o.quota?.observe(res.headers, this.o.now());
+        this.o.quota?.observe(res.headers, new Date(this.o.now()));
         return { status: res.status, headers: res.headers, body: await res.text() };
       }
     } catch (err) {
@@ -222,17 +223,17 @@ export class HttpClient {
       const cause = (err as { cause?: { code?: string } }).cause?.code;
       throw new UpstreamNetworkError(this.name, `${this.name}: ${err instanceof Error ? err.message : String(err)}${cause ? ` (${cause})` : ''} from ${safe}`);
     }
-    this.o.quota?.observe(res.headers, this.o.now());
+    this.o.quota?.observe(res.headers, new Date(this.o.now()));
     // Read (and so drain) the body: its start says what went wrong, and the connection is reused.
     const text = await res.text().catch(() => '');
     const error = new UpstreamHttpError(this.name, res.status, safe, redactUrl(text.replace(/\s+/g, ' ').trim().slice(0, BODY_CHARS)));
-    this.o.quota?.observeRefusal(res.status, error.body, this.o.now());
+    this.o.quota?.observeRefusal(res.status, error.body, new Date(this.o.now()));
     if (res.status === 429 || res.status === 503) {
-      const asked = retryAfterMs(res.headers.get('retry-after'), this.o.now());
+      const asked = retryAfterMs(res.headers.get('retry-after'), new Date(this.o.now()));
       // A long Retry-After is not waited out inside one refresh, and no call is made before it ends.
       // With a quota, the deferral is part of what is saved, so a restart honours it too.
       if (asked !== undefined && asked > this.o.maxRetryAfterMs) {
-        this.notBefore = this.o.now().getTime() + asked;
+        this.notBefore = this.o.now() + asked;
         this.o.quota?.defer(new Date(this.notBefore));
       }
       if (asked !== undefined) error.retryAfterMs = asked;

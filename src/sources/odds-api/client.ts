@@ -8,6 +8,7 @@ import type { Logger } from '../../log.js';
 import { HttpClient, type Resilience } from '../http/client.js';
 import { UpstreamShapeError } from '../http/errors.js';
 import { QuotaTracker } from '../http/quota.js';
+import type { Clock } from '../../model/clock.js';
 
 export const ODDS_API_DEFAULT_BASE_URL = 'https://api.the-odds-api.com';
 
@@ -21,7 +22,7 @@ export interface OddsApiClientOptions {
   quotaBlockMs?: number;
   log?: Logger;
   /** The clock quota blocks are measured on (tests inject theirs). */
-  now?: () => Date;
+  now?: Clock;
 }
 
 /** The Odds API client; one per process so the quota view is shared by all leagues. */
