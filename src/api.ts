@@ -167,7 +167,10 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const eviction = new EvictionPolicy(redis, log);
   eviction.start();
   exposeEvictionPolicy(eviction);
-  life.onStop(() => (dataDir.stop(), eviction.stop()));
+  life.onStop(() => {
+    dataDir.stop();
+    eviction.stop();
+  });
   const postbackKeyring = new PostbackKeyring(new PostbackSecrets(requestRedis, config.apiKeyPepper), subscriber, log, {
     fromAddressSeconds: config.limits.authBlockSeconds,
   });

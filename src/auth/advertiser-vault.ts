@@ -57,7 +57,10 @@ export class AdvertiserVault {
     // One at a time: a burst of notices needs one read of Redis, not one each.
     this.#syncing ??= this.#sync()
       .then(
-        (added) => ((this.#failing = false), added),
+        (added) => {
+          this.#failing = false;
+          return added;
+        },
         (err: unknown) => {
           if (!this.#failing) this.log.warn({ err: (err as Error).message }, 'advertiser disk copy not compared with Redis; will retry');
           this.#failing = true;

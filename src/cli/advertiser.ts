@@ -105,7 +105,10 @@ async function run(argv: string[]): Promise<number> {
     },
   });
   const [command, id, ...rest] = positionals;
-  if (values.help) return (out(USAGE), 0);
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
   const known = ['create', 'rotate', 'retire', 'revoke', 'list', 'export', 'import', 'report'];
   if (!command || !known.includes(command)) throw new UsageError(command ? `unknown command "${command}"` : 'no command');
   if (command === 'import' && !id) throw new UsageError('import needs the file an export wrote');
@@ -143,7 +146,10 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       case 'export': {
         const text = `${JSON.stringify(await exportAdvertisers(redis, now), null, 2)}\n`;
-        if (!id) return (process.stdout.write(text), 0);
+        if (!id) {
+          process.stdout.write(text);
+          return 0;
+        }
         writeFileSync(id, text, { mode: 0o600 });
         out(json ? JSON.stringify({ file: id }) : `advertisers exported to ${id} (key hashes only)`);
         return 0;

@@ -93,7 +93,10 @@ async function run(argv: string[]): Promise<number> {
     },
   });
   const [command, file] = positionals;
-  if (values.help) return (out(USAGE), 0);
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
   const known = ['suspend', 'resume', 'list', 'audit', 'check', 'publish'];
   if (!command || !known.includes(command)) throw new UsageError(command ? `unknown command "${command}"` : 'no command');
   const by = values.by ?? `${userInfo().username}@${hostname()}`;
@@ -153,7 +156,10 @@ async function run(argv: string[]): Promise<number> {
       default: {
         const { suspensions, revision } = await readCompliance(redis);
         const changes = await readAudit(redis, limit);
-        if (values.json) return (out(JSON.stringify({ revision, suspensions, changes }, null, 2)), 0);
+        if (values.json) {
+          out(JSON.stringify({ revision, suspensions, changes }, null, 2));
+          return 0;
+        }
         out(`active suspensions (${suspensions.length}):`);
         for (const s of suspensions) out(`  ${s.operator}  ${s.jurisdiction}  ${surfaceText(s.surface)}  since ${s.at} by ${s.by}: ${s.reason}`);
         out(`latest changes (newest first):`);

@@ -87,6 +87,7 @@ export const SportsbookWidgetQuery = z.object({
     .trim()
     .min(1, 'must not be empty')
     .max(100, 'is too long')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
     .regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters')
     .meta({ description: "A team's code, name, alias, or a page title naming one: that team's next game." })
     .optional(),

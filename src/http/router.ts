@@ -25,7 +25,7 @@ import { complianceRoutes } from './routes/compliance.js';
 import { clickRoute } from './routes/click.js';
 import { postbackRoute } from './routes/postback.js';
 import { impressionRoute } from './routes/impression.js';
-import { DrainingBody, healthRoute, readyRoute } from './routes/health.js';
+import { type DrainingBody, healthRoute, readyRoute } from './routes/health.js';
 import { liveMarketRoute } from './routes/live-market.js';
 import { openApiRoute } from './routes/openapi.js';
 import { eventWidgetRoute, sportsbookWidgetRoute, type Attribution } from './routes/widgets.js';

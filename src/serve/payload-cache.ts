@@ -129,7 +129,7 @@ export class PayloadCache {
   getOrBuild<I>(kind: SnapshotKind, at: string | VariantSlot<CachedBody>, nowMs: number, build: BodyBuilder<I>, input: I): CachedBody {
     if (typeof at === 'string') return this.get(kind, at, nowMs) ?? this.#build(kind, at, nowMs, build, input);
     const held = at.entry;
-    if (held !== undefined && held.cached && (held.expiresAt === undefined || held.expiresAt > nowMs)) {
+    if (held?.cached && (held.expiresAt === undefined || held.expiresAt > nowMs)) {
       const cache = this.#byKind.get(kind)!;
       if (cache.stores - held.usedAt > MAX_ENTRIES_PER_KIND / 2) {
         cache.lru.get(at.key);

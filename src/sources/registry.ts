@@ -55,7 +55,7 @@ export function createSources(config: Config, opts: SourceOptions = {}): Sources
   };
 
   const catalogEvents = (venues: { kalshi: boolean; polymarket: boolean }): CatalogEventsSource => {
-    let catalog;
+    let catalog: ReturnType<typeof loadEventCatalog>;
     try {
       catalog = loadEventCatalog(up.eventCatalogFile);
     } catch (err) {

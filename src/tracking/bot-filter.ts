@@ -35,6 +35,6 @@ export function isAutomatedClick(userAgent: string | undefined): boolean {
  */
 export function isPrefetch(method: string, headers: Readonly<Record<string, string | undefined>>): boolean {
   if (method === 'HEAD') return true;
-  const purpose = `${headers['purpose'] ?? ''} ${headers['sec-purpose'] ?? ''} ${headers['x-moz'] ?? ''}`.toLowerCase();
+  const purpose = `${headers.purpose ?? ''} ${headers['sec-purpose'] ?? ''} ${headers['x-moz'] ?? ''}`.toLowerCase();
   return /prefetch|prerender/.test(purpose);
 }

@@ -21,7 +21,7 @@ export function spill(dir: string, kind: string, items: readonly unknown[]): str
   try {
     const fd = openSync(tmp, 'w', 0o600);
     try {
-      const bytes = Buffer.from(items.map((i) => JSON.stringify(i)).join('\n') + '\n');
+      const bytes = Buffer.from(`${items.map((i) => JSON.stringify(i)).join('\n')}\n`);
       for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
       fsyncSync(fd);
     } finally {

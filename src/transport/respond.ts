@@ -35,7 +35,7 @@ export class ReplyShape {
     /** Fixed assets made once per process: compressed at the slowest, smallest setting. */
     readonly maxCompression = false,
   ) {
-    const vary = headers['vary'] ? `${headers['vary']}, Accept-Encoding` : 'Accept-Encoding';
+    const vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
     this.headers = headerList({ ...headers, vary });
   }
 }

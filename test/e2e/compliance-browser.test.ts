@@ -44,7 +44,9 @@ afterAll(async () => {
 
 /** Every axe-core violation of `p`, every <details> opened so all of the page is checked. */
 async function violations(p: Page) {
-  await p.evaluate(() => document.querySelectorAll('details').forEach((d) => d.setAttribute('open', '')));
+  await p.evaluate(() => document.querySelectorAll('details').forEach((d) => {
+    d.setAttribute('open', '');
+  }));
   return axeViolations(p);
 }
 
@@ -98,7 +100,9 @@ describe('GET /compliance', () => {
   it('reads on a phone: one column, nothing wider than the screen, dark too', async () => {
     for (const scheme of ['light', 'dark'] as const) {
       const p = await open(375, scheme);
-      await p.evaluate(() => document.querySelectorAll('details').forEach((d) => d.setAttribute('open', '')));
+      await p.evaluate(() => document.querySelectorAll('details').forEach((d) => {
+    d.setAttribute('open', '');
+  }));
       const widths = await p.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
       expect(widths.page, scheme).toBeLessThanOrEqual(widths.screen);
       const colors = await p.evaluate(() => ({ bg: getComputedStyle(document.body).backgroundColor, fg: getComputedStyle(document.body).color }));

@@ -128,7 +128,7 @@ describe('every widget class, per visitor jurisdiction (fallback_geo from loopba
     // disclosures exactly where an operator is shown
     const bodies = [w.bodies.broad, w.bodies.event, w.bodies.sportsbook, w.bodies.live];
     const counts = Object.values(w.shown).map((ids) => ids.length);
-    bodies.forEach((b, i) => expect(b.disclosures === null, `${code} widget ${i}`).toBe(counts[i] === 0));
+    for (const [i, b] of bodies.entries()) expect(b.disclosures === null, `${code} widget ${i}`).toBe(counts[i] === 0);
     if (code === 'US-NJ') {
       // full widgets, with New Jersey's disclosures
       expect(w.shown.broad.length).toBeGreaterThan(3);

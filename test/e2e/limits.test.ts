@@ -334,7 +334,7 @@ describe('WebSocket limits', () => {
     const ws = (await openWs('81.2.69.80')) as WebSocket;
     const frames: Array<{ op?: string; topic?: string; raw: string }> = [];
     ws.on('message', (d) => frames.push({ ...(JSON.parse(d.toString()) as { op?: string; topic?: string }), raw: d.toString() }));
-    const topic = 'event:' + (((await (await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey } })).json()) as { data: { events: string[] } }).data.events[0]!);
+    const topic = `event:${((await (await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey } })).json()) as { data: { events: string[] } }).data.events[0]!}`;
     const data = () => frames.filter((f) => f.topic === topic && f.op === undefined);
     ws.send(JSON.stringify({ op: 'subscribe', topic }));
     await expect.poll(() => data().length, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);

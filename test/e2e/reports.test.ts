@@ -89,7 +89,7 @@ function parseCsv(text: string): Array<Record<string, string>> {
 
 describe('GET /advertiser/v1/reports', () => {
   it('reads back exactly the impressions and clicks of people, in JSON and CSV, grouped several ways', async () => {
-    const startHour = new Date().toISOString().slice(0, 13) + ':00:00Z';
+    const startHour = `${new Date().toISOString().slice(0, 13)}:00:00Z`;
     const catalog = CatalogPayload.parse(await (await get('/v1/catalog', '127.0.0.1', PERSON)).json());
     // An event with operators to show in New Jersey (asked as a bot: nothing counted); in GB it may have none.
     let slug = '';

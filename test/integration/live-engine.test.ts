@@ -57,7 +57,7 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const { engine, conns } of engines.splice(0)) {
     engine.stop();
-    conns.forEach((c) => c.disconnect());
+    for (const c of conns) c.disconnect();
   }
 });
 

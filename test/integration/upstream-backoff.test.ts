@@ -51,7 +51,7 @@ const deps = (): RefreshDeps => ({ redis: redis.client, log, now: () => Date.now
 async function simulate(jobs: Array<() => Promise<RefreshResult>>, from: number, to: number, every = 5): Promise<Array<[number, number, string]>> {
   const out: Array<[number, number, string]> = [];
   const queue: Array<{ at: number; job: number; retry: number }> = [];
-  for (let t = from; t <= to; t += every) jobs.forEach((_, job) => queue.push({ at: t, job, retry: 0 }));
+  for (let t = from; t <= to; t += every) for (const job of jobs.keys()) queue.push({ at: t, job, retry: 0 });
   while (queue.length > 0) {
     queue.sort((a, b) => a.at - b.at || a.job - b.job);
     const next = queue.shift()!;
@@ -140,7 +140,7 @@ describe('backoff across refreshes', () => {
     // Fewer once the provider's circuit opens: one upstream, one breaker for every league.
     for (const times of Object.values(seen)) {
       expect(times.length).toBeLessThanOrEqual(3);
-      times.forEach((t, i) => i > 0 && expect(t - times[i - 1]!).toBeGreaterThanOrEqual(60_000));
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(60_000);
     }
     expect(seen.basketball_nba).toEqual([0, 60_000, 120_000]);
     expect(Object.values(seen).flat().length).toBeGreaterThanOrEqual(4);

@@ -232,7 +232,7 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     for (const k of Object.keys(m)) if (k.endsWith('_dollars')) delete m[k];
     Object.assign(m, { yes_bid: 25, yes_ask: 27, no_bid: 73, no_ask: 75, last_price: 26 });
     expect(await run()).toMatchObject({ version: 2 });
-    const { ['us-recognizes-reza-pahlavi-2026']: gone, ...rest } = BASE_EVENTS;
+    const { 'us-recognizes-reza-pahlavi-2026': gone, ...rest } = BASE_EVENTS;
     expect(gone).toBeDefined();
     expect(await outcomeNames()).toEqual(rest);
     await reported('events', 'all', [
@@ -247,7 +247,7 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     // Khamenei's Polymarket event (2 of Polymarket's 5 quotes: under the loss bound).
     gammaEvent('khamenei-out-as-supreme-leader-of-iran-by-february-28').slug = 'khamenei-renamed';
     expect(await run()).toMatchObject({ version: 2 });
-    const { ['khamenei-out-by-end-of-february-2026']: gone, ...rest } = BASE_EVENTS;
+    const { 'khamenei-out-by-end-of-february-2026': gone, ...rest } = BASE_EVENTS;
     expect(gone).toBeDefined();
     expect(await outcomeNames()).toEqual(rest);
     await reported('events', 'all', [{ id: 'polymarket:khamenei-out-as-supreme-leader-of-iran-by-february-28', class: 'missing', reason: /404/ }]);

@@ -50,7 +50,7 @@ describe("venue quotes on the venue's clock (replay)", () => {
     await engine.start();
     cleanups.push(() => {
       engine.stop();
-      conns.forEach((c) => c.disconnect());
+      for (const c of conns) c.disconnect();
     });
     const tick = (asset: Asset, price: number) => engine.apply({ asset, price, ts: new Date(clock.ms).toISOString(), source: 'test' });
     // Our own window strikes, from ticks at the window start.

@@ -8,7 +8,10 @@ export const root = resolve(import.meta.dirname, '../..');
 export const portOpen = (port: number) =>
   new Promise<boolean>((done) => {
     const s = connect(port, '127.0.0.1');
-    s.once('connect', () => (s.destroy(), done(true)));
+    s.once('connect', () => {
+      s.destroy();
+      done(true);
+    });
     s.once('error', () => done(false));
   });
 
@@ -39,7 +42,10 @@ export function descendants(pid: number): number[] {
     .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
   const out: number[] = [];
   const walk = (p: number) => {
-    for (const [child, parent] of rows) if (parent === p) (out.push(child), walk(child));
+    for (const [child, parent] of rows) if (parent === p) {
+        out.push(child);
+        walk(child);
+      }
   };
   walk(pid);
   return out;

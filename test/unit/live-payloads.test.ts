@@ -107,7 +107,7 @@ describe('LivePayloads for an advertiser', () => {
     const { engine, fire } = engineStub();
     const live = new LivePayloads(
       engine,
-      (asset, horizon, nowMs, country, advertiserId) => {
+      (_asset, _horizon, _nowMs, country, advertiserId) => {
         builds.push(advertiserId);
         return { resolved_geo: country, credited: advertiserId ?? null };
       },

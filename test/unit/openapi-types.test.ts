@@ -14,6 +14,7 @@ import type { BroadWidgetPayload, EventWidgetPayload, SportsbookWidgetPayload } 
 type Schemas = components['schemas'];
 
 // Compile-time: what the builders return is what a generated client expects.
+// biome-ignore lint/suspicious/noExportsInTest: exported so that tsc checks it and does not call it unused
 export type Assignable = [
   BroadWidgetPayload extends Schemas['BroadWidgetPayload'] ? true : never,
   EventWidgetPayload extends Schemas['EventWidgetPayload'] ? true : never,

@@ -14,7 +14,7 @@ const param = (path: string, name: string): Obj => (doc.paths[path].get.paramete
 function undescribed(schema: unknown, at: string, out: string[] = []): string[] {
   if (!schema || typeof schema !== 'object') return out;
   if (Array.isArray(schema)) {
-    schema.forEach((s, i) => undescribed(s, `${at}[${i}]`, out));
+    for (const [i, s] of schema.entries()) undescribed(s, `${at}[${i}]`, out);
     return out;
   }
   const s = schema as Obj;

@@ -40,7 +40,10 @@ describe('supervise', () => {
       minBackoffMs: 5,
       notify: (l) => lines.push(l),
       onFatal: () => {},
-      liveness: { probe: async () => (probes++, answering), hangMs: 500 },
+      liveness: { probe: async () => {
+        probes++;
+        return answering;
+      }, hangMs: 500 },
     });
     const first = s.current()!;
     await expect.poll(() => probes, { timeout: 5_000, interval: 50 }).toBeGreaterThan(0); // it answered once

@@ -4,7 +4,10 @@ import { UwsRequest } from '../../src/transport/uws-request.js';
 
 /** uWS's response as far as the peer address goes; counts how often it is asked. */
 function peer(bytes: number[]) {
-  const res = { asked: 0, getRemoteAddress: () => (res.asked++, new Uint8Array(bytes).buffer), getRemoteAddressAsText: () => new ArrayBuffer(0) };
+  const res = { asked: 0, getRemoteAddress: () => {
+      res.asked++;
+      return new Uint8Array(bytes).buffer;
+    }, getRemoteAddressAsText: () => new ArrayBuffer(0) };
   return res;
 }
 const request = (res: ReturnType<typeof peer>) => new UwsRequest('GET', '/v1/widgets/broad', '', {}, res as unknown as HttpResponse, 'id-1');

@@ -160,8 +160,10 @@ export function createSimulatedPrices(opts: SimulatedPricesOptions): PriceSource
         const tickAt = (ms: number): Tick => ({ asset, price: walk.at(ms), ts: new Date(ms).toISOString(), source: 'simulator' });
         // Oldest first, so the spot ends on the newest of them.
         const starts = [...new Set(HORIZONS.map((h) => windowAt(startMs, h).startMs))].sort((a, b) => a - b).map(tickAt);
-        starts.forEach((t) => onTick(t));
-        for (const after of START_TICKS_AGAIN_AFTER_MS) again.push(setTimeout(() => starts.forEach((t) => onTick(t)), after));
+        for (const t of starts) onTick(t);
+        for (const after of START_TICKS_AGAIN_AFTER_MS) again.push(setTimeout(() => {
+              for (const t of starts) onTick(t);
+            }, after));
         const { next } = createRng(key(opts.seed, 'sim-price-timing', asset));
         let last = startMs;
         const loop = () => {

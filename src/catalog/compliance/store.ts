@@ -47,7 +47,7 @@ export async function readCompliance(redis: Redis): Promise<StoredCompliance> {
   const suspensions: Suspension[] = [];
   const invalid: string[] = [];
   for (const [field, json] of Object.entries(entries)) {
-    let parsed;
+    let parsed: ReturnType<typeof Suspension.safeParse> | undefined;
     try {
       parsed = Suspension.safeParse(JSON.parse(json));
     } catch {

@@ -203,7 +203,9 @@ class PredictwireWidget extends HTMLElement {
     // Sizes go through the CSSOM, never a style attribute (blocked by a strict CSP).
     const skeleton = this.#root.querySelector('.sk') as HTMLElement | null;
     if (skeleton) skeleton.style.minHeight = `${reservedHeight(this.#attr, this.clientWidth)}px`;
-    this.#root.querySelectorAll<HTMLElement>('[data-w]').forEach((bar) => (bar.style.width = `${bar.dataset.w}%`));
+    this.#root.querySelectorAll<HTMLElement>('[data-w]').forEach((bar) => {
+      bar.style.width = `${bar.dataset.w}%`;
+    });
     if (focused) (this.#root.querySelector(`[data-k="${CSS.escape(focused)}"],[data-outcome="${CSS.escape(focused)}"]`) as HTMLElement | null)?.focus();
     this.#tick();
   }

@@ -104,13 +104,13 @@ class SharedSocket {
         const topic = this.#pending.shift();
         const set = topic === undefined ? undefined : this.#topics.get(topic);
         this.#topics.delete(topic!);
-        set?.forEach((l) => l.refused());
+        for (const l of set ?? []) l.refused();
         if (!this.#topics.size) this.#close();
       } else if (msg.topic && msg.data) {
         const i = this.#pending.indexOf(msg.topic);
         if (i >= 0) this.#pending.splice(i, 1);
         this.#failures = 0;
-        this.#topics.get(msg.topic)?.forEach((l) => l.data(msg.data));
+        for (const l of this.#topics.get(msg.topic) ?? []) l.data(msg.data);
       }
     };
     ws.onclose = () => {
@@ -130,7 +130,7 @@ class SharedSocket {
   }
 
   #down(): void {
-    for (const set of this.#topics.values()) set.forEach((l) => l.down());
+    for (const set of this.#topics.values()) for (const l of set) l.down();
   }
 }
 

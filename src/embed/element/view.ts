@@ -99,7 +99,7 @@ const updatedAt = (p: Payload): string | undefined =>
 export function renderView(s: ViewState, L: Labels): string {
   const p = s.payload;
   // An own-property test: a kind such as "constructor" must not find Object's.
-  const label = L[Object.prototype.hasOwnProperty.call(TITLES, s.kind) ? TITLES[s.kind as Kind] : 'titleOther'];
+  const label = L[Object.hasOwn(TITLES, s.kind) ? TITLES[s.kind as Kind] : 'titleOther'];
   let content: string;
   if (p) {
     const locale = formatLocale(s.locale, L);

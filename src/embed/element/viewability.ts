@@ -20,7 +20,10 @@ export class Viewability {
       ([entry]) => {
         clearTimeout(this.#timer);
         this.#viewable = false;
-        if (entry && entry.intersectionRatio >= VIEWABLE_RATIO) this.#timer = setTimeout(() => ((this.#viewable = true), this.report()), VIEWABLE_MS);
+        if (entry && entry.intersectionRatio >= VIEWABLE_RATIO) this.#timer = setTimeout(() => {
+            this.#viewable = true;
+            this.report();
+          }, VIEWABLE_MS);
       },
       { threshold: [0, VIEWABLE_RATIO] },
     );

@@ -90,7 +90,7 @@ export function reportsRoute(deps: Deps): Handler {
     const q = parseQuery(ReportQuery, req.query);
     const advertiserId = req.headers['x-advertiser-id']!;
     const request = reportRequest(advertiserId, q, deps.now());
-    let report;
+    let report: Awaited<ReturnType<typeof readReport>>;
     try {
       report = await readReport(deps.redis, request, deps.snapshots.get('fx', 'daily')?.data);
     } catch (err) {

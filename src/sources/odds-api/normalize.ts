@@ -10,7 +10,7 @@ import { decimalToAmerican } from '../../domain/odds.js';
 import { AmericanOdds, type BookOdds, type League, type Matchup, type PricedLine } from '../../model/index.js';
 import { idField, parseEach } from '../http/parse.js';
 import type { Dropped } from '../quality/dropped.js';
-import { BOOKMAKER_OPERATORS, SPORT_KEYS, TeamResolver } from './mapping.js';
+import { BOOKMAKER_OPERATORS, SPORT_KEYS, type TeamResolver } from './mapping.js';
 import { OddsBookmaker, OddsEvent, OddsMarket } from './schemas.js';
 
 export type OddsFormat = 'american' | 'decimal';
