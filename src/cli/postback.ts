@@ -45,7 +45,10 @@ async function run(argv: string[]): Promise<number> {
     options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
   });
   const [command, operator] = positionals;
-  if (values.help) return (out(USAGE), 0);
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
   if (!command || !['create', 'rotate', 'retire', 'revoke', 'list'].includes(command)) throw new UsageError(command ? `unknown command "${command}"` : 'no command');
   if (command !== 'list' && !operator) throw new UsageError(`${command} needs an operator id`);
   // A secret for an operator we do not list could sign nothing we would count.

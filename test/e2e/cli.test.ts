@@ -122,7 +122,7 @@ describe('postback CLI', () => {
     const { secret } = JSON.parse(created.out) as { secret: string };
     expect(secret).toMatch(/^pwp_/);
     const rotated = await runWith(env, 'src/cli/postback.ts', 'rotate', 'limitless');
-    expect(rotated.out).toMatch(/^operator limitless\nsecret     pwp_\S+\n\(shown once: hand it to the operator now; the previous secret verifies until `retire`\)/);
+    expect(rotated.out).toMatch(/^operator limitless\nsecret {5}pwp_\S+\n\(shown once: hand it to the operator now; the previous secret verifies until `retire`\)/);
     const listed = await runWith(env, 'src/cli/postback.ts', 'list', '--json');
     const [entry] = (JSON.parse(listed.out) as Array<{ operatorId: string; secrets: unknown[] }>).filter((o) => o.operatorId === 'limitless');
     expect(entry!.secrets).toHaveLength(2);

@@ -143,7 +143,7 @@ export function postbackRoute(deps: Deps): Handler {
       atMs: nowMs,
     };
     const receipt = { operator_id: q.operator, event: q.event, event_id: q.event_id, click_id: q.click_id };
-    let outcome;
+    let outcome: Awaited<ReturnType<typeof writeConversions>>[number] | undefined;
     try {
       [outcome] = await deps.breaker.execute(() => writeConversions(deps.redis, [conversion]));
     } catch {
