@@ -110,7 +110,8 @@ export function cachedReply(req: Request, entry: CachedBody, shape: ReplyShape):
 }
 
 /** A JSON route's reply shape. */
-export const jsonShape = (headers: Readonly<Record<string, string>>) => new ReplyShape('application/json; charset=utf-8', headers);
+export const jsonShape = (headers: Readonly<Record<string, string>>) =>
+  new ReplyShape('application/json; charset=utf-8', headers);
 
 /** An uncached JSON reply (health, readiness, problems are built elsewhere). */
 export function json(status: number, payload: unknown, headers: Readonly<Record<string, string>> = {}): Reply {

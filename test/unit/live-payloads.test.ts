@@ -119,7 +119,8 @@ describe('LivePayloads for an advertiser', () => {
       (_topic, country) => pushed.push(country),
       () => true, // every public variant has subscribers
     );
-    const read = (advertiser?: string) => JSON.parse(live.latest('BTC', 5, 'US', advertiser).body.toString()) as { credited: string | null };
+    const read = (advertiser?: string) =>
+      JSON.parse(live.latest('BTC', 5, 'US', advertiser).body.toString()) as { credited: string | null };
     expect(read('acme').credited).toBe('acme');
     expect(read('zenith').credited).toBe('zenith');
     expect(read().credited).toBeNull();

@@ -9,7 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { openApiTypes, TYPES_FILE } from '../../src/dev/openapi-types.js';
 import type { components, paths } from '../../src/http/openapi-types.js';
 import type { ReportPayload } from '../../src/tracking/advertiser-report.js';
-import type { BroadWidgetPayload, EventWidgetPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import type {
+  BroadWidgetPayload,
+  EventWidgetPayload,
+  SportsbookWidgetPayload,
+} from '../../src/widgets/payload-schemas.js';
 
 type Schemas = components['schemas'];
 

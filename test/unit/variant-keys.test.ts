@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { VariantKeys } from '../../src/serve/variant-keys.js';
 
-const joined = (parts: readonly unknown[]) => parts.map((p) => (typeof p === 'object' && p !== null ? (p as { version: number }).version : String(p))).join('|');
+const joined = (parts: readonly unknown[]) =>
+  parts.map((p) => (typeof p === 'object' && p !== null ? (p as { version: number }).version : String(p))).join('|');
 
 describe('VariantKeys', () => {
   it('makes a key once per combination of parts and hands back the same slot after', () => {

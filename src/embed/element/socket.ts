@@ -40,7 +40,9 @@ class SharedSocket {
   #flushTimer?: ReturnType<typeof setTimeout>;
 
   constructor(private readonly url: string) {
-    document.addEventListener('visibilitychange', () => (document.visibilityState === 'hidden' ? this.#close() : this.#open()));
+    document.addEventListener('visibilitychange', () =>
+      document.visibilityState === 'hidden' ? this.#close() : this.#open(),
+    );
   }
 
   /** Adds a listener of `topic`; returns its removal. */
