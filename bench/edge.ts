@@ -10,7 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { freePort } from '../src/process/free-port.js';
-import { cloudflareHeaders, EDGE_JURISDICTIONS, hasNginx, NGINX, originRequests, startEdge } from '../test/support/edge.js';
+import {
+  cloudflareHeaders,
+  EDGE_JURISDICTIONS,
+  hasNginx,
+  NGINX,
+  originRequests,
+  startEdge,
+} from '../test/support/edge.js';
 import { pinned } from './lib/cpu.js';
 import type { BenchOptions } from './lib/options.js';
 import { startStack } from './lib/stack.js';
@@ -39,7 +46,14 @@ type Log = (line: string) => void;
 /** The wrk script: cycles through `requests`, counts X-Cache-Status, prints the counts at the end. */
 function wrkScript(requests: EdgeRequest[]): string {
   const lua = (s: string) => JSON.stringify(s);
-  const list = requests.map((r) => `{${lua(r.path)},{${Object.entries(r.headers).map(([k, v]) => `[${lua(k)}]=${lua(v)}`).join(',')}}}`).join(',\n');
+  const list = requests
+    .map(
+      (r) =>
+        `{${lua(r.path)},{${Object.entries(r.headers)
+          .map(([k, v]) => `[${lua(k)}]=${lua(v)}`)
+          .join(',')}}}`,
+    )
+    .join(',\n');
   return `local reqs = {\n${list}\n}
 local i = 0
 hit, stale, updating, miss, other = 0, 0, 0, 0, 0
@@ -71,7 +85,12 @@ export async function runEdge(o: BenchOptions, log: Log): Promise<EdgeResult> {
   const stack = await startStack({ withData: true, backgroundCpus: LOAD_CPU });
   const adminPort = await freePort();
   try {
-    const api = await stack.startApi({ TRUST_PROXY: '127.0.0.1', CDN_GEO: 'cloudflare', ADMIN_PORT: String(adminPort), ADMIN_HOST: '127.0.0.1' });
+    const api = await stack.startApi({
+      TRUST_PROXY: '127.0.0.1',
+      CDN_GEO: 'cloudflare',
+      ADMIN_PORT: String(adminPort),
+      ADMIN_HOST: '127.0.0.1',
+    });
     const edge = await startEdge(api.port);
     try {
       const catalog = (await (await fetch(`${api.base}/v1/catalog`)).json()) as { events: Array<{ slug: string }> };
@@ -86,7 +105,12 @@ export async function runEdge(o: BenchOptions, log: Log): Promise<EdgeResult> {
           (route.endsWith('/broad') ? LANGUAGES : LANGUAGES.slice(0, 1)).map((language) => ({
             route,
             path,
-            headers: { ...cloudflareHeaders(j), 'Accept-Language': language, 'Accept-Encoding': 'gzip, deflate, br', 'User-Agent': BROWSER },
+            headers: {
+              ...cloudflareHeaders(j),
+              'Accept-Language': language,
+              'Accept-Encoding': 'gzip, deflate, br',
+              'User-Agent': BROWSER,
+            },
             variant: `${j.join('-')}|${language}`,
           })),
         ),
@@ -102,14 +126,25 @@ export async function runEdge(o: BenchOptions, log: Log): Promise<EdgeResult> {
       const file = join(mkdtempSync(join(tmpdir(), 'pw-bench-edge-')), 'mix.lua');
       writeFileSync(file, wrkScript(requests));
       const seconds = o.seconds * 10;
-      log(`edge: ${requests.length} variants over ${EDGE_JURISDICTIONS.length} jurisdictions, wrk -t1 -c${o.connections} for ${seconds} s through nginx`);
+      log(
+        `edge: ${requests.length} variants over ${EDGE_JURISDICTIONS.length} jurisdictions, wrk -t1 -c${o.connections} for ${seconds} s through nginx`,
+      );
       const before = await originRequests(`http://127.0.0.1:${adminPort}`);
-      const [cmd, ...args] = pinned(LOAD_CPU, ['wrk', '-t1', `-c${o.connections}`, `-d${seconds}s`, '-s', file, edge.base]);
+      const [cmd, ...args] = pinned(LOAD_CPU, [
+        'wrk',
+        '-t1',
+        `-c${o.connections}`,
+        `-d${seconds}s`,
+        '-s',
+        file,
+        edge.base,
+      ]);
       const run = spawnSync(cmd!, args, { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
       const after = await originRequests(`http://127.0.0.1:${adminPort}`);
       const wrk = parseWrk(run.stdout);
       const counts = /EDGE (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(run.stdout)?.slice(1).map(Number);
-      if (!counts || !Number.isFinite(wrk.rps)) throw new Error(`edge: wrk printed no result:\n${run.stdout}${run.stderr}`);
+      if (!counts || !Number.isFinite(wrk.rps))
+        throw new Error(`edge: wrk printed no result:\n${run.stdout}${run.stderr}`);
       const [hit, stale, updating, miss, other] = counts as [number, number, number, number, number];
       const total = hit + stale + updating + miss + other;
       const fromCache = (hit + stale + updating) / total;
@@ -117,7 +152,8 @@ export async function runEdge(o: BenchOptions, log: Log): Promise<EdgeResult> {
       let bound = 0;
       for (const [route] of kinds) {
         asked += (after.get(route) ?? 0) - (before.get(route) ?? 0);
-        bound += (requests.filter((r) => r.route === route).length * Math.ceil(seconds / sMaxAge.get(route)!)) / seconds;
+        bound +=
+          (requests.filter((r) => r.route === route).length * Math.ceil(seconds / sMaxAge.get(route)!)) / seconds;
       }
       const originRate = asked / seconds;
       out.rows.push(
@@ -128,7 +164,12 @@ export async function runEdge(o: BenchOptions, log: Log): Promise<EdgeResult> {
           predictwire: `${(fromCache * 100).toFixed(1)} % (hit ${int(hit)}, stale ${int(stale + updating)}, miss ${int(miss)})`,
           ratio: fixed(fromCache),
           target: `≥ ${HIT_TARGET}`,
-          result: wrk.non2xx + wrk.socketErrors > 0 ? `FAIL (${wrk.non2xx + wrk.socketErrors} errors)` : fromCache >= HIT_TARGET ? 'pass' : 'FAIL',
+          result:
+            wrk.non2xx + wrk.socketErrors > 0
+              ? `FAIL (${wrk.non2xx + wrk.socketErrors} errors)`
+              : fromCache >= HIT_TARGET
+                ? 'pass'
+                : 'FAIL',
         },
         {
           area: 'edge',
@@ -140,8 +181,18 @@ export async function runEdge(o: BenchOptions, log: Log): Promise<EdgeResult> {
           result: originRate <= bound ? 'pass' : 'FAIL',
         },
       );
-      out.details.push({ part: 'edge', seconds, variants: requests.length, sMaxAge: Object.fromEntries(sMaxAge), counts: { hit, stale, updating, miss, other }, wrk, originByRoute: Object.fromEntries(kinds.map(([r]) => [r, (after.get(r) ?? 0) - (before.get(r) ?? 0)])) });
-      log(`  from the cache ${(fromCache * 100).toFixed(1)} %, origin ${originRate.toFixed(1)} req/s (bound ${bound.toFixed(1)})`);
+      out.details.push({
+        part: 'edge',
+        seconds,
+        variants: requests.length,
+        sMaxAge: Object.fromEntries(sMaxAge),
+        counts: { hit, stale, updating, miss, other },
+        wrk,
+        originByRoute: Object.fromEntries(kinds.map(([r]) => [r, (after.get(r) ?? 0) - (before.get(r) ?? 0)])),
+      });
+      log(
+        `  from the cache ${(fromCache * 100).toFixed(1)} %, origin ${originRate.toFixed(1)} req/s (bound ${bound.toFixed(1)})`,
+      );
     } finally {
       await edge.stop();
     }

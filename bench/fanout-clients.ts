@@ -62,7 +62,11 @@ async function handle(req: ClientRequest): Promise<Omit<ClientReply, 'id'>> {
   switch (req.op) {
     case 'connect':
       for (let i = 0; i < req.count; i += BATCH) {
-        clients.push(...(await Promise.all(Array.from({ length: Math.min(BATCH, req.count - i) }, () => open(req.url, req.topic)))));
+        clients.push(
+          ...(await Promise.all(
+            Array.from({ length: Math.min(BATCH, req.count - i) }, () => open(req.url, req.topic)),
+          )),
+        );
       }
       return { connected: clients.length };
     case 'count':

@@ -117,7 +117,10 @@ async function widgetFrame(api: ServiceProcess, pub: Redis, price: number): Prom
     await new Promise((r, j) => ws.once('open', r).once('error', j));
     ws.send(JSON.stringify({ op: 'subscribe', topic: TOPIC }));
     await sleep(200);
-    await pub.publish(ticksChannel(ASSET), JSON.stringify({ asset: ASSET, price, ts: new Date().toISOString(), source: 'bench' }));
+    await pub.publish(
+      ticksChannel(ASSET),
+      JSON.stringify({ asset: ASSET, price, ts: new Date().toISOString(), source: 'bench' }),
+    );
     return await frame;
   } finally {
     ws.terminate();
@@ -164,7 +167,17 @@ class Fanout {
     const measured = new Set(published.map((p) => p.price));
     const m = matchByPrice(published, new Map([...arrivals].filter(([price]) => measured.has(price))));
     const ticksNeverSent = published.filter((p) => !arrivals.get(p.price)?.length).length;
-    return { label: t.label, subscribers: n, latenciesMs: m.latenciesMs, expected: n * ticks, delivered: m.latenciesMs.length, unmatched: m.unmatched, closedEarly, ticksNeverSent, rssKbPerSocket };
+    return {
+      label: t.label,
+      subscribers: n,
+      latenciesMs: m.latenciesMs,
+      expected: n * ticks,
+      delivered: m.latenciesMs.length,
+      unmatched: m.unmatched,
+      closedEarly,
+      ticksNeverSent,
+      rssKbPerSocket,
+    };
   }
 
   async underFeed(t: Target, n: number, seconds: number): Promise<PhaseResult> {
@@ -186,14 +199,27 @@ class Fanout {
     sub.disconnect();
     await this.pool.close();
     const m = matchByPrice(ticks, arrivals, STAMP_SLACK_US);
-    return { label: t.label, subscribers: n, latenciesMs: m.latenciesMs, expected: Number.NaN, delivered: m.latenciesMs.length, unmatched: m.unmatched, closedEarly, rssKbPerSocket };
+    return {
+      label: t.label,
+      subscribers: n,
+      latenciesMs: m.latenciesMs,
+      expected: Number.NaN,
+      delivered: m.latenciesMs.length,
+      unmatched: m.unmatched,
+      closedEarly,
+      rssKbPerSocket,
+    };
   }
 }
 
 /** Runs the raw publisher for the length of `fn`. */
 async function withRaw<T>(stack: Stack, templateFile: string, fn: (t: Target) => Promise<T>): Promise<T> {
   const port = await freePort();
-  const raw = await spawnTs('bench/raw-publisher.ts', { REDIS_URL: stack.redis.url }, { args: [templateFile, String(port), ticksChannel(ASSET)] });
+  const raw = await spawnTs(
+    'bench/raw-publisher.ts',
+    { REDIS_URL: stack.redis.url },
+    { args: [templateFile, String(port), ticksChannel(ASSET)] },
+  );
   try {
     await waitForLine(raw, 'listening');
     await sleep(SETTLE_MS);
@@ -211,12 +237,20 @@ export interface FanoutResult {
 /** The fan-out parts selected in `o`: leading edge at each subscriber count, then under the simulator feed. */
 export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult> {
   const out: FanoutResult = { rows: [], details: [] };
-  const counts = [...(o.parts.includes('fanout') ? o.subscribers : []), ...(o.parts.includes('feed') ? [o.feedSubscribers] : [])];
+  const counts = [
+    ...(o.parts.includes('fanout') ? o.subscribers : []),
+    ...(o.parts.includes('feed') ? [o.feedSubscribers] : []),
+  ];
   const most = Math.max(...counts);
   const limit = hardFdLimit();
-  if (most + FD_MARGIN > limit) throw new Error(`${most} subscribers need more open files than the hard limit (${limit}) allows; raise it (ulimit -Hn) or pass fewer --subscribers`);
+  if (most + FD_MARGIN > limit)
+    throw new Error(
+      `${most} subscribers need more open files than the hard limit (${limit}) allows; raise it (ulimit -Hn) or pass fewer --subscribers`,
+    );
   // The bench follows the configured coalescing interval (LIVE_PUSH_INTERVAL_MS from this environment).
-  const push: Record<string, string> = process.env.LIVE_PUSH_INTERVAL_MS ? { LIVE_PUSH_INTERVAL_MS: process.env.LIVE_PUSH_INTERVAL_MS } : {};
+  const push: Record<string, string> = process.env.LIVE_PUSH_INTERVAL_MS
+    ? { LIVE_PUSH_INTERVAL_MS: process.env.LIVE_PUSH_INTERVAL_MS }
+    : {};
   const pushMs = loadConfig(apiEnv('redis://127.0.0.1:6379', push)).live.pushIntervalMs;
   const spacingMs = Math.max(250, Math.ceil(pushMs * 2.5));
 
@@ -238,7 +272,11 @@ export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult
       const api = await stack.startApi(apiExtra);
       try {
         await sleep(SETTLE_MS);
-        return await fn({ label: 'predictwire', url: `ws://127.0.0.1:${api.port}/v1/ws?fallback_geo=US-NJ`, pid: api.child.pid! });
+        return await fn({
+          label: 'predictwire',
+          url: `ws://127.0.0.1:${api.port}/v1/ws?fallback_geo=US-NJ`,
+          pid: api.child.pid!,
+        });
       } finally {
         await api.stop();
       }
@@ -246,7 +284,9 @@ export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult
     const f = new Fanout(stack, pool, pub, spacingMs, log);
 
     if (o.parts.includes('fanout')) {
-      log(`fanout: ${o.clientProcs} client processes, ${o.ticks} ticks ${spacingMs} ms apart (push interval ${pushMs} ms), frame ${frame.length} bytes`);
+      log(
+        `fanout: ${o.clientProcs} client processes, ${o.ticks} ticks ${spacingMs} ms apart (push interval ${pushMs} ms), frame ${frame.length} bytes`,
+      );
       // Unmeasured: warms the client processes' JIT, so the first measured phase is not penalized.
       await withRaw(stack, templateFile, (t) => f.leadingEdge(t, Math.min(1_000, ...o.subscribers), 5));
       for (const n of o.subscribers) {
@@ -291,8 +331,18 @@ export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult
           },
         );
         for (const r of [...raws, ...pws]) {
-          out.details.push({ part: 'fanout', ...r, latenciesMs: undefined, first: r.latenciesMs[0], p50: percentile(r.latenciesMs, 50), p99: percentile(r.latenciesMs, 99), max: r.latenciesMs.at(-1) });
-          log(`  ${int(n)} ${r.label}: ${summary(r)}, delivered ${int(r.delivered)} of ${int(r.expected)}, ${fixed(r.rssKbPerSocket, 1)} KiB/socket`);
+          out.details.push({
+            part: 'fanout',
+            ...r,
+            latenciesMs: undefined,
+            first: r.latenciesMs[0],
+            p50: percentile(r.latenciesMs, 50),
+            p99: percentile(r.latenciesMs, 99),
+            max: r.latenciesMs.at(-1),
+          });
+          log(
+            `  ${int(n)} ${r.label}: ${summary(r)}, delivered ${int(r.delivered)} of ${int(r.expected)}, ${fixed(r.rssKbPerSocket, 1)} KiB/socket`,
+          );
         }
       }
     }
@@ -314,8 +364,18 @@ export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult
         result: '',
       });
       for (const r of [raw, pw]) {
-        out.details.push({ part: 'feed', ...r, latenciesMs: undefined, first: r.latenciesMs[0], p50: percentile(r.latenciesMs, 50), p99: percentile(r.latenciesMs, 99), max: r.latenciesMs.at(-1) });
-        log(`  ${r.label}: ${summary(r)}, ${int(r.delivered)} frames matched, ${r.unmatched} unmatched, ${r.closedEarly} dropped`);
+        out.details.push({
+          part: 'feed',
+          ...r,
+          latenciesMs: undefined,
+          first: r.latenciesMs[0],
+          p50: percentile(r.latenciesMs, 50),
+          p99: percentile(r.latenciesMs, 99),
+          max: r.latenciesMs.at(-1),
+        });
+        log(
+          `  ${r.label}: ${summary(r)}, ${int(r.delivered)} frames matched, ${r.unmatched} unmatched, ${r.closedEarly} dropped`,
+        );
       }
     }
   } finally {

@@ -22,13 +22,25 @@ try {
   }
   const rows = [];
   for (const e of events) {
-    const [fine, hourly] = await Promise.all([redis.memory('USAGE', historyKey(e.slug, '5m')), redis.memory('USAGE', historyKey(e.slug, '1h'))]);
+    const [fine, hourly] = await Promise.all([
+      redis.memory('USAGE', historyKey(e.slug, '5m')),
+      redis.memory('USAGE', historyKey(e.slug, '1h')),
+    ]);
     const quotes = e.outcomes.reduce((n, o) => n + o.quotes.length, 0);
-    rows.push({ slug: e.slug, outcomes: e.outcomes.length, quotes, points5m: await redis.zcard(historyKey(e.slug, '5m')), points1h: await redis.zcard(historyKey(e.slug, '1h')), bytes: Number(fine) + Number(hourly) });
+    rows.push({
+      slug: e.slug,
+      outcomes: e.outcomes.length,
+      quotes,
+      points5m: await redis.zcard(historyKey(e.slug, '5m')),
+      points1h: await redis.zcard(historyKey(e.slug, '1h')),
+      bytes: Number(fine) + Number(hourly),
+    });
   }
   console.table(rows);
   const total = rows.reduce((s, r) => s + r.bytes, 0);
-  console.log(`events: ${rows.length}; mean per event: ${Math.round(total / rows.length / 1024)} KiB; max: ${Math.round(Math.max(...rows.map((r) => r.bytes)) / 1024)} KiB; per quote: ${Math.round(total / rows.reduce((s, r) => s + r.quotes, 0) / 1024)} KiB`);
+  console.log(
+    `events: ${rows.length}; mean per event: ${Math.round(total / rows.length / 1024)} KiB; max: ${Math.round(Math.max(...rows.map((r) => r.bytes)) / 1024)} KiB; per quote: ${Math.round(total / rows.reduce((s, r) => s + r.quotes, 0) / 1024)} KiB`,
+  );
 } finally {
   redis.disconnect();
   await server.stop();

@@ -28,7 +28,32 @@ const SERVER_CPU = 0;
 const LOAD_CPU = 1;
 const TARGET = 0.7;
 const MAX_URLS = 10_000;
-const GEOS = ['US-NJ', 'US-NY', 'US-PA', 'US-MI', 'US-IL', 'US-TX', 'US-CA', 'CA-ON', 'CA-QC', 'GB', 'IE', 'DE', 'FR', 'ES', 'IT', 'NL', 'SE', 'BR', 'MX', 'JP', 'AU', 'IN', 'ZA', 'NG'];
+const GEOS = [
+  'US-NJ',
+  'US-NY',
+  'US-PA',
+  'US-MI',
+  'US-IL',
+  'US-TX',
+  'US-CA',
+  'CA-ON',
+  'CA-QC',
+  'GB',
+  'IE',
+  'DE',
+  'FR',
+  'ES',
+  'IT',
+  'NL',
+  'SE',
+  'BR',
+  'MX',
+  'JP',
+  'AU',
+  'IN',
+  'ZA',
+  'NG',
+];
 const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'BRL', 'MXN', 'JPY', 'CHF', 'INR'];
 
 export interface MixedResult {
@@ -44,12 +69,20 @@ function mixedPaths(slugs: string[], leagues: string[]): string[] {
   const out: string[] = [];
   for (const geo of GEOS) {
     for (const a of adv) {
-      for (const asset of ['BTC', 'ETH']) for (const h of [5, 15]) out.push(`/v1/widgets/live-market?asset=${asset}&horizon_minutes=${h}&fallback_geo=${geo}${a}`);
-      for (const league of leagues) for (const f of ['american', 'decimal', 'fractional']) out.push(`/v1/widgets/sportsbook?league=${league}&odds_format=${f}&fallback_geo=${geo}${a}`);
-      for (const slug of slugs) for (const f of ['cents', 'implied_pct', 'decimal']) out.push(`/v1/widgets/event?slug=${slug}&display_format=${f}&fallback_geo=${geo}${a}`);
+      for (const asset of ['BTC', 'ETH'])
+        for (const h of [5, 15])
+          out.push(`/v1/widgets/live-market?asset=${asset}&horizon_minutes=${h}&fallback_geo=${geo}${a}`);
+      for (const league of leagues)
+        for (const f of ['american', 'decimal', 'fractional'])
+          out.push(`/v1/widgets/sportsbook?league=${league}&odds_format=${f}&fallback_geo=${geo}${a}`);
+      for (const slug of slugs)
+        for (const f of ['cents', 'implied_pct', 'decimal'])
+          out.push(`/v1/widgets/event?slug=${slug}&display_format=${f}&fallback_geo=${geo}${a}`);
     }
     // The broad widget's bodies stay within the payload cache's 5,000 per kind.
-    for (const currency of CURRENCIES) for (let limit = 1; limit <= 20; limit++) out.push(`/v1/widgets/broad?limit=${limit}&currency=${currency}&fallback_geo=${geo}`);
+    for (const currency of CURRENCIES)
+      for (let limit = 1; limit <= 20; limit++)
+        out.push(`/v1/widgets/broad?limit=${limit}&currency=${currency}&fallback_geo=${geo}`);
   }
   return out.slice(0, MAX_URLS);
 }
@@ -61,11 +94,17 @@ function cyclingScript(paths: string[]): string {
 }
 
 /** The median CPU time the server spent per request over `runs`. */
-const cpu = (runs: Array<{ cpuUsPerRequest: number }>) => `${median(runs.map((r) => r.cpuUsPerRequest)).toFixed(1)} µs CPU`;
+const cpu = (runs: Array<{ cpuUsPerRequest: number }>) =>
+  `${median(runs.map((r) => r.cpuUsPerRequest)).toFixed(1)} µs CPU`;
 
 /** Each run's CPU per request and, for the API, bodies built a second: "15.2 µs · 690 builds/s". */
 const perRun = (runs: MixedRun[]) =>
-  runs.map((r) => `${r.cpuUsPerRequest.toFixed(1)} µs${r.buildsPerSecond === undefined ? '' : ` · ${int(r.buildsPerSecond)} builds/s`}`).join(', ');
+  runs
+    .map(
+      (r) =>
+        `${r.cpuUsPerRequest.toFixed(1)} µs${r.buildsPerSecond === undefined ? '' : ` · ${int(r.buildsPerSecond)} builds/s`}`,
+    )
+    .join(', ');
 
 /** A wrk run with the CPU time the server spent per request and, for the API, the bodies it built a second. */
 type MixedRun = WrkResult & { cpuUsPerRequest: number; buildsPerSecond?: number };
@@ -91,7 +130,8 @@ async function runMixed(server: Server, file: string, o: BenchOptions): Promise<
   if (!Number.isFinite(result.rps)) throw new Error(`mixed: wrk printed no result:\n${run.stdout}${run.stderr}`);
   const cpuUsPerRequest = pid === undefined ? Number.NaN : (cpuTimeUs(pid) - before) / result.requests;
   const buildsAfter = await server.builds?.();
-  const buildsPerSecond = buildsBefore === undefined || buildsAfter === undefined ? undefined : (buildsAfter - buildsBefore) / o.seconds;
+  const buildsPerSecond =
+    buildsBefore === undefined || buildsAfter === undefined ? undefined : (buildsAfter - buildsBefore) / o.seconds;
   return { ...result, cpuUsPerRequest, buildsPerSecond };
 }
 
@@ -100,7 +140,16 @@ const WARM_SECONDS = 1;
 
 /** wrk with `file` against `base` on the load generator's core, blocking until it is done. */
 function wrk(base: string, file: string, connections: number, seconds: number) {
-  const [cmd, ...args] = pinned(LOAD_CPU, ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', file, base]);
+  const [cmd, ...args] = pinned(LOAD_CPU, [
+    'wrk',
+    '-t1',
+    `-c${connections}`,
+    `-d${seconds}s`,
+    '--latency',
+    '-s',
+    file,
+    base,
+  ]);
   return spawnSync(cmd!, args, { encoding: 'utf8', timeout: (seconds + 30) * 1000 });
 }
 
@@ -112,7 +161,11 @@ async function buildsSoFar(adminPort: number): Promise<number> {
   const text = await new Promise<string>((resolve, reject) => {
     get(`http://127.0.0.1:${adminPort}/metrics`, { agent: false }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve(body)).on('error', reject);
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (body += chunk))
+        .on('end', () => resolve(body))
+        .on('error', reject);
     }).on('error', reject);
   });
   let sum = 0;
@@ -130,7 +183,13 @@ export async function runMixedWorkload(o: BenchOptions, log: Log): Promise<Mixed
   const out: MixedResult = { rows: [], details: [] };
   // Still data first: what serving many URLs costs per request. Then moving data, as in production:
   // that plus rebuilding every variant at each data change.
-  await measure(out, { ...o, rounds: Math.max(o.rounds, STILL_ROUNDS), seconds: Math.max(o.seconds, STILL_SECONDS) }, log, 'data still', true);
+  await measure(
+    out,
+    { ...o, rounds: Math.max(o.rounds, STILL_ROUNDS), seconds: Math.max(o.seconds, STILL_SECONDS) },
+    log,
+    'data still',
+    true,
+  );
   await measure(out, { ...o, seconds: Math.max(o.seconds, MOVING_SECONDS) }, log, 'data moving', false);
   return out;
 }
@@ -143,8 +202,13 @@ async function measure(out: MixedResult, o: BenchOptions, log: Log, label: strin
     const api = await stack.startApi({ API_WORKERS: '1', ADMIN_PORT: String(adminPort) }, { cpus: SERVER_CPU });
     const catalog = (await (await fetch(`${api.base}/v1/catalog`)).json()) as { events: Array<{ slug: string }> };
     const leagues: string[] = [];
-    for (const league of LEAGUES) if ((await fetch(`${api.base}/v1/widgets/sportsbook?league=${league}&fallback_geo=US-NJ`)).status === 200) leagues.push(league);
-    const paths = mixedPaths(catalog.events.map((e) => e.slug), leagues);
+    for (const league of LEAGUES)
+      if ((await fetch(`${api.base}/v1/widgets/sportsbook?league=${league}&fallback_geo=US-NJ`)).status === 200)
+        leagues.push(league);
+    const paths = mixedPaths(
+      catalog.events.map((e) => e.slug),
+      leagues,
+    );
     // Every URL once: bodies built, and only 200s (a 404 or 503 would measure something else).
     for (const path of paths) {
       const res = await fetch(`${api.base}${path}`, { headers: { 'accept-encoding': BROWSER_AE } });
@@ -158,7 +222,12 @@ async function measure(out: MixedResult, o: BenchOptions, log: Log, label: strin
     writeFileSync(manyFile, cyclingScript(paths));
     writeFileSync(oneFile, cyclingScript([single]));
     log(`mixed, ${label}: ${paths.length} distinct URLs against one (${single}), ${o.rounds} rounds x ${o.seconds} s`);
-    const runs = await alternate({ base: api.base, pid: api.child.pid, builds: () => buildsSoFar(adminPort) }, oneFile, manyFile, o);
+    const runs = await alternate(
+      { base: api.base, pid: api.child.pid, builds: () => buildsSoFar(adminPort) },
+      oneFile,
+      manyFile,
+      o,
+    );
     if (stillData) await rawReplayRow(out, o, log, api.port, paths, single, manyFile, oneFile);
     report(out, log, label, paths.length, single, runs, TARGET);
   } finally {
@@ -172,12 +241,26 @@ async function measure(out: MixedResult, o: BenchOptions, log: Log, label: strin
  * that does nothing else, so the API's ratio can be read against it. Data still: the answers
  * captured are the ones the API serves.
  */
-async function rawReplayRow(out: MixedResult, o: BenchOptions, log: Log, apiPort: number, paths: string[], single: string, manyFile: string, oneFile: string): Promise<void> {
+async function rawReplayRow(
+  out: MixedResult,
+  o: BenchOptions,
+  log: Log,
+  apiPort: number,
+  paths: string[],
+  single: string,
+  manyFile: string,
+  oneFile: string,
+): Promise<void> {
   const entries: ReplayEntry[] = [];
   for (const target of paths) {
     const answer = await capture(apiPort, target, { 'Accept-Encoding': BROWSER_AE });
     const { path, query } = splitPath(target);
-    entries.push({ key: replayKey(path, query, BROWSER_AE), status: answer.status, headers: replayHeaders(answer), bodyBase64: answer.body.toString('base64') });
+    entries.push({
+      key: replayKey(path, query, BROWSER_AE),
+      status: answer.status,
+      headers: replayHeaders(answer),
+      bodyBase64: answer.body.toString('base64'),
+    });
   }
   if (!paths.includes(single)) throw new Error(`mixed: the single URL ${single} is not among the many`);
   const file = join(mkdtempSync(join(tmpdir(), 'pw-bench-mixed-')), 'replay.json');
@@ -210,7 +293,15 @@ async function alternate(server: Server, oneFile: string, manyFile: string, o: B
 }
 
 /** The table row, details and log line of one server's runs; without `target`, reported only. */
-function report(out: MixedResult, log: Log, label: string, urls: number, single: string, { one, many }: Runs, target?: number): void {
+function report(
+  out: MixedResult,
+  log: Log,
+  label: string,
+  urls: number,
+  single: string,
+  { one, many }: Runs,
+  target?: number,
+): void {
   const [oneRps, manyRps] = [median(one.map((r) => r.rps)), median(many.map((r) => r.rps))];
   const ratio = manyRps / oneRps;
   const errors = [...one, ...many].reduce((s, r) => s + r.non2xx + r.socketErrors, 0);
@@ -225,6 +316,8 @@ function report(out: MixedResult, log: Log, label: string, urls: number, single:
     result: errors ? `FAIL (${errors} errors)` : verdict,
   });
   out.details.push({ part: 'mixed', data: label, urls, single, one, many });
-  log(`  ${label}: one URL ${int(oneRps)} req/s (${cpu(one)}), ${urls} URLs ${int(manyRps)} req/s (${cpu(many)}), ratio ${fixed(ratio)}`);
+  log(
+    `  ${label}: one URL ${int(oneRps)} req/s (${cpu(one)}), ${urls} URLs ${int(manyRps)} req/s (${cpu(many)}), ratio ${fixed(ratio)}`,
+  );
   log(`    each run, one URL: ${perRun(one)}; ${urls} URLs: ${perRun(many)}`);
 }

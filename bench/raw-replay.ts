@@ -16,7 +16,9 @@ import { replayKey, type ReplayEntry } from './lib/replay.js';
 
 const entries = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as ReplayEntry[];
 const askPeer = process.argv[4] === 'peer';
-const answers = new Map(entries.map((e) => [e.key, { status: e.status, headers: e.headers, body: Buffer.from(e.bodyBase64, 'base64') }]));
+const answers = new Map(
+  entries.map((e) => [e.key, { status: e.status, headers: e.headers, body: Buffer.from(e.bodyBase64, 'base64') }]),
+);
 App()
   .get('/*', (res, req) => {
     if (askPeer) res.getRemoteAddress();

@@ -61,7 +61,12 @@ export interface RestResult {
 type Log = (line: string) => void;
 
 /** Polls `path` until it answers 200 and `ok(body)`; the last answer. */
-async function ready(port: number, path: string, headers: Record<string, string>, ok: (body: string) => boolean): Promise<CapturedResponse> {
+async function ready(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  ok: (body: string) => boolean,
+): Promise<CapturedResponse> {
   let last: CapturedResponse | undefined;
   for (let i = 0; i < 150; i++) {
     last = await capture(port, path, headers);
@@ -75,7 +80,12 @@ async function ready(port: number, path: string, headers: Record<string, string>
 async function endpoints(api: ServiceProcess, apiKey: string): Promise<Endpoint[]> {
   const adv = { 'x-advertiser-id': BENCH_ADVERTISER, 'x-api-key': apiKey };
   const browser = lang('en-US');
-  const list = await ready(api.port, '/advertiser/v1/widgets/events', adv, (b) => (JSON.parse(b) as { data: { events: string[] } }).data.events.length > 0);
+  const list = await ready(
+    api.port,
+    '/advertiser/v1/widgets/events',
+    adv,
+    (b) => (JSON.parse(b) as { data: { events: string[] } }).data.events.length > 0,
+  );
   const slug = (JSON.parse(list.body.toString()) as { data: { events: string[] } }).data.events[0]!;
   const out: Endpoint[] = BROAD_VISITORS.map(([geo, language]) => ({
     name: `broad ${geo} ${language.slice(0, 2)}`,
@@ -88,7 +98,12 @@ async function endpoints(api: ServiceProcess, apiKey: string): Promise<Endpoint[
     const res = await capture(api.port, `/v1/widgets/sportsbook?league=${league}&fallback_geo=US-NJ`, browser);
     if (res.statusCode === 200) leagues.push(league);
   }
-  for (const league of leagues) out.push({ name: `sportsbook ${league}`, path: `/v1/widgets/sportsbook?league=${league}&fallback_geo=US-NJ`, headers: browser });
+  for (const league of leagues)
+    out.push({
+      name: `sportsbook ${league}`,
+      path: `/v1/widgets/sportsbook?league=${league}&fallback_geo=US-NJ`,
+      headers: browser,
+    });
   for (const [asset, h] of LIVE) {
     const path = `/v1/widgets/live-market?asset=${asset}&horizon_minutes=${h}&fallback_geo=US-NJ`;
     await ready(api.port, path, browser, (b) => b.includes('"market_status":"open"'));
@@ -97,8 +112,16 @@ async function endpoints(api: ServiceProcess, apiKey: string): Promise<Endpoint[
   out.push(
     { name: 'adv broad', path: '/advertiser/v1/widgets/broad?geo=US-NJ', headers: adv },
     { name: 'adv event', path: `/advertiser/v1/widgets/event?slug=${slug}&geo=US-NJ`, headers: adv },
-    { name: `adv sportsbook ${leagues[0] ?? 'NBA'}`, path: `/advertiser/v1/widgets/sportsbook?league=${leagues[0] ?? 'NBA'}&geo=US-NJ`, headers: adv },
-    { name: 'adv live-market BTC 15', path: '/advertiser/v1/widgets/live-market?asset=BTC&horizon_minutes=15&geo=US-NJ', headers: adv },
+    {
+      name: `adv sportsbook ${leagues[0] ?? 'NBA'}`,
+      path: `/advertiser/v1/widgets/sportsbook?league=${leagues[0] ?? 'NBA'}&geo=US-NJ`,
+      headers: adv,
+    },
+    {
+      name: 'adv live-market BTC 15',
+      path: '/advertiser/v1/widgets/live-market?asset=BTC&horizon_minutes=15&geo=US-NJ',
+      headers: adv,
+    },
     { name: 'adv events', path: '/advertiser/v1/widgets/events', headers: adv },
     { name: 'adv specific', path: `/advertiser/v1/widgets/specific/${slug}?geo=US`, headers: adv },
   );
@@ -127,7 +150,12 @@ function alternate(servers: Server[], c: Pick<Case, 'path' | 'headers'>, o: Benc
   for (let r = 0; r < o.rounds; r++) {
     servers.forEach((s, i) => {
       const before = s.pid === undefined ? Number.NaN : cpuTimeUs(s.pid);
-      const run: Run = runWrk(`http://127.0.0.1:${s.port}${c.path}`, { seconds: o.seconds, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
+      const run: Run = runWrk(`http://127.0.0.1:${s.port}${c.path}`, {
+        seconds: o.seconds,
+        connections: o.connections,
+        headers: c.headers,
+        cpu: LOAD_CPU,
+      });
       if (s.pid !== undefined) run.cpuUsPerRequest = (cpuTimeUs(s.pid) - before) / run.requests;
       runs[i]!.push(run);
     });
@@ -169,7 +197,12 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
   const entries: ReplayEntry[] = [];
   for (const e of eps) {
     const sizes: Record<string, CapturedResponse> = {};
-    for (const [label, ae] of [['identity', undefined], ['gzip', 'gzip'], ['br', 'br'], ['browser', BROWSER_AE]] as const) {
+    for (const [label, ae] of [
+      ['identity', undefined],
+      ['gzip', 'gzip'],
+      ['br', 'br'],
+      ['browser', BROWSER_AE],
+    ] as const) {
       sizes[label] = await capture(api.port, e.path, { ...e.headers, ...(ae ? { 'Accept-Encoding': ae } : {}) });
     }
     out.wire.push({
@@ -182,10 +215,16 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
     for (const enc of ENCODINGS) {
       const headers = { ...e.headers, ...enc.headers };
       const answer = await capture(api.port, e.path, headers);
-      if (answer.statusCode !== 200) throw new Error(`${e.name}: GET ${e.path} answered ${answer.status}: ${answer.body.toString().slice(0, 300)}`);
+      if (answer.statusCode !== 200)
+        throw new Error(`${e.name}: GET ${e.path} answered ${answer.status}: ${answer.body.toString().slice(0, 300)}`);
       const { path, query } = splitPath(e.path);
       const key = replayKey(path, query, 'Accept-Encoding' in headers ? BROWSER_AE : '');
-      entries.push({ key, status: answer.status, headers: replayHeaders(answer), bodyBase64: answer.body.toString('base64') });
+      entries.push({
+        key,
+        status: answer.status,
+        headers: replayHeaders(answer),
+        bodyBase64: answer.body.toString('base64'),
+      });
       cases.push({ name: `${e.name} · ${enc.label}`, path: e.path, headers, answer });
     }
   }
@@ -193,7 +232,11 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
   writeFileSync(file, JSON.stringify(entries));
   const [rawPort, peerPort] = [await freePort(), await freePort()];
   const raw = await spawnTs('bench/raw-replay.ts', {}, { cpus: SERVER_CPU, args: [file, String(rawPort)] });
-  const rawPeer = await spawnTs('bench/raw-replay.ts', {}, { cpus: SERVER_CPU, args: [file, String(peerPort), 'peer'] });
+  const rawPeer = await spawnTs(
+    'bench/raw-replay.ts',
+    {},
+    { cpus: SERVER_CPU, args: [file, String(peerPort), 'peer'] },
+  );
   const rawServer: Server = { port: rawPort, pid: raw.child.pid };
   const peerServer: Server = { port: peerPort, pid: rawPeer.child.pid };
   try {
@@ -201,7 +244,11 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
     // The baseline must answer exactly what it captured (uWS's own Date and mark aside).
     for (const c of cases) {
       const replayed = await capture(rawPort, c.path, c.headers);
-      if (!replayed.body.equals(c.answer.body) || JSON.stringify(replayHeaders(replayed)) !== JSON.stringify(replayHeaders(c.answer)) || replayed.status !== c.answer.status) {
+      if (
+        !replayed.body.equals(c.answer.body) ||
+        JSON.stringify(replayHeaders(replayed)) !== JSON.stringify(replayHeaders(c.answer)) ||
+        replayed.status !== c.answer.status
+      ) {
         throw new Error(`the raw replay of ${c.name} differs from the server's answer`);
       }
     }
@@ -210,19 +257,46 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
     // Unmeasured, once: every case in turn, so the JIT has seen every route and coding before any
     // is measured, as in a server answering all widgets at once: every row then runs against the
     // same optimized code, not code still specialized for the routes measured so far.
-    for (const c of cases) runWrk(`http://127.0.0.1:${api.port}${c.path}`, { seconds: 1, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
+    for (const c of cases)
+      runWrk(`http://127.0.0.1:${api.port}${c.path}`, {
+        seconds: 1,
+        connections: o.connections,
+        headers: c.headers,
+        cpu: LOAD_CPU,
+      });
     for (const c of cases) {
       // Unmeasured: the case's own variant is hot again.
-      runWrk(`http://127.0.0.1:${api.port}${c.path}`, { seconds: 1, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
+      runWrk(`http://127.0.0.1:${api.port}${c.path}`, {
+        seconds: 1,
+        connections: o.connections,
+        headers: c.headers,
+        cpu: LOAD_CPU,
+      });
       const [base, peer, pw] = alternate([rawServer, peerServer, { port: api.port, pid: api.child.pid }], c, o);
       const plain = ratioRow('REST', `${c.name} (vs replay)`, base!, pw!);
       const { row, ratio } = ratioRow('REST', `${c.name} (vs replay + peer address)`, peer!, pw!, RATIO_TARGET);
       out.rows.push(plain.row, row);
-      out.details.push({ part: 'rest', case: c.name, path: c.path, headers: { ...c.headers, ...('x-api-key' in c.headers ? { 'x-api-key': '(redacted)' } : {}) }, bodyBytes: c.answer.body.length, raw: base, rawWithPeerAddress: peer, predictwire: pw });
-      log(`  ${c.name}: raw ${plain.row.baseline}  raw + peer ${row.baseline}  predictwire ${row.predictwire}  ratios ${fixed(plain.ratio)} / ${fixed(ratio)} ${row.result}`);
+      out.details.push({
+        part: 'rest',
+        case: c.name,
+        path: c.path,
+        headers: { ...c.headers, ...('x-api-key' in c.headers ? { 'x-api-key': '(redacted)' } : {}) },
+        bodyBytes: c.answer.body.length,
+        raw: base,
+        rawWithPeerAddress: peer,
+        predictwire: pw,
+      });
+      log(
+        `  ${c.name}: raw ${plain.row.baseline}  raw + peer ${row.baseline}  predictwire ${row.predictwire}  ratios ${fixed(plain.ratio)} / ${fixed(ratio)} ${row.result}`,
+      );
       if (c === cases[0]) {
         // What knowing the client costs a raw uWS app, from the same runs.
-        const cost = ratioRow('REST', `peer address alone (${c.name}): raw replay + getRemoteAddress() vs raw replay`, base!, peer!);
+        const cost = ratioRow(
+          'REST',
+          `peer address alone (${c.name}): raw replay + getRemoteAddress() vs raw replay`,
+          base!,
+          peer!,
+        );
         peerCost = cost.row;
       }
     }
@@ -239,13 +313,22 @@ async function cores(stack: Stack, o: BenchOptions, log: Log, out: RestResult): 
     const browser = lang('en-US');
     const cases = [
       { name: 'broad US', path: '/v1/widgets/broad?fallback_geo=US', headers: browser },
-      { name: 'live-market BTC 5', path: '/v1/widgets/live-market?asset=BTC&horizon_minutes=5&fallback_geo=US', headers: browser },
+      {
+        name: 'live-market BTC 5',
+        path: '/v1/widgets/live-market?asset=BTC&horizon_minutes=5&fallback_geo=US',
+        headers: browser,
+      },
     ];
     log(`cores: API_WORKERS=1 vs 2, server unpinned, wrk -t1 on CPU ${LOAD_CPU}`);
     for (const c of cases) {
       for (const api of [one, two]) {
         await ready(api.port, c.path, c.headers, () => true);
-        runWrk(`http://127.0.0.1:${api.port}${c.path}`, { seconds: 1, connections: o.connections, headers: c.headers, cpu: LOAD_CPU });
+        runWrk(`http://127.0.0.1:${api.port}${c.path}`, {
+          seconds: 1,
+          connections: o.connections,
+          headers: c.headers,
+          cpu: LOAD_CPU,
+        });
       }
       const [a, b] = alternate([one, two], c, o);
       const { row } = ratioRow('cores', `${c.name}: API_WORKERS 2 vs 1`, a!, b!);

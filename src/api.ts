@@ -88,7 +88,12 @@ const COLD_START_WAIT_MS = 5_000;
 const laterOf = (a: string | undefined, b: string) => (a !== undefined && a > b ? a : b);
 const earlierOf = (a: string, b: string) => (a < b ? a : b);
 
-export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLink, clock: Clock = systemClock): Promise<ApiProcess> {
+export async function startApi(
+  config: Config,
+  log: Logger,
+  worker?: ApiWorkerLink,
+  clock: Clock = systemClock,
+): Promise<ApiProcess> {
   // Stops run last registered first: feeds before the hub they push to, the server before the
   // buffers its requests fill, Redis last.
   const life = new Lifecycle();
@@ -104,19 +109,31 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const redisAtStart = await readyWithin(requestRedis, COLD_START_WAIT_MS);
 
   const snapshots = new SnapshotCache(redis, subscriber, log);
-  const freshness = new SnapshotFreshness(redis, log, { refreshSeconds: config.refreshSeconds, staleAfterIntervals: config.staleAfterIntervals });
+  const freshness = new SnapshotFreshness(redis, log, {
+    refreshSeconds: config.refreshSeconds,
+    staleAfterIntervals: config.staleAfterIntervals,
+  });
   // Redis away at start: serve the disk copy of the last snapshots, marked stale, rather than nothing.
   const disk = new SnapshotDisk(snapshotDir(config.dataDir), log);
   // Redis reachable but without snapshots (flushed, evicted): the same, for the ones it lacks.
   const missing = redisAtStart ? await missingInRedis(requestRedis) : EXPECTED_SNAPSHOTS;
-  const cold = missing.length > 0 && seedFromDisk(snapshots, freshness, snapshotDir(config.dataDir), log, missing, redisAtStart);
+  const cold =
+    missing.length > 0 && seedFromDisk(snapshots, freshness, snapshotDir(config.dataDir), log, missing, redisAtStart);
   if (!redisAtStart && !cold) await whenReady(requestRedis);
   // A change stamped by a writer whose clock is ahead counts from now, as freshness ages it.
-  snapshots.onChange((snap) => disk.note(snap, laterOf(freshness.fetchedAt(snap), earlierOf(snap.changedAt, new Date(clock()).toISOString()))));
+  snapshots.onChange((snap) =>
+    disk.note(snap, laterOf(freshness.fetchedAt(snap), earlierOf(snap.changedAt, new Date(clock()).toISOString()))),
+  );
   // Bodies carry the stale marker: rebuild them when a snapshot turns stale or fresh again.
   const payloads = new PayloadCache((kind, key) => freshness.staleMarker(kind, key));
   freshness.onChange((id) => payloads.invalidate(id.kind, id.key));
-  const engine = new LiveEngine({ redis, subscriber: tickSubscriber, quoteSubscriber, log, strikeMaxLagMs: config.live.strikeMaxLagMs });
+  const engine = new LiveEngine({
+    redis,
+    subscriber: tickSubscriber,
+    quoteSubscriber,
+    log,
+    strikeMaxLagMs: config.live.strikeMaxLagMs,
+  });
   const live = new LivePayloads(engine, liveMarketBuilder(config, engine), config.live.pushIntervalMs);
 
   // Broad widget: the location database is opened once; impressions are batched; ranking signals
@@ -136,11 +153,18 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   });
 
   // One breaker for every command a request waits on: a frozen Redis costs the first few, then none.
-  const breaker = redisBreaker((open) => (open ? log.warn('redis failing: request-path commands skipped (breaker open)') : log.info('redis answers again (breaker closed)')));
+  const breaker = redisBreaker((open) =>
+    open
+      ? log.warn('redis failing: request-path commands skipped (breaker open)')
+      : log.info('redis answers again (breaker closed)'),
+  );
   exposeRedisUp(requestRedis, breaker);
   // Compliance (rules and suspensions) follows Redis on every API process; with Redis away at start,
   // the disk copy's suspensions hold until it answers.
-  const compliance = new ComplianceFollower(redis, subscriber, log, { operatorIds: OPERATORS.map((op) => op.id), dataDir: config.dataDir });
+  const compliance = new ComplianceFollower(redis, subscriber, log, {
+    operatorIds: OPERATORS.map((op) => op.id),
+    dataDir: config.dataDir,
+  });
   if (!redisAtStart) compliance.seedFromDisk();
   life.onStop(() => compliance.stop());
   const advertisers = new AdvertiserKeys(requestRedis, config.apiKeyPepper);
@@ -167,7 +191,10 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const eviction = new EvictionPolicy(redis, log);
   eviction.start();
   exposeEvictionPolicy(eviction);
-  life.onStop(() => (dataDir.stop(), eviction.stop()));
+  life.onStop(() => {
+    dataDir.stop();
+    eviction.stop();
+  });
   const postbackKeyring = new PostbackKeyring(new PostbackSecrets(requestRedis, config.apiKeyPepper), subscriber, log, {
     fromAddressSeconds: config.limits.authBlockSeconds,
   });
@@ -210,7 +237,11 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const overdue = () => overdueRows(complianceState().rules, clock(), config.complianceReviewDays);
   const warnOverdue = () => {
     const rows = overdue();
-    if (rows.length > 0) log.warn({ overdue: rows.length, reviewDays: config.complianceReviewDays, oldest: rows[0] }, 'compliance rule rows overdue for review: npm run compliance -- audit');
+    if (rows.length > 0)
+      log.warn(
+        { overdue: rows.length, reviewDays: config.complianceReviewDays, oldest: rows[0] },
+        'compliance rule rows overdue for review: npm run compliance -- audit',
+      );
   };
   // A suspension or new rules change what every body may show: none built before is served again,
   // and every WebSocket subscriber gets the new body now.
@@ -237,7 +268,11 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
     await freshness.start();
   };
   // A cold start listens at once and follows Redis when it comes back (these commands wait for it).
-  if (cold && !redisAtStart) void follow().then(() => log.info('redis reached: following live data again'), (err: unknown) => log.error({ err }, 'could not follow Redis after a cold start'));
+  if (cold && !redisAtStart)
+    void follow().then(
+      () => log.info('redis reached: following live data again'),
+      (err: unknown) => log.error({ err }, 'could not follow Redis after a cold start'),
+    );
   else await follow();
   exposeSnapshotFreshness(freshness);
   exposeLiveEngine(engine, config.live.staleAfterMs);
@@ -252,9 +287,15 @@ export async function startApi(config: Config, log: Logger, worker?: ApiWorkerLi
   const pages = {
     '/v1/embed.js': staticRoute(embedScript, 'application/javascript; charset=utf-8', startedAt),
     // Off unless asked for in production (DEMO_ENABLED): then /demo is an unknown path (404).
-    ...(config.demoEnabled && { '/demo': staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt) }),
+    ...(config.demoEnabled && {
+      '/demo': staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt),
+    }),
     '/advertiser/console': staticRoute(Buffer.from(advertiserConsole.html), 'text/html; charset=utf-8', startedAt, {
-      headers: { 'content-security-policy': advertiserConsole.csp, 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' },
+      headers: {
+        'content-security-policy': advertiserConsole.csp,
+        'referrer-policy': 'no-referrer',
+        'x-content-type-options': 'nosniff',
+      },
     }),
     // The API reference (the OpenAPI document as pages) and its renderer.
     ...(await referenceRoutes(startedAt)),

@@ -48,17 +48,26 @@ export const PROBLEM_DOCS = 'https://predictwire.dev/docs/problems';
 export const problemType = (code: ProblemCode) => `${PROBLEM_DOCS}#${code.replaceAll('_', '-')}`;
 
 /** The body of every error answer (`application/problem+json`); the OpenAPI document publishes it. */
-export const ProblemBody = z.object({
-  type: z.enum(PROBLEM_CODES.map(problemType) as [string, ...string[]]).describe('The problem\'s section of docs/problems.md (RFC 9457 type URI).'),
-  title: z.enum(Object.values(TITLES) as [string, ...string[]]).describe('Short, fixed summary of the problem type.'),
-  status: z.number().int().min(400).max(599).describe('The HTTP status.'),
-  detail: z.string().describe('What went wrong with this request, for a person.'),
-  code: z.enum(PROBLEM_CODES).describe('Stable machine code of the problem.'),
-  errors: z
-    .array(z.object({ param: z.string().describe('The parameter or header.'), message: z.string().describe('What is wrong with it.') }))
-    .describe('Each bad parameter or header; empty when no single input is at fault.'),
-  request_id: z.string().optional().describe('The request\'s X-Request-Id, to quote when reporting a problem.'),
-}).describe('An RFC 9457 problem.');
+export const ProblemBody = z
+  .object({
+    type: z
+      .enum(PROBLEM_CODES.map(problemType) as [string, ...string[]])
+      .describe("The problem's section of docs/problems.md (RFC 9457 type URI)."),
+    title: z.enum(Object.values(TITLES) as [string, ...string[]]).describe('Short, fixed summary of the problem type.'),
+    status: z.number().int().min(400).max(599).describe('The HTTP status.'),
+    detail: z.string().describe('What went wrong with this request, for a person.'),
+    code: z.enum(PROBLEM_CODES).describe('Stable machine code of the problem.'),
+    errors: z
+      .array(
+        z.object({
+          param: z.string().describe('The parameter or header.'),
+          message: z.string().describe('What is wrong with it.'),
+        }),
+      )
+      .describe('Each bad parameter or header; empty when no single input is at fault.'),
+    request_id: z.string().optional().describe("The request's X-Request-Id, to quote when reporting a problem."),
+  })
+  .describe('An RFC 9457 problem.');
 export type ProblemBody = z.infer<typeof ProblemBody>;
 
 export class Problem extends Error {

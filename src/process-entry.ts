@@ -14,7 +14,10 @@ import { startWatchdog } from './watchdog.js';
  */
 export async function runProcess(
   name: string,
-  start: (config: Config, log: Logger) => Promise<{ stop(): Promise<void>; drain?(): Promise<void>; drainMs?: number; abandon?(): void }>,
+  start: (
+    config: Config,
+    log: Logger,
+  ) => Promise<{ stop(): Promise<void>; drain?(): Promise<void>; drainMs?: number; abandon?(): void }>,
   bindings?: Record<string, unknown>,
 ): Promise<void> {
   try {

@@ -12,7 +12,19 @@ import type { Logger } from './log.js';
  * continue signals (the process only pauses), faults, and SIGKILL, which nothing can catch.
  */
 export const STOP_SIGNALS: readonly NodeJS.Signals[] = (
-  ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGUSR2', 'SIGPWR', 'SIGXCPU', 'SIGALRM', 'SIGVTALRM', 'SIGIO', 'SIGSTKFLT'] as const
+  [
+    'SIGTERM',
+    'SIGINT',
+    'SIGHUP',
+    'SIGQUIT',
+    'SIGUSR2',
+    'SIGPWR',
+    'SIGXCPU',
+    'SIGALRM',
+    'SIGVTALRM',
+    'SIGIO',
+    'SIGSTKFLT',
+  ] as const
 ).filter((s) => s in constants.signals);
 
 /**
@@ -21,7 +33,12 @@ export const STOP_SIGNALS: readonly NodeJS.Signals[] = (
  * what is still buffered); any other signal during a stop is logged and changes nothing, so a
  * supervisor's SIGTERM after a terminal's SIGHUP cannot cut the stop short.
  */
-export function onShutdown(log: Logger, stop: () => Promise<void>, graceMs = 10_000, abandon: () => void = () => {}): void {
+export function onShutdown(
+  log: Logger,
+  stop: () => Promise<void>,
+  graceMs = 10_000,
+  abandon: () => void = () => {},
+): void {
   let stopping = false;
   const exitNow = (why: string) => {
     log.warn({ why }, 'exiting before the stop finished');

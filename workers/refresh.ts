@@ -11,7 +11,14 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ZodError } from 'zod';
 import type { Logger } from '../src/log.js';
-import { failureStreak, itemsDropped, itemsDroppedTotal, refreshesTotal, refreshFailuresTotal, refreshSeconds } from '../src/metrics/sources.js';
+import {
+  failureStreak,
+  itemsDropped,
+  itemsDroppedTotal,
+  refreshesTotal,
+  refreshFailuresTotal,
+  refreshSeconds,
+} from '../src/metrics/sources.js';
 import { failureReason } from '../src/sources/failure-reason.js';
 import { DROP_CLASSES, type Dropped } from '../src/sources/quality/dropped.js';
 import { checkQuality } from '../src/sources/quality/gate.js';
@@ -21,7 +28,14 @@ import { QualityGateError, type QualityOptions } from '../src/sources/quality/op
 import type { FetchContext } from '../src/sources/source.js';
 import { refreshLockKey } from '../src/store/keys.js';
 import { SnapshotData, type SnapshotDataOf, type SnapshotKind } from '../src/store/schemas.js';
-import { readMeta, readSnapshot, recordFailure, writeSnapshot, type DroppedItem, type WriteResult } from '../src/store/snapshots.js';
+import {
+  readMeta,
+  readSnapshot,
+  recordFailure,
+  writeSnapshot,
+  type DroppedItem,
+  type WriteResult,
+} from '../src/store/snapshots.js';
 import type { Clock } from '../src/model/clock.js';
 
 export interface RefreshDeps {
@@ -77,7 +91,10 @@ export async function refreshSnapshot<K extends SnapshotKind>(
     // changed in a deploy) counts as absent, and says so.
     const last = await readSnapshot(deps.redis, kind, key).catch((err: unknown) => {
       if (!(err instanceof ZodError || err instanceof SyntaxError)) throw err;
-      deps.log.warn({ kind, key, err: err.message.slice(0, 300) }, 'last good snapshot unreadable; this refresh is not compared against it');
+      deps.log.warn(
+        { kind, key, err: err.message.slice(0, 300) },
+        'last good snapshot unreadable; this refresh is not compared against it',
+      );
       return undefined;
     });
     // What the last good refresh dropped, held or lost: lost lines stay listed, held jumps keep their start.
@@ -93,9 +110,14 @@ export async function refreshSnapshot<K extends SnapshotKind>(
     refreshesTotal.inc({ ...labels, outcome: result.version ? 'written' : 'unchanged' });
     timer({ outcome: result.version ? 'written' : 'unchanged' });
     failureStreak.set(labels, 0);
-    for (const c of [...DROP_CLASSES, 'other']) itemsDropped.set({ ...labels, class: c }, dropped.filter((d) => (d.class ?? 'other') === c).length);
-    if (result.endedFailures > 0) deps.log.info({ kind, key, failedAttempts: result.endedFailures }, 'refresh recovered');
-    deps.log.debug({ kind, key, version: result.version, dropped: dropped.length }, result.version ? 'snapshot written' : 'snapshot unchanged');
+    for (const c of [...DROP_CLASSES, 'other'])
+      itemsDropped.set({ ...labels, class: c }, dropped.filter((d) => (d.class ?? 'other') === c).length);
+    if (result.endedFailures > 0)
+      deps.log.info({ kind, key, failedAttempts: result.endedFailures }, 'refresh recovered');
+    deps.log.debug(
+      { kind, key, version: result.version, dropped: dropped.length },
+      result.version ? 'snapshot written' : 'snapshot unchanged',
+    );
     return result;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -106,7 +128,11 @@ export async function refreshSnapshot<K extends SnapshotKind>(
     refreshFailuresTotal.inc({ ...labels, reason });
     if (streak > 0) failureStreak.set(labels, streak);
     // One warning per failure streak, not one per attempt.
-    if (streak <= 1) deps.log.warn({ kind, key, reason, err: message.slice(0, 500) }, 'refresh failed; keeping the last good snapshot');
+    if (streak <= 1)
+      deps.log.warn(
+        { kind, key, reason, err: message.slice(0, 500) },
+        'refresh failed; keeping the last good snapshot',
+      );
     else deps.log.debug({ kind, key, reason, streak }, 'refresh still failing');
     throw err;
   } finally {
@@ -118,11 +144,29 @@ export async function refreshSnapshot<K extends SnapshotKind>(
  * Logs and counts the items this refresh dropped, held or lost that the last good one did not:
  * once per streak, however many refreshes it lasts (the meta lists every one each time).
  */
-function reportNewDrops(log: Logger, labels: { kind: string; key: string }, dropped: readonly Dropped[], carried: readonly DroppedItem[]): void {
+function reportNewDrops(
+  log: Logger,
+  labels: { kind: string; key: string },
+  dropped: readonly Dropped[],
+  carried: readonly DroppedItem[],
+): void {
   const known = new Set(carried.map((d) => `${d.class ?? 'other'} ${d.id}`));
   const fresh = dropped.filter((d) => !known.has(`${d.class ?? 'other'} ${d.id}`));
   if (fresh.length === 0) return;
   for (const d of fresh) itemsDroppedTotal.inc({ ...labels, class: d.class ?? 'other' });
-  const byClass = Object.fromEntries([...new Set(fresh.map((d) => d.class ?? 'other'))].map((c) => [c, fresh.filter((d) => (d.class ?? 'other') === c).length]));
-  log.warn({ ...labels, byClass, items: fresh.slice(0, 20).map(({ id, reason, class: c }) => ({ id, class: c, reason })), count: fresh.length }, 'items dropped, held or lost; the rest published');
+  const byClass = Object.fromEntries(
+    [...new Set(fresh.map((d) => d.class ?? 'other'))].map((c) => [
+      c,
+      fresh.filter((d) => (d.class ?? 'other') === c).length,
+    ]),
+  );
+  log.warn(
+    {
+      ...labels,
+      byClass,
+      items: fresh.slice(0, 20).map(({ id, reason, class: c }) => ({ id, class: c, reason })),
+      count: fresh.length,
+    },
+    'items dropped, held or lost; the rest published',
+  );
 }

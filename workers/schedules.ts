@@ -43,11 +43,17 @@ export function schedules(config: Config): Schedule[] {
     { id: 'events', name: REFRESH_EVENTS, everyMs: s.events * 1000 },
     { id: 'metrics', name: REFRESH_METRICS, everyMs: s.metrics * 1000 },
     { id: 'fx', name: REFRESH_FX, everyMs: s.fx * 1000 },
-    ...LEAGUES.map((league) => ({ id: `sportsbook-${league}`, name: REFRESH_SPORTSBOOK, data: { league }, everyMs: s.sportsbook * 1000 })),
+    ...LEAGUES.map((league) => ({
+      id: `sportsbook-${league}`,
+      name: REFRESH_SPORTSBOOK,
+      data: { league },
+      everyMs: s.sportsbook * 1000,
+    })),
   ];
 }
 
-const upsert = (queue: Queue, s: Schedule) => queue.upsertJobScheduler(s.id, { every: s.everyMs }, { name: s.name, data: s.data, opts: JOB_OPTS });
+const upsert = (queue: Queue, s: Schedule) =>
+  queue.upsertJobScheduler(s.id, { every: s.everyMs }, { name: s.name, data: s.data, opts: JOB_OPTS });
 
 export async function upsertSchedules(queue: Queue, config: Config): Promise<void> {
   for (const s of schedules(config)) await upsert(queue, s);
@@ -74,7 +80,10 @@ export function keepSchedules(queue: Queue, connection: Redis, config: Config, l
       const restored = await restoreMissingSchedules(queue, config);
       if (restored.length === 0) return;
       schedulesRecreated.inc(restored.length);
-      log.warn({ schedules: restored }, "job schedules missing from Redis (its data was flushed, evicted or lost in a restart): re-created");
+      log.warn(
+        { schedules: restored },
+        'job schedules missing from Redis (its data was flushed, evicted or lost in a restart): re-created',
+      );
     } catch (err) {
       // Redis away or failing: the next check, or the reconnect, tries again.
       log.debug({ err: (err as Error).message }, 'job schedules not checked');

@@ -34,11 +34,20 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
   // BullMQ needs maxRetriesPerRequest: null on its connections (blocking commands).
   const bullOpts = { maxRetriesPerRequest: null };
   const redis = connectRedis(config.redis, 'worker', log);
-  const sources = createSources(config, { log, leagueMemory: redisLeagueMemory(redis), oddsQuotaStore: redisQuotaStore(redis, 'odds-api') });
+  const sources = createSources(config, {
+    log,
+    leagueMemory: redisLeagueMemory(redis),
+    oddsQuotaStore: redisQuotaStore(redis, 'odds-api'),
+  });
   const queueConn = connectRedis(config.redis, 'worker-queue', log, bullOpts);
   const workerConn = connectRedis(config.redis, 'worker-bull', log, bullOpts);
 
-  const deps: RefreshDeps = { redis, log, now: systemClock, quality: { ...DEFAULT_QUALITY, maxLossShare: config.upstream.qualityMaxLossShare } };
+  const deps: RefreshDeps = {
+    redis,
+    log,
+    now: systemClock,
+    quality: { ...DEFAULT_QUALITY, maxLossShare: config.upstream.qualityMaxLossShare },
+  };
   const jobs: Record<string, (data: unknown) => Promise<unknown>> = {
     [REFRESH_EVENTS]: refreshEvents(deps, sources.events),
     [REFRESH_SPORTSBOOK]: refreshSportsbook(deps, sources.sportsbook),
@@ -79,7 +88,11 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
   const admin = await startAdminServer(config.admin.host, config.admin.workerPort, log, () => {
     // While Redis is away nothing can refresh, and a restart would not help.
     const refreshes = queueConn.status === 'ready' ? watch.health() : { ok: true, overdue: {} };
-    if (!refreshes.ok && !overdueBefore) log.error({ overdue_seconds: refreshes.overdue }, 'refreshes stopped finishing: /healthz fails so that a supervisor restarts this worker');
+    if (!refreshes.ok && !overdueBefore)
+      log.error(
+        { overdue_seconds: refreshes.overdue },
+        'refreshes stopped finishing: /healthz fails so that a supervisor restarts this worker',
+      );
     overdueBefore = !refreshes.ok;
     return { ok: worker.isRunning() && refreshes.ok, ...(refreshes.ok ? {} : { overdue_seconds: refreshes.overdue }) };
   });

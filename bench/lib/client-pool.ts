@@ -56,7 +56,11 @@ export class ClientPool {
   /** Connects `count` clients in all (split evenly) and subscribes each to `topic`. */
   async connect(url: string, topic: string, count: number): Promise<void> {
     const n = this.#children.length;
-    await Promise.all(this.#children.map((c, i) => this.#ask(c, { op: 'connect', url, topic, count: Math.floor(count / n) + (i < count % n ? 1 : 0) })));
+    await Promise.all(
+      this.#children.map((c, i) =>
+        this.#ask(c, { op: 'connect', url, topic, count: Math.floor(count / n) + (i < count % n ? 1 : 0) }),
+      ),
+    );
   }
 
   /** How many clients in all have received a frame with `price`. */

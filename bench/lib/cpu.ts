@@ -9,7 +9,10 @@ export function canPin(): boolean {
   if (tasksetOk === undefined) {
     const r = spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' });
     tasksetOk = !r.error && r.status === 0;
-    if (!tasksetOk) process.stderr.write('bench: taskset (util-linux) is missing or refused: processes run unpinned, ratios are noisier\n');
+    if (!tasksetOk)
+      process.stderr.write(
+        'bench: taskset (util-linux) is missing or refused: processes run unpinned, ratios are noisier\n',
+      );
   }
   return tasksetOk;
 }

@@ -15,7 +15,11 @@ export interface CapturedResponse {
 
 /** The request wrk sends for `path` to `host:port` with `headers`. */
 export function wrkRequest(host: string, port: number, path: string, headers: Record<string, string>): string {
-  const lines = [`GET ${path} HTTP/1.1`, `Host: ${host}:${port}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const lines = [
+    `GET ${path} HTTP/1.1`,
+    `Host: ${host}:${port}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   return `${lines.join('\r\n')}\r\n\r\n`;
 }
 
@@ -50,7 +54,12 @@ export const replayHeaders = (r: CapturedResponse) => r.headers.filter(([k]) => 
 export const headerOf = (r: CapturedResponse, name: string) => r.headers.find(([k]) => k.toLowerCase() === name)?.[1];
 
 /** Sends `GET path` with exactly `headers` (plus Host) and reads the whole response. */
-export function capture(port: number, path: string, headers: Record<string, string>, timeoutMs = 10_000): Promise<CapturedResponse> {
+export function capture(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  timeoutMs = 10_000,
+): Promise<CapturedResponse> {
   return new Promise((resolve, reject) => {
     const sock = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];

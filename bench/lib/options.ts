@@ -79,7 +79,9 @@ export function parseOptions(argv: string[], env: Record<string, string | undefi
   const only = get('only');
   if (only) {
     const parts = only.split(',').flatMap((p) => (p.trim() === 'live' ? ['fanout', 'feed'] : [p.trim()]));
-    for (const p of parts) if (!(PARTS as readonly string[]).includes(p)) throw new Error(`--only: unknown part "${p}" (${PARTS.join(', ')}, live)`);
+    for (const p of parts)
+      if (!(PARTS as readonly string[]).includes(p))
+        throw new Error(`--only: unknown part "${p}" (${PARTS.join(', ')}, live)`);
     o.parts = PARTS.filter((p) => parts.includes(p));
   }
   const num = (name: keyof typeof FLAGS, set: (n: number) => void) => {

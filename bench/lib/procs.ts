@@ -23,10 +23,21 @@ export interface SpawnOptions {
 }
 
 /** Spawns a TypeScript entry (relative to the repo) through tsx, like test/support/service.ts. */
-export async function spawnTs(entry: string, env: Record<string, string>, opts: SpawnOptions = {}): Promise<ServiceProcess> {
+export async function spawnTs(
+  entry: string,
+  env: Record<string, string>,
+  opts: SpawnOptions = {},
+): Promise<ServiceProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   // The API runs as deployed (its V8 flags); bench scripts and the other processes as they are.
-  const node = [process.execPath, ...nodeFlagsFor(entry), '--import', 'tsx', resolve(root, entry), ...(opts.args ?? [])];
+  const node = [
+    process.execPath,
+    ...nodeFlagsFor(entry),
+    '--import',
+    'tsx',
+    resolve(root, entry),
+    ...(opts.args ?? []),
+  ];
   const child = spawn('sh', ['-c', RAISE_NOFILE, 'sh', ...pinned(opts.cpus, node)], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', [EXIT_WITH_PARENT_ENV]: '1', ...env, PORT: String(port) },
@@ -50,7 +61,10 @@ export function pinPid(pid: number, cpus: number | string): void {
 /** Waits until a child prints `line` on stdout (a bench script saying it listens). */
 export function waitForLine(proc: ServiceProcess, line: string, timeoutMs = 30_000): Promise<void> {
   return new Promise((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no "${line}" within ${timeoutMs} ms:\n${proc.output()}`)), timeoutMs);
+    const timer = setTimeout(
+      () => fail(new Error(`no "${line}" within ${timeoutMs} ms:\n${proc.output()}`)),
+      timeoutMs,
+    );
     const check = () => {
       if (proc.output().includes(line)) {
         clearTimeout(timer);

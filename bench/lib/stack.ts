@@ -25,7 +25,8 @@ export function apiEnv(redisUrl: string, extra: Record<string, string> = {}): Re
     WS_MAX_MESSAGES_PER_SECOND: '10000',
     ...extra,
   });
-  for (const k of ['REFRESH_EVENTS_SECONDS', 'REFRESH_SPORTSBOOK_SECONDS', 'REFRESH_METRICS_SECONDS']) if (!(k in extra)) delete env[k];
+  for (const k of ['REFRESH_EVENTS_SECONDS', 'REFRESH_SPORTSBOOK_SECONDS', 'REFRESH_METRICS_SECONDS'])
+    if (!(k in extra)) delete env[k];
   return env;
 }
 
@@ -69,7 +70,11 @@ export interface StackOptions {
 }
 
 /** Refresh intervals that keep loaded data still for a benchmark's length. */
-const STILL: Record<string, string> = { REFRESH_EVENTS_SECONDS: '86400', REFRESH_SPORTSBOOK_SECONDS: '86400', REFRESH_METRICS_SECONDS: '86400' };
+const STILL: Record<string, string> = {
+  REFRESH_EVENTS_SECONDS: '86400',
+  REFRESH_SPORTSBOOK_SECONDS: '86400',
+  REFRESH_METRICS_SECONDS: '86400',
+};
 
 /** Starts Redis (and with `withData` the worker and feed) and an advertiser key. */
 export async function startStack(o: StackOptions): Promise<Stack> {
@@ -88,7 +93,8 @@ export async function startStack(o: StackOptions): Promise<Stack> {
     background.push(await spawnTs('workers/main.ts', env, { cpus: o.backgroundCpus }));
     const [btc, eth] = await Promise.all([firstTick(redis.url, 'BTC'), firstTick(redis.url, 'ETH'), startFeed()]);
     // The API reads strikes at start: one started mid-window has none of its own (no_strike).
-    for (const h of [5, 15] as const) await Promise.all([seedStrike(client, 'BTC', h, btc), seedStrike(client, 'ETH', h, eth)]);
+    for (const h of [5, 15] as const)
+      await Promise.all([seedStrike(client, 'BTC', h, btc), seedStrike(client, 'ETH', h, eth)]);
     if (o.stillData) await background.pop()!.stop();
   }
   for (const [asset, h, price] of o.strikes ?? []) await seedStrike(client, asset, h, price);

@@ -39,7 +39,11 @@ export interface Matched {
  * So a change stamped up to `slackUs` after a frame's arrival is still that frame's, at latency 0;
  * without this, such a frame matched an older change to the same price, seconds earlier.
  */
-export function matchByPrice(ticks: readonly PriceEvent[], arrivals: ReadonlyMap<string, readonly number[]>, slackUs = 0): Matched {
+export function matchByPrice(
+  ticks: readonly PriceEvent[],
+  arrivals: ReadonlyMap<string, readonly number[]>,
+  slackUs = 0,
+): Matched {
   const changes = new Map<string, number[]>();
   let last: string | undefined;
   for (const t of [...ticks].sort((a, b) => a.atUs - b.atUs)) {

@@ -37,7 +37,12 @@ export const fixed = (x: number, digits = 2) => (Number.isFinite(x) ? x.toFixed(
 
 function align(cells: string[][]): string[] {
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  return cells.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+  return cells.map((r) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 /** Plain-text table for the terminal. */
@@ -60,9 +65,17 @@ const mdRow = (cells: string[]) => `| ${cells.map((c) => c.replaceAll('|', '\\|'
 
 /** The same as markdown, for bench/README.md. */
 export function renderMarkdown(rows: readonly Row[], wire: readonly WireRow[]): string {
-  const out = [mdRow(COLUMNS.map(([, h]) => h)), mdRow(COLUMNS.map(() => '---')), ...rows.map((r) => mdRow(COLUMNS.map(([k]) => r[k])))];
+  const out = [
+    mdRow(COLUMNS.map(([, h]) => h)),
+    mdRow(COLUMNS.map(() => '---')),
+    ...rows.map((r) => mdRow(COLUMNS.map(([k]) => r[k]))),
+  ];
   if (wire.length) {
-    out.push('', mdRow(['bytes on the wire (body)', 'identity', 'gzip', 'br', 'browser gets']), mdRow(['---', '---:', '---:', '---:', '---']));
+    out.push(
+      '',
+      mdRow(['bytes on the wire (body)', 'identity', 'gzip', 'br', 'browser gets']),
+      mdRow(['---', '---:', '---:', '---:', '---']),
+    );
     out.push(...wire.map((r) => mdRow([r.endpoint, int(r.identity), int(r.gzip), int(r.br), r.browserGets])));
   }
   return out.join('\n');

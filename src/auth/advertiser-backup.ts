@@ -15,7 +15,12 @@ const Entry = z
   .object({
     id: z.string().regex(ADVERTISER_ID),
     fields: z
-      .object({ status: z.enum(['active', 'revoked']), keyHash: HashHex, prevKeyHash: HashHex.optional(), name: z.string().max(200).optional() })
+      .object({
+        status: z.enum(['active', 'revoked']),
+        keyHash: HashHex,
+        prevKeyHash: HashHex.optional(),
+        name: z.string().max(200).optional(),
+      })
       // The rest (times, last-used times) is carried as stored.
       .catchall(z.string().max(200)),
   })
@@ -27,7 +32,10 @@ export const AdvertiserBackup = z
 export type AdvertiserBackup = z.infer<typeof AdvertiserBackup>;
 
 /** A backup document holding `advertisers` (checked), made at `now`. */
-export function advertiserBackup(advertisers: ReadonlyArray<{ id: string; fields: Record<string, string> }>, now: Date): AdvertiserBackup {
+export function advertiserBackup(
+  advertisers: ReadonlyArray<{ id: string; fields: Record<string, string> }>,
+  now: Date,
+): AdvertiserBackup {
   return AdvertiserBackup.parse({ format: FORMAT, version: 1, exportedAt: now.toISOString(), advertisers });
 }
 
@@ -49,7 +57,10 @@ redis.call('SADD', KEYS[2], ARGV[1])
 return 1`;
 
 /** Adds the advertisers of `backup` that this Redis lacks; returns the ids added and those skipped. */
-export async function importAdvertisers(redis: Redis, backup: AdvertiserBackup): Promise<{ added: string[]; skipped: string[] }> {
+export async function importAdvertisers(
+  redis: Redis,
+  backup: AdvertiserBackup,
+): Promise<{ added: string[]; skipped: string[] }> {
   const added: string[] = [];
   const skipped: string[] = [];
   for (const { id, fields } of backup.advertisers) {

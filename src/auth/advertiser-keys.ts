@@ -11,7 +11,16 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import { holderTimes, liveSlots, retireSlot, revokeSlots, rotateSlots, slotId, usedField, type SlotFields } from './key-slots.js';
+import {
+  holderTimes,
+  liveSlots,
+  retireSlot,
+  revokeSlots,
+  rotateSlots,
+  slotId,
+  usedField,
+  type SlotFields,
+} from './key-slots.js';
 import { systemClock } from '../model/clock.js';
 
 export const ADVERTISER_ID = /^[a-z0-9][a-z0-9_-]{2,63}$/;
@@ -41,7 +50,12 @@ export interface AdvertiserRecord {
 }
 
 /** Where an advertiser's two live key hashes are kept in its hash (key-slots.ts). */
-const SLOTS: SlotFields = { value: 'keyHash', created: 'keyCreatedAt', prev: 'prevKeyHash', prevCreated: 'prevKeyCreatedAt' };
+const SLOTS: SlotFields = {
+  value: 'keyHash',
+  created: 'keyCreatedAt',
+  prev: 'prevKeyHash',
+  prevCreated: 'prevKeyCreatedAt',
+};
 /** Last-used times are written at most this often per key and process. */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -80,7 +94,11 @@ export class AdvertiserKeys {
     const created = await this.redis.hsetnx(advKey(id), 'keyHash', this.#hash(key).toString('hex'));
     if (created === 0) throw new AdvertiserError(`advertiser ${id} already exists`);
     const at = now.toISOString();
-    await this.redis.multi().hset(advKey(id), 'name', name, 'status', 'active', 'createdAt', at, 'keyCreatedAt', at).sadd(INDEX, id).exec();
+    await this.redis
+      .multi()
+      .hset(advKey(id), 'name', name, 'status', 'active', 'createdAt', at, 'keyCreatedAt', at)
+      .sadd(INDEX, id)
+      .exec();
     await this.#announce(id);
     return key;
   }
@@ -91,7 +109,8 @@ export class AdvertiserKeys {
    */
   async rotate(id: string, now: Date): Promise<string> {
     const key = generateApiKey();
-    if (!(await rotateSlots(this.redis, advKey(id), SLOTS, this.#hash(key).toString('hex'), now))) throw new AdvertiserError(`no advertiser ${id}`);
+    if (!(await rotateSlots(this.redis, advKey(id), SLOTS, this.#hash(key).toString('hex'), now)))
+      throw new AdvertiserError(`no advertiser ${id}`);
     await this.#announce(id);
     return key;
   }
@@ -125,7 +144,9 @@ export class AdvertiserKeys {
     return rows.flatMap((h, i) => {
       if (!h.status) return [];
       const keys: KeyRecord[] = liveSlots(h, SLOTS).map(({ id, ...times }) => ({ keyId: id, ...times }));
-      return [{ id: ids[i]!, name: h.name ?? '', status: h.status as AdvertiserRecord['status'], ...holderTimes(h), keys }];
+      return [
+        { id: ids[i]!, name: h.name ?? '', status: h.status as AdvertiserRecord['status'], ...holderTimes(h), keys },
+      ];
     });
   }
 

@@ -40,7 +40,8 @@ export class AdvertiserVault {
       for (const entry of copy.advertisers) this.#records.set(entry.id, entry);
       this.#written = JSON.stringify(this.#sorted());
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') log.warn({ err: (err as Error).message, file }, 'advertiser copy unreadable; starting a new one');
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+        log.warn({ err: (err as Error).message, file }, 'advertiser copy unreadable; starting a new one');
     }
   }
 
@@ -57,9 +58,13 @@ export class AdvertiserVault {
     // One at a time: a burst of notices needs one read of Redis, not one each.
     this.#syncing ??= this.#sync()
       .then(
-        (added) => ((this.#failing = false), added),
+        (added) => {
+          this.#failing = false;
+          return added;
+        },
         (err: unknown) => {
-          if (!this.#failing) this.log.warn({ err: (err as Error).message }, 'advertiser disk copy not compared with Redis; will retry');
+          if (!this.#failing)
+            this.log.warn({ err: (err as Error).message }, 'advertiser disk copy not compared with Redis; will retry');
           this.#failing = true;
           return [];
         },
@@ -82,7 +87,11 @@ export class AdvertiserVault {
     if (lost.length > 0) {
       ({ added } = await importAdvertisers(this.redis, { ...current, advertisers: lost }));
       this.#restored += added.length;
-      if (added.length > 0) this.log.warn({ advertisers: added, file: this.file }, 'advertiser records missing from Redis (flushed, evicted or lost in a restart): restored from the disk copy');
+      if (added.length > 0)
+        this.log.warn(
+          { advertisers: added, file: this.file },
+          'advertiser records missing from Redis (flushed, evicted or lost in a restart): restored from the disk copy',
+        );
     }
     for (const entry of current.advertisers) this.#records.set(entry.id, entry);
     this.#write();
@@ -101,7 +110,9 @@ export class AdvertiserVault {
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       mkdirSync(join(this.file, '..'), { recursive: true });
-      writeFileSync(tmp, `${JSON.stringify(advertiserBackup(advertisers, new Date(this.clock())), null, 2)}\n`, { mode: 0o600 });
+      writeFileSync(tmp, `${JSON.stringify(advertiserBackup(advertisers, new Date(this.clock())), null, 2)}\n`, {
+        mode: 0o600,
+      });
       renameSync(tmp, this.file);
       this.#written = compact;
     } catch (err) {

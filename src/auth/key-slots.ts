@@ -85,6 +85,14 @@ export function liveSlots(h: Readonly<Record<string, string>>, f: SlotFields): S
 }
 
 /** A holder's status and times as a person sees them. */
-export function holderTimes(h: Readonly<Record<string, string>>): { createdAt: string; rotatedAt?: string; revokedAt?: string } {
-  return { createdAt: h.createdAt ?? '', ...(h.rotatedAt && { rotatedAt: h.rotatedAt }), ...(h.revokedAt && { revokedAt: h.revokedAt }) };
+export function holderTimes(h: Readonly<Record<string, string>>): {
+  createdAt: string;
+  rotatedAt?: string;
+  revokedAt?: string;
+} {
+  return {
+    createdAt: h.createdAt ?? '',
+    ...(h.rotatedAt && { rotatedAt: h.rotatedAt }),
+    ...(h.revokedAt && { revokedAt: h.revokedAt }),
+  };
 }

@@ -36,7 +36,8 @@ export class PostbackKeyring {
     private readonly log: Logger,
     { fromAddressSeconds = 0 }: { fromAddressSeconds?: number } = {},
   ) {
-    this.#fromAddress = fromAddressSeconds > 0 ? new LRUCache({ max: 10_000, ttl: fromAddressSeconds * 1000 }) : undefined;
+    this.#fromAddress =
+      fromAddressSeconds > 0 ? new LRUCache({ max: 10_000, ttl: fromAddressSeconds * 1000 }) : undefined;
   }
 
   async start(): Promise<void> {
@@ -57,7 +58,12 @@ export class PostbackKeyring {
   async reload(): Promise<void> {
     try {
       const live = await this.store.live();
-      this.#secrets = new Map([...live].map(([op, secrets]) => [op, secrets.map((s) => ({ key: Buffer.from(s.secret), secretId: s.secretId }))]));
+      this.#secrets = new Map(
+        [...live].map(([op, secrets]) => [
+          op,
+          secrets.map((s) => ({ key: Buffer.from(s.secret), secretId: s.secretId })),
+        ]),
+      );
       this.#loaded = true;
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'postback secrets not reloaded; keeping the last set');

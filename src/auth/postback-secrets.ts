@@ -42,13 +42,19 @@ export class PostbackSecretError extends Error {
 }
 
 /** The signature of a postback query (everything before `&sig=`): hex HMAC-SHA256 under `secret`. */
-export const postbackSignature = (secret: string | Buffer, signed: string) => createHmac('sha256', secret).update(signed).digest('hex');
+export const postbackSignature = (secret: string | Buffer, signed: string) =>
+  createHmac('sha256', secret).update(signed).digest('hex');
 
 /** `query` signed as an operator sends it: `sig` appended last (docs/postbacks.md). */
 export const signPostback = (secret: string, query: string) => `${query}&sig=${postbackSignature(secret, query)}`;
 
 /** Where an operator's two live nonces are kept in its hash (key-slots.ts). */
-const SLOTS: SlotFields = { value: 'nonce', created: 'nonceCreatedAt', prev: 'prevNonce', prevCreated: 'prevNonceCreatedAt' };
+const SLOTS: SlotFields = {
+  value: 'nonce',
+  created: 'nonceCreatedAt',
+  prev: 'prevNonce',
+  prevCreated: 'prevNonceCreatedAt',
+};
 
 export class PostbackSecrets {
   constructor(
@@ -73,9 +79,14 @@ export class PostbackSecrets {
     if (!OPERATOR_ID.test(operatorId)) throw new PostbackSecretError(`operator id must match ${OPERATOR_ID}`);
     const nonce = randomBytes(32).toString('hex');
     const created = await this.redis.hsetnx(secretKey(operatorId), 'nonce', nonce);
-    if (created === 0) throw new PostbackSecretError(`operator ${operatorId} already has a postback secret (rotate it instead)`);
+    if (created === 0)
+      throw new PostbackSecretError(`operator ${operatorId} already has a postback secret (rotate it instead)`);
     const at = now.toISOString();
-    await this.redis.multi().hset(secretKey(operatorId), 'status', 'active', 'createdAt', at, 'nonceCreatedAt', at).sadd(SECRET_INDEX, operatorId).exec();
+    await this.redis
+      .multi()
+      .hset(secretKey(operatorId), 'status', 'active', 'createdAt', at, 'nonceCreatedAt', at)
+      .sadd(SECRET_INDEX, operatorId)
+      .exec();
     await this.#announce(operatorId);
     return this.secretOf(operatorId, nonce);
   }
@@ -83,7 +94,8 @@ export class PostbackSecrets {
   /** Adds a new secret (also reactivates a revoked operator); the previous one verifies until `retire`. */
   async rotate(operatorId: string, now: Date): Promise<string> {
     const nonce = randomBytes(32).toString('hex');
-    if (!(await rotateSlots(this.redis, secretKey(operatorId), SLOTS, nonce, now))) throw new PostbackSecretError(`operator ${operatorId} has no postback secret (create one first)`);
+    if (!(await rotateSlots(this.redis, secretKey(operatorId), SLOTS, nonce, now)))
+      throw new PostbackSecretError(`operator ${operatorId} has no postback secret (create one first)`);
     await this.#announce(operatorId);
     return this.secretOf(operatorId, nonce);
   }
@@ -98,7 +110,8 @@ export class PostbackSecrets {
 
   /** Revokes every secret of the operator: its postbacks are refused from the next one on. */
   async revoke(operatorId: string, now: Date): Promise<void> {
-    if (!(await revokeSlots(this.redis, secretKey(operatorId), SLOTS, now))) throw new PostbackSecretError(`operator ${operatorId} has no postback secret`);
+    if (!(await revokeSlots(this.redis, secretKey(operatorId), SLOTS, now)))
+      throw new PostbackSecretError(`operator ${operatorId} has no postback secret`);
     await this.#announce(operatorId);
   }
 

@@ -73,7 +73,8 @@ export class VerifiedKeys {
   ) {
     this.#cache = cacheSeconds > 0 ? new LRUCache({ max: 10_000, ttl: cacheSeconds * 1000 }) : undefined;
     this.#lastGood = outageGraceSeconds > 0 ? new LRUCache({ max: 10_000, ttl: outageGraceSeconds * 1000 }) : undefined;
-    this.#fromAddress = fromAddressSeconds > 0 ? new LRUCache({ max: 10_000, ttl: fromAddressSeconds * 1000 }) : undefined;
+    this.#fromAddress =
+      fromAddressSeconds > 0 ? new LRUCache({ max: 10_000, ttl: fromAddressSeconds * 1000 }) : undefined;
     this.#breaker = breaker;
     this.#vault = vault;
   }

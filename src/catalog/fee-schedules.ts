@@ -18,16 +18,21 @@ const SCHEDULES: readonly FeeSchedule[] = [
     formula: { kind: 'variance', rates: { default: 0.07 } },
     rounding: 'up-cent',
     referenceContracts: 100,
-    source: 'Kalshi Fee Schedule (kalshi.com/docs/kalshi-fee-schedule.pdf): general taker fee 0.07 × C × P × (1 − P), rounded up to the next cent',
+    source:
+      'Kalshi Fee Schedule (kalshi.com/docs/kalshi-fee-schedule.pdf): general taker fee 0.07 × C × P × (1 − P), rounded up to the next cent',
     asOf: '2026-11-23',
   },
   {
     operatorId: 'polymarket',
     // fee = C × feeRate × p × (1 − p), per market category (geopolitics, fee-free, is not a category we carry).
-    formula: { kind: 'variance', rates: { crypto: 0.07, sports: 0.03, politics: 0.04, economics: 0.05, culture: 0.05, default: 0.05 } },
+    formula: {
+      kind: 'variance',
+      rates: { crypto: 0.07, sports: 0.03, politics: 0.04, economics: 0.05, culture: 0.05, default: 0.05 },
+    },
     rounding: 'decimals-5',
     referenceContracts: 100,
-    source: 'Polymarket Trading Fees (docs.polymarket.com/trading/fees): C × feeRate × p × (1 − p), taker only; crypto 0.07, sports 0.03, politics 0.04, economics 0.05, culture 0.05; 5-decimal precision',
+    source:
+      'Polymarket Trading Fees (docs.polymarket.com/trading/fees): C × feeRate × p × (1 − p), taker only; crypto 0.07, sports 0.03, politics 0.04, economics 0.05, culture 0.05; 5-decimal precision',
     asOf: '2026-11-23',
   },
   {
@@ -35,7 +40,8 @@ const SCHEDULES: readonly FeeSchedule[] = [
     formula: { kind: 'variance', rates: { default: 0 } },
     rounding: 'none',
     referenceContracts: 100,
-    source: 'IBKR ForecastTrader (forecasttrader.interactivebrokers.com): "Forecast Contracts are offered at zero-commission at Interactive Brokers"',
+    source:
+      'IBKR ForecastTrader (forecasttrader.interactivebrokers.com): "Forecast Contracts are offered at zero-commission at Interactive Brokers"',
     asOf: '2026-11-23',
   },
   {
@@ -45,7 +51,8 @@ const SCHEDULES: readonly FeeSchedule[] = [
     formula: { kind: 'sliding-notional', atZero: 0.03, atOne: 0.004 },
     rounding: 'none',
     referenceContracts: 100,
-    source: 'Limitless Exchange Fees (docs.limitless.exchange/user-guide/fees): CLOB taker buy fee 0.40%–3.00% of notional, paid in contracts, falling as the price rises; makers pay none',
+    source:
+      'Limitless Exchange Fees (docs.limitless.exchange/user-guide/fees): CLOB taker buy fee 0.40%–3.00% of notional, paid in contracts, falling as the price rises; makers pay none',
     asOf: '2026-11-23',
   },
   {
@@ -55,7 +62,8 @@ const SCHEDULES: readonly FeeSchedule[] = [
     formula: { kind: 'winnings', rate: 0.05 },
     rounding: 'none',
     referenceContracts: 100,
-    source: 'Betfair Exchange help, "What is Commission and how is it calculated?" (support.betfair.com, answer 413): commission = net winnings × Market Base Rate × (100% − discount rate); sports markets 5 %',
+    source:
+      'Betfair Exchange help, "What is Commission and how is it calculated?" (support.betfair.com, answer 413): commission = net winnings × Market Base Rate × (100% − discount rate); sports markets 5 %',
     asOf: '2026-11-23',
   },
 ];
@@ -70,15 +78,25 @@ export function validateFeeSchedules(schedules: readonly FeeSchedule[]): Readonl
   const problems: string[] = [];
   for (const s of schedules) {
     if (byId.has(s.operatorId)) problems.push(`duplicate fee schedule for ${s.operatorId}`);
-    if (!OPERATORS.some((op) => op.id === s.operatorId)) problems.push(`fee schedule for unknown operator ${s.operatorId}`);
+    if (!OPERATORS.some((op) => op.id === s.operatorId))
+      problems.push(`fee schedule for unknown operator ${s.operatorId}`);
     const f = s.formula;
-    const rates = f.kind === 'variance' ? Object.entries(f.rates) : f.kind === 'winnings' ? [['rate', f.rate] as const] : [['atZero', f.atZero], ['atOne', f.atOne] as const];
-    for (const [k, r] of rates) if (!(typeof r === 'number' && r >= 0 && r < 0.25)) problems.push(`${s.operatorId}: rate ${k}=${r} out of range`);
-    if (!Number.isInteger(s.referenceContracts) || s.referenceContracts < 1) problems.push(`${s.operatorId}: bad referenceContracts`);
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(s.asOf) || s.source.length < 10) problems.push(`${s.operatorId}: needs a source and an as-of date`);
+    const rates =
+      f.kind === 'variance'
+        ? Object.entries(f.rates)
+        : f.kind === 'winnings'
+          ? [['rate', f.rate] as const]
+          : [['atZero', f.atZero], ['atOne', f.atOne] as const];
+    for (const [k, r] of rates)
+      if (!(typeof r === 'number' && r >= 0 && r < 0.25)) problems.push(`${s.operatorId}: rate ${k}=${r} out of range`);
+    if (!Number.isInteger(s.referenceContracts) || s.referenceContracts < 1)
+      problems.push(`${s.operatorId}: bad referenceContracts`);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(s.asOf) || s.source.length < 10)
+      problems.push(`${s.operatorId}: needs a source and an as-of date`);
     byId.set(s.operatorId, s);
   }
-  for (const op of OPERATORS) if (op.kind !== 'sportsbook' && !byId.has(op.id)) problems.push(`${op.kind} operator ${op.id} has no fee schedule`);
+  for (const op of OPERATORS)
+    if (op.kind !== 'sportsbook' && !byId.has(op.id)) problems.push(`${op.kind} operator ${op.id} has no fee schedule`);
   if (problems.length > 0) throw new Error(`invalid fee schedules:\n  ${problems.join('\n  ')}`);
   return byId;
 }
@@ -105,7 +123,9 @@ export function afterFeePrice(operatorId: string, category: Category | undefined
  */
 export function afterFeeAmerican(operatorId: string, category: Category | undefined, american: number): number {
   const schedule = BY_ID.get(operatorId);
-  return schedule ? probabilityToAmerican(priceAfterFee(schedule, category, 1 / americanToDecimal(american))) : american;
+  return schedule
+    ? probabilityToAmerican(priceAfterFee(schedule, category, 1 / americanToDecimal(american)))
+    : american;
 }
 
 /** Every schedule, for documentation and tests. */

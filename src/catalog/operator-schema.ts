@@ -22,7 +22,10 @@ export const PromoCopy = z.object({
  * One promotional offer and the jurisdictions whose visitors it is for. */
 export const Offer = z.object({
   jurisdictions: z.array(RuleJurisdiction).min(1),
-  promoCode: z.string().regex(/^[A-Z0-9]{3,20}$/).optional(),
+  promoCode: z
+    .string()
+    .regex(/^[A-Z0-9]{3,20}$/)
+    .optional(),
   /** Live-market coupon, e.g. "$10 bonus". */
   couponValue: z.string().max(40).optional(),
   /** Promo and call-to-action copy per locale; English is required (the fallback), with its significant terms. */
@@ -94,11 +97,13 @@ export const OperatorCatalog = z
       if (seen.has(op.id)) ctx.addIssue({ code: 'custom', message: `duplicate operator id ${op.id}` });
       seen.add(op.id);
       // Every site says where the click id goes: without it no postback could name a click.
-      if (!op.subIdParams?.click) ctx.addIssue({ code: 'custom', message: `${op.id}: subIdParams.click names no click id parameter` });
+      if (!op.subIdParams?.click)
+        ctx.addIssue({ code: 'custom', message: `${op.id}: subIdParams.click names no click id parameter` });
       const offered = new Set<string>();
       for (const offer of op.offers) {
         for (const loc of Object.keys(offer.copy)) {
-          if (!Locale.safeParse(loc).success) ctx.addIssue({ code: 'custom', message: `${op.id}: unknown locale ${loc}` });
+          if (!Locale.safeParse(loc).success)
+            ctx.addIssue({ code: 'custom', message: `${op.id}: unknown locale ${loc}` });
         }
         for (const c of offer.jurisdictions) {
           if (offered.has(c)) ctx.addIssue({ code: 'custom', message: `${op.id}: two offers for ${c}` });

@@ -17,7 +17,12 @@ export interface OperatorSites {
    * Sites licensed in particular jurisdictions, overriding the default there; each names the
    * parameter its affiliate programme reads the click id from (the default site's is `subIdParams.click`).
    */
-  destinations: ReadonlyArray<{ jurisdictions: readonly string[]; affiliateUrl: string; webDomains: readonly string[]; clickIdParam: string }>;
+  destinations: ReadonlyArray<{
+    jurisdictions: readonly string[];
+    affiliateUrl: string;
+    webDomains: readonly string[];
+    clickIdParam: string;
+  }>;
 }
 
 const made = new WeakMap<ComplianceRules, Map<string, OperatorSites>>();
@@ -32,7 +37,12 @@ export function operatorSites(op: Operator, rules: ComplianceRules = complianceS
       affiliateUrl: op.affiliateUrl,
       webDomains: op.webDomains,
       subIdParams: op.subIdParams,
-      destinations: rules.destinations(op.id).map((d) => ({ jurisdictions: d.jurisdictions, affiliateUrl: d.url, webDomains: d.web_domains, clickIdParam: d.click_id_param })),
+      destinations: rules.destinations(op.id).map((d) => ({
+        jurisdictions: d.jurisdictions,
+        affiliateUrl: d.url,
+        webDomains: d.web_domains,
+        clickIdParam: d.click_id_param,
+      })),
     };
     byId.set(op.id, sites);
   }

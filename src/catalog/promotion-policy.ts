@@ -9,10 +9,16 @@ import type { Offer, Operator } from './operator-schema.js';
 import type { Locale } from '../model/index.js';
 
 /** The offer a visitor in `jurisdiction` may be shown for `op` under `rules`: none where banned or where no offer names it. */
-export function offerFor(op: Operator, jurisdiction: string, rules: Pick<ComplianceRules, 'inducementBan'>): Offer | undefined {
+export function offerFor(
+  op: Operator,
+  jurisdiction: string,
+  rules: Pick<ComplianceRules, 'inducementBan'>,
+): Offer | undefined {
   if (rules.inducementBan(jurisdiction)) return undefined;
   const j = jurisdictionOf(jurisdiction);
-  return op.offers.find((o) => (j.region !== null && o.jurisdictions.includes(j.region)) || o.jurisdictions.includes(j.country));
+  return op.offers.find(
+    (o) => (j.region !== null && o.jurisdictions.includes(j.region)) || o.jurisdictions.includes(j.country),
+  );
 }
 
 /** A call to action that promises nothing, for operators shown without an offer. */

@@ -41,7 +41,12 @@ export interface ShownOperators {
 export type IsShown = (operatorId: string, jurisdiction: string, category: Category) => boolean;
 
 /** What the rules and the suspensions of `state` (this process's by default) say. */
-export function isShown(operatorId: string, jurisdiction: string, category: Category, state: ComplianceState = complianceState()): boolean {
+export function isShown(
+  operatorId: string,
+  jurisdiction: string,
+  category: Category,
+  state: ComplianceState = complianceState(),
+): boolean {
   if (!state.rules.verdict(operatorId, jurisdiction, category).shown) return false;
   const j = jurisdictionOf(jurisdiction);
   return !state.suspensions.some((s) => suspends(s, operatorId, j, category));
@@ -71,16 +76,22 @@ export function shownOperators(jurisdiction: string, opts: ViewOptions = {}): Sh
     let bySurface = answers.get(surface);
     if (!bySurface) answers.set(surface, (bySurface = new Map()));
     let op = bySurface.get(id);
-    if (op === undefined) bySurface.set(id, (op = categoriesOf(surface).every((c) => shown(id, jurisdiction, c)) ? (lookup(id) ?? null) : null));
+    if (op === undefined)
+      bySurface.set(
+        id,
+        (op = categoriesOf(surface).every((c) => shown(id, jurisdiction, c)) ? (lookup(id) ?? null) : null),
+      );
     return op ?? undefined;
   };
   const shownSomewhere = (id: string) => CATEGORIES.some((c) => operatorOn(id, c) !== undefined);
   /** The operator's own minimum age on `surface` where its rule says one, else the jurisdiction's. */
   const ageOn = (id: string, surface: Surface, base: number) =>
-    Math.max(...categoriesOf(surface).map((c) => {
-      const v = rules.verdict(id, jurisdiction, c);
-      return v.shown && v.allow.min_age !== undefined ? v.allow.min_age : base;
-    }));
+    Math.max(
+      ...categoriesOf(surface).map((c) => {
+        const v = rules.verdict(id, jurisdiction, c);
+        return v.shown && v.allow.min_age !== undefined ? v.allow.min_age : base;
+      }),
+    );
   return {
     jurisdiction,
     country,
@@ -91,7 +102,9 @@ export function shownOperators(jurisdiction: string, opts: ViewOptions = {}): Sh
       return op && offerFor(op, jurisdiction, rules);
     },
     disclosureFor: (ids, surface) =>
-      disclosure && ids.length > 0 ? { ...disclosure, minAge: Math.max(...ids.map((id) => ageOn(id, surface, disclosure.minAge))) } : disclosure,
+      disclosure && ids.length > 0
+        ? { ...disclosure, minAge: Math.max(...ids.map((id) => ageOn(id, surface, disclosure.minAge))) }
+        : disclosure,
   };
 }
 

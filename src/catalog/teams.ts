@@ -125,8 +125,7 @@ const NCAAB: readonly Row[] = [
   ['SJU', "St. John's Red Storm", "St. John's", 'Red Storm'],
 ];
 
-const toTeams = (rows: readonly Row[]): Team[] =>
-  rows.map(([code, name, ...aliases]) => ({ code, name, aliases }));
+const toTeams = (rows: readonly Row[]): Team[] => rows.map(([code, name, ...aliases]) => ({ code, name, aliases }));
 
 /** Every team of each league, in a stable order. */
 export const TEAMS: Readonly<Record<League, readonly Team[]>> = {

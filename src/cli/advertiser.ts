@@ -46,10 +46,10 @@ Redis: REDIS_SENTINELS (with REDIS_SENTINEL_MASTER) or REDIS_URL, as the API rea
 else the private Redis of \`npm start\` running in this folder.
 Keys are hashed with API_KEY_PEPPER: use the same value as the API.`;
 
-
 const out = (text: string) => process.stdout.write(`${text}\n`);
 /** The line saying how many failed-authentication blocks a command lifted (none: nothing). */
-const liftedLine = (n: number) => (n > 0 ? `\nlifted the failed-authentication blocks of ${n} address${n === 1 ? '' : 'es'}` : '');
+const liftedLine = (n: number) =>
+  n > 0 ? `\nlifted the failed-authentication blocks of ${n} address${n === 1 ? '' : 'es'}` : '';
 
 /** An export file, checked; a one-line error naming the file otherwise. */
 function readBackup(file: string): AdvertiserBackup {
@@ -58,27 +58,42 @@ function readBackup(file: string): AdvertiserBackup {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new AdvertiserError(`${file}: ${code === 'ENOENT' ? 'no such file' : code ? (err as Error).message : 'not JSON'}`);
+    throw new AdvertiserError(
+      `${file}: ${code === 'ENOENT' ? 'no such file' : code ? (err as Error).message : 'not JSON'}`,
+    );
   }
   const parsed = AdvertiserBackup.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new AdvertiserError(`${file}: not an advertiser export (${issue.path.join('.') || 'top level'}: ${issue.message})`);
+    throw new AdvertiserError(
+      `${file}: not an advertiser export (${issue.path.join('.') || 'top level'}: ${issue.message})`,
+    );
   }
   return parsed.data;
 }
 
 function printList(list: AdvertiserRecord[]): void {
   for (const a of list) {
-    out(`${a.id}\t${a.status}\t${a.name}\tcreated ${a.createdAt}${a.rotatedAt ? `\trotated ${a.rotatedAt}` : ''}${a.revokedAt ? `\trevoked ${a.revokedAt}` : ''}`);
+    out(
+      `${a.id}\t${a.status}\t${a.name}\tcreated ${a.createdAt}${a.rotatedAt ? `\trotated ${a.rotatedAt}` : ''}${a.revokedAt ? `\trevoked ${a.revokedAt}` : ''}`,
+    );
     for (const k of a.keys) out(`  key ${k.keyId}\tcreated ${k.createdAt}\tlast used ${k.lastUsedAt ?? 'never'}`);
   }
 }
 
 /** The report a `report` command asks for, checked as the API checks its query. */
-function reportOptions(id: string, values: { from?: string; to?: string; granularity?: string; 'group-by'?: string; currency?: string }): ReportRequest {
+function reportOptions(
+  id: string,
+  values: { from?: string; to?: string; granularity?: string; 'group-by'?: string; currency?: string },
+): ReportRequest {
   const query = new URLSearchParams();
-  for (const [flag, param] of [['from', 'from'], ['to', 'to'], ['granularity', 'granularity'], ['group-by', 'group_by'], ['currency', 'currency']] as const) {
+  for (const [flag, param] of [
+    ['from', 'from'],
+    ['to', 'to'],
+    ['granularity', 'granularity'],
+    ['group-by', 'group_by'],
+    ['currency', 'currency'],
+  ] as const) {
     const value = values[flag];
     if (value !== undefined) query.set(param, value);
   }
@@ -105,9 +120,13 @@ async function run(argv: string[]): Promise<number> {
     },
   });
   const [command, id, ...rest] = positionals;
-  if (values.help) return (out(USAGE), 0);
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
   const known = ['create', 'rotate', 'retire', 'revoke', 'list', 'export', 'import', 'report'];
-  if (!command || !known.includes(command)) throw new UsageError(command ? `unknown command "${command}"` : 'no command');
+  if (!command || !known.includes(command))
+    throw new UsageError(command ? `unknown command "${command}"` : 'no command');
   if (command === 'import' && !id) throw new UsageError('import needs the file an export wrote');
   if (!['list', 'export', 'import'].includes(command) && !id) throw new UsageError(`${command} needs an advertiser id`);
   // Read before connecting: a bad file is the user's to fix, whatever Redis says.
@@ -123,17 +142,32 @@ async function run(argv: string[]): Promise<number> {
     switch (command) {
       case 'create':
       case 'rotate': {
-        const key = command === 'create' ? await keys.create(id!, rest.join(' ') || id!, now) : await keys.rotate(id!, now);
+        const key =
+          command === 'create' ? await keys.create(id!, rest.join(' ') || id!, now) : await keys.rotate(id!, now);
         const lifted = command === 'rotate' ? await liftAuthFailureBlocks(redis, id!) : 0;
-        if (json) out(JSON.stringify({ id, apiKey: key, createdAt: now.toISOString(), ...(command === 'rotate' && { liftedBlocks: lifted }) }));
-        else out(`advertiser ${id}\napi key    ${key}\n(shown once: store it now${command === 'rotate' ? '; the previous key works until `retire`' : ''})${liftedLine(lifted)}`);
+        if (json)
+          out(
+            JSON.stringify({
+              id,
+              apiKey: key,
+              createdAt: now.toISOString(),
+              ...(command === 'rotate' && { liftedBlocks: lifted }),
+            }),
+          );
+        else
+          out(
+            `advertiser ${id}\napi key    ${key}\n(shown once: store it now${command === 'rotate' ? '; the previous key works until `retire`' : ''})${liftedLine(lifted)}`,
+          );
         return 0;
       }
       case 'retire': {
         const retired = await keys.retire(id!, now);
         const lifted = await liftAuthFailureBlocks(redis, id!);
         if (json) out(JSON.stringify({ id, retired, liftedBlocks: lifted }));
-        else out(`${retired ? `advertiser ${id}: previous key retired` : `advertiser ${id} has no previous key`}${liftedLine(lifted)}`);
+        else
+          out(
+            `${retired ? `advertiser ${id}: previous key retired` : `advertiser ${id} has no previous key`}${liftedLine(lifted)}`,
+          );
         return 0;
       }
       case 'revoke':
@@ -143,7 +177,10 @@ async function run(argv: string[]): Promise<number> {
         return 0;
       case 'export': {
         const text = `${JSON.stringify(await exportAdvertisers(redis, now), null, 2)}\n`;
-        if (!id) return (process.stdout.write(text), 0);
+        if (!id) {
+          process.stdout.write(text);
+          return 0;
+        }
         writeFileSync(id, text, { mode: 0o600 });
         out(json ? JSON.stringify({ file: id }) : `advertisers exported to ${id} (key hashes only)`);
         return 0;
@@ -159,7 +196,10 @@ async function run(argv: string[]): Promise<number> {
         let lifted = 0;
         for (const a of backup!.advertisers) lifted += await liftAuthFailureBlocks(redis, a.id);
         if (json) out(JSON.stringify({ ...result, liftedBlocks: lifted }));
-        else out(`imported ${result.added.length} advertisers${result.skipped.length ? `; skipped ${result.skipped.length} already here: ${result.skipped.join(', ')}` : ''}${liftedLine(lifted)}`);
+        else
+          out(
+            `imported ${result.added.length} advertisers${result.skipped.length ? `; skipped ${result.skipped.length} already here: ${result.skipped.join(', ')}` : ''}${liftedLine(lifted)}`,
+          );
         return 0;
       }
       default: {

@@ -10,7 +10,14 @@ import type { Redis } from 'ioredis';
 import { BUNDLED_RULES } from '../catalog/compliance/bundled.js';
 import { overdueRows } from '../catalog/compliance/review.js';
 import { compileRules, RulesError, type ComplianceRules } from '../catalog/compliance/rules.js';
-import { publishRules, readAudit, readCompliance, resume, StaleRevisionError, suspend } from '../catalog/compliance/store.js';
+import {
+  publishRules,
+  readAudit,
+  readCompliance,
+  resume,
+  StaleRevisionError,
+  suspend,
+} from '../catalog/compliance/store.js';
 import { Suspension, type AuditEntry } from '../catalog/compliance/suspensions.js';
 import { OPERATORS } from '../catalog/operators.js';
 import { ConfigError, EnvSchema } from '../config.js';
@@ -44,7 +51,6 @@ a country suspends every region of it.
 Redis: REDIS_SENTINELS (with REDIS_SENTINEL_MASTER) or REDIS_URL, as the API reads them,
 else the private Redis of \`npm start\` running in this folder.`;
 
-
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const operatorIds = OPERATORS.map((op) => op.id);
 
@@ -54,7 +60,9 @@ function readRules(file: string): { text: string; rules: ComplianceRules } {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    throw new UsageError(
+      `${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+    );
   }
   let raw: unknown;
   try {
@@ -68,8 +76,12 @@ function readRules(file: string): { text: string; rules: ComplianceRules } {
 /** The rules every API process applies: a published document newer than the bundled one, else the bundled one. */
 async function rulesInForce(redis: Redis): Promise<{ rules: ComplianceRules; from: string }> {
   const { rules } = await readCompliance(redis);
-  if (!rules || rules.revision <= BUNDLED_RULES.revision) return { rules: BUNDLED_RULES, from: `bundled rules (revision ${BUNDLED_RULES.revision})` };
-  return { rules: compileRules(JSON.parse(rules.text), operatorIds, 'published rules'), from: `published rules (revision ${rules.revision})` };
+  if (!rules || rules.revision <= BUNDLED_RULES.revision)
+    return { rules: BUNDLED_RULES, from: `bundled rules (revision ${BUNDLED_RULES.revision})` };
+  return {
+    rules: compileRules(JSON.parse(rules.text), operatorIds, 'published rules'),
+    from: `published rules (revision ${rules.revision})`,
+  };
 }
 
 const surfaceText = (surface: string | null | undefined) => surface ?? 'every surface';
@@ -93,57 +105,94 @@ async function run(argv: string[]): Promise<number> {
     },
   });
   const [command, file] = positionals;
-  if (values.help) return (out(USAGE), 0);
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
   const known = ['suspend', 'resume', 'list', 'audit', 'check', 'publish'];
-  if (!command || !known.includes(command)) throw new UsageError(command ? `unknown command "${command}"` : 'no command');
+  if (!command || !known.includes(command))
+    throw new UsageError(command ? `unknown command "${command}"` : 'no command');
   const by = values.by ?? `${userInfo().username}@${hostname()}`;
   const at = new Date(systemClock()).toISOString();
 
   // Checked before Redis is asked: a bad argument or file is the user's to fix, whatever Redis says.
   let pair: Pick<Suspension, 'operator' | 'jurisdiction' | 'surface'> | undefined;
   if (command === 'suspend' || command === 'resume') {
-    if (!values.operator || !values.jurisdiction) throw new UsageError(`${command} needs --operator and --jurisdiction`);
+    if (!values.operator || !values.jurisdiction)
+      throw new UsageError(`${command} needs --operator and --jurisdiction`);
     if (!values.reason) throw new UsageError(`${command} needs --reason: every change is audited with why`);
-    const parsed = Suspension.safeParse({ operator: values.operator, jurisdiction: values.jurisdiction, surface: values.surface ?? null, reason: values.reason, by, at });
-    if (!parsed.success) throw new UsageError(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
-    if (!operatorIds.includes(values.operator)) throw new UsageError(`--operator: no operator "${values.operator}" (${operatorIds.join(', ')})`);
+    const parsed = Suspension.safeParse({
+      operator: values.operator,
+      jurisdiction: values.jurisdiction,
+      surface: values.surface ?? null,
+      reason: values.reason,
+      by,
+      at,
+    });
+    if (!parsed.success)
+      throw new UsageError(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; '));
+    if (!operatorIds.includes(values.operator))
+      throw new UsageError(`--operator: no operator "${values.operator}" (${operatorIds.join(', ')})`);
     pair = parsed.data;
   }
   if ((command === 'check' || command === 'publish') && !file) throw new UsageError(`${command} needs the rules file`);
-  if (command === 'publish' && !values.reason) throw new UsageError('publish needs --reason: every change is audited with why');
+  if (command === 'publish' && !values.reason)
+    throw new UsageError('publish needs --reason: every change is audited with why');
   const document = command === 'check' || command === 'publish' ? readRules(file!) : undefined;
   if (command === 'check') {
-    out(values.json ? JSON.stringify({ file, revision: document!.rules.revision, rows: document!.rules.rows().length }) : `${file}: valid (revision ${document!.rules.revision}, ${document!.rules.rows().length} rows)`);
+    out(
+      values.json
+        ? JSON.stringify({ file, revision: document!.rules.revision, rows: document!.rules.rows().length })
+        : `${file}: valid (revision ${document!.rules.revision}, ${document!.rules.rows().length} rows)`,
+    );
     return 0;
   }
   const limit = values.limit === undefined ? 20 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new UsageError('--limit must be a whole number from 1 to 10000');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+    throw new UsageError('--limit must be a whole number from 1 to 10000');
 
   if (command === 'publish' && document!.rules.revision <= BUNDLED_RULES.revision) {
-    throw new UsageError(`${file}: revision ${document!.rules.revision} is not above the release's own rules (revision ${BUNDLED_RULES.revision}), which would win over it`);
+    throw new UsageError(
+      `${file}: revision ${document!.rules.revision} is not above the release's own rules (revision ${BUNDLED_RULES.revision}), which would win over it`,
+    );
   }
   // A file's audit needs no Redis.
-  if (command === 'audit' && values.file) return audit(readRules(values.file).rules, values.file, reviewDays(process.env), values.json);
+  if (command === 'audit' && values.file)
+    return audit(readRules(values.file).rules, values.file, reviewDays(process.env), values.json);
   const { redis, config } = await openRedis();
   try {
     switch (command) {
       case 'suspend': {
         const revision = await suspend(redis, { ...pair!, reason: values.reason!, by, at });
-        out(values.json ? JSON.stringify({ ...pair, revision }) : `suspended ${pair!.operator} in ${pair!.jurisdiction} (${surfaceText(pair!.surface)}); every API process applies it within seconds`);
+        out(
+          values.json
+            ? JSON.stringify({ ...pair, revision })
+            : `suspended ${pair!.operator} in ${pair!.jurisdiction} (${surfaceText(pair!.surface)}); every API process applies it within seconds`,
+        );
         return 0;
       }
       case 'resume': {
         const revision = await resume(redis, pair!, by, values.reason!, at);
         if (revision === undefined) {
-          process.stderr.write(`no suspension of ${pair!.operator} in ${pair!.jurisdiction} (${surfaceText(pair!.surface)}): see npm run compliance -- list\n`);
+          process.stderr.write(
+            `no suspension of ${pair!.operator} in ${pair!.jurisdiction} (${surfaceText(pair!.surface)}): see npm run compliance -- list\n`,
+          );
           return 1;
         }
-        out(values.json ? JSON.stringify({ ...pair, revision, resumed: true }) : `resumed ${pair!.operator} in ${pair!.jurisdiction} (${surfaceText(pair!.surface)})`);
+        out(
+          values.json
+            ? JSON.stringify({ ...pair, revision, resumed: true })
+            : `resumed ${pair!.operator} in ${pair!.jurisdiction} (${surfaceText(pair!.surface)})`,
+        );
         return 0;
       }
       case 'publish': {
         const revision = await publishRules(redis, document!.text, document!.rules.revision, by, values.reason!, at);
-        out(values.json ? JSON.stringify({ file, rules_revision: document!.rules.revision, revision }) : `published ${file} (rules revision ${document!.rules.revision}); every API process applies it within seconds`);
+        out(
+          values.json
+            ? JSON.stringify({ file, rules_revision: document!.rules.revision, revision })
+            : `published ${file} (rules revision ${document!.rules.revision}); every API process applies it within seconds`,
+        );
         return 0;
       }
       case 'audit': {
@@ -153,9 +202,13 @@ async function run(argv: string[]): Promise<number> {
       default: {
         const { suspensions, revision } = await readCompliance(redis);
         const changes = await readAudit(redis, limit);
-        if (values.json) return (out(JSON.stringify({ revision, suspensions, changes }, null, 2)), 0);
+        if (values.json) {
+          out(JSON.stringify({ revision, suspensions, changes }, null, 2));
+          return 0;
+        }
         out(`active suspensions (${suspensions.length}):`);
-        for (const s of suspensions) out(`  ${s.operator}  ${s.jurisdiction}  ${surfaceText(s.surface)}  since ${s.at} by ${s.by}: ${s.reason}`);
+        for (const s of suspensions)
+          out(`  ${s.operator}  ${s.jurisdiction}  ${surfaceText(s.surface)}  since ${s.at} by ${s.by}: ${s.reason}`);
         out(`latest changes (newest first):`);
         for (const e of changes) out(`  ${describeEntry(e)}`);
         return 0;

@@ -63,7 +63,9 @@ const readArray = (file: string, key: string): unknown[] => {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(code === 'ENOENT' ? `${file}: no such file` : `${file}: cannot read (${code ?? (err as Error).message})`);
+    throw new InputError(
+      code === 'ENOENT' ? `${file}: no such file` : `${file}: cannot read (${code ?? (err as Error).message})`,
+    );
   }
   let v: unknown;
   try {
@@ -79,23 +81,37 @@ const readArray = (file: string, key: string): unknown[] => {
 
 const kalshiRaw = values.kalshi
   ? readArray(values.kalshi, 'events')
-  : await new KalshiClient({ ...(process.env.KALSHI_BASE_URL ? { baseUrl: process.env.KALSHI_BASE_URL } : {}) }).listEvents({ status: 'open' });
+  : await new KalshiClient({
+      ...(process.env.KALSHI_BASE_URL ? { baseUrl: process.env.KALSHI_BASE_URL } : {}),
+    }).listEvents({ status: 'open' });
 const polyListing = values.polymarket
   ? { events: readArray(values.polymarket, 'events') }
-  : await new PolymarketClient({ ...(process.env.POLYMARKET_GAMMA_URL ? { gammaUrl: process.env.POLYMARKET_GAMMA_URL } : {}) }).listEvents();
+  : await new PolymarketClient({
+      ...(process.env.POLYMARKET_GAMMA_URL ? { gammaUrl: process.env.POLYMARKET_GAMMA_URL } : {}),
+    }).listEvents();
 // A truncated listing means missing candidates, not "no match": say so.
-if ('truncated' in polyListing && polyListing.truncated) process.stderr.write(`warning: Polymarket listing truncated (${polyListing.truncated}); some markets were not compared\n`);
+if ('truncated' in polyListing && polyListing.truncated)
+  process.stderr.write(
+    `warning: Polymarket listing truncated (${polyListing.truncated}); some markets were not compared\n`,
+  );
 const polyRaw = polyListing.events;
 
 const k = normalizeKalshiEvents(kalshiRaw);
 const p = normalizeGammaEvents(polyRaw);
-const proposals = proposeMatches(k.markets, p.markets).filter((x) => values.all || x.band === 'high' || x.band === 'medium');
+const proposals = proposeMatches(k.markets, p.markets).filter(
+  (x) => values.all || x.band === 'high' || x.band === 'medium',
+);
 
 const brief = (x: Proposal) => ({
   band: x.band,
   confidence: x.confidence,
   kalshi: { ticker: x.kalshi.id, title: x.kalshi.title, closesAt: x.kalshi.closesAt },
-  polymarket: { eventSlug: x.polymarket.eventId, marketSlug: x.polymarket.id, conditionId: x.polymarket.conditionId, title: x.polymarket.title },
+  polymarket: {
+    eventSlug: x.polymarket.eventId,
+    marketSlug: x.polymarket.id,
+    conditionId: x.polymarket.conditionId,
+    title: x.polymarket.title,
+  },
   flags: x.flags,
   reasons: x.reasons,
 });
@@ -103,12 +119,17 @@ const brief = (x: Proposal) => ({
 if (values.json) {
   process.stdout.write(`${JSON.stringify(proposals.map(brief), null, 2)}\n`);
 } else {
-  process.stdout.write(`${k.markets.length} Kalshi and ${p.markets.length} Polymarket markets; ${proposals.length} proposals (review before adding to the catalog)\n\n`);
+  process.stdout.write(
+    `${k.markets.length} Kalshi and ${p.markets.length} Polymarket markets; ${proposals.length} proposals (review before adding to the catalog)\n\n`,
+  );
   for (const x of proposals) {
-    process.stdout.write(`[${x.band} ${x.confidence.toFixed(2)}] ${x.kalshi.id}  <->  ${x.polymarket.eventId}/${x.polymarket.id}\n`);
+    process.stdout.write(
+      `[${x.band} ${x.confidence.toFixed(2)}] ${x.kalshi.id}  <->  ${x.polymarket.eventId}/${x.polymarket.id}\n`,
+    );
     process.stdout.write(`    K: ${x.kalshi.title}\n    P: ${x.polymarket.title}\n`);
     for (const r of x.reasons) process.stdout.write(`    - ${r}\n`);
     process.stdout.write('\n');
   }
 }
-if (k.dropped.length + p.dropped.length > 0) process.stderr.write(`skipped ${k.dropped.length + p.dropped.length} malformed listings\n`);
+if (k.dropped.length + p.dropped.length > 0)
+  process.stderr.write(`skipped ${k.dropped.length + p.dropped.length} malformed listings\n`);

@@ -33,8 +33,11 @@ const out = (text: string) => process.stdout.write(`${text}\n`);
 
 function printList(list: OperatorSecretsRecord[]): void {
   for (const o of list) {
-    out(`${o.operatorId}\t${o.status}\tcreated ${o.createdAt}${o.rotatedAt ? `\trotated ${o.rotatedAt}` : ''}${o.revokedAt ? `\trevoked ${o.revokedAt}` : ''}`);
-    for (const s of o.secrets) out(`  secret ${s.secretId}\tcreated ${s.createdAt}\tlast used ${s.lastUsedAt ?? 'never'}`);
+    out(
+      `${o.operatorId}\t${o.status}\tcreated ${o.createdAt}${o.rotatedAt ? `\trotated ${o.rotatedAt}` : ''}${o.revokedAt ? `\trevoked ${o.revokedAt}` : ''}`,
+    );
+    for (const s of o.secrets)
+      out(`  secret ${s.secretId}\tcreated ${s.createdAt}\tlast used ${s.lastUsedAt ?? 'never'}`);
   }
 }
 
@@ -45,11 +48,16 @@ async function run(argv: string[]): Promise<number> {
     options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
   });
   const [command, operator] = positionals;
-  if (values.help) return (out(USAGE), 0);
-  if (!command || !['create', 'rotate', 'retire', 'revoke', 'list'].includes(command)) throw new UsageError(command ? `unknown command "${command}"` : 'no command');
+  if (values.help) {
+    out(USAGE);
+    return 0;
+  }
+  if (!command || !['create', 'rotate', 'retire', 'revoke', 'list'].includes(command))
+    throw new UsageError(command ? `unknown command "${command}"` : 'no command');
   if (command !== 'list' && !operator) throw new UsageError(`${command} needs an operator id`);
   // A secret for an operator we do not list could sign nothing we would count.
-  if (command === 'create' && !operatorById(operator!)) throw new UsageError(`no operator "${operator}" in the catalog`);
+  if (command === 'create' && !operatorById(operator!))
+    throw new UsageError(`no operator "${operator}" in the catalog`);
 
   // Redis and the pepper (with its production checks) come from the same settings the API reads.
   const { redis, config } = await openRedis();
@@ -60,15 +68,22 @@ async function run(argv: string[]): Promise<number> {
     switch (command) {
       case 'create':
       case 'rotate': {
-        const secret = command === 'create' ? await secrets.create(operator!, now) : await secrets.rotate(operator!, now);
+        const secret =
+          command === 'create' ? await secrets.create(operator!, now) : await secrets.rotate(operator!, now);
         if (json) out(JSON.stringify({ operatorId: operator, secret, createdAt: now.toISOString() }));
-        else out(`operator ${operator}\nsecret     ${secret}\n(shown once: hand it to the operator now${command === 'rotate' ? '; the previous secret verifies until `retire`' : ''})`);
+        else
+          out(
+            `operator ${operator}\nsecret     ${secret}\n(shown once: hand it to the operator now${command === 'rotate' ? '; the previous secret verifies until `retire`' : ''})`,
+          );
         return 0;
       }
       case 'retire': {
         const retired = await secrets.retire(operator!);
         if (json) out(JSON.stringify({ operatorId: operator, retired }));
-        else out(retired ? `operator ${operator}: previous secret retired` : `operator ${operator} has no previous secret`);
+        else
+          out(
+            retired ? `operator ${operator}: previous secret retired` : `operator ${operator} has no previous secret`,
+          );
         return 0;
       }
       case 'revoke':

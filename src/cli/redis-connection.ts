@@ -16,7 +16,9 @@ function redisSettings(): { env: NodeJS.ProcessEnv; from: string } {
   const dir = dataDir();
   const url = launcherRedisUrl(dir);
   if (url) return { env: { ...process.env, REDIS_URL: url }, from: `npm start (recorded in ${dir})` };
-  throw new ConfigError('no Redis to talk to: set REDIS_URL or REDIS_SENTINELS, or run this next to a running `npm start`');
+  throw new ConfigError(
+    'no Redis to talk to: set REDIS_URL or REDIS_SENTINELS, or run this next to a running `npm start`',
+  );
 }
 
 /**

@@ -10,7 +10,11 @@ export class UsageError extends Error {}
  * the tool's own are the user's to fix (a bad file): printed as their message alone, not as a stack,
  * as are a bad setting and a Redis out of reach (redis-connection.ts), for every tool.
  */
-export function runCommand(main: (argv: string[]) => Promise<number>, usage: string, expected: (err: unknown) => boolean): void {
+export function runCommand(
+  main: (argv: string[]) => Promise<number>,
+  usage: string,
+  expected: (err: unknown) => boolean,
+): void {
   main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err: unknown) => {

@@ -16,7 +16,10 @@ export const workerRestarts = new Counter({
 });
 
 /** Gauges the primary reads from its own state at scrape time. */
-export function exposeWorkers(running: () => number, wsByWorker: () => Array<[worker: number, connections: number]>): void {
+export function exposeWorkers(
+  running: () => number,
+  wsByWorker: () => Array<[worker: number, connections: number]>,
+): void {
   new Gauge({
     name: 'predictwire_api_workers',
     help: 'API worker processes running under the primary.',

@@ -42,7 +42,10 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
   let port = config.port;
   let spawned = 0;
   const hangs = new HangWatch(config.hangSeconds * 1000, (child, silentMs) => {
-    log.error({ pid: child.pid, silent_seconds: Math.round(silentMs / 1000) }, 'api worker hung (no heartbeat); killing it');
+    log.error(
+      { pid: child.pid, silent_seconds: Math.round(silentMs / 1000) },
+      'api worker hung (no heartbeat); killing it',
+    );
     child.kill('SIGKILL'); // its supervisor restarts it, as after a crash
   });
   hangs.start();
@@ -59,7 +62,13 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
       execArgv: process.execArgv,
       // Its own process group: a terminal's Ctrl-C reaches the primary only, which relays it once.
       detached: true,
-      env: { ...process.env, [WORKER_INDEX_ENV]: String(index), PORT: String(port), ADMIN_PORT: '0', [EXIT_WITH_PARENT_ENV]: '1' },
+      env: {
+        ...process.env,
+        [WORKER_INDEX_ENV]: String(index),
+        PORT: String(port),
+        ADMIN_PORT: '0',
+        [EXIT_WITH_PARENT_ENV]: '1',
+      },
     });
     running.set(index, { child, holder });
     child.on('message', (msg: unknown) => {
@@ -97,7 +106,9 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
       if (running.get(index)?.child === child) running.delete(index);
       // A dead worker's connections are gone: never leak its slots.
       for (const address of slots.dropHolder(holder)) tellCount(address);
-      firstListen.get(index)?.reject(new Error(`api worker ${index} exited before listening (${signal ?? `code ${code}`})`));
+      firstListen
+        .get(index)
+        ?.reject(new Error(`api worker ${index} exited before listening (${signal ?? `code ${code}`})`));
       firstListen.delete(index);
     });
     return child;

@@ -16,7 +16,11 @@ export async function runWorker(index: number): Promise<void> {
     async (config, log) => {
       const link = linkToPrimary(config.apiWorkers);
       ensureDefaultMetrics();
-      const api = await startApi(config, log, { ledger: link.ledger, wsConnections: link.wsConnections, mayListen: link.mayListen });
+      const api = await startApi(config, log, {
+        ledger: link.ledger,
+        wsConnections: link.wsConnections,
+        mayListen: link.mayListen,
+      });
       // Every worker polls its snapshot meta in the background; the worker that answered /readyz
       // polled just now. Polling before a scrape keeps /metrics in step with that answer.
       link.beforeCollect(() => withTimeout(api.deps.freshness.poll(), 1_000));

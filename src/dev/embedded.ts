@@ -31,7 +31,8 @@ const CHILDREN = [
 
 /** What to set when the Redis the environment names does not answer. */
 const REDIS_HINT = {
-  REDIS_SENTINELS: 'set REDIS_SENTINELS (and REDIS_SENTINEL_MASTER) to sentinels that answer and know the primary, or unset them and REDIS_URL to let npm start run its own Redis',
+  REDIS_SENTINELS:
+    'set REDIS_SENTINELS (and REDIS_SENTINEL_MASTER) to sentinels that answer and know the primary, or unset them and REDIS_URL to let npm start run its own Redis',
   REDIS_URL: 'set REDIS_URL to a Redis that answers, or unset it to let npm start run its own',
 };
 
@@ -41,7 +42,8 @@ async function seedDemoAdvertiser(config: Config, from: keyof typeof REDIS_HINT 
     redis = await connectOnce(config.redis, from);
   } catch (err) {
     // One line saying what to set, not a stack trace.
-    if (err instanceof RedisUnreachableError && from !== 'npm start') throw new ConfigError(`${err.message.replace(/\.$/, '')}; ${REDIS_HINT[from]}`);
+    if (err instanceof RedisUnreachableError && from !== 'npm start')
+      throw new ConfigError(`${err.message.replace(/\.$/, '')}; ${REDIS_HINT[from]}`);
     throw err;
   }
   try {
@@ -59,11 +61,14 @@ async function seedDemoAdvertiser(config: Config, from: keyof typeof REDIS_HINT 
 }
 
 /** The admin listener's host as a client reaches it. */
-const reachable = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
+const reachable = (host: string) =>
+  host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 
 /** True when the process answering `/healthz` on the admin port is `pid` (one probe, 2 s at most). */
 async function answersAsItself(host: string, port: number, pid: number | undefined): Promise<boolean> {
-  const res = await fetch(`http://${reachable(host)}:${port}/healthz`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
+  const res = await fetch(`http://${reachable(host)}:${port}/healthz`, { signal: AbortSignal.timeout(2_000) }).catch(
+    () => undefined,
+  );
   const body = (await res?.json().catch(() => ({}))) as { pid?: unknown } | undefined;
   return body?.pid === pid;
 }
@@ -169,7 +174,12 @@ async function main(): Promise<void> {
       supervise(name, start, {
         notify: say,
         // Through the child's own admin /healthz (when it has one): a hung or stopped child is restarted.
-        liveness: adminPort ? { probe: (child) => answersAsItself(config.admin.host, adminPort, child.pid), hangMs: config.hangSeconds * 1000 } : undefined,
+        liveness: adminPort
+          ? {
+              probe: (child) => answersAsItself(config.admin.host, adminPort, child.pid),
+              hangMs: config.hangSeconds * 1000,
+            }
+          : undefined,
         onFatal: (child, code) => {
           say(`${child} cannot start (exit ${code}); stopping everything`);
           void stopAll(1);
@@ -181,7 +191,13 @@ async function main(): Promise<void> {
   const base = `http://localhost:${config.port}`;
   const ready = await waitReady(base, 30_000);
   const [apiAdmin, workerAdmin, feedAdmin] = await Promise.all(
-    ([[config.admin.apiPort, 0], [config.admin.workerPort, 1], [config.admin.feedPort, 2]] as const).map(([port, i]) =>
+    (
+      [
+        [config.admin.apiPort, 0],
+        [config.admin.workerPort, 1],
+        [config.admin.feedPort, 2],
+      ] as const
+    ).map(([port, i]) =>
       port ? ownAdminUrl(config.admin.host, port, children[i]!.current()?.pid) : Promise.resolve('off'),
     ),
   );
@@ -191,7 +207,9 @@ async function main(): Promise<void> {
       `predictwire ${ready ? 'is ready' : 'started (not ready yet: see /readyz)'}`,
       `  redis        ${describeTarget(config.redis)}${redis ? ` (private, data in ${join(dir, 'redis')})` : ''}`,
       `  geo          DEFAULT_GEO=${env.DEFAULT_GEO}${demoGeo ? ' (demo default: local callers count as visitors in New Jersey; set DEFAULT_GEO to change)' : ''}`,
-      ...(config.demoEnabled ? [`  demo page    ${base}/demo  (every widget, light and dark, with the two lines to embed it)`] : []),
+      ...(config.demoEnabled
+        ? [`  demo page    ${base}/demo  (every widget, light and dark, with the two lines to embed it)`]
+        : []),
       `  broad        ${base}/v1/widgets/broad?limit=5`,
       `  event        ${base}/v1/widgets/event?slug=fed-december-2026`,
       `  sportsbook   ${base}/v1/widgets/sportsbook?league=NBA`,

@@ -55,13 +55,23 @@ export function exampleRequests(c: Catalog): Record<string, { path: string; adve
     getLiveMarketWidget: { path: `/v1/widgets/live-market?asset=BTC&horizon_minutes=5&${pub}` },
     getAdvertiserBroadWidget: { path: `/advertiser/v1/widgets/broad?limit=3&${adv}`, advertiser: true },
     getAdvertiserEventWidget: { path: `/advertiser/v1/widgets/event?slug=${slug}&${adv}`, advertiser: true },
-    getAdvertiserSportsbookWidget: { path: `/advertiser/v1/widgets/sportsbook?league=${league}&${adv}`, advertiser: true },
-    getAdvertiserLiveMarketWidget: { path: `/advertiser/v1/widgets/live-market?asset=BTC&horizon_minutes=5&${adv}`, advertiser: true },
+    getAdvertiserSportsbookWidget: {
+      path: `/advertiser/v1/widgets/sportsbook?league=${league}&${adv}`,
+      advertiser: true,
+    },
+    getAdvertiserLiveMarketWidget: {
+      path: `/advertiser/v1/widgets/live-market?asset=BTC&horizon_minutes=5&${adv}`,
+      advertiser: true,
+    },
     getEventHistory: { path: `/v1/widgets/event/history?slug=${slug}&range=1d&${pub}` },
     getAdvertiserEventList: { path: '/advertiser/v1/widgets/events', advertiser: true },
     getAdvertiserSpecificEvent: { path: `/advertiser/v1/widgets/specific/${slug}?limit=2&${adv}`, advertiser: true },
     getAdvertiserReport: { path: '/advertiser/v1/reports?group_by=operator', advertiser: true },
-    'getAdvertiserReport:text/csv': { path: '/advertiser/v1/reports?group_by=operator', advertiser: true, accept: 'text/csv' },
+    'getAdvertiserReport:text/csv': {
+      path: '/advertiser/v1/reports?group_by=operator',
+      advertiser: true,
+      accept: 'text/csv',
+    },
     getCatalog: { path: '/v1/catalog' },
     getCompliance: { path: `/v1/compliance?jurisdiction=${GEO}` },
     receivePostback: { path: '/v1/postback' },
@@ -71,7 +81,11 @@ export function exampleRequests(c: Catalog): Record<string, { path: string; adve
 }
 
 function start(entry: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, entry)], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, entry)], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return child;
 }
 
@@ -106,7 +120,11 @@ export async function captureExamples(): Promise<OpenApiExamples> {
   const children = ['workers/main.ts', 'workers/feed/main.ts', 'src/main.ts'].map((entry) => start(entry, env));
   const base = `http://127.0.0.1:${port}`;
   try {
-    const apiKey = await new AdvertiserKeys(client, loadConfig(env).apiKeyPepper).create(ADVERTISER, 'Example advertiser', new Date(systemClock()));
+    const apiKey = await new AdvertiserKeys(client, loadConfig(env).apiKeyPepper).create(
+      ADVERTISER,
+      'Example advertiser',
+      new Date(systemClock()),
+    );
     // The window's strike as an API process that saw its start would claim it (SET NX), so the live example is priced.
     const firstTick = new Promise<number>((done) => {
       void ticks.subscribe(ticksChannel('BTC'));
@@ -119,7 +137,9 @@ export async function captureExamples(): Promise<OpenApiExamples> {
     const requests = exampleRequests(catalog);
     const auth = { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey };
     // A visitor sees the advertiser's broad widget, views it and follows a link, so the report has a row.
-    const broad = (await (await fetch(`${base}/v1/widgets/broad?limit=3&fallback_geo=${GEO}&advertiser_id=${ADVERTISER}`)).json()) as {
+    const broad = (await (
+      await fetch(`${base}/v1/widgets/broad?limit=3&fallback_geo=${GEO}&advertiser_id=${ADVERTISER}`)
+    ).json()) as {
       impression_url: string;
       operators: Array<{ routing: { web_url: string } }>;
     };
@@ -129,31 +149,52 @@ export async function captureExamples(): Promise<OpenApiExamples> {
     const clicked = await fetch(`${base}${link.pathname}${link.search}`, { headers: visitor, redirect: 'manual' });
     // The operator's server reports that the click registered and deposited, signed with its secret.
     const operator = link.searchParams.get('o')!;
-    const clickId = new URL(clicked.headers.get('location')!).searchParams.get(clickIdParam(operatorSites(operatorById(operator)!), link.searchParams.get('c') ?? undefined)!)!;
-    const secret = await new PostbackSecrets(client, loadConfig(env).apiKeyPepper).create(operator, new Date(systemClock()));
+    const clickId = new URL(clicked.headers.get('location')!).searchParams.get(
+      clickIdParam(operatorSites(operatorById(operator)!), link.searchParams.get('c') ?? undefined)!,
+    )!;
+    const secret = await new PostbackSecrets(client, loadConfig(env).apiKeyPepper).create(
+      operator,
+      new Date(systemClock()),
+    );
     const postback = (event: string, eventId: string, money = '') =>
       `/v1/postback?${signPostback(secret, `operator=${operator}&click_id=${clickId}&event=${event}&event_id=${eventId}${money}`)}`;
     await until('the click written', async () => ((await client.exists(clickKey(clickId))) === 1 ? true : undefined));
-    for (const path of [postback('registration', 'reg-10001'), postback('first_deposit', 'ftd-10001', '&amount=50.00&commission=20.00&currency=USD')]) {
+    for (const path of [
+      postback('registration', 'reg-10001'),
+      postback('first_deposit', 'ftd-10001', '&amount=50.00&commission=20.00&currency=USD'),
+    ]) {
       if ((await fetch(`${base}${path}`)).status !== 200) throw new Error(`${path} was not counted`);
     }
     const slug = catalog.events[0]!.slug;
     await until('a history point', async () => {
-      const h = (await (await fetch(`${base}/v1/widgets/event/history?slug=${slug}&fallback_geo=${GEO}`)).json()) as { timestamps: unknown[] };
+      const h = (await (await fetch(`${base}/v1/widgets/event/history?slug=${slug}&fallback_geo=${GEO}`)).json()) as {
+        timestamps: unknown[];
+      };
       return h.timestamps.length > 0 ? true : undefined;
     });
-    await until('a priced live window with some of its path', async () => {
-      const l = (await (await fetch(`${base}/v1/widgets/live-market?fallback_geo=${GEO}`)).json()) as { market_status?: string; spot_path?: unknown[] };
-      return l.market_status === 'open' && (l.spot_path?.length ?? 0) >= 6 ? true : undefined;
-    }, 120_000);
+    await until(
+      'a priced live window with some of its path',
+      async () => {
+        const l = (await (await fetch(`${base}/v1/widgets/live-market?fallback_geo=${GEO}`)).json()) as {
+          market_status?: string;
+          spot_path?: unknown[];
+        };
+        return l.market_status === 'open' && (l.spot_path?.length ?? 0) >= 6 ? true : undefined;
+      },
+      120_000,
+    );
     await until('counted report rows', async () => {
-      const r = (await (await fetch(`${base}${requests.getAdvertiserReport!.path}`, { headers: auth })).json()) as { rows: unknown[] };
+      const r = (await (await fetch(`${base}${requests.getAdvertiserReport!.path}`, { headers: auth })).json()) as {
+        rows: unknown[];
+      };
       return r.rows.length > 0 ? true : undefined;
     });
     requests.receivePostback!.path = postback('deposit', 'dep-10002', '&amount=25.00&currency=USD');
     const out: OpenApiExamples = {};
     for (const [id, r] of Object.entries(requests)) {
-      const res = await fetch(`${base}${r.path}`, { headers: { ...(r.advertiser ? auth : {}), ...(r.accept ? { accept: r.accept } : {}) } });
+      const res = await fetch(`${base}${r.path}`, {
+        headers: { ...(r.advertiser ? auth : {}), ...(r.accept ? { accept: r.accept } : {}) },
+      });
       if (res.status !== 200) throw new Error(`${r.path} answered ${res.status}: ${await res.text()}`);
       out[id] = r.accept === 'text/csv' ? await res.text() : await res.json();
     }

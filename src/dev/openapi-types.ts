@@ -32,7 +32,8 @@ export async function openApiTypes(): Promise<string> {
 function withoutCapturedExamples(doc: Record<string, any>): Record<string, unknown> {
   const copy = structuredClone(doc);
   for (const item of Object.values(copy.paths as Record<string, any>)) {
-    for (const media of Object.values((item.get?.responses?.['200']?.content ?? {}) as Record<string, any>)) delete media.example;
+    for (const media of Object.values((item.get?.responses?.['200']?.content ?? {}) as Record<string, any>))
+      delete media.example;
   }
   return copy;
 }

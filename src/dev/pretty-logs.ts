@@ -29,5 +29,12 @@ export async function prettyPipe(source: Readable): Promise<void> {
     source.pipe(process.stdout, { end: false });
     return;
   }
-  source.pipe(pretty({ colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', sync: true }));
+  source.pipe(
+    pretty({
+      colorize: process.stdout.isTTY === true,
+      translateTime: 'SYS:HH:MM:ss',
+      ignore: 'pid,hostname',
+      sync: true,
+    }),
+  );
 }

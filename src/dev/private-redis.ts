@@ -71,7 +71,8 @@ function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Prom
       });
       sock.once('error', () => {
         sock.destroy();
-        if (monotonicClock() > deadline) reject(new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms`));
+        if (monotonicClock() > deadline)
+          reject(new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms`));
         else setTimeout(attempt, 25);
       });
     };
@@ -91,7 +92,18 @@ export interface PrivateRedisOptions {
 export async function startPrivateRedis(opts: PrivateRedisOptions = {}): Promise<PrivateRedis> {
   if (!redisServerExists()) throw new MissingRedisError();
   const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--protected-mode', 'yes', '--maxmemory-policy', 'noeviction', '--loglevel', 'warning'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--protected-mode',
+    'yes',
+    '--maxmemory-policy',
+    'noeviction',
+    '--loglevel',
+    'warning',
+  ];
   if (opts.dataDir) {
     mkdirSync(opts.dataDir, { recursive: true });
     const pidFile = join(opts.dataDir, 'redis.pid');

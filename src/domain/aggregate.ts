@@ -102,7 +102,10 @@ export function quoteMid(q: { yesPrice: number; yesBid?: number }): number {
  * @returns probabilities in (0, 1), index-aligned with `outcomes`
  * @throws RangeError as {@link volumeWeightedProbability}
  */
-export function outcomeProbabilities(outcomes: ReadonlyArray<ReadonlyArray<PricedQuote>>, exclusive: boolean): number[] {
+export function outcomeProbabilities(
+  outcomes: ReadonlyArray<ReadonlyArray<PricedQuote>>,
+  exclusive: boolean,
+): number[] {
   const raw = outcomes.map((quotes) =>
     volumeWeightedProbability(quotes.map((q) => ({ yesPrice: quoteMid(q), volume24hUsd: q.volume24hUsd }))),
   );

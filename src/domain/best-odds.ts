@@ -93,7 +93,10 @@ function leadersBy<T>(entries: ReadonlyArray<{ id: string; value: T }>, compare:
 }
 
 /** Pairs each book's operatorId with one of its lines, leaving out books that lack that line. */
-function offered<T>(books: ReadonlyArray<BookOdds>, pick: (b: BookOdds) => T | undefined): Array<{ id: string; value: T }> {
+function offered<T>(
+  books: ReadonlyArray<BookOdds>,
+  pick: (b: BookOdds) => T | undefined,
+): Array<{ id: string; value: T }> {
   const out: Array<{ id: string; value: T }> = [];
   for (const book of books) {
     const value = pick(book);
@@ -104,7 +107,8 @@ function offered<T>(books: ReadonlyArray<BookOdds>, pick: (b: BookOdds) => T | u
 
 /** A book's lines as a visitor reads them in `format`: points to the digits shown, prices to the figure shown. */
 function displayedBook(b: BookOdds, format: OddsFormat): BookOdds {
-  const line = (l: PricedLine | undefined) => l && { point: roundTo(l.point, 4), price: displayedAmerican(l.price, format) };
+  const line = (l: PricedLine | undefined) =>
+    l && { point: roundTo(l.point, 4), price: displayedAmerican(l.price, format) };
   const price = (p: number | undefined) => (p === undefined ? undefined : displayedAmerican(p, format));
   return {
     operatorId: b.operatorId,
@@ -129,12 +133,33 @@ function displayedBook(b: BookOdds, format: OddsFormat): BookOdds {
 export function sportsbookLeaders(all: ReadonlyArray<BookOdds>, format?: OddsFormat): Record<LineKey, Set<string>> {
   const books = format ? all.map((b) => displayedBook(b, format)) : all;
   return {
-    away_spread: leadersBy(offered(books, (b) => b.awaySpread), compareSpread),
-    home_spread: leadersBy(offered(books, (b) => b.homeSpread), compareSpread),
-    total_over: leadersBy(offered(books, (b) => b.totalOver), compareOver),
-    total_under: leadersBy(offered(books, (b) => b.totalUnder), compareUnder),
-    away_moneyline: leadersBy(offered(books, (b) => b.awayMoneyline), compareMoneyline),
-    home_moneyline: leadersBy(offered(books, (b) => b.homeMoneyline), compareMoneyline),
-    draw_moneyline: leadersBy(offered(books, (b) => b.drawMoneyline), compareMoneyline),
+    away_spread: leadersBy(
+      offered(books, (b) => b.awaySpread),
+      compareSpread,
+    ),
+    home_spread: leadersBy(
+      offered(books, (b) => b.homeSpread),
+      compareSpread,
+    ),
+    total_over: leadersBy(
+      offered(books, (b) => b.totalOver),
+      compareOver,
+    ),
+    total_under: leadersBy(
+      offered(books, (b) => b.totalUnder),
+      compareUnder,
+    ),
+    away_moneyline: leadersBy(
+      offered(books, (b) => b.awayMoneyline),
+      compareMoneyline,
+    ),
+    home_moneyline: leadersBy(
+      offered(books, (b) => b.homeMoneyline),
+      compareMoneyline,
+    ),
+    draw_moneyline: leadersBy(
+      offered(books, (b) => b.drawMoneyline),
+      compareMoneyline,
+    ),
   };
 }

@@ -70,14 +70,20 @@ function roundFee(schedule: FeeSchedule, raw: number): number {
 
 function check(price: number, contracts: number): void {
   if (!(price > 0 && price < 1)) throw new RangeError(`price must be in (0, 1), got ${price}`);
-  if (!Number.isInteger(contracts) || contracts < 1) throw new RangeError(`contracts must be a positive integer, got ${contracts}`);
+  if (!Number.isInteger(contracts) || contracts < 1)
+    throw new RangeError(`contracts must be a positive integer, got ${contracts}`);
 }
 
 /**
  * The fee, in dollars, for buying `contracts` contracts at `price` under `schedule`.
  * @throws RangeError when the price is outside (0, 1) or the count is not a positive integer
  */
-export function takerFee(schedule: FeeSchedule, category: Category | undefined, price: number, contracts: number): number {
+export function takerFee(
+  schedule: FeeSchedule,
+  category: Category | undefined,
+  price: number,
+  contracts: number,
+): number {
   check(price, contracts);
   const f = schedule.formula;
   const raw =
@@ -97,12 +103,21 @@ export function takerFee(schedule: FeeSchedule, category: Category | undefined, 
  * winning contract paying `1 − fee / C`, so the cost per dollar paid out is `price / (1 − fee / C)`
  * (decimal odds 1 + (d − 1)(1 − rate)); a fee in dollars adds `fee / C`.
  */
-export function priceAfterFee(schedule: FeeSchedule | undefined, category: Category | undefined, price: number): number {
+export function priceAfterFee(
+  schedule: FeeSchedule | undefined,
+  category: Category | undefined,
+  price: number,
+): number {
   if (!schedule) return price;
   const c = schedule.referenceContracts;
   const fee = takerFee(schedule, category, price, c);
   const kind = schedule.formula.kind;
-  const after = kind === 'sliding-notional' ? price / (1 - fee / (c * price)) : kind === 'winnings' ? price / (1 - fee / c) : price + fee / c;
+  const after =
+    kind === 'sliding-notional'
+      ? price / (1 - fee / (c * price))
+      : kind === 'winnings'
+        ? price / (1 - fee / c)
+        : price + fee / c;
   // Six decimals: the fee maths' float noise must not reach comparisons or payloads. A fee in
   // contracts can push a near-certain contract's cost to $1 or more (no payout left); it stays a
   // price, just below 1, so the widget still shows it as the worst value it is.

@@ -7,21 +7,50 @@ import { isCurrencyCode, type CurrencyCode, type FxData } from '../model/index.j
 // Euro area as of 2026 (Bulgaria joined on 1 January 2026), plus the states that use the euro by
 // agreement or unilaterally.
 const EURO = [
-  'AT', 'BE', 'BG', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK',
-  'AD', 'MC', 'SM', 'VA', 'ME', 'XK',
+  'AT',
+  'BE',
+  'BG',
+  'CY',
+  'DE',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GR',
+  'HR',
+  'IE',
+  'IT',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PT',
+  'SI',
+  'SK',
+  'AD',
+  'MC',
+  'SM',
+  'VA',
+  'ME',
+  'XK',
 ];
 
 // A Map, not an object: looked up on every broad widget request, by any country.
 const BY_COUNTRY: ReadonlyMap<string, CurrencyCode> = new Map(
   Object.entries({
     ...Object.fromEntries(EURO.map((c) => [c, 'EUR'])),
-    GB: 'GBP', GG: 'GBP', JE: 'GBP', IM: 'GBP',
+    GB: 'GBP',
+    GG: 'GBP',
+    JE: 'GBP',
+    IM: 'GBP',
     CA: 'CAD',
     AU: 'AUD',
     BR: 'BRL',
     MX: 'MXN',
     JP: 'JPY',
-    CH: 'CHF', LI: 'CHF',
+    CH: 'CHF',
+    LI: 'CHF',
     IN: 'INR',
   }).filter((entry): entry is [string, CurrencyCode] => isCurrencyCode(entry[1])),
 );
@@ -50,7 +79,12 @@ export function convertUsd(amountUsd: number, rate: number): number {
  * `amount` of `from` in `to`, through USD at the snapshot's reference rates; undefined when a rate
  * is missing.
  */
-export function convert(amount: number, from: CurrencyCode, to: CurrencyCode, fx: FxData | undefined): number | undefined {
+export function convert(
+  amount: number,
+  from: CurrencyCode,
+  to: CurrencyCode,
+  fx: FxData | undefined,
+): number | undefined {
   if (from === to) return amount;
   const fromRate = usdRate(from, fx);
   const toRate = usdRate(to, fx);

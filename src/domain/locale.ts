@@ -5,16 +5,43 @@
 import { LOCALES, type Locale } from '../model/index.js';
 
 // A Map, not an object: looked up on every request that names no catalog language, by any country.
-const BY_COUNTRY: ReadonlyMap<string, Locale> = new Map(Object.entries({
-  ...Object.fromEntries(
-    ['ES', 'MX', 'AR', 'CO', 'CL', 'PE', 'VE', 'EC', 'GT', 'CU', 'BO', 'DO', 'HN', 'PY', 'SV', 'NI', 'CR', 'PA', 'UY', 'GQ'].map((c) => [c, 'es']),
-  ),
-  ...Object.fromEntries(['DE', 'AT', 'CH', 'LI'].map((c) => [c, 'de'])),
-  ...Object.fromEntries(['FR', 'BE', 'LU', 'MC', 'SN', 'CI', 'CM', 'ML', 'BF', 'NE', 'TD', 'GA', 'CG', 'CD', 'BJ', 'TG', 'MG', 'HT'].map((c) => [c, 'fr'])),
-  ...Object.fromEntries(['BR', 'PT', 'AO', 'MZ', 'CV', 'GW', 'ST', 'TL'].map((c) => [c, 'pt'])),
-  // Subdivisions whose language differs from their country's.
-  'CA-QC': 'fr',
-} as Record<string, Locale>));
+const BY_COUNTRY: ReadonlyMap<string, Locale> = new Map(
+  Object.entries({
+    ...Object.fromEntries(
+      [
+        'ES',
+        'MX',
+        'AR',
+        'CO',
+        'CL',
+        'PE',
+        'VE',
+        'EC',
+        'GT',
+        'CU',
+        'BO',
+        'DO',
+        'HN',
+        'PY',
+        'SV',
+        'NI',
+        'CR',
+        'PA',
+        'UY',
+        'GQ',
+      ].map((c) => [c, 'es']),
+    ),
+    ...Object.fromEntries(['DE', 'AT', 'CH', 'LI'].map((c) => [c, 'de'])),
+    ...Object.fromEntries(
+      ['FR', 'BE', 'LU', 'MC', 'SN', 'CI', 'CM', 'ML', 'BF', 'NE', 'TD', 'GA', 'CG', 'CD', 'BJ', 'TG', 'MG', 'HT'].map(
+        (c) => [c, 'fr'],
+      ),
+    ),
+    ...Object.fromEntries(['BR', 'PT', 'AO', 'MZ', 'CV', 'GW', 'ST', 'TL'].map((c) => [c, 'pt'])),
+    // Subdivisions whose language differs from their country's.
+    'CA-QC': 'fr',
+  } as Record<string, Locale>),
+);
 
 /**
  * The locale for a jurisdiction ("CA-QC", "DE"): the subdivision's, else its country's (en when the
@@ -28,7 +55,10 @@ export function localeForJurisdiction(code: string): Locale {
  * The preferred entry of an Accept-Language header that is one of `available`, by quality then
  * order; only the primary subtag counts (de-AT is de). `*` and q=0 entries name nothing.
  */
-export function negotiateLocale(acceptLanguage: string | undefined, available: readonly Locale[] = LOCALES): Locale | undefined {
+export function negotiateLocale(
+  acceptLanguage: string | undefined,
+  available: readonly Locale[] = LOCALES,
+): Locale | undefined {
   if (!acceptLanguage) return undefined;
   const ranges = acceptLanguage
     .split(',')

@@ -86,11 +86,7 @@ export function formatMoneyCompact(amount: number, currency: CurrencyCode): stri
  *
  * @throws RangeError when `amount` is not finite
  */
-export function formatMoneyPrecise(
-  amount: number,
-  currency: CurrencyCode,
-  opts?: { signed?: boolean },
-): string {
+export function formatMoneyPrecise(amount: number, currency: CurrencyCode, opts?: { signed?: boolean }): string {
   assertFinite(amount);
   const digits = minorDigits(currency);
   const rounded = roundTo(amount, digits);

@@ -118,18 +118,25 @@ function neutralFill(values: ReadonlyArray<number | null>): number[] {
 }
 
 /** Ranks candidates by the blended score (see the module comment). Ranks start at 1. */
-export function rankOperators(candidates: readonly RankCandidate[], weights: RankWeights, prior: CtrPrior): RankedCandidate[] {
+export function rankOperators(
+  candidates: readonly RankCandidate[],
+  weights: RankWeights,
+  prior: CtrPrior,
+): RankedCandidate[] {
   const ctrs = candidates.map((c) => smoothedCtr(c.clicks, c.impressions, prior));
   const nVol = normalizeMinMax(candidates.map((c) => c.volume24hUsd));
   const nAcc = normalizeMinMax(neutralFill(candidates.map((c) => c.oiAcceleration)));
   const nCtr = normalizeMinMax(ctrs);
   const scored = candidates.map((c, i) => {
     const normalized = { volume: nVol[i]!, oiAccel: nAcc[i]!, ctr: nCtr[i]! };
-    const score = weights.volume * normalized.volume + weights.oiAccel * normalized.oiAccel + weights.ctr * normalized.ctr;
+    const score =
+      weights.volume * normalized.volume + weights.oiAccel * normalized.oiAccel + weights.ctr * normalized.ctr;
     return { ...c, score, smoothedCtr: ctrs[i]!, normalized };
   });
   // Rounding before comparing keeps float noise from deciding ties.
   const key = (s: number) => Math.round(s * 1e12);
-  scored.sort((a, b) => key(b.score) - key(a.score) || (a.operatorId < b.operatorId ? -1 : a.operatorId > b.operatorId ? 1 : 0));
+  scored.sort(
+    (a, b) => key(b.score) - key(a.score) || (a.operatorId < b.operatorId ? -1 : a.operatorId > b.operatorId ? 1 : 0),
+  );
   return scored.map((s, i) => ({ ...s, rank: i + 1 }));
 }

@@ -52,7 +52,7 @@ export function straightUpRecord(
  * draw is half a push and half a loss.
  */
 function grade(record: { win: number; loss: number; push: number }, score: number, line: number): void {
-  const quarter = Math.abs(Math.abs(line * 4) % 2 - 1) < 1e-9;
+  const quarter = Math.abs((Math.abs(line * 4) % 2) - 1) < 1e-9;
   const halves = quarter ? [line - 0.25, line + 0.25] : [line];
   const share = 1 / halves.length;
   for (const h of halves) {

@@ -16,7 +16,9 @@ for (const b of [ELEMENT, CONSOLE]) {
   const gz = gzippedSize(bytes);
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(target, bytes);
-  process.stdout.write(`${relative(root, target)}: ${bytes.length} bytes, ${gz} bytes gzipped${b === ELEMENT ? ` (budget ${MAX_GZIPPED_BYTES})` : ''}\n`);
+  process.stdout.write(
+    `${relative(root, target)}: ${bytes.length} bytes, ${gz} bytes gzipped${b === ELEMENT ? ` (budget ${MAX_GZIPPED_BYTES})` : ''}\n`,
+  );
   if (b === ELEMENT && gz > MAX_GZIPPED_BYTES) over = true;
 }
 if (over) {

@@ -23,7 +23,10 @@ export interface BrowserBundle {
 }
 
 export const ELEMENT: BrowserBundle = { entry: resolve(here, 'element/index.ts'), prebuilt: resolve(here, 'embed.js') };
-export const CONSOLE: BrowserBundle = { entry: resolve(here, 'console/index.ts'), prebuilt: resolve(here, 'console.js') };
+export const CONSOLE: BrowserBundle = {
+  entry: resolve(here, 'console/index.ts'),
+  prebuilt: resolve(here, 'console.js'),
+};
 /** The size budget a publisher's page pays for the element: 15 KB gzipped. */
 export const MAX_GZIPPED_BYTES = 15 * 1024;
 

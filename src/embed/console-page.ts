@@ -45,7 +45,18 @@ tbody th{text-align:left;font-weight:600}.num{font-variant-numeric:tabular-nums}
 `;
 
 /** The column heads of the tables, after the row's own. */
-const HEADS = ['Viewable impressions', 'Clicks', 'CTR', 'Registrations', 'First deposits', 'Conversion rate', 'Deposits', 'Deposit amount', 'Earnings', 'Earnings per click'];
+const HEADS = [
+  'Viewable impressions',
+  'Clicks',
+  'CTR',
+  'Registrations',
+  'First deposits',
+  'Conversion rate',
+  'Deposits',
+  'Deposit amount',
+  'Earnings',
+  'Earnings per click',
+];
 const TILES: ReadonlyArray<[string, string]> = [
   ['impressions', 'Viewable impressions'],
   ['clicks', 'Clicks'],
@@ -60,11 +71,16 @@ const TILES: ReadonlyArray<[string, string]> = [
 ];
 const CURRENCY_CODES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'BRL', 'MXN', 'JPY', 'CHF', 'INR'];
 
-const table = (id: string, caption: string, first: string) => `<div class="scroll" tabindex="0" role="region" aria-labelledby="${id}-caption">
+const table = (
+  id: string,
+  caption: string,
+  first: string,
+) => `<div class="scroll" tabindex="0" role="region" aria-labelledby="${id}-caption">
 <table id="${id}"><caption id="${id}-caption">${caption}</caption>
 <thead><tr><th scope="col">${first}</th>${HEADS.map((h) => `<th scope="col">${h}</th>`).join('')}</tr></thead><tbody></tbody></table></div>`;
 
-const body = () => `<header><h1>predictwire advertiser console</h1><p class="note">What your widgets and links did, by UTC day.</p></header>
+const body =
+  () => `<header><h1>predictwire advertiser console</h1><p class="note">What your widgets and links did, by UTC day.</p></header>
 <main>
 <section id="signin" aria-labelledby="signin-h" hidden><h2 id="signin-h">Sign in</h2>
 <form id="signin-form" method="post" autocomplete="off">

@@ -22,9 +22,18 @@ export const DEMO_WIDGETS: readonly DemoWidget[] = [
 export const DEMO_VARIANTS: readonly DemoWidget[] = [
   { title: 'German, euros', attributes: { kind: 'broad', limit: '3', locale: 'de', currency: 'EUR' } },
   { title: 'Japanese, yen', attributes: { kind: 'broad', limit: '3', locale: 'ja', currency: 'JPY' } },
-  { title: 'Fractional odds (EPL)', attributes: { kind: 'sportsbook', league: 'EPL', 'odds-format': 'fractional', locale: 'en-GB' } },
-  { title: 'Decimal odds, French', attributes: { kind: 'sportsbook', league: 'NFL', 'odds-format': 'decimal', locale: 'fr' } },
-  { title: 'Theme follows the reader (auto)', attributes: { kind: 'event', slug: 'us-cpi-inflation-november-2026', theme: 'auto' } },
+  {
+    title: 'Fractional odds (EPL)',
+    attributes: { kind: 'sportsbook', league: 'EPL', 'odds-format': 'fractional', locale: 'en-GB' },
+  },
+  {
+    title: 'Decimal odds, French',
+    attributes: { kind: 'sportsbook', league: 'NFL', 'odds-format': 'decimal', locale: 'fr' },
+  },
+  {
+    title: 'Theme follows the reader (auto)',
+    attributes: { kind: 'event', slug: 'us-cpi-inflation-november-2026', theme: 'auto' },
+  },
   { title: 'Compact, no horizon given', attributes: { kind: 'live-market', asset: 'BTC', compact: '' } },
 ];
 
@@ -100,7 +109,10 @@ update();
 /** The whole page; the script is loaded from this origin, so api-base is not needed here. */
 export function demoPage(publicBaseUrl: string): string {
   const kinds = DEMO_WIDGETS.map((w) => {
-    const pair = [figure(publicBaseUrl, w, `${w.title}, light`), figure(publicBaseUrl, w, `${w.title}, dark`, 'dark', 'dark')];
+    const pair = [
+      figure(publicBaseUrl, w, `${w.title}, light`),
+      figure(publicBaseUrl, w, `${w.title}, dark`, 'dark', 'dark'),
+    ];
     return `<section><h2>${esc(w.title)}</h2><div class="pair">${pair.join('\n')}</div></section>`;
   });
   const variants = `<section><h2>Variants</h2><div class="pair">${DEMO_VARIANTS.map((w) => figure(publicBaseUrl, w, w.title)).join('\n')}</div></section>`;

@@ -11,10 +11,17 @@ import { parseForwardedEntry, parseIp, type IpAddress } from './ip.js';
  * Resolves the client address. Returns undefined when the peer address is unreadable or a
  * trusted proxy forwarded a malformed entry (then nothing in the chain can be trusted).
  */
-export function clientAddress(remoteAddress: string, forwardedFor: string | undefined, trusted: AddressMatcher): IpAddress | undefined {
+export function clientAddress(
+  remoteAddress: string,
+  forwardedFor: string | undefined,
+  trusted: AddressMatcher,
+): IpAddress | undefined {
   const peer = parseIp(remoteAddress);
   if (!peer || trusted.size === 0 || !trusted.matches(peer) || !forwardedFor) return peer;
-  const hops = forwardedFor.split(',').map((h) => h.trim()).filter((h) => h !== '');
+  const hops = forwardedFor
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '');
   let last: IpAddress = peer;
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = parseForwardedEntry(hops[i]!);

@@ -19,7 +19,7 @@ function ipv4Bytes(s: string): Uint8Array {
 
 /** Expands a valid IPv6 text (already checked by isIPv6) into 16 bytes. */
 function ipv6Bytes(s: string): Uint8Array {
-  const [headText, tailText] = s.includes('::') ? s.split('::', 2) as [string, string] : [s, undefined];
+  const [headText, tailText] = s.includes('::') ? (s.split('::', 2) as [string, string]) : [s, undefined];
   const groups = (text: string): number[] => {
     if (text === '') return [];
     const out: number[] = [];

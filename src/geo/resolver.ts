@@ -52,7 +52,11 @@ export class GeoResolver {
   ) {
     this.#trusted = new AddressMatcher(trustProxy);
     this.#cdn = cdn && trustProxy.length > 0 ? CDN_GEO[cdn] : undefined;
-    this.#default = Object.freeze(defaultGeo ? { jurisdiction: defaultGeo, source: 'default_geo' } : { jurisdiction: UNKNOWN_COUNTRY, source: 'unknown' });
+    this.#default = Object.freeze(
+      defaultGeo
+        ? { jurisdiction: defaultGeo, source: 'default_geo' }
+        : { jurisdiction: UNKNOWN_COUNTRY, source: 'unknown' },
+    );
   }
 
   /** The request header names resolve() reads besides X-Forwarded-For (none without a trusted CDN). */
@@ -86,7 +90,11 @@ export class GeoResolver {
     if (fromIp) return fromIp;
     if (!fallbackGeo) return this.#default;
     let fallback = this.#fallbacks.get(fallbackGeo);
-    if (!fallback) this.#fallbacks.set(fallbackGeo, (fallback = Object.freeze({ jurisdiction: fallbackGeo, source: 'fallback_geo' })));
+    if (!fallback)
+      this.#fallbacks.set(
+        fallbackGeo,
+        (fallback = Object.freeze({ jurisdiction: fallbackGeo, source: 'fallback_geo' })),
+      );
     return fallback;
   }
 
@@ -108,7 +116,8 @@ export class GeoResolver {
     const found = ip && !isNonPublic(ip) ? this.db.locate(ip) : undefined;
     if (!found) return false;
     // A subdivision is kept only where licences are regional (subdivisionByName knows no other).
-    const subdivision = found.subdivisionName === undefined ? undefined : subdivisionByName(found.country, found.subdivisionName);
+    const subdivision =
+      found.subdivisionName === undefined ? undefined : subdivisionByName(found.country, found.subdivisionName);
     return Object.freeze({ jurisdiction: subdivision ?? found.country, source: 'ip' });
   }
 }

@@ -33,7 +33,10 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
   const failed = async (req: Request, address: string, reason: 'missing' | 'invalid') => {
     authFailures.labels(reason).inc();
     const id = req.headers['x-advertiser-id'];
-    deps.log.warn({ request_id: req.id, address_hash: visitorId(address), advertiser_id: id?.slice(0, 64), reason, path: req.path }, 'advertiser authentication failed');
+    deps.log.warn(
+      { request_id: req.id, address_hash: visitorId(address), advertiser_id: id?.slice(0, 64), reason, path: req.path },
+      'advertiser authentication failed',
+    );
     if (id && ADVERTISER_ID.test(id)) {
       const { authFailures: window, authBlockSeconds } = deps.config.limits;
       void noteFailedAddress(deps.redis, id, address, window.seconds + authBlockSeconds).catch(() => {}); // only what lifting a block needs
@@ -102,12 +105,20 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
     } catch {
       // Redis unreachable: say so at once, rather than a 500, a misleading 401 or a hang.
       authFailures.labels('unavailable').inc();
-      throw new Problem(503, 'data_unavailable', 'Credentials cannot be checked right now; try again shortly.', [], { 'retry-after': '5' });
+      throw new Problem(503, 'data_unavailable', 'Credentials cannot be checked right now; try again shortly.', [], {
+        'retry-after': '5',
+      });
     }
     if (!valid) {
       throw (
         (await failed(req, address, 'invalid')) ??
-        new Problem(401, 'invalid_credentials', 'The advertiser id and API key do not match an active key.', [], CHALLENGE)
+        new Problem(
+          401,
+          'invalid_credentials',
+          'The advertiser id and API key do not match an active key.',
+          [],
+          CHALLENGE,
+        )
       );
     }
     return admit(id, req);

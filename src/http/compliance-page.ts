@@ -53,7 +53,11 @@ function jurisdictionSection(j: CompliancePayload['jurisdictions'][number], name
     else if (on > 0) partly++;
     const parts = c.verdicts.map((v) => {
       const what = `<span class="${v.shown ? 'shown' : 'hidden'}">${v.shown ? 'shown' : 'hidden'}</span> for ${list(v.surfaces)}`;
-      const why = [REASONS[v.reason]!, ...(v.rows.length > 0 ? [v.rows.map(rowLink).join(', ')] : []), ...(v.suspension ? [`<a href="#suspensions">${esc(v.suspension)}</a>`] : [])];
+      const why = [
+        REASONS[v.reason]!,
+        ...(v.rows.length > 0 ? [v.rows.map(rowLink).join(', ')] : []),
+        ...(v.suspension ? [`<a href="#suspensions">${esc(v.suspension)}</a>`] : []),
+      ];
       return `${what} (${v.shown ? why.slice(1).join(': ') : why.join(': ')})`;
     });
     const site = c.destination ? `; clicks land on the site of ${rowLink(c.destination)}` : '';
@@ -61,7 +65,9 @@ function jurisdictionSection(j: CompliancePayload['jurisdictions'][number], name
   }
   if (notListed.length > 0) items.push(`<li><strong>${list(notListed)}</strong>: not listed (deny by default)</li>`);
   const extra = [
-    j.disclosure.length > 0 ? `Disclosures: ${j.disclosure.map(rowLink).join(', ')}.` : 'No disclosure: nothing may be shown.',
+    j.disclosure.length > 0
+      ? `Disclosures: ${j.disclosure.map(rowLink).join(', ')}.`
+      : 'No disclosure: nothing may be shown.',
     j.inducement_ban ? `No offers: ${rowLink(j.inducement_ban)}.` : '',
   ].filter(Boolean);
   return `<details id="j-${esc(j.code)}"><summary>${esc(j.name)} (${esc(j.code)}): ${shown} shown, ${partly} partly</summary>
@@ -73,13 +79,22 @@ function rowArticle(r: CompliancePayload['rows'][number], names: Map<string, str
   const fields: Array<[string, string]> = [
     ...(ops ? [['Operators', esc(ops)] as [string, string]] : []),
     ['Jurisdictions', r.jurisdictions.length > 0 ? list(r.jurisdictions) : 'none'],
-    ...(r.table === 'allow' || r.table === 'blocks' ? [['Surfaces', r.categories ? list(r.categories) : 'every surface'] as [string, string]] : []),
+    ...(r.table === 'allow' || r.table === 'blocks'
+      ? [['Surfaces', r.categories ? list(r.categories) : 'every surface'] as [string, string]]
+      : []),
     ...(r.min_age !== undefined ? [['Minimum age', String(r.min_age)] as [string, string]] : []),
-    ...(r.url !== undefined ? [[r.table === 'destinations' ? 'Site' : 'Help service', esc(r.url)] as [string, string]] : []),
-    ...(r.phone !== undefined ? [['Helpline', r.phone === null ? 'none confirmed' : esc(r.phone)] as [string, string]] : []),
+    ...(r.url !== undefined
+      ? [[r.table === 'destinations' ? 'Site' : 'Help service', esc(r.url)] as [string, string]]
+      : []),
+    ...(r.phone !== undefined
+      ? [['Helpline', r.phone === null ? 'none confirmed' : esc(r.phone)] as [string, string]]
+      : []),
     ...(r.text !== undefined ? [['Message', esc(r.text)] as [string, string]] : []),
     ['Why', esc(r.why)],
-    ['Sources', `<ul>${r.sources.map((u) => `<li><a href="${esc(u)}" rel="noreferrer">${esc(u)}</a></li>`).join('')}</ul>`],
+    [
+      'Sources',
+      `<ul>${r.sources.map((u) => `<li><a href="${esc(u)}" rel="noreferrer">${esc(u)}</a></li>`).join('')}</ul>`,
+    ],
     ['Reviewed', `${esc(r.reviewed_on)}${r.overdue ? ' <span class="overdue">overdue for review</span>' : ''}`],
   ];
   return `<article id="row-${esc(r.id)}"><h4>${esc(r.id)}</h4><dl>${fields.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl></article>`;
@@ -87,7 +102,7 @@ function rowArticle(r: CompliancePayload['rows'][number], names: Map<string, str
 
 const TABLE_TITLES: Record<string, string> = {
   allow: 'Allow rows: where an operator may be shown',
-  blocks: 'Blocks: a jurisdiction\'s own bans',
+  blocks: "Blocks: a jurisdiction's own bans",
   inducement_bans: 'Inducement bans: no offers shown',
   destinations: 'Destinations: the site licensed there',
   disclosures: 'Disclosures: age, message, help service',
@@ -124,7 +139,15 @@ ${suspensions}
 <p>Surfaces are contract categories: ${list(m.surfaces)}. ${esc(m.elsewhere)}</p>
 ${m.jurisdictions.map((j) => jurisdictionSection(j, names)).join('\n')}
 <h2 id="rows">The rows</h2>
-${tables.map((t) => `<h3>${esc(TABLE_TITLES[t] ?? t)}</h3>\n${m.rows.filter((r) => r.table === t).map((r) => rowArticle(r, names)).join('\n')}`).join('\n')}
+${tables
+  .map(
+    (t) =>
+      `<h3>${esc(TABLE_TITLES[t] ?? t)}</h3>\n${m.rows
+        .filter((r) => r.table === t)
+        .map((r) => rowArticle(r, names))
+        .join('\n')}`,
+  )
+  .join('\n')}
 </main>
 </body>
 </html>

@@ -79,7 +79,10 @@ export function componentSchemas(): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(COMPONENTS)) registry.add(schema, { id });
   const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
-  return { ...Object.fromEntries(Object.entries(schemas).map(([id, s]) => [id, withIntegerFormats(strip(s as JsonSchema))])), ...OTHER_BODIES };
+  return {
+    ...Object.fromEntries(Object.entries(schemas).map(([id, s]) => [id, withIntegerFormats(strip(s as JsonSchema))])),
+    ...OTHER_BODIES,
+  };
 }
 
 const INT32 = 2 ** 31;
@@ -94,7 +97,11 @@ function withIntegerFormats<T>(node: T): T {
   if (!node || typeof node !== 'object') return node;
   const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withIntegerFormats(v)])) as JsonSchema;
   if (out.type === 'integer' && out.format === undefined) {
-    const fits = typeof out.minimum === 'number' && typeof out.maximum === 'number' && out.minimum >= -INT32 && out.maximum < INT32;
+    const fits =
+      typeof out.minimum === 'number' &&
+      typeof out.maximum === 'number' &&
+      out.minimum >= -INT32 &&
+      out.maximum < INT32;
     out.format = fits ? 'int32' : 'int64';
   }
   return out as T;
@@ -119,7 +126,11 @@ export function parameterSchema(schema: z.ZodType): JsonSchema {
       if (def.type !== 'pipe' || def.out._zod.def.type !== 'number') return;
       const { description } = ctx.jsonSchema as JsonSchema;
       for (const k of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as JsonSchema)[k];
-      Object.assign(ctx.jsonSchema, strip(z.toJSONSchema(def.out, { target: 'draft-2020-12' }) as JsonSchema), description ? { description } : {});
+      Object.assign(
+        ctx.jsonSchema,
+        strip(z.toJSONSchema(def.out, { target: 'draft-2020-12' }) as JsonSchema),
+        description ? { description } : {},
+      );
     },
   });
   return withIntegerFormats(strip(json as JsonSchema));

@@ -32,7 +32,11 @@ export const JurisdictionParam = z
   .transform((s, ctx) => {
     const code = parseJurisdiction(s);
     if (code === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'must be an ISO 3166-1 alpha-2 country code such as GB, an ISO 3166-2 subdivision such as US-NJ, or ZZ, in upper case' });
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be an ISO 3166-1 alpha-2 country code such as GB, an ISO 3166-2 subdivision such as US-NJ, or ZZ, in upper case',
+      });
       return z.NEVER;
     }
     return code;
@@ -59,7 +63,10 @@ export const AdvertiserIdParam = z
   .string()
   .max(64, 'must be 3-64 characters of a-z, 0-9, _ and -')
   .regex(ADVERTISER_ID, 'must be 3-64 characters of a-z, 0-9, _ and -')
-  .meta({ description: 'A registered advertiser to credit with clicks on the links; grants nothing (an unregistered id is ignored).' })
+  .meta({
+    description:
+      'A registered advertiser to credit with clicks on the links; grants nothing (an unregistered id is ignored).',
+  })
   .optional();
 
 /**
@@ -67,7 +74,10 @@ export const AdvertiserIdParam = z
  * widget already shown). Still accepted, and changes nothing: fetching a widget counts nothing.
  */
 export const RefreshParam = enumParam(['1'])
-  .meta({ description: 'Set to 1 on refreshes of a widget the page already shows: the same payload, and no impression is counted.' })
+  .meta({
+    description:
+      'Set to 1 on refreshes of a widget the page already shows: the same payload, and no impression is counted.',
+  })
   .optional();
 
 export const EventWidgetQuery = z.object({
@@ -87,19 +97,25 @@ export const SportsbookWidgetQuery = z.object({
     .trim()
     .min(1, 'must not be empty')
     .max(100, 'is too long')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
     .regex(/^[^\x00-\x1f\x7f]*$/, 'must not contain control characters')
     .meta({ description: "A team's code, name, alias, or a page title naming one: that team's next game." })
     .optional(),
   /** Absent: the format the visitor's country reads (domain/odds.ts, oddsFormatFor). */
   odds_format: enumParam(ODDS_FORMATS)
-    .meta({ description: 'How odds are written: +225, 3.25 or 9/4. Absent: fractional in GB and IE, American in the US and Canada, decimal elsewhere.' })
+    .meta({
+      description:
+        'How odds are written: +225, 3.25 or 9/4. Absent: fractional in GB and IE, American in the US and Canada, decimal elsewhere.',
+    })
     .optional(),
   advertiser_id: AdvertiserIdParam,
   ...GeoParams,
 });
 
 export const SpecificEventQuery = z.object({
-  limit: intParam(1, 100).meta({ description: 'At most this many outcomes, highest combined 24-hour volume first. Default: all.' }).optional(),
+  limit: intParam(1, 100)
+    .meta({ description: 'At most this many outcomes, highest combined 24-hour volume first. Default: all.' })
+    .optional(),
   ...GeoParams,
 });
 

@@ -22,7 +22,8 @@ const memos = new WeakMap<z.ZodType, LRUCache<string, object>>();
  */
 export function parseQuery<S extends z.ZodType>(schema: S, rawQuery: string): z.infer<S> {
   let memo = memos.get(schema);
-  if (!memo) memos.set(schema, (memo = new LRUCache({ max: MEMO_LIMIT, maxSize: MEMO_MAX_CHARS, sizeCalculation: entrySize })));
+  if (!memo)
+    memos.set(schema, (memo = new LRUCache({ max: MEMO_LIMIT, maxSize: MEMO_MAX_CHARS, sizeCalculation: entrySize })));
   const hit = memo.get(rawQuery);
   if (hit !== undefined) return hit as z.infer<S>;
   const value = parseUncached(schema, rawQuery);

@@ -25,7 +25,7 @@ import { complianceRoutes } from './routes/compliance.js';
 import { clickRoute } from './routes/click.js';
 import { postbackRoute } from './routes/postback.js';
 import { impressionRoute } from './routes/impression.js';
-import { DrainingBody, healthRoute, readyRoute } from './routes/health.js';
+import { type DrainingBody, healthRoute, readyRoute } from './routes/health.js';
 import { liveMarketRoute } from './routes/live-market.js';
 import { openApiRoute } from './routes/openapi.js';
 import { eventWidgetRoute, sportsbookWidgetRoute, type Attribution } from './routes/widgets.js';
@@ -37,7 +37,6 @@ import { BuiltVariants } from '../limits/built-variants.js';
 
 const ALLOW = 'GET, HEAD, OPTIONS';
 const PREFLIGHT: Reply = { status: 204, headers: headerList({ ...PREFLIGHT_HEADERS, allow: ALLOW }) };
-
 
 /** Authenticated widgets: the advertiser is the one whose key was checked. */
 const authenticatedAttribution: Attribution = (req) => req.headers['x-advertiser-id'];
@@ -77,7 +76,10 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
   const built = new BuiltVariants();
   // The request headers each kind of route reads (server.ts reads no other: each read is a call
   // into uWS). X-Forwarded-For counts only behind a trusted proxy (TRUST_PROXY).
-  const BASE: RequestHeaderName[] = ['x-request-id', ...(deps.config.trustProxy.length > 0 ? (['x-forwarded-for'] as const) : [])];
+  const BASE: RequestHeaderName[] = [
+    'x-request-id',
+    ...(deps.config.trustProxy.length > 0 ? (['x-forwarded-for'] as const) : []),
+  ];
   // A trusted CDN's geo headers decide the jurisdiction of widget requests (only with TRUST_PROXY).
   const GEO = deps.geo.headerNames as readonly RequestHeaderName[];
   const CACHED: RequestHeaderName[] = [...BASE, 'if-none-match', 'accept-encoding', 'x-advertiser-id'];
@@ -88,10 +90,16 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
   const auth = (h: Handler) => requireAdvertiser(deps, h);
   /** /v1/ws without `Upgrade: websocket` (uWS's WebSocket route passes those on): say how to open it. */
   const upgradeOnly: Handler = () => {
-    throw new Problem(426, 'upgrade_required', 'GET /v1/ws takes only WebSocket upgrades: connect with a WebSocket client (ws:// or wss://).', [], {
-      upgrade: 'websocket',
-      connection: 'Upgrade',
-    });
+    throw new Problem(
+      426,
+      'upgrade_required',
+      'GET /v1/ws takes only WebSocket upgrades: connect with a WebSocket client (ws:// or wss://).',
+      [],
+      {
+        upgrade: 'websocket',
+        connection: 'Upgrade',
+      },
+    );
   };
   const done = accessLogger(deps.log, deps.config.accessLogSampleRate);
   const compliance = complianceRoutes(deps);
@@ -101,7 +109,13 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
    * preflight; anything else is 405), the variant-build guard on public widgets, and the per-route
    * metrics and sampled access log. A `getOnly` route answers every other method 405.
    */
-  const route = (pattern: string, reads: readonly RequestHeaderName[], handler: Handler, label = pattern, getOnly = false): Route => {
+  const route = (
+    pattern: string,
+    reads: readonly RequestHeaderName[],
+    handler: Handler,
+    label = pattern,
+    getOnly = false,
+  ): Route => {
     const guarded = pattern.startsWith('/v1/widgets/');
     return {
       pattern,
@@ -112,24 +126,37 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
         let result: Reply | Promise<Reply>;
         try {
           if (getOnly && req.method !== 'GET') {
-            throw new Problem(405, 'method_not_allowed', `${req.method} is not supported here: send postbacks as GET (docs/postbacks.md).`, [], { allow: 'GET' });
+            throw new Problem(
+              405,
+              'method_not_allowed',
+              `${req.method} is not supported here: send postbacks as GET (docs/postbacks.md).`,
+              [],
+              { allow: 'GET' },
+            );
           } else if (req.method === 'GET' || req.method === 'HEAD') {
             // Free unless some address is blocked for building too many variants; a blocked one
             // still gets the variants built before.
-            const problem = guarded && deps.limits.anyBlocked ? deps.limits.blockedNow('variant_build', address(req), deps.now()) : undefined;
+            const problem =
+              guarded && deps.limits.anyBlocked
+                ? deps.limits.blockedNow('variant_build', address(req), deps.now())
+                : undefined;
             if (problem && !built.has(req)) throw problem;
             result = handler(req);
           } else if (req.method === 'OPTIONS') {
             result = PREFLIGHT;
           } else {
-            throw new Problem(405, 'method_not_allowed', `${req.method} is not supported; this API is read-only.`, [], { allow: ALLOW });
+            throw new Problem(405, 'method_not_allowed', `${req.method} is not supported; this API is read-only.`, [], {
+              allow: ALLOW,
+            });
           }
         } catch (err) {
           result = problemReply(err, deps.log, req);
         }
         if (deps.payloads.builds !== builds && built.first(req)) deps.limits.charge('variant_build', address(req));
         if (result instanceof Promise) {
-          return result.catch((err: unknown) => problemReply(err, deps.log, req)).then((reply) => done(label, req, reply, start));
+          return result
+            .catch((err: unknown) => problemReply(err, deps.log, req))
+            .then((reply) => done(label, req, reply, start));
         }
         return done(label, req, result, start);
       },
@@ -149,8 +176,16 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     route('/v1/widgets/live-market', [...CACHED, ...GEO], liveMarketRoute(deps, false, publicAttribution)),
     route('/v1/widgets/broad', BROAD, broadWidgetRoute(deps, false, publicAttribution)),
     route('/advertiser/v1/widgets/event', ADVERTISER, auth(eventWidgetRoute(deps, true, authenticatedAttribution))),
-    route('/advertiser/v1/widgets/sportsbook', ADVERTISER, auth(sportsbookWidgetRoute(deps, true, authenticatedAttribution))),
-    route('/advertiser/v1/widgets/live-market', ADVERTISER, auth(liveMarketRoute(deps, true, authenticatedAttribution))),
+    route(
+      '/advertiser/v1/widgets/sportsbook',
+      ADVERTISER,
+      auth(sportsbookWidgetRoute(deps, true, authenticatedAttribution)),
+    ),
+    route(
+      '/advertiser/v1/widgets/live-market',
+      ADVERTISER,
+      auth(liveMarketRoute(deps, true, authenticatedAttribution)),
+    ),
     route('/advertiser/v1/widgets/events', ADVERTISER, auth(eventListRoute(deps))),
     route('/advertiser/v1/widgets/broad', ADVERTISER, auth(broadWidgetRoute(deps, true, authenticatedAttribution))),
     route(`${SPECIFIC_PREFIX}:slug`, ADVERTISER, auth(specificEventRoute(deps)), `${SPECIFIC_PREFIX}{slug}`),
@@ -162,6 +197,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     ...Object.entries(extra).map(([path, handler]) => route(path, CACHED, handler)),
   ];
   // Unknown paths are 404 whatever the method.
-  const fallback: Handler = (req) => done('unmatched', req, problemReply(notFound(`No route ${req.path}.`), deps.log, req), performance.now());
+  const fallback: Handler = (req) =>
+    done('unmatched', req, problemReply(notFound(`No route ${req.path}.`), deps.log, req), performance.now());
   return { routes, fallback };
 }

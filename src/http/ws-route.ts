@@ -15,7 +15,11 @@ import { parseQuery } from './query.js';
 type App = Parameters<typeof registerWebSocket>[0];
 
 /** Registers /v1/ws on the app (transport/server.ts, `configure`); `ledger` is the shared one of API workers. */
-export function webSocketRoute(deps: Pick<Deps, 'config' | 'geo' | 'limits' | 'log'>, topics: Topics, ledger?: ConnectionLedger): (app: App) => WsHub {
+export function webSocketRoute(
+  deps: Pick<Deps, 'config' | 'geo' | 'limits' | 'log'>,
+  topics: Topics,
+  ledger?: ConnectionLedger,
+): (app: App) => WsHub {
   const { config, geo } = deps;
   // The subscriber's country, resolved once at upgrade as for a widget request.
   const countryAt = (req: UpgradeRequest) => geo.resolve(req, parseQuery(WsQuery, req.query).fallback_geo).jurisdiction;
@@ -37,7 +41,12 @@ export function webSocketRoute(deps: Pick<Deps, 'config' | 'geo' | 'limits' | 'l
       },
       {
         addressOf: (remoteAddress, forwardedFor) =>
-          addressKey(geo.clientAddress({ remoteAddress, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } })),
+          addressKey(
+            geo.clientAddress({
+              remoteAddress,
+              headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+            }),
+          ),
         ...upgradeLimit(deps.limits),
         ledger,
       },

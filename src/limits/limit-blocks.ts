@@ -34,7 +34,8 @@ export class LimitBlocks {
       if (channel !== BLOCKS_CHANNEL) return;
       try {
         const notice = JSON.parse(message) as BlockNotice;
-        if (typeof notice.name === 'string' && typeof notice.key === 'string' && Number.isFinite(notice.until)) this.#set(notice);
+        if (typeof notice.name === 'string' && typeof notice.key === 'string' && Number.isFinite(notice.until))
+          this.#set(notice);
       } catch {
         // Not ours (we publish only JSON): nothing to block.
       }

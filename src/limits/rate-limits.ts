@@ -40,11 +40,17 @@ const policyField = (name: LimitName, limit: RateLimit) => `"${name}";q=${limit.
 /** The 429 problem for `name`, retryable after `msBeforeNext`. */
 export function rateLimited(name: LimitName, limit: RateLimit, msBeforeNext: number): Problem {
   const retry = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new Problem(429, 'rate_limited', `Too many requests (${name}: ${limit.points} per ${limit.seconds} s); retry in ${retry} s.`, [], {
-    'retry-after': String(retry),
-    'ratelimit-policy': policyField(name, limit),
-    ratelimit: `"${name}";r=0;t=${retry}`,
-  });
+  return new Problem(
+    429,
+    'rate_limited',
+    `Too many requests (${name}: ${limit.points} per ${limit.seconds} s); retry in ${retry} s.`,
+    [],
+    {
+      'retry-after': String(retry),
+      'ratelimit-policy': policyField(name, limit),
+      ratelimit: `"${name}";r=0;t=${retry}`,
+    },
+  );
 }
 
 /** What the store said of a key at its last take: points left, and when its window resets. */
@@ -81,14 +87,23 @@ export class RateLimits {
     private readonly clock: Clock = systemClock,
   ) {
     // A block lifted early (limit-blocks.ts) forgets the key's count here too, in memory and in Redis.
-    this.#blocks = new LimitBlocks(redis, (name, key) => {
-      const limiter = this.#limiters[name as LimitName];
-      if (!limiter) return;
-      void limiter.memory.delete(key);
-      void limiter.shared?.delete(key).catch(() => {});
-    }, clock);
+    this.#blocks = new LimitBlocks(
+      redis,
+      (name, key) => {
+        const limiter = this.#limiters[name as LimitName];
+        if (!limiter) return;
+        void limiter.memory.delete(key);
+        void limiter.shared?.delete(key).catch(() => {});
+      },
+      clock,
+    );
     const make = (name: LimitName, limit: RateLimit, blockSeconds = 0): Limiter => {
-      const base = { keyPrefix: limitPrefix(name), points: limit.points, duration: limit.seconds, blockDuration: blockSeconds };
+      const base = {
+        keyPrefix: limitPrefix(name),
+        points: limit.points,
+        duration: limit.seconds,
+        blockDuration: blockSeconds,
+      };
       return {
         limit,
         memory: new RateLimiterMemory(base),
@@ -105,7 +120,14 @@ export class RateLimits {
       click: make('click', config.click),
       ws_upgrade: make('ws_upgrade', config.wsUpgrade),
       // Per instance: a health check asks about this instance, and must not depend on Redis.
-      readyz: { limit: config.readyz, memory: new RateLimiterMemory({ keyPrefix: 'readyz', points: config.readyz.points, duration: config.readyz.seconds }) },
+      readyz: {
+        limit: config.readyz,
+        memory: new RateLimiterMemory({
+          keyPrefix: 'readyz',
+          points: config.readyz.points,
+          duration: config.readyz.seconds,
+        }),
+      },
       variant_build: make('variant_build', config.variantBuild),
       advertiser: make('advertiser', config.advertiser),
       auth_failures: make('auth_failures', config.authFailures, config.authBlockSeconds),
@@ -195,7 +217,8 @@ export class RateLimits {
     const pending = this.#pending;
     this.#pending = new Map();
     const takes: Array<Promise<unknown>> = [];
-    for (const [name, keys] of pending) for (const [key, points] of keys) takes.push(this.#takeAfter(name, key, points));
+    for (const [name, keys] of pending)
+      for (const [key, points] of keys) takes.push(this.#takeAfter(name, key, points));
     await Promise.all(takes);
   }
 
@@ -208,7 +231,8 @@ export class RateLimits {
     if (usage) this.#taking.set(key, (this.#taking.get(key) ?? 0) + points);
     try {
       const res = await this.#consume(this.#limiters[name], key, points);
-      if (name === 'advertiser') this.#allowances.set(key, { remaining: res.remainingPoints, resetAtMs: this.clock() + res.msBeforeNext });
+      if (name === 'advertiser')
+        this.#allowances.set(key, { remaining: res.remainingPoints, resetAtMs: this.clock() + res.msBeforeNext });
       if (res.remainingPoints === 0) this.#blocks.block(name, key, this.clock() + res.msBeforeNext);
     } catch (res) {
       this.#refused(name, key, res);
@@ -230,7 +254,11 @@ export class RateLimits {
     if (shared) {
       // A refusal is an answer from Redis, not a failure of it: the breaker must not count it.
       const answer = await this.breaker
-        .execute(() => shared.consume(key, points).catch((res: unknown) => (res instanceof RateLimiterRes ? { refused: res } : Promise.reject(res))))
+        .execute(() =>
+          shared
+            .consume(key, points)
+            .catch((res: unknown) => (res instanceof RateLimiterRes ? { refused: res } : Promise.reject(res))),
+        )
         .catch(() => undefined);
       if (answer instanceof RateLimiterRes) return answer;
       if (answer) throw answer.refused;
@@ -247,7 +275,9 @@ export class RateLimits {
   /** The 429 problem when `key` has used up its allowance (and is blocked), without taking a point. */
   async blocked(name: LimitName, key: string): Promise<Problem | undefined> {
     const { shared, memory, limit } = this.#limiters[name];
-    const res = shared ? await this.breaker.execute(() => shared.get(key)).catch(() => memory.get(key)) : await memory.get(key);
+    const res = shared
+      ? await this.breaker.execute(() => shared.get(key)).catch(() => memory.get(key))
+      : await memory.get(key);
     if (!res || res.consumedPoints <= limit.points) return undefined;
     rateLimitRejections.labels(name).inc();
     return rateLimited(name, limit, res.msBeforeNext);

@@ -41,7 +41,6 @@ interface WindowState {
   path: SpotPath;
 }
 
-
 /** Everything a payload builder needs about one (asset, horizon), at one moment. */
 export interface LiveView {
   asset: Asset;
@@ -102,7 +101,9 @@ export class LiveEngine {
     this.#log = opts.log;
     this.#now = opts.now ?? systemClock;
     this.#strikeMaxLagMs = opts.strikeMaxLagMs ?? DEFAULT_STRIKE_MAX_LAG_MS;
-    this.#quotes = opts.quoteSubscriber && new VenueQuoteBook(opts.redis, opts.quoteSubscriber, opts.log, (a, h) => this.#emit(a, h, 'tick'));
+    this.#quotes =
+      opts.quoteSubscriber &&
+      new VenueQuoteBook(opts.redis, opts.quoteSubscriber, opts.log, (a, h) => this.#emit(a, h, 'tick'));
     for (const asset of ASSETS) {
       this.#assets.set(asset, { variance: priorVariance(asset) });
     }
@@ -131,10 +132,13 @@ export class LiveEngine {
   #armClock(): void {
     if (this.#stopped) return;
     // +1 ms: a timer may fire a hair early, and the roll must see the new second.
-    this.#timer = setTimeout(() => {
-      this.#onSecond();
-      this.#armClock();
-    }, 1001 - (this.#now() % 1000));
+    this.#timer = setTimeout(
+      () => {
+        this.#onSecond();
+        this.#armClock();
+      },
+      1001 - (this.#now() % 1000),
+    );
     this.#timer.unref();
   }
 
@@ -149,7 +153,8 @@ export class LiveEngine {
     try {
       tick = Tick.parse(JSON.parse(message));
     } catch {
-      if (this.#dropped.malformed++ % 1000 === 0) this.#log.warn({ message: message.slice(0, 200), dropped: this.#dropped.malformed }, 'dropping malformed tick');
+      if (this.#dropped.malformed++ % 1000 === 0)
+        this.#log.warn({ message: message.slice(0, 200), dropped: this.#dropped.malformed }, 'dropping malformed tick');
       return;
     }
     this.apply(tick);
@@ -164,7 +169,11 @@ export class LiveEngine {
     const stampMs = Date.parse(tick.ts);
     const nowMs = this.#now();
     if (stampMs > nowMs + MAX_CLOCK_SKEW_MS) {
-      if (this.#dropped.future++ % 1000 === 0) this.#log.warn({ ts: tick.ts, asset: tick.asset, dropped: this.#dropped.future }, 'dropping tick stamped in the future');
+      if (this.#dropped.future++ % 1000 === 0)
+        this.#log.warn(
+          { ts: tick.ts, asset: tick.asset, dropped: this.#dropped.future },
+          'dropping tick stamped in the future',
+        );
       return;
     }
     const tickMs = Math.min(stampMs, nowMs);
@@ -202,7 +211,8 @@ export class LiveEngine {
     badQuotes: number;
   } {
     const lastTickAt: Partial<Record<Asset, string>> = {};
-    for (const [asset, s] of this.#assets) if (s.lastTickMs !== undefined) lastTickAt[asset] = new Date(s.lastTickMs).toISOString();
+    for (const [asset, s] of this.#assets)
+      if (s.lastTickMs !== undefined) lastTickAt[asset] = new Date(s.lastTickMs).toISOString();
     const droppedTicks = { ...this.#dropped };
     return {
       ticksApplied: this.#ticksApplied,
@@ -224,7 +234,11 @@ export class LiveEngine {
     const now = this.#now();
     const ws = this.#window(asset, horizon, now);
     const strikeStatus =
-      ws.strike !== undefined ? 'set' : ws.tickClaimed || now <= ws.window.startMs + this.#strikeMaxLagMs ? 'awaiting' : 'missed';
+      ws.strike !== undefined
+        ? 'set'
+        : ws.tickClaimed || now <= ws.window.startMs + this.#strikeMaxLagMs
+          ? 'awaiting'
+          : 'missed';
     return {
       asset,
       horizon,
@@ -245,7 +259,15 @@ export class LiveEngine {
     const current = this.#windows.get(id);
     if (current && now < current.window.endMs) return current;
     const window = windowAt(now, horizon);
-    const next: WindowState = { asset, horizon, window, claiming: false, tickClaimed: false, announced: false, path: new SpotPath(window) };
+    const next: WindowState = {
+      asset,
+      horizon,
+      window,
+      claiming: false,
+      tickClaimed: false,
+      announced: false,
+      path: new SpotPath(window),
+    };
     this.#windows.set(id, next);
     return next;
   }
@@ -268,7 +290,8 @@ export class LiveEngine {
       ws.claiming = false;
     }
     // Nothing stored, but a tick of this window's start came in while we were reading: it is the first.
-    if (ws.strike === undefined && ws.pendingPrice !== undefined) return this.#claimStrike(asset, horizon, ws, ws.pendingPrice);
+    if (ws.strike === undefined && ws.pendingPrice !== undefined)
+      return this.#claimStrike(asset, horizon, ws, ws.pendingPrice);
     if (ws.strike !== undefined) this.#emit(asset, horizon, 'tick');
   }
 

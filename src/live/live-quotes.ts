@@ -19,7 +19,8 @@ const MAX_CLOCK_SKEW_MS = 5_000;
 export const VENUE_QUOTE_MAX_AGE_MS: Readonly<Record<string, number>> = { polymarket: 30_000, kalshi: 15_000 };
 
 /** The bound on a quote's venue time for `operatorId`. */
-export const venueQuoteMaxAgeMs = (operatorId: string): number => VENUE_QUOTE_MAX_AGE_MS[operatorId] ?? QUOTE_MAX_AGE_MS;
+export const venueQuoteMaxAgeMs = (operatorId: string): number =>
+  VENUE_QUOTE_MAX_AGE_MS[operatorId] ?? QUOTE_MAX_AGE_MS;
 
 const fresh = (stampMs: number, nowMs: number, maxAgeMs: number) => {
   const ageMs = nowMs - stampMs;
@@ -32,12 +33,20 @@ const fresh = (stampMs: number, nowMs: number, maxAgeMs: number) => {
  * bound, and neither from the future. A quote with null asks is kept: it says the venue is out for
  * now, which is not the same as saying nothing.
  */
-export function quotesForWindow(quotes: Iterable<VenueQuoteMessage>, window: ContractWindow, nowMs: number): Map<string, VenueQuoteMessage> {
+export function quotesForWindow(
+  quotes: Iterable<VenueQuoteMessage>,
+  window: ContractWindow,
+  nowMs: number,
+): Map<string, VenueQuoteMessage> {
   const out = new Map<string, VenueQuoteMessage>();
   for (const q of quotes) {
     if (q.horizonMinutes !== window.horizonMinutes) continue;
     if (Date.parse(q.windowStart) !== window.startMs || Date.parse(q.expiresAt) !== window.endMs) continue;
-    if (!fresh(Date.parse(q.ts), nowMs, QUOTE_MAX_AGE_MS) || !fresh(Date.parse(q.venueTs), nowMs, venueQuoteMaxAgeMs(q.operatorId))) continue;
+    if (
+      !fresh(Date.parse(q.ts), nowMs, QUOTE_MAX_AGE_MS) ||
+      !fresh(Date.parse(q.venueTs), nowMs, venueQuoteMaxAgeMs(q.operatorId))
+    )
+      continue;
     out.set(q.operatorId, q);
   }
   return out;

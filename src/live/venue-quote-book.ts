@@ -37,7 +37,8 @@ export class VenueQuoteBook {
     try {
       quote = VenueQuoteMessage.parse(JSON.parse(message));
     } catch {
-      if (this.#badQuotes++ % 1000 === 0) this.log.warn({ message: message.slice(0, 200), dropped: this.#badQuotes }, 'dropping malformed venue quote');
+      if (this.#badQuotes++ % 1000 === 0)
+        this.log.warn({ message: message.slice(0, 200), dropped: this.#badQuotes }, 'dropping malformed venue quote');
       return;
     }
     this.put(quote);
@@ -69,7 +70,8 @@ export class VenueQuoteBook {
   async #loadStored(): Promise<void> {
     try {
       const keys: string[] = [];
-      for await (const batch of this.redis.scanStream({ match: 'pw:quote:*', count: 200 })) keys.push(...(batch as string[]));
+      for await (const batch of this.redis.scanStream({ match: 'pw:quote:*', count: 200 }))
+        keys.push(...(batch as string[]));
       if (keys.length === 0) return;
       for (const raw of await this.redis.mget(...keys)) if (raw !== null) this.ingest(raw);
     } catch (err) {

@@ -43,7 +43,12 @@ export const DEFAULT_EWMA: EwmaOptions = { timeConstantSec: 300, minIntervalSec:
  * a floored dt instead would shrink the variance by dt / floor at fast ticks. Out-of-order or
  * non-positive prices are ignored.
  */
-export function updateVolatility(state: VolState, price: number, atMs: number, opts: EwmaOptions = DEFAULT_EWMA): VolState {
+export function updateVolatility(
+  state: VolState,
+  price: number,
+  atMs: number,
+  opts: EwmaOptions = DEFAULT_EWMA,
+): VolState {
   if (!(price > 0) || atMs <= state.lastMs) return state;
   const dt = (atMs - state.lastMs) / 1000;
   if (dt < opts.minIntervalSec) return state;
@@ -69,7 +74,9 @@ export class VolatilityStamp {
   stamp(tick: Tick): Tick {
     const atMs = Date.parse(tick.ts);
     const state = this.#states.get(tick.asset);
-    const next = state ? updateVolatility(state, tick.price, atMs, this.opts) : { variance: priorVariance(tick.asset), lastPrice: tick.price, lastMs: atMs };
+    const next = state
+      ? updateVolatility(state, tick.price, atMs, this.opts)
+      : { variance: priorVariance(tick.asset), lastPrice: tick.price, lastMs: atMs };
     this.#states.set(tick.asset, next);
     return { ...tick, variance: next.variance };
   }

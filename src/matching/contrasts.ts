@@ -13,15 +13,24 @@ const CONTRASTS: readonly Contrast[] = [
   [
     'how the price is measured',
     [
-      ['touched at any time', /\b(reach|reaches|reached|hit|hits|touch|touches|dips? to|falls? to|trades? (above|below|at))\b/],
+      [
+        'touched at any time',
+        /\b(reach|reaches|reached|hit|hits|touch|touches|dips? to|falls? to|trades? (above|below|at))\b/,
+      ],
       ['at one moment', /\b(above|below|over|under|at or above|at or below|close|closes|settles?|end|ends)\b/],
     ],
   ],
   [
     'direction',
     [
-      ['up', /\b(above|over|more than|at least|exceeds?|higher|hikes?|hiked|raises?|raised|increases?|increased|rises?|rose|up|gains?|grows?)\b/],
-      ['down', /\b(below|under|less than|at most|lower|lowers|lowered|cuts?|decreases?|decreased|falls?|fell|drops?|dropped|down|declines?|shrinks?)\b/],
+      [
+        'up',
+        /\b(above|over|more than|at least|exceeds?|higher|hikes?|hiked|raises?|raised|increases?|increased|rises?|rose|up|gains?|grows?)\b/,
+      ],
+      [
+        'down',
+        /\b(below|under|less than|at most|lower|lowers|lowered|cuts?|decreases?|decreased|falls?|fell|drops?|dropped|down|declines?|shrinks?)\b/,
+      ],
       ['unchanged', /\b(hold|holds|unchanged|pause|pauses|maintains?)\b/],
     ],
   ],

@@ -25,7 +25,8 @@ export function statedDeadlines(text: string, fallbackYear: number): number[] {
   for (const m of s.matchAll(/(\d{4})-(\d{2})-(\d{2})(?:t(\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?z)?/g)) {
     out.push(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0)));
   }
-  const monthRe = /\b(by|before|on|through|until|in)?\s*(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:\s+(\d{1,2})(?:st|nd|rd|th)?)?(?:,?\s+(\d{4}))?/g;
+  const monthRe =
+    /\b(by|before|on|through|until|in)?\s*(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b(?:\s+(\d{1,2})(?:st|nd|rd|th)?)?(?:,?\s+(\d{4}))?/g;
   for (const m of s.matchAll(monthRe)) {
     const prep = m[1] ?? 'by';
     const month = monthIndex(m[2] as string);
@@ -46,7 +47,11 @@ export function statedDeadlines(text: string, fallbackYear: number): number[] {
 }
 
 /** The market's deadline: the latest one its label or title states, else its close time. */
-export function deadlineOf(texts: readonly (string | undefined)[], closesAt: string | undefined, nowMs: number = systemClock()): Deadline {
+export function deadlineOf(
+  texts: readonly (string | undefined)[],
+  closesAt: string | undefined,
+  nowMs: number = systemClock(),
+): Deadline {
   const close = closesAt ? Date.parse(closesAt) : NaN;
   // Without a close time, a year-less date in the text is read in the current year.
   const year = Number.isNaN(close) ? new Date(nowMs).getUTCFullYear() : new Date(close).getUTCFullYear();

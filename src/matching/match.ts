@@ -20,7 +20,13 @@ export interface Proposal {
   band: Band;
   /** Why, in words a reviewer reads. */
   reasons: string[];
-  flags: { datesDiffer: boolean; outcomesDiffer: boolean; possibleInversion: boolean; rulesDiffer: boolean; termsDiffer: boolean };
+  flags: {
+    datesDiffer: boolean;
+    outcomesDiffer: boolean;
+    possibleInversion: boolean;
+    rulesDiffer: boolean;
+    termsDiffer: boolean;
+  };
 }
 
 export interface MatchOptions {
@@ -62,7 +68,11 @@ function textScore(a: ReadonlySet<string>, b: ReadonlySet<string>, w: ReadonlyMa
 }
 
 /** Proposes candidate pairs, best first. */
-export function proposeMatches(kalshi: readonly VenueMarket[], polymarket: readonly VenueMarket[], opts: MatchOptions = {}): Proposal[] {
+export function proposeMatches(
+  kalshi: readonly VenueMarket[],
+  polymarket: readonly VenueMarket[],
+  opts: MatchOptions = {},
+): Proposal[] {
   const minText = opts.minTextScore ?? 0.35;
   const tolerance = opts.dateToleranceMs ?? 36 * HOUR;
   const kTok = kalshi.map((m) => new Set(tokens(side(m))));
@@ -86,8 +96,8 @@ export function proposeMatches(kalshi: readonly VenueMarket[], polymarket: reado
         unknown
           ? 'no deadline on one side: compare the dates by hand'
           : datesDiffer
-          ? `deadlines differ by ${Math.round(gap / HOUR / 24)} days (${new Date(dk.at).toISOString().slice(0, 10)} vs ${new Date(dp.at).toISOString().slice(0, 10)})`
-          : `deadlines agree within ${Math.round(gap / HOUR)} h${strong ? '' : ' (one read from a close time)'}`,
+            ? `deadlines differ by ${Math.round(gap / HOUR / 24)} days (${new Date(dk.at).toISOString().slice(0, 10)} vs ${new Date(dp.at).toISOString().slice(0, 10)})`
+            : `deadlines agree within ${Math.round(gap / HOUR)} h${strong ? '' : ' (one read from a close time)'}`,
       );
       const nk = numericTokens(`${k.outcomeLabel ?? ''} ${k.title}`);
       const np = numericTokens(`${p.outcomeLabel ?? ''} ${p.title}`);
@@ -99,12 +109,28 @@ export function proposeMatches(kalshi: readonly VenueMarket[], polymarket: reado
       if (termsDiffer) reasons.push(`different contracts: ${contrasts.join('; ')}`);
       const possibleInversion = hasNegation(k.title) !== hasNegation(p.title);
       if (possibleInversion) reasons.push('one side is phrased negatively: check YES/NO inversion (invert: true)');
-      const ruleDiffs = RULE_TERMS.filter(([, re]) => re.test(k.rules ?? '') !== re.test(p.rules ?? '')).map(([name]) => name);
+      const ruleDiffs = RULE_TERMS.filter(([, re]) => re.test(k.rules ?? '') !== re.test(p.rules ?? '')).map(
+        ([name]) => name,
+      );
       const rulesDiffer = ruleDiffs.length > 0;
       if (rulesDiffer) reasons.push(`resolution rules differ on: ${ruleDiffs.join(', ')}; write a resolutionNote`);
       const confidence = Math.round((0.6 * Math.min(1, text) + 0.4 * dateScore) * 1000) / 1000;
-      const band: Band = datesDiffer || outcomesDiffer || termsDiffer ? 'rejected' : confidence >= 0.75 ? 'high' : confidence >= 0.55 ? 'medium' : 'low';
-      out.push({ kalshi: k, polymarket: p, confidence, band, reasons, flags: { datesDiffer, outcomesDiffer, possibleInversion, rulesDiffer, termsDiffer } });
+      const band: Band =
+        datesDiffer || outcomesDiffer || termsDiffer
+          ? 'rejected'
+          : confidence >= 0.75
+            ? 'high'
+            : confidence >= 0.55
+              ? 'medium'
+              : 'low';
+      out.push({
+        kalshi: k,
+        polymarket: p,
+        confidence,
+        band,
+        reasons,
+        flags: { datesDiffer, outcomesDiffer, possibleInversion, rulesDiffer, termsDiffer },
+      });
     });
   });
   const rank: Record<Band, number> = { high: 0, medium: 1, low: 2, rejected: 3 };

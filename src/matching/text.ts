@@ -7,11 +7,39 @@ const STOP = new Set(
   ),
 );
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const MONTH_WORDS = new Set([...MONTHS, ...MONTHS.map((m) => m.slice(0, 3)), 'sept']);
 
 /** Words that turn a question around; one side having them and the other not hints at inversion. */
-export const NEGATIONS = new Set(['not', 'no', 'never', 'remain', 'remains', 'stay', 'stays', 'keep', 'keeps', 'retain', 'retains', 'fail', 'fails', 'without']);
+export const NEGATIONS = new Set([
+  'not',
+  'no',
+  'never',
+  'remain',
+  'remains',
+  'stay',
+  'stays',
+  'keep',
+  'keeps',
+  'retain',
+  'retains',
+  'fail',
+  'fails',
+  'without',
+]);
 
 /** Phrases two venues use for the same thing, folded to one token. */
 const PHRASES: ReadonlyArray<readonly [RegExp, string]> = [
@@ -38,11 +66,14 @@ const UNITS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, million: 
  * "$150,000", "$150k" and "150 thousand" all become "150000"; "$1.5M" becomes "1500000".
  */
 export function canonicalAmounts(s: string): string {
-  return s.replace(/\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(k|m|bn|b|thousand|million|billion)\b)?/gi, (all, int: string, frac: string | undefined, unit: string | undefined) => {
-    if (!unit && !int.includes(',')) return all;
-    const n = Number(`${int.replace(/,/g, '')}${frac ?? ''}`) * (unit ? (UNITS[unit.toLowerCase()] ?? 1) : 1);
-    return String(Math.round(n * 100) / 100);
-  });
+  return s.replace(
+    /\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s*(k|m|bn|b|thousand|million|billion)\b)?/gi,
+    (all, int: string, frac: string | undefined, unit: string | undefined) => {
+      if (!unit && !int.includes(',')) return all;
+      const n = Number(`${int.replace(/,/g, '')}${frac ?? ''}`) * (unit ? (UNITS[unit.toLowerCase()] ?? 1) : 1);
+      return String(Math.round(n * 100) / 100);
+    },
+  );
 }
 
 /** ISO dates and timestamps removed (the deadline reader handles dates). */
@@ -69,5 +100,7 @@ export function numericTokens(s: string): string[] {
 
 /** True when any negation word appears. */
 export function hasNegation(s: string): boolean {
-  return fold(s).split(' ').some((w) => NEGATIONS.has(w));
+  return fold(s)
+    .split(' ')
+    .some((w) => NEGATIONS.has(w));
 }

@@ -62,7 +62,10 @@ export async function startAdminServer(
       server.listen(port, host, () => resolve());
     });
   } catch (err) {
-    log.error({ err: (err as Error).message, host, port }, 'admin port unavailable: no /metrics or /healthz for this process');
+    log.error(
+      { err: (err as Error).message, host, port },
+      'admin port unavailable: no /metrics or /healthz for this process',
+    );
     return undefined;
   }
   const addr = server.address();

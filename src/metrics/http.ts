@@ -24,7 +24,10 @@ export const wsMaxConnections = new Gauge({
   help: 'WebSocket connections this process admits in all (WS_MAX_CONNECTIONS, or half its open-file limit); upgrades beyond it get 503.',
 });
 
-export const wsSubscriptions = new Gauge({ name: 'predictwire_ws_subscriptions', help: 'Topic subscriptions held by open WebSocket connections.' });
+export const wsSubscriptions = new Gauge({
+  name: 'predictwire_ws_subscriptions',
+  help: 'Topic subscriptions held by open WebSocket connections.',
+});
 
 export const wsRefused = new Counter({
   name: 'predictwire_ws_refused_total',
@@ -32,7 +35,10 @@ export const wsRefused = new Counter({
   labelNames: ['reason'] as const,
 });
 
-export const clickBufferSize = new Gauge({ name: 'predictwire_click_buffer_size', help: 'Clicks held in memory, not yet written to Redis.' });
+export const clickBufferSize = new Gauge({
+  name: 'predictwire_click_buffer_size',
+  help: 'Clicks held in memory, not yet written to Redis.',
+});
 
 export const clickBufferDropped = new Counter({
   name: 'predictwire_click_buffer_dropped_total',
@@ -70,7 +76,10 @@ export const postbacks = new Counter({
   labelNames: ['outcome'] as const,
 });
 
-export const postbackBufferSize = new Gauge({ name: 'predictwire_postback_buffer_size', help: 'Postbacks held in memory while Redis is away, not yet counted.' });
+export const postbackBufferSize = new Gauge({
+  name: 'predictwire_postback_buffer_size',
+  help: 'Postbacks held in memory while Redis is away, not yet counted.',
+});
 
 /** Upper bounds (seconds) of the request-duration histogram buckets. */
 const BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -93,7 +102,11 @@ const routes = new Map<string, RouteStats>();
  */
 export function observeRequest(route: string, status: number, seconds: number): void {
   let stats = routes.get(route);
-  if (!stats) routes.set(route, (stats = { byStatus: new Map(), buckets: new Float64Array(BUCKETS.length + 1), sum: 0, count: 0 }));
+  if (!stats)
+    routes.set(
+      route,
+      (stats = { byStatus: new Map(), buckets: new Float64Array(BUCKETS.length + 1), sum: 0, count: 0 }),
+    );
   stats.byStatus.set(status, (stats.byStatus.get(status) ?? 0) + 1);
   let i = 0;
   while (i < BUCKETS.length && seconds > BUCKETS[i]!) i++;
@@ -125,20 +138,32 @@ collected('predictwire_http_requests_total', 'HTTP requests answered, by route a
   [...routes].flatMap(([route, s]) => [...s.byStatus].map(([status, value]) => ({ value, labels: { route, status } }))),
 );
 
-collected('predictwire_http_request_duration_seconds', 'Time from request to reply (handler and any awaited Redis), by route.', 'histogram', () =>
-  [...routes].flatMap(([route, s]): Sample[] => {
-    let cumulative = 0;
-    const buckets = BUCKETS.map((le, i) => {
-      cumulative += s.buckets[i]!;
-      return { value: cumulative, labels: { le, route }, metricName: 'predictwire_http_request_duration_seconds_bucket' };
-    });
-    return [
-      ...buckets,
-      { value: s.count, labels: { le: '+Inf', route }, metricName: 'predictwire_http_request_duration_seconds_bucket' },
-      { value: s.sum, labels: { route }, metricName: 'predictwire_http_request_duration_seconds_sum' },
-      { value: s.count, labels: { route }, metricName: 'predictwire_http_request_duration_seconds_count' },
-    ];
-  }),
+collected(
+  'predictwire_http_request_duration_seconds',
+  'Time from request to reply (handler and any awaited Redis), by route.',
+  'histogram',
+  () =>
+    [...routes].flatMap(([route, s]): Sample[] => {
+      let cumulative = 0;
+      const buckets = BUCKETS.map((le, i) => {
+        cumulative += s.buckets[i]!;
+        return {
+          value: cumulative,
+          labels: { le, route },
+          metricName: 'predictwire_http_request_duration_seconds_bucket',
+        };
+      });
+      return [
+        ...buckets,
+        {
+          value: s.count,
+          labels: { le: '+Inf', route },
+          metricName: 'predictwire_http_request_duration_seconds_bucket',
+        },
+        { value: s.sum, labels: { route }, metricName: 'predictwire_http_request_duration_seconds_sum' },
+        { value: s.count, labels: { route }, metricName: 'predictwire_http_request_duration_seconds_count' },
+      ];
+    }),
 );
 
 const advertiserRequests = new Map<string, number>();
@@ -149,6 +174,9 @@ export function countAdvertiserRequest(id: string): void {
 }
 
 // One series per registered advertiser that made a request: bounded by the advertisers there are.
-collected('predictwire_advertiser_requests_total', 'Authenticated /advertiser requests, by advertiser id.', 'counter', () =>
-  [...advertiserRequests].map(([advertiser, value]) => ({ value, labels: { advertiser } })),
+collected(
+  'predictwire_advertiser_requests_total',
+  'Authenticated /advertiser requests, by advertiser id.',
+  'counter',
+  () => [...advertiserRequests].map(([advertiser, value]) => ({ value, labels: { advertiser } })),
 );

@@ -53,7 +53,8 @@ new Gauge({
   labelNames: ['asset'],
   collect() {
     this.reset();
-    for (const [asset, at] of Object.entries(engine?.stats().lastTickAt ?? {})) this.set({ asset }, Math.max(0, (nowMs() - Date.parse(at)) / 1000));
+    for (const [asset, at] of Object.entries(engine?.stats().lastTickAt ?? {}))
+      this.set({ asset }, Math.max(0, (nowMs() - Date.parse(at)) / 1000));
   },
 });
 
@@ -65,7 +66,8 @@ new Gauge({
   collect() {
     this.reset();
     if (!engine) return;
-    for (const [asset, stale] of Object.entries(priceFeedStaleness(engine, staleAfterMs, nowMs()))) this.set({ asset }, stale ? 1 : 0);
+    for (const [asset, stale] of Object.entries(priceFeedStaleness(engine, staleAfterMs, nowMs())))
+      this.set({ asset }, stale ? 1 : 0);
   },
 });
 
@@ -79,7 +81,11 @@ new Gauge({
     if (!engine) return;
     for (const asset of ASSETS) {
       for (const horizon of HORIZONS) {
-        for (const q of engine.heldQuotes(asset, horizon)) this.set({ operator: q.operatorId, asset, horizon: String(horizon) }, Math.max(0, (nowMs() - Date.parse(q.venueTs)) / 1000));
+        for (const q of engine.heldQuotes(asset, horizon))
+          this.set(
+            { operator: q.operatorId, asset, horizon: String(horizon) },
+            Math.max(0, (nowMs() - Date.parse(q.venueTs)) / 1000),
+          );
       }
     }
   },

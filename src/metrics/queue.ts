@@ -31,5 +31,5 @@ export function exposeQueue(queue: Queue): () => void {
 /** Job schedulers the worker found missing from Redis and put back (workers/schedules.ts). */
 export const schedulesRecreated = new Counter({
   name: 'predictwire_job_schedules_recreated_total',
-  help: "BullMQ job schedulers the worker found missing from Redis (its data flushed, evicted or lost) and re-created",
+  help: 'BullMQ job schedulers the worker found missing from Redis (its data flushed, evicted or lost) and re-created',
 });

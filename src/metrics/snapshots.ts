@@ -15,7 +15,8 @@ new Gauge({
   labelNames: ['kind', 'key'],
   collect() {
     this.reset();
-    for (const s of source?.states() ?? []) if (s.ageSeconds !== undefined) this.set({ kind: s.kind, key: s.key }, s.ageSeconds);
+    for (const s of source?.states() ?? [])
+      if (s.ageSeconds !== undefined) this.set({ kind: s.kind, key: s.key }, s.ageSeconds);
   },
 });
 

@@ -4,7 +4,10 @@ import { z } from 'zod';
 export const IsoTime = z.iso.datetime({ offset: false });
 
 /** Lowercase words joined by hyphens (docs/contract.md, event list). */
-export const Slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/).max(120);
+export const Slug = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
+  .max(120);
 
 /** The form of an operator id ("kalshi", "draftkings"). */
 export const OPERATOR_ID = /^[a-z][a-z0-9-]{1,39}$/;

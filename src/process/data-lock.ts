@@ -46,7 +46,9 @@ export function lockDataDir(dir: string): () => void {
     }
     const holder = readPid(file);
     if (holder !== undefined && holder !== process.pid && processAlive(holder)) {
-      throw new DataDirLockedError(`${dir} is in use by another npm start (pid ${holder}); stop it first, or set DATA_DIR to another folder.`);
+      throw new DataDirLockedError(
+        `${dir} is in use by another npm start (pid ${holder}); stop it first, or set DATA_DIR to another folder.`,
+      );
     }
     unlinkSync(file); // stale: its launcher is gone (or it was half-written); take it over
   }

@@ -98,7 +98,9 @@ function watchLiveness(
   const timer = setInterval(() => {
     if (lastAnswer !== undefined && clock() - lastAnswer > liveness.hangMs) {
       clearInterval(timer);
-      notify(`${name} has not answered its health check for ${Math.round((clock() - lastAnswer) / 1000)} s; killing it`);
+      notify(
+        `${name} has not answered its health check for ${Math.round((clock() - lastAnswer) / 1000)} s; killing it`,
+      );
       child.kill('SIGKILL');
       return;
     }
@@ -106,9 +108,12 @@ function watchLiveness(
     probing = true;
     liveness
       .probe(child)
-      .then((ok) => {
-        if (ok) lastAnswer = clock();
-      }, () => {})
+      .then(
+        (ok) => {
+          if (ok) lastAnswer = clock();
+        },
+        () => {},
+      )
       .finally(() => (probing = false));
   }, PROBE_EVERY_MS);
   timer.unref();

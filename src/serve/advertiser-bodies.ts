@@ -33,7 +33,12 @@ export function specificEventBodies(ctx: ServeContext): SpecificEventBodies {
     const snap = requireSnapshot(ctx.snapshots, 'events', 'all');
     const event = requireEvent(snap, slug);
     const { a, b } = ctx.config.advertiserOperators;
-    const payload = buildSpecificEvent(event, snap.changedAt, { operatorA: a, operatorB: b, limit }, catalogView(country));
+    const payload = buildSpecificEvent(
+      event,
+      snap.changedAt,
+      { operatorA: a, operatorB: b, limit },
+      catalogView(country),
+    );
     return { payload, changedAt: snap.changedAt };
   };
   return (...parts) => {

@@ -31,7 +31,13 @@ type BroadParts = [
 ];
 
 /** The body for a viewer; `requested` is the currency asked for, if any (viewer.ts decides the rest). */
-export type BroadBodies = (country: string, locale: Locale, requested: CurrencyCode | undefined, limit: number, advertiserId: string | undefined) => CachedBody;
+export type BroadBodies = (
+  country: string,
+  locale: Locale,
+  requested: CurrencyCode | undefined,
+  limit: number,
+  advertiserId: string | undefined,
+) => CachedBody;
 
 /**
  * @returns a function that throws Problem 503 before the first metrics snapshot, and for an
@@ -39,7 +45,8 @@ export type BroadBodies = (country: string, locale: Locale, requested: CurrencyC
  */
 export function broadBodies(ctx: ServeContext): BroadBodies {
   const keys = new VariantKeys<CachedBody>(
-    (p) => `broad|${p[2]}|${p[3]}|${p[5]}|${p[6]}|${p[4] ?? ''}|${(p[0] as Snapshot<'fx'> | undefined)?.version ?? 0}|${(p[1] as RankingSignals).version}`,
+    (p) =>
+      `broad|${p[2]}|${p[3]}|${p[5]}|${p[6]}|${p[4] ?? ''}|${(p[0] as Snapshot<'fx'> | undefined)?.version ?? 0}|${(p[1] as RankingSignals).version}`,
   );
   const build = ([fx, signals, country, locale, advertiserId, currency, limit]: BroadParts, nowMs: number): Built => {
     const metrics = requireSnapshot(ctx.snapshots, 'metrics', 'all');
@@ -57,11 +64,20 @@ export function broadBodies(ctx: ServeContext): BroadBodies {
         ctrPrior: { mean: signals.ctrMean, weight: ctx.config.ranking.ctrPriorImpressions },
         weights: ctx.config.ranking.weights,
       },
-      widgetContext(ctx.config, new Date(nowMs), advertiserId, `broad|${metrics.version}|${fx?.version ?? 0}|${signals.version}`, country),
+      widgetContext(
+        ctx.config,
+        new Date(nowMs),
+        advertiserId,
+        `broad|${metrics.version}|${fx?.version ?? 0}|${signals.version}`,
+        country,
+      ),
     );
     // Amounts converted at stale rates are stale too, and metrics derived from stale events or
     // sportsbook data (metrics=derived refreshes from their last accepted fetches) are as old as those.
-    const inputs: SnapshotKind[] = [...(fx ? ['fx' as const] : []), ...(ctx.config.sources.metrics === 'derived' ? (['events', 'sportsbook'] as const) : [])];
+    const inputs: SnapshotKind[] = [
+      ...(fx ? ['fx' as const] : []),
+      ...(ctx.config.sources.metrics === 'derived' ? (['events', 'sportsbook'] as const) : []),
+    ];
     return { payload, changedAt, expiresAt: nowMs + BODY_TTL_MS, inputs };
   };
   return (country, locale, requested, limit, advertiserId) => {
@@ -69,7 +85,8 @@ export function broadBodies(ctx: ServeContext): BroadBodies {
     const fxSnap = ctx.snapshots.get('fx', 'daily');
     const currency = viewerCurrency(requested, country, fxSnap?.data);
     const fx = currency === 'USD' ? undefined : fxSnap;
-    if (usdRate(currency, fx?.data) === undefined) throw dataUnavailable(`No ${currency} reference rate has been loaded yet; try again shortly or ask for USD.`);
+    if (usdRate(currency, fx?.data) === undefined)
+      throw dataUnavailable(`No ${currency} reference rate has been loaded yet; try again shortly or ask for USD.`);
     const parts: BroadParts = [fx, ctx.ranking.current(), country, locale, advertiserId, currency, limit];
     return ctx.payloads.getOrBuild('metrics', keys.of(parts), ctx.now(), build, parts);
   };

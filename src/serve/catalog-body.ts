@@ -20,8 +20,15 @@ export function catalogBodies(ctx: ServeContext): () => CachedBody {
   const build = (leagues: Leagues, nowMs: number): Built => {
     const events = requireSnapshot(ctx.snapshots, 'events', 'all');
     const now = new Date(nowMs);
-    const changedAt = [events.changedAt, ...leagues.map((l) => l.snap?.changedAt ?? '')].reduce((a, b) => (b > a ? b : a));
-    const input = { events: events.data.events, leagues: leagues.map((l) => ({ league: l.league, data: l.snap?.data })), live: LIVE, changedAt };
+    const changedAt = [events.changedAt, ...leagues.map((l) => l.snap?.changedAt ?? '')].reduce((a, b) =>
+      b > a ? b : a,
+    );
+    const input = {
+      events: events.data.events,
+      leagues: leagues.map((l) => ({ league: l.league, data: l.snap?.data })),
+      live: LIVE,
+      changedAt,
+    };
     // An event closing or a matchup starting changes the lists, snapshot change or not.
     const expiresAt = Math.min(nextCatalogChange(input, now) ?? Infinity, nowMs + BODY_TTL_MS);
     return { payload: buildCatalog(input, now), changedAt, expiresAt };

@@ -10,7 +10,12 @@ import { BODY_TTL_MS, widgetContext } from './widget-context.js';
 type EventParts = [slug: string, format: DisplayFormat, advertiserId: string | undefined, country: string];
 
 /** Event bodies, built once per snapshot version and variant. */
-export type EventBodies = (slug: string, format: DisplayFormat, advertiserId: string | undefined, country: string) => CachedBody;
+export type EventBodies = (
+  slug: string,
+  format: DisplayFormat,
+  advertiserId: string | undefined,
+  country: string,
+) => CachedBody;
 
 /** @returns a function that throws Problem 404 for an unknown slug, 503 before the first snapshot. */
 export function eventBodies(ctx: ServeContext): EventBodies {
@@ -18,7 +23,12 @@ export function eventBodies(ctx: ServeContext): EventBodies {
   const build = ([slug, format, advertiserId, country]: EventParts, nowMs: number): Built => {
     const snap = requireSnapshot(ctx.snapshots, 'events', 'all');
     const event = requireEvent(snap, slug);
-    const payload = buildEventWidget(event, snap.changedAt, format, widgetContext(ctx.config, new Date(nowMs), advertiserId, `event|${snap.version}`, country));
+    const payload = buildEventWidget(
+      event,
+      snap.changedAt,
+      format,
+      widgetContext(ctx.config, new Date(nowMs), advertiserId, `event|${snap.version}`, country),
+    );
     return { payload, changedAt: snap.changedAt, expiresAt: nowMs + BODY_TTL_MS };
   };
   return (slug, format, advertiserId, country) => {

@@ -20,7 +20,13 @@ import { liveTopic } from '../live/topic.js';
 import { windowAt } from '../live/window.js';
 
 /** Builds a topic's payload for visitors from `country`, its links attributed to `advertiserId` when given. */
-export type BuildLive = (asset: Asset, horizon: Horizon, nowMs: number, country: string, advertiserId?: string) => unknown;
+export type BuildLive = (
+  asset: Asset,
+  horizon: Horizon,
+  nowMs: number,
+  country: string,
+  advertiserId?: string,
+) => unknown;
 export type Push = (topic: string, country: string, body: Buffer) => void;
 /** Whether anyone subscribes to a topic's variant for `country` (it is pushed only then). */
 export type Wanted = (topic: string, country: string) => boolean;
@@ -61,7 +67,13 @@ export class LivePayloads {
     private readonly minIntervalMs: number,
     private readonly now: Clock = systemClock,
   ) {
-    for (const a of ASSETS) this.#topics.set(a, new Map(HORIZONS.map((h) => [h, { variants: new Map(), advertised: new Map(), lastPushMs: 0, lastAnyPushMs: 0 }])));
+    for (const a of ASSETS)
+      this.#topics.set(
+        a,
+        new Map(
+          HORIZONS.map((h) => [h, { variants: new Map(), advertised: new Map(), lastPushMs: 0, lastAnyPushMs: 0 }]),
+        ),
+      );
     engine.onChange((a, h, kind) => this.#schedule(a, h, kind));
   }
 
@@ -87,7 +99,8 @@ export class LivePayloads {
     if (!variant) variants.set(country, (variant = { builtMs: 0, validUntilMs: 0 }));
     // Prices and seconds_left move: never serve a body a second old, nor one of an expired window.
     const now = this.now();
-    if (!variant.entry || now - variant.builtMs >= MAX_REST_AGE_MS || now >= variant.validUntilMs) this.#rebuild(asset, horizon, country, variant, advertiserId);
+    if (!variant.entry || now - variant.builtMs >= MAX_REST_AGE_MS || now >= variant.validUntilMs)
+      this.#rebuild(asset, horizon, country, variant, advertiserId);
     return variant.entry!;
   }
 
@@ -102,7 +115,8 @@ export class LivePayloads {
   refresh(): void {
     for (const [asset, byHorizon] of this.#topics) {
       for (const [horizon, state] of byHorizon) {
-        for (const byCountry of state.advertised.values()) for (const variant of byCountry.values()) variant.builtMs = -Infinity;
+        for (const byCountry of state.advertised.values())
+          for (const variant of byCountry.values()) variant.builtMs = -Infinity;
         for (const variant of state.variants.values()) variant.builtMs = -Infinity;
         this.#flush(asset, horizon, state, 'clock');
       }

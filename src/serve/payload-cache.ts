@@ -126,10 +126,16 @@ export class PayloadCache {
    * been stored since it last moved; then it moves to the front, so a body read at least that often
    * is never the one evicted for a client walking new variants.
    */
-  getOrBuild<I>(kind: SnapshotKind, at: string | VariantSlot<CachedBody>, nowMs: number, build: BodyBuilder<I>, input: I): CachedBody {
+  getOrBuild<I>(
+    kind: SnapshotKind,
+    at: string | VariantSlot<CachedBody>,
+    nowMs: number,
+    build: BodyBuilder<I>,
+    input: I,
+  ): CachedBody {
     if (typeof at === 'string') return this.get(kind, at, nowMs) ?? this.#build(kind, at, nowMs, build, input);
     const held = at.entry;
-    if (held !== undefined && held.cached && (held.expiresAt === undefined || held.expiresAt > nowMs)) {
+    if (held?.cached && (held.expiresAt === undefined || held.expiresAt > nowMs)) {
       const cache = this.#byKind.get(kind)!;
       if (cache.stores - held.usedAt > MAX_ENTRIES_PER_KIND / 2) {
         cache.lru.get(at.key);
@@ -180,7 +186,11 @@ export class PayloadCache {
     const entry = toCachedBody(body, new Date(changedAt), { expiresAt });
     entry.snapshotKey = snapshotKey;
     let cache = this.#byKind.get(kind);
-    if (!cache) this.#byKind.set(kind, (cache = { lru: new LRUCache({ max: MAX_ENTRIES_PER_KIND, dispose: dropped }), stores: 0 }));
+    if (!cache)
+      this.#byKind.set(
+        kind,
+        (cache = { lru: new LRUCache({ max: MAX_ENTRIES_PER_KIND, dispose: dropped }), stores: 0 }),
+      );
     entry.usedAt = ++cache.stores;
     entry.cached = true;
     cache.lru.set(key, entry);
@@ -196,7 +206,9 @@ export class PayloadCache {
     const cache = this.#byKind.get(kind)?.lru;
     if (snapshotKey === undefined) cache?.clear();
     else if (cache) {
-      const built = [...cache.entries()].filter(([, entry]) => entry.snapshotKey === undefined || entry.snapshotKey === snapshotKey);
+      const built = [...cache.entries()].filter(
+        ([, entry]) => entry.snapshotKey === undefined || entry.snapshotKey === snapshotKey,
+      );
       for (const [key] of built) cache.delete(key);
     }
     for (const d of this.#dependents.get(kind) ?? []) this.#byKind.get(d)?.lru.clear();

@@ -23,7 +23,8 @@ export function findEvent(snap: Snapshot<'events'>, slug: string): MarketEvent |
 }
 
 /** The 404 for a slug no open event has. */
-export const unknownEvent = (slug: string): Problem => notFound(`No event with slug "${slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
+export const unknownEvent = (slug: string): Problem =>
+  notFound(`No event with slug "${slug}". GET /advertiser/v1/widgets/events lists the active ones.`);
 
 /** The event `slug` of `snap`. @throws Problem 404 when there is none. */
 export function requireEvent(snap: Snapshot<'events'>, slug: string): MarketEvent {

@@ -10,7 +10,13 @@ import { VariantKeys } from './variant-keys.js';
 import { widgetContext } from './widget-context.js';
 
 /** League, team_context as given, jurisdiction, odds format, advertiser. */
-type SportsbookParts = [league: League, teamContext: string | undefined, country: string, format: OddsFormat, advertiserId: string | undefined];
+type SportsbookParts = [
+  league: League,
+  teamContext: string | undefined,
+  country: string,
+  format: OddsFormat,
+  advertiserId: string | undefined,
+];
 
 export type SportsbookBodies = (...parts: SportsbookParts) => CachedBody;
 
@@ -19,7 +25,9 @@ export type SportsbookBodies = (...parts: SportsbookParts) => CachedBody;
  * team_context that matches several teams, 503 before the league's first snapshot.
  */
 export function sportsbookBodies(ctx: ServeContext): SportsbookBodies {
-  const keys = new VariantKeys<CachedBody>((p) => `sportsbook|${p[0]}|${((p[1] as string | undefined) ?? '').toLowerCase()}|${p[2]}|${p[3]}|${p[4] ?? ''}`);
+  const keys = new VariantKeys<CachedBody>(
+    (p) => `sportsbook|${p[0]}|${((p[1] as string | undefined) ?? '').toLowerCase()}|${p[2]}|${p[3]}|${p[4] ?? ''}`,
+  );
   const build = ([league, teamContext, country, format, advertiserId]: SportsbookParts, nowMs: number): Built => {
     const snap = requireSnapshot(ctx.snapshots, 'sportsbook', league);
     const now = new Date(nowMs);
@@ -35,8 +43,14 @@ export function sportsbookBodies(ctx: ServeContext): SportsbookBodies {
       teamCode = match.team.code;
     }
     const matchup = nextMatchup(snap.data, now, teamCode);
-    if (!matchup) throw notFound(teamCode ? `No upcoming ${league} matchup for ${teamCode}.` : `No upcoming ${league} matchup.`);
-    const payload = buildSportsbookWidget(snap.data, matchup, widgetContext(ctx.config, now, advertiserId, `sportsbook|${snap.version}`, country), format);
+    if (!matchup)
+      throw notFound(teamCode ? `No upcoming ${league} matchup for ${teamCode}.` : `No upcoming ${league} matchup.`);
+    const payload = buildSportsbookWidget(
+      snap.data,
+      matchup,
+      widgetContext(ctx.config, now, advertiserId, `sportsbook|${snap.version}`, country),
+      format,
+    );
     // The next matchup changes when this one starts, even if no snapshot arrives.
     return { payload, changedAt: snap.changedAt, expiresAt: Date.parse(matchup.scheduledTime), snapshotKey: league };
   };

@@ -33,7 +33,8 @@ export function viewerGeo(
   if (!advertiser) return geo.resolve(req, fallbackGeo);
   if (viewerGeo === undefined) return UNKNOWN;
   let result = advertiserResults.get(viewerGeo);
-  if (!result) advertiserResults.set(viewerGeo, (result = Object.freeze({ jurisdiction: viewerGeo, source: 'fallback_geo' })));
+  if (!result)
+    advertiserResults.set(viewerGeo, (result = Object.freeze({ jurisdiction: viewerGeo, source: 'fallback_geo' })));
   return result;
 }
 
@@ -60,7 +61,11 @@ export function viewerLocale(acceptLanguage: string | undefined, jurisdiction: s
  * The currency asked for, else the jurisdiction's country's when its rate is loaded, else USD: the
  * country's currency is a nicety, an asked-for one is owed (the caller refuses it without a rate).
  */
-export function viewerCurrency(requested: CurrencyCode | undefined, jurisdiction: string, rates: FxData | undefined): CurrencyCode {
+export function viewerCurrency(
+  requested: CurrencyCode | undefined,
+  jurisdiction: string,
+  rates: FxData | undefined,
+): CurrencyCode {
   if (requested) return requested;
   const currency = currencyForCountry(jurisdiction.length === 2 ? jurisdiction : jurisdiction.slice(0, 2));
   return currency !== 'USD' && usdRate(currency, rates) === undefined ? 'USD' : currency;

@@ -1,6 +1,13 @@
 /** The class of a failed refresh, for metrics and /readyz: what an operator acts on differs by class. */
 import { ZodError } from 'zod';
-import { CircuitOpenError, QuotaExhaustedError, UpstreamBackoffError, UpstreamHttpError, UpstreamShapeError, UpstreamTimeoutError } from './http/errors.js';
+import {
+  CircuitOpenError,
+  QuotaExhaustedError,
+  UpstreamBackoffError,
+  UpstreamHttpError,
+  UpstreamShapeError,
+  UpstreamTimeoutError,
+} from './http/errors.js';
 import { QualityGateError } from './quality/options.js';
 
 export type FailureReason = 'quality' | 'quota' | 'backoff' | 'http' | 'timeout' | 'shape' | 'other';

@@ -55,7 +55,7 @@ export function createSources(config: Config, opts: SourceOptions = {}): Sources
   };
 
   const catalogEvents = (venues: { kalshi: boolean; polymarket: boolean }): CatalogEventsSource => {
-    let catalog;
+    let catalog: ReturnType<typeof loadEventCatalog>;
     try {
       catalog = loadEventCatalog(up.eventCatalogFile);
     } catch (err) {
@@ -66,12 +66,28 @@ export function createSources(config: Config, opts: SourceOptions = {}): Sources
       catalog,
       log,
       ...(venues.kalshi ? { kalshi: kalshiClient() } : {}),
-      ...(venues.polymarket ? { polymarket: new PolymarketClient({ gammaUrl: up.polymarketGammaUrl, clobUrl: up.polymarketClobUrl, dataUrl: up.polymarketDataUrl, timeoutMs: up.timeoutMs, log }) } : {}),
+      ...(venues.polymarket
+        ? {
+            polymarket: new PolymarketClient({
+              gammaUrl: up.polymarketGammaUrl,
+              clobUrl: up.polymarketClobUrl,
+              dataUrl: up.polymarketDataUrl,
+              timeoutMs: up.timeoutMs,
+              log,
+            }),
+          }
+        : {}),
     });
   };
   const oddsSportsbook = (withKalshi: boolean): OddsSportsbookSource => {
     if (!up.oddsApiKey) throw bad('ODDS_API_KEY: required when SOURCES picks sportsbook=odds-api');
-    const odds = new OddsApiClient({ baseUrl: up.oddsApiBaseUrl, apiKey: up.oddsApiKey, regions: up.oddsApiRegions, timeoutMs: up.timeoutMs, log });
+    const odds = new OddsApiClient({
+      baseUrl: up.oddsApiBaseUrl,
+      apiKey: up.oddsApiKey,
+      regions: up.oddsApiRegions,
+      timeoutMs: up.timeoutMs,
+      log,
+    });
     return createOddsSportsbookSource({
       odds,
       log,
@@ -97,7 +113,8 @@ export function createSources(config: Config, opts: SourceOptions = {}): Sources
   const metrics = pick<MetricsSource>('metrics', config.sources.metrics, {
     simulator: () => simulator,
     derived: () => {
-      if (!('last' in events)) throw bad('SOURCES: metrics=derived needs a real events source (kalshi, polymarket or kalshi+polymarket)');
+      if (!('last' in events))
+        throw bad('SOURCES: metrics=derived needs a real events source (kalshi, polymarket or kalshi+polymarket)');
       const ev = events as CatalogEventsSource;
       return createDerivedMetricsSource({
         events: async (ctx) => {

@@ -30,7 +30,11 @@ export async function probeDataDir(dir: string): Promise<DataDirState> {
     await writeFile(file, 'probe\n', { mode: 0o600 });
     state = { writable: true, freeBytes: undefined };
   } catch (err) {
-    state = { writable: false, freeBytes: undefined, error: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+    state = {
+      writable: false,
+      freeBytes: undefined,
+      error: (err as NodeJS.ErrnoException).code ?? (err as Error).message,
+    };
   } finally {
     await rm(file, { force: true }).catch(() => {});
   }
@@ -47,7 +51,8 @@ export async function probeDataDir(dir: string): Promise<DataDirState> {
 export function dataDirProblem(state: DataDirState | undefined): string | undefined {
   if (!state) return undefined;
   if (!state.writable) return `data folder not writable (${state.error ?? 'unknown'})`;
-  if (state.freeBytes !== undefined && state.freeBytes < LOW_FREE_BYTES) return `data folder nearly full (${Math.floor(state.freeBytes / 1024 / 1024)} MiB free)`;
+  if (state.freeBytes !== undefined && state.freeBytes < LOW_FREE_BYTES)
+    return `data folder nearly full (${Math.floor(state.freeBytes / 1024 / 1024)} MiB free)`;
   return undefined;
 }
 
@@ -83,7 +88,10 @@ export class DataDirWatch {
     const now = dataDirProblem(state);
     this.#state = state;
     if (now && now !== before) {
-      this.log.error({ dir: this.dir, problem: now, free_bytes: state.freeBytes ?? null }, 'data folder cannot take spilled counts: clicks and impressions not written to Redis at a stop would be lost');
+      this.log.error(
+        { dir: this.dir, problem: now, free_bytes: state.freeBytes ?? null },
+        'data folder cannot take spilled counts: clicks and impressions not written to Redis at a stop would be lost',
+      );
     } else if (!now && before) {
       this.log.info({ dir: this.dir }, 'data folder writable again');
     }

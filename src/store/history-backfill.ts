@@ -13,14 +13,21 @@ import { addPoint, execAll, HISTORY_SERIES, historyKey, type SeriesName, type St
  * The stored points of `series` for `event`, the last of each `bucketSeconds` bucket, oldest first:
  * at each venue time, every operator's latest price at or before it.
  */
-export function backfillPoints(event: MarketEvent, series: readonly VenueSeries[], bucketSeconds: number): StoredPoint[] {
-  const volume = new Map(event.outcomes.flatMap((o) => o.quotes.map((q) => [`${o.name}|${q.operatorId}`, q.volume24hUsd] as const)));
+export function backfillPoints(
+  event: MarketEvent,
+  series: readonly VenueSeries[],
+  bucketSeconds: number,
+): StoredPoint[] {
+  const volume = new Map(
+    event.outcomes.flatMap((o) => o.quotes.map((q) => [`${o.name}|${q.operatorId}`, q.volume24hUsd] as const)),
+  );
   // The last venue time of each bucket: the point that bucket keeps.
   const lastOfBucket = new Map<number, number>();
-  for (const s of series) for (const p of s.points) {
-    const b = p.t - (p.t % bucketSeconds);
-    lastOfBucket.set(b, Math.max(lastOfBucket.get(b) ?? 0, p.t));
-  }
+  for (const s of series)
+    for (const p of s.points) {
+      const b = p.t - (p.t % bucketSeconds);
+      lastOfBucket.set(b, Math.max(lastOfBucket.get(b) ?? 0, p.t));
+    }
   const times = [...lastOfBucket.values()].sort((a, b) => a - b);
   const cursors = series.map(() => -1);
   return times.flatMap((t) => {
@@ -30,7 +37,16 @@ export function backfillPoints(event: MarketEvent, series: readonly VenueSeries[
     const o = event.outcomes.flatMap((outcome) => {
       const quotes = series.flatMap((s, i) => {
         const p = s.outcome === outcome.name ? s.points[cursors[i]!] : undefined;
-        return p ? [[s.operatorId, p.ask, p.bid, volume.get(`${outcome.name}|${s.operatorId}`) ?? 0] as [string, number, number | null, number]] : [];
+        return p
+          ? [
+              [s.operatorId, p.ask, p.bid, volume.get(`${outcome.name}|${s.operatorId}`) ?? 0] as [
+                string,
+                number,
+                number | null,
+                number,
+              ],
+            ]
+          : [];
       });
       return quotes.length > 0 ? [[outcome.name, quotes] as [string, typeof quotes]] : [];
     });
@@ -64,7 +80,9 @@ export async function backfillHistory(
   const counts = {} as Record<SeriesName, number>;
   for (const name of Object.keys(HISTORY_SERIES) as SeriesName[]) {
     const window = backfillWindow(name, nowSec);
-    const points = backfillPoints(event, await fetch(window), HISTORY_SERIES[name].bucketSeconds).filter((p) => p.t >= window.fromSec && p.t <= nowSec);
+    const points = backfillPoints(event, await fetch(window), HISTORY_SERIES[name].bucketSeconds).filter(
+      (p) => p.t >= window.fromSec && p.t <= nowSec,
+    );
     for (const p of points) addPoint(tx, event.slug, name, p, nowSec);
     counts[name] = points.length;
   }

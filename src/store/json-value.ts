@@ -3,7 +3,11 @@ import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 
 /** The value at `key` when it parses as `schema`; undefined when absent, not JSON or not valid. */
-export async function readJsonValue<S extends z.ZodType>(redis: Redis, key: string, schema: S): Promise<z.infer<S> | undefined> {
+export async function readJsonValue<S extends z.ZodType>(
+  redis: Redis,
+  key: string,
+  schema: S,
+): Promise<z.infer<S> | undefined> {
   const raw = await redis.get(key);
   if (raw === null) return undefined;
   try {

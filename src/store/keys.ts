@@ -29,4 +29,5 @@ export const EXPECTED_SNAPSHOTS: readonly SnapshotId[] = [
 ];
 /** Venue up/down quotes (src/model/live.ts VenueQuoteMessage) and the latest one per venue. */
 export const quotesChannel = (asset: string) => `pw:quotes:${asset}`;
-export const quoteKey = (asset: string, horizonMinutes: number, operatorId: string) => `pw:quote:${asset}:${horizonMinutes}:${operatorId}`;
+export const quoteKey = (asset: string, horizonMinutes: number, operatorId: string) =>
+  `pw:quote:${asset}:${horizonMinutes}:${operatorId}`;

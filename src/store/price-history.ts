@@ -38,7 +38,10 @@ export type StoredPoint = z.infer<typeof StoredPoint>;
 export const pointOf = (event: EventsData['events'][number], nowSec: number): StoredPoint => ({
   t: nowSec,
   x: event.exclusive === true,
-  o: event.outcomes.map((o) => [o.name, o.quotes.map((q) => [q.operatorId, q.yesPrice, q.yesBid ?? null, q.volume24hUsd] as const)]),
+  o: event.outcomes.map((o) => [
+    o.name,
+    o.quotes.map((q) => [q.operatorId, q.yesPrice, q.yesBid ?? null, q.volume24hUsd] as const),
+  ]),
 });
 
 /**
@@ -60,7 +63,13 @@ export async function recordHistory(redis: Redis, data: EventsData, now: Date): 
  * older than the retention before `nowSec` go (the one downsampling and trimming rule for recorded
  * and backfilled points).
  */
-export function addPoint(tx: ChainableCommander, slug: string, name: SeriesName, point: StoredPoint, nowSec: number): void {
+export function addPoint(
+  tx: ChainableCommander,
+  slug: string,
+  name: SeriesName,
+  point: StoredPoint,
+  nowSec: number,
+): void {
   const { bucketSeconds, retentionSeconds } = HISTORY_SERIES[name];
   const key = historyKey(slug, name);
   const bucket = point.t - (point.t % bucketSeconds);
@@ -79,7 +88,12 @@ export async function execAll(tx: ChainableCommander): Promise<void> {
 }
 
 /** The points of `slug`'s series from `fromSec` on, oldest first (unreadable members are skipped). */
-export async function readHistory(redis: Redis, slug: string, series: SeriesName, fromSec: number): Promise<StoredPoint[]> {
+export async function readHistory(
+  redis: Redis,
+  slug: string,
+  series: SeriesName,
+  fromSec: number,
+): Promise<StoredPoint[]> {
   const members = await redis.zrangebyscore(historyKey(slug, series), fromSec, '+inf');
   return members.flatMap((m) => {
     try {

@@ -14,11 +14,15 @@ export type RedisBreaker = CircuitBreakerPolicy;
 
 /** A breaker for one connection's request-path commands; `onChange` hears it open and close. */
 export function redisBreaker(onChange: (open: boolean) => void = () => {}): RedisBreaker {
-  const breaker = circuitBreaker(handleAll, { halfOpenAfter: HALF_OPEN_AFTER_MS, breaker: new ConsecutiveBreaker(BREAK_AFTER) });
+  const breaker = circuitBreaker(handleAll, {
+    halfOpenAfter: HALF_OPEN_AFTER_MS,
+    breaker: new ConsecutiveBreaker(BREAK_AFTER),
+  });
   breaker.onBreak(() => onChange(true));
   breaker.onReset(() => onChange(false));
   return breaker;
 }
 
 /** True while the breaker refuses commands outright (open, or half-open with its trial under way). */
-export const breakerOpen = (breaker: RedisBreaker) => breaker.state === CircuitState.Open || breaker.state === CircuitState.Isolated;
+export const breakerOpen = (breaker: RedisBreaker) =>
+  breaker.state === CircuitState.Open || breaker.state === CircuitState.Isolated;

@@ -39,7 +39,9 @@ export async function connectOnce(target: RedisTarget, from: string): Promise<Re
     await redis.connect();
   } catch (err) {
     redis.disconnect();
-    throw new RedisUnreachableError(`cannot reach Redis at ${describeTarget(target)} (from ${from}): ${cause || (err as Error).message}`);
+    throw new RedisUnreachableError(
+      `cannot reach Redis at ${describeTarget(target)} (from ${from}): ${cause || (err as Error).message}`,
+    );
   }
   return redis;
 }

@@ -54,7 +54,11 @@ export function connectRedis(target: RedisTarget, role: string, log: Logger, ext
  * the reconnect; callers answer from memory or with a 503.
  */
 export function connectRedisFailFast(target: RedisTarget, role: string, log: Logger, commandTimeoutMs: number): Redis {
-  return connectRedis(target, role, log, { enableOfflineQueue: false, commandTimeout: commandTimeoutMs, maxRetriesPerRequest: 0 });
+  return connectRedis(target, role, log, {
+    enableOfflineQueue: false,
+    commandTimeout: commandTimeoutMs,
+    maxRetriesPerRequest: 0,
+  });
 }
 
 /** Resolves once `redis` is ready (a fail-fast connection refuses commands before that). */
@@ -65,5 +69,8 @@ export function whenReady(redis: Redis): Promise<void> {
 
 /** Resolves true once `redis` is ready, false if it is not within `ms`. */
 export function readyWithin(redis: Redis, ms: number): Promise<boolean> {
-  return Promise.race([whenReady(redis).then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref())]);
+  return Promise.race([
+    whenReady(redis).then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref()),
+  ]);
 }

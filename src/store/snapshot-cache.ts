@@ -41,7 +41,8 @@ export class SnapshotCache {
   /** Loads every expected snapshot (and any already cached) from Redis. */
   async reloadAll(): Promise<void> {
     const ids = new Map(EXPECTED_SNAPSHOTS.map((id) => [`${id.kind}:${id.key}`, id]));
-    for (const byKey of this.#entries.values()) for (const s of byKey.values()) ids.set(`${s.kind}:${s.key}`, { kind: s.kind, key: s.key });
+    for (const byKey of this.#entries.values())
+      for (const s of byKey.values()) ids.set(`${s.kind}:${s.key}`, { kind: s.kind, key: s.key });
     await Promise.all([...ids.values()].map((id) => this.#load(id.kind, id.key)));
   }
 
@@ -91,7 +92,10 @@ export class SnapshotCache {
       this.#put(snap);
     } catch (err) {
       // Keep serving what we have; a bad value in Redis must not take the API down.
-      this.log.error({ err: (err as Error).message, kind, key }, 'snapshot in Redis failed validation or read; keeping the previous one');
+      this.log.error(
+        { err: (err as Error).message, kind, key },
+        'snapshot in Redis failed validation or read; keeping the previous one',
+      );
     }
   }
 }

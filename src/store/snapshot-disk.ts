@@ -70,7 +70,8 @@ export class SnapshotDisk {
       if (tmp) await rm(tmp, { force: true }).catch(() => {});
       // The disk copy is a fallback: failing to keep it never affects serving. Once per streak:
       // the data folder's own check (data-dir-watch.ts) keeps saying what is wrong.
-      if (!this.#failing) this.log.warn({ err: (err as Error).message, dir: this.dir }, 'snapshot disk copy not written');
+      if (!this.#failing)
+        this.log.warn({ err: (err as Error).message, dir: this.dir }, 'snapshot disk copy not written');
       this.#failing = true;
       return;
     }
@@ -89,9 +90,13 @@ export function readPersistedSnapshots(dir: string, log: Logger): PersistedSnaps
   const out: PersistedSnapshot[] = [];
   for (const name of names) {
     try {
-      const { fetchedAt, snapshot } = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { fetchedAt: unknown; snapshot: { kind: unknown } };
+      const { fetchedAt, snapshot } = JSON.parse(readFileSync(join(dir, name), 'utf8')) as {
+        fetchedAt: unknown;
+        snapshot: { kind: unknown };
+      };
       const kind = snapshot?.kind as SnapshotKind;
-      if (!SNAPSHOT_KINDS.includes(kind) || typeof fetchedAt !== 'string' || Number.isNaN(Date.parse(fetchedAt))) throw new Error('not a snapshot copy');
+      if (!SNAPSHOT_KINDS.includes(kind) || typeof fetchedAt !== 'string' || Number.isNaN(Date.parse(fetchedAt)))
+        throw new Error('not a snapshot copy');
       out.push({ snapshot: parseSnapshot(kind, JSON.stringify(snapshot)), fetchedAt });
     } catch (err) {
       log.warn({ err: (err as Error).message, file: name }, 'snapshot disk copy unreadable; skipped');

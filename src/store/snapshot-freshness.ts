@@ -125,7 +125,10 @@ export class SnapshotFreshness {
       this.#futureStamps.set(id.kind, (this.#futureStamps.get(id.kind) ?? 0) + 1);
       // Once per streak: a worker whose clock is ahead stamps every refresh so.
       if (!this.#inFuture.has(idOf(id))) {
-        this.log.warn({ kind: id.kind, key: id.key, fetchedAt, now: new Date(now).toISOString() }, "snapshot stamped in the future (its writer's clock is ahead): aged from when it was seen");
+        this.log.warn(
+          { kind: id.kind, key: id.key, fetchedAt, now: new Date(now).toISOString() },
+          "snapshot stamped in the future (its writer's clock is ahead): aged from when it was seen",
+        );
       }
       this.#inFuture.add(idOf(id));
     } else {
@@ -169,7 +172,11 @@ export class SnapshotFreshness {
       if (before !== undefined && before !== s.stale) {
         // The first fetch after start is no news; a stale snapshot, or one recovering, is.
         const news = s.stale || this.#everFresh.has(idOf(s));
-        if (news) this.log[s.stale ? 'warn' : 'info']({ kind: s.kind, key: s.key, fetchedAt: s.fetchedAt ?? null }, s.stale ? 'snapshot is stale' : 'snapshot is fresh again');
+        if (news)
+          this.log[s.stale ? 'warn' : 'info'](
+            { kind: s.kind, key: s.key, fetchedAt: s.fetchedAt ?? null },
+            s.stale ? 'snapshot is stale' : 'snapshot is fresh again',
+          );
         for (const listener of this.#listeners) listener({ kind: s.kind, key: s.key }, s.stale);
       }
       if (!s.stale) this.#everFresh.add(idOf(s));

@@ -12,7 +12,13 @@ import { SnapshotData, type Snapshot, type SnapshotDataOf, type SnapshotKind } f
 const SAFE_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** An item a refresh left out or held, and why (a 404 slug, a malformed market, a lost line); see Dropped in sources/http/parse.ts. */
-const DroppedItem = z.object({ id: z.string(), reason: z.string(), class: z.string().optional(), until: z.string().optional(), since: z.string().optional() });
+const DroppedItem = z.object({
+  id: z.string(),
+  reason: z.string(),
+  class: z.string().optional(),
+  until: z.string().optional(),
+  since: z.string().optional(),
+});
 export type DroppedItem = z.infer<typeof DroppedItem>;
 
 // The meta keeps the first few (the gate carries lost and held items over from them); the count says how many there were.
@@ -88,7 +94,11 @@ const Envelope = z.object({
  * Reads and validates a snapshot. Returns undefined when none exists.
  * @throws ZodError when what Redis holds does not match the schema.
  */
-export async function readSnapshot<K extends SnapshotKind>(redis: Redis, kind: K, key: string): Promise<Snapshot<K> | undefined> {
+export async function readSnapshot<K extends SnapshotKind>(
+  redis: Redis,
+  kind: K,
+  key: string,
+): Promise<Snapshot<K> | undefined> {
   const raw = await redis.get(snapKey(kind, key));
   if (raw === null) return undefined;
   return parseSnapshot(kind, raw);
@@ -141,7 +151,14 @@ function parseDropped(raw: string): { count: number; items: DroppedItem[] } | un
 }
 
 /** Records a failed refresh; the last good snapshot stays as it is. Returns the failure streak. */
-export async function recordFailure(redis: Redis, kind: SnapshotKind, key: string, message: string, now: Date, reason = 'other'): Promise<number> {
+export async function recordFailure(
+  redis: Redis,
+  kind: SnapshotKind,
+  key: string,
+  message: string,
+  now: Date,
+  reason = 'other',
+): Promise<number> {
   const k = metaKey(kind, key);
   const [[, failures]] = (await redis
     .multi()

@@ -18,39 +18,62 @@ export const REPORT_DIMENSIONS = ['operator', 'widget', 'country'] as const;
 export type Dimension = (typeof REPORT_DIMENSIONS)[number];
 
 /** The column each dimension fills, in rows and in the CSV header. */
-const COLUMN = { operator: 'operator_id', widget: 'widget', country: 'country' } as const satisfies Record<Dimension, string>;
+const COLUMN = { operator: 'operator_id', widget: 'widget', country: 'country' } as const satisfies Record<
+  Dimension,
+  string
+>;
 
 const Count = z.number().int().nonnegative();
 const Ctr = z
   .number()
   .min(0)
   .nullable()
-  .describe('clicks / impressions, to 6 decimals; null without impressions (live-market and sportsbook widgets count none)');
+  .describe(
+    'clicks / impressions, to 6 decimals; null without impressions (live-market and sportsbook widgets count none)',
+  );
 
 const Money = z.number().min(0);
 
 /** The conversion columns of a row and of the totals. */
 const Conversions = z.object({
-  registrations: Count.describe('Registrations operators reported for your clicks (postbacks), filed under the period they arrived in'),
+  registrations: Count.describe(
+    'Registrations operators reported for your clicks (postbacks), filed under the period they arrived in',
+  ),
   first_deposits: Count.describe('First deposits operators reported for your clicks'),
   deposits: Count.describe('Deposits operators reported for your clicks, first deposits included'),
   conversion_rate: z
     .number()
     .min(0)
     .nullable()
-    .describe('registrations / clicks of the row, to 6 decimals; null without clicks (a registration may come a day after its click, so a small row can exceed 1)'),
-  deposit_amount: Money.describe('The deposits\' amount in the report currency, to its minor unit'),
-  earnings: Money.describe('What operators reported these events earned you (the commission on each postback), in the report currency, to its minor unit'),
-  earnings_per_click: Money.nullable().describe('earnings / clicks, in the report currency, to 4 decimals; null without clicks'),
+    .describe(
+      'registrations / clicks of the row, to 6 decimals; null without clicks (a registration may come a day after its click, so a small row can exceed 1)',
+    ),
+  deposit_amount: Money.describe("The deposits' amount in the report currency, to its minor unit"),
+  earnings: Money.describe(
+    'What operators reported these events earned you (the commission on each postback), in the report currency, to its minor unit',
+  ),
+  earnings_per_click: Money.nullable().describe(
+    'earnings / clicks, in the report currency, to 4 decimals; null without clicks',
+  ),
 });
 
 export const ReportRow = z.object({
   period_start: z.string().describe('Start of the hour or UTC day (RFC 3339, UTC)'),
   operator_id: z.string().optional().describe('The operator, when grouped by operator'),
-  widget: z.string().optional().describe('The widget class (broad, event-specific, sportsbook, live-market), when grouped by widget'),
-  country: z.string().optional().describe('The viewer\'s country (ISO 3166-1 alpha-2, ZZ unknown), when grouped by country'),
-  impressions: Count.describe('Widgets with your attribution reported as seen by people: once per visitor, operator shown, widget class and UTC day; bots left out'),
-  clicks: Count.describe('Clicks on your links: one per visitor, operator and UTC day; bots, HTTP libraries and prefetches left out'),
+  widget: z
+    .string()
+    .optional()
+    .describe('The widget class (broad, event-specific, sportsbook, live-market), when grouped by widget'),
+  country: z
+    .string()
+    .optional()
+    .describe("The viewer's country (ISO 3166-1 alpha-2, ZZ unknown), when grouped by country"),
+  impressions: Count.describe(
+    'Widgets with your attribution reported as seen by people: once per visitor, operator shown, widget class and UTC day; bots left out',
+  ),
+  clicks: Count.describe(
+    'Clicks on your links: one per visitor, operator and UTC day; bots, HTTP libraries and prefetches left out',
+  ),
   ctr: Ctr,
   ...Conversions.shape,
 });
@@ -58,17 +81,26 @@ export const ReportRow = z.object({
 export const ReportPayload = z.object({
   advertiser_id: z.string().describe('The advertiser whose attribution is counted (the caller)'),
   granularity: z.enum(GRANULARITIES).describe('The length of each period'),
-  currency: z.enum(Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]]).describe('The currency of deposit_amount, earnings and earnings_per_click'),
+  currency: z
+    .enum(Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]])
+    .describe('The currency of deposit_amount, earnings and earnings_per_click'),
   fx_as_of: z.iso
     .date()
     .nullable()
-    .describe('The date of the reference rates amounts in other currencies were converted at (the latest daily rates); null when none needed converting'),
+    .describe(
+      'The date of the reference rates amounts in other currencies were converted at (the latest daily rates); null when none needed converting',
+    ),
   from: z.string().describe('Start of the first period (RFC 3339, UTC)'),
   to: z.string().describe('End of the last period, exclusive (RFC 3339, UTC)'),
   group_by: z.array(z.enum(REPORT_DIMENSIONS)).describe('The dimensions rows are split by, in the order asked'),
   rows: z.array(ReportRow).describe('One row per period and group with any count, oldest first'),
   totals: z
-    .object({ impressions: Count.describe('Sum over the rows'), clicks: Count.describe('Sum over the rows'), ctr: Ctr, ...Conversions.shape })
+    .object({
+      impressions: Count.describe('Sum over the rows'),
+      clicks: Count.describe('Sum over the rows'),
+      ctr: Ctr,
+      ...Conversions.shape,
+    })
     .describe('The whole range'),
 });
 export type ReportPayload = z.infer<typeof ReportPayload>;
@@ -105,7 +137,15 @@ interface Tally {
 const COUNTS = { i: 'impressions', c: 'clicks', r: 'registrations', f: 'first_deposits', d: 'deposits' } as const;
 const AMOUNTS = { a: 'amount', e: 'earnings' } as const;
 
-const emptyTally = (): Tally => ({ impressions: 0, clicks: 0, registrations: 0, first_deposits: 0, deposits: 0, amount: new Map(), earnings: new Map() });
+const emptyTally = (): Tally => ({
+  impressions: 0,
+  clicks: 0,
+  registrations: 0,
+  first_deposits: 0,
+  deposits: 0,
+  amount: new Map(),
+  earnings: new Map(),
+});
 
 /** Adds `n` to `map[key]`. */
 const addTo = (map: Map<string, number>, key: string, n: number) => map.set(key, (map.get(key) ?? 0) + n);
@@ -124,12 +164,20 @@ const ratio = (n: number, of: number, digits: number) => (of > 0 ? roundTo(n / o
  * made at a rate (the report then names the rates' date).
  * @throws Problem 503 when the FX snapshot has no rate for a currency needed.
  */
-function inCurrency(byCurrency: Map<string, number>, to: CurrencyCode, fx: FxData | undefined, used: () => void): number {
+function inCurrency(
+  byCurrency: Map<string, number>,
+  to: CurrencyCode,
+  fx: FxData | undefined,
+  used: () => void,
+): number {
   let sum = 0;
   for (const [from, minor] of byCurrency) {
     if (!isCurrencyCode(from)) continue;
     const amount = convert(fromMinorUnits(minor, from), from, to, fx);
-    if (amount === undefined) throw dataUnavailable(`No ${usdRate(from, fx) === undefined ? from : to} reference rate has been loaded yet; try again shortly.`);
+    if (amount === undefined)
+      throw dataUnavailable(
+        `No ${usdRate(from, fx) === undefined ? from : to} reference rate has been loaded yet; try again shortly.`,
+      );
     if (from !== to) used();
     sum += amount;
   }
@@ -160,7 +208,11 @@ function figures(t: Tally, currency: CurrencyCode, fx: FxData | undefined, used:
  * reference rates. Pure: the grouping, sums and conversions.
  * @throws Problem 503 when an amount's currency has no rate in `fx`.
  */
-export function buildReport(req: ReportRequest, hashes: ReadonlyArray<Readonly<Record<string, string>>>, fx?: FxData): ReportPayload {
+export function buildReport(
+  req: ReportRequest,
+  hashes: ReadonlyArray<Readonly<Record<string, string>>>,
+  fx?: FxData,
+): ReportPayload {
   const step = PERIOD_SECONDS[req.granularity] * 1000;
   const rows: ReportRow[] = [];
   const total = emptyTally();
@@ -170,7 +222,13 @@ export function buildReport(req: ReportRequest, hashes: ReadonlyArray<Readonly<R
     const start = req.fromMs + i * step;
     const groups = new Map<string, { dims: Record<Dimension, string>; tally: Tally }>();
     for (const [field, value] of Object.entries(hash)) {
-      const [kind, operator, widget, country, currency] = field.split('|') as [string, string, string, string, string | undefined];
+      const [kind, operator, widget, country, currency] = field.split('|') as [
+        string,
+        string,
+        string,
+        string,
+        string | undefined,
+      ];
       const n = Number(value);
       if (!(kind in COUNTS || (kind in AMOUNTS && currency !== undefined)) || !Number.isSafeInteger(n)) continue;
       const dims = { operator, widget, country };
@@ -209,7 +267,8 @@ export function buildReport(req: ReportRequest, hashes: ReadonlyArray<Readonly<R
 export async function readReport(redis: Redis, req: ReportRequest, fx?: FxData): Promise<ReportPayload> {
   const step = PERIOD_SECONDS[req.granularity] * 1000;
   const pipe = redis.pipeline();
-  for (let ms = req.fromMs; ms <= req.toMs; ms += step) pipe.hgetall(reportKey(req.advertiserId, req.granularity, periodName(ms, req.granularity)));
+  for (let ms = req.fromMs; ms <= req.toMs; ms += step)
+    pipe.hgetall(reportKey(req.advertiserId, req.granularity, periodName(ms, req.granularity)));
   const results = (await pipe.exec()) ?? [];
   const hashes = results.map(([err, hash]) => {
     if (err) throw err;
@@ -219,7 +278,18 @@ export async function readReport(redis: Redis, req: ReportRequest, fx?: FxData):
 }
 
 /** The CSV columns after the period and the grouped ones, in order. */
-export const CSV_FIGURES = ['impressions', 'clicks', 'ctr', 'registrations', 'first_deposits', 'deposits', 'conversion_rate', 'deposit_amount', 'earnings', 'earnings_per_click'] as const;
+export const CSV_FIGURES = [
+  'impressions',
+  'clicks',
+  'ctr',
+  'registrations',
+  'first_deposits',
+  'deposits',
+  'conversion_rate',
+  'deposit_amount',
+  'earnings',
+  'earnings_per_click',
+] as const;
 
 /** The report as CSV (RFC 4180): a header line, then one line per row; an empty rate for none. */
 export function reportCsv(report: ReportPayload): string {

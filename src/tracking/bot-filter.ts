@@ -9,9 +9,22 @@
 import { createIsBotFromList, isbot, list } from 'isbot';
 
 // User agents of HTTP libraries and plain product tokens: the isbot patterns that match them go.
-const INTEGRATIONS = ['curl/8.4.0', 'Wget/1.21', 'node', 'undici', 'axios/1.6.0', 'python-requests/2.31', 'Go-http-client/1.1', 'okhttp/4.12', 'Java/17', 'Widget Host/1.0'];
+const INTEGRATIONS = [
+  'curl/8.4.0',
+  'Wget/1.21',
+  'node',
+  'undici',
+  'axios/1.6.0',
+  'python-requests/2.31',
+  'Go-http-client/1.1',
+  'okhttp/4.12',
+  'Java/17',
+  'Widget Host/1.0',
+];
 
-const botFromList = createIsBotFromList(list.filter((pattern) => !INTEGRATIONS.some((ua) => new RegExp(pattern, 'i').test(ua))));
+const botFromList = createIsBotFromList(
+  list.filter((pattern) => !INTEGRATIONS.some((ua) => new RegExp(pattern, 'i').test(ua))),
+);
 
 /** True for an empty or missing user agent, or one that declares automation. */
 export function isBot(userAgent: string | undefined): boolean {
@@ -35,6 +48,6 @@ export function isAutomatedClick(userAgent: string | undefined): boolean {
  */
 export function isPrefetch(method: string, headers: Readonly<Record<string, string | undefined>>): boolean {
   if (method === 'HEAD') return true;
-  const purpose = `${headers['purpose'] ?? ''} ${headers['sec-purpose'] ?? ''} ${headers['x-moz'] ?? ''}`.toLowerCase();
+  const purpose = `${headers.purpose ?? ''} ${headers['sec-purpose'] ?? ''} ${headers['x-moz'] ?? ''}`.toLowerCase();
   return /prefetch|prerender/.test(purpose);
 }

@@ -31,7 +31,10 @@ const SpilledClick = z.object({
   visitor: z.string(),
   day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   advertiserId: z.string().optional(),
-  hour: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}$/).optional(),
+  hour: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}$/)
+    .optional(),
   // Clicks spilled before click ids have none of these.
   id: z.string().optional(),
   placement: z.string().optional(),
@@ -121,7 +124,8 @@ export class ClickBuffer {
     if (!this.#queue.add(click)) {
       this.#dropped++;
       clickBufferDropped.inc();
-      if (this.#dropped === 1 || this.#dropped % 1000 === 0) this.log.error({ dropped: this.#dropped, max: this.opts.max }, 'click buffer full; clicks dropped');
+      if (this.#dropped === 1 || this.#dropped % 1000 === 0)
+        this.log.error({ dropped: this.#dropped, max: this.opts.max }, 'click buffer full; clicks dropped');
       return 'dropped';
     }
     this.#seen.set(seenKey, click.id ?? '');

@@ -17,7 +17,8 @@ import { systemClock } from '../model/clock.js';
 /** HyperLogLog of the visitors who clicked `operatorId` on `day`. */
 export const clicksKey = (operatorId: string, day: string) => `pw:uclicks:${operatorId}:${day}`;
 /** The same, restricted to one widget class or one country (`widget:broad`, `country:GB`). */
-export const clicksByKey = (operatorId: string, day: string, dimension: string) => `pw:uclicks:${operatorId}:${day}:${dimension}`;
+export const clicksByKey = (operatorId: string, day: string, dimension: string) =>
+  `pw:uclicks:${operatorId}:${day}:${dimension}`;
 
 /** Counters are kept this long; the CTR window reads far less. */
 export const COUNTER_RETENTION_SECONDS = 90 * 86_400;
@@ -29,7 +30,10 @@ export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /** A short, non-reversible visitor id from the client address: no address is stored. */
 export function visitorId(clientAddress: string | undefined): string {
-  return createHash('sha256').update(clientAddress ?? '').digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(clientAddress ?? '')
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 /** One click to count. */
@@ -71,7 +75,14 @@ export const clickOf = (target: ClickTarget, visitor: string, now: Date, id?: st
 /** What a click's id resolves to (undefined for a click without an id). */
 function recordOf(c: Click): ClickRecord | undefined {
   if (c.id === undefined || c.atMs === undefined) return undefined;
-  return { o: c.operatorId, w: c.widget, p: c.placement ?? '', ...(c.jurisdiction && { j: c.jurisdiction }), ...(c.advertiserId && { a: c.advertiserId }), t: c.atMs };
+  return {
+    o: c.operatorId,
+    w: c.widget,
+    p: c.placement ?? '',
+    ...(c.jurisdiction && { j: c.jurisdiction }),
+    ...(c.advertiserId && { a: c.advertiserId }),
+    t: c.atMs,
+  };
 }
 
 /**
@@ -81,13 +92,23 @@ function recordOf(c: Click): ClickRecord | undefined {
  * HyperLogLog makes this exact only for small counts).
  * @throws when Redis fails; the batch may then be written again as a whole.
  */
-export async function writeClicks(redis: Redis, clicks: readonly Click[], attributionMs = DEFAULT_ATTRIBUTION_MS, nowMs = systemClock()): Promise<boolean[]> {
+export async function writeClicks(
+  redis: Redis,
+  clicks: readonly Click[],
+  attributionMs = DEFAULT_ATTRIBUTION_MS,
+  nowMs = systemClock(),
+): Promise<boolean[]> {
   const tx = redis.multi();
   const keys = new Set<string>();
   for (const c of clicks) {
     const dims = [`widget:${c.widget}`, ...(c.country ? [`country:${c.country}`] : [])];
     // A click with an advertiser also counts in its report, when (and only when) it is a new visitor here.
-    if (c.advertiserId && c.hour) queueAttributedClick(tx, clicksKey(c.operatorId, c.day), c.visitor, { ...c, advertiserId: c.advertiserId, hour: c.hour });
+    if (c.advertiserId && c.hour)
+      queueAttributedClick(tx, clicksKey(c.operatorId, c.day), c.visitor, {
+        ...c,
+        advertiserId: c.advertiserId,
+        hour: c.hour,
+      });
     else tx.pfadd(clicksKey(c.operatorId, c.day), c.visitor);
     keys.add(clicksKey(c.operatorId, c.day));
     for (const dim of dims) {

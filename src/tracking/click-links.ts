@@ -87,7 +87,9 @@ export function clickUrl(baseUrl: string, secret: string, target: ClickTarget): 
   return `${baseUrl}/v1/click?${query}&s=${signLink(secret, query)}`;
 }
 
-export type VerifyResult = { ok: true; target: ClickTarget } | { ok: false; reason: 'unsigned' | 'bad_signature' | 'expired' | 'malformed' };
+export type VerifyResult =
+  | { ok: true; target: ClickTarget }
+  | { ok: false; reason: 'unsigned' | 'bad_signature' | 'expired' | 'malformed' };
 
 const WIDGETS = new Set(['broad', 'sportsbook', 'live-market', 'event-specific']);
 
@@ -115,7 +117,8 @@ export function verifyClick(rawQuery: string, secret: string, now: Date): Verify
   if (rest.toString() !== query) return { ok: false, reason: 'bad_signature' };
   const expected = Buffer.from(sign(secret, query));
   const given = Buffer.from(sig);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { ok: false, reason: 'bad_signature' };
   const o = params.get('o');
   const w = params.get('w');
   const p = params.get('p');
@@ -149,13 +152,21 @@ function withinDomains(host: string, domains: readonly string[]): boolean {
  * `click` carries the click id its postbacks quote back (click-ids.ts) on its default site (a
  * licensed site names its own, `clickIdParam`).
  */
-export type SubIdParams = Partial<Record<'impression' | 'advertiser' | 'widget' | 'placement' | 'country' | 'click', string>>;
+export type SubIdParams = Partial<
+  Record<'impression' | 'advertiser' | 'widget' | 'placement' | 'country' | 'click', string>
+>;
 
 /**
  * The operator's affiliate URL with the sub-id parameters it takes, filled from the signed target,
  * and the click's id under `clickParam` (no id for a click not counted).
  */
-export function affiliateUrlWithSubIds(target: ClickTarget, affiliateUrl: string, subIdParams: SubIdParams | undefined, clickParam?: string, clickId?: string): string {
+export function affiliateUrlWithSubIds(
+  target: ClickTarget,
+  affiliateUrl: string,
+  subIdParams: SubIdParams | undefined,
+  clickParam?: string,
+  clickId?: string,
+): string {
   if (!subIdParams && !(clickParam && clickId)) return affiliateUrl;
   const values: Record<keyof SubIdParams, string | undefined> = {
     impression: target.impressionId,
@@ -199,12 +210,20 @@ export function siteFor(operator: OperatorSites, jurisdiction: string | undefine
   const licensed =
     jurisdiction === undefined
       ? undefined
-      : (operator.destinations.find((d) => d.jurisdictions.includes(jurisdiction)) ?? operator.destinations.find((d) => d.jurisdictions.includes(jurisdiction.slice(0, 2))));
-  return licensed ?? { affiliateUrl: operator.affiliateUrl, webDomains: operator.webDomains, clickIdParam: operator.subIdParams?.click };
+      : (operator.destinations.find((d) => d.jurisdictions.includes(jurisdiction)) ??
+        operator.destinations.find((d) => d.jurisdictions.includes(jurisdiction.slice(0, 2))));
+  return (
+    licensed ?? {
+      affiliateUrl: operator.affiliateUrl,
+      webDomains: operator.webDomains,
+      clickIdParam: operator.subIdParams?.click,
+    }
+  );
 }
 
 /** The query parameter that carries the click id to `operator`'s site for `jurisdiction`, if it takes one. */
-export const clickIdParam = (operator: OperatorSites, jurisdiction: string | undefined): string | undefined => siteFor(operator, jurisdiction).clickIdParam;
+export const clickIdParam = (operator: OperatorSites, jurisdiction: string | undefined): string | undefined =>
+  siteFor(operator, jurisdiction).clickIdParam;
 
 /**
  * Where a verified click lands: the signed contract page when it is https, without userinfo and

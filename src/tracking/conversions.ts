@@ -96,7 +96,9 @@ export async function writeConversions(redis: Redis, conversions: readonly Conve
       received_at: at.toISOString(),
     };
     const increments = conversionIncrements({ ...c, widget: click.w, country: click.j?.slice(0, 2) ?? 'ZZ' });
-    const hashes = click.a ? [reportKey(click.a, 'day', periodOf(at, 'day')), reportKey(click.a, 'hour', periodOf(at, 'hour'))] : [];
+    const hashes = click.a
+      ? [reportKey(click.a, 'day', periodOf(at, 'day')), reportKey(click.a, 'hour', periodOf(at, 'hour'))]
+      : [];
     writes.eval(
       COUNT,
       1 + hashes.length,

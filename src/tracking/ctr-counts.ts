@@ -21,12 +21,20 @@ export function windowDays(now: Date, days: number): string[] {
 }
 
 /** Totals over the window for each operator, in one pipeline. */
-export async function readCtrCounts(redis: Redis, operatorIds: readonly string[], now: Date, days: number): Promise<Map<string, CtrCounts>> {
+export async function readCtrCounts(
+  redis: Redis,
+  operatorIds: readonly string[],
+  now: Date,
+  days: number,
+): Promise<Map<string, CtrCounts>> {
   const dayList = windowDays(now, days);
   const pipe = redis.pipeline();
   for (const id of operatorIds) {
     // PFCOUNT of several keys counts their union: a visitor who clicked in both widgets counts once.
-    for (const day of dayList) pipe.pfcount(...CTR_WIDGETS.map((w) => clicksByKey(id, day, `widget:${w}`))).hget(impressionsKey(id, day), 'total');
+    for (const day of dayList)
+      pipe
+        .pfcount(...CTR_WIDGETS.map((w) => clicksByKey(id, day, `widget:${w}`)))
+        .hget(impressionsKey(id, day), 'total');
   }
   const results = (await pipe.exec()) ?? [];
   const out = new Map<string, CtrCounts>();

@@ -19,7 +19,13 @@ import type { Logger } from '../log.js';
 import { isBot } from './bot-filter.js';
 import { ImpressionGate } from './impression-gate.js';
 import type { ImpressionTarget } from './impression-links.js';
-import { impressionOf, isNoScript, loadImpressionScript, writeImpressions, type Impression } from './impression-writes.js';
+import {
+  impressionOf,
+  isNoScript,
+  loadImpressionScript,
+  writeImpressions,
+  type Impression,
+} from './impression-writes.js';
 import { claimSpilled, Replay, settlePending } from './spill-file.js';
 
 // Reports waiting for Redis: a minute or more of a busy process's new visitors (a Redis failover
@@ -80,14 +86,20 @@ export class ImpressionCounter {
    * Queues the impression `visitor` reported for `target` at `now` (synchronous, in memory),
    * unless `userAgent` is a bot's or this process already queued all of its operators today.
    */
-  record(target: Pick<ImpressionTarget, 'widget' | 'operatorIds' | 'advertiserId' | 'country'>, visitor: string, userAgent: string | undefined, now: Date): void {
+  record(
+    target: Pick<ImpressionTarget, 'widget' | 'operatorIds' | 'advertiserId' | 'country'>,
+    visitor: string,
+    userAgent: string | undefined,
+    now: Date,
+  ): void {
     if (this.#isBot(userAgent)) return;
     const imp = impressionOf(target, visitor, now);
     const fresh = this.#gate.firstViews(visitor, imp.widget, imp.operatorIds, imp.day);
     if (fresh.length === 0) return;
     if (this.#pending.length >= MAX_PENDING) {
       this.#dropped++;
-      if (this.#dropped === 1 || this.#dropped % 1000 === 0) this.log.error({ dropped: this.#dropped, max: MAX_PENDING }, 'impression queue full; impressions dropped');
+      if (this.#dropped === 1 || this.#dropped % 1000 === 0)
+        this.log.error({ dropped: this.#dropped, max: MAX_PENDING }, 'impression queue full; impressions dropped');
       return;
     }
     this.#pending.push(fresh.length === imp.operatorIds.length ? imp : { ...imp, operatorIds: fresh });
@@ -129,7 +141,10 @@ export class ImpressionCounter {
           this.#replay.written(batch.length);
         }
       } catch (err) {
-        this.log.warn({ err: (err as Error).message, pending: this.#pending.length }, 'impressions not written yet; will retry');
+        this.log.warn(
+          { err: (err as Error).message, pending: this.#pending.length },
+          'impressions not written yet; will retry',
+        );
       } finally {
         this.#flushing = undefined;
       }
@@ -156,7 +171,8 @@ export class ImpressionCounter {
     const left = this.#pending;
     this.#pending = [];
     // Spilled: the files this process was replaying are no longer needed (their reports are in the new one).
-    if (settlePending('impressions', left, this.spillDir, this.log, (n) => (this.#dropped += n)) && left.length > 0) this.#replay.spilled();
+    if (settlePending('impressions', left, this.spillDir, this.log, (n) => (this.#dropped += n)) && left.length > 0)
+      this.#replay.spilled();
   }
 
   /** Puts impressions spilled by an earlier process at the head of the queue. */
@@ -171,7 +187,10 @@ export class ImpressionCounter {
     const skipped = claimed.items.length - impressions.length + claimed.unreadable;
     for (const imp of impressions) this.#gate.firstViews(imp.visitor, imp.widget, imp.operatorIds, imp.day);
     this.#pending = impressions.concat(this.#pending);
-    this.log.info({ impressions: impressions.length, skipped, files: claimed.files.length }, 'counting impressions spilled by an earlier stop');
+    this.log.info(
+      { impressions: impressions.length, skipped, files: claimed.files.length },
+      'counting impressions spilled by an earlier stop',
+    );
     this.#replay.begin(claimed, impressions.length);
   }
 }

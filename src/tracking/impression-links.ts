@@ -36,7 +36,9 @@ export function impressionUrl(baseUrl: string, secret: string, target: Impressio
   return `${baseUrl}/v1/impression?${query}&s=${signLink(secret, query)}`;
 }
 
-export type ImpressionVerdict = { ok: true; target: ImpressionTarget } | { ok: false; reason: 'bad_signature' | 'expired' };
+export type ImpressionVerdict =
+  | { ok: true; target: ImpressionTarget }
+  | { ok: false; reason: 'bad_signature' | 'expired' };
 
 /**
  * Checks an impression query string exactly as we wrote it (constant-time signature comparison);
@@ -48,16 +50,24 @@ export function verifyImpression(rawQuery: string, secret: string, now: Date): I
   const query = rawQuery.slice(0, at);
   const given = Buffer.from(rawQuery.slice(at + 3));
   const expected = Buffer.from(sign(secret, query));
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'bad_signature' };
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { ok: false, reason: 'bad_signature' };
   // Signed by us, so well formed; parsed defensively all the same.
   const params = new URLSearchParams(query);
   const widget = params.get('w') ?? '';
   const operatorIds = (params.get('o') ?? '').split(',').filter(Boolean);
   const expiresAt = Number(params.get('e'));
-  if (!WIDGETS.has(widget) || operatorIds.length === 0 || !Number.isInteger(expiresAt)) return { ok: false, reason: 'bad_signature' };
+  if (!WIDGETS.has(widget) || operatorIds.length === 0 || !Number.isInteger(expiresAt))
+    return { ok: false, reason: 'bad_signature' };
   if (expiresAt * 1000 < now.getTime()) return { ok: false, reason: 'expired' };
   return {
     ok: true,
-    target: { widget: widget as ImpressionWidget, operatorIds, country: params.get('c') ?? undefined, advertiserId: params.get('a') ?? undefined, expiresAt },
+    target: {
+      widget: widget as ImpressionWidget,
+      operatorIds,
+      country: params.get('c') ?? undefined,
+      advertiserId: params.get('a') ?? undefined,
+      expiresAt,
+    },
   };
 }

@@ -36,7 +36,11 @@ export interface Impression {
 }
 
 /** The impression `visitor` reported for `target` at `now`. */
-export const impressionOf = (target: Pick<ImpressionTarget, 'widget' | 'operatorIds' | 'advertiserId' | 'country'>, visitor: string, now: Date): Impression => ({
+export const impressionOf = (
+  target: Pick<ImpressionTarget, 'widget' | 'operatorIds' | 'advertiserId' | 'country'>,
+  visitor: string,
+  now: Date,
+): Impression => ({
   visitor,
   widget: target.widget,
   operatorIds: target.operatorIds,
@@ -97,7 +101,12 @@ export async function writeImpressions(redis: Redis, impressions: readonly Impre
       keys.push(key);
       retention.set(key, COUNTER_RETENTION_SECONDS);
     }
-    const args: Array<string | number> = [imp.operatorIds.length, imp.widget, SEEN_RETENTION_SECONDS, ...imp.operatorIds];
+    const args: Array<string | number> = [
+      imp.operatorIds.length,
+      imp.widget,
+      SEEN_RETENTION_SECONDS,
+      ...imp.operatorIds,
+    ];
     if (imp.advertiserId) {
       const day = reportKey(imp.advertiserId, 'day', imp.day);
       const hour = reportKey(imp.advertiserId, 'hour', imp.hour);

@@ -13,7 +13,12 @@ export const oiHistoryKey = (operatorId: string) => `pw:oi:${operatorId}`;
 export const OI_MAX_POINTS = 5_000;
 
 /** Appends every operator's known open interest at `now`, dropping samples older than `retentionMs`. */
-export async function appendOiHistory(redis: Redis, metrics: MetricsData, now: Date, retentionMs: number): Promise<void> {
+export async function appendOiHistory(
+  redis: Redis,
+  metrics: MetricsData,
+  now: Date,
+  retentionMs: number,
+): Promise<void> {
   const t = now.getTime();
   const pipe = redis.multi();
   for (const m of metrics.operators) {
@@ -30,7 +35,11 @@ export async function appendOiHistory(redis: Redis, metrics: MetricsData, now: D
 }
 
 /** Samples since `sinceMs` per operator, oldest first; malformed members are skipped. */
-export async function readOiHistory(redis: Redis, operatorIds: readonly string[], sinceMs: number): Promise<Map<string, OiPoint[]>> {
+export async function readOiHistory(
+  redis: Redis,
+  operatorIds: readonly string[],
+  sinceMs: number,
+): Promise<Map<string, OiPoint[]>> {
   const pipe = redis.pipeline();
   for (const id of operatorIds) pipe.zrangebyscore(oiHistoryKey(id), sinceMs, '+inf');
   const results = (await pipe.exec()) ?? [];

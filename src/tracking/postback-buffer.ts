@@ -33,7 +33,12 @@ const SpilledConversion: z.ZodType<Conversion> = z.object({
 });
 
 /** The queue of postbacks waiting for Redis. */
-export function postbackBuffer(redis: Redis, log: Logger, spillDir?: string, flushMs?: number): SpillingQueue<Conversion> {
+export function postbackBuffer(
+  redis: Redis,
+  log: Logger,
+  spillDir?: string,
+  flushMs?: number,
+): SpillingQueue<Conversion> {
   return new SpillingQueue<Conversion>(redis, log, {
     kind: 'postbacks',
     schema: SpilledConversion,
@@ -47,7 +52,11 @@ export function postbackBuffer(redis: Redis, log: Logger, spillDir?: string, flu
       const outcomes = await writeConversions(redis, batch);
       outcomes.forEach((outcome, i) => {
         postbacks.labels(outcome).inc();
-        if (outcome === 'unknown_click') log.warn({ operator: batch[i]!.operatorId, event_id: batch[i]!.eventId }, 'queued postback names an unknown click; not counted');
+        if (outcome === 'unknown_click')
+          log.warn(
+            { operator: batch[i]!.operatorId, event_id: batch[i]!.eventId },
+            'queued postback names an unknown click; not counted',
+          );
       });
     },
   });

@@ -70,7 +70,9 @@ export class RankingInputs {
       return this.#running;
     }
     this.#running = this.#load()
-      .catch((err: unknown) => this.log.warn({ err: (err as Error).message }, 'ranking signals not reloaded; keeping the previous ones'))
+      .catch((err: unknown) =>
+        this.log.warn({ err: (err as Error).message }, 'ranking signals not reloaded; keeping the previous ones'),
+      )
       .finally(() => {
         this.#running = undefined;
         if (this.#again) {

@@ -22,12 +22,15 @@ export const REPORT_RETENTION: Readonly<Record<Granularity, number>> = { day: 90
 export const PERIOD_SECONDS: Readonly<Record<Granularity, number>> = { day: 86_400, hour: 3_600 };
 
 /** The period a moment is filed under: `2026-11-25` (day) or `2026-11-25T18` (hour), UTC. */
-export const periodOf = (d: Date, granularity: Granularity) => d.toISOString().slice(0, granularity === 'day' ? 10 : 13);
+export const periodOf = (d: Date, granularity: Granularity) =>
+  d.toISOString().slice(0, granularity === 'day' ? 10 : 13);
 
-export const reportKey = (advertiserId: string, granularity: Granularity, period: string) => `pw:report:${advertiserId}:${granularity}:${period}`;
+export const reportKey = (advertiserId: string, granularity: Granularity, period: string) =>
+  `pw:report:${advertiserId}:${granularity}:${period}`;
 
 /** The field of one count: clicks (`c`) or impressions (`i`) of an operator in a widget class and country. */
-export const reportField = (kind: 'c' | 'i', operatorId: string, widget: string, country: string) => `${kind}|${operatorId}|${widget}|${country}`;
+export const reportField = (kind: 'c' | 'i', operatorId: string, widget: string, country: string) =>
+  `${kind}|${operatorId}|${widget}|${country}`;
 
 /** A conversion as the report counts it. */
 export interface CountedConversion {
@@ -83,5 +86,15 @@ export function queueAttributedClick(
 ): void {
   const field = reportField('c', c.operatorId, c.widget, c.country ?? 'ZZ');
   const day = c.hour.slice(0, 10);
-  tx.eval(ATTRIBUTED_CLICK, 3, uniqueKey, reportKey(c.advertiserId, 'day', day), reportKey(c.advertiserId, 'hour', c.hour), visitor, field, reportTtl('day'), reportTtl('hour'));
+  tx.eval(
+    ATTRIBUTED_CLICK,
+    3,
+    uniqueKey,
+    reportKey(c.advertiserId, 'day', day),
+    reportKey(c.advertiserId, 'hour', c.hour),
+    visitor,
+    field,
+    reportTtl('day'),
+    reportTtl('hour'),
+  );
 }

@@ -5,7 +5,18 @@
  * sees half of one and a failed write (a full or read-only folder) leaves nothing behind; a reader
  * claims a file by renaming it, so two processes starting at once never both replay it.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { systemClock } from '../model/clock.js';
@@ -21,7 +32,7 @@ export function spill(dir: string, kind: string, items: readonly unknown[]): str
   try {
     const fd = openSync(tmp, 'w', 0o600);
     try {
-      const bytes = Buffer.from(items.map((i) => JSON.stringify(i)).join('\n') + '\n');
+      const bytes = Buffer.from(`${items.map((i) => JSON.stringify(i)).join('\n')}\n`);
       for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
       fsyncSync(fd);
     } finally {
@@ -40,12 +51,21 @@ export function spill(dir: string, kind: string, items: readonly unknown[]): str
  * are spilled to `dir`, or else lost, and either way said in one line with the exact number; lost
  * ones are also passed to `dropped` (a counter). Returns whether they were spilled.
  */
-export function settlePending(kind: 'clicks' | 'impressions' | 'postbacks', items: readonly unknown[], dir: string | undefined, log: Logger, dropped: (n: number) => void): boolean {
+export function settlePending(
+  kind: 'clicks' | 'impressions' | 'postbacks',
+  items: readonly unknown[],
+  dir: string | undefined,
+  log: Logger,
+  dropped: (n: number) => void,
+): boolean {
   if (items.length === 0) return true;
   if (dir) {
     try {
       const file = spill(dir, kind, items);
-      log.warn({ [kind]: items.length, file }, `${kind} not written to Redis at stop; spilled to a file, replayed at the next start`);
+      log.warn(
+        { [kind]: items.length, file },
+        `${kind} not written to Redis at stop; spilled to a file, replayed at the next start`,
+      );
       return true;
     } catch (err) {
       log.error({ err: (err as Error).message, dir }, `${kind} could not be spilled`);

@@ -82,7 +82,10 @@ export class SpillingQueue<T> {
           this.#replay.written(batch.length);
         }
       } catch (err) {
-        this.log.warn({ err: (err as Error).message, pending: this.#pending.length }, `${this.opts.kind} not written yet; will retry`);
+        this.log.warn(
+          { err: (err as Error).message, pending: this.#pending.length },
+          `${this.opts.kind} not written yet; will retry`,
+        );
       } finally {
         this.#flushing = undefined;
       }
@@ -110,7 +113,11 @@ export class SpillingQueue<T> {
     this.#pending = [];
     this.opts.onSize?.(0);
     // Spilled: the files this process was replaying are no longer needed (their items are in the new one).
-    if (settlePending(this.opts.kind, left, this.opts.spillDir, this.log, (n) => this.opts.onDropped?.(n)) && left.length > 0) this.#replay.spilled();
+    if (
+      settlePending(this.opts.kind, left, this.opts.spillDir, this.log, (n) => this.opts.onDropped?.(n)) &&
+      left.length > 0
+    )
+      this.#replay.spilled();
   }
 
   /** Puts items spilled by an earlier process at the head of the queue. */
@@ -126,7 +133,10 @@ export class SpillingQueue<T> {
     this.#pending.unshift(...items);
     this.opts.onSize?.(this.#pending.length);
     const skipped = claimed.items.length - items.length + claimed.unreadable;
-    this.log.info({ [this.opts.kind]: items.length, skipped, files: claimed.files.length }, `replaying ${this.opts.kind} spilled by an earlier stop`);
+    this.log.info(
+      { [this.opts.kind]: items.length, skipped, files: claimed.files.length },
+      `replaying ${this.opts.kind} spilled by an earlier stop`,
+    );
     this.#replay.begin(claimed, items.length);
   }
 }

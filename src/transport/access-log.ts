@@ -14,7 +14,14 @@ export function accessLogger(log: Logger, sampleRate: number) {
     const seconds = (performance.now() - startMs) / 1000;
     observeRequest(route, reply.status, seconds);
     if (reply.status >= 500 || Math.random() < sampleRate) {
-      const line = { request_id: req.id, method: req.method, path: req.path, route, status: reply.status, ms: Math.round(seconds * 1e6) / 1000 };
+      const line = {
+        request_id: req.id,
+        method: req.method,
+        path: req.path,
+        route,
+        status: reply.status,
+        ms: Math.round(seconds * 1e6) / 1000,
+      };
       if (reply.status >= 500) log.warn(line, 'request');
       else log.info(line, 'request');
     }

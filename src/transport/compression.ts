@@ -59,7 +59,10 @@ const BROTLI_QUALITY = 5;
  * costs its setup all the same, about a seventh of a 3 KB widget body's compression time.
  */
 export function windowBitsFor(length: number): number {
-  return Math.min(constants.BROTLI_MAX_WINDOW_BITS, Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(length + 16))));
+  return Math.min(
+    constants.BROTLI_MAX_WINDOW_BITS,
+    Math.max(constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(length + 16))),
+  );
 }
 
 /** The bytes of `body` in `encoding`; `maxQuality` for bodies made once per process (slower, smaller). */

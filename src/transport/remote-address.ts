@@ -22,7 +22,21 @@ function ipv4(b: Uint8Array, at: number): string {
 export function remoteAddress(res: Pick<HttpResponse, 'getRemoteAddress' | 'getRemoteAddressAsText'>): string {
   const b = new Uint8Array(res.getRemoteAddress());
   if (b.length === 4) return ipv4(b, 0);
-  if (b.length === 16 && b[10] === 0xff && b[11] === 0xff && b[0] === 0 && b[1] === 0 && b[2] === 0 && b[3] === 0 && b[4] === 0 && b[5] === 0 && b[6] === 0 && b[7] === 0 && b[8] === 0 && b[9] === 0) {
+  if (
+    b.length === 16 &&
+    b[10] === 0xff &&
+    b[11] === 0xff &&
+    b[0] === 0 &&
+    b[1] === 0 &&
+    b[2] === 0 &&
+    b[3] === 0 &&
+    b[4] === 0 &&
+    b[5] === 0 &&
+    b[6] === 0 &&
+    b[7] === 0 &&
+    b[8] === 0 &&
+    b[9] === 0
+  ) {
     return ipv4(b, 12);
   }
   return Buffer.from(res.getRemoteAddressAsText()).toString();

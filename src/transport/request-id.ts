@@ -14,7 +14,8 @@ const PREFIX = `${randomBytes(6).toString('base64url')}-`;
 let counter = 0;
 
 /** The caller's id when it is valid, else undefined (the request then gets a number). */
-export const givenRequestId = (given: string | undefined): string | undefined => (given !== undefined && VALID.test(given) ? given : undefined);
+export const givenRequestId = (given: string | undefined): string | undefined =>
+  given !== undefined && VALID.test(given) ? given : undefined;
 
 /** A fresh number for a request without a valid id of its own. */
 export function nextRequestNumber(): number {

@@ -35,7 +35,7 @@ export class ReplyShape {
     /** Fixed assets made once per process: compressed at the slowest, smallest setting. */
     readonly maxCompression = false,
   ) {
-    const vary = headers['vary'] ? `${headers['vary']}, Accept-Encoding` : 'Accept-Encoding';
+    const vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
     this.headers = headerList({ ...headers, vary });
   }
 }
@@ -110,7 +110,8 @@ export function cachedReply(req: Request, entry: CachedBody, shape: ReplyShape):
 }
 
 /** A JSON route's reply shape. */
-export const jsonShape = (headers: Readonly<Record<string, string>>) => new ReplyShape('application/json; charset=utf-8', headers);
+export const jsonShape = (headers: Readonly<Record<string, string>>) =>
+  new ReplyShape('application/json; charset=utf-8', headers);
 
 /** An uncached JSON reply (health, readiness, problems are built elsewhere). */
 export function json(status: number, payload: unknown, headers: Readonly<Record<string, string>> = {}): Reply {

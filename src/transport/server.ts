@@ -9,20 +9,41 @@
  * arrive packed once per body version (respond.ts) and go out in one call, and the peer address is
  * asked of uWS only when read (uws-request.ts).
  */
-import { App, us_listen_socket_close, us_socket_local_port, type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
+import {
+  App,
+  us_listen_socket_close,
+  us_socket_local_port,
+  type HttpRequest,
+  type HttpResponse,
+  type TemplatedApp,
+  type us_listen_socket,
+} from 'uWebSockets.js';
 import type { Logger } from '../log.js';
 import { invalidParameters, Problem } from '../problem.js';
 import { givenRequestId } from './request-id.js';
 import { CORS_HEADERS } from './respond.js';
 import { headerReader } from './request-headers.js';
 import { UwsRequest } from './uws-request.js';
-import { bytesOf, headerList, STATUS_TEXT, type Handler, type Reply, type Request, type RequestHeaderName } from './types.js';
+import {
+  bytesOf,
+  headerList,
+  STATUS_TEXT,
+  type Handler,
+  type Reply,
+  type Request,
+  type RequestHeaderName,
+} from './types.js';
 
 const PROBLEM_HEADERS = { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...CORS_HEADERS };
 
 /** Turns a thrown error into a reply; anything that is not a Problem is our fault (500) and logged. */
-export function problemReply(err: unknown, log: Logger, req?: Pick<Request, 'id'> & Partial<Pick<Request, 'path'>>): Reply {
-  const problem = err instanceof Problem ? err : new Problem(500, 'internal_error', 'The server failed to answer this request.');
+export function problemReply(
+  err: unknown,
+  log: Logger,
+  req?: Pick<Request, 'id'> & Partial<Pick<Request, 'path'>>,
+): Reply {
+  const problem =
+    err instanceof Problem ? err : new Problem(500, 'internal_error', 'The server failed to answer this request.');
   if (!(err instanceof Problem)) log.error({ err, path: req?.path, request_id: req?.id }, 'unhandled error in handler');
   return {
     status: problem.status,
@@ -58,13 +79,16 @@ function writeReply(res: HttpResponse, request: UwsRequest, reply: Reply, closeC
   if (reply.status === 204 || reply.status === 304) res.endWithoutBody();
   // uWS does not close after endWithoutBody, so a HEAD that must close ends with an empty body.
   else if (request.method === 'HEAD' && closeConnection) res.end('', true);
-  else if (request.method === 'HEAD') res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  else if (request.method === 'HEAD')
+    res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
   else res.end(body, closeConnection);
 }
 
 // A body on GET/HEAD has no meaning here, and a proxy in front may frame it differently than we
 // do (request smuggling): refuse it and close the connection, whose framing is now suspect.
-const BODY_ON_GET = invalidParameters([{ param: 'content-length', message: 'GET and HEAD requests must not carry Content-Length or Transfer-Encoding' }]);
+const BODY_ON_GET = invalidParameters([
+  { param: 'content-length', message: 'GET and HEAD requests must not carry Content-Length or Transfer-Encoding' },
+]);
 
 /** One path served by a handler. */
 export interface Route {
@@ -91,7 +115,13 @@ const REQUEST_ID = bytesOf('x-request-id');
  * `path` are known when uWS routed by them (a GET handler of a fixed path): then they are not read
  * from the request, which saves two calls into uWS per request.
  */
-function serve(handler: Handler, reads: readonly RequestHeaderName[], log: Logger, method?: 'GET' | 'HEAD' | 'OPTIONS', path?: string) {
+function serve(
+  handler: Handler,
+  reads: readonly RequestHeaderName[],
+  log: Logger,
+  method?: 'GET' | 'HEAD' | 'OPTIONS',
+  path?: string,
+) {
   const readHeaders = headerReader(reads);
   return (res: HttpResponse, req: HttpRequest) => {
     const headers = readHeaders(req);
@@ -105,7 +135,10 @@ function serve(handler: Handler, reads: readonly RequestHeaderName[], log: Logge
       res,
       givenRequestId(headers['x-request-id']),
     );
-    if ((request.method === 'GET' || request.method === 'HEAD') && (req.getHeader(CONTENT_LENGTH) !== '' || req.getHeader(TRANSFER_ENCODING) !== '')) {
+    if (
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      (req.getHeader(CONTENT_LENGTH) !== '' || req.getHeader(TRANSFER_ENCODING) !== '')
+    ) {
       request.settle(false);
       return writeReply(res, request, problemReply(BODY_ON_GET, log, request), true);
     }

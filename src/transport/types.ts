@@ -64,9 +64,20 @@ export interface Reply {
 
 /** Reason phrases of the statuses this API answers. */
 export const STATUS_TEXT: Readonly<Record<number, string>> = {
-  200: '200 OK', 202: '202 Accepted', 204: '204 No Content', 302: '302 Found', 304: '304 Not Modified', 400: '400 Bad Request',
-  401: '401 Unauthorized', 403: '403 Forbidden', 404: '404 Not Found', 405: '405 Method Not Allowed',
-  410: '410 Gone', 413: '413 Payload Too Large', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
+  200: '200 OK',
+  202: '202 Accepted',
+  204: '204 No Content',
+  302: '302 Found',
+  304: '304 Not Modified',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  403: '403 Forbidden',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  410: '410 Gone',
+  413: '413 Payload Too Large',
+  429: '429 Too Many Requests',
+  500: '500 Internal Server Error',
   503: '503 Service Unavailable',
 };
 
@@ -82,7 +93,8 @@ export function packHead(status: number, headers: HeaderList): ArrayBuffer {
   for (let i = 0; i < headers.length; i += 2) {
     const name = headers[i]!;
     const value = headers[i + 1]!;
-    if (CR_OR_LF.test(name) || CR_OR_LF.test(value)) throw new Error(`header ${JSON.stringify(name)} holds a line break`);
+    if (CR_OR_LF.test(name) || CR_OR_LF.test(value))
+      throw new Error(`header ${JSON.stringify(name)} holds a line break`);
     lines.push(`${name}: ${value}`);
   }
   return bytesOf(lines.join('\r\n'));

@@ -10,7 +10,9 @@ export const SUPPORTED_NODE = '20 and 22 (LTS)';
 /** The one line printed when uWebSockets.js cannot load on this Node. */
 export function uwsLoadFailure(err: unknown, node = process.version, abi = process.versions.modules): string {
   const glibc = /GLIBC_[\d.]+/.exec(String((err as Error)?.message ?? err));
-  const why = glibc ? `its binary needs ${glibc[0].replace('_', ' ')}, newer than this system's` : `it has no binary for this Node`;
+  const why = glibc
+    ? `its binary needs ${glibc[0].replace('_', ' ')}, newer than this system's`
+    : `it has no binary for this Node`;
   return `predictwire: uWebSockets.js cannot load on Node ${node} (${process.platform}-${process.arch}, ABI ${abi}): ${why}. Supported Node versions: ${SUPPORTED_NODE}; see README "Node versions".`;
 }
 
@@ -18,7 +20,9 @@ export function uwsLoadFailure(err: unknown, node = process.version, abi = proce
  * Loads uWebSockets.js. Resolves to undefined when it loads, else to the one-line explanation.
  * @param load the import, replaceable in tests
  */
-export async function checkUws(load: () => Promise<unknown> = () => import('uWebSockets.js')): Promise<string | undefined> {
+export async function checkUws(
+  load: () => Promise<unknown> = () => import('uWebSockets.js'),
+): Promise<string | undefined> {
   try {
     await load();
     return undefined;

@@ -168,12 +168,18 @@ export function registerWebSocket(
     wsRefused.labels('per_address').inc();
     refuse(
       res,
-      new Problem(429, 'rate_limited', `At most ${opts.maxPerAddress} open WebSocket connections per client address.`, [], {
-        'retry-after': '5',
-        // A cap on concurrent connections, not a quota per window: the policy has no `w`.
-        'ratelimit-policy': `"ws_connections";q=${opts.maxPerAddress}`,
-        ratelimit: '"ws_connections";r=0;t=5',
-      }),
+      new Problem(
+        429,
+        'rate_limited',
+        `At most ${opts.maxPerAddress} open WebSocket connections per client address.`,
+        [],
+        {
+          'retry-after': '5',
+          // A cap on concurrent connections, not a quota per window: the policy has no `w`.
+          'ratelimit-policy': `"ws_connections";q=${opts.maxPerAddress}`,
+          ratelimit: '"ws_connections";r=0;t=5',
+        },
+      ),
       log,
       givenId,
     );
@@ -208,14 +214,36 @@ export function registerWebSocket(
       const givenId = req.getHeader('x-request-id');
       let country: string;
       try {
-        country = countryAt({ remoteAddress, headers: geoHeaders(req, forwardedFor, opts.geoHeaders), query: req.getQuery() ?? '' });
+        country = countryAt({
+          remoteAddress,
+          headers: geoHeaders(req, forwardedFor, opts.geoHeaders),
+          query: req.getQuery() ?? '',
+        });
       } catch (err) {
-        return refuse(res, err instanceof Problem && err.status === 400 ? err : new Problem(400, 'invalid_parameter', 'bad upgrade request'), log, givenId);
+        return refuse(
+          res,
+          err instanceof Problem && err.status === 400
+            ? err
+            : new Problem(400, 'invalid_parameter', 'bad upgrade request'),
+          log,
+          givenId,
+        );
       }
       const address = admission.addressOf(remoteAddress, forwardedFor || undefined);
       if (reserved >= opts.maxConnections) {
         wsRefused.labels('total').inc();
-        return refuse(res, new Problem(503, 'rate_limited', 'This server holds all the WebSocket connections it can; try again shortly.', [], { 'retry-after': '5' }), log, givenId);
+        return refuse(
+          res,
+          new Problem(
+            503,
+            'rate_limited',
+            'This server holds all the WebSocket connections it can; try again shortly.',
+            [],
+            { 'retry-after': '5' },
+          ),
+          log,
+          givenId,
+        );
       }
       const overRate = admission.blocked(address);
       if (overRate) {
@@ -301,7 +329,9 @@ export function registerWebSocket(
         wsRefused.labels('message_size').inc();
         return void ws.end(1009, `messages are at most ${MAX_MESSAGE_BYTES} bytes`);
       }
-      const msg = isBinary ? 'binary frames are not supported' : parseClientMessage(Buffer.from(message).toString('utf8'));
+      const msg = isBinary
+        ? 'binary frames are not supported'
+        : parseClientMessage(Buffer.from(message).toString('utf8'));
       if (typeof msg === 'string') return void ws.send(errorFrame('bad_request', msg));
       if (msg.op === 'unsubscribe') {
         if (client.topics.delete(msg.topic)) {
@@ -314,7 +344,9 @@ export function registerWebSocket(
       // Already held: nothing to do (re-sending the payload would let a client amplify us).
       if (client.topics.has(msg.topic)) return;
       if (client.topics.size >= opts.maxSubscriptions) {
-        return void ws.send(errorFrame('too_many_subscriptions', `at most ${opts.maxSubscriptions} topics per connection`));
+        return void ws.send(
+          errorFrame('too_many_subscriptions', `at most ${opts.maxSubscriptions} topics per connection`),
+        );
       }
       let body: Buffer | undefined;
       try {
@@ -322,7 +354,10 @@ export function registerWebSocket(
       } catch (err) {
         log.warn({ err: (err as Error).message, topic: msg.topic }, 'topic lookup failed');
       }
-      if (!body) return void ws.send(errorFrame('unknown_topic', `no topic "${msg.topic}"; try live-market:BTC:5 or event:{slug}`));
+      if (!body)
+        return void ws.send(
+          errorFrame('unknown_topic', `no topic "${msg.topic}"; try live-market:BTC:5 or event:{slug}`),
+        );
       client.topics.add(msg.topic);
       track(msg.topic, client.country, 1);
       wsSubscriptions.inc();

@@ -8,7 +8,11 @@ import type { MarketEvent, Quote } from '../model/index.js';
 import type { EventListPayload, SpecificEventPayload } from './payload-schemas.js';
 
 /** The outcomes of `event` that both operators quote, in snapshot order, with both quotes. */
-function sharedOutcomes(event: MarketEvent, operatorA: string, operatorB: string): Array<{ name: string; a: Quote; b: Quote }> {
+function sharedOutcomes(
+  event: MarketEvent,
+  operatorA: string,
+  operatorB: string,
+): Array<{ name: string; a: Quote; b: Quote }> {
   const pairs: Array<{ name: string; a: Quote; b: Quote }> = [];
   for (const outcome of event.outcomes) {
     const a = outcome.quotes.find((q) => q.operatorId === operatorA);
@@ -23,9 +27,15 @@ function sharedOutcomes(event: MarketEvent, operatorA: string, operatorB: string
  * operators quote it), in snapshot order: every slug listed answers a non-empty comparison from
  * the same snapshot.
  */
-export function buildEventList(events: readonly MarketEvent[], now: Date, pair: Pick<ComparisonOptions, 'operatorA' | 'operatorB'>): EventListPayload {
+export function buildEventList(
+  events: readonly MarketEvent[],
+  now: Date,
+  pair: Pick<ComparisonOptions, 'operatorA' | 'operatorB'>,
+): EventListPayload {
   const slugs = events
-    .filter((e) => Date.parse(e.closesAt) > now.getTime() && sharedOutcomes(e, pair.operatorA, pair.operatorB).length > 0)
+    .filter(
+      (e) => Date.parse(e.closesAt) > now.getTime() && sharedOutcomes(e, pair.operatorA, pair.operatorB).length > 0,
+    )
     .map((e) => e.slug);
   return { message: `${slugs.length} active events`, data: { events: slugs } };
 }
@@ -57,7 +67,10 @@ export function buildSpecificEvent(
       ? pairs
       : [...pairs]
           // An unknown volume (null) counts as none here: it orders, it is not shown as 0.
-          .sort((x, y) => (y.a.volume24hUsd ?? 0) + (y.b.volume24hUsd ?? 0) - ((x.a.volume24hUsd ?? 0) + (x.b.volume24hUsd ?? 0)))
+          .sort(
+            (x, y) =>
+              (y.a.volume24hUsd ?? 0) + (y.b.volume24hUsd ?? 0) - ((x.a.volume24hUsd ?? 0) + (x.b.volume24hUsd ?? 0)),
+          )
           .slice(0, opts.limit);
   const nameOf = (id: string) => operatorById(id)?.name ?? id;
   const allowed = (id: string) => viewer.operatorOn(id, event.category) !== undefined;

@@ -14,7 +14,6 @@ import type { WidgetContext } from './context.js';
 import { jurisdictionFields } from './disclosures.js';
 import type { BroadWidgetPayload } from './payload-schemas.js';
 
-
 // -------------------------------------------------------------- builder
 
 /** Display labels of the categories (trending_summary.highest_volume_category). */
@@ -56,11 +55,13 @@ function trendingSummary(metrics: MetricsData, known: (id: string) => boolean, t
   for (const m of metrics.operators) {
     if (!known(m.operatorId)) continue;
     total += m.volume24hUsd;
-    for (const [c, v] of Object.entries(m.volumeByCategoryUsd) as Array<[Category, number]>) byCategory.set(c, (byCategory.get(c) ?? 0) + v);
+    for (const [c, v] of Object.entries(m.volumeByCategoryUsd) as Array<[Category, number]>)
+      byCategory.set(c, (byCategory.get(c) ?? 0) + v);
   }
   // Ties go to the first category in schema order; no volume at all names none.
   let top: Category | undefined;
-  for (const c of Category.options) if ((byCategory.get(c) ?? 0) > (top === undefined ? 0 : byCategory.get(top)!)) top = c;
+  for (const c of Category.options)
+    if ((byCategory.get(c) ?? 0) > (top === undefined ? 0 : byCategory.get(top)!)) top = c;
   return { global_24h_volume: toMoney(total), highest_volume_category: top ? CATEGORY_LABELS[top] : '' };
 }
 
@@ -76,7 +77,13 @@ export function buildBroadWidget(input: BroadWidgetInput, ctx: WidgetContext): B
   const ranked = rankOperators(
     candidates.map((m) => {
       const s = input.signals.get(m.operatorId);
-      return { operatorId: m.operatorId, volume24hUsd: m.volume24hUsd, oiAcceleration: s?.oiAcceleration ?? null, clicks: s?.clicks ?? 0, impressions: s?.impressions ?? 0 };
+      return {
+        operatorId: m.operatorId,
+        volume24hUsd: m.volume24hUsd,
+        oiAcceleration: s?.oiAcceleration ?? null,
+        clicks: s?.clicks ?? 0,
+        impressions: s?.impressions ?? 0,
+      };
     }),
     input.weights,
     input.ctrPrior,

@@ -21,14 +21,25 @@ export function buildCatalog(input: CatalogInput, now: Date): CatalogPayload {
     timestamp: input.changedAt,
     events: input.events
       .filter((e) => Date.parse(e.closesAt) > t)
-      .map((e) => ({ slug: e.slug, question: e.question, category: e.category, closes_at: e.closesAt, outcomes: e.outcomes.map((o) => o.name) })),
+      .map((e) => ({
+        slug: e.slug,
+        question: e.question,
+        category: e.category,
+        closes_at: e.closesAt,
+        outcomes: e.outcomes.map((o) => o.name),
+      })),
     leagues: input.leagues.map(({ league, data }) => {
       const teams = new Map(data?.teams.map((team) => [team.code, { code: team.code, name: team.name }]));
       const team = (code: string) => teams.get(code) ?? { code, name: code };
       const upcoming = (data?.upcoming ?? [])
         .filter((m) => Date.parse(m.scheduledTime) > t)
         .sort((a, b) => Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime))
-        .map((m) => ({ event_id: m.id, scheduled_time: m.scheduledTime, home: team(m.homeCode), away: team(m.awayCode) }));
+        .map((m) => ({
+          event_id: m.id,
+          scheduled_time: m.scheduledTime,
+          home: team(m.homeCode),
+          away: team(m.awayCode),
+        }));
       return { league, upcoming };
     }),
     live_markets: input.live.map(({ asset, horizons }) => ({ asset, horizon_minutes: [...horizons] })),

@@ -12,9 +12,20 @@ type DisclosuresPayload = NonNullable<Disclosures>;
  * `shown` on `surface`: disclosures are null when it shows none (nothing is advertised), and the
  * minimum age is the strictest of theirs.
  */
-export function jurisdictionFields(ctx: Pick<WidgetContext, 'country' | 'region' | 'disclosureFor'>, locale: Locale, shown: readonly string[], surface: Surface) {
+export function jurisdictionFields(
+  ctx: Pick<WidgetContext, 'country' | 'region' | 'disclosureFor'>,
+  locale: Locale,
+  shown: readonly string[],
+  surface: Surface,
+) {
   const d = shown.length === 0 ? undefined : ctx.disclosureFor(shown, surface);
   const disclosures: DisclosuresPayload | null =
-    d === undefined ? null : { min_age: d.minAge, ad_label: AD_LABEL[locale], responsible_gambling: { text: d.text, url: d.url, phone: d.phone } };
+    d === undefined
+      ? null
+      : {
+          min_age: d.minAge,
+          ad_label: AD_LABEL[locale],
+          responsible_gambling: { text: d.text, url: d.url, phone: d.phone },
+        };
   return { resolved_geo: ctx.country, resolved_region: ctx.region, disclosures };
 }

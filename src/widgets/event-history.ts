@@ -28,19 +28,31 @@ export const EventHistoryPayload = z
     widget_class: z.literal('event-history').describe('Always "event-history".'),
     event_slug: Slug.describe('The slug asked for.'),
     range: z.enum(['1d', '7d', '30d']).describe('The range asked for.'),
-    interval_seconds: z.number().int().positive().describe('The spacing of the points: 300 for 1d, 3600 for 7d and 30d (the last refresh in each interval).'),
+    interval_seconds: z
+      .number()
+      .int()
+      .positive()
+      .describe('The spacing of the points: 300 for 1d, 3600 for 7d and 30d (the last refresh in each interval).'),
     resolved_geo: ResolvedGeo,
-    timestamps: z.array(IsoTime).describe('When each point was recorded (RFC 3339), oldest first; every series below has one value per timestamp.'),
+    timestamps: z
+      .array(IsoTime)
+      .describe(
+        'When each point was recorded (RFC 3339), oldest first; every series below has one value per timestamp.',
+      ),
     outcomes: z
       .array(
         z.object({
           outcome_name: z.string().describe('The outcome.'),
-          probability_pct: Series.describe('Aggregated probability (0-100, one decimal) over the operators shown, per timestamp; null where none quoted it.'),
+          probability_pct: Series.describe(
+            'Aggregated probability (0-100, one decimal) over the operators shown, per timestamp; null where none quoted it.',
+          ),
           operators: z
             .array(
               z.object({
                 operator_id: z.string().describe('Machine identifier of the operator.'),
-                prices: Series.describe("The operator's YES ask after its taker fee, in dollars per $1 contract, per timestamp; null where it did not quote."),
+                prices: Series.describe(
+                  "The operator's YES ask after its taker fee, in dollars per $1 contract, per timestamp; null where it did not quote.",
+                ),
               }),
             )
             .describe("Operators allowed in the viewer's jurisdiction that quoted the outcome in the range."),
@@ -48,7 +60,7 @@ export const EventHistoryPayload = z
       )
       .describe('Each outcome seen in the range, in the order first seen.'),
   })
-  .describe('GET /v1/widgets/event/history: an event\'s aggregated probability and operator prices over time.');
+  .describe("GET /v1/widgets/event/history: an event's aggregated probability and operator prices over time.");
 export type EventHistoryPayload = z.infer<typeof EventHistoryPayload>;
 
 export interface HistoryContext {
@@ -71,10 +83,23 @@ export function buildEventHistory(points: readonly StoredPoint[], ctx: HistoryCo
   points.forEach((point, i) => {
     const shown = point.o.map(([name, quotes]) => ({
       name,
-      quotes: quotes.filter(([id]) => ctx.isShown(id)).map(([operatorId, yesPrice, yesBid, volume24hUsd]) => ({ operatorId, yesPrice, yesBid: yesBid ?? undefined, volume24hUsd })),
+      quotes: quotes
+        .filter(([id]) => ctx.isShown(id))
+        .map(([operatorId, yesPrice, yesBid, volume24hUsd]) => ({
+          operatorId,
+          yesPrice,
+          yesBid: yesBid ?? undefined,
+          volume24hUsd,
+        })),
     }));
     const priced = shown.filter((o) => o.quotes.length > 0);
-    const probabilities = priced.length > 0 ? outcomeProbabilities(priced.map((o) => o.quotes), point.x) : [];
+    const probabilities =
+      priced.length > 0
+        ? outcomeProbabilities(
+            priced.map((o) => o.quotes),
+            point.x,
+          )
+        : [];
     const probabilityOf = new Map(priced.map((o, k) => [o.name, probabilities[k]!]));
     for (const o of shown) {
       const s = seriesOf(o.name);

@@ -29,9 +29,14 @@ export function buildEventWidget(
   // that a catalog venue quotes: one that no operator here may show still takes its share
   // (estimated from every catalog venue), so hiding it never inflates the others; the outcomes
   // shown may then sum to less than 100.
-  const basis = event.outcomes.map((o, i) => (allowed[i]!.length > 0 ? allowed[i]! : o.quotes.filter((q) => catalogOperator(q.operatorId))));
+  const basis = event.outcomes.map((o, i) =>
+    allowed[i]!.length > 0 ? allowed[i]! : o.quotes.filter((q) => catalogOperator(q.operatorId)),
+  );
   const priced = basis.flatMap((quotes, i) => (quotes.length > 0 ? [i] : []));
-  const probabilities = outcomeProbabilities(priced.map((i) => basis[i]!), event.exclusive === true);
+  const probabilities = outcomeProbabilities(
+    priced.map((i) => basis[i]!),
+    event.exclusive === true,
+  );
   const probabilityOf = new Map(priced.map((i, k) => [i, probabilities[k]!]));
   const shown = event.outcomes
     .map((outcome, i) => ({ outcome, quotes: allowed[i]!, probability: probabilityOf.get(i)! }))
@@ -46,7 +51,9 @@ export function buildEventWidget(
     outcomes: shown.map(({ outcome, probability, quotes }) => {
       const afterFee = quotes.map((q) => afterFeePrice(q.operatorId, event.category, q.yesPrice));
       // Judged on the prices as shown in `format`: every operator showing the lowest is flagged.
-      const best = lowestPriceLeaders(quotes.map((q, j) => ({ id: q.operatorId, price: displayedPrice(afterFee[j] as number, format) })));
+      const best = lowestPriceLeaders(
+        quotes.map((q, j) => ({ id: q.operatorId, price: displayedPrice(afterFee[j] as number, format) })),
+      );
       const depth = totalVolume(quotes.map((q) => q.volume24hUsd));
       return {
         outcome_name: outcome.name,

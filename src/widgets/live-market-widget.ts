@@ -46,13 +46,24 @@ const pays = (price: number) => Number((1 / price).toFixed(2)) > 1;
 function venuePrices(view: LiveView, nowMs: number, opts: LiveMarketOptions, ctx: WidgetContext): VenuePrice[] {
   const { window: w, strike, spot } = view;
   const live = quotesForWindow(view.quotes, w, nowMs);
-  const fairUp = strike !== undefined && spot !== undefined ? probabilityAbove(spot, strike, (w.endMs - nowMs) / 1000, view.variance) : undefined;
+  const fairUp =
+    strike !== undefined && spot !== undefined
+      ? probabilityAbove(spot, strike, (w.endMs - nowMs) / 1000, view.variance)
+      : undefined;
   const out: VenuePrice[] = [];
   for (const v of opts.venues) {
     if (!v.horizons.includes(view.horizon) || !ctx.operatorOn(v.operatorId, 'crypto')) continue;
     const q = live.get(v.operatorId);
     if (q) {
-      if (q.up !== null && q.down !== null) out.push({ operatorId: v.operatorId, up: q.up, down: q.down, strike: q.strike, marketUrl: q.marketUrl, updatedAt: q.venueTs });
+      if (q.up !== null && q.down !== null)
+        out.push({
+          operatorId: v.operatorId,
+          up: q.up,
+          down: q.down,
+          strike: q.strike,
+          marketUrl: q.marketUrl,
+          updatedAt: q.venueTs,
+        });
     } else if (opts.modelMissingVenues && fairUp !== undefined && strike !== undefined) {
       const m = modelQuote(v, fairUp);
       out.push({ operatorId: m.operatorId, up: m.up, down: m.down, strike, updatedAt: null });
@@ -62,7 +73,12 @@ function venuePrices(view: LiveView, nowMs: number, opts: LiveMarketOptions, ctx
 }
 
 /** Builds the payload for `view` at `nowMs`. Pure: the same inputs give the same payload. */
-export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveMarketOptions, ctx: WidgetContext): LiveMarketPayload {
+export function buildLiveMarketWidget(
+  view: LiveView,
+  nowMs: number,
+  opts: LiveMarketOptions,
+  ctx: WidgetContext,
+): LiveMarketPayload {
   const { window: w, strike, spot, lastTickMs } = view;
   const secondsLeft = Math.max(0, Math.ceil((w.endMs - nowMs) / 1000));
   const stale = spot === undefined || lastTickMs === undefined || nowMs - lastTickMs > opts.staleAfterMs;
@@ -76,8 +92,14 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
   // Shown prices include the venue's taker fee, and best odds compare those (docs/design.md: after fees).
   // A side whose price after the fee is so close to 1 that it shows x1.00 (or reaches 1) would pay back
   // no more than the stake: such a venue is not offered.
-  const offered = prices.filter((p) => pays(afterFeePrice(p.operatorId, 'crypto', p.up)) && pays(afterFeePrice(p.operatorId, 'crypto', p.down)));
-  const quotes: VenueQuote[] = offered.map((p) => ({ operatorId: p.operatorId, up: afterFeePrice(p.operatorId, 'crypto', p.up), down: afterFeePrice(p.operatorId, 'crypto', p.down) }));
+  const offered = prices.filter(
+    (p) => pays(afterFeePrice(p.operatorId, 'crypto', p.up)) && pays(afterFeePrice(p.operatorId, 'crypto', p.down)),
+  );
+  const quotes: VenueQuote[] = offered.map((p) => ({
+    operatorId: p.operatorId,
+    up: afterFeePrice(p.operatorId, 'crypto', p.up),
+    down: afterFeePrice(p.operatorId, 'crypto', p.down),
+  }));
   // Judged on the multipliers shown (two decimals): venues showing the same payouts are flagged alike.
   const shown = (price: number) => 1 / Number(multiplier(price).slice(1));
   const best = liveLeaders(quotes.map((q) => ({ operatorId: q.operatorId, up: shown(q.up), down: shown(q.down) })));
@@ -122,7 +144,15 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
     });
   // With no venue to show, the payload says why, so the embed can say it rather than show an empty table.
   let reason: LiveMarketPayload['unavailable_reason'] = null;
-  if (providers.length === 0) reason = listing.length === 0 ? 'no_venue_for_horizon' : lawful.length === 0 ? 'not_lawful_here' : stale ? 'stale' : 'no_quote';
+  if (providers.length === 0)
+    reason =
+      listing.length === 0
+        ? 'no_venue_for_horizon'
+        : lawful.length === 0
+          ? 'not_lawful_here'
+          : stale
+            ? 'stale'
+            : 'no_quote';
 
   // The question is built around the first venue listed (venue order), so it names that venue's
   // own strike; with no venue listed, or none with a strike of its own, the window's strike if there is one.
@@ -130,7 +160,12 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
   const strikeText = questionStrike === undefined ? 'the opening price' : formatMoneyPrecise(questionStrike, 'USD');
   return {
     widget_class: 'live-market',
-    ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), providers.map((p) => p.operator_id), 'crypto'),
+    ...jurisdictionFields(
+      ctx,
+      localeForJurisdiction(ctx.jurisdiction),
+      providers.map((p) => p.operator_id),
+      'crypto',
+    ),
     refresh_interval_seconds: opts.refreshIntervalSeconds,
     underlying_asset: view.asset,
     active_micro_question: `Will ${view.asset} be at or above ${strikeText} at ${hhmm(w.endMs)} UTC?`,
@@ -144,7 +179,9 @@ export function buildLiveMarketWidget(view: LiveView, nowMs: number, opts: LiveM
     seconds_left: secondsLeft,
     // A stale spot would read as current: a stale market shows none.
     spot_price: spot === undefined || stale ? null : formatMoneyPrecise(spot, 'USD'),
-    spot_path: stale ? [] : view.path.map(([ms, price]) => [Math.floor((ms - w.startMs) / 1000), price] as [number, number]),
+    spot_path: stale
+      ? []
+      : view.path.map(([ms, price]) => [Math.floor((ms - w.startMs) / 1000), price] as [number, number]),
     ...(stale ? { stale: true as const } : {}),
     timestamp: new Date(Math.max(lastTickMs ?? w.startMs, w.startMs)).toISOString(),
   };

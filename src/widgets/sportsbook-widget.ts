@@ -17,7 +17,10 @@ export function nextMatchup(data: LeagueData, now: Date, teamCode?: string): Mat
     .sort((a, b) => Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime))[0];
 }
 
-function lines(book: BookOdds, format: OddsFormat): SportsbookWidgetPayload['odds_matrix']['operators'][number]['lines'] {
+function lines(
+  book: BookOdds,
+  format: OddsFormat,
+): SportsbookWidgetPayload['odds_matrix']['operators'][number]['lines'] {
   const odds = (price: number) => formatOdds(price, format);
   const spread = (l: PricedLine) => ({ line: formatSignedPoint(l.point), odds: odds(l.price) });
   // Rounded like spreads so float noise from upstream arithmetic never reaches the page.
@@ -58,7 +61,9 @@ function teamAnalytics(data: LeagueData, codes: readonly string[]): SportsbookWi
 /** "Away @ Home" for the US leagues; "Home vs Away" for football, as each is usually written. */
 function matchupText(data: LeagueData, m: Matchup): string {
   const name = (code: string) => data.teams.find((t) => t.code === code)?.name ?? code;
-  return data.league === 'EPL' ? `${name(m.homeCode)} vs ${name(m.awayCode)}` : `${name(m.awayCode)} @ ${name(m.homeCode)}`;
+  return data.league === 'EPL'
+    ? `${name(m.homeCode)} vs ${name(m.awayCode)}`
+    : `${name(m.awayCode)} @ ${name(m.homeCode)}`;
 }
 
 /**
@@ -66,13 +71,23 @@ function matchupText(data: LeagueData, m: Matchup): string {
  * shown there with a signed click link to its site licensed there, its odds in `format` (by default
  * the one the visitor's country reads).
  */
-export function buildSportsbookWidget(data: LeagueData, matchup: Matchup, ctx: WidgetContext, format: OddsFormat = oddsFormatFor(ctx.country)): SportsbookWidgetPayload {
+export function buildSportsbookWidget(
+  data: LeagueData,
+  matchup: Matchup,
+  ctx: WidgetContext,
+  format: OddsFormat = oddsFormatFor(ctx.country),
+): SportsbookWidgetPayload {
   const books = matchup.books.filter((b) => ctx.operatorOn(b.operatorId, 'sports'));
   // Judged on the figures shown in `format`: every book showing the best figure is flagged.
   const leaders = sportsbookLeaders(books, format);
   return {
     widget_class: 'sportsbook',
-    ...jurisdictionFields(ctx, localeForJurisdiction(ctx.jurisdiction), books.map((b) => b.operatorId), 'sports'),
+    ...jurisdictionFields(
+      ctx,
+      localeForJurisdiction(ctx.jurisdiction),
+      books.map((b) => b.operatorId),
+      'sports',
+    ),
     league: data.league,
     odds_format: format,
     match_meta: {

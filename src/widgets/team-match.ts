@@ -20,7 +20,11 @@ const preparedLists = new WeakMap<readonly Team[], PreparedTeam[]>();
 function prepare(teams: readonly Team[]): PreparedTeam[] {
   let prepared = preparedLists.get(teams);
   if (!prepared) {
-    prepared = teams.map((team) => ({ team, code: normalize(team.code), names: [team.name, ...team.aliases].map(normalize) }));
+    prepared = teams.map((team) => ({
+      team,
+      code: normalize(team.code),
+      names: [team.name, ...team.aliases].map(normalize),
+    }));
     preparedLists.set(teams, prepared);
   }
   return prepared;

@@ -12,7 +12,14 @@ import { freePort } from '../../src/process/free-port.js';
 import { alive } from '../support/processes.js';
 import { requestOnNewConnection } from '../support/api-workers.js';
 import { useRedis } from '../support/redis.js';
-import { advertiserKeys, spawnProcess, testEnv, waitFor, wsConnections, type ServiceProcess } from '../support/service.js';
+import {
+  advertiserKeys,
+  spawnProcess,
+  testEnv,
+  waitFor,
+  wsConnections,
+  type ServiceProcess,
+} from '../support/service.js';
 import { packageVersion } from '../../src/metrics/build-info.js';
 
 const redis = useRedis();
@@ -38,7 +45,10 @@ beforeAll(async () => {
   api = await spawnProcess('src/main.ts', env);
   await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
   // One worker may answer before the other listens: wait for the primary's word that all do.
-  await vi.waitFor(() => expect(api.output()).toContain('"msg":"api workers listening"'), { timeout: 30_000, interval: 100 });
+  await vi.waitFor(() => expect(api.output()).toContain('"msg":"api workers listening"'), {
+    timeout: 30_000,
+    interval: 100,
+  });
 });
 
 afterAll(async () => {
@@ -58,9 +68,11 @@ function answeredBy(route: string): Array<{ pid: number; worker: number }> {
 
 const metrics = async () => (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text();
 /** The value of a metric line (name with labels, as exposed). */
-const metric = (text: string, series: string) => Number(new RegExp(`^${series.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+const metric = (text: string, series: string) =>
+  Number(new RegExp(`^${series.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 
-const openWs = (address: string) => openWebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { 'x-forwarded-for': address });
+const openWs = (address: string) =>
+  openWebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { 'x-forwarded-for': address });
 
 /**
  * The workers that answer fresh connections. The kernel spreads connections over the workers'
@@ -69,8 +81,14 @@ const openWs = (address: string) => openWebSocket(`${api.base.replace('http', 'w
  */
 async function workerPids(): Promise<Set<number>> {
   const before = answeredBy('/healthz').length;
-  const seen = () => new Set(answeredBy('/healthz').slice(before).map((a) => a.pid));
-  for (let i = 0; i < 200 && (i < 24 || seen().size < 2); i++) expect(await requestOnNewConnection(`${api.base}/healthz`, {})).toBe(200);
+  const seen = () =>
+    new Set(
+      answeredBy('/healthz')
+        .slice(before)
+        .map((a) => a.pid),
+    );
+  for (let i = 0; i < 200 && (i < 24 || seen().size < 2); i++)
+    expect(await requestOnNewConnection(`${api.base}/healthz`, {})).toBe(200);
   return seen();
 }
 
@@ -90,7 +108,10 @@ describe('API_WORKERS=2', () => {
     const text = await metrics();
     const perWorker = [1, 2].map((w) => metric(text, `predictwire_api_worker_ws_connections{worker="${w}"}`));
     expect(perWorker[0]! + perWorker[1]!).toBe(CAP);
-    expect(perWorker.every((n) => n > 0), `connections per worker: ${perWorker.join(', ')}`).toBe(true);
+    expect(
+      perWorker.every((n) => n > 0),
+      `connections per worker: ${perWorker.join(', ')}`,
+    ).toBe(true);
     const more = await Promise.all(Array.from({ length: 8 }, () => openWs('203.0.113.9')));
     expect(more).toEqual(Array(8).fill(429));
     const other = await openWs('203.0.113.10');
@@ -98,22 +119,28 @@ describe('API_WORKERS=2', () => {
     // Every worker's /readyz reports the API's connections, not its own share.
     await expect.poll(() => wsConnections(api), { timeout: 5_000 }).toBe(CAP + 1);
     for (let i = 0; i < 6; i++) expect(await wsConnections(api)).toBe(CAP + 1);
-    await expect.poll(async () => metric(await metrics(), 'predictwire_ws_connections'), { timeout: 5_000 }).toBe(CAP + 1);
+    await expect
+      .poll(async () => metric(await metrics(), 'predictwire_ws_connections'), { timeout: 5_000 })
+      .toBe(CAP + 1);
     for (const ws of held) (ws as WebSocket).close();
     await expect.poll(() => wsConnections(api), { timeout: 5_000 }).toBe(1);
     (other as WebSocket).close();
     await expect.poll(() => wsConnections(api), { timeout: 5_000 }).toBe(0);
   });
 
-  it('the admin port aggregates both workers\' metrics', async () => {
+  it("the admin port aggregates both workers' metrics", async () => {
     const before = metric(await metrics(), 'predictwire_http_requests_total{route="/healthz",status="200"}');
     const pids = await workerPids();
     expect(pids.size).toBe(2);
     const text = await metrics();
     expect(metric(text, 'predictwire_api_workers')).toBe(2);
-    expect(metric(text, 'predictwire_http_requests_total{route="/healthz",status="200"}')).toBe((Number.isNaN(before) ? 0 : before) + 24);
+    expect(metric(text, 'predictwire_http_requests_total{route="/healthz",status="200"}')).toBe(
+      (Number.isNaN(before) ? 0 : before) + 24,
+    );
     // What runs, once (not once per worker), and Redis in use.
-    expect(metric(text, `predictwire_build_info{version="${packageVersion()}",node="${process.versions.node}"}`)).toBe(1);
+    expect(metric(text, `predictwire_build_info{version="${packageVersion()}",node="${process.versions.node}"}`)).toBe(
+      1,
+    );
     expect(metric(text, 'predictwire_redis_up')).toBe(1); // the least of the workers'
   });
 
@@ -122,7 +149,9 @@ describe('API_WORKERS=2', () => {
     const key = await advertiserKeys(redis.client).create(id, 'Workers Metrics', new Date());
     const REQUESTS = 6;
     for (let i = 0; i < REQUESTS; i++) {
-      const res = await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': id, 'x-api-key': key, connection: 'close' } });
+      const res = await fetch(`${api.base}/advertiser/v1/widgets/events`, {
+        headers: { 'x-advertiser-id': id, 'x-api-key': key, connection: 'close' },
+      });
       expect(res.status).toBe(200);
       await res.arrayBuffer();
     }
@@ -155,7 +184,9 @@ describe('API_WORKERS=2', () => {
     // Wait until the primary has reaped it: only then are all its threads gone and its listening
     // socket closed (ps shows the main thread a zombie earlier, and a connection the kernel queues on
     // the dying socket meanwhile is reset). From then on the survivor answers everything.
-    await expect.poll(() => api.output(), { timeout: 10_000 }).toMatch(/api worker \d exited \(SIGKILL\); restarting in 1 s/);
+    await expect
+      .poll(() => api.output(), { timeout: 10_000 })
+      .toMatch(/api worker \d exited \(SIGKILL\); restarting in 1 s/);
     for (let i = 0; i < 10; i++) expect(await requestOnNewConnection(`${api.base}/healthz`, {})).toBe(200);
     await expect.poll(async () => (await workerPids()).size, { timeout: 30_000, interval: 500 }).toBe(2);
     const now = await workerPids();
@@ -174,9 +205,13 @@ describe('API_WORKERS=2', () => {
     const [victim, survivor] = [...(await workerPids())];
     process.kill(victim!, 'SIGSTOP');
     // Until the primary notices, connections the kernel hands to the stopped worker wait: ask nothing.
-    await expect.poll(() => api.output(), { timeout: 15_000, interval: 100 }).toContain('"msg":"api worker hung (no heartbeat); killing it"');
+    await expect
+      .poll(() => api.output(), { timeout: 15_000, interval: 100 })
+      .toContain('"msg":"api worker hung (no heartbeat); killing it"');
     // Reaped: the second restart of this run (the first was the SIGKILL above).
-    await expect.poll(() => api.output().match(/api worker \d exited \(SIGKILL\); restarting in/g)?.length, { timeout: 10_000 }).toBe(2);
+    await expect
+      .poll(() => api.output().match(/api worker \d exited \(SIGKILL\); restarting in/g)?.length, { timeout: 10_000 })
+      .toBe(2);
     expect(alive(victim!)).toBe(false);
     await expect.poll(async () => (await workerPids()).size, { timeout: 30_000, interval: 500 }).toBe(2);
     const now = await workerPids();
@@ -191,7 +226,9 @@ describe('API_WORKERS=2', () => {
     const pids = await workerPids();
     const exit = new Promise<number | null>((r) => api.child.once('exit', (code) => r(code)));
     api.child.kill('SIGTERM');
-    await expect.poll(() => requestOnNewConnection(`${api.base}/readyz`, {}), { timeout: 5_000, interval: 100 }).toBe(503);
+    await expect
+      .poll(() => requestOnNewConnection(`${api.base}/readyz`, {}), { timeout: 5_000, interval: 100 })
+      .toBe(503);
     expect(await requestOnNewConnection(`${api.base}/healthz`, {})).toBe(200);
     expect(await exit).toBe(0);
     for (const pid of pids) expect(alive(pid), `worker ${pid}`).toBe(false);
@@ -201,10 +238,20 @@ describe('API_WORKERS=2', () => {
 
 describe('API_WORKERS=2, primary killed', () => {
   it('its workers exit', async () => {
-    const primary = await spawnProcess('src/main.ts', testEnv(redis.url, { API_WORKERS: '2', LOG_LEVEL: 'info', ACCESS_LOG_SAMPLE_RATE: '1' }));
+    const primary = await spawnProcess(
+      'src/main.ts',
+      testEnv(redis.url, { API_WORKERS: '2', LOG_LEVEL: 'info', ACCESS_LOG_SAMPLE_RATE: '1' }),
+    );
     try {
       await waitFor(`${primary.base}/healthz`, (s) => s === 200, primary);
-      await expect.poll(() => /"worker":2.*"msg":"api listening"/.test(primary.output()) && /"worker":1.*"msg":"api listening"/.test(primary.output()), { timeout: 30_000 }).toBe(true);
+      await expect
+        .poll(
+          () =>
+            /"worker":2.*"msg":"api listening"/.test(primary.output()) &&
+            /"worker":1.*"msg":"api listening"/.test(primary.output()),
+          { timeout: 30_000 },
+        )
+        .toBe(true);
       const pids = primary
         .output()
         .split('\n')

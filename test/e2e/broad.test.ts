@@ -98,7 +98,10 @@ describe('broad widget', () => {
     expect(res.headers.get('vary')).toBe('Accept-Language, X-Advertiser-Id, Accept-Encoding');
 
     // Amounts are the snapshot's USD figures at the FX rate (when no refresh landed in between).
-    const [metrics, fx] = await Promise.all([readSnapshot(redis.client, 'metrics', 'all'), readSnapshot(redis.client, 'fx', 'daily')]);
+    const [metrics, fx] = await Promise.all([
+      readSnapshot(redis.client, 'metrics', 'all'),
+      readSnapshot(redis.client, 'fx', 'daily'),
+    ]);
     if (metrics!.changedAt === body.timestamp) {
       const rate = fx!.data.rates.EUR!;
       for (const o of body.operators) {
@@ -106,7 +109,9 @@ describe('broad widget', () => {
         const shown = moneyValue(o.metrics.volume_24h, '€');
         expect(Math.abs(shown - m.volume24hUsd * rate) / (m.volume24hUsd * rate)).toBeLessThan(0.005);
       }
-      const allowed = metrics!.data.operators.filter((m) => catalogView('GB').operatorOn(m.operatorId, 'all') !== undefined);
+      const allowed = metrics!.data.operators.filter(
+        (m) => catalogView('GB').operatorOn(m.operatorId, 'all') !== undefined,
+      );
       const top = [...allowed].sort((a, b) => b.volume24hUsd - a.volume24hUsd)[0]!;
       expect(body.operators.map((o) => byName.get(o.operator_name)!.id)).toContain(top.operatorId);
     }
@@ -149,10 +154,15 @@ describe('broad widget', () => {
     expect(us.resolved_geo).toBe('US');
     expect(us.resolved_region).toMatch(/^US-[A-Z]{2}$/);
     expect(us.operators.length).toBeGreaterThan(0);
-    for (const o of us.operators) expect(catalogView(us.resolved_region!).operatorOn(byName.get(o.operator_name)!.id, 'all') !== undefined).toBe(true);
+    for (const o of us.operators)
+      expect(catalogView(us.resolved_region!).operatorOn(byName.get(o.operator_name)!.id, 'all') !== undefined).toBe(
+        true,
+      );
     expect(us.operators[0]!.metrics.volume_24h).toMatch(/^\$/);
     // a private forwarded address falls back like a direct one
-    expect((await broad('fallback_geo=GB', { 'x-forwarded-for': '10.1.2.3' }, proxied.base)).body.resolved_geo).toBe('GB');
+    expect((await broad('fallback_geo=GB', { 'x-forwarded-for': '10.1.2.3' }, proxied.base)).body.resolved_geo).toBe(
+      'GB',
+    );
   });
 
   it.each([
@@ -176,13 +186,16 @@ describe('broad widget', () => {
 
   it('the advertiser variant needs credentials and attributes its links', async () => {
     expect((await get('/advertiser/v1/widgets/broad?geo=GB')).status).toBe(401);
-    const res = await get('/advertiser/v1/widgets/broad?geo=GB', { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey });
+    const res = await get('/advertiser/v1/widgets/broad?geo=GB', {
+      'x-advertiser-id': ADVERTISER,
+      'x-api-key': apiKey,
+    });
     expect(res.status).toBe(200);
     const body = BroadWidgetPayload.parse(await res.json());
     expect(new URL(body.operators[0]!.routing.web_url).searchParams.get('a')).toBe(ADVERTISER);
   });
 
-  it('fetching counts nothing; the payload\'s impression_url counts each operator shown once per visitor and day, across API workers', async () => {
+  it("fetching counts nothing; the payload's impression_url counts each operator shown once per visitor and day, across API workers", async () => {
     const { body } = await broad('fallback_geo=US-NJ&limit=2');
     const ids = body.operators.map((o) => byName.get(o.operator_name)!.id);
     expect(ids).toHaveLength(2);
@@ -192,10 +205,16 @@ describe('broad widget', () => {
     const before = await counts();
     // Viewers reporting through the trusted proxy, each from their own address.
     const report = (address: string, headers: Record<string, string> = {}, method = 'GET', search = url.search) =>
-      fetch(`${proxied.base}${url.pathname}${search}`, { method, headers: { 'user-agent': BROWSER, 'x-forwarded-for': address, ...headers } });
+      fetch(`${proxied.base}${url.pathname}${search}`, {
+        method,
+        headers: { 'user-agent': BROWSER, 'x-forwarded-for': address, ...headers },
+      });
     expect((await report('81.2.69.20')).status).toBe(204);
     // The same visitor again, through both API workers: not counted.
-    const again = await requestThroughTwoWorkers(proxied, `${proxied.base}${url.pathname}${url.search}`, { 'user-agent': BROWSER, 'x-forwarded-for': '81.2.69.20' });
+    const again = await requestThroughTwoWorkers(proxied, `${proxied.base}${url.pathname}${url.search}`, {
+      'user-agent': BROWSER,
+      'x-forwarded-for': '81.2.69.20',
+    });
     expect(again.every((s) => s === 204)).toBe(true);
     expect((await report('81.2.69.21', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' })).status).toBe(204);
     expect((await report('81.2.69.22', {}, 'HEAD')).status).toBe(204);
@@ -228,7 +247,8 @@ describe('click tracking', () => {
     const affiliate = new URL(op.affiliateUrl);
     expect(`${location.origin}${location.pathname}`).toBe(`${affiliate.origin}${affiliate.pathname}`);
     for (const [k, v] of affiliate.searchParams) expect(location.searchParams.get(k)).toBe(v);
-    if (op.subIdParams?.impression) expect(location.searchParams.get(op.subIdParams.impression)).toBe(link.searchParams.get('i'));
+    if (op.subIdParams?.impression)
+      expect(location.searchParams.get(op.subIdParams.impression)).toBe(link.searchParams.get('i'));
     // clicks are buffered in memory and written about once a second
     await expect.poll(clicks, { timeout: 5_000, interval: 100 }).toBe(before + 1);
     expect(await redis.client.pfcount(clicksByKey(op.id, day(), 'country:GB'))).toBeGreaterThan(0);
@@ -238,7 +258,11 @@ describe('click tracking', () => {
     expect((await get(`${link.pathname}${link.search}`, { 'user-agent': 'Another Browser/1.0' })).status).toBe(302);
     // new visitors (through the trusted proxy) that are a bot, a prefetch or a HEAD: not counted
     const via = (address: string, headers: Record<string, string> = {}, method = 'GET') =>
-      fetch(`${proxied.base}${link.pathname}${link.search}`, { method, headers: { 'user-agent': BROWSER, 'x-forwarded-for': address, ...headers }, redirect: 'manual' });
+      fetch(`${proxied.base}${link.pathname}${link.search}`, {
+        method,
+        headers: { 'user-agent': BROWSER, 'x-forwarded-for': address, ...headers },
+        redirect: 'manual',
+      });
     expect((await via('81.2.69.10', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' })).status).toBe(302);
     expect((await via('81.2.69.11', { 'sec-purpose': 'prefetch' })).status).toBe(302);
     expect((await via('81.2.69.12', {}, 'HEAD')).status).toBe(302);

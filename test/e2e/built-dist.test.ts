@@ -42,7 +42,8 @@ function packagesReachedFrom(entry: string): Set<string> {
     seen.add(file);
     const src = readFileSync(file, 'utf8');
     // Static imports and re-exports (possibly multi-line), side-effect imports, dynamic imports.
-    const IMPORTS = /^\s*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"\s]+)['"]|^\s*import\s*['"]([^'"\s]+)['"]|\bimport\(\s*['"]([^'"\s]+)['"]\s*\)/gm;
+    const IMPORTS =
+      /^\s*(?:import|export)\b[^'";]*?\bfrom\s*['"]([^'"\s]+)['"]|^\s*import\s*['"]([^'"\s]+)['"]|\bimport\(\s*['"]([^'"\s]+)['"]\s*\)/gm;
     for (const m of src.matchAll(IMPORTS)) {
       const spec = (m[1] ?? m[2] ?? m[3])!;
       if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
@@ -61,11 +62,16 @@ describe('the built dist/', () => {
   });
 
   it('imports only production dependencies (no tsx, no dev tooling)', () => {
-    const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     for (const entry of Object.values(ENTRIES)) {
       const reached = [...packagesReachedFrom(entry)];
       expect(reached.length, entry).toBeGreaterThan(0);
-      expect(reached.filter((p) => !(p in pkg.dependencies)), entry).toEqual([]);
+      expect(
+        reached.filter((p) => !(p in pkg.dependencies)),
+        entry,
+      ).toEqual([]);
     }
     // The walk sees through dynamic imports and into the job modules.
     expect(packagesReachedFrom(ENTRIES.api)).toContain('uWebSockets.js');
@@ -85,10 +91,15 @@ describe('the built dist/', () => {
     expect([embed.status, embed.headers.get('content-type')]).toEqual([200, 'application/javascript; charset=utf-8']);
     // Ticks from the compiled feed reach the live market.
     await expect
-      .poll(async () => LiveMarketPayload.parse(await (await fetch(`${api.base}/v1/widgets/live-market?asset=BTC`)).json()).market_status, {
-        timeout: 30_000,
-        interval: 250,
-      })
+      .poll(
+        async () =>
+          LiveMarketPayload.parse(await (await fetch(`${api.base}/v1/widgets/live-market?asset=BTC`)).json())
+            .market_status,
+        {
+          timeout: 30_000,
+          interval: 250,
+        },
+      )
       .toBe('open');
   });
 });

@@ -35,20 +35,40 @@ describe('advertiser CLI', () => {
   it('--help works without Redis and lists every command', async () => {
     const { code, out } = await run('src/cli/advertiser.ts', '--help');
     expect(code).toBe(0);
-    for (const command of ['create <id> [name]', 'rotate <id>', 'retire <id>', 'revoke <id>', 'list', 'export [file]', 'import <file>', '--json']) expect(out).toContain(command);
+    for (const command of [
+      'create <id> [name]',
+      'rotate <id>',
+      'retire <id>',
+      'revoke <id>',
+      'list',
+      'export [file]',
+      'import <file>',
+      '--json',
+    ])
+      expect(out).toContain(command);
   }, 30_000);
 
   it('without any Redis, says so in one line', async () => {
     const { code, out } = await run('src/cli/advertiser.ts', 'list');
     expect(code).toBe(1);
-    expect(out.trim().split('\n')).toEqual(['no Redis to talk to: set REDIS_URL or REDIS_SENTINELS, or run this next to a running `npm start`']);
+    expect(out.trim().split('\n')).toEqual([
+      'no Redis to talk to: set REDIS_URL or REDIS_SENTINELS, or run this next to a running `npm start`',
+    ]);
   }, 30_000);
 
   it('a Redis it cannot reach is one line naming where it looked, without the password', async () => {
     const port = await freePort();
-    const { code, out } = await runWith({ REDIS_URL: `redis://:s3cret-pw@127.0.0.1:${port}` }, 'src/cli/advertiser.ts', 'list');
+    const { code, out } = await runWith(
+      { REDIS_URL: `redis://:s3cret-pw@127.0.0.1:${port}` },
+      'src/cli/advertiser.ts',
+      'list',
+    );
     expect(code).toBe(1);
-    expect(out.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^cannot reach Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port} \\(from REDIS_URL\\): `))]);
+    expect(out.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(`^cannot reach Redis at redis://:\\*\\*\\*@127\\.0\\.0\\.1:${port} \\(from REDIS_URL\\): `),
+      ),
+    ]);
     expect(out).not.toContain('s3cret-pw');
   }, 30_000);
 
@@ -101,7 +121,9 @@ describe('advertiser CLI: export and import', () => {
     writeFileSync(file, JSON.stringify({ advertisers: [] }));
     const { code, out } = await runWith({ REDIS_URL: redis.url }, 'src/cli/advertiser.ts', 'import', file);
     expect(code).toBe(1);
-    expect(out.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^${file}: not an advertiser export \\(format: `))]);
+    expect(out.trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^${file}: not an advertiser export \\(format: `)),
+    ]);
   }, 30_000);
 });
 
@@ -109,22 +131,34 @@ describe('postback CLI', () => {
   it('--help works without Redis and lists every command; an operator the catalog lacks is a usage error', async () => {
     const help = await run('src/cli/postback.ts', '--help');
     expect(help.code).toBe(0);
-    for (const command of ['create <operator>', 'rotate <operator>', 'retire <operator>', 'revoke <operator>', 'list', '--json']) expect(help.out).toContain(command);
+    for (const command of [
+      'create <operator>',
+      'rotate <operator>',
+      'retire <operator>',
+      'revoke <operator>',
+      'list',
+      '--json',
+    ])
+      expect(help.out).toContain(command);
     const unknown = await run('src/cli/postback.ts', 'create', 'no-such-operator');
     expect(unknown.code).toBe(2);
     expect(unknown.out).toMatch(/^no operator "no-such-operator" in the catalog\n\nusage: /);
   }, 30_000);
 
-  it('creates, rotates and lists an operator\'s secrets as the API derives them; errors are one line', async () => {
+  it("creates, rotates and lists an operator's secrets as the API derives them; errors are one line", async () => {
     const env = { REDIS_URL: redis.url };
     const created = await runWith(env, 'src/cli/postback.ts', 'create', 'limitless', '--json');
     expect(created.code, created.out).toBe(0);
     const { secret } = JSON.parse(created.out) as { secret: string };
     expect(secret).toMatch(/^pwp_/);
     const rotated = await runWith(env, 'src/cli/postback.ts', 'rotate', 'limitless');
-    expect(rotated.out).toMatch(/^operator limitless\nsecret     pwp_\S+\n\(shown once: hand it to the operator now; the previous secret verifies until `retire`\)/);
+    expect(rotated.out).toMatch(
+      /^operator limitless\nsecret {5}pwp_\S+\n\(shown once: hand it to the operator now; the previous secret verifies until `retire`\)/,
+    );
     const listed = await runWith(env, 'src/cli/postback.ts', 'list', '--json');
-    const [entry] = (JSON.parse(listed.out) as Array<{ operatorId: string; secrets: unknown[] }>).filter((o) => o.operatorId === 'limitless');
+    const [entry] = (JSON.parse(listed.out) as Array<{ operatorId: string; secrets: unknown[] }>).filter(
+      (o) => o.operatorId === 'limitless',
+    );
     expect(entry!.secrets).toHaveLength(2);
     expect(listed.out).not.toContain(secret);
     const again = await runWith(env, 'src/cli/postback.ts', 'create', 'limitless');
@@ -141,7 +175,13 @@ describe('match-markets CLI', () => {
   }, 30_000);
 
   it('a missing file is one line, not a stack trace', async () => {
-    const { code, out } = await run('src/cli/match-markets.ts', '--kalshi', 'no-such-file.json', '--polymarket', 'no-such-file.json');
+    const { code, out } = await run(
+      'src/cli/match-markets.ts',
+      '--kalshi',
+      'no-such-file.json',
+      '--polymarket',
+      'no-such-file.json',
+    );
     expect(code).toBe(1);
     expect(out.trim().split('\n')).toEqual(['match-markets: no-such-file.json: no such file']);
   }, 30_000);

@@ -23,10 +23,18 @@ let api: ServiceProcess;
 let worker: ServiceProcess;
 
 interface Ready {
-  snapshots: Array<{ kind: string; loaded: boolean; stale: boolean; fetched_at: string | null; age_seconds: number | null }>;
+  snapshots: Array<{
+    kind: string;
+    loaded: boolean;
+    stale: boolean;
+    fetched_at: string | null;
+    age_seconds: number | null;
+  }>;
 }
-const events = async () => ((await (await fetch(`${api.base}/readyz`)).json()) as Ready).snapshots.find((s) => s.kind === 'events')!;
-const eventWidget = async () => EventWidgetPayload.parse(await (await fetch(`${api.base}/v1/widgets/event?slug=fed-december-2026`)).json());
+const events = async () =>
+  ((await (await fetch(`${api.base}/readyz`)).json()) as Ready).snapshots.find((s) => s.kind === 'events')!;
+const eventWidget = async () =>
+  EventWidgetPayload.parse(await (await fetch(`${api.base}/v1/widgets/event?slug=fed-december-2026`)).json());
 
 beforeAll(async () => {
   env = testEnv(redis.url, {
@@ -48,10 +56,14 @@ afterAll(async () => {
 
 describe('a worker whose clock runs an hour ahead', () => {
   it('is fresh while it refreshes; once killed, its snapshots are flagged after the limit by the API clock', async () => {
-    await expect.poll(async () => (await events()).loaded && !(await events()).stale, { timeout: 30_000, interval: 250 }).toBe(true);
+    await expect
+      .poll(async () => (await events()).loaded && !(await events()).stale, { timeout: 30_000, interval: 250 })
+      .toBe(true);
     // Its stamps are an hour ahead; the API counts them from when it read them, never from the future.
     expect(Date.parse((await events()).fetched_at!)).toBeLessThanOrEqual(apiClock.now());
-    expect(await scrape(env.ADMIN_PORT!, 'predictwire_snapshot_future_stamps_total{kind="events"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      await scrape(env.ADMIN_PORT!, 'predictwire_snapshot_future_stamps_total{kind="events"}'),
+    ).toBeGreaterThanOrEqual(1);
     await expect.poll(() => api.output(), { timeout: 5_000 }).toContain('snapshot stamped in the future');
 
     worker.child.kill('SIGKILL');

@@ -23,7 +23,14 @@ let profile: string;
 const external: string[] = [];
 
 beforeAll(async () => {
-  await suspend(redis.client, { operator: 'draftkings', jurisdiction: 'US-MI', surface: null, reason: 'Court order <b>2026-CV-9</b>', by: 'browser-officer', at: '2026-11-27T09:00:00.000Z' });
+  await suspend(redis.client, {
+    operator: 'draftkings',
+    jurisdiction: 'US-MI',
+    surface: null,
+    reason: 'Court order <b>2026-CV-9</b>',
+    by: 'browser-officer',
+    at: '2026-11-27T09:00:00.000Z',
+  });
   api = await spawnProcess('src/main.ts', testEnv(redis.url));
   await waitFor(`${api.base}/healthz`, (s) => s === 200, api, 60_000);
   profile = mkdtempSync(join(tmpdir(), 'pw-chromium-'));
@@ -44,7 +51,11 @@ afterAll(async () => {
 
 /** Every axe-core violation of `p`, every <details> opened so all of the page is checked. */
 async function violations(p: Page) {
-  await p.evaluate(() => document.querySelectorAll('details').forEach((d) => d.setAttribute('open', '')));
+  await p.evaluate(() =>
+    document.querySelectorAll('details').forEach((d) => {
+      d.setAttribute('open', '');
+    }),
+  );
   return axeViolations(p);
 }
 
@@ -55,7 +66,9 @@ async function open(width: number, colorScheme: 'light' | 'dark'): Promise<Page>
   const res = await p.goto(`${api.base}/compliance`);
   expect(res?.status()).toBe(200);
   expect(res?.headers()['content-type']).toBe('text/html; charset=utf-8');
-  expect(res?.headers()['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; base-uri 'none'/);
+  expect(res?.headers()['content-security-policy']).toMatch(
+    /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; base-uri 'none'/,
+  );
   return p;
 }
 
@@ -65,17 +78,23 @@ describe('GET /compliance', () => {
     const p = await open(1280, 'light');
     const text = await p.locator('main').innerText();
     // The suspension, its reason written as text, not markup.
-    expect(text).toContain('DraftKings in US-MI, every surface: since 2026-11-27T09:00:00.000Z, by browser-officer: Court order <b>2026-CV-9</b>');
+    expect(text).toContain(
+      'DraftKings in US-MI, every surface: since 2026-11-27T09:00:00.000Z, by browser-officer: Court order <b>2026-CV-9</b>',
+    );
     expect(await p.locator('main b').count()).toBe(0);
     expect(await p.locator('details').count()).toBe(matrix.jurisdictions.length);
     const michigan = p.locator('details#j-US-MI');
     await michigan.locator('summary').click();
-    expect(await michigan.innerText()).toMatch(/DraftKings: hidden for politics, economics, crypto, sports, culture \(suspended: \S+: draftkings\|US-MI\|\*\)/);
+    expect(await michigan.innerText()).toMatch(
+      /DraftKings: hidden for politics, economics, crypto, sports, culture \(suspended: \S+: draftkings\|US-MI\|\*\)/,
+    );
     // Every row, with each of its sources as a link and its review date.
     for (const row of matrix.rows) {
       const article = p.locator(`article[id="row-${row.id}"]`);
       expect(await article.locator('h4').innerText()).toBe(row.id);
-      expect(await article.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(row.sources);
+      expect(await article.locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(
+        row.sources,
+      );
       expect(await article.innerText()).toContain(row.reviewed_on);
     }
     // A row's link in a jurisdiction leads to the row.
@@ -89,20 +108,38 @@ describe('GET /compliance', () => {
     await p.close();
   }, 60_000);
 
-  it.each(['light', 'dark'] as const)('has no accessibility violation (axe-core), %s', async (scheme) => {
-    const p = await open(1280, scheme);
-    expect(await violations(p)).toEqual([]);
-    await p.close();
-  }, 60_000);
+  it.each(['light', 'dark'] as const)(
+    'has no accessibility violation (axe-core), %s',
+    async (scheme) => {
+      const p = await open(1280, scheme);
+      expect(await violations(p)).toEqual([]);
+      await p.close();
+    },
+    60_000,
+  );
 
   it('reads on a phone: one column, nothing wider than the screen, dark too', async () => {
     for (const scheme of ['light', 'dark'] as const) {
       const p = await open(375, scheme);
-      await p.evaluate(() => document.querySelectorAll('details').forEach((d) => d.setAttribute('open', '')));
-      const widths = await p.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));
+      await p.evaluate(() =>
+        document.querySelectorAll('details').forEach((d) => {
+          d.setAttribute('open', '');
+        }),
+      );
+      const widths = await p.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        screen: document.documentElement.clientWidth,
+      }));
       expect(widths.page, scheme).toBeLessThanOrEqual(widths.screen);
-      const colors = await p.evaluate(() => ({ bg: getComputedStyle(document.body).backgroundColor, fg: getComputedStyle(document.body).color }));
-      expect(colors, scheme).toEqual(scheme === 'dark' ? { bg: 'rgb(3, 7, 18)', fg: 'rgb(243, 244, 246)' } : { bg: 'rgb(249, 250, 251)', fg: 'rgb(17, 24, 39)' });
+      const colors = await p.evaluate(() => ({
+        bg: getComputedStyle(document.body).backgroundColor,
+        fg: getComputedStyle(document.body).color,
+      }));
+      expect(colors, scheme).toEqual(
+        scheme === 'dark'
+          ? { bg: 'rgb(3, 7, 18)', fg: 'rgb(243, 244, 246)' }
+          : { bg: 'rgb(249, 250, 251)', fg: 'rgb(17, 24, 39)' },
+      );
       expect(await violations(p)).toEqual([]);
       await p.close();
     }

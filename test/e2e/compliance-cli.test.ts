@@ -21,11 +21,20 @@ const redis = useRedis();
 const RULES_FILE = resolve(root, 'src/catalog/compliance/rules.json');
 const DAY = 86_400_000;
 /** The newest review date of the bundled rules. */
-const newest = Date.parse(`${BUNDLED_RULES.rows().map(({ row }) => row.reviewed_on).sort().at(-1)!}T00:00:00Z`);
+const newest = Date.parse(
+  `${BUNDLED_RULES.rows()
+    .map(({ row }) => row.reviewed_on)
+    .sort()
+    .at(-1)!}T00:00:00Z`,
+);
 
 /** The command with `env` only (no Redis unless given), on `clock` when given. */
 async function cli(args: string[], env: Record<string, string> = {}) {
-  const p = spawnTsx('src/cli/compliance.ts', args, { PATH: process.env.PATH ?? '', DATA_DIR: mkdtempSync(join(tmpdir(), 'pw-cli-')), ...env });
+  const p = spawnTsx('src/cli/compliance.ts', args, {
+    PATH: process.env.PATH ?? '',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'pw-cli-')),
+    ...env,
+  });
   return { code: await p.exit, out: p.output() };
 }
 
@@ -33,32 +42,69 @@ describe('npm run compliance', () => {
   it('--help works without Redis and lists every command', async () => {
     const { code, out } = await cli(['--help']);
     expect(code).toBe(0);
-    for (const command of ['suspend', 'resume', 'list', 'audit', 'check <file>', 'publish <file>', '--surface <category>', '--reason']) expect(out).toContain(command);
+    for (const command of [
+      'suspend',
+      'resume',
+      'list',
+      'audit',
+      'check <file>',
+      'publish <file>',
+      '--surface <category>',
+      '--reason',
+    ])
+      expect(out).toContain(command);
   }, 30_000);
 
   it.each([
-    [['suspend', '--operator', 'kalshi', '--jurisdiction', 'US-MI'], 'suspend needs --reason: every change is audited with why'],
-    [['suspend', '--operator', 'nobody', '--jurisdiction', 'US-MI', '--reason', 'x y z'], '--operator: no operator "nobody"'],
-    [['suspend', '--operator', 'kalshi', '--jurisdiction', 'GB-ENG', '--reason', 'x y z'], '--jurisdiction: not a country code or a subdivision of US or CA'],
-    [['resume', '--operator', 'kalshi', '--jurisdiction', 'US-MI', '--surface', 'horses', '--reason', 'x y z'], '--surface: Invalid option'],
+    [
+      ['suspend', '--operator', 'kalshi', '--jurisdiction', 'US-MI'],
+      'suspend needs --reason: every change is audited with why',
+    ],
+    [
+      ['suspend', '--operator', 'nobody', '--jurisdiction', 'US-MI', '--reason', 'x y z'],
+      '--operator: no operator "nobody"',
+    ],
+    [
+      ['suspend', '--operator', 'kalshi', '--jurisdiction', 'GB-ENG', '--reason', 'x y z'],
+      '--jurisdiction: not a country code or a subdivision of US or CA',
+    ],
+    [
+      ['resume', '--operator', 'kalshi', '--jurisdiction', 'US-MI', '--surface', 'horses', '--reason', 'x y z'],
+      '--surface: Invalid option',
+    ],
     [['publish', RULES_FILE], 'publish needs --reason'],
     [['delete'], 'unknown command "delete"'],
-  ])('%j is a usage error, before any Redis is asked', async (args, message) => {
-    const { code, out } = await cli(args);
-    expect(code).toBe(2);
-    expect(out.split('\n')[0]).toContain(message);
-    expect(out).toContain('usage: npm run compliance');
-  }, 30_000);
+  ])(
+    '%j is a usage error, before any Redis is asked',
+    async (args, message) => {
+      const { code, out } = await cli(args);
+      expect(code).toBe(2);
+      expect(out.split('\n')[0]).toContain(message);
+      expect(out).toContain('usage: npm run compliance');
+    },
+    30_000,
+  );
 
   it('checks a rules file: the bundled one is valid; a bad row is named; an older revision is not published', async () => {
-    expect(await cli(['check', RULES_FILE])).toEqual({ code: 0, out: `${RULES_FILE}: valid (revision ${BUNDLED_RULES.revision}, ${BUNDLED_RULES.rows().length} rows)\n` });
+    expect(await cli(['check', RULES_FILE])).toEqual({
+      code: 0,
+      out: `${RULES_FILE}: valid (revision ${BUNDLED_RULES.revision}, ${BUNDLED_RULES.rows().length} rows)\n`,
+    });
     const dir = mkdtempSync(join(tmpdir(), 'pw-rules-'));
     const bad = join(dir, 'bad.json');
     const at = rulesJson.disclosures.findIndex((d) => d.jurisdiction === 'GB');
-    writeFileSync(bad, JSON.stringify({ ...rulesJson, disclosures: rulesJson.disclosures.map((d, i) => (i === at ? { ...d, reviewed_on: '27/11/2026' } : d)) }));
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        ...rulesJson,
+        disclosures: rulesJson.disclosures.map((d, i) => (i === at ? { ...d, reviewed_on: '27/11/2026' } : d)),
+      }),
+    );
     const refused = await cli(['check', bad]);
     expect(refused.code).toBe(1);
-    expect(refused.out).toBe(`invalid ${bad}:\n  row ${rulesJson.disclosures[at]!.id} (disclosures[${at}]) reviewed_on: reviewed_on must be YYYY-MM-DD\n`);
+    expect(refused.out).toBe(
+      `invalid ${bad}:\n  row ${rulesJson.disclosures[at]!.id} (disclosures[${at}]) reviewed_on: reviewed_on must be YYYY-MM-DD\n`,
+    );
     const same = await cli(['publish', RULES_FILE, '--reason', 'again'], { REDIS_URL: redis.url });
     expect(same.code).toBe(2);
     expect(same.out).toContain(`revision ${BUNDLED_RULES.revision} is not above the release's own rules`);
@@ -72,26 +118,104 @@ describe('npm run compliance', () => {
     const all = await cli(['audit', '--json'], { REDIS_URL: redis.url, ...clock.env });
     expect(all.code, all.out).toBe(0);
     const body = JSON.parse(all.out) as { source: string; review_days: number; overdue: Array<{ id: string }> };
-    expect([body.source, body.review_days, body.overdue.map((r) => r.id)]).toEqual([`bundled rules (revision ${BUNDLED_RULES.revision})`, 30, expected]);
+    expect([body.source, body.review_days, body.overdue.map((r) => r.id)]).toEqual([
+      `bundled rules (revision ${BUNDLED_RULES.revision})`,
+      30,
+      expected,
+    ]);
     // A longer review period leaves the newest rows in it; a file is audited without Redis.
     const longer = await cli(['audit', '--file', RULES_FILE], { COMPLIANCE_REVIEW_DAYS: '45', ...clock.env });
     expect(longer.code).toBe(0);
     const listed = overdueRows(BUNDLED_RULES, clock.now(), 45);
     expect(listed.length).toBeLessThan(expected.length);
-    expect(longer.out.split('\n')[0]).toBe(`${RULES_FILE}: ${listed.length} of ${BUNDLED_RULES.rows().length} rows reviewed more than 45 days ago`);
+    expect(longer.out.split('\n')[0]).toBe(
+      `${RULES_FILE}: ${listed.length} of ${BUNDLED_RULES.rows().length} rows reviewed more than 45 days ago`,
+    );
   }, 60_000);
 
   it('suspends, lists with who, when and why, and resumes; resuming nothing says so', async () => {
     const env = { REDIS_URL: redis.url };
-    const suspended = await cli(['suspend', '--operator', 'fanduel', '--jurisdiction', 'US-MD', '--surface', 'sports', '--reason', 'Regulator letter of 2026-11-27', '--by', 'cli-officer'], env);
-    expect(suspended).toEqual({ code: 0, out: 'suspended fanduel in US-MD (sports); every API process applies it within seconds\n' });
+    const suspended = await cli(
+      [
+        'suspend',
+        '--operator',
+        'fanduel',
+        '--jurisdiction',
+        'US-MD',
+        '--surface',
+        'sports',
+        '--reason',
+        'Regulator letter of 2026-11-27',
+        '--by',
+        'cli-officer',
+      ],
+      env,
+    );
+    expect(suspended).toEqual({
+      code: 0,
+      out: 'suspended fanduel in US-MD (sports); every API process applies it within seconds\n',
+    });
     const listed = await cli(['list', '--json'], env);
-    const body = JSON.parse(listed.out) as { suspensions: Array<Record<string, unknown>>; changes: Array<Record<string, unknown>> };
-    expect(body.suspensions).toEqual([{ operator: 'fanduel', jurisdiction: 'US-MD', surface: 'sports', reason: 'Regulator letter of 2026-11-27', by: 'cli-officer', at: expect.any(String) }]);
-    expect(body.changes[0]).toMatchObject({ action: 'suspend', by: 'cli-officer', reason: 'Regulator letter of 2026-11-27', operator: 'fanduel' });
-    expect((await cli(['resume', '--operator', 'fanduel', '--jurisdiction', 'US-MD', '--surface', 'sports', '--reason', 'letter withdrawn', '--by', 'cli-officer'], env)).code).toBe(0);
-    const again = await cli(['resume', '--operator', 'fanduel', '--jurisdiction', 'US-MD', '--surface', 'sports', '--reason', 'again', '--by', 'cli-officer'], env);
-    expect(again).toEqual({ code: 1, out: 'no suspension of fanduel in US-MD (sports): see npm run compliance -- list\n' });
+    const body = JSON.parse(listed.out) as {
+      suspensions: Array<Record<string, unknown>>;
+      changes: Array<Record<string, unknown>>;
+    };
+    expect(body.suspensions).toEqual([
+      {
+        operator: 'fanduel',
+        jurisdiction: 'US-MD',
+        surface: 'sports',
+        reason: 'Regulator letter of 2026-11-27',
+        by: 'cli-officer',
+        at: expect.any(String),
+      },
+    ]);
+    expect(body.changes[0]).toMatchObject({
+      action: 'suspend',
+      by: 'cli-officer',
+      reason: 'Regulator letter of 2026-11-27',
+      operator: 'fanduel',
+    });
+    expect(
+      (
+        await cli(
+          [
+            'resume',
+            '--operator',
+            'fanduel',
+            '--jurisdiction',
+            'US-MD',
+            '--surface',
+            'sports',
+            '--reason',
+            'letter withdrawn',
+            '--by',
+            'cli-officer',
+          ],
+          env,
+        )
+      ).code,
+    ).toBe(0);
+    const again = await cli(
+      [
+        'resume',
+        '--operator',
+        'fanduel',
+        '--jurisdiction',
+        'US-MD',
+        '--surface',
+        'sports',
+        '--reason',
+        'again',
+        '--by',
+        'cli-officer',
+      ],
+      env,
+    );
+    expect(again).toEqual({
+      code: 1,
+      out: 'no suspension of fanduel in US-MD (sports): see npm run compliance -- list\n',
+    });
   }, 60_000);
 });
 
@@ -112,7 +236,12 @@ describe('the API on a clock 45 days past the newest review', () => {
     await api?.stop();
   });
 
-  const metric = async (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text())?.[1] ?? NaN);
+  const metric = async (name: string) =>
+    Number(
+      new RegExp(`^${name} (\\S+)$`, 'm').exec(
+        await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text(),
+      )?.[1] ?? NaN,
+    );
 
   it('warns at start and exports the overdue count; counts the suspensions in force', async () => {
     const overdue = overdueRows(BUNDLED_RULES, clock.now(), 30).length;
@@ -125,10 +254,26 @@ describe('the API on a clock 45 days past the newest review', () => {
     expect(warning).toMatchObject({ overdue, reviewDays: 30 });
     expect(await metric('predictwire_compliance_reviews_overdue')).toBe(overdue);
     expect(await metric('predictwire_compliance_suspensions_active')).toBe(0);
-    await suspend(redis.client, { operator: 'bet365', jurisdiction: 'GB', surface: null, reason: 'licence review', by: 'metrics-test', at: new Date(clock.now()).toISOString() });
-    await vi.waitFor(async () => expect(await metric('predictwire_compliance_suspensions_active')).toBe(1), { timeout: 5_000, interval: 50 });
+    await suspend(redis.client, {
+      operator: 'bet365',
+      jurisdiction: 'GB',
+      surface: null,
+      reason: 'licence review',
+      by: 'metrics-test',
+      at: new Date(clock.now()).toISOString(),
+    });
+    await vi.waitFor(async () => expect(await metric('predictwire_compliance_suspensions_active')).toBe(1), {
+      timeout: 5_000,
+      interval: 50,
+    });
     // Back to the real date: the newest rows are within the period again.
     clock.set(newest);
-    await vi.waitFor(async () => expect(await metric('predictwire_compliance_reviews_overdue')).toBe(overdueRows(BUNDLED_RULES, newest, 30).length), { timeout: 5_000, interval: 50 });
+    await vi.waitFor(
+      async () =>
+        expect(await metric('predictwire_compliance_reviews_overdue')).toBe(
+          overdueRows(BUNDLED_RULES, newest, 30).length,
+        ),
+      { timeout: 5_000, interval: 50 },
+    );
   }, 60_000);
 });

@@ -16,7 +16,14 @@ import WebSocket from 'ws';
 import rulesJson from '../../src/catalog/compliance/rules.json' with { type: 'json' };
 import { publishRules } from '../../src/catalog/compliance/store.js';
 import { freePort } from '../../src/process/free-port.js';
-import { BroadWidgetPayload, CatalogPayload, EventWidgetPayload, LiveMarketPayload, SpecificEventPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import {
+  BroadWidgetPayload,
+  CatalogPayload,
+  EventWidgetPayload,
+  LiveMarketPayload,
+  SpecificEventPayload,
+  SportsbookWidgetPayload,
+} from '../../src/widgets/payload-schemas.js';
 import type { CompliancePayload } from '../../src/catalog/compliance/matrix.js';
 import { answersFromEachWorker, TWO_LOGGED_WORKERS } from '../support/api-workers.js';
 import { publishTick, seedStrike } from '../support/live.js';
@@ -40,7 +47,10 @@ const WITHIN_MS = 5_000;
 async function startApi(): Promise<ServiceProcess> {
   const proc = await spawnProcess('src/main.ts', env);
   await waitFor(`${proc.base}/readyz`, (s) => s === 200, proc);
-  await vi.waitFor(() => expect(proc.output()).toContain('"msg":"api workers listening"'), { timeout: 30_000, interval: 100 });
+  await vi.waitFor(() => expect(proc.output()).toContain('"msg":"api workers listening"'), {
+    timeout: 30_000,
+    interval: 100,
+  });
   return proc;
 }
 
@@ -71,7 +81,11 @@ afterAll(async () => {
 
 /** `npm run compliance -- ...args` against this test's Redis; its exit code and output. */
 async function compliance(...args: string[]): Promise<{ code: number | null; out: string }> {
-  const p = spawnTsx('src/cli/compliance.ts', [...args, '--by', 'e2e-officer'], { PATH: process.env.PATH ?? '', REDIS_URL: redis.url, DATA_DIR: env.DATA_DIR! });
+  const p = spawnTsx('src/cli/compliance.ts', [...args, '--by', 'e2e-officer'], {
+    PATH: process.env.PATH ?? '',
+    REDIS_URL: redis.url,
+    DATA_DIR: env.DATA_DIR!,
+  });
   return { code: await p.exit, out: p.output() };
 }
 
@@ -79,14 +93,23 @@ async function compliance(...args: string[]): Promise<{ code: number | null; out
 let slug: string;
 async function pickEvent(): Promise<void> {
   const catalog = CatalogPayload.parse(await (await fetch(`${api.base}/v1/catalog`)).json());
-  const compared = (await (await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey } })).json()) as { data: { events: string[] } };
+  const compared = (await (
+    await fetch(`${api.base}/advertiser/v1/widgets/events`, {
+      headers: { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey },
+    })
+  ).json()) as { data: { events: string[] } };
   slug = catalog.events.find((e) => e.category === 'economics' && compared.data.events.includes(e.slug))!.slug;
 }
 
 /** Whether each answer of each worker shows Kalshi, per widget kind, for `geo`. */
 async function kalshiShown(geo: string): Promise<Record<string, boolean[]>> {
   const headers = { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey };
-  const each = async <T>(path: string, parse: (body: unknown) => T, shows: (p: T) => boolean, h: Record<string, string> = {}) => {
+  const each = async <T>(
+    path: string,
+    parse: (body: unknown) => T,
+    shows: (p: T) => boolean,
+    h: Record<string, string> = {},
+  ) => {
     const answers = await answersFromEachWorker(api, `${api.base}${path}`, h);
     return [...answers.values()].map((a) => {
       expect(a.status, `${path}: ${a.body}`).toBe(200);
@@ -94,22 +117,71 @@ async function kalshiShown(geo: string): Promise<Record<string, boolean[]>> {
     });
   };
   const broad = (p: BroadWidgetPayload) => p.operators.some((o) => o.operator_name === 'Kalshi');
-  const event = (p: EventWidgetPayload) => p.outcomes.some((o) => o.comparison_pool.some((c) => c.operator_id === 'kalshi'));
+  const event = (p: EventWidgetPayload) =>
+    p.outcomes.some((o) => o.comparison_pool.some((c) => c.operator_id === 'kalshi'));
   const book = (p: SportsbookWidgetPayload) => p.odds_matrix.operators.some((o) => o.name === 'Kalshi');
   const live = (p: LiveMarketPayload) => p.providers_pool.some((o) => o.operator_id === 'kalshi');
   return {
     broad: await each(`/v1/widgets/broad?limit=50&fallback_geo=${geo}`, (b) => BroadWidgetPayload.parse(b), broad),
     event: await each(`/v1/widgets/event?slug=${slug}&fallback_geo=${geo}`, (b) => EventWidgetPayload.parse(b), event),
-    sportsbook: await each(`/v1/widgets/sportsbook?league=NBA&fallback_geo=${geo}`, (b) => SportsbookWidgetPayload.parse(b), book),
-    live: await each(`/v1/widgets/live-market?asset=BTC&horizon_minutes=15&fallback_geo=${geo}`, (b) => LiveMarketPayload.parse(b), live),
-    advertiserBroad: await each(`/advertiser/v1/widgets/broad?limit=50&geo=${geo}`, (b) => BroadWidgetPayload.parse(b), broad, headers),
-    advertiserEvent: await each(`/advertiser/v1/widgets/event?slug=${slug}&geo=${geo}`, (b) => EventWidgetPayload.parse(b), event, headers),
-    advertiserSportsbook: await each(`/advertiser/v1/widgets/sportsbook?league=NBA&geo=${geo}`, (b) => SportsbookWidgetPayload.parse(b), book, headers),
-    advertiserLive: await each(`/advertiser/v1/widgets/live-market?asset=BTC&horizon_minutes=15&geo=${geo}`, (b) => LiveMarketPayload.parse(b), live, headers),
-    advertiserComparison: await each(`/advertiser/v1/widgets/specific/${slug}?geo=${geo}`, (b) => SpecificEventPayload.parse(b), (p) => p.data.operators.operatorA.allowed_in_geo, headers),
+    sportsbook: await each(
+      `/v1/widgets/sportsbook?league=NBA&fallback_geo=${geo}`,
+      (b) => SportsbookWidgetPayload.parse(b),
+      book,
+    ),
+    live: await each(
+      `/v1/widgets/live-market?asset=BTC&horizon_minutes=15&fallback_geo=${geo}`,
+      (b) => LiveMarketPayload.parse(b),
+      live,
+    ),
+    advertiserBroad: await each(
+      `/advertiser/v1/widgets/broad?limit=50&geo=${geo}`,
+      (b) => BroadWidgetPayload.parse(b),
+      broad,
+      headers,
+    ),
+    advertiserEvent: await each(
+      `/advertiser/v1/widgets/event?slug=${slug}&geo=${geo}`,
+      (b) => EventWidgetPayload.parse(b),
+      event,
+      headers,
+    ),
+    advertiserSportsbook: await each(
+      `/advertiser/v1/widgets/sportsbook?league=NBA&geo=${geo}`,
+      (b) => SportsbookWidgetPayload.parse(b),
+      book,
+      headers,
+    ),
+    advertiserLive: await each(
+      `/advertiser/v1/widgets/live-market?asset=BTC&horizon_minutes=15&geo=${geo}`,
+      (b) => LiveMarketPayload.parse(b),
+      live,
+      headers,
+    ),
+    advertiserComparison: await each(
+      `/advertiser/v1/widgets/specific/${slug}?geo=${geo}`,
+      (b) => SpecificEventPayload.parse(b),
+      (p) => p.data.operators.operatorA.allowed_in_geo,
+      headers,
+    ),
   };
 }
-const everywhere = (value: boolean) => expect.objectContaining(Object.fromEntries(['broad', 'event', 'sportsbook', 'live', 'advertiserBroad', 'advertiserEvent', 'advertiserSportsbook', 'advertiserLive', 'advertiserComparison'].map((k) => [k, [value, value]])));
+const everywhere = (value: boolean) =>
+  expect.objectContaining(
+    Object.fromEntries(
+      [
+        'broad',
+        'event',
+        'sportsbook',
+        'live',
+        'advertiserBroad',
+        'advertiserEvent',
+        'advertiserSportsbook',
+        'advertiserLive',
+        'advertiserComparison',
+      ].map((k) => [k, [value, value]]),
+    ),
+  );
 
 /** WebSocket subscribers in New Jersey on both workers, keeping the last frame of each topic. */
 interface Subscriber {
@@ -117,7 +189,10 @@ interface Subscriber {
   last: Map<string, { data: unknown }>;
 }
 const metrics = async () => (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text();
-const perWorker = (text: string) => [...text.matchAll(/^predictwire_api_worker_ws_connections\{worker="(\d+)"\} (\d+)$/gm)].filter((m) => Number(m[2]) > 0).map((m) => m[1]);
+const perWorker = (text: string) =>
+  [...text.matchAll(/^predictwire_api_worker_ws_connections\{worker="(\d+)"\} (\d+)$/gm)]
+    .filter((m) => Number(m[2]) > 0)
+    .map((m) => m[1]);
 
 async function subscribers(topics: string[]): Promise<Subscriber[]> {
   const subs: Subscriber[] = [];
@@ -139,12 +214,21 @@ async function subscribers(topics: string[]): Promise<Subscriber[]> {
 }
 const pushedKalshi = (subs: Subscriber[], eventTopic: string) =>
   subs.map((s) => [
-    EventWidgetPayload.parse(s.last.get(eventTopic)!.data).outcomes.some((o) => o.comparison_pool.some((c) => c.operator_id === 'kalshi')),
-    LiveMarketPayload.parse(s.last.get('live-market:BTC:15')!.data).providers_pool.some((p) => p.operator_id === 'kalshi'),
+    EventWidgetPayload.parse(s.last.get(eventTopic)!.data).outcomes.some((o) =>
+      o.comparison_pool.some((c) => c.operator_id === 'kalshi'),
+    ),
+    LiveMarketPayload.parse(s.last.get('live-market:BTC:15')!.data).providers_pool.some(
+      (p) => p.operator_id === 'kalshi',
+    ),
   ]);
 
 /** Polls `probe` until `accept`, within `ms` of `since`; fails with the last value otherwise. */
-async function within<T>(since: number, ms: number, probe: () => Promise<T> | T, accept: (v: T) => boolean): Promise<T> {
+async function within<T>(
+  since: number,
+  ms: number,
+  probe: () => Promise<T> | T,
+  accept: (v: T) => boolean,
+): Promise<T> {
   let last: T;
   do {
     last = await probe();
@@ -159,23 +243,53 @@ describe('suspend and resume, on every API process', () => {
     await pickEvent();
     const eventTopic = `event:${slug}`;
     // Before: Kalshi everywhere in New Jersey, on both workers, over REST and WebSocket.
-    await vi.waitFor(async () => expect(await kalshiShown(HERE)).toEqual(everywhere(true)), { timeout: 15_000, interval: 200 });
+    await vi.waitFor(async () => expect(await kalshiShown(HERE)).toEqual(everywhere(true)), {
+      timeout: 15_000,
+      interval: 200,
+    });
     const subs = await subscribers([eventTopic, 'live-market:BTC:15']);
     expect(pushedKalshi(subs, eventTopic).flat().every(Boolean)).toBe(true);
     // A click link issued now, for New Jersey.
-    const before = EventWidgetPayload.parse(await (await fetch(`${api.base}/v1/widgets/event?slug=${slug}&fallback_geo=${HERE}`)).json());
+    const before = EventWidgetPayload.parse(
+      await (await fetch(`${api.base}/v1/widgets/event?slug=${slug}&fallback_geo=${HERE}`)).json(),
+    );
     const link = before.outcomes.flatMap((o) => o.comparison_pool).find((c) => c.operator_id === 'kalshi')!.deep_link;
-    const landing = await answersFromEachWorker(api, link, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0' });
+    const landing = await answersFromEachWorker(api, link, {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0',
+    });
     for (const a of landing.values()) expect([a.status, new URL(a.location!).hostname]).toEqual([302, 'kalshi.com']);
 
-    const suspended = await compliance('suspend', '--operator', 'kalshi', '--jurisdiction', HERE, '--reason', 'Court order 2026-CV-123');
+    const suspended = await compliance(
+      'suspend',
+      '--operator',
+      'kalshi',
+      '--jurisdiction',
+      HERE,
+      '--reason',
+      'Court order 2026-CV-123',
+    );
     expect(suspended, suspended.out).toMatchObject({ code: 0 });
     const at = Date.now();
     // Within 5 seconds: no widget kind, advertiser answer or push from either worker shows Kalshi there.
-    await within(at, WITHIN_MS, () => kalshiShown(HERE), (v) => Object.values(v).flat().every((x) => !x));
-    await within(at, WITHIN_MS, () => pushedKalshi(subs, eventTopic), (v) => v.flat().every((x) => !x));
+    await within(
+      at,
+      WITHIN_MS,
+      () => kalshiShown(HERE),
+      (v) =>
+        Object.values(v)
+          .flat()
+          .every((x) => !x),
+    );
+    await within(
+      at,
+      WITHIN_MS,
+      () => pushedKalshi(subs, eventTopic),
+      (v) => v.flat().every((x) => !x),
+    );
     // The old link lands on the neutral page on both workers, never on the operator.
-    const after = await answersFromEachWorker(api, link, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0' });
+    const after = await answersFromEachWorker(api, link, {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0',
+    });
     for (const a of after.values()) {
       expect([a.status, a.location]).toEqual([200, undefined]);
       expect(a.body).toContain('No longer available here');
@@ -197,19 +311,49 @@ describe('suspend and resume, on every API process', () => {
     expect(await kalshiShown(HERE)).toEqual(everywhere(false));
     expect(await kalshiShown(ELSEWHERE)).toEqual(everywhere(true));
 
-    const resumed = await compliance('resume', '--operator', 'kalshi', '--jurisdiction', HERE, '--reason', 'Order stayed on appeal');
+    const resumed = await compliance(
+      'resume',
+      '--operator',
+      'kalshi',
+      '--jurisdiction',
+      HERE,
+      '--reason',
+      'Order stayed on appeal',
+    );
     expect(resumed, resumed.out).toMatchObject({ code: 0 });
     const back = Date.now();
-    await within(back, WITHIN_MS, () => kalshiShown(HERE), (v) => Object.values(v).flat().every(Boolean));
-    const relanded = await answersFromEachWorker(api, link, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0' });
+    await within(
+      back,
+      WITHIN_MS,
+      () => kalshiShown(HERE),
+      (v) => Object.values(v).flat().every(Boolean),
+    );
+    const relanded = await answersFromEachWorker(api, link, {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0',
+    });
     for (const a of relanded.values()) expect(a.status).toBe(302);
   }, 180_000);
 
-  it('a suspension of the sports surface drops Kalshi\'s sports lines and keeps its Fed contracts', async () => {
-    const done = await compliance('suspend', '--operator', 'kalshi', '--jurisdiction', HERE, '--surface', 'sports', '--reason', 'Sports contracts enjoined');
+  it("a suspension of the sports surface drops Kalshi's sports lines and keeps its Fed contracts", async () => {
+    const done = await compliance(
+      'suspend',
+      '--operator',
+      'kalshi',
+      '--jurisdiction',
+      HERE,
+      '--surface',
+      'sports',
+      '--reason',
+      'Sports contracts enjoined',
+    );
     expect(done, done.out).toMatchObject({ code: 0 });
     const at = Date.now();
-    await within(at, WITHIN_MS, () => kalshiShown(HERE), (v) => v.sportsbook!.every((x) => !x) && v.broad!.every((x) => !x));
+    await within(
+      at,
+      WITHIN_MS,
+      () => kalshiShown(HERE),
+      (v) => v.sportsbook!.every((x) => !x) && v.broad!.every((x) => !x),
+    );
     const now = await kalshiShown(HERE);
     // the economics event and the crypto live market keep Kalshi; the broad widget presents it as a whole, so not there
     expect([now.event, now.live, now.advertiserComparison, now.advertiserSportsbook]).toEqual([
@@ -218,12 +362,30 @@ describe('suspend and resume, on every API process', () => {
       [true, true],
       [false, false],
     ]);
-    expect((await compliance('resume', '--operator', 'kalshi', '--jurisdiction', HERE, '--surface', 'sports', '--reason', 'lifted')).code).toBe(0);
+    expect(
+      (
+        await compliance(
+          'resume',
+          '--operator',
+          'kalshi',
+          '--jurisdiction',
+          HERE,
+          '--surface',
+          'sports',
+          '--reason',
+          'lifted',
+        )
+      ).code,
+    ).toBe(0);
   }, 120_000);
 });
 
 describe('a rules document with a bad row', () => {
-  const bad = { ...rulesJson, revision: rulesJson.revision + 1, allow: rulesJson.allow.map((r) => (r.operator === 'betfair' ? { ...r, jurisdictions: ['GB', 'UK'] } : r)) };
+  const bad = {
+    ...rulesJson,
+    revision: rulesJson.revision + 1,
+    allow: rulesJson.allow.map((r) => (r.operator === 'betfair' ? { ...r, jurisdictions: ['GB', 'UK'] } : r)),
+  };
   const at = rulesJson.allow.findIndex((r) => r.operator === 'betfair');
   const problem = `row ${rulesJson.allow[at]!.id} (allow[${at}]) jurisdictions.1: not a country code or a subdivision of US or CA`;
 
@@ -239,7 +401,14 @@ describe('a rules document with a bad row', () => {
   it('that reaches Redis anyway is refused by every process, which keeps serving its rules and says so', async () => {
     const client = new Redis(redis.url);
     try {
-      await publishRules(client, JSON.stringify(bad), bad.revision, 'someone', 'written around the command', new Date().toISOString());
+      await publishRules(
+        client,
+        JSON.stringify(bad),
+        bad.revision,
+        'someone',
+        'written around the command',
+        new Date().toISOString(),
+      );
     } finally {
       client.disconnect();
     }
@@ -256,7 +425,9 @@ describe('a rules document with a bad row', () => {
     );
     expect(api.output()).toContain(problem);
     // Still serving the rules in force: Betfair in GB.
-    const gb = BroadWidgetPayload.parse(await (await fetch(`${api.base}/v1/widgets/broad?limit=50&fallback_geo=GB`)).json());
+    const gb = BroadWidgetPayload.parse(
+      await (await fetch(`${api.base}/v1/widgets/broad?limit=50&fallback_geo=GB`)).json(),
+    );
     expect(gb.operators.map((o) => o.operator_name)).toContain('Betfair Exchange');
   }, 60_000);
 });

@@ -56,7 +56,11 @@ afterAll(async () => {
   await Promise.all([api?.stop(), proxied?.stop(), worker?.stop()]);
 });
 
-async function json(path: string, headers: Record<string, string> = {}, base = api.base): Promise<{ body: unknown; cacheControl: string | null; vary: string | null }> {
+async function json(
+  path: string,
+  headers: Record<string, string> = {},
+  base = api.base,
+): Promise<{ body: unknown; cacheControl: string | null; vary: string | null }> {
   const res = await fetch(`${base}${path}`, { headers });
   expect(res.status, path).toBe(200);
   return { body: await res.json(), cacheControl: res.headers.get('cache-control'), vary: res.headers.get('vary') };
@@ -68,7 +72,10 @@ async function eventSlugs(): Promise<string[]> {
 }
 
 const publishTick = (asset: Tick['asset'], price: number) =>
-  redis.client.publish(ticksChannel(asset), JSON.stringify({ asset, price, ts: new Date().toISOString(), source: 'test' } satisfies Tick));
+  redis.client.publish(
+    ticksChannel(asset),
+    JSON.stringify({ asset, price, ts: new Date().toISOString(), source: 'test' } satisfies Tick),
+  );
 
 /** Every operator id a widget of each class shows for `query` (fallback_geo or geo), plus the bodies. */
 async function allWidgets(query: string, headers: Record<string, string> = {}, base = api.base, prefix = '') {
@@ -112,45 +119,63 @@ describe('every widget class, per visitor jurisdiction (fallback_geo from loopba
     await seedStrike(redis.client, 'BTC', 15, 97_000);
     await publishTick('BTC', 97_000);
     const deadline = Date.now() + 5_000;
-    const status = async () => LiveMarketPayload.parse((await json('/v1/widgets/live-market?asset=BTC&horizon_minutes=15&fallback_geo=US-NJ')).body).market_status;
+    const status = async () =>
+      LiveMarketPayload.parse(
+        (await json('/v1/widgets/live-market?asset=BTC&horizon_minutes=15&fallback_geo=US-NJ')).body,
+      ).market_status;
     while ((await status()) !== 'open' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     expect(await status()).toBe('open');
   });
 
-  it.each(JURISDICTIONS)('%s: only operators allowed there, resolved_geo and resolved_region say so, private caching', async (code) => {
-    const w = await allWidgets(`fallback_geo=${code}`);
-    expect(w.geos).toEqual(Array(4).fill(code.slice(0, 2)));
-    expect(w.regions).toEqual(Array(4).fill(code.length > 2 ? code : null));
-    for (const cc of w.cacheControl) expect(cc).toMatch(/^private, max-age=\d+$/);
-    for (const [widget, ids] of Object.entries(w.shown)) {
-      for (const id of ids) expect(mayShow(id, code, w.surfaces[widget as keyof typeof w.surfaces]), `${widget} shows ${id} in ${code}`).toBe(true);
-    }
-    // disclosures exactly where an operator is shown
-    const bodies = [w.bodies.broad, w.bodies.event, w.bodies.sportsbook, w.bodies.live];
-    const counts = Object.values(w.shown).map((ids) => ids.length);
-    bodies.forEach((b, i) => expect(b.disclosures === null, `${code} widget ${i}`).toBe(counts[i] === 0));
-    if (code === 'US-NJ') {
-      // full widgets, with New Jersey's disclosures
-      expect(w.shown.broad.length).toBeGreaterThan(3);
-      expect(w.shown.sportsbook.length).toBeGreaterThan(3);
-      expect(w.shown.live).toEqual(['kalshi']);
-      expect(w.bodies.sportsbook.disclosures).toMatchObject({ min_age: 21, ad_label: 'Advertisement', responsible_gambling: { phone: '1-800-GAMBLER' } });
-      // every sportsbook row links out through a signed click link for New Jersey
-      for (const o of w.bodies.sportsbook.odds_matrix.operators) expect(new URL(o.routing.web_url).searchParams.get('c')).toBe('US-NJ');
-    }
-    // no online sports betting in Texas; British Columbia's only lawful site is the Crown's
-    if (code === 'US-TX') expect(w.shown.sportsbook.filter((id) => operatorKind(id) === 'sportsbook')).toEqual([]);
-    // deny by default: an unknown US region, and countries no rule lists, show nothing at all
-    if (['US', 'CA-BC', 'DE', 'FR', 'AU', 'IN', 'JP', 'CN'].includes(code)) {
-      for (const ids of Object.values(w.shown)) expect(ids, code).toEqual([]);
-    }
-    if (code === 'CA-ON' || code === 'BR' || code === 'ES') {
-      expect(w.shown.broad.length).toBeGreaterThan(0);
-      for (const o of w.bodies.broad.operators) expect([o.incentives.promo_text, o.incentives.promo_code, o.incentives.promo_terms]).toEqual(['', '', '']);
-      for (const c of w.bodies.event.outcomes.flatMap((o) => o.comparison_pool)) expect(c.promo_applied).toBeUndefined();
-      for (const p of w.bodies.live.providers_pool) expect(p.incentives.coupon_value).toBe('');
-    }
-  });
+  it.each(JURISDICTIONS)(
+    '%s: only operators allowed there, resolved_geo and resolved_region say so, private caching',
+    async (code) => {
+      const w = await allWidgets(`fallback_geo=${code}`);
+      expect(w.geos).toEqual(Array(4).fill(code.slice(0, 2)));
+      expect(w.regions).toEqual(Array(4).fill(code.length > 2 ? code : null));
+      for (const cc of w.cacheControl) expect(cc).toMatch(/^private, max-age=\d+$/);
+      for (const [widget, ids] of Object.entries(w.shown)) {
+        for (const id of ids)
+          expect(
+            mayShow(id, code, w.surfaces[widget as keyof typeof w.surfaces]),
+            `${widget} shows ${id} in ${code}`,
+          ).toBe(true);
+      }
+      // disclosures exactly where an operator is shown
+      const bodies = [w.bodies.broad, w.bodies.event, w.bodies.sportsbook, w.bodies.live];
+      const counts = Object.values(w.shown).map((ids) => ids.length);
+      for (const [i, b] of bodies.entries())
+        expect(b.disclosures === null, `${code} widget ${i}`).toBe(counts[i] === 0);
+      if (code === 'US-NJ') {
+        // full widgets, with New Jersey's disclosures
+        expect(w.shown.broad.length).toBeGreaterThan(3);
+        expect(w.shown.sportsbook.length).toBeGreaterThan(3);
+        expect(w.shown.live).toEqual(['kalshi']);
+        expect(w.bodies.sportsbook.disclosures).toMatchObject({
+          min_age: 21,
+          ad_label: 'Advertisement',
+          responsible_gambling: { phone: '1-800-GAMBLER' },
+        });
+        // every sportsbook row links out through a signed click link for New Jersey
+        for (const o of w.bodies.sportsbook.odds_matrix.operators)
+          expect(new URL(o.routing.web_url).searchParams.get('c')).toBe('US-NJ');
+      }
+      // no online sports betting in Texas; British Columbia's only lawful site is the Crown's
+      if (code === 'US-TX') expect(w.shown.sportsbook.filter((id) => operatorKind(id) === 'sportsbook')).toEqual([]);
+      // deny by default: an unknown US region, and countries no rule lists, show nothing at all
+      if (['US', 'CA-BC', 'DE', 'FR', 'AU', 'IN', 'JP', 'CN'].includes(code)) {
+        for (const ids of Object.values(w.shown)) expect(ids, code).toEqual([]);
+      }
+      if (code === 'CA-ON' || code === 'BR' || code === 'ES') {
+        expect(w.shown.broad.length).toBeGreaterThan(0);
+        for (const o of w.bodies.broad.operators)
+          expect([o.incentives.promo_text, o.incentives.promo_code, o.incentives.promo_terms]).toEqual(['', '', '']);
+        for (const c of w.bodies.event.outcomes.flatMap((o) => o.comparison_pool))
+          expect(c.promo_applied).toBeUndefined();
+        for (const p of w.bodies.live.providers_pool) expect(p.incentives.coupon_value).toBe('');
+      }
+    },
+  );
 
   it('a New Jersey visitor gets US offers with their terms; GB and BR visitors never see a US-dollar offer', async () => {
     const us = BroadWidgetPayload.parse((await json('/v1/widgets/broad?limit=50&fallback_geo=US-NJ')).body);
@@ -162,7 +187,8 @@ describe('every widget class, per visitor jurisdiction (fallback_geo from loopba
     }
     for (const country of ['GB', 'BR']) {
       const body = BroadWidgetPayload.parse((await json(`/v1/widgets/broad?limit=50&fallback_geo=${country}`)).body);
-      for (const o of body.operators) expect(o.incentives.promo_text, `${country} ${o.operator_name}`).not.toContain('$');
+      for (const o of body.operators)
+        expect(o.incentives.promo_text, `${country} ${o.operator_name}`).not.toContain('$');
     }
   });
 });
@@ -170,19 +196,26 @@ describe('every widget class, per visitor jurisdiction (fallback_geo from loopba
 const operatorKind = (id: string) => OPERATORS.find((op) => op.id === id)!.kind;
 
 describe('the region chain: a trusted CDN header, else the IP database, else fallback_geo', () => {
-  it("X-Forwarded-For of a US address is placed in its state by the IP database", async () => {
+  it('X-Forwarded-For of a US address is placed in its state by the IP database', async () => {
     const w = await allWidgets('fallback_geo=JP', { 'x-forwarded-for': US_ADDRESS }, proxied.base);
     expect(w.geos).toEqual(Array(4).fill('US'));
     expect(w.regions).toEqual(Array(4).fill(usAddressJurisdiction));
-    for (const [widget, ids] of Object.entries(w.shown)) for (const id of ids) expect(mayShow(id, usAddressJurisdiction, w.surfaces[widget as keyof typeof w.surfaces])).toBe(true);
+    for (const [widget, ids] of Object.entries(w.shown))
+      for (const id of ids)
+        expect(mayShow(id, usAddressJurisdiction, w.surfaces[widget as keyof typeof w.surfaces])).toBe(true);
   });
 
   it("a trusted CDN's geo headers win over the address; an unknown region shows the whole country's view", async () => {
-    const ontario = await allWidgets('fallback_geo=JP', { 'x-forwarded-for': US_ADDRESS, 'cf-ipcountry': 'CA', 'cf-region-code': 'ON' }, proxied.base);
+    const ontario = await allWidgets(
+      'fallback_geo=JP',
+      { 'x-forwarded-for': US_ADDRESS, 'cf-ipcountry': 'CA', 'cf-region-code': 'ON' },
+      proxied.base,
+    );
     expect(ontario.regions).toEqual(Array(4).fill('CA-ON'));
     expect(ontario.shown.broad.sort()).toEqual(['betmgm', 'fanduel']);
     // Placed by the CDN's headers: a shared cache may keep each body, keyed on those headers.
-    for (const cc of ontario.cacheControl) expect(cc).toMatch(/^public, max-age=\d+, s-maxage=\d+, stale-while-revalidate=\d+, stale-if-error=\d+$/);
+    for (const cc of ontario.cacheControl)
+      expect(cc).toMatch(/^public, max-age=\d+, s-maxage=\d+, stale-while-revalidate=\d+, stale-if-error=\d+$/);
     expect(ontario.vary).toEqual([
       'cf-ipcountry, cf-region-code, Accept-Language, X-Advertiser-Id, Accept-Encoding',
       ...Array(3).fill('cf-ipcountry, cf-region-code, X-Advertiser-Id, Accept-Encoding'),
@@ -207,7 +240,7 @@ describe('the region chain: a trusted CDN header, else the IP database, else fal
   });
 });
 
-describe('advertiser endpoints take the viewer jurisdiction as geo, never the caller\'s', () => {
+describe("advertiser endpoints take the viewer jurisdiction as geo, never the caller's", () => {
   it('widgets filter by geo, not by the calling server', async () => {
     const w = await allWidgets('geo=IN&fallback_geo=US-NJ', adv(), api.base, '/advertiser');
     expect(w.geos).toEqual(['IN', 'IN', 'IN', 'IN']);
@@ -224,7 +257,7 @@ describe('advertiser endpoints take the viewer jurisdiction as geo, never the ca
     expect(pub.regions).toEqual(Array(4).fill('US-NJ'));
   });
 
-  it('without geo, or with geo=ZZ, the viewer is unknown: nothing that takes stakes, whatever the server\'s address', async () => {
+  it("without geo, or with geo=ZZ, the viewer is unknown: nothing that takes stakes, whatever the server's address", async () => {
     // the calling server sits behind a trusted proxy with a US address: that says nothing of its visitors
     for (const query of ['', 'geo=ZZ', 'fallback_geo=US-NJ']) {
       const w = await allWidgets(query, { ...adv(), 'x-forwarded-for': US_ADDRESS }, proxied.base, '/advertiser');
@@ -237,7 +270,9 @@ describe('advertiser endpoints take the viewer jurisdiction as geo, never the ca
   it('the A/B comparison says whether A and B may be shown for the geo', async () => {
     const [slug] = await eventSlugs();
     const flags = async (geo: string | undefined) => {
-      const body = SpecificEventPayload.parse((await json(`/advertiser/v1/widgets/specific/${slug}${geo ? `?geo=${geo}` : ''}`, adv())).body);
+      const body = SpecificEventPayload.parse(
+        (await json(`/advertiser/v1/widgets/specific/${slug}${geo ? `?geo=${geo}` : ''}`, adv())).body,
+      );
       expect(body.data.resolved_geo).toBe((geo ?? 'ZZ').slice(0, 2));
       return [body.data.operators.operatorA.allowed_in_geo, body.data.operators.operatorB.allowed_in_geo];
     };
@@ -269,12 +304,15 @@ describe('clicks land on the site licensed where the visitor is', () => {
     const body = BroadWidgetPayload.parse((await json(`/v1/widgets/broad?limit=50&fallback_geo=${code}`)).body);
     const row = body.operators.find((o) => idByName.get(o.operator_name) === operatorId);
     expect(row, `${operatorId} in ${code}`).toBeDefined();
-    const res = await fetch(row!.routing.web_url.replace(/^https?:\/\/[^/]+/, api.base), { redirect: 'manual', headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130' } });
+    const res = await fetch(row!.routing.web_url.replace(/^https?:\/\/[^/]+/, api.base), {
+      redirect: 'manual',
+      headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130' },
+    });
     expect(res.status).toBe(302);
     return new URL(res.headers.get('location')!);
   }
 
-  it('BR, GB and CA-ON visitors reach that jurisdiction\'s licensed site', async () => {
+  it("BR, GB and CA-ON visitors reach that jurisdiction's licensed site", async () => {
     expect((await landing('BR', 'bet365')).host).toBe('www.bet365.bet.br');
     expect((await landing('GB', 'betmgm')).host).toBe('www.betmgm.co.uk');
     expect((await landing('GB', 'bet365')).host).toBe('www.bet365.com');
@@ -288,11 +326,17 @@ describe('clicks land on the site licensed where the visitor is', () => {
 });
 
 describe('WebSocket topics respect the subscriber jurisdiction (resolved at upgrade)', () => {
-  async function firstFrame(url: string, topic: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  async function firstFrame(
+    url: string,
+    topic: string,
+    headers: Record<string, string> = {},
+  ): Promise<Record<string, unknown>> {
     const ws = new WebSocket(url, { headers });
     try {
       await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-      const frame = new Promise<Record<string, unknown>>((resolve) => ws.on('message', (d) => resolve(JSON.parse(d.toString()) as Record<string, unknown>)));
+      const frame = new Promise<Record<string, unknown>>((resolve) =>
+        ws.on('message', (d) => resolve(JSON.parse(d.toString()) as Record<string, unknown>)),
+      );
       ws.send(JSON.stringify({ op: 'subscribe', topic }));
       return await frame;
     } finally {
@@ -313,19 +357,25 @@ describe('WebSocket topics respect the subscriber jurisdiction (resolved at upgr
       expect(live.topic).toBe('live-market:BTC:15');
       const l = LiveMarketPayload.parse(live.data);
       expect(codeOf(l.resolved_geo, l.resolved_region)).toBe(country);
-      for (const p of l.providers_pool) expect(mayShow(p.operator_id, country, 'crypto'), `${country} ${p.operator_id}`).toBe(true);
+      for (const p of l.providers_pool)
+        expect(mayShow(p.operator_id, country, 'crypto'), `${country} ${p.operator_id}`).toBe(true);
       const event = await firstFrame(url, `event:${slug}`, headers);
       expect(event.topic).toBe(`event:${slug}`);
       const e = EventWidgetPayload.parse(event.data);
       expect(codeOf(e.resolved_geo, e.resolved_region)).toBe(country);
-      const category = CatalogPayload.parse((await json('/v1/catalog')).body).events.find((x) => x.slug === slug)!.category;
-      for (const c of e.outcomes.flatMap((o) => o.comparison_pool)) expect(mayShow(c.operator_id, country, category)).toBe(true);
+      const category = CatalogPayload.parse((await json('/v1/catalog')).body).events.find(
+        (x) => x.slug === slug,
+      )!.category;
+      for (const c of e.outcomes.flatMap((o) => o.comparison_pool))
+        expect(mayShow(c.operator_id, country, category)).toBe(true);
     }
   });
 
   it('refuses a bad fallback_geo at upgrade with a 400', async () => {
     const ws = new WebSocket(`${wsBase(api)}?fallback_geo=gb`);
-    const status = await new Promise<number>((resolve) => ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)));
+    const status = await new Promise<number>((resolve) =>
+      ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)),
+    );
     expect(status).toBe(400);
   });
 });

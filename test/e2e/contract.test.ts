@@ -29,7 +29,8 @@ afterAll(async () => {
   await Promise.all([api?.stop(), worker?.stop()]);
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(`${api.base}${path}`, { headers, redirect: 'manual' });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${api.base}${path}`, { headers, redirect: 'manual' });
 
 describe('/v1/openapi.json', () => {
   it('is a valid OpenAPI 3.1 document, the one the tests check answers against, cacheable with an ETag', async () => {
@@ -50,7 +51,9 @@ describe('/v1/openapi.json', () => {
     const doc = openApiDocument();
     for (const path of Object.keys(doc.paths)) {
       const res = await get(path.replace('{event_slug}', 'no-such-event'));
-      const body = res.headers.get('content-type')?.startsWith('application/problem+json') ? ((await res.json()) as { detail: string }) : undefined;
+      const body = res.headers.get('content-type')?.startsWith('application/problem+json')
+        ? ((await res.json()) as { detail: string })
+        : undefined;
       expect(body?.detail ?? '', path).not.toMatch(/^No route/);
     }
   });
@@ -65,7 +68,9 @@ describe('/v1/ws', () => {
     const body = (await res.json()) as { code: string; detail: string };
     expect(body.code).toBe('upgrade_required');
     expect(body.detail).toMatch(/WebSocket client/);
-    expect(Object.keys((openApiDocument().paths['/v1/ws'] as { get: { responses: object } }).get.responses)).toContain('426');
+    expect(Object.keys((openApiDocument().paths['/v1/ws'] as { get: { responses: object } }).get.responses)).toContain(
+      '426',
+    );
     // With a trailing slash, as every path: refused the same way, and opened by a WebSocket client.
     expect((await get('/v1/ws/')).status).toBe(426);
     const ws = await openWebSocket(`${api.base.replace('http', 'ws')}/v1/ws/?fallback_geo=US`);
@@ -73,12 +78,16 @@ describe('/v1/ws', () => {
     (ws as WebSocket).close();
   });
 
-  it('refuses a bad upgrade with a problem under the caller\'s request id, or one of ours', async () => {
+  it("refuses a bad upgrade with a problem under the caller's request id, or one of ours", async () => {
     const url = `${api.base.replace('http', 'ws')}/v1/ws?fallback_geo=xx`;
     const theirs = await refusedUpgrade(url, { 'x-request-id': 'widget-42' });
     expect(theirs.status).toBe(400);
     expect(theirs.headers['x-request-id']).toBe('widget-42');
-    expect(JSON.parse(theirs.body)).toMatchObject({ code: 'invalid_parameter', errors: [{ param: 'fallback_geo' }], request_id: 'widget-42' });
+    expect(JSON.parse(theirs.body)).toMatchObject({
+      code: 'invalid_parameter',
+      errors: [{ param: 'fallback_geo' }],
+      request_id: 'widget-42',
+    });
     const ours = await refusedUpgrade(url, { 'x-request-id': 'not valid!' });
     const id = ours.headers['x-request-id'];
     expect(id).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
@@ -91,16 +100,27 @@ describe('/v1/ws', () => {
     ws.on('message', (d) => frames.push(JSON.parse(d.toString())));
     await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
     const slug = CatalogPayload.parse(await (await get('/v1/catalog')).json()).events[0]!.slug;
-    for (const msg of [{ op: 'subscribe', topic: 'live-market:BTC:5' }, { op: 'subscribe', topic: `event:${slug}` }, { op: 'subscribe', topic: 'nope' }]) {
+    for (const msg of [
+      { op: 'subscribe', topic: 'live-market:BTC:5' },
+      { op: 'subscribe', topic: `event:${slug}` },
+      { op: 'subscribe', topic: 'nope' },
+    ]) {
       ws.send(JSON.stringify(msg));
     }
     ws.send('not json');
     await expect.poll(() => frames.length, { timeout: 5_000, interval: 20 }).toBeGreaterThanOrEqual(4);
     ws.close();
     expect(frames.map(frameViolation)).toEqual(frames.map(() => undefined));
-    expect(frames.filter((f) => (f as { op?: string }).op === 'error').map((f) => (f as { code: string }).code).sort()).toEqual(['bad_request', 'unknown_topic']);
+    expect(
+      frames
+        .filter((f) => (f as { op?: string }).op === 'error')
+        .map((f) => (f as { code: string }).code)
+        .sort(),
+    ).toEqual(['bad_request', 'unknown_topic']);
     // And the checker refuses what the document does not describe.
-    expect(frameViolation({ topic: 'live-market:BTC:5', data: { widget_class: 'live-market' } })).toMatch(/does not match/);
+    expect(frameViolation({ topic: 'live-market:BTC:5', data: { widget_class: 'live-market' } })).toMatch(
+      /does not match/,
+    );
   });
 });
 
@@ -115,20 +135,30 @@ describe('/v1/catalog', () => {
     expect(catalog.events.map((e) => e.outcomes)).toEqual(open.map((e) => e.outcomes.map((o) => o.name)));
     expect(catalog.leagues.map((l) => l.league)).toEqual([...LEAGUES]);
     const first = catalog.events[0]!;
-    const widget = EventWidgetPayload.parse(await (await get(`/v1/widgets/event?slug=${first.slug}&fallback_geo=US`)).json());
+    const widget = EventWidgetPayload.parse(
+      await (await get(`/v1/widgets/event?slug=${first.slug}&fallback_geo=US`)).json(),
+    );
     expect(widget.event_question).toBe(first.question);
     for (const { league, upcoming } of catalog.leagues) {
       const snap = (await readSnapshot(redis.client, 'sportsbook', league))!.data;
       expect(upcoming.map((m) => m.event_id)).toEqual(
-        snap.upcoming.filter((m) => Date.parse(m.scheduledTime) > Date.now()).sort((a, b) => a.scheduledTime.localeCompare(b.scheduledTime)).map((m) => m.id),
+        snap.upcoming
+          .filter((m) => Date.parse(m.scheduledTime) > Date.now())
+          .sort((a, b) => a.scheduledTime.localeCompare(b.scheduledTime))
+          .map((m) => m.id),
       );
       if (!upcoming[0]) continue;
-      const book = SportsbookWidgetPayload.parse(await (await get(`/v1/widgets/sportsbook?league=${league}&team_context=${upcoming[0].home.code}&fallback_geo=US`)).json());
+      const book = SportsbookWidgetPayload.parse(
+        await (
+          await get(`/v1/widgets/sportsbook?league=${league}&team_context=${upcoming[0].home.code}&fallback_geo=US`)
+        ).json(),
+      );
       expect(book.match_meta.event_id).toBe(upcoming[0].event_id);
     }
     expect(catalog.live_markets.map((m) => m.asset)).toEqual(['BTC', 'ETH', 'SOL']);
     for (const { asset, horizon_minutes } of catalog.live_markets) {
-      for (const h of horizon_minutes) expect((await get(`/v1/widgets/live-market?asset=${asset}&horizon_minutes=${h}`)).status).toBe(200);
+      for (const h of horizon_minutes)
+        expect((await get(`/v1/widgets/live-market?asset=${asset}&horizon_minutes=${h}`)).status).toBe(200);
     }
   });
 

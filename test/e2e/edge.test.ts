@@ -10,7 +10,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/process/free-port.js';
 import { impressionsKey } from '../../src/tracking/impression-writes.js';
-import { cloudflareHeaders, EDGE_JURISDICTIONS as JURISDICTIONS, hasNginx, NGINX, originRequests, startEdge, type Edge } from '../support/edge.js';
+import {
+  cloudflareHeaders,
+  EDGE_JURISDICTIONS as JURISDICTIONS,
+  hasNginx,
+  NGINX,
+  originRequests,
+  startEdge,
+  type Edge,
+} from '../support/edge.js';
 import { useRedis } from '../support/redis.js';
 import { waitUntil } from '../support/processes.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
@@ -35,7 +43,13 @@ describe.skipIf(!hasNginx())('nginx edge in front of the API', () => {
     adminBase = `http://127.0.0.1:${adminPort}`;
     const env = testEnv(redis.url);
     worker = await spawnProcess('workers/main.ts', env);
-    api = await spawnProcess('src/main.ts', { ...env, TRUST_PROXY: '127.0.0.1', CDN_GEO: 'cloudflare', ADMIN_PORT: String(adminPort), ADMIN_HOST: '127.0.0.1' });
+    api = await spawnProcess('src/main.ts', {
+      ...env,
+      TRUST_PROXY: '127.0.0.1',
+      CDN_GEO: 'cloudflare',
+      ADMIN_PORT: String(adminPort),
+      ADMIN_HOST: '127.0.0.1',
+    });
     await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
     edge = await startEdge(api.port);
     edgeBase = edge.base;
@@ -48,7 +62,13 @@ describe.skipIf(!hasNginx())('nginx edge in front of the API', () => {
   });
 
   const urlOf = (route: string) =>
-    route.endsWith('/event') ? `${route}?slug=${slug}` : route.endsWith('/sportsbook') ? `${route}?league=NBA` : route.endsWith('/live-market') ? `${route}?asset=BTC&horizon_minutes=15` : `${route}?limit=5`;
+    route.endsWith('/event')
+      ? `${route}?slug=${slug}`
+      : route.endsWith('/sportsbook')
+        ? `${route}?league=NBA`
+        : route.endsWith('/live-market')
+          ? `${route}?asset=BTC&horizon_minutes=15`
+          : `${route}?limit=5`;
   const viaEdge = (path: string, j: [string, string | undefined], headers: Record<string, string> = {}) =>
     fetch(`${edgeBase}${path}`, { headers: { 'user-agent': BROWSER, ...cloudflareHeaders(j), ...headers } });
   const originCounts = () => originRequests(adminBase);
@@ -60,7 +80,10 @@ describe.skipIf(!hasNginx())('nginx edge in front of the API', () => {
           const res = await viaEdge(urlOf(route), j);
           expect(res.status, route).toBe(200);
           const body = (await res.json()) as { resolved_geo: string; resolved_region: string | null };
-          expect(body.resolved_region ?? body.resolved_geo, `${route} ${codeOf(j)} (${res.headers.get('x-cache-status')})`).toBe(codeOf(j));
+          expect(
+            body.resolved_region ?? body.resolved_geo,
+            `${route} ${codeOf(j)} (${res.headers.get('x-cache-status')})`,
+          ).toBe(codeOf(j));
         }
       }
     }
@@ -89,7 +112,8 @@ describe.skipIf(!hasNginx())('nginx edge in front of the API', () => {
           const { route, j, language } = requests[i++]!;
           const res = await viaEdge(urlOf(route), j, { 'accept-language': language });
           const body = (await res.json()) as { resolved_geo: string; resolved_region: string | null };
-          if (res.status !== 200 || (body.resolved_region ?? body.resolved_geo) !== codeOf(j)) wrong.push(`${route} ${codeOf(j)} ${res.status}`);
+          if (res.status !== 200 || (body.resolved_region ?? body.resolved_geo) !== codeOf(j))
+            wrong.push(`${route} ${codeOf(j)} ${res.status}`);
           const status = res.headers.get('x-cache-status') ?? 'none';
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
           sMaxAge.set(route, Number(/s-maxage=(\d+)/.exec(res.headers.get('cache-control') ?? '')?.[1]));
@@ -98,14 +122,22 @@ describe.skipIf(!hasNginx())('nginx edge in front of the API', () => {
     );
     const seconds = (performance.now() - started) / 1000;
     const after = await originCounts();
-    if (process.env.EDGE_REPORT) console.log(JSON.stringify({ seconds, statuses: Object.fromEntries(statuses), origin: Object.fromEntries([...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)])) }));
+    if (process.env.EDGE_REPORT)
+      console.log(
+        JSON.stringify({
+          seconds,
+          statuses: Object.fromEntries(statuses),
+          origin: Object.fromEntries([...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)])),
+        }),
+      );
     expect(wrong).toEqual([]);
     // Served from the cache: fresh (HIT), or stale while the edge refreshes it in the background.
     const fromCache = (statuses.get('HIT') ?? 0) + (statuses.get('STALE') ?? 0) + (statuses.get('UPDATING') ?? 0);
     expect(fromCache / requests.length, JSON.stringify(Object.fromEntries(statuses))).toBeGreaterThanOrEqual(0.95);
     // The origin: per variant, the first fill and one refresh per s-maxage at most.
     for (const route of ROUTES) {
-      const variants = new Set(requests.filter((r) => r.route === route).map((r) => `${codeOf(r.j)}|${r.language}`)).size;
+      const variants = new Set(requests.filter((r) => r.route === route).map((r) => `${codeOf(r.j)}|${r.language}`))
+        .size;
       const bound = variants * (Math.ceil(seconds / sMaxAge.get(route)!) + 1);
       const asked = (after.get(route) ?? 0) - (before.get(route) ?? 0);
       expect(sMaxAge.get(route), route).toBeGreaterThan(0);
@@ -114,7 +146,9 @@ describe.skipIf(!hasNginx())('nginx edge in front of the API', () => {
   });
 
   it('impressions reported through the edge are counted, once per visitor (the report is never cached)', async () => {
-    const { impression_url: url } = (await (await viaEdge(urlOf('/v1/widgets/broad'), ['GB', undefined])).json()) as { impression_url: string };
+    const { impression_url: url } = (await (await viaEdge(urlOf('/v1/widgets/broad'), ['GB', undefined])).json()) as {
+      impression_url: string;
+    };
     const [first] = new URL(url).searchParams.get('o')!.split(',');
     const day = new Date().toISOString().slice(0, 10);
     const count = async () => Number(await redis.client.hget(impressionsKey(first!, day), 'total'));
@@ -122,7 +156,9 @@ describe.skipIf(!hasNginx())('nginx edge in front of the API', () => {
     const reported = new URL(url);
     const visitors = ['81.2.69.30', '81.2.69.31', '81.2.69.32'];
     for (const address of [...visitors, ...visitors]) {
-      const res = await viaEdge(`${reported.pathname}${reported.search}`, ['GB', undefined], { 'x-forwarded-for': address });
+      const res = await viaEdge(`${reported.pathname}${reported.search}`, ['GB', undefined], {
+        'x-forwarded-for': address,
+      });
       expect(res.status).toBe(204);
       expect(res.headers.get('x-cache-status')).toBe('MISS'); // reached the origin, every time
     }

@@ -24,7 +24,12 @@ import { isEmpty, type Payload } from '../../src/embed/element/view.js';
 import { recordHistory } from '../../src/store/price-history.js';
 import { readSnapshot } from '../../src/store/snapshots.js';
 import { EventHistoryPayload } from '../../src/widgets/event-history.js';
-import { BroadWidgetPayload, EventWidgetPayload, LiveMarketPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import {
+  BroadWidgetPayload,
+  EventWidgetPayload,
+  LiveMarketPayload,
+  SportsbookWidgetPayload,
+} from '../../src/widgets/payload-schemas.js';
 import { axeViolations, launchChromium } from '../support/browser.js';
 import { root, waitUntil } from '../support/processes.js';
 import { publishTick, seedStrike } from '../support/live.js';
@@ -37,7 +42,7 @@ const STRIKE = 97_000;
 // The processes' time a minute into a 15-minute window: no live window rolls under the file (it
 // takes about a minute of the 14 left), so the live window's spot path always holds its ticks.
 const WINDOW_MS = 15 * 60_000;
-const clock = testClock(((60_000 - (Date.now() % WINDOW_MS)) + WINDOW_MS) % WINDOW_MS);
+const clock = testClock((60_000 - (Date.now() % WINDOW_MS) + WINDOW_MS) % WINDOW_MS);
 
 const redis = useRedis();
 let api: ServiceProcess;
@@ -59,7 +64,10 @@ const widget = (kind: string, theme: 'light' | 'dark' = 'light') =>
   page.locator(`predictwire-widget[kind="${kind}"]${theme === 'dark' ? '[theme="dark"]' : ':not([theme])'}`).first();
 
 /** An outcome's operators as the event widget lists them: the flagged best first, else the payload's order. */
-const bestFirst = <T extends { is_best_odds: boolean }>(pool: readonly T[]): T[] => [...pool.filter((c) => c.is_best_odds), ...pool.filter((c) => !c.is_best_odds)];
+const bestFirst = <T extends { is_best_odds: boolean }>(pool: readonly T[]): T[] => [
+  ...pool.filter((c) => c.is_best_odds),
+  ...pool.filter((c) => !c.is_best_odds),
+];
 
 const getJson = async (path: string, headers: Record<string, string> = {}) => {
   const res = await fetch(`${api.base}${path}`, { headers });
@@ -139,13 +147,21 @@ beforeAll(async () => {
   await seedStrike(redis.client, 'BTC', 15, STRIKE, clock.now());
   await seedStrike(redis.client, 'BTC', 5, STRIKE, clock.now());
   await publishTick(redis.client, 'BTC', STRIKE, clock.now());
-  const status = async () => LiveMarketPayload.parse(await getJson('/v1/widgets/live-market?asset=BTC&horizon_minutes=15')).market_status;
-  await waitUntil(async () => (await status()) === 'open', 10_000, () => api.output());
+  const status = async () =>
+    LiveMarketPayload.parse(await getJson('/v1/widgets/live-market?asset=BTC&horizon_minutes=15')).market_status;
+  await waitUntil(
+    async () => (await status()) === 'open',
+    10_000,
+    () => api.output(),
+  );
 
   publisher = createServer((req, res) => {
     const entry = publisherPages.get(req.url ?? '');
     if (!entry) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...(entry.csp ? { 'content-security-policy': strictCsp() } : {}) });
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      ...(entry.csp ? { 'content-security-policy': strictCsp() } : {}),
+    });
     res.end(entry.html);
   });
   await new Promise<void>((done) => publisher.listen(0, '127.0.0.1', done));
@@ -161,12 +177,18 @@ beforeAll(async () => {
       document.addEventListener(`predictwire:${type}`, (e) => {
         const el = e.target as HTMLElement;
         const { payload, ...detail } = (e as CustomEvent<Record<string, unknown>>).detail;
-        pw.events.push({ type, kind: el.getAttribute('kind') ?? '', id: el.id, detail: { ...detail, payload: payload !== undefined } });
+        pw.events.push({
+          type,
+          kind: el.getAttribute('kind') ?? '',
+          id: el.id,
+          detail: { ...detail, payload: payload !== undefined },
+        });
       });
     }
     document.addEventListener('securitypolicyviolation', (e) => pw.csp.push(`${e.violatedDirective} ${e.blockedURI}`));
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>) if (!entry.hadRecentInput) pw.cls += entry.value;
+      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean }>)
+        if (!entry.hadRecentInput) pw.cls += entry.value;
     }).observe({ type: 'layout-shift', buffered: true });
   });
   await context.route(
@@ -176,7 +198,11 @@ beforeAll(async () => {
       if (url.origin === publisherBase) return route.continue();
       if (url.origin !== api.base) {
         external.push(url.href);
-        return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>operator</title><p>operator page</p>' });
+        return route.fulfill({
+          status: 200,
+          contentType: 'text/html',
+          body: '<!doctype html><title>operator</title><p>operator page</p>',
+        });
       }
       // Playwright routes only the first URL of a redirect chain: the click link is fetched from the
       // real service here and its redirect handed to the browser, whose next request is routed again.
@@ -229,7 +255,10 @@ describe('the demo page in chromium', () => {
     // Each with the two lines to copy: the kinds twice, the variants once, and the configurator's.
     const snippets = await page.locator('pre code').allTextContents();
     expect(snippets).toHaveLength(DEMO_WIDGETS.length * 2 + DEMO_VARIANTS.length + 1);
-    for (const s of snippets) expect(s).toMatch(/^<script src="\S+\/v1\/embed\.js"><\/script>\n<predictwire-widget kind="[a-z-]+"[^>]*><\/predictwire-widget>$/);
+    for (const s of snippets)
+      expect(s).toMatch(
+        /^<script src="\S+\/v1\/embed\.js"><\/script>\n<predictwire-widget kind="[a-z-]+"[^>]*><\/predictwire-widget>$/,
+      );
   });
 
   it('has a configurator that writes the snippet for the attributes picked, and shows it', async () => {
@@ -247,10 +276,14 @@ describe('the demo page in chromium', () => {
   });
 
   it('shows what the payload says: question, probabilities, prices, ranks, ratings and promo codes', async () => {
-    const event = EventWidgetPayload.parse(await getJson('/v1/widgets/event?slug=fed-december-2026&display_format=implied_pct'));
+    const event = EventWidgetPayload.parse(
+      await getJson('/v1/widgets/event?slug=fed-december-2026&display_format=implied_pct'),
+    );
     const el = widget('event');
     expect(await el.locator('h2').textContent()).toBe(event.event_question);
-    expect(await el.locator('h3').allTextContents()).toEqual(event.outcomes.map((o) => `${o.outcome_name} ${o.aggregated_probability_pct.toFixed(1)}%`));
+    expect(await el.locator('h3').allTextContents()).toEqual(
+      event.outcomes.map((o) => `${o.outcome_name} ${o.aggregated_probability_pct.toFixed(1)}%`),
+    );
     const prices = await el.locator('tbody td.num:first-of-type').allTextContents();
     expect(prices).toEqual(event.outcomes.flatMap((o) => bestFirst(o.comparison_pool).map((c) => c.contract_price)));
 
@@ -261,22 +294,34 @@ describe('the demo page in chromium', () => {
       const text = await items.nth(i).textContent();
       expect(text).toContain(`Rank ${op.rank}`);
       expect(text).toContain(op.rating);
-      if (op.incentives.promo_code) expect(await items.nth(i).locator('code').textContent()).toBe(op.incentives.promo_code);
+      if (op.incentives.promo_code)
+        expect(await items.nth(i).locator('code').textContent()).toBe(op.incentives.promo_code);
     }
   });
 
   it('puts the Best Odds badge on exactly the operators the payload flags, where more than one quotes', async () => {
-    const event = EventWidgetPayload.parse(await getJson('/v1/widgets/event?slug=fed-december-2026&display_format=implied_pct'));
+    const event = EventWidgetPayload.parse(
+      await getJson('/v1/widgets/event?slug=fed-december-2026&display_format=implied_pct'),
+    );
     const sections = widget('event').locator('section.outcome');
     expect(await sections.count()).toBe(event.outcomes.length);
     // The fixture has both cases: outcomes several operators quote, and one only one quotes.
     expect(event.outcomes.some((o) => o.comparison_pool.length > 1)).toBe(true);
     for (const [i, outcome] of event.outcomes.entries()) {
-      const flagged = outcome.comparison_pool.length > 1 ? outcome.comparison_pool.filter((c) => c.is_best_odds).map((c) => c.operator_id) : [];
+      const flagged =
+        outcome.comparison_pool.length > 1
+          ? outcome.comparison_pool.filter((c) => c.is_best_odds).map((c) => c.operator_id)
+          : [];
       // The flagged come first, in the payload's order.
-      const order = await sections.nth(i).locator('tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.operator));
+      const order = await sections
+        .nth(i)
+        .locator('tbody tr')
+        .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.operator));
       expect(order).toEqual(bestFirst(outcome.comparison_pool).map((c) => c.operator_id));
-      const badged = await sections.nth(i).locator('tr:has(.badge)').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.operator));
+      const badged = await sections
+        .nth(i)
+        .locator('tr:has(.badge)')
+        .evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.operator));
       expect(badged).toEqual(flagged);
     }
     // Sportsbook: the badge marks each line the operator leads that another operator quotes too.
@@ -286,7 +331,9 @@ describe('the demo page in chromium', () => {
     expect(await rows.count()).toBe(book.odds_matrix.operators.length);
     for (const [i, op] of book.odds_matrix.operators.entries()) {
       expect(await rows.nth(i).locator('th').textContent()).toContain(op.name);
-      expect(await rows.nth(i).locator('.badge').count(), op.name).toBe(op.best_odds.filter((k) => quoted(k) > 1).length);
+      expect(await rows.nth(i).locator('.badge').count(), op.name).toBe(
+        op.best_odds.filter((k) => quoted(k) > 1).length,
+      );
     }
   });
 
@@ -300,7 +347,9 @@ describe('the demo page in chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     // The spot difference moved with it: spot minus each venue's strike.
     const payload = LiveMarketPayload.parse(await getJson('/v1/widgets/live-market?asset=BTC&horizon_minutes=15'));
-    const diffs = await el.locator('tbody td.num:first-of-type span:not(.sr)').evaluateAll((s) => s.map((x) => x.textContent?.replace('spot vs strike ', '')));
+    const diffs = await el
+      .locator('tbody td.num:first-of-type span:not(.sr)')
+      .evaluateAll((s) => s.map((x) => x.textContent?.replace('spot vs strike ', '')));
     expect(diffs).toEqual(payload.providers_pool.map((p) => p.live_metrics.spot_difference));
   });
 
@@ -309,7 +358,10 @@ describe('the demo page in chromium', () => {
     await el.locator('tbody tr').first().waitFor();
     const first = await fetch(`${api.base}/v1/widgets/sportsbook?league=NBA`);
     const etag = first.headers.get('etag');
-    const revalidated = page.waitForResponse((r) => r.url().includes('/v1/widgets/sportsbook?league=NBA') && r.status() === 304, { timeout: 10_000 });
+    const revalidated = page.waitForResponse(
+      (r) => r.url().includes('/v1/widgets/sportsbook?league=NBA') && r.status() === 304,
+      { timeout: 10_000 },
+    );
     // Hidden then visible again, as when a reader comes back to the tab: the widget polls at once.
     await page.evaluate(() => {
       for (const state of ['hidden', 'visible']) {
@@ -336,12 +388,18 @@ describe('the demo page in chromium', () => {
     expect(clicks).toEqual([{ url: href, status: 302, location: popup.url() }]);
     const landed = new URL(popup.url());
     const op = operatorById(operatorId)!;
-    expect([...op.webDomains, new URL(op.affiliateUrl).hostname].some((d) => landed.hostname === d || landed.hostname.endsWith(`.${d}`))).toBe(true);
+    expect(
+      [...op.webDomains, new URL(op.affiliateUrl).hostname].some(
+        (d) => landed.hostname === d || landed.hostname.endsWith(`.${d}`),
+      ),
+    ).toBe(true);
     expect(external).toContain(popup.url());
     expect(await popup.textContent('p')).toBe('operator page');
     await popup.close();
     const clicked = (await recorded(page)).events.filter((e) => e.type === 'click');
-    expect(clicked).toEqual([{ type: 'click', kind: 'event', id: '', detail: { kind: 'event', operator: op.name, url: href, payload: false } }]);
+    expect(clicked).toEqual([
+      { type: 'click', kind: 'event', id: '', detail: { kind: 'event', operator: op.name, url: href, payload: false } },
+    ]);
   });
 
   it('has no accessibility violation (axe-core), light, dark and variants', async () => {
@@ -349,7 +407,7 @@ describe('the demo page in chromium', () => {
   });
 });
 
-describe('a publisher\'s page on another origin', () => {
+describe("a publisher's page on another origin", () => {
   it('renders every kind under a strict Content-Security-Policy, styled, with no violation', async () => {
     const p = await open(publish('/csp', ALL_KINDS, true));
     await settled(p);
@@ -362,7 +420,11 @@ describe('a publisher\'s page on another origin', () => {
       const style = await el.evaluate((host) => {
         const root = host.shadowRoot!;
         const sr = root.querySelector('.sr')!.getBoundingClientRect();
-        return { sr: [sr.width, sr.height], radius: getComputedStyle(root.querySelector('.w')!).borderTopLeftRadius, styleElements: root.querySelectorAll('style').length };
+        return {
+          sr: [sr.width, sr.height],
+          radius: getComputedStyle(root.querySelector('.w')!).borderTopLeftRadius,
+          styleElements: root.querySelectorAll('style').length,
+        };
       });
       expect(style, kind).toEqual({ sr: [1, 1], radius: '10px', styleElements: 0 });
       await el.screenshot({ path: join(ARTIFACTS, `${kind}-csp.png`) });
@@ -370,7 +432,7 @@ describe('a publisher\'s page on another origin', () => {
     await p.close();
   });
 
-  it.each([1280, 375])('reserves each widget\'s space before its data: CLS below 0.05 at %i px', async (width) => {
+  it.each([1280, 375])("reserves each widget's space before its data: CLS below 0.05 at %i px", async (width) => {
     const p = await open(publish(`/cls-${width}`, ALL_KINDS, true), width);
     await settled(p);
     // Two frames after the last render, so its shift is reported.
@@ -381,36 +443,53 @@ describe('a publisher\'s page on another origin', () => {
     await p.close();
   });
 
-  it.each([375, 320])('at %i px shows every column of every kind without horizontal scrolling (EPL\'s 1X2 included)', async (width) => {
-    const p = await open(publish(`/narrow-${width}`, [...ALL_KINDS, '<predictwire-widget kind="sportsbook" league="EPL"></predictwire-widget>']), width);
-    await settled(p);
-    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-    for (const el of await p.locator('predictwire-widget').all()) {
-      const outside = await el.evaluate((host) => {
-        const box = host.getBoundingClientRect();
-        return Array.from(host.shadowRoot!.querySelectorAll('*'))
-          .filter((n) => !n.closest('.sr') && !n.closest('thead') && n.getClientRects().length)
-          .filter((n) => {
-            const r = n.getBoundingClientRect();
-            return r.left < box.left - 0.5 || r.right > box.right + 0.5 || n.scrollWidth > n.clientWidth + 1;
-          })
-          .map((n) => `${n.tagName}.${n.className}`);
-      });
-      expect(outside, await el.getAttribute('kind') ?? '').toEqual([]);
-    }
-    // Every sportsbook column is there for every operator: spread, total, moneyline (with the draw).
-    const epl = SportsbookWidgetPayload.parse(await getJson('/v1/widgets/sportsbook?league=EPL'));
-    const cells = p.locator('predictwire-widget[league="EPL"] tbody td');
-    expect(await cells.count()).toBe(epl.odds_matrix.operators.length * 3);
-    for (const cell of await cells.all()) expect(await cell.isVisible()).toBe(true);
-    const draw = epl.odds_matrix.operators.find((op) => op.lines.draw_moneyline)!.lines.draw_moneyline!;
-    await p.locator('predictwire-widget[league="EPL"] td[data-h="Moneyline"]').filter({ hasText: draw }).first().waitFor();
-    await p.locator('predictwire-widget[league="EPL"]').screenshot({ path: join(ARTIFACTS, `sportsbook-epl-${width}px.png`) });
-    await p.close();
-  });
+  it.each([375, 320])(
+    "at %i px shows every column of every kind without horizontal scrolling (EPL's 1X2 included)",
+    async (width) => {
+      const p = await open(
+        publish(`/narrow-${width}`, [
+          ...ALL_KINDS,
+          '<predictwire-widget kind="sportsbook" league="EPL"></predictwire-widget>',
+        ]),
+        width,
+      );
+      await settled(p);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      for (const el of await p.locator('predictwire-widget').all()) {
+        const outside = await el.evaluate((host) => {
+          const box = host.getBoundingClientRect();
+          return Array.from(host.shadowRoot!.querySelectorAll('*'))
+            .filter((n) => !n.closest('.sr') && !n.closest('thead') && n.getClientRects().length)
+            .filter((n) => {
+              const r = n.getBoundingClientRect();
+              return r.left < box.left - 0.5 || r.right > box.right + 0.5 || n.scrollWidth > n.clientWidth + 1;
+            })
+            .map((n) => `${n.tagName}.${n.className}`);
+        });
+        expect(outside, (await el.getAttribute('kind')) ?? '').toEqual([]);
+      }
+      // Every sportsbook column is there for every operator: spread, total, moneyline (with the draw).
+      const epl = SportsbookWidgetPayload.parse(await getJson('/v1/widgets/sportsbook?league=EPL'));
+      const cells = p.locator('predictwire-widget[league="EPL"] tbody td');
+      expect(await cells.count()).toBe(epl.odds_matrix.operators.length * 3);
+      for (const cell of await cells.all()) expect(await cell.isVisible()).toBe(true);
+      const draw = epl.odds_matrix.operators.find((op) => op.lines.draw_moneyline)!.lines.draw_moneyline!;
+      await p
+        .locator('predictwire-widget[league="EPL"] td[data-h="Moneyline"]')
+        .filter({ hasText: draw })
+        .first()
+        .waitFor();
+      await p
+        .locator('predictwire-widget[league="EPL"]')
+        .screenshot({ path: join(ARTIFACTS, `sportsbook-epl-${width}px.png`) });
+      await p.close();
+    },
+  );
 
   it('reports an impression once a widget is at least half on screen, and only then; once per payload', async () => {
-    const [top, below] = await Promise.all([5, 3].map(async (n) => BroadWidgetPayload.parse(await getJson(`/v1/widgets/broad?limit=${n}`)).impression_url!));
+    const [top, below] = await Promise.all(
+      [5, 3].map(async (n) => BroadWidgetPayload.parse(await getJson(`/v1/widgets/broad?limit=${n}`)).impression_url!),
+    );
     expect(top).not.toBe(below);
     const p = await context.newPage();
     await p.setViewportSize({ width: 1280, height: 800 });
@@ -418,7 +497,12 @@ describe('a publisher\'s page on another origin', () => {
     p.on('request', (r) => void (r.url().includes('/v1/impression?') && beacons.push(r.url())));
     const topSeen = p.waitForRequest((r) => r.url() === top, { timeout: 15_000 });
     // The second widget starts far below the fold (the page has no CSP, so an inline style is fine).
-    await p.goto(publish('/viewable', ['<predictwire-widget kind="broad" limit="5"></predictwire-widget>', '<div style="height: 4000px"></div><predictwire-widget kind="broad" limit="3"></predictwire-widget>']));
+    await p.goto(
+      publish('/viewable', [
+        '<predictwire-widget kind="broad" limit="5"></predictwire-widget>',
+        '<div style="height: 4000px"></div><predictwire-widget kind="broad" limit="3"></predictwire-widget>',
+      ]),
+    );
     await topSeen;
     // The widget far below the fold has its payload too, and reported nothing.
     await p.locator('predictwire-widget[limit="3"] footer').waitFor({ state: 'attached' });
@@ -432,12 +516,16 @@ describe('a publisher\'s page on another origin', () => {
   });
 
   it('has a compact layout for tight slots', async () => {
-    const p = await open(publish('/compact', [
-      '<predictwire-widget kind="sportsbook" league="NBA"></predictwire-widget>',
-      '<predictwire-widget kind="sportsbook" league="NBA" compact></predictwire-widget>',
-    ]));
+    const p = await open(
+      publish('/compact', [
+        '<predictwire-widget kind="sportsbook" league="NBA"></predictwire-widget>',
+        '<predictwire-widget kind="sportsbook" league="NBA" compact></predictwire-widget>',
+      ]),
+    );
     await settled(p);
-    const [full, compact] = await p.locator('predictwire-widget').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+    const [full, compact] = await p
+      .locator('predictwire-widget')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
     expect(compact).toBeLessThan(full! * 0.9);
     await p.close();
   });
@@ -454,22 +542,36 @@ describe('a publisher\'s page on another origin', () => {
       ws.on('framereceived', (f) => pushed.add((JSON.parse(String(f.payload)) as { topic?: string }).topic ?? ''));
     });
     p.on('request', (r) => void (r.url().includes('/v1/widgets/event?') && eventGets.push(r.url())));
-    await p.goto(publish('/one-socket', [
-      '<predictwire-widget kind="event" slug="fed-december-2026"></predictwire-widget>',
-      '<predictwire-widget kind="event" slug="fed-december-2026" display-format="implied_pct"></predictwire-widget>',
-      '<predictwire-widget kind="live-market" asset="BTC" horizon="15"></predictwire-widget>',
-      '<predictwire-widget kind="live-market" asset="BTC" horizon="15" locale="de"></predictwire-widget>',
-    ], true));
+    await p.goto(
+      publish(
+        '/one-socket',
+        [
+          '<predictwire-widget kind="event" slug="fed-december-2026"></predictwire-widget>',
+          '<predictwire-widget kind="event" slug="fed-december-2026" display-format="implied_pct"></predictwire-widget>',
+          '<predictwire-widget kind="live-market" asset="BTC" horizon="15"></predictwire-widget>',
+          '<predictwire-widget kind="live-market" asset="BTC" horizon="15" locale="de"></predictwire-widget>',
+        ],
+        true,
+      ),
+    );
     await settled(p);
     const expected = ['event:fed-december-2026', 'event:fed-december-2026:implied_pct', 'live-market:BTC:15'];
-    await waitUntil(() => expected.every((t) => pushed.has(t)), 10_000, () => JSON.stringify([...pushed]));
+    await waitUntil(
+      () => expected.every((t) => pushed.has(t)),
+      10_000,
+      () => JSON.stringify([...pushed]),
+    );
     expect(sockets).toHaveLength(1);
     expect([...topics].sort()).toEqual(expected);
     // Each event widget fetched once; the pushes (the subscribe's answer included) were shown as they came.
     expect(eventGets).toHaveLength(2);
     // The implied_pct widget shows the REST payload of its format.
-    const event = EventWidgetPayload.parse(await getJson('/v1/widgets/event?slug=fed-december-2026&display_format=implied_pct'));
-    const prices = await p.locator('predictwire-widget[display-format="implied_pct"] tbody td.num:first-of-type').allTextContents();
+    const event = EventWidgetPayload.parse(
+      await getJson('/v1/widgets/event?slug=fed-december-2026&display_format=implied_pct'),
+    );
+    const prices = await p
+      .locator('predictwire-widget[display-format="implied_pct"] tbody td.num:first-of-type')
+      .allTextContents();
     expect(prices).toEqual(event.outcomes.flatMap((o) => bestFirst(o.comparison_pool).map((c) => c.contract_price)));
     expect((await recorded(p)).csp).toEqual([]);
     await p.close();
@@ -478,7 +580,9 @@ describe('a publisher\'s page on another origin', () => {
   it('subscribes more topics than the server takes messages a second without being cut off', async () => {
     const catalog = (await getJson('/v1/catalog')) as { events: Array<{ slug: string }> };
     const elements = catalog.events.flatMap(({ slug }) =>
-      ['cents', 'implied_pct'].map((f) => `<predictwire-widget kind="event" slug="${slug}" display-format="${f}"></predictwire-widget>`),
+      ['cents', 'implied_pct'].map(
+        (f) => `<predictwire-widget kind="event" slug="${slug}" display-format="${f}"></predictwire-widget>`,
+      ),
     );
     // More than the 20 messages a second a connection may send (WS_MAX_MESSAGES_PER_SECOND).
     expect(elements.length).toBeGreaterThan(20);
@@ -491,7 +595,11 @@ describe('a publisher\'s page on another origin', () => {
     });
     await p.goto(publish('/many-topics', elements));
     const topics = catalog.events.flatMap(({ slug }) => [`event:${slug}`, `event:${slug}:implied_pct`]);
-    await waitUntil(() => topics.every((t) => pushed.has(t)), 20_000, () => `${pushed.size} of ${topics.length}`);
+    await waitUntil(
+      () => topics.every((t) => pushed.has(t)),
+      20_000,
+      () => `${pushed.size} of ${topics.length}`,
+    );
     expect(closes).toEqual([]);
     await p.close();
   });
@@ -512,17 +620,27 @@ describe('a publisher\'s page on another origin', () => {
       server.onMessage((m) => ws.send(m));
       connections.push({ close: () => ws.close({ code: 1011, reason: 'test drop' }) });
     });
-    await p.goto(publish('/reconnect', [
-      '<predictwire-widget kind="event" slug="fed-december-2026"></predictwire-widget>',
-      '<predictwire-widget kind="live-market" asset="BTC" horizon="15"></predictwire-widget>',
-    ]));
+    await p.goto(
+      publish('/reconnect', [
+        '<predictwire-widget kind="event" slug="fed-december-2026"></predictwire-widget>',
+        '<predictwire-widget kind="live-market" asset="BTC" horizon="15"></predictwire-widget>',
+      ]),
+    );
     await settled(p);
     const topics = ['event:fed-december-2026', 'live-market:BTC:15'];
-    await waitUntil(() => subscribes[0]?.length === 2, 10_000, () => JSON.stringify(subscribes));
+    await waitUntil(
+      () => subscribes[0]?.length === 2,
+      10_000,
+      () => JSON.stringify(subscribes),
+    );
     expect([...subscribes[0]!].sort()).toEqual(topics);
     await connections[0]!.close();
     // The first retry comes after 0.5 to 1 s (1 s, jittered), on one new connection with both topics.
-    await waitUntil(() => subscribes[1]?.length === 2, 10_000, () => JSON.stringify(subscribes));
+    await waitUntil(
+      () => subscribes[1]?.length === 2,
+      10_000,
+      () => JSON.stringify(subscribes),
+    );
     expect(subscribes).toHaveLength(2);
     expect([...subscribes[1]!].sort()).toEqual(topics);
     await p.close();
@@ -533,20 +651,27 @@ describe('a publisher\'s page on another origin', () => {
     const catalog = (await getJson('/v1/catalog')) as { events: Array<{ slug: string }> };
     let emptySlug = '';
     for (const { slug } of catalog.events) {
-      if (isEmpty(EventWidgetPayload.parse(await getJson(`/v1/widgets/event?slug=${slug}`)) as Payload)) emptySlug = slug;
+      if (isEmpty(EventWidgetPayload.parse(await getJson(`/v1/widgets/event?slug=${slug}`)) as Payload))
+        emptySlug = slug;
     }
     expect(emptySlug).not.toBe('');
     const logs: string[] = [];
     const p = await context.newPage();
     p.on('console', (m) => logs.push(m.text()));
-    await p.goto(publish('/events', [
-      '<predictwire-widget id="loaded" kind="event" slug="fed-december-2026"></predictwire-widget>',
-      `<predictwire-widget id="empty" kind="event" slug="${emptySlug}"></predictwire-widget>`,
-      `<predictwire-widget id="hidden" kind="event" slug="${emptySlug}" hide-when-empty></predictwire-widget>`,
-      '<predictwire-widget id="broken" kind="event" slug="no-such-event"></predictwire-widget>',
-    ]));
+    await p.goto(
+      publish('/events', [
+        '<predictwire-widget id="loaded" kind="event" slug="fed-december-2026"></predictwire-widget>',
+        `<predictwire-widget id="empty" kind="event" slug="${emptySlug}"></predictwire-widget>`,
+        `<predictwire-widget id="hidden" kind="event" slug="${emptySlug}" hide-when-empty></predictwire-widget>`,
+        '<predictwire-widget id="broken" kind="event" slug="no-such-event"></predictwire-widget>',
+      ]),
+    );
     await settled(p);
-    await waitUntil(async () => (await recorded(p)).events.length >= 4, 10_000, () => logs.join('\n'));
+    await waitUntil(
+      async () => (await recorded(p)).events.length >= 4,
+      10_000,
+      () => logs.join('\n'),
+    );
     const events = (await recorded(p)).events.map((e) => [e.id, e.type, e.detail.payload, e.detail.status]);
     expect(events.sort()).toEqual([
       ['broken', 'error', false, 404],
@@ -556,14 +681,18 @@ describe('a publisher\'s page on another origin', () => {
     ]);
     // Empty: one line, or nothing at all with hide-when-empty.
     expect(await p.locator('#empty .note').textContent()).toBe('No operator can be shown in your region.');
-    expect(await p.locator('#hidden').evaluate((el) => [el.getBoundingClientRect().height, el.shadowRoot!.querySelector('.w')])).toEqual([0, null]);
+    expect(
+      await p
+        .locator('#hidden')
+        .evaluate((el) => [el.getBoundingClientRect().height, el.shadowRoot!.querySelector('.w')]),
+    ).toEqual([0, null]);
     // The visitor reads no developer text; the developer finds the problem's detail in the console.
     expect(await p.locator('#broken [role="alert"]').textContent()).toBe('This widget is unavailable right now.');
     expect(logs.some((l) => l.includes('no-such-event') && l.includes('predictwire-widget'))).toBe(true);
     await p.close();
   });
 
-  it('writes sportsbook odds in each format, and numbers, money and dates in the widget\'s locale', async () => {
+  it("writes sportsbook odds in each format, and numbers, money and dates in the widget's locale", async () => {
     const formats = ['american', 'decimal', 'fractional'] as const;
     const p = await context.newPage();
     await p.setViewportSize({ width: 1280, height: 800 });
@@ -573,15 +702,19 @@ describe('a publisher\'s page on another origin', () => {
       if (r.url().includes('/v1/widgets/') && r.status() === 200) answers.push({ url: r.url(), body: r.json() });
     });
     const lastAnswer = (part: string) => answers.findLast((a) => a.url.includes(part))?.body;
-    await p.goto(publish('/formats', [
-      ...formats.map((f) => `<predictwire-widget kind="sportsbook" league="EPL" odds-format="${f}"></predictwire-widget>`),
-      '<predictwire-widget kind="broad" limit="3" locale="de" currency="EUR"></predictwire-widget>',
-    ]));
+    await p.goto(
+      publish('/formats', [
+        ...formats.map(
+          (f) => `<predictwire-widget kind="sportsbook" league="EPL" odds-format="${f}"></predictwire-widget>`,
+        ),
+        '<predictwire-widget kind="broad" limit="3" locale="de" currency="EUR"></predictwire-widget>',
+      ]),
+    );
     await settled(p);
     for (const f of formats) {
-      const shown = await p.locator(`predictwire-widget[odds-format="${f}"] tbody tr`).evaluateAll((rows) =>
-        rows.map((r) => r.querySelectorAll('td')[2]!.textContent ?? ''),
-      );
+      const shown = await p
+        .locator(`predictwire-widget[odds-format="${f}"] tbody tr`)
+        .evaluateAll((rows) => rows.map((r) => r.querySelectorAll('td')[2]!.textContent ?? ''));
       const book = SportsbookWidgetPayload.parse(await lastAnswer(`odds_format=${f}`));
       expect(book.odds_format).toBe(f);
       const home = book.odds_matrix.operators.map((op) => op.lines.home_moneyline ?? '');
@@ -589,7 +722,9 @@ describe('a publisher\'s page on another origin', () => {
       for (const [i, odds] of home.entries()) expect(shown[i], f).toContain(odds);
     }
     // The visitor's country picks the format when the page does not: fractional in GB.
-    expect(SportsbookWidgetPayload.parse(await getJson('/v1/widgets/sportsbook?league=EPL&fallback_geo=GB')).odds_format).toBe('fractional');
+    expect(
+      SportsbookWidgetPayload.parse(await getJson('/v1/widgets/sportsbook?league=EPL&fallback_geo=GB')).odds_format,
+    ).toBe('fractional');
     // German: money through Intl ("579 Mio. €"), the figures the API wrote.
     const de = p.locator('predictwire-widget[locale="de"]');
     const shownVolume = await de.locator('.summary dd').first().textContent();
@@ -599,14 +734,23 @@ describe('a publisher\'s page on another origin', () => {
     expect(shownVolume).toBe(volume);
     // "€579.0M" reads "579 Mio. €": the API's figure with a decimal comma, the German abbreviation, the sign after.
     const figure = Number(broad.trending_summary.global_24h_volume.replace(/[^\d.]/g, ''));
-    expect(volume.replace(/\s/gu, ' ')).toMatch(new RegExp(`^${String(figure).replace('.', ',')} (Mio\\.|Mrd\\.|Tsd\\.) €$`));
+    expect(volume.replace(/\s/gu, ' ')).toMatch(
+      new RegExp(`^${String(figure).replace('.', ',')} (Mio\\.|Mrd\\.|Tsd\\.) €$`),
+    );
     await p.close();
   });
 
   it('follows the reader\'s colour scheme with theme="auto"', async () => {
-    const p = await open(publish('/auto', ['<predictwire-widget kind="live-market" asset="BTC" horizon="15" theme="auto"></predictwire-widget>']));
+    const p = await open(
+      publish('/auto', [
+        '<predictwire-widget kind="live-market" asset="BTC" horizon="15" theme="auto"></predictwire-widget>',
+      ]),
+    );
     await settled(p);
-    const background = () => p.locator('predictwire-widget').evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('.w')!).backgroundColor);
+    const background = () =>
+      p
+        .locator('predictwire-widget')
+        .evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('.w')!).backgroundColor);
     await p.emulateMedia({ colorScheme: 'dark' });
     expect(await background()).toBe('rgb(17, 24, 39)');
     await p.emulateMedia({ colorScheme: 'light' });
@@ -615,21 +759,36 @@ describe('a publisher\'s page on another origin', () => {
   });
 
   it('picks a live-market horizon with a lawful venue when the page names none, and says which', async () => {
-    const payloads = await Promise.all([5, 15].map(async (h) => LiveMarketPayload.parse(await getJson(`/v1/widgets/live-market?asset=BTC&horizon_minutes=${h}`))));
+    const payloads = await Promise.all(
+      [5, 15].map(async (h) =>
+        LiveMarketPayload.parse(await getJson(`/v1/widgets/live-market?asset=BTC&horizon_minutes=${h}`)),
+      ),
+    );
     // The premise: what issue 26 saw, a 5-minute market with no venue a US visitor may be shown.
     expect(isEmpty(payloads[0] as Payload)).toBe(true);
     const lawful = payloads.find((pl) => !isEmpty(pl as Payload)) ?? payloads[1]!;
-    const p = await open(publish('/horizon', ['<predictwire-widget kind="live-market" asset="BTC"></predictwire-widget>']));
+    const p = await open(
+      publish('/horizon', ['<predictwire-widget kind="live-market" asset="BTC"></predictwire-widget>']),
+    );
     await settled(p);
     const minutes = Number.parseInt(lawful.expiration_horizon, 10);
-    await p.locator('predictwire-widget').locator('.live').filter({ hasText: `${minutes}-minute window` }).waitFor({ timeout: 10_000 });
+    await p
+      .locator('predictwire-widget')
+      .locator('.live')
+      .filter({ hasText: `${minutes}-minute window` })
+      .waitFor({ timeout: 10_000 });
     expect(await p.locator('predictwire-widget tbody tr').count()).toBe(lawful.providers_pool.length);
     await p.close();
   });
 
   it("renders the service's disclosures, promotion terms and sportsbook links on every widget (a New Jersey visitor)", async () => {
     const p = await context.newPage();
-    await p.goto(publish('/lawful', ['<predictwire-widget kind="broad" limit="3"></predictwire-widget>', '<predictwire-widget kind="sportsbook" league="NBA"></predictwire-widget>']));
+    await p.goto(
+      publish('/lawful', [
+        '<predictwire-widget kind="broad" limit="3"></predictwire-widget>',
+        '<predictwire-widget kind="sportsbook" league="NBA"></predictwire-widget>',
+      ]),
+    );
     await settled(p);
     const broad = BroadWidgetPayload.parse(await getJson('/v1/widgets/broad?limit=3'));
     const book = SportsbookWidgetPayload.parse(await getJson('/v1/widgets/sportsbook?league=NBA'));
@@ -637,7 +796,9 @@ describe('a publisher\'s page on another origin', () => {
     expect(d).toMatchObject({ min_age: 21, responsible_gambling: { phone: '1-800-GAMBLER' } });
     for (const el of await p.locator('predictwire-widget').all()) {
       expect(await el.locator('.ad').textContent()).toBe(`${d.ad_label} ${d.min_age}+`);
-      expect(await el.locator('.rg a').evaluateAll((links) => links.map((a) => [a.getAttribute('href'), a.textContent]))).toEqual([
+      expect(
+        await el.locator('.rg a').evaluateAll((links) => links.map((a) => [a.getAttribute('href'), a.textContent])),
+      ).toEqual([
         [d.responsible_gambling.url, new URL(d.responsible_gambling.url).host],
         // the vanity number dialled as on a keypad
         ['tel:18004262537', '1-800-GAMBLER'],
@@ -648,7 +809,9 @@ describe('a publisher\'s page on another origin', () => {
     const withTerms = broad.operators.filter((o) => o.incentives.promo_terms !== '');
     expect(withTerms.length).toBeGreaterThan(0);
     expect(await terms.allTextContents()).toEqual(withTerms.map((o) => `${o.incentives.promo_terms} T&Cs`));
-    const names = await p.locator('predictwire-widget[kind="sportsbook"] tbody th a.op').evaluateAll((links) => links.map((a) => [a.getAttribute('rel'), a.getAttribute('target'), a.dataset.op]));
+    const names = await p
+      .locator('predictwire-widget[kind="sportsbook"] tbody th a.op')
+      .evaluateAll((links) => links.map((a) => [a.getAttribute('rel'), a.getAttribute('target'), a.dataset.op]));
     expect(names).toEqual(book.odds_matrix.operators.map((op) => ['sponsored noopener', '_blank', op.name]));
     expect(await axeViolations(p)).toEqual([]);
     await p.close();
@@ -658,38 +821,59 @@ describe('a publisher\'s page on another origin', () => {
     const p = await context.newPage();
     // More operators than the simulator lists: each outcome's pool twice over, on polling only.
     await p.routeWebSocket(/\/v1\/ws/, (ws) => ws.close());
-    await p.route((url) => url.href.startsWith(`${api.base}/v1/widgets/event?`), async (route) => {
-      const body = EventWidgetPayload.parse(await (await route.fetch()).json());
-      for (const o of body.outcomes) o.comparison_pool = [...o.comparison_pool, ...o.comparison_pool.map((c) => ({ ...c, operator_id: `${c.operator_id}-2`, is_best_odds: false }))];
-      await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
-    });
-    await p.goto(publish('/collapse', ['<predictwire-widget kind="event" slug="us-cpi-inflation-november-2026"></predictwire-widget>']));
+    await p.route(
+      (url) => url.href.startsWith(`${api.base}/v1/widgets/event?`),
+      async (route) => {
+        const body = EventWidgetPayload.parse(await (await route.fetch()).json());
+        for (const o of body.outcomes)
+          o.comparison_pool = [
+            ...o.comparison_pool,
+            ...o.comparison_pool.map((c) => ({ ...c, operator_id: `${c.operator_id}-2`, is_best_odds: false })),
+          ];
+        await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+      },
+    );
+    await p.goto(
+      publish('/collapse', [
+        '<predictwire-widget kind="event" slug="us-cpi-inflation-november-2026"></predictwire-widget>',
+      ]),
+    );
     await settled(p);
     const event = EventWidgetPayload.parse(await getJson('/v1/widgets/event?slug=us-cpi-inflation-november-2026'));
     const outcome = p.locator('predictwire-widget section.outcome').first();
     const pool = event.outcomes[0]!.comparison_pool.length * 2;
-    const visibleRows = () => outcome.locator('tbody tr').evaluateAll((rows) => rows.filter((r) => r.getClientRects().length).length);
+    const visibleRows = () =>
+      outcome.locator('tbody tr').evaluateAll((rows) => rows.filter((r) => r.getClientRects().length).length);
     expect(await visibleRows()).toBe(2);
     const toggle = outcome.locator('button.toggle');
-    expect([await toggle.textContent(), await toggle.getAttribute('aria-expanded')]).toEqual([`Show ${pool - 2} more`, 'false']);
+    expect([await toggle.textContent(), await toggle.getAttribute('aria-expanded')]).toEqual([
+      `Show ${pool - 2} more`,
+      'false',
+    ]);
     await toggle.click();
     expect(await visibleRows()).toBe(pool);
     expect(await outcome.locator('button.toggle').getAttribute('aria-expanded')).toBe('true');
     // Focus stays on the expander across the re-render, so a keyboard reader can close it again.
-    expect(await p.locator('predictwire-widget').evaluate((el) => (el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.outcome)).toBe('0');
+    expect(
+      await p
+        .locator('predictwire-widget')
+        .evaluate((el) => (el.shadowRoot!.activeElement as HTMLElement | null)?.dataset.outcome),
+    ).toBe('0');
     await p.keyboard.press('Enter');
     expect(await visibleRows()).toBe(2);
     await p.close();
   });
 
   it('has no accessibility violation on a page with two widgets of each kind', async () => {
-    const p = await open(publish('/two-of-each', [
-      ...ALL_KINDS,
-      '<predictwire-widget kind="event" slug="us-cpi-inflation-november-2026" theme="dark"></predictwire-widget>',
-      '<predictwire-widget kind="broad" limit="3" locale="de" currency="EUR"></predictwire-widget>',
-      '<predictwire-widget kind="sportsbook" league="EPL" odds-format="fractional"></predictwire-widget>',
-      '<predictwire-widget kind="live-market" asset="BTC" horizon="15" compact theme="dark"></predictwire-widget>',
-    ]));
+    const p = await open(
+      publish('/two-of-each', [
+        ...ALL_KINDS,
+        '<predictwire-widget kind="event" slug="us-cpi-inflation-november-2026" theme="dark"></predictwire-widget>',
+        '<predictwire-widget kind="broad" limit="3" locale="de" currency="EUR"></predictwire-widget>',
+        '<predictwire-widget kind="sportsbook" league="EPL" odds-format="fractional"></predictwire-widget>',
+        '<predictwire-widget kind="live-market" asset="BTC" horizon="15" compact theme="dark"></predictwire-widget>',
+      ]),
+    );
     await settled(p);
     expect(await axeViolations(p)).toEqual([]);
     await p.close();
@@ -698,26 +882,41 @@ describe('a publisher\'s page on another origin', () => {
   it('draws a sparkline per outcome from the event history and one for the live window from its spot path, under a strict CSP', async () => {
     // The worker refreshes hourly here: two earlier refreshes of the current snapshot, recorded as the worker records them.
     const snap = (await readSnapshot(redis.client, 'events', 'all'))!;
-    for (const minutesAgo of [20, 10]) await recordHistory(redis.client, snap.data, new Date(clock.now() - minutesAgo * 60_000));
+    for (const minutesAgo of [20, 10])
+      await recordHistory(redis.client, snap.data, new Date(clock.now() - minutesAgo * 60_000));
     const slug = 'fed-december-2026';
     const history = EventHistoryPayload.parse(await getJson(`/v1/widgets/event/history?slug=${slug}`));
     const p = await open(publish('/sparklines', [ALL_KINDS[0]!, ALL_KINDS[3]!], true));
     await settled(p);
     const points = (el: ReturnType<Page['locator']>) =>
-      el.evaluate((host) => Array.from(host.shadowRoot!.querySelectorAll('svg.spark')).map((svg) => svg.querySelector('polyline')?.getAttribute('points')?.split(' ').length ?? 0));
+      el.evaluate((host) =>
+        Array.from(host.shadowRoot!.querySelectorAll('svg.spark')).map(
+          (svg) => svg.querySelector('polyline')?.getAttribute('points')?.split(' ').length ?? 0,
+        ),
+      );
     const event = p.locator('predictwire-widget[kind="event"]');
-    const payload = EventWidgetPayload.parse(await getJson(`/v1/widgets/event?slug=${slug}&display_format=implied_pct`));
-    const expected = payload.outcomes.map((o) => history.outcomes.find((h) => h.outcome_name === o.outcome_name)!.probability_pct.filter((v) => v !== null).length);
+    const payload = EventWidgetPayload.parse(
+      await getJson(`/v1/widgets/event?slug=${slug}&display_format=implied_pct`),
+    );
+    const expected = payload.outcomes.map(
+      (o) =>
+        history.outcomes.find((h) => h.outcome_name === o.outcome_name)!.probability_pct.filter((v) => v !== null)
+          .length,
+    );
     expect(Math.min(...expected)).toBeGreaterThanOrEqual(3);
     await expect.poll(() => points(event), { timeout: 10_000 }).toEqual(expected);
     // The live window: as many points as the payload's spot path (no tick is published meanwhile).
     const live = p.locator('predictwire-widget[kind="live-market"]');
-    const path = LiveMarketPayload.parse(await getJson('/v1/widgets/live-market?asset=BTC&horizon_minutes=15')).spot_path;
+    const path = LiveMarketPayload.parse(
+      await getJson('/v1/widgets/live-market?asset=BTC&horizon_minutes=15'),
+    ).spot_path;
     expect(path.length).toBeGreaterThanOrEqual(2);
     await expect.poll(() => points(live), { timeout: 10_000 }).toEqual([path.length]);
     // Drawn, not just present: each box has a visible height, and the page's policy blocked nothing.
     for (const el of [event, live]) {
-      const heights = await el.evaluate((host) => Array.from(host.shadowRoot!.querySelectorAll('svg.spark')).map((svg) => svg.getBoundingClientRect().height));
+      const heights = await el.evaluate((host) =>
+        Array.from(host.shadowRoot!.querySelectorAll('svg.spark')).map((svg) => svg.getBoundingClientRect().height),
+      );
       expect(heights.every((h) => h === 24)).toBe(true);
     }
     expect((await recorded(p)).csp).toEqual([]);

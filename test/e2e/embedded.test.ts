@@ -18,10 +18,24 @@ const dataDir = () => mkdtempSync(join(tmpdir(), 'pw-launcher-'));
 suite('embedded launcher', () => {
   it('serves, then Ctrl-C leaves no process and no listening port', async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', REFRESH_EVENTS_SECONDS: '1', REFRESH_SPORTSBOOK_SECONDS: '1', DATA_DIR: dataDir(), ADMIN_PORT: '0', WORKER_HEALTH_PORT: '0', FEED_HEALTH_PORT: '0' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      REFRESH_EVENTS_SECONDS: '1',
+      REFRESH_SPORTSBOOK_SECONDS: '1',
+      DATA_DIR: dataDir(),
+      ADMIN_PORT: '0',
+      WORKER_HEALTH_PORT: '0',
+      FEED_HEALTH_PORT: '0',
+    };
     delete env.REDIS_URL;
     delete env.DEFAULT_GEO;
-    const child = spawn(process.execPath, ['--import', 'tsx', launcher], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', launcher], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -31,11 +45,16 @@ suite('embedded launcher', () => {
     expect(await portOpen(port)).toBe(true);
     expect(await portOpen(redisPort)).toBe(true);
     const key = /x-api-key=(pwk_\S+)/.exec(out)?.[1];
-    const list = await fetch(`http://127.0.0.1:${port}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': 'demo-advertiser', 'x-api-key': key ?? '' } });
+    const list = await fetch(`http://127.0.0.1:${port}/advertiser/v1/widgets/events`, {
+      headers: { 'x-advertiser-id': 'demo-advertiser', 'x-api-key': key ?? '' },
+    });
     expect(list.status).toBe(200);
     // The demo stands in as a US visitor, says so, and shows full widgets from localhost.
     expect(out).toMatch(/DEFAULT_GEO=US/);
-    const broad = (await (await fetch(`http://127.0.0.1:${port}/v1/widgets/broad`)).json()) as { resolved_geo: string; operators: unknown[] };
+    const broad = (await (await fetch(`http://127.0.0.1:${port}/v1/widgets/broad`)).json()) as {
+      resolved_geo: string;
+      operators: unknown[];
+    };
     expect(broad.resolved_geo).toBe('US');
     expect(broad.operators.length).toBeGreaterThan(0);
     const pids = descendants(child.pid!);
@@ -52,7 +71,15 @@ suite('embedded launcher', () => {
 
   it('SIGTERM to npm (as a supervisor sends it) also stops everything npm start started', async () => {
     const port = await freePort();
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', DATA_DIR: dataDir(), ADMIN_PORT: '0', WORKER_HEALTH_PORT: '0', FEED_HEALTH_PORT: '0' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir(),
+      ADMIN_PORT: '0',
+      WORKER_HEALTH_PORT: '0',
+      FEED_HEALTH_PORT: '0',
+    };
     delete env.REDIS_URL;
     const npm = spawn('npm', ['start'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -72,7 +99,11 @@ suite('embedded launcher', () => {
   it('says in one line how to install redis-server when it is missing', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PATH: '/nonexistent' };
     delete env.REDIS_URL;
-    const child = spawn(process.execPath, ['--import', 'tsx', launcher], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', launcher], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
@@ -84,12 +115,24 @@ suite('embedded launcher', () => {
   it('a REDIS_URL or REDIS_SENTINELS that does not answer is one line saying what to set', async () => {
     const nobody = await freePort();
     for (const [setting, value, hint] of [
-      ['REDIS_URL', `redis://:secret@127.0.0.1:${nobody}`, /^cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ \(from REDIS_URL\): .*; set REDIS_URL to a Redis that answers, or unset it/],
-      ['REDIS_SENTINELS', `127.0.0.1:${nobody}`, /^cannot reach Redis at the primary "mymaster" of the sentinels 127\.0\.0\.1:\d+ \(from REDIS_SENTINELS\): .*; set REDIS_SENTINELS/],
+      [
+        'REDIS_URL',
+        `redis://:secret@127.0.0.1:${nobody}`,
+        /^cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ \(from REDIS_URL\): .*; set REDIS_URL to a Redis that answers, or unset it/,
+      ],
+      [
+        'REDIS_SENTINELS',
+        `127.0.0.1:${nobody}`,
+        /^cannot reach Redis at the primary "mymaster" of the sentinels 127\.0\.0\.1:\d+ \(from REDIS_SENTINELS\): .*; set REDIS_SENTINELS/,
+      ],
     ] as const) {
       const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir(), [setting]: value };
       if (setting === 'REDIS_SENTINELS') delete env.REDIS_URL;
-      const child = spawn(process.execPath, ['--import', 'tsx', launcher], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', launcher], {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let err = '';
       child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));

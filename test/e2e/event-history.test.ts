@@ -21,7 +21,13 @@ describe('GET /v1/widgets/event/history', () => {
     for (const { slug, category } of catalog.events.slice(0, 3)) {
       let body: EventHistoryPayload | undefined;
       await expect
-        .poll(async () => (body = EventHistoryPayload.parse(await (await get(`/v1/widgets/event/history?slug=${slug}&fallback_geo=US-NJ`)).json())).timestamps.length, { timeout: 5_000 })
+        .poll(
+          async () =>
+            (body = EventHistoryPayload.parse(
+              await (await get(`/v1/widgets/event/history?slug=${slug}&fallback_geo=US-NJ`)).json(),
+            )).timestamps.length,
+          { timeout: 5_000 },
+        )
         .toBeGreaterThan(0);
       expect(body!.range).toBe('1d');
       expect(body!.resolved_geo).toBe('US');
@@ -32,7 +38,9 @@ describe('GET /v1/widgets/event/history', () => {
           expect(op.prices.length).toBe(body!.timestamps.length);
         }
       }
-      const month = EventHistoryPayload.parse(await (await get(`/v1/widgets/event/history?slug=${slug}&range=30d&fallback_geo=US-NJ`)).json());
+      const month = EventHistoryPayload.parse(
+        await (await get(`/v1/widgets/event/history?slug=${slug}&range=30d&fallback_geo=US-NJ`)).json(),
+      );
       expect(month.interval_seconds).toBe(3_600);
       expect(month.timestamps.length).toBeGreaterThan(0);
     }

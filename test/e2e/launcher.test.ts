@@ -11,7 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/process/free-port.js';
-import { alive, childRunning, descendants, describeProcess, portOpen, spawnTsx, waitUntil, type Spawned } from '../support/processes.js';
+import {
+  alive,
+  childRunning,
+  descendants,
+  describeProcess,
+  portOpen,
+  spawnTsx,
+  waitUntil,
+  type Spawned,
+} from '../support/processes.js';
 
 const LAUNCHER = 'src/dev/embedded.ts';
 const dataDir = mkdtempSync(join(tmpdir(), 'pw-launcher-'));
@@ -53,7 +62,8 @@ async function startLauncher(): Promise<Spawned> {
   return l;
 }
 
-const api = (path: string, headers: Record<string, string> = {}) => fetch(`http://127.0.0.1:${port}${path}`, { headers });
+const api = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`http://127.0.0.1:${port}${path}`, { headers });
 const text = async (url: string) => (await fetch(url)).text();
 
 /** Runs the advertiser CLI beside the launcher: no REDIS_URL, only the shared data folder. */
@@ -113,10 +123,19 @@ describe('npm start launcher', () => {
     })();
 
     process.kill(before!, 'SIGKILL');
-    await expect.poll(() => launcher.output(), { timeout: 10_000 }).toMatch(/worker exited \(SIGKILL\); restarting in 1 s/);
-    await expect.poll(() => childRunning(launcher.child.pid!, 'workers/main.ts'), { timeout: 30_000, interval: 200 }).not.toBe(before);
+    await expect
+      .poll(() => launcher.output(), { timeout: 10_000 })
+      .toMatch(/worker exited \(SIGKILL\); restarting in 1 s/);
+    await expect
+      .poll(() => childRunning(launcher.child.pid!, 'workers/main.ts'), { timeout: 30_000, interval: 200 })
+      .not.toBe(before);
     // The new worker is up when its health port answers again.
-    await expect.poll(async () => (await fetch(`http://127.0.0.1:${ports.worker}/healthz`).catch(() => undefined))?.status, { timeout: 30_000, interval: 200 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`http://127.0.0.1:${ports.worker}/healthz`).catch(() => undefined))?.status, {
+        timeout: 30_000,
+        interval: 200,
+      })
+      .toBe(200);
     polling = false;
     await traffic;
 
@@ -129,10 +148,19 @@ describe('npm start launcher', () => {
   it('restarts a hung (stopped) child that no longer answers its health check', async () => {
     const before = childRunning(launcher.child.pid!, 'workers/feed/main.ts')!;
     process.kill(before, 'SIGSTOP');
-    await expect.poll(() => launcher.output(), { timeout: 20_000, interval: 200 }).toMatch(/feed has not answered its health check for \d+ s; killing it/);
-    await expect.poll(() => childRunning(launcher.child.pid!, 'workers/feed/main.ts'), { timeout: 30_000, interval: 200 }).not.toBe(before);
+    await expect
+      .poll(() => launcher.output(), { timeout: 20_000, interval: 200 })
+      .toMatch(/feed has not answered its health check for \d+ s; killing it/);
+    await expect
+      .poll(() => childRunning(launcher.child.pid!, 'workers/feed/main.ts'), { timeout: 30_000, interval: 200 })
+      .not.toBe(before);
     expect(alive(before)).toBe(false);
-    await expect.poll(async () => (await fetch(`http://127.0.0.1:${ports.feed}/healthz`).catch(() => undefined))?.status, { timeout: 30_000, interval: 200 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`http://127.0.0.1:${ports.feed}/healthz`).catch(() => undefined))?.status, {
+        timeout: 30_000,
+        interval: 200,
+      })
+      .toBe(200);
   }, 60_000);
 
   it('serves metrics on the admin ports only', async () => {
@@ -148,8 +176,12 @@ describe('npm start launcher', () => {
       expect(apiMetrics).toContain(series);
     }
     expect(Number(/^predictwire_live_ticks_applied_total (\d+)/m.exec(apiMetrics)?.[1])).toBeGreaterThan(0);
-    expect(await text(`http://127.0.0.1:${ports.worker}/metrics`)).toMatch(/^predictwire_queue_jobs\{queue="pw-refresh",state="delayed"\} \d+$/m);
-    expect(await text(`http://127.0.0.1:${ports.feed}/metrics`)).toMatch(/^predictwire_feed_ticks_published_total\{asset="BTC"\} [1-9]\d*$/m);
+    expect(await text(`http://127.0.0.1:${ports.worker}/metrics`)).toMatch(
+      /^predictwire_queue_jobs\{queue="pw-refresh",state="delayed"\} \d+$/m,
+    );
+    expect(await text(`http://127.0.0.1:${ports.feed}/metrics`)).toMatch(
+      /^predictwire_feed_ticks_published_total\{asset="BTC"\} [1-9]\d*$/m,
+    );
     expect((await fetch(`http://127.0.0.1:${ports.feed}/healthz`)).status).toBe(200);
     // Never on the public port.
     expect((await api('/metrics')).status).toBe(404);
@@ -159,7 +191,9 @@ describe('npm start launcher', () => {
     const env = await launcherEnv();
     const second = spawnTsx(LAUNCHER, [], env);
     expect(await second.exit).toBe(1);
-    expect(second.output().trim()).toMatch(new RegExp(`^${dataDir}.* is in use by another npm start \\(pid ${launcher.child.pid}\\)`));
+    expect(second.output().trim()).toMatch(
+      new RegExp(`^${dataDir}.* is in use by another npm start \\(pid ${launcher.child.pid}\\)`),
+    );
     expect(await portOpen(Number(env.PORT))).toBe(false);
   }, 30_000);
 
@@ -167,12 +201,16 @@ describe('npm start launcher', () => {
     const created = await cli('create', 'cli-co', 'CLI Co', '--json');
     expect(created.code, created.out).toBe(0);
     const first = (JSON.parse(created.out) as { apiKey: string }).apiKey;
-    const events = (key: string) => api('/advertiser/v1/widgets/events', { 'x-advertiser-id': 'cli-co', 'x-api-key': key }).then((r) => r.status);
+    const events = (key: string) =>
+      api('/advertiser/v1/widgets/events', { 'x-advertiser-id': 'cli-co', 'x-api-key': key }).then((r) => r.status);
     expect(await events(first)).toBe(200);
 
     const second = (JSON.parse((await cli('rotate', 'cli-co', '--json')).out) as { apiKey: string }).apiKey;
     expect([await events(first), await events(second)]).toEqual([200, 200]);
-    const listed = JSON.parse((await cli('list', '--json')).out) as Array<{ id: string; keys: Array<{ createdAt: string; lastUsedAt?: string }> }>;
+    const listed = JSON.parse((await cli('list', '--json')).out) as Array<{
+      id: string;
+      keys: Array<{ createdAt: string; lastUsedAt?: string }>;
+    }>;
     const keys = listed.find((a) => a.id === 'cli-co')!.keys;
     expect(keys).toHaveLength(2);
     expect(keys.every((k) => k.lastUsedAt !== undefined && Date.parse(k.createdAt) > 0)).toBe(true);

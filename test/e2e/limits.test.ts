@@ -44,7 +44,10 @@ beforeAll(async () => {
   worker = await spawnProcess('workers/main.ts', env);
   [api, other] = await Promise.all([spawnProcess('src/main.ts', env), spawnProcess('src/main.ts', env)]);
   apiKey = await advertiserKeys(redis.client).create(ADVERTISER, 'Limits E2E', new Date());
-  await Promise.all([waitFor(`${api.base}/readyz`, (s) => s === 200, api), waitFor(`${other.base}/readyz`, (s) => s === 200, other)]);
+  await Promise.all([
+    waitFor(`${api.base}/readyz`, (s) => s === 200, api),
+    waitFor(`${other.base}/readyz`, (s) => s === 200, other),
+  ]);
 });
 
 afterAll(async () => {
@@ -53,7 +56,10 @@ afterAll(async () => {
 
 /** A GET as client `address` (through the trusted proxy). */
 const get = (path: string, address: string, headers: Record<string, string> = {}, base = api.base) =>
-  fetch(`${base}${path}`, { headers: { 'user-agent': BROWSER, 'x-forwarded-for': address, ...headers }, redirect: 'manual' });
+  fetch(`${base}${path}`, {
+    headers: { 'user-agent': BROWSER, 'x-forwarded-for': address, ...headers },
+    redirect: 'manual',
+  });
 
 interface ProblemBody {
   code: string;
@@ -142,11 +148,19 @@ describe('failed authentication', () => {
   });
 
   it('never refuses a postback signed by a secret that verified from the blocked address, while a secret new to it is refused', async () => {
-    const secret = await new PostbackSecrets(redis.client, loadConfig(testEnv(redis.url)).apiKeyPepper).create('kalshi', new Date());
+    const secret = await new PostbackSecrets(redis.client, loadConfig(testEnv(redis.url)).apiKeyPepper).create(
+      'kalshi',
+      new Date(),
+    );
     const postback = (address: string, key: string, eventId: string) =>
-      get(`/v1/postback?${signPostback(key, `operator=kalshi&click_id=${newClickId(Date.now())}&event=registration&event_id=${eventId}`)}`, address);
+      get(
+        `/v1/postback?${signPostback(key, `operator=kalshi&click_id=${newClickId(Date.now())}&event=registration&event_id=${eventId}`)}`,
+        address,
+      );
     // The API has the secret once a postback signed with it is an unknown click (404), not a forgery (401).
-    await expect.poll(async () => (await postback('81.2.69.92', secret, 'limits-probe')).status, { timeout: 5_000, interval: 50 }).toBe(404);
+    await expect
+      .poll(async () => (await postback('81.2.69.92', secret, 'limits-probe')).status, { timeout: 5_000, interval: 50 })
+      .toBe(404);
     const address = '81.2.69.90';
     expect((await postback(address, secret, 'limits-good-0')).status).toBe(404);
     // Another server of the operator behind the same address, left on a secret that no longer works.
@@ -165,7 +179,11 @@ describe('failed authentication', () => {
   it('import, rotate and retire lift the blocks that failures as that advertiser earned, on every process', async () => {
     const keys = advertiserKeys(redis.client);
     const cli = async (...args: string[]) => {
-      const run = spawnTsx('src/cli/advertiser.ts', [...args, '--json'], { ...process.env, REDIS_URL: redis.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'pw-cli-')) });
+      const run = spawnTsx('src/cli/advertiser.ts', [...args, '--json'], {
+        ...process.env,
+        REDIS_URL: redis.url,
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'pw-cli-')),
+      });
       expect(await run.exit, run.output()).toBe(0);
       return JSON.parse(run.output()) as { liftedBlocks: number; apiKey?: string };
     };
@@ -174,7 +192,10 @@ describe('failed authentication', () => {
       for (let i = 0; i < 6; i++) await get('/advertiser/v1/widgets/events', address, wrong);
       expect((await get('/advertiser/v1/widgets/events', address, wrong)).status).toBe(429);
     };
-    const status = (address: string, id: string, key: string, base: string) => get('/advertiser/v1/widgets/events', address, { 'x-advertiser-id': id, 'x-api-key': key }, base).then((r) => r.status);
+    const status = (address: string, id: string, key: string, base: string) =>
+      get('/advertiser/v1/widgets/events', address, { 'x-advertiser-id': id, 'x-api-key': key }, base).then(
+        (r) => r.status,
+      );
 
     // import: a brute-force against the advertiser blocked its address; the restore lifts it.
     const restored = 'limits-restored';
@@ -183,11 +204,14 @@ describe('failed authentication', () => {
     const exported = spawnTsx('src/cli/advertiser.ts', ['export', backup], { ...process.env, REDIS_URL: redis.url });
     expect(await exported.exit, exported.output()).toBe(0);
     await blockFrom('81.2.69.80', restored);
-    for (const base of [api.base, other.base]) expect(await status('81.2.69.80', restored, restoredKey, base)).toBe(429);
+    for (const base of [api.base, other.base])
+      expect(await status('81.2.69.80', restored, restoredKey, base)).toBe(429);
     // (every advertiser of the file: the others here earned blocks in the tests above)
     expect((await cli('import', backup)).liftedBlocks).toBeGreaterThanOrEqual(1);
     for (const base of [api.base, other.base]) {
-      await expect.poll(() => status('81.2.69.80', restored, restoredKey, base), { timeout: 2_000, interval: 50 }).toBe(200);
+      await expect
+        .poll(() => status('81.2.69.80', restored, restoredKey, base), { timeout: 2_000, interval: 50 })
+        .toBe(200);
     }
 
     // rotate: a server kept a retired key; the new key works from its address at once.
@@ -203,7 +227,9 @@ describe('failed authentication', () => {
     // retire: the same after the overlap ends.
     await blockFrom('81.2.69.82', rotated);
     expect((await cli('retire', rotated)).liftedBlocks).toBe(1);
-    await expect.poll(() => status('81.2.69.82', rotated, fresh!, api.base), { timeout: 2_000, interval: 50 }).toBe(200);
+    await expect
+      .poll(() => status('81.2.69.82', rotated, fresh!, api.base), { timeout: 2_000, interval: 50 })
+      .toBe(200);
   }, 60_000);
 
   it('a revoked key stops working on every process at once, though successful checks are cached', async () => {
@@ -211,10 +237,16 @@ describe('failed authentication', () => {
     const id = 'limits-revoke';
     const key = await keys.create(id, 'Revoke', new Date());
     const headers = { 'x-advertiser-id': id, 'x-api-key': key };
-    for (const base of [api.base, other.base]) expect((await get('/advertiser/v1/widgets/events', '81.2.69.60', headers, base)).status).toBe(200);
+    for (const base of [api.base, other.base])
+      expect((await get('/advertiser/v1/widgets/events', '81.2.69.60', headers, base)).status).toBe(200);
     await keys.revoke(id, new Date());
     for (const base of [api.base, other.base]) {
-      await expect.poll(async () => (await get('/advertiser/v1/widgets/events', '81.2.69.61', headers, base)).status, { timeout: 1_000, interval: 50 }).toBe(401);
+      await expect
+        .poll(async () => (await get('/advertiser/v1/widgets/events', '81.2.69.61', headers, base)).status, {
+          timeout: 1_000,
+          interval: 50,
+        })
+        .toBe(401);
     }
   });
 });
@@ -222,7 +254,10 @@ describe('failed authentication', () => {
 describe('advertiser usage headers', () => {
   it('every answer says what is left of the allowance, counted across processes', async () => {
     const id = 'limits-usage';
-    const headers = { 'x-advertiser-id': id, 'x-api-key': await advertiserKeys(redis.client).create(id, 'Usage', new Date()) };
+    const headers = {
+      'x-advertiser-id': id,
+      'x-api-key': await advertiserKeys(redis.client).create(id, 'Usage', new Date()),
+    };
     const usage = (res: Response) => {
       const [, q, w] = /^"advertiser";q=(\d+);w=(\d+)$/.exec(res.headers.get('ratelimit-policy') ?? '')!;
       const [, r, t] = /^"advertiser";r=(\d+);t=(\d+)$/.exec(res.headers.get('ratelimit') ?? '')!;
@@ -248,12 +283,15 @@ describe('advertiser usage headers', () => {
     expect(usage(again).r).toBe(usage(again).q - sent);
     // The other process learns the shared count from Redis with its first batch.
     await expect
-      .poll(async () => {
-        const res = await get(paths[0]!, '81.2.69.65', headers, other.base);
-        sent++;
-        // Requests counted by every process, less those this test sent.
-        return usage(res).q - usage(res).r - sent;
-      }, { timeout: 2_000, interval: 100 })
+      .poll(
+        async () => {
+          const res = await get(paths[0]!, '81.2.69.65', headers, other.base);
+          sent++;
+          // Requests counted by every process, less those this test sent.
+          return usage(res).q - usage(res).r - sent;
+        },
+        { timeout: 2_000, interval: 100 },
+      )
       .toBe(0);
   });
 });
@@ -261,19 +299,25 @@ describe('advertiser usage headers', () => {
 describe('attribution', () => {
   it('an unregistered advertiser_id attributes nothing and builds no variant of its own', async () => {
     const plain = await (await get('/v1/widgets/broad?fallback_geo=GB&limit=2', '81.2.69.70')).text();
-    const invented = await get('/v1/widgets/broad?fallback_geo=GB&limit=2&advertiser_id=made-up-advertiser', '81.2.69.70');
+    const invented = await get(
+      '/v1/widgets/broad?fallback_geo=GB&limit=2&advertiser_id=made-up-advertiser',
+      '81.2.69.70',
+    );
     expect(invented.status).toBe(200);
     const body = await invented.text();
     expect(body).not.toContain('made-up-advertiser');
     expect(body).toBe(plain);
-    const registered = await (await get(`/v1/widgets/broad?fallback_geo=GB&limit=2&advertiser_id=${ADVERTISER}`, '81.2.69.70')).text();
+    const registered = await (
+      await get(`/v1/widgets/broad?fallback_geo=GB&limit=2&advertiser_id=${ADVERTISER}`, '81.2.69.70')
+    ).text();
     const link = new URL(BroadWidgetPayload.parse(JSON.parse(registered)).operators[0]!.routing.web_url);
     expect(link.searchParams.get('a')).toBe(ADVERTISER);
   });
 });
 
 /** Opens a WebSocket as client `address`; resolves with the socket or the refusal's status. */
-const openWs = (address: string) => openWebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { 'x-forwarded-for': address });
+const openWs = (address: string) =>
+  openWebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { 'x-forwarded-for': address });
 
 /** The headers of a refused WebSocket upgrade from `address`. */
 async function refusalHeaders(address: string): Promise<Record<string, string | string[] | undefined>> {
@@ -296,11 +340,16 @@ describe('WebSocket limits', () => {
       first.once('close', r);
       first.close();
     });
-    await expect.poll(async () => {
-      const again = await openWs('2001:db8:5:6::99');
-      if (again instanceof WebSocket) again.close();
-      return again instanceof WebSocket;
-    }, { timeout: 5_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const again = await openWs('2001:db8:5:6::99');
+          if (again instanceof WebSocket) again.close();
+          return again instanceof WebSocket;
+        },
+        { timeout: 5_000, interval: 100 },
+      )
+      .toBe(true);
     for (const ws of [...held.slice(1), elsewhere]) (ws as WebSocket).close();
   });
 
@@ -309,16 +358,19 @@ describe('WebSocket limits', () => {
     let admitted = 0;
     // One connection at a time, each closed before the next: only the rate applies, not the cap.
     await expect
-      .poll(async () => {
-        const ws = await openWs(address);
-        if (typeof ws === 'number') return ws;
-        admitted++;
-        await new Promise((r) => {
-          ws.once('close', r);
-          ws.close();
-        });
-        return 101;
-      }, { timeout: 15_000, interval: 100 })
+      .poll(
+        async () => {
+          const ws = await openWs(address);
+          if (typeof ws === 'number') return ws;
+          admitted++;
+          await new Promise((r) => {
+            ws.once('close', r);
+            ws.close();
+          });
+          return 101;
+        },
+        { timeout: 15_000, interval: 100 },
+      )
       .toBe(429);
     // Upgrades are charged after the fact (within about 50 ms) and a key is blocked as soon as its
     // allowance is used up; blocks reach the other worker over Redis. The allowance is never cut
@@ -333,8 +385,10 @@ describe('WebSocket limits', () => {
   it('a repeated subscribe is a no-op, and a client over the message rate is closed with 1008', async () => {
     const ws = (await openWs('81.2.69.80')) as WebSocket;
     const frames: Array<{ op?: string; topic?: string; raw: string }> = [];
-    ws.on('message', (d) => frames.push({ ...(JSON.parse(d.toString()) as { op?: string; topic?: string }), raw: d.toString() }));
-    const topic = 'event:' + (((await (await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey } })).json()) as { data: { events: string[] } }).data.events[0]!);
+    ws.on('message', (d) =>
+      frames.push({ ...(JSON.parse(d.toString()) as { op?: string; topic?: string }), raw: d.toString() }),
+    );
+    const topic = `event:${((await (await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey } })).json()) as { data: { events: string[] } }).data.events[0]!}`;
     const data = () => frames.filter((f) => f.topic === topic && f.op === undefined);
     ws.send(JSON.stringify({ op: 'subscribe', topic }));
     await expect.poll(() => data().length, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);
@@ -388,7 +442,9 @@ describe('HTTP hygiene', () => {
   it('X-Request-Id: a valid one is echoed, anything else replaced by ours', async () => {
     const given = await fetch(`${api.base}/healthz`, { headers: { 'x-request-id': 'abc-123.def' } });
     expect(given.headers.get('x-request-id')).toBe('abc-123.def');
-    const junk = await fetch(`${api.base}/v1/widgets/event?slug=nope`, { headers: { 'x-request-id': 'has spaces and <html>' } });
+    const junk = await fetch(`${api.base}/v1/widgets/event?slug=nope`, {
+      headers: { 'x-request-id': 'has spaces and <html>' },
+    });
     const id = junk.headers.get('x-request-id')!;
     expect(id).toMatch(/^[A-Za-z0-9_-]+-[0-9a-z]+$/);
     expect(((await junk.json()) as ProblemBody).request_id).toBe(id);
@@ -398,7 +454,9 @@ describe('HTTP hygiene', () => {
 describe('drain', () => {
   it('on SIGTERM /readyz turns 503 while requests are still served, then the process exits', async () => {
     other.child.kill('SIGTERM');
-    await expect.poll(async () => (await fetch(`${other.base}/readyz`)).status, { timeout: 2_000, interval: 50 }).toBe(503);
+    await expect
+      .poll(async () => (await fetch(`${other.base}/readyz`)).status, { timeout: 2_000, interval: 50 })
+      .toBe(503);
     expect((await fetch(`${other.base}/healthz`)).status).toBe(200);
     expect((await get('/v1/widgets/broad?fallback_geo=GB&limit=1', '81.2.69.90', {}, other.base)).status).toBe(200);
     await new Promise((r) => other.child.once('exit', r));

@@ -22,7 +22,10 @@ let b: ServiceProcess;
 
 beforeAll(async () => {
   [a, b] = await Promise.all([spawnProcess('src/main.ts', liveEnv()), spawnProcess('src/main.ts', liveEnv())]);
-  await Promise.all([waitFor(`${a.base}/healthz`, (s) => s === 200, a), waitFor(`${b.base}/healthz`, (s) => s === 200, b)]);
+  await Promise.all([
+    waitFor(`${a.base}/healthz`, (s) => s === 200, a),
+    waitFor(`${b.base}/healthz`, (s) => s === 200, b),
+  ]);
 });
 
 afterAll(async () => {
@@ -54,7 +57,11 @@ function checkedFrame<T>(frame: T): T {
   return frame;
 }
 
-async function client(proc: ServiceProcess): Promise<{ ws: WebSocket; frames: Array<Record<string, unknown>>; next(pred: (f: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> }> {
+async function client(proc: ServiceProcess): Promise<{
+  ws: WebSocket;
+  frames: Array<Record<string, unknown>>;
+  next(pred: (f: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+}> {
   const ws = new WebSocket(`${proc.base.replace('http', 'ws')}/v1/ws?${GEO}`);
   const frames: Array<Record<string, unknown>> = [];
   ws.on('message', (d) => frames.push(checkedFrame(JSON.parse(d.toString()) as Record<string, unknown>)));
@@ -78,15 +85,21 @@ describe('live-market REST', () => {
     await seedStrike(redis.client, 'BTC', 15, strike);
     // Ticks spread over the window so far, stamped from its start to now, published in order.
     const elapsed = Date.now() - w.startMs;
-    const ticks = Array.from({ length: 24 }, (_, k) => ({ at: w.startMs + Math.floor((elapsed * (k + 1)) / 24), price: strike + (k % 2 ? -1 : 1) * 1.25 * (k + 1) }));
+    const ticks = Array.from({ length: 24 }, (_, k) => ({
+      at: w.startMs + Math.floor((elapsed * (k + 1)) / 24),
+      price: strike + (k % 2 ? -1 : 1) * 1.25 * (k + 1),
+    }));
     for (const t of ticks) await publishTick('BTC', t.price, t.at);
     const last = ticks.at(-1)!;
     // The process reads the seeded strike within a second; the path starts once it has it.
     await expect
-      .poll(async () => {
-        const b = await live(a, '?asset=BTC&horizon_minutes=15');
-        return b.spot_price === formatMoneyPrecise(last.price, 'USD') && b.spot_path.length > 0;
-      }, { timeout: 5_000 })
+      .poll(
+        async () => {
+          const b = await live(a, '?asset=BTC&horizon_minutes=15');
+          return b.spot_price === formatMoneyPrecise(last.price, 'USD') && b.spot_path.length > 0;
+        },
+        { timeout: 5_000 },
+      )
       .toBe(true);
     const body = await live(a, '?asset=BTC&horizon_minutes=15');
     expect(body.window_start).toBe(new Date(w.startMs).toISOString());
@@ -97,7 +110,12 @@ describe('live-market REST', () => {
       const slot = Math.floor((t.at - w.startMs) / slotMs);
       if (slot > 0 && t.at >= (newestBySlot.get(slot)?.at ?? -1)) newestBySlot.set(slot, t);
     }
-    const expected = [[0, strike], ...[...newestBySlot.entries()].sort(([a], [b]) => a - b).map(([, t]) => [Math.floor((t.at - w.startMs) / 1000), t.price])];
+    const expected = [
+      [0, strike],
+      ...[...newestBySlot.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([, t]) => [Math.floor((t.at - w.startMs) / 1000), t.price]),
+    ];
     expect(body.spot_path).toEqual(expected);
     expect(body.spot_path.length).toBeLessThanOrEqual(60);
   });
@@ -106,9 +124,13 @@ describe('live-market REST', () => {
     // The processes started mid-window: the strike comes from an instance that caught the start.
     await seedStrike(redis.client, 'ETH', 15, 3_400.5);
     await publishTick('ETH', 3_400.5);
-    await expect.poll(async () => (await live(a, '?asset=ETH&horizon_minutes=15')).market_status, { timeout: 5_000 }).toBe('open');
+    await expect
+      .poll(async () => (await live(a, '?asset=ETH&horizon_minutes=15')).market_status, { timeout: 5_000 })
+      .toBe('open');
     await publishTick('ETH', 3_412.75);
-    await expect.poll(async () => (await live(a, '?asset=ETH&horizon_minutes=15')).spot_price, { timeout: 5_000 }).toBe('$3,412.75');
+    await expect
+      .poll(async () => (await live(a, '?asset=ETH&horizon_minutes=15')).spot_price, { timeout: 5_000 })
+      .toBe('$3,412.75');
     const body = await live(a, '?asset=ETH&horizon_minutes=15');
     expect(body.expiration_horizon).toBe('15 minutes');
     expect(body.underlying_asset).toBe('ETH');
@@ -132,8 +154,13 @@ describe('live-market REST', () => {
   it('two API processes on one Redis show the same strike for the same window', async () => {
     await seedStrike(redis.client, 'SOL', 15, 187.31);
     await publishTick('SOL', 187.31);
-    await expect.poll(async () => (await live(b, '?asset=SOL&horizon_minutes=15')).market_status, { timeout: 5_000 }).toBe('open');
-    const [pa, pb] = await Promise.all([live(a, '?asset=SOL&horizon_minutes=15'), live(b, '?asset=SOL&horizon_minutes=15')]);
+    await expect
+      .poll(async () => (await live(b, '?asset=SOL&horizon_minutes=15')).market_status, { timeout: 5_000 })
+      .toBe('open');
+    const [pa, pb] = await Promise.all([
+      live(a, '?asset=SOL&horizon_minutes=15'),
+      live(b, '?asset=SOL&horizon_minutes=15'),
+    ]);
     expect(pa.window_start).toBe(pb.window_start);
     expect(pa.providers_pool[0]!.live_metrics.target_price).toBe(pb.providers_pool[0]!.live_metrics.target_price);
   });
@@ -158,7 +185,9 @@ describe('WebSocket /v1/ws', () => {
     const first = await c.next((f) => f.topic === 'live-market:ETH:15');
     LiveMarketPayload.parse(first.data);
     await publishTick('ETH', 3_456.78);
-    const update = await c.next((f) => f.topic === 'live-market:ETH:15' && (f.data as { spot_price: string }).spot_price === '$3,456.78');
+    const update = await c.next(
+      (f) => f.topic === 'live-market:ETH:15' && (f.data as { spot_price: string }).spot_price === '$3,456.78',
+    );
     expect(LiveMarketPayload.parse(update.data).market_status).toBe('open');
     c.ws.close();
   }, 60_000);
@@ -186,7 +215,7 @@ describe('WebSocket /v1/ws', () => {
     c.ws.close();
   }, 60_000);
 
-  it('decides an upgrade inside uWS\'s handler (the 101 corked): no uncorked-write warning on stderr', async () => {
+  it("decides an upgrade inside uWS's handler (the 101 corked): no uncorked-write warning on stderr", async () => {
     const before = a.output().length;
     const clients = await Promise.all(Array.from({ length: 4 }, () => client(a)));
     clients[0]!.ws.send(JSON.stringify({ op: 'subscribe', topic: 'live-market:BTC:5' }));
@@ -200,11 +229,14 @@ describe('WebSocket /v1/ws', () => {
     await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.4), new Date());
     const c = await client(a);
     await expect
-      .poll(async () => {
-        c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'event:fed-december-2026' }));
-        await new Promise((r) => setTimeout(r, 100));
-        return c.frames.some((f) => f.topic === 'event:fed-december-2026');
-      }, { timeout: 5_000 })
+      .poll(
+        async () => {
+          c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'event:fed-december-2026' }));
+          await new Promise((r) => setTimeout(r, 100));
+          return c.frames.some((f) => f.topic === 'event:fed-december-2026');
+        },
+        { timeout: 5_000 },
+      )
       .toBe(true);
     // A display format other than cents is a topic of its own; an unknown format is no topic.
     c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'event:fed-december-2026:decimal' }));
@@ -215,11 +247,15 @@ describe('WebSocket /v1/ws', () => {
     // Kalshi 0.45 after its fee: 0.45 + round_up(0.07 × 100 × 0.45 × 0.55 = 1.7325 → 1.74)/100 = 0.4674 → 47¢
     const afterFee = 0.45 + Math.ceil(0.07 * 100 * 0.45 * 0.55 * 100) / 100 / 100;
     const pushed = await c.next(
-      (f) => f.topic === 'event:fed-december-2026' && JSON.stringify(f.data).includes(`"contract_price":"${formatContractPrice(afterFee, 'cents')}"`),
+      (f) =>
+        f.topic === 'event:fed-december-2026' &&
+        JSON.stringify(f.data).includes(`"contract_price":"${formatContractPrice(afterFee, 'cents')}"`),
     );
     expect(pushed.data).toMatchObject({ widget_class: 'event-specific', event_slug: 'fed-december-2026' });
     await c.next(
-      (f) => f.topic === 'event:fed-december-2026:decimal' && JSON.stringify(f.data).includes(`"contract_price":"${formatContractPrice(afterFee, 'decimal')}"`),
+      (f) =>
+        f.topic === 'event:fed-december-2026:decimal' &&
+        JSON.stringify(f.data).includes(`"contract_price":"${formatContractPrice(afterFee, 'decimal')}"`),
     );
     c.ws.close();
   });
@@ -251,11 +287,15 @@ describe('dead WebSocket clients', () => {
 
 describe('slow WebSocket clients', () => {
   it('drops a client that stops reading, without holding up the others', async () => {
-    const proc = await spawnProcess('src/main.ts', liveEnv({ WS_MAX_BACKPRESSURE_BYTES: '4096', LIVE_PUSH_INTERVAL_MS: '10' }));
+    const proc = await spawnProcess(
+      'src/main.ts',
+      liveEnv({ WS_MAX_BACKPRESSURE_BYTES: '4096', LIVE_PUSH_INTERVAL_MS: '10' }),
+    );
     try {
       await waitFor(`${proc.base}/healthz`, (s) => s === 200, proc);
       const topics = ['BTC', 'ETH', 'SOL'].flatMap((x) => [`live-market:${x}:5`, `live-market:${x}:15`]);
-      for (const x of ['BTC', 'ETH', 'SOL'] as const) for (const h of [5, 15] as const) await seedStrike(redis.client, x, h, 90_000);
+      for (const x of ['BTC', 'ETH', 'SOL'] as const)
+        for (const h of [5, 15] as const) await seedStrike(redis.client, x, h, 90_000);
       const slow = await client(proc);
       const fast = await client(proc);
       for (const topic of topics) {

@@ -18,13 +18,16 @@ let b: ServiceProcess;
 // The processes' time (and the quotes' stamps) a minute into a 15-minute window, so no window rolls
 // under a test (they take seconds of the 4 minutes left in the 5-minute window).
 const WINDOW_MS = 15 * 60_000;
-const clock = testClock(((60_000 - (Date.now() % WINDOW_MS)) + WINDOW_MS) % WINDOW_MS);
+const clock = testClock((60_000 - (Date.now() % WINDOW_MS) + WINDOW_MS) % WINDOW_MS);
 
 beforeAll(async () => {
   // New Jersey, where Kalshi (15-minute markets) may be shown; Polymarket and Limitless nowhere.
   const env = testEnv(redis.url, { SOURCES: 'quotes=venues', DEFAULT_GEO: 'US-NJ', ...clock.env });
   [a, b] = await Promise.all([spawnProcess('src/main.ts', env), spawnProcess('src/main.ts', env)]);
-  await Promise.all([waitFor(`${a.base}/healthz`, (s) => s === 200, a), waitFor(`${b.base}/healthz`, (s) => s === 200, b)]);
+  await Promise.all([
+    waitFor(`${a.base}/healthz`, (s) => s === 200, a),
+    waitFor(`${b.base}/healthz`, (s) => s === 200, b),
+  ]);
 });
 
 afterAll(async () => {
@@ -57,9 +60,14 @@ describe('live market on venue quotes (real sources)', () => {
     await publishQuote(redis.client, quote(15, 'limitless', 0.4, 0.4, 97_111.11));
 
     for (const proc of [a, b]) {
-      await expect.poll(async () => (await live(proc, '?asset=BTC&horizon_minutes=15')).providers_pool.length, { timeout: 5_000 }).toBe(1);
+      await expect
+        .poll(async () => (await live(proc, '?asset=BTC&horizon_minutes=15')).providers_pool.length, { timeout: 5_000 })
+        .toBe(1);
     }
-    const [a15, b15] = await Promise.all([live(a, '?asset=BTC&horizon_minutes=15'), live(b, '?asset=BTC&horizon_minutes=15')]);
+    const [a15, b15] = await Promise.all([
+      live(a, '?asset=BTC&horizon_minutes=15'),
+      live(b, '?asset=BTC&horizon_minutes=15'),
+    ]);
     expect(shown(a15)).toEqual(shown(b15));
     expect(a15.market_status).toBe('open');
     expect(shown(a15).providers).toEqual([
@@ -82,7 +90,9 @@ describe('live market on venue quotes (real sources)', () => {
     // The same venue with no ask in its book (null) is left out.
     await publishQuote(redis.client, quote(15, 'kalshi', null, null, 97_230.55));
     for (const proc of [a, b]) {
-      await expect.poll(async () => (await live(proc, '?asset=BTC&horizon_minutes=15')).providers_pool.length, { timeout: 5_000 }).toBe(0);
+      await expect
+        .poll(async () => (await live(proc, '?asset=BTC&horizon_minutes=15')).providers_pool.length, { timeout: 5_000 })
+        .toBe(0);
     }
   });
 

@@ -42,7 +42,11 @@ const metric = async (series: string) => {
 beforeAll(async () => {
   adminPort = await freePort();
   // Stale after three missed one-second refreshes, the price feed after two quiet seconds.
-  env = testEnv(redis.url, { STALE_AFTER_INTERVALS: '3', LIVE_STALE_AFTER_SECONDS: '2', ADMIN_PORT: String(adminPort) });
+  env = testEnv(redis.url, {
+    STALE_AFTER_INTERVALS: '3',
+    LIVE_STALE_AFTER_SECONDS: '2',
+    ADMIN_PORT: String(adminPort),
+  });
   api = await spawnProcess('src/main.ts', env);
   await waitFor(`${api.base}/healthz`, (s) => s === 200, api);
 });
@@ -100,12 +104,15 @@ describe('readiness', () => {
     const before = LiveMarketPayload.parse(await get('/v1/widgets/live-market?asset=BTC&horizon_minutes=5'));
     expect(before.spot_price).not.toBeNull();
     await feed!.stop();
-    await expect.poll(async () => (await ready()).body.price_feed.stale_assets, { timeout: 20_000, interval: 250 }).toEqual(['BTC', 'ETH', 'SOL']);
+    await expect
+      .poll(async () => (await ready()).body.price_feed.stale_assets, { timeout: 20_000, interval: 250 })
+      .toEqual(['BTC', 'ETH', 'SOL']);
     const { code, body } = await ready();
     expect(code).toBe(200);
     expect(body.status).toBe('degraded');
     // The body is rebuilt every second: it follows within one.
-    const liveBtc = async () => LiveMarketPayload.parse(await get('/v1/widgets/live-market?asset=BTC&horizon_minutes=5'));
+    const liveBtc = async () =>
+      LiveMarketPayload.parse(await get('/v1/widgets/live-market?asset=BTC&horizon_minutes=5'));
     await expect.poll(async () => (await liveBtc()).market_status, { timeout: 5_000, interval: 250 }).toBe('stale');
     const after = await liveBtc();
     expect(after.stale).toBe(true);

@@ -8,7 +8,6 @@
  * Every process runs on one test clock, which the test moves instead of waiting.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,9 +40,14 @@ interface Ready {
 }
 
 const ready = async () => (await (await fetch(`${api.base}/readyz`)).json()) as Ready;
-const eventWidget = async () => EventWidgetPayload.parse(await (await fetch(`${api.base}/v1/widgets/event?slug=fed-december-2026`)).json());
+const eventWidget = async () =>
+  EventWidgetPayload.parse(await (await fetch(`${api.base}/v1/widgets/event?slug=fed-december-2026`)).json());
 const advertiserStatus = async () =>
-  (await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey } })).status;
+  (
+    await fetch(`${api.base}/advertiser/v1/widgets/events`, {
+      headers: { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey },
+    })
+  ).status;
 const config = () => loadConfig(env);
 
 beforeAll(async () => {
@@ -69,7 +73,13 @@ afterAll(async () => {
 describe('Redis loses its data', () => {
   it('FLUSHALL mid-run: payloads are flagged stale meanwhile, advertisers are restored, refreshes resume within the bound', async () => {
     // The API keeps a disk copy of the advertiser records once it has heard of one.
-    await expect.poll(() => existsSync(vaultFile(env.DATA_DIR!)) && readFileSync(vaultFile(env.DATA_DIR!), 'utf8').includes(ADVERTISER), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(
+        () =>
+          existsSync(vaultFile(env.DATA_DIR!)) && readFileSync(vaultFile(env.DATA_DIR!), 'utf8').includes(ADVERTISER),
+        { timeout: 10_000 },
+      )
+      .toBe(true);
     expect(await advertiserStatus()).toBe(200);
     await expect.poll(async () => (await eventWidget()).stale, { timeout: 20_000, interval: 200 }).toBeUndefined();
     const before = (await ready()).snapshots.find((s) => s.kind === 'events')!.fetched_at!;
@@ -97,11 +107,20 @@ describe('Redis loses its data', () => {
     const resumed = Date.now();
     const boundMs = SCHEDULE_CHECK_MS + config().refreshSeconds.events * 1000;
     // The bound, with room for a machine busy with other tests.
-    await expect.poll(() => redis.client.hget(metaKey('events', 'all'), 'fetchedAt'), { timeout: boundMs + 15_000, interval: 100 }).toBeTruthy();
-    console.info(`refreshes resumed ${Date.now() - resumed} ms after the worker went on (bound ${boundMs} ms plus a busy machine's slack)`);
+    await expect
+      .poll(() => redis.client.hget(metaKey('events', 'all'), 'fetchedAt'), {
+        timeout: boundMs + 15_000,
+        interval: 100,
+      })
+      .toBeTruthy();
+    console.info(
+      `refreshes resumed ${Date.now() - resumed} ms after the worker went on (bound ${boundMs} ms plus a busy machine's slack)`,
+    );
     await expect.poll(async () => (await eventWidget()).stale, { timeout: 20_000, interval: 200 }).toBeUndefined();
     await expect.poll(() => worker.output(), { timeout: 5_000 }).toContain('job schedules missing from Redis');
-    expect(await scrape(env.WORKER_HEALTH_PORT!, 'predictwire_job_schedules_recreated_total')).toBe(schedules(config()).length);
+    expect(await scrape(env.WORKER_HEALTH_PORT!, 'predictwire_job_schedules_recreated_total')).toBe(
+      schedules(config()).length,
+    );
     expect(worker.child.exitCode).toBeNull();
   }, 90_000);
 
@@ -112,7 +131,9 @@ describe('Redis loses its data', () => {
       expect(r).toMatchObject({ status: 'degraded', redis_eviction_policy: 'allkeys-lru' });
       expect(r.missing).toContain('redis maxmemory-policy allkeys-lru');
       expect(await scrape(env.ADMIN_PORT!, 'predictwire_redis_eviction_unsafe{policy="allkeys-lru"}')).toBe(1);
-      await expect.poll(() => api.output(), { timeout: 5_000 }).toContain('redis maxmemory-policy is allkeys-lru, not noeviction');
+      await expect
+        .poll(() => api.output(), { timeout: 5_000 })
+        .toContain('redis maxmemory-policy is allkeys-lru, not noeviction');
     } finally {
       await redis.client.config('SET', 'maxmemory-policy', 'noeviction');
     }
@@ -133,7 +154,9 @@ describe('Redis loses its data', () => {
     const r = await ready();
     expect(r.status).toBe('degraded');
     expect(r.missing).not.toContain('redis');
-    expect(r.missing).toEqual(expect.arrayContaining(EXPECTED_SNAPSHOTS.map((id) => `snapshot ${id.kind}/${id.key} stale`)));
+    expect(r.missing).toEqual(
+      expect.arrayContaining(EXPECTED_SNAPSHOTS.map((id) => `snapshot ${id.kind}/${id.key} stale`)),
+    );
     const widget = await eventWidget();
     expect(widget.stale).toBe(true);
     expect(Date.parse(widget.data_fetched_at!)).toBeLessThanOrEqual(clock.now());
@@ -143,7 +166,7 @@ describe('Redis loses its data', () => {
     await expect.poll(async () => (await eventWidget()).stale, { timeout: 30_000, interval: 250 }).toBeUndefined();
   }, 90_000);
 
-  it("a worker whose schedules stop finishing fails /healthz, so its supervisor restarts it; it passes again once they run", async () => {
+  it('a worker whose schedules stop finishing fails /healthz, so its supervisor restarts it; it passes again once they run', async () => {
     const health = async () => (await fetch(`http://127.0.0.1:${env.WORKER_HEALTH_PORT}/healthz`)).status;
     await expect.poll(health, { timeout: 20_000, interval: 200 }).toBe(200);
     const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
@@ -154,7 +177,9 @@ describe('Redis loses its data', () => {
       const longest = Math.max(...schedules(config()).map((s) => s.everyMs));
       clock.advance(longest * STALE_AFTER_INTERVALS + SLACK_MS + 5_000);
       await expect.poll(health, { timeout: 10_000, interval: 200 }).toBe(503);
-      const body = (await (await fetch(`http://127.0.0.1:${env.WORKER_HEALTH_PORT}/healthz`)).json()) as { overdue_seconds: Record<string, number> };
+      const body = (await (await fetch(`http://127.0.0.1:${env.WORKER_HEALTH_PORT}/healthz`)).json()) as {
+        overdue_seconds: Record<string, number>;
+      };
       expect(Object.keys(body.overdue_seconds)).toEqual(expect.arrayContaining(schedules(config()).map((s) => s.id)));
       await expect.poll(() => worker.output(), { timeout: 5_000 }).toContain('refreshes stopped finishing');
     } finally {

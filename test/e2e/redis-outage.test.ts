@@ -32,7 +32,15 @@ import { EXPECTED_SNAPSHOTS } from '../../src/store/keys.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { alive } from '../support/processes.js';
 import { clickIdOf } from '../support/click-ids.js';
-import { advertiserKeys, scrape, spawnProcess, testEnv, unprivileged, waitFor, type ServiceProcess } from '../support/service.js';
+import {
+  advertiserKeys,
+  scrape,
+  spawnProcess,
+  testEnv,
+  unprivileged,
+  waitFor,
+  type ServiceProcess,
+} from '../support/service.js';
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0';
 let dir: string;
@@ -48,10 +56,29 @@ const keys: Record<'used' | 'unused', string> = { used: '', unused: '' };
 async function startRedis(): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--loglevel', 'warning'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--save',
+      '',
+      '--loglevel',
+      'warning',
+    ],
     { stdio: 'ignore' },
   );
-  const probe = new Redis(`redis://127.0.0.1:${port}`, { lazyConnect: true, retryStrategy: () => 50, maxRetriesPerRequest: null });
+  const probe = new Redis(`redis://127.0.0.1:${port}`, {
+    lazyConnect: true,
+    retryStrategy: () => 50,
+    maxRetriesPerRequest: null,
+  });
   probe.on('error', () => {}); // refused until the server listens; retried
   await probe.ping();
   probe.disconnect();
@@ -96,7 +123,10 @@ afterAll(async () => {
 });
 
 const get = (path: string, address: string, headers: Record<string, string> = {}) =>
-  fetch(`${api.base}${path}`, { headers: { 'user-agent': BROWSER, 'x-forwarded-for': address, ...headers }, redirect: 'manual' });
+  fetch(`${api.base}${path}`, {
+    headers: { 'user-agent': BROWSER, 'x-forwarded-for': address, ...headers },
+    redirect: 'manual',
+  });
 const adv = (id: 'used' | 'unused', address: string) =>
   get('/advertiser/v1/widgets/events', address, { 'x-advertiser-id': `outage-${id}`, 'x-api-key': keys[id] });
 
@@ -110,7 +140,9 @@ async function timed(request: () => Promise<Response>): Promise<{ res: Response;
 
 /** A signed click link from a broad widget, its operator, today and that operator's count now. */
 async function clickLink(address: string, base = api.base) {
-  const widget = await fetch(`${base}/v1/widgets/broad?fallback_geo=GB&limit=1`, { headers: { 'user-agent': BROWSER, 'x-forwarded-for': address } });
+  const widget = await fetch(`${base}/v1/widgets/broad?fallback_geo=GB&limit=1`, {
+    headers: { 'user-agent': BROWSER, 'x-forwarded-for': address },
+  });
   const link = new URL(BroadWidgetPayload.parse(await widget.json()).operators[0]!.routing.web_url);
   const operatorId = link.searchParams.get('o')!;
   const day = new Date().toISOString().slice(0, 10);
@@ -167,10 +199,15 @@ describe('Redis killed and restarted under traffic', () => {
       expect(cached.res.status).toBe(200);
       const ready = await timed(() => get('/readyz', address));
       expect(ready.res.status).toBe(200);
-      for (const [name, r] of Object.entries({ click, page, unverifiable, cached, ready })) if (r.ms >= 1000) slow.push(`${name} ${Math.round(r.ms)} ms`);
+      for (const [name, r] of Object.entries({ click, page, unverifiable, cached, ready }))
+        if (r.ms >= 1000) slow.push(`${name} ${Math.round(r.ms)} ms`);
     }
     expect(slow).toEqual([]);
-    const readiness = (await (await get('/readyz', '81.2.70.4')).json()) as { status: string; missing: string[]; redis: string };
+    const readiness = (await (await get('/readyz', '81.2.70.4')).json()) as {
+      status: string;
+      missing: string[];
+      redis: string;
+    };
     expect(readiness).toMatchObject({ status: 'degraded', redis: 'unreachable' });
     expect(readiness.missing).toContain('redis');
 
@@ -178,16 +215,21 @@ describe('Redis killed and restarted under traffic', () => {
     // Through the reconnect (cached checks dropped, the breaker still open, the first commands
     // slow) a key known good keeps working: not one error, until Redis answers again and after.
     const afterReconnect: number[] = [];
-    const redisBack = async () => ((await (await get('/readyz', '81.2.72.1')).json()) as { redis: string }).redis === 'ok';
+    const redisBack = async () =>
+      ((await (await get('/readyz', '81.2.72.1')).json()) as { redis: string }).redis === 'ok';
     for (let back = 0; back < 10; ) {
       afterReconnect.push((await adv('used', `81.2.72.${(afterReconnect.length % 250) + 1}`)).status);
       if (back > 0 || (await redisBack())) back++;
     }
     expect(afterReconnect.filter((s) => s !== 200)).toEqual([]);
     // every click made during the outage is written once Redis is back
-    await expect.poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 20_000, interval: 200 }).toBe(before + VISITORS);
+    await expect
+      .poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 20_000, interval: 200 })
+      .toBe(before + VISITORS);
     // and keys can be checked again, by the same process
-    await expect.poll(async () => (await adv('unused', '81.2.70.3')).status, { timeout: 20_000, interval: 200 }).toBe(200);
+    await expect
+      .poll(async () => (await adv('unused', '81.2.70.3')).status, { timeout: 20_000, interval: 200 })
+      .toBe(200);
     // a revocation applies as soon as Redis is back: the outage grace is over
     await advertiserKeys(client).revoke('outage-used', new Date());
     await expect.poll(async () => (await adv('used', '81.2.70.3')).status, { timeout: 5_000, interval: 100 }).toBe(401);
@@ -199,14 +241,17 @@ describe('Redis killed and restarted under traffic', () => {
 
     await killRedis();
     const VISITORS = 20;
-    for (let v = 0; v < VISITORS; v++) expect((await get(`${link.pathname}${link.search}`, `81.2.74.${v + 1}`)).status).toBe(302);
+    for (let v = 0; v < VISITORS; v++)
+      expect((await get(`${link.pathname}${link.search}`, `81.2.74.${v + 1}`)).status).toBe(302);
     await api.stop();
     expect(api.output()).toContain('clicks not written to Redis at stop; spilled to a file');
     expect(readdirSync(join(dir, 'data', 'spill')).filter((f) => f.startsWith('clicks-'))).toHaveLength(1);
 
     await restartRedis();
     api = await spawnProcess('src/main.ts', env);
-    await expect.poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 30_000, interval: 200 }).toBe(before + VISITORS);
+    await expect
+      .poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 30_000, interval: 200 })
+      .toBe(before + VISITORS);
     // replayed once: the file is gone
     await expect.poll(() => readdirSync(join(dir, 'data', 'spill')), { timeout: 5_000 }).toEqual([]);
     // The replay runs before the API listens: the next drill needs it serving.
@@ -215,16 +260,33 @@ describe('Redis killed and restarted under traffic', () => {
 
   it('postbacks taken during an outage are counted once, through an API stopped before Redis returns', async () => {
     // A visitor clicks an advertiser's link before the outage; its operator has a postback secret.
-    const widget = BroadWidgetPayload.parse(await (await get('/v1/widgets/broad?fallback_geo=GB&limit=1&advertiser_id=outage-unused', '81.2.78.1')).json());
+    const widget = BroadWidgetPayload.parse(
+      await (await get('/v1/widgets/broad?fallback_geo=GB&limit=1&advertiser_id=outage-unused', '81.2.78.1')).json(),
+    );
     const link = new URL(widget.operators[0]!.routing.web_url);
     expect(link.searchParams.get('a')).toBe('outage-unused');
     const operator = link.searchParams.get('o')!;
     const landed = await get(`${link.pathname}${link.search}`, '81.2.78.1');
     const clickId = clickIdOf(link, landed.headers.get('location')!)!;
     const secret = await new PostbackSecrets(client, loadConfig(env).apiKeyPepper).create(operator, new Date());
-    const postback = (eventId: string, key = secret) => get(`/v1/postback?${signPostback(key, `operator=${operator}&click_id=${clickId}&event=registration&event_id=${eventId}`)}`, '81.2.78.9');
+    const postback = (eventId: string, key = secret) =>
+      get(
+        `/v1/postback?${signPostback(key, `operator=${operator}&click_id=${clickId}&event=registration&event_id=${eventId}`)}`,
+        '81.2.78.9',
+      );
     // The API has the secret (an unknown event id of an unknown click is a 404, not a 401) and the click.
-    await expect.poll(async () => (await get(`/v1/postback?${signPostback(secret, `operator=${operator}&click_id=${newClickId(Date.now())}&event=registration&event_id=probe`)}`, '81.2.78.9')).status, { timeout: 5_000, interval: 100 }).toBe(404);
+    await expect
+      .poll(
+        async () =>
+          (
+            await get(
+              `/v1/postback?${signPostback(secret, `operator=${operator}&click_id=${newClickId(Date.now())}&event=registration&event_id=probe`)}`,
+              '81.2.78.9',
+            )
+          ).status,
+        { timeout: 5_000, interval: 100 },
+      )
+      .toBe(404);
     await expect.poll(() => client.exists(clickKey(clickId)), { timeout: 5_000, interval: 100 }).toBe(1);
 
     const day = reportKey('outage-unused', 'day', new Date().toISOString().slice(0, 10));
@@ -269,7 +331,9 @@ describe('Redis killed and restarted under traffic', () => {
       expect(ready.status).toBe(200);
       expect(((await ready.json()) as { missing: string[] }).missing).toContain('redis');
       server.kill('SIGCONT');
-      await expect.poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 20_000, interval: 200 }).toBe(before + CLICKS);
+      await expect
+        .poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 20_000, interval: 200 })
+        .toBe(before + CLICKS);
     } finally {
       server.kill('SIGCONT');
     }
@@ -286,22 +350,43 @@ describe('Redis killed and restarted under traffic', () => {
     await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
     const ready = (await (await get('/readyz', '81.2.77.1')).json()) as { status: string; missing: string[] };
     expect(ready.status).toBe('degraded');
-    expect(ready.missing).toEqual(expect.arrayContaining(['redis', ...EXPECTED_SNAPSHOTS.map((id) => `snapshot ${id.kind}/${id.key} stale`)]));
+    expect(ready.missing).toEqual(
+      expect.arrayContaining(['redis', ...EXPECTED_SNAPSHOTS.map((id) => `snapshot ${id.kind}/${id.key} stale`)]),
+    );
     const widget = await get('/v1/widgets/broad?fallback_geo=GB&limit=1', '81.2.77.2');
     expect(widget.status).toBe(200);
     expect(BroadWidgetPayload.parse(await widget.json()).stale).toBe(true);
     // It has never loaded the operators' postback secrets: a postback is a 503 to send again, not a forgery.
-    const postback = await get(`/v1/postback?operator=kalshi&click_id=${newClickId(Date.now())}&event=registration&event_id=cold-1&sig=${'0'.repeat(64)}`, '81.2.77.3');
+    const postback = await get(
+      `/v1/postback?operator=kalshi&click_id=${newClickId(Date.now())}&event=registration&event_id=cold-1&sig=${'0'.repeat(64)}`,
+      '81.2.77.3',
+    );
     expect(postback.status).toBe(503);
     expect(postback.headers.get('retry-after')).toBe('5');
 
     await restartRedis();
-    await expect.poll(async () => ((await (await get('/readyz', '81.2.77.1')).json()) as { missing: string[] }).missing, { timeout: 30_000, interval: 250 }).not.toContain('redis');
-    await expect.poll(async () => BroadWidgetPayload.parse(await (await get('/v1/widgets/broad?fallback_geo=GB&limit=1', '81.2.77.2')).json()).stale, { timeout: 30_000, interval: 250 }).toBeUndefined();
+    await expect
+      .poll(async () => ((await (await get('/readyz', '81.2.77.1')).json()) as { missing: string[] }).missing, {
+        timeout: 30_000,
+        interval: 250,
+      })
+      .not.toContain('redis');
+    await expect
+      .poll(
+        async () =>
+          BroadWidgetPayload.parse(await (await get('/v1/widgets/broad?fallback_geo=GB&limit=1', '81.2.77.2')).json())
+            .stale,
+        { timeout: 30_000, interval: 250 },
+      )
+      .toBeUndefined();
   }, 90_000);
 
   it('SIGHUP to an API worker during an outage: it stops as on SIGTERM, spills, and every buffered click is counted', async () => {
-    const cluster = await spawnProcess('src/main.ts', { ...env, API_WORKERS: '2', DATA_DIR: join(dir, 'cluster-data') });
+    const cluster = await spawnProcess('src/main.ts', {
+      ...env,
+      API_WORKERS: '2',
+      DATA_DIR: join(dir, 'cluster-data'),
+    });
     try {
       await waitFor(`${cluster.base}/readyz`, (s) => s === 200, cluster, 60_000);
       const { link, operatorId, day, before } = await clickLink('81.2.78.1', cluster.base);
@@ -311,7 +396,10 @@ describe('Redis killed and restarted under traffic', () => {
       await killRedis();
       const CLICKS = 20;
       for (let v = 0; v < CLICKS; v++) {
-        const click = await fetch(`${cluster.base}${link.pathname}${link.search}`, { headers: { 'user-agent': BROWSER, 'x-forwarded-for': `81.2.79.${v + 1}` }, redirect: 'manual' });
+        const click = await fetch(`${cluster.base}${link.pathname}${link.search}`, {
+          headers: { 'user-agent': BROWSER, 'x-forwarded-for': `81.2.79.${v + 1}` },
+          redirect: 'manual',
+        });
         expect(click.status).toBe(302);
       }
       // Each worker in turn: the kernel may have handed every click to one of them.
@@ -319,13 +407,18 @@ describe('Redis killed and restarted under traffic', () => {
         process.kill(pid, 'SIGHUP'); // a closed terminal, a log rotation
         await expect.poll(() => alive(pid), { timeout: 20_000, interval: 100 }).toBe(false);
       }
-      const spilled = logLines(cluster, 'clicks not written to Redis at stop; spilled to a file, replayed at the next start');
+      const spilled = logLines(
+        cluster,
+        'clicks not written to Redis at stop; spilled to a file, replayed at the next start',
+      );
       expect(spilled.reduce((n, l) => n + (l.clicks as number), 0)).toBe(CLICKS);
       expect(logLines(cluster, 'clicks not written to Redis at stop; dropped')).toEqual([]);
 
       // The primary restarted both; with Redis back, the new workers count what the old ones spilled.
       await restartRedis();
-      await expect.poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 30_000, interval: 200 }).toBe(before + CLICKS);
+      await expect
+        .poll(() => client.pfcount(clicksKey(operatorId, day)), { timeout: 30_000, interval: 200 })
+        .toBe(before + CLICKS);
       expect(cluster.child.exitCode).toBeNull();
     } finally {
       await cluster.stop();
@@ -338,20 +431,41 @@ describe('Redis killed and restarted under traffic', () => {
     const folder = mkdtempSync(join(tmpdir(), 'pw-readonly-'));
     if (process.getuid?.() !== 0) chmodSync(folder, 0o555);
     const adminPort = await freePort();
-    const reader = await spawnProcess('src/main.ts', { ...env, DATA_DIR: folder, ADMIN_PORT: String(adminPort) }, undefined, unprivileged());
+    const reader = await spawnProcess(
+      'src/main.ts',
+      { ...env, DATA_DIR: folder, ADMIN_PORT: String(adminPort) },
+      undefined,
+      unprivileged(),
+    );
     try {
       await waitFor(`${reader.base}/readyz`, (s) => s === 200, reader, 60_000);
-      const ready = (await (await fetch(`${reader.base}/readyz`)).json()) as { status: string; missing: string[]; data_dir: { writable: boolean } };
+      const ready = (await (await fetch(`${reader.base}/readyz`)).json()) as {
+        status: string;
+        missing: string[];
+        data_dir: { writable: boolean };
+      };
       expect(ready).toMatchObject({ status: 'degraded', data_dir: { writable: false } });
       expect(ready.missing).toContain('data folder not writable (EACCES)');
       expect(await scrape(adminPort, 'predictwire_data_dir_writable')).toBe(0);
-      await expect.poll(() => logLines(reader, 'data folder cannot take spilled counts: clicks and impressions not written to Redis at a stop would be lost').length, { timeout: 5_000 }).toBe(1);
+      await expect
+        .poll(
+          () =>
+            logLines(
+              reader,
+              'data folder cannot take spilled counts: clicks and impressions not written to Redis at a stop would be lost',
+            ).length,
+          { timeout: 5_000 },
+        )
+        .toBe(1);
 
       const { link, operatorId, day, before } = await clickLink('81.2.80.1', reader.base);
       await killRedis();
       const CLICKS = 7;
       for (let v = 0; v < CLICKS; v++) {
-        const click = await fetch(`${reader.base}${link.pathname}${link.search}`, { headers: { 'user-agent': BROWSER, 'x-forwarded-for': `81.2.81.${v + 1}` }, redirect: 'manual' });
+        const click = await fetch(`${reader.base}${link.pathname}${link.search}`, {
+          headers: { 'user-agent': BROWSER, 'x-forwarded-for': `81.2.81.${v + 1}` },
+          redirect: 'manual',
+        });
         expect(click.status).toBe(302);
       }
       await reader.stop();

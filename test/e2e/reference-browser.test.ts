@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('GET /docs', () => {
-  it('renders the OpenAPI document with the service\'s own copy of the renderer, asking no other host', async () => {
+  it("renders the OpenAPI document with the service's own copy of the renderer, asking no other host", async () => {
     const page = await context.newPage();
     const scripts: Array<{ url: string; status: number }> = [];
     page.on('response', (res) => {
@@ -54,13 +54,18 @@ describe('GET /docs', () => {
       .locator('h2', { hasText: report.summary })
       .waitFor({ timeout: 30_000 })
       .catch(async (err: Error) => {
-        throw new Error(`${err.message}\nexternal: ${external.join(' ')}\nerrors: ${errors.join(' | ')}\nscripts: ${JSON.stringify(scripts)}\n${(await page.content()).slice(0, 3000)}`);
+        throw new Error(
+          `${err.message}\nexternal: ${external.join(' ')}\nerrors: ${errors.join(' | ')}\nscripts: ${JSON.stringify(scripts)}\n${(await page.content()).slice(0, 3000)}`,
+        );
       });
     expect(res?.headers()['content-security-policy']).toMatch(/^default-src 'self'/);
     const text = await page.locator('body').innerText();
-    for (const item of Object.values(doc.paths) as Array<{ get: { summary: string } }>) expect(text).toContain(item.get.summary);
+    for (const item of Object.values(doc.paths) as Array<{ get: { summary: string } }>)
+      expect(text).toContain(item.get.summary);
     // Descriptions written beside the zod schemas are what people read.
-    const granularity = (doc.paths['/advertiser/v1/reports'].get.parameters as Array<{ name: string; description: string }>).find((p) => p.name === 'granularity')!;
+    const granularity = (
+      doc.paths['/advertiser/v1/reports'].get.parameters as Array<{ name: string; description: string }>
+    ).find((p) => p.name === 'granularity')!;
     expect(text).toContain(granularity.description);
     expect(text).toContain(doc.components.schemas.ReportPayload.properties.rows.description);
     expect(scripts).toEqual([{ url: `${api.base}/docs/redoc.standalone.js`, status: 200 }]);
@@ -74,7 +79,13 @@ describe('GET /docs', () => {
     expect(bundle.status).toBe(200);
     expect(bundle.headers.get('content-encoding')).toBe('br');
     const etag = bundle.headers.get('etag')!;
-    expect((await fetch(`${api.base}/docs/redoc.standalone.js`, { headers: { 'accept-encoding': 'br', 'if-none-match': etag } })).status).toBe(304);
+    expect(
+      (
+        await fetch(`${api.base}/docs/redoc.standalone.js`, {
+          headers: { 'accept-encoding': 'br', 'if-none-match': etag },
+        })
+      ).status,
+    ).toBe(304);
     expect((await fetch(`${api.base}/docs`)).headers.get('cache-control')).toMatch(/^public/);
   });
 });

@@ -26,8 +26,12 @@ const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.
 
 /** A GET as the client at `address` (private addresses: the country comes from fallback_geo). */
 const get = (path: string, address: string, userAgent: string, headers: Record<string, string> = {}) =>
-  fetch(`${service.api.base}${path}`, { headers: { 'user-agent': userAgent, 'x-forwarded-for': address, ...headers }, redirect: 'manual' });
-const adv = (path: string, headers: Record<string, string> = {}) => get(path, '127.0.0.1', PERSON, { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey, ...headers });
+  fetch(`${service.api.base}${path}`, {
+    headers: { 'user-agent': userAgent, 'x-forwarded-for': address, ...headers },
+    redirect: 'manual',
+  });
+const adv = (path: string, headers: Record<string, string> = {}) =>
+  get(path, '127.0.0.1', PERSON, { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey, ...headers });
 
 type Dims = { operator: string; widget: string; country: string };
 const DIMENSIONS = ['operator', 'widget', 'country'] as const;
@@ -53,7 +57,8 @@ class Expected {
     const operator = link.searchParams.get('o')!;
     if (this.#clicked.has(`${visitor}|${operator}`)) return;
     this.#clicked.add(`${visitor}|${operator}`);
-    this.#entry({ operator, widget: link.searchParams.get('w')!, country: link.searchParams.get('c')!.slice(0, 2) }).clicks++;
+    this.#entry({ operator, widget: link.searchParams.get('w')!, country: link.searchParams.get('c')!.slice(0, 2) })
+      .clicks++;
   }
 
   /** Sums grouped by `groupBy`, keyed like the report's rows. */
@@ -69,7 +74,10 @@ class Expected {
 }
 
 /** Report rows summed over periods (a test may straddle an hour), keyed by their group columns. */
-function rowsByGroup(rows: ReadonlyArray<Record<string, string | number | null | undefined>>, groupBy: readonly (keyof Dims)[]) {
+function rowsByGroup(
+  rows: ReadonlyArray<Record<string, string | number | null | undefined>>,
+  groupBy: readonly (keyof Dims)[],
+) {
   const column = { operator: 'operator_id', widget: 'widget', country: 'country' } as const;
   const out = new Map<string, { impressions: number; clicks: number }>();
   for (const row of rows) {
@@ -89,13 +97,17 @@ function parseCsv(text: string): Array<Record<string, string>> {
 
 describe('GET /advertiser/v1/reports', () => {
   it('reads back exactly the impressions and clicks of people, in JSON and CSV, grouped several ways', async () => {
-    const startHour = new Date().toISOString().slice(0, 13) + ':00:00Z';
+    const startHour = `${new Date().toISOString().slice(0, 13)}:00:00Z`;
     const catalog = CatalogPayload.parse(await (await get('/v1/catalog', '127.0.0.1', PERSON)).json());
     // An event with operators to show in New Jersey (asked as a bot: nothing counted); in GB it may have none.
     let slug = '';
     for (const e of catalog.events) {
       const pools = await Promise.all(
-        ['US-NJ'].map(async (geo) => EventWidgetPayload.parse(await (await get(`/v1/widgets/event?slug=${e.slug}&fallback_geo=${geo}`, '127.0.0.1', BOT)).json()).outcomes.flatMap((o) => o.comparison_pool)),
+        ['US-NJ'].map(async (geo) =>
+          EventWidgetPayload.parse(
+            await (await get(`/v1/widgets/event?slug=${e.slug}&fallback_geo=${geo}`, '127.0.0.1', BOT)).json(),
+          ).outcomes.flatMap((o) => o.comparison_pool),
+        ),
       );
       if (pools.every((p) => p.length > 0)) {
         slug = e.slug;
@@ -114,8 +126,16 @@ describe('GET /advertiser/v1/reports', () => {
     const linksOf = new Map<string, URL[]>();
     for (const v of [...visitors, bot]) {
       const ua = v === bot ? BOT : PERSON;
-      const broad = BroadWidgetPayload.parse(await (await get(`/v1/widgets/broad?fallback_geo=${v.geo}&advertiser_id=${ADVERTISER}&limit=3`, v.address, ua)).json());
-      const event = EventWidgetPayload.parse(await (await get(`/v1/widgets/event?slug=${slug}&fallback_geo=${v.geo}&advertiser_id=${ADVERTISER}`, v.address, ua)).json());
+      const broad = BroadWidgetPayload.parse(
+        await (
+          await get(`/v1/widgets/broad?fallback_geo=${v.geo}&advertiser_id=${ADVERTISER}&limit=3`, v.address, ua)
+        ).json(),
+      );
+      const event = EventWidgetPayload.parse(
+        await (
+          await get(`/v1/widgets/event?slug=${slug}&fallback_geo=${v.geo}&advertiser_id=${ADVERTISER}`, v.address, ua)
+        ).json(),
+      );
       const broadLinks = broad.operators.map((o) => new URL(o.routing.web_url));
       const eventLinks = event.outcomes.flatMap((o) => o.comparison_pool.map((c) => new URL(c.deep_link)));
       expect(broadLinks.length).toBeGreaterThan(0);
@@ -127,12 +147,23 @@ describe('GET /advertiser/v1/reports', () => {
       for (const url of [broad.impression_url, event.impression_url]) {
         if (url === null) continue;
         const u = new URL(url);
-        const statuses = await requestThroughTwoWorkers(service.api, `${service.api.base}${u.pathname}${u.search}`, { 'user-agent': ua, 'x-forwarded-for': v.address });
+        const statuses = await requestThroughTwoWorkers(service.api, `${service.api.base}${u.pathname}${u.search}`, {
+          'user-agent': ua,
+          'x-forwarded-for': v.address,
+        });
         expect(statuses.every((s) => s === 204)).toBe(true);
       }
       if (v !== bot) {
-        expected.served(broadLinks.map((l) => l.searchParams.get('o')!), 'broad', broad.resolved_geo!.slice(0, 2));
-        expected.served(event.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.operator_id)), 'event-specific', event.resolved_geo!.slice(0, 2));
+        expected.served(
+          broadLinks.map((l) => l.searchParams.get('o')!),
+          'broad',
+          broad.resolved_geo!.slice(0, 2),
+        );
+        expected.served(
+          event.outcomes.flatMap((o) => o.comparison_pool.map((c) => c.operator_id)),
+          'event-specific',
+          event.resolved_geo!.slice(0, 2),
+        );
       }
       linksOf.set(v.address, [...broadLinks.slice(0, 2), ...eventLinks.slice(0, 1)]);
     }
@@ -145,7 +176,8 @@ describe('GET /advertiser/v1/reports', () => {
         expected.clicked(v.address, link);
       }
     }
-    for (const link of linksOf.get(bot.address)!) expect((await get(`${link.pathname}${link.search}`, bot.address, BOT)).status).toBe(302);
+    for (const link of linksOf.get(bot.address)!)
+      expect((await get(`${link.pathname}${link.search}`, bot.address, BOT)).status).toBe(302);
     const curl = linksOf.get(visitors[0]!.address)![1]!;
     expect((await get(`${curl.pathname}${curl.search}`, '10.27.0.8', 'curl/8.4.0')).status).toBe(302);
 
@@ -157,7 +189,10 @@ describe('GET /advertiser/v1/reports', () => {
     const query = (g: string) => `/advertiser/v1/reports?granularity=hour&from=${startHour}&group_by=${g}`;
     // Counters are written about once a second: wait for the totals, then compare every group.
     await expect
-      .poll(async () => ReportPayload.parse(await (await adv(query(''))).json()).totals, { timeout: 5_000, interval: 200 })
+      .poll(async () => ReportPayload.parse(await (await adv(query(''))).json()).totals, {
+        timeout: 5_000,
+        interval: 200,
+      })
       .toMatchObject({ impressions: total.impressions, clicks: total.clicks });
 
     const groupings: Array<(keyof Dims)[]> = [['operator'], ['widget', 'country'], [...DIMENSIONS]];
@@ -166,7 +201,8 @@ describe('GET /advertiser/v1/reports', () => {
       const json = ReportPayload.parse(await (await adv(query(groupBy.join(',')))).json());
       expect(json.group_by).toEqual(groupBy);
       expect(rowsByGroup(json.rows, groupBy)).toEqual(want);
-      for (const row of json.rows) expect(row.ctr).toBe(row.impressions > 0 ? Math.round((row.clicks / row.impressions) * 1e6) / 1e6 : null);
+      for (const row of json.rows)
+        expect(row.ctr).toBe(row.impressions > 0 ? Math.round((row.clicks / row.impressions) * 1e6) / 1e6 : null);
 
       const byAccept = await adv(query(groupBy.join(',')), { accept: 'text/csv' });
       expect(byAccept.headers.get('content-type')).toBe('text/csv; charset=utf-8');
@@ -177,12 +213,23 @@ describe('GET /advertiser/v1/reports', () => {
     }
     // By day: the same totals, one row per group.
     const today = new Date().toISOString().slice(0, 10);
-    const daily = ReportPayload.parse(await (await adv(`/advertiser/v1/reports?from=${today}&group_by=operator,widget,country`)).json());
+    const daily = ReportPayload.parse(
+      await (await adv(`/advertiser/v1/reports?from=${today}&group_by=operator,widget,country`)).json(),
+    );
     expect(rowsByGroup(daily.rows, [...DIMENSIONS])).toEqual(expected.grouped([...DIMENSIONS]));
     expect(daily.granularity).toBe('day');
 
     // The CLI prints the same report as the API's CSV (JSON with --json).
-    const args = ['report', ADVERTISER, '--granularity', 'hour', '--from', startHour, '--group-by', 'operator,widget,country'];
+    const args = [
+      'report',
+      ADVERTISER,
+      '--granularity',
+      'hour',
+      '--from',
+      startHour,
+      '--group-by',
+      'operator,widget,country',
+    ];
     const env = { ...process.env, REDIS_URL: redis.url };
     const csvRun = spawnTsx('src/cli/advertiser.ts', args, env);
     expect(await csvRun.exit).toBe(0);
@@ -190,7 +237,9 @@ describe('GET /advertiser/v1/reports', () => {
     expect(csvRun.output()).toBe(apiCsv.replaceAll('\r\n', '\n'));
     const jsonRun = spawnTsx('src/cli/advertiser.ts', [...args, '--json'], env);
     expect(await jsonRun.exit).toBe(0);
-    expect(ReportPayload.parse(JSON.parse(jsonRun.output()))).toEqual(ReportPayload.parse(await (await adv(query('operator,widget,country'))).json()));
+    expect(ReportPayload.parse(JSON.parse(jsonRun.output()))).toEqual(
+      ReportPayload.parse(await (await adv(query('operator,widget,country'))).json()),
+    );
     const bad = spawnTsx('src/cli/advertiser.ts', ['report', ADVERTISER, '--granularity', 'week'], env);
     expect(await bad.exit).toBe(2);
     expect(bad.output()).toMatch(/--granularity must be one of day, hour/);

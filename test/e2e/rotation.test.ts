@@ -32,9 +32,15 @@ beforeAll(async () => {
     RATE_LIMIT_CLICK: '5/60',
   });
   worker = await spawnProcess('workers/main.ts', env);
-  [api, other] = await Promise.all([spawnProcess('src/main.ts', env), spawnProcess('src/main.ts', { ...env, DEMO_ENABLED: 'false' })]);
+  [api, other] = await Promise.all([
+    spawnProcess('src/main.ts', env),
+    spawnProcess('src/main.ts', { ...env, DEMO_ENABLED: 'false' }),
+  ]);
   // The balancer's own checks (from a TRUST_PROXY address, no X-Forwarded-For) are never limited.
-  await Promise.all([waitFor(`${api.base}/readyz`, (s) => s === 200, api), waitFor(`${other.base}/readyz`, (s) => s === 200, other)]);
+  await Promise.all([
+    waitFor(`${api.base}/readyz`, (s) => s === 200, api),
+    waitFor(`${other.base}/readyz`, (s) => s === 200, other),
+  ]);
 });
 
 afterAll(async () => {
@@ -49,7 +55,9 @@ const get = (path: string, address: string, base = api.base) =>
 
 /** The events snapshot version this API serves, from its readiness answer. */
 async function eventsVersion(): Promise<number> {
-  const body = (await (await fetch(`${api.base}/readyz`)).json()) as { snapshots: Array<{ kind: string; version: number | null }> };
+  const body = (await (await fetch(`${api.base}/readyz`)).json()) as {
+    snapshots: Array<{ kind: string; version: number | null }>;
+  };
   return body.snapshots.find((s) => s.kind === 'events')!.version ?? 0;
 }
 
@@ -75,15 +83,19 @@ describe('variant_build charges what an address causes', () => {
     for (let round = 0; round < ROUNDS; round++) {
       const version = await eventsVersion();
       await expect.poll(eventsVersion, { timeout: 10_000, interval: 100 }).toBeGreaterThan(version);
-      const statuses = await Promise.all(widgets.map(async (path) => {
-        const res = await get(path, address);
-        await res.arrayBuffer();
-        return `${res.status} ${path}`;
-      }));
+      const statuses = await Promise.all(
+        widgets.map(async (path) => {
+          const res = await get(path, address);
+          await res.arrayBuffer();
+          return `${res.status} ${path}`;
+        }),
+      );
       expect(statuses).toEqual(widgets.map((path) => `200 ${path}`));
     }
     // Charged once per variant it introduced (within the 50 ms batching), nothing for the rebuilds.
-    await expect.poll(async () => Number(await redis.client.get(`pw:rl:variant_build:${address}`)), { timeout: 2_000 }).toBe(widgets.length);
+    await expect
+      .poll(async () => Number(await redis.client.get(`pw:rl:variant_build:${address}`)), { timeout: 2_000 })
+      .toBe(widgets.length);
   }, 60_000);
 
   it('an address blocked for building new variants still gets the bodies already built', async () => {
@@ -94,7 +106,9 @@ describe('variant_build charges what an address causes', () => {
     // limit × currency: variants nobody else asked for. Charges are taken from Redis after the
     // replies, in batches, so how many go out before the block lands depends on the machine's
     // speed: ask for new ones until it does.
-    const fresh = ['EUR', 'CAD', 'AUD', 'JPY'].flatMap((currency) => Array.from({ length: 50 }, (_, i) => `/v1/widgets/broad?fallback_geo=GB&currency=${currency}&limit=${i + 1}`));
+    const fresh = ['EUR', 'CAD', 'AUD', 'JPY'].flatMap((currency) =>
+      Array.from({ length: 50 }, (_, i) => `/v1/widgets/broad?fallback_geo=GB&currency=${currency}&limit=${i + 1}`),
+    );
     let refused: Response | undefined;
     while (!refused && fresh.length > 0) {
       const res = await get(fresh.shift()!, address);
@@ -102,13 +116,17 @@ describe('variant_build charges what an address causes', () => {
       await res.arrayBuffer();
     }
     expect(refused).toBeDefined();
-    expect(refused!.headers.get('ratelimit-policy')).toBe(`"variant_build";q=${limits().variantBuild.points};w=${limits().variantBuild.seconds}`);
+    expect(refused!.headers.get('ratelimit-policy')).toBe(
+      `"variant_build";q=${limits().variantBuild.points};w=${limits().variantBuild.seconds}`,
+    );
     // Still blocked for new variants, on either process, but served what exists.
     expect((await get(fresh.shift()!, address)).status).toBe(429);
     expect((await get(built, address)).status).toBe(200);
     // The other process hears of the block over Redis: until it has, a new variant is built and
     // served (and then counts as built), so each probe asks for one not yet built there.
-    await expect.poll(async () => (await get(fresh.shift()!, address, other.base)).status, { timeout: 5_000, interval: 20 }).toBe(429);
+    await expect
+      .poll(async () => (await get(fresh.shift()!, address, other.base)).status, { timeout: 5_000, interval: 20 })
+      .toBe(429);
     expect((await get(built, address, other.base)).status).toBe(200);
   });
 });
@@ -116,7 +134,8 @@ describe('variant_build charges what an address causes', () => {
 describe('/readyz behind a load balancer', () => {
   it('the balancer itself (a TRUST_PROXY address) is never limited; a client is, per instance, in memory', async () => {
     const checks = limits().readyz.points * 10;
-    for (let i = 0; i < checks; i++) for (const base of [api.base, other.base]) expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    for (let i = 0; i < checks; i++)
+      for (const base of [api.base, other.base]) expect((await fetch(`${base}/readyz`)).status).toBe(200);
 
     const client = '81.2.80.10';
     for (let i = 0; i < limits().readyz.points; i++) expect((await get('/readyz', client)).status).toBe(200);
@@ -137,7 +156,8 @@ describe('clicks over the limit', () => {
     const before = await redis.client.pfcount(clicksKey(operator(second), day));
     const address = '81.2.80.21';
     const allowance = limits().click.points;
-    for (let i = 0; i < allowance; i++) expect((await get(`${first.pathname}${first.search}`, address)).status).toBe(302);
+    for (let i = 0; i < allowance; i++)
+      expect((await get(`${first.pathname}${first.search}`, address)).status).toBe(302);
     // The click past the allowance, to an operator this visitor has not clicked yet: redirected, uncounted.
     const over = await get(`${second.pathname}${second.search}`, address);
     expect(over.status).toBe(302);
@@ -145,7 +165,9 @@ describe('clicks over the limit', () => {
     // A counted click after it, from someone else: once that one is written, so is anything before it.
     const probe = await get(`${second.pathname}${second.search}`, '81.2.80.22');
     expect(probe.status).toBe(302);
-    await expect.poll(() => redis.client.pfcount(clicksKey(operator(second), day)), { timeout: 5_000 }).toBe(before + 1);
+    await expect
+      .poll(() => redis.client.pfcount(clicksKey(operator(second), day)), { timeout: 5_000 })
+      .toBe(before + 1);
   });
 });
 

@@ -39,7 +39,11 @@ let env: Record<string, string>;
 beforeAll(async () => {
   cluster = await startSentinelCluster();
   // No REDIS_URL (empty means unset): the sentinels are the only way to Redis.
-  env = testEnv('', { REDIS_SENTINELS: cluster.sentinelList, REDIS_SENTINEL_MASTER: MASTER_NAME, SOURCES: 'simulator' });
+  env = testEnv('', {
+    REDIS_SENTINELS: cluster.sentinelList,
+    REDIS_SENTINEL_MASTER: MASTER_NAME,
+    SOURCES: 'simulator',
+  });
   const config = loadConfig(env);
   client = connectRedis(config.redis, 'test', createLogger('silent', 'test'));
   keys = new AdvertiserKeys(client, config.apiKeyPepper);
@@ -75,7 +79,9 @@ function traffic(credentials: Array<[string, string]>): { samples: Sample[]; sto
       const start = Date.now();
       let status: Sample['status'];
       try {
-        const res = await fetch(`${api.base}${path}`, { headers: kind === 'advertiser' ? { 'x-advertiser-id': id, 'x-api-key': key } : {} });
+        const res = await fetch(`${api.base}${path}`, {
+          headers: kind === 'advertiser' ? { 'x-advertiser-id': id, 'x-api-key': key } : {},
+        });
         await res.arrayBuffer();
         status = res.status;
       } catch {
@@ -96,16 +102,21 @@ function traffic(credentials: Array<[string, string]>): { samples: Sample[]; sto
 }
 
 describe('Redis Sentinel failover', () => {
-  it('keeps the API, the worker and the feed serving across a primary kill, with every key', { timeout: 180_000 }, async () => {
+  it('keeps the API, the worker and the feed serving across a primary kill, with every key', {
+    timeout: 180_000,
+  }, async () => {
     const now = new Date();
     const credentials: Array<[string, string]> = [];
-    for (let i = 0; i < ADVERTISERS; i++) credentials.push([`failover-${i}`, await keys.create(`failover-${i}`, `Failover ${i}`, now)]);
+    for (let i = 0; i < ADVERTISERS; i++)
+      credentials.push([`failover-${i}`, await keys.create(`failover-${i}`, `Failover ${i}`, now)]);
     // Replication is asynchronous: a write survives a failover once a replica has it. WAIT says so.
     expect(await client.wait(1, 5_000)).toBeGreaterThanOrEqual(1);
 
     // Every key verified once before the kill: each is a cached, known good key.
     for (const [id, key] of credentials) {
-      const res = await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': id, 'x-api-key': key } });
+      const res = await fetch(`${api.base}/advertiser/v1/widgets/events`, {
+        headers: { 'x-advertiser-id': id, 'x-api-key': key },
+      });
       expect(res.status, id).toBe(200);
     }
     const load = traffic(credentials);
@@ -119,7 +130,10 @@ describe('Redis Sentinel failover', () => {
     const promotedAt = Date.now();
     // The worker writes fresh snapshots and the feed publishes fresh ticks on the new primary.
     await expect
-      .poll(async () => Date.parse((await readMeta(client, 'events', 'all'))?.fetchedAt ?? ''), { timeout: 60_000, interval: 250 })
+      .poll(async () => Date.parse((await readMeta(client, 'events', 'all'))?.fetchedAt ?? ''), {
+        timeout: 60_000,
+        interval: 250,
+      })
       .toBeGreaterThan(promotedAt);
     await expect
       .poll(
@@ -132,9 +146,19 @@ describe('Redis Sentinel failover', () => {
       .toBeGreaterThan(promotedAt);
     // Traffic through the API's reconnect and after it: wait until its Redis answers again (its
     // readiness ping goes through the request path's breaker), then for a few advertiser requests more.
-    await expect.poll(async () => ((await (await fetch(`${api.base}/readyz`)).json()) as { redis: string }).redis, { timeout: 60_000, interval: 250 }).toBe('ok');
+    await expect
+      .poll(async () => ((await (await fetch(`${api.base}/readyz`)).json()) as { redis: string }).redis, {
+        timeout: 60_000,
+        interval: 250,
+      })
+      .toBe('ok');
     const backAt = Date.now();
-    await expect.poll(() => load.samples.filter((x) => x.kind === 'advertiser' && x.start > backAt).length, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(4);
+    await expect
+      .poll(() => load.samples.filter((x) => x.kind === 'advertiser' && x.start > backAt).length, {
+        timeout: 60_000,
+        interval: 50,
+      })
+      .toBeGreaterThanOrEqual(4);
     await load.stop();
 
     // Not restarted: the same processes that started before the kill are still running.
@@ -144,7 +168,12 @@ describe('Redis Sentinel failover', () => {
     // Public widgets are served from memory, and keys known good are taken from memory while
     // Redis cannot answer: the failover shows nowhere, not even right after the reconnect.
     expect(samples.filter((s) => s.status !== 200)).toEqual([]);
-    const slowest = Math.max(0, ...samples.filter((s) => s.kind === 'advertiser' && s.end > killedAt).map((s) => s.end - Math.max(s.start, killedAt)));
+    const slowest = Math.max(
+      0,
+      ...samples
+        .filter((s) => s.kind === 'advertiser' && s.end > killedAt)
+        .map((s) => s.end - Math.max(s.start, killedAt)),
+    );
     console.info(
       `failover: promoted ${promotedAt - killedAt} ms after the kill (down-after 1000 ms); ` +
         `the slowest key check took ${slowest} ms; 0 errors in ${samples.length} requests`,
@@ -152,14 +181,22 @@ describe('Redis Sentinel failover', () => {
 
     // No key lost: each one created before the kill still verifies, through the API.
     for (const [id, key] of credentials) {
-      const res = await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': id, 'x-api-key': key } });
+      const res = await fetch(`${api.base}/advertiser/v1/widgets/events`, {
+        headers: { 'x-advertiser-id': id, 'x-api-key': key },
+      });
       expect(res.status, id).toBe(200);
     }
     // Writes go to the new primary: a key the advertiser CLI creates now, through the sentinels, works at once.
-    const cli = spawnTsx('src/cli/advertiser.ts', ['create', 'failover-after', '--json'], { ...process.env, ...env, REDIS_URL: '' });
+    const cli = spawnTsx('src/cli/advertiser.ts', ['create', 'failover-after', '--json'], {
+      ...process.env,
+      ...env,
+      REDIS_URL: '',
+    });
     expect(await cli.exit, cli.output()).toBe(0);
     const fresh = (JSON.parse(cli.output()) as { apiKey: string }).apiKey;
-    const res = await fetch(`${api.base}/advertiser/v1/widgets/events`, { headers: { 'x-advertiser-id': 'failover-after', 'x-api-key': fresh } });
+    const res = await fetch(`${api.base}/advertiser/v1/widgets/events`, {
+      headers: { 'x-advertiser-id': 'failover-after', 'x-api-key': fresh },
+    });
     expect(res.status).toBe(200);
   });
 });

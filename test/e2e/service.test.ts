@@ -39,7 +39,8 @@ afterAll(async () => {
   await Promise.all([api?.stop(), worker?.stop()]);
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(`${api.base}${path}`, { headers, redirect: 'manual' });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${api.base}${path}`, { headers, redirect: 'manual' });
 const adv = (path: string) => get(path, { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey });
 // From loopback the address gives no country: fallback_geo stands in. In New Jersey Kalshi,
 // ForecastEx and the sportsbooks may be shown (Polymarket nowhere: docs/compliance.md).
@@ -93,9 +94,13 @@ describe('event widget', () => {
       const total = source.exclusive ? [...weighted.values()].reduce((s, p) => s + p, 0) : 1;
       for (const outcome of body.outcomes) {
         const src = source.outcomes.find((o) => o.name === outcome.outcome_name)!;
-        const known = src.quotes.filter((q) => operatorById(q.operatorId) && catalogView(EVENT_GEO).operatorOn(q.operatorId, source.category));
+        const known = src.quotes.filter(
+          (q) => operatorById(q.operatorId) && catalogView(EVENT_GEO).operatorOn(q.operatorId, source.category),
+        );
         // Shown to one decimal: within half a tenth of the exact value.
-        expect(Math.abs(outcome.aggregated_probability_pct - (weighted.get(outcome.outcome_name)! / total) * 100)).toBeLessThanOrEqual(0.05 + 1e-9);
+        expect(
+          Math.abs(outcome.aggregated_probability_pct - (weighted.get(outcome.outcome_name)! / total) * 100),
+        ).toBeLessThanOrEqual(0.05 + 1e-9);
         // Prices and best odds after each venue's taker fee (the event's category picks the rate).
         const afterFee = (q: (typeof known)[number]) => afterFeePrice(q.operatorId, source.category, q.yesPrice);
         // Best odds are judged on the prices as shown: every operator showing the lowest figure.
@@ -116,8 +121,12 @@ describe('event widget', () => {
 
   it('formats prices as implied_pct and decimal', async () => {
     const [slug] = await eventSlugs();
-    const pct = EventWidgetPayload.parse(await (await get(`/v1/widgets/event?slug=${slug}&display_format=implied_pct`)).json());
-    const dec = EventWidgetPayload.parse(await (await get(`/v1/widgets/event?slug=${slug}&display_format=decimal`)).json());
+    const pct = EventWidgetPayload.parse(
+      await (await get(`/v1/widgets/event?slug=${slug}&display_format=implied_pct`)).json(),
+    );
+    const dec = EventWidgetPayload.parse(
+      await (await get(`/v1/widgets/event?slug=${slug}&display_format=decimal`)).json(),
+    );
     for (const e of pct.outcomes.flatMap((o) => o.comparison_pool)) expect(e.contract_price).toMatch(/^\d{1,2}\.\d%$/);
     for (const e of dec.outcomes.flatMap((o) => o.comparison_pool)) expect(e.contract_price).toMatch(/^\d+\.\d{2}$/);
   });
@@ -161,14 +170,20 @@ describe('event widget', () => {
       next = (await readSnapshot(redis.client, 'events', 'all'))!;
     }
     expect(next.version).toBeGreaterThan(first.version);
-    const prices = (s: typeof first) => s.data.events.flatMap((e) => e.outcomes.flatMap((o) => o.quotes.map((q) => q.yesPrice)));
+    const prices = (s: typeof first) =>
+      s.data.events.flatMap((e) => e.outcomes.flatMap((o) => o.quotes.map((q) => q.yesPrice)));
     expect(prices(next)).not.toEqual(prices(first));
     // The API picks the change up without waiting on Redis per request.
     await expect
-      .poll(async () => {
-        const body = EventWidgetPayload.parse(await (await get(`/v1/widgets/event?slug=${first.data.events[0]!.slug}`)).json());
-        return Date.parse(body.last_verified_timestamp) >= Date.parse(next.changedAt);
-      }, { timeout: 3_000, interval: 100 })
+      .poll(
+        async () => {
+          const body = EventWidgetPayload.parse(
+            await (await get(`/v1/widgets/event?slug=${first.data.events[0]!.slug}`)).json(),
+          );
+          return Date.parse(body.last_verified_timestamp) >= Date.parse(next.changedAt);
+        },
+        { timeout: 3_000, interval: 100 },
+      )
       .toBe(true);
   });
 });
@@ -200,7 +215,9 @@ describe('sportsbook widget', () => {
     expect(body.team_analytics[`${code.toLowerCase()}_record`]).toBe(`${w}-${l}`);
     // Every book quoting the game that may be shown here, in the snapshot's order (how many varies by game).
     const names = body.odds_matrix.operators.map((o) => o.name);
-    const shownHere = matchup.books.filter((b) => operatorById(b.operatorId) && catalogView(BOOK_GEO).operatorOn(b.operatorId, 'sports'));
+    const shownHere = matchup.books.filter(
+      (b) => operatorById(b.operatorId) && catalogView(BOOK_GEO).operatorOn(b.operatorId, 'sports'),
+    );
     expect(names).toEqual(shownHere.map((b) => operatorById(b.operatorId)!.name));
     expect(names.length).toBeGreaterThanOrEqual(2);
     expect(names).toContain(operatorById('kalshi')!.name);
@@ -219,11 +236,20 @@ describe('sportsbook widget', () => {
     // Moneyline best odds: every operator paying the most as shown (American odds here): an exchange
     // row at +425.21 and a book at +425 both read +425, and both lead.
     const payout = (a: number) => (a > 0 ? 1 + a / 100 : 1 + 100 / -a);
-    for (const [key, side] of [['home_moneyline', 'homeMoneyline'], ['away_moneyline', 'awayMoneyline'], ['draw_moneyline', 'drawMoneyline']] as const) {
+    for (const [key, side] of [
+      ['home_moneyline', 'homeMoneyline'],
+      ['away_moneyline', 'awayMoneyline'],
+      ['draw_moneyline', 'drawMoneyline'],
+    ] as const) {
       const offered = body.odds_matrix.operators.filter((o) => bookOf(o.name)[side] !== undefined);
       const best = Math.max(...offered.map((o) => payout(shown(bookOf(o.name)[side]!))));
-      const expected = offered.filter((o) => Math.abs(payout(shown(bookOf(o.name)[side]!)) - best) <= 1e-9).map((o) => o.name);
-      expect(body.odds_matrix.operators.filter((o) => o.best_odds.includes(key)).map((o) => o.name), key).toEqual(expected);
+      const expected = offered
+        .filter((o) => Math.abs(payout(shown(bookOf(o.name)[side]!)) - best) <= 1e-9)
+        .map((o) => o.name);
+      expect(
+        body.odds_matrix.operators.filter((o) => o.best_odds.includes(key)).map((o) => o.name),
+        key,
+      ).toEqual(expected);
     }
     // Every line key that any operator offers has at least one leader.
     const leaders = new Set<string>(body.odds_matrix.operators.flatMap((o) => o.best_odds));
@@ -249,7 +275,9 @@ describe('advertiser endpoints', () => {
     for (const slug of await eventSlugs()) {
       const all = SpecificEventPayload.parse(await (await adv(`/advertiser/v1/widgets/specific/${slug}`)).json());
       if (all.data.outcomes.length < 3) continue;
-      const one = SpecificEventPayload.parse(await (await adv(`/advertiser/v1/widgets/specific/${slug}?limit=1`)).json());
+      const one = SpecificEventPayload.parse(
+        await (await adv(`/advertiser/v1/widgets/specific/${slug}?limit=1`)).json(),
+      );
       if (one.data.event.last_verified_timestamp !== all.data.event.last_verified_timestamp) continue;
       const top = Math.max(...all.data.outcomes.map((o) => o.operatorAVolume24h! + o.operatorBVolume24h!));
       expect(one.data.outcomes).toHaveLength(1);
@@ -273,7 +301,12 @@ describe('advertiser endpoints', () => {
     expect((await get(path, { 'x-advertiser-id': 'e2e-temp', 'x-api-key': temp })).status).toBe(200);
     await keys.revoke('e2e-temp', new Date());
     // successful checks are cached; the revocation notice reaches every process within a second
-    await expect.poll(async () => (await get(path, { 'x-advertiser-id': 'e2e-temp', 'x-api-key': temp })).status, { timeout: 1_000, interval: 20 }).toBe(401);
+    await expect
+      .poll(async () => (await get(path, { 'x-advertiser-id': 'e2e-temp', 'x-api-key': temp })).status, {
+        timeout: 1_000,
+        interval: 20,
+      })
+      .toBe(401);
   });
 
   it('serves the widget endpoints authenticated under /advertiser too', async () => {
@@ -311,7 +344,14 @@ describe('bad input gets a problem response, never a 500', () => {
     const res = await fetch(`${api.base}${path}`, { method, headers, redirect: 'manual' });
     expect(res.status).toBe(status);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    const body = (await res.json()) as { type: string; title: string; status: number; detail: string; code: string; errors: unknown[] };
+    const body = (await res.json()) as {
+      type: string;
+      title: string;
+      status: number;
+      detail: string;
+      code: string;
+      errors: unknown[];
+    };
     expect(body).toMatchObject({ status, code });
     expect(typeof body.title).toBe('string');
     expect(typeof body.detail).toBe('string');
@@ -325,7 +365,9 @@ describe('bad input gets a problem response, never a 500', () => {
   });
 
   it('names the bad parameter', async () => {
-    const body = (await (await get('/v1/widgets/sportsbook?league=XFL')).json()) as { errors: Array<{ param: string; message: string }> };
+    const body = (await (await get('/v1/widgets/sportsbook?league=XFL')).json()) as {
+      errors: Array<{ param: string; message: string }>;
+    };
     expect(body.errors).toEqual([{ param: 'league', message: 'must be one of NCAAB, NBA, NFL, EPL' }]);
   });
 });
@@ -353,16 +395,25 @@ describe('HTTP behaviour', () => {
     const head = await fetch(`${api.base}${path}`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
-    const pre = await fetch(`${api.base}${path}`, { method: 'OPTIONS', headers: { origin: 'https://publisher.example', 'access-control-request-method': 'GET' } });
+    const pre = await fetch(`${api.base}${path}`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://publisher.example', 'access-control-request-method': 'GET' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-methods')).toContain('GET');
   });
 
-  it('writes a well-formed HTTP/1.1 head on the wire: a prepared one in one piece, then the request id, then uWS\'s own', async () => {
+  it("writes a well-formed HTTP/1.1 head on the wire: a prepared one in one piece, then the request id, then uWS's own", async () => {
     const path = `/v1/widgets/sportsbook?league=${LEAGUES[0]}&fallback_geo=${BOOK_GEO}`;
     const ok = await capture(api.port, path, { 'Accept-Encoding': 'br' });
-    const notModified = await capture(api.port, path, { 'Accept-Encoding': 'br', 'If-None-Match': headerOf(ok, 'etag')! });
-    for (const [res, status] of [[ok, '200 OK'], [notModified, '304 Not Modified']] as const) {
+    const notModified = await capture(api.port, path, {
+      'Accept-Encoding': 'br',
+      'If-None-Match': headerOf(ok, 'etag')!,
+    });
+    for (const [res, status] of [
+      [ok, '200 OK'],
+      [notModified, '304 Not Modified'],
+    ] as const) {
       expect(res.status).toBe(status);
       const names = res.headers.map(([name]) => name.toLowerCase());
       // Every line is one "name: value" header, each name once.
@@ -371,7 +422,9 @@ describe('HTTP behaviour', () => {
         expect(value).not.toMatch(/[\r\n]/);
       }
       expect(new Set(names).size).toBe(names.length);
-      expect(names).toEqual(expect.arrayContaining(['etag', 'last-modified', 'cache-control', 'vary', 'x-request-id', 'date']));
+      expect(names).toEqual(
+        expect.arrayContaining(['etag', 'last-modified', 'cache-control', 'vary', 'x-request-id', 'date']),
+      );
     }
     expect(headerOf(ok, 'content-encoding')).toBe('br');
     expect(Number(headerOf(ok, 'content-length'))).toBe(ok.body.length);
@@ -382,18 +435,27 @@ describe('HTTP behaviour', () => {
 
   it('a deep link counts the click and lands on the contract page; an altered one is refused', async () => {
     const [slug] = await eventSlugs();
-    const body = EventWidgetPayload.parse(await (await get(`/v1/widgets/event?slug=${slug}&fallback_geo=${EVENT_GEO}`)).json());
+    const body = EventWidgetPayload.parse(
+      await (await get(`/v1/widgets/event?slug=${slug}&fallback_geo=${EVENT_GEO}`)).json(),
+    );
     const entry = body.outcomes[0]!.comparison_pool[0]!;
     const link = new URL(entry.deep_link);
     // Followed by a person's browser: an HTTP library's click (node's fetch says "node") is not counted.
-    const res = await get(`${link.pathname}${link.search}`, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0' });
+    const res = await get(`${link.pathname}${link.search}`, {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0',
+    });
     expect(res.status).toBe(302);
     const events = (await readSnapshot(redis.client, 'events', 'all'))!.data.events;
-    const quote = events.find((e) => e.slug === slug)!.outcomes.flatMap((o) => o.quotes).find((q) => q.operatorId === entry.operator_id)!;
+    const quote = events
+      .find((e) => e.slug === slug)!
+      .outcomes.flatMap((o) => o.quotes)
+      .find((q) => q.operatorId === entry.operator_id)!;
     expect(new URL(res.headers.get('location')!).hostname).toBe(new URL(quote.marketUrl).hostname);
     const day = new Date().toISOString().slice(0, 10);
     // buffered in memory, written about once a second
-    await expect.poll(() => redis.client.pfcount(clicksKey(entry.operator_id, day)), { timeout: 5_000, interval: 100 }).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() => redis.client.pfcount(clicksKey(entry.operator_id, day)), { timeout: 5_000, interval: 100 })
+      .toBeGreaterThanOrEqual(1);
 
     const tampered = link.search.replace(/([?&]o=)[^&]+/, '$1polymarket');
     const refused = await get(`${link.pathname}${tampered === link.search ? `${link.search}x` : tampered}`);

@@ -25,7 +25,11 @@ beforeAll(async () => {
   replay = await startReplayServer();
   replay.oddsRemaining = 1_000_000;
   // Every refresh calls the provider: a mutation shows at the next one.
-  const env = testEnv(redis.url, { ...replayEnv(replay.base), SOURCES: 'sportsbook=odds-api', ODDS_API_MIN_INTERVAL_SECONDS: '0' });
+  const env = testEnv(redis.url, {
+    ...replayEnv(replay.base),
+    SOURCES: 'sportsbook=odds-api',
+    ODDS_API_MIN_INTERVAL_SECONDS: '0',
+  });
   worker = await spawnProcess('workers/main.ts', env);
   api = await spawnProcess('src/main.ts', env);
   await waitFor(`${api.base}/readyz`, (s) => s === 200, api);
@@ -38,7 +42,9 @@ afterAll(async () => {
 
 /** The widget of a team's next game for a New Jersey visitor, in American odds; undefined before the league's first snapshot. */
 const widget = async (team: string) => {
-  const res = await fetch(`${api.base}/v1/widgets/sportsbook?league=NBA&team_context=${encodeURIComponent(team)}&fallback_geo=US-NJ&odds_format=american`);
+  const res = await fetch(
+    `${api.base}/v1/widgets/sportsbook?league=NBA&team_context=${encodeURIComponent(team)}&fallback_geo=US-NJ&odds_format=american`,
+  );
   return res.status === 200 ? SportsbookWidgetPayload.parse(await res.json()) : undefined;
 };
 type Row = SportsbookWidgetPayload['odds_matrix']['operators'][number];
@@ -49,19 +55,26 @@ function flagsFollowFigures(p: SportsbookWidgetPayload, key: 'home_moneyline' | 
   const shown = p.odds_matrix.operators.filter((o) => o.lines[key] !== undefined);
   const best = Math.max(...shown.map((o) => americanToDecimal(Number(o.lines[key]))));
   const leaders = (rows: Row[]) => rows.map((o) => o.name).sort();
-  expect(leaders(p.odds_matrix.operators.filter((o) => o.best_odds.includes(key)))).toEqual(leaders(shown.filter((o) => americanToDecimal(Number(o.lines[key])) === best)));
+  expect(leaders(p.odds_matrix.operators.filter((o) => o.best_odds.includes(key)))).toEqual(
+    leaders(shown.filter((o) => americanToDecimal(Number(o.lines[key])) === best)),
+  );
 }
 
 describe('sportsbook widget on mutated upstream odds', { timeout: 60_000 }, () => {
   it('never flags a three-day-old book, an outlying book or a relabelled game best', async () => {
     const games = replay.data.nbaOdds as Game[];
     const name = (g: Game, side: 'home_team' | 'away_team') => String(g[side]);
-    const [magic, wizards, pacers] = [name(games[0]!, 'home_team'), name(games[1]!, 'home_team'), name(games[2]!, 'home_team')];
+    const [magic, wizards, pacers] = [
+      name(games[0]!, 'home_team'),
+      name(games[1]!, 'home_team'),
+      name(games[2]!, 'home_team'),
+    ];
     await expect.poll(() => widget(pacers), { timeout: 30_000 }).toBeDefined();
     const before = (await widget(pacers))!;
     expect(row((await widget(magic))!, 'FanDuel')).toBeDefined();
 
-    const h2h = (g: Game, key: string) => g.bookmakers.find((b) => b.key === key)!.markets.find((m) => m.key === 'h2h')!.outcomes;
+    const h2h = (g: Game, key: string) =>
+      g.bookmakers.find((b) => b.key === key)!.markets.find((m) => m.key === 'h2h')!.outcomes;
     // Game 0: FanDuel frozen three days ago, at a home price that would beat every other book.
     const fanduel = games[0]!.bookmakers.find((b) => b.key === 'fanduel')!;
     fanduel.last_update = new Date(Date.now() - 3 * 86_400_000).toISOString().replace('.000Z', 'Z');
@@ -79,18 +92,25 @@ describe('sportsbook widget on mutated upstream odds', { timeout: 60_000 }, () =
     expect(game0.odds_matrix.operators.some((o) => o.lines.home_moneyline === '-105')).toBe(false);
     flagsFollowFigures(game0, 'home_moneyline');
     // Every book shown is fresh, by its own time.
-    for (const o of game0.odds_matrix.operators) expect(Date.now() - Date.parse(o.updated_at)).toBeLessThan(30 * 60_000);
+    for (const o of game0.odds_matrix.operators)
+      expect(Date.now() - Date.parse(o.updated_at)).toBeLessThan(30 * 60_000);
 
     const game1 = (await widget(wizards))!;
     const dk = row(game1, 'DraftKings')!;
-    expect([dk.lines.home_moneyline, dk.lines.away_moneyline, dk.best_odds.filter((k) => k.endsWith('moneyline'))]).toEqual([undefined, undefined, []]);
+    expect([
+      dk.lines.home_moneyline,
+      dk.lines.away_moneyline,
+      dk.best_odds.filter((k) => k.endsWith('moneyline')),
+    ]).toEqual([undefined, undefined, []]);
     expect(game1.odds_matrix.operators.some((o) => o.lines.away_moneyline === '-110')).toBe(false);
     flagsFollowFigures(game1, 'away_moneyline');
 
     // The relabelled game is served as it was last good: same teams, same sides, same lines, same flags.
     const game2 = (await widget(pacers))!;
     expect(game2.match_meta).toEqual(before.match_meta);
-    expect(game2.odds_matrix.operators.map((o) => [o.name, o.lines, o.best_odds])).toEqual(before.odds_matrix.operators.map((o) => [o.name, o.lines, o.best_odds]));
+    expect(game2.odds_matrix.operators.map((o) => [o.name, o.lines, o.best_odds])).toEqual(
+      before.odds_matrix.operators.map((o) => [o.name, o.lines, o.best_odds]),
+    );
 
     // Each is reported in the snapshot's meta (what /readyz shows) with its class.
     const items = (await readMeta(redis.client, 'sportsbook', 'NBA'))!.dropped!.items;

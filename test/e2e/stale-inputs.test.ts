@@ -33,7 +33,11 @@ const broad = async (currency: string) => {
 
 beforeAll(async () => {
   // FX refreshed every second, like everything else here.
-  env = testEnv(redis.url, { STALE_AFTER_INTERVALS: String(STALE_AFTER_INTERVALS), REFRESH_FX_SECONDS: '1', ...clock.env });
+  env = testEnv(redis.url, {
+    STALE_AFTER_INTERVALS: String(STALE_AFTER_INTERVALS),
+    REFRESH_FX_SECONDS: '1',
+    ...clock.env,
+  });
   [api, worker] = await Promise.all([spawnProcess('src/main.ts', env), spawnProcess('workers/main.ts', env)]);
   await waitFor(`${api.base}/healthz`, (s) => s === 200, api);
 }, 60_000);
@@ -45,12 +49,21 @@ afterAll(async () => {
 describe('stale inputs', () => {
   it('a broad payload converted at stale FX rates says stale; readiness names the FX snapshot', async () => {
     // No price feed runs here: the snapshots alone are what this test watches.
-    await expect.poll(async () => (await ready()).snapshots.every((s) => s.loaded && !s.stale), { timeout: 45_000, interval: 250 }).toBe(true);
+    await expect
+      .poll(async () => (await ready()).snapshots.every((s) => s.loaded && !s.stale), {
+        timeout: 45_000,
+        interval: 250,
+      })
+      .toBe(true);
     expect((await broad('EUR')).stale).toBeUndefined();
 
     // A worker whose FX source cannot be reached: events, sportsbook and metrics stay fresh.
     await worker!.stop();
-    worker = await spawnProcess('workers/main.ts', { ...env, SOURCES: 'fx=ecb', ECB_FX_URL: 'http://127.0.0.1:9/eurofxref-daily.xml' });
+    worker = await spawnProcess('workers/main.ts', {
+      ...env,
+      SOURCES: 'fx=ecb',
+      ECB_FX_URL: 'http://127.0.0.1:9/eurofxref-daily.xml',
+    });
     const fx = async () => (await ready()).snapshots.find((s) => s.kind === 'fx')!;
     await expect.poll(async () => (await fx()).failures, { timeout: 20_000, interval: 100 }).toBeGreaterThan(0);
     clock.advance(FX_AGE_MS);

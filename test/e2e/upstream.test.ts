@@ -7,7 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSnapshot } from '../../src/store/snapshots.js';
-import { EventListPayload, EventWidgetPayload, SpecificEventPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import {
+  EventListPayload,
+  EventWidgetPayload,
+  SpecificEventPayload,
+  SportsbookWidgetPayload,
+} from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 import { testClock } from '../support/test-clock.js';
@@ -55,7 +60,8 @@ afterAll(async () => {
   await replay?.stop();
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(`${api.base}${path}`, { headers, redirect: 'manual' });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${api.base}${path}`, { headers, redirect: 'manual' });
 const adv = (path: string) => get(path, { 'x-advertiser-id': ADVERTISER, 'x-api-key': apiKey });
 // From loopback the address gives no country: fallback_geo stands in (Kalshi is shown in New Jersey;
 // Polymarket is shown nowhere, so its recorded prices are checked in the worker's snapshot).
@@ -71,11 +77,22 @@ const landing = async (deepLink: string) => {
   expect(res.status).toBe(302);
   return res.headers.get('location');
 };
-const pool = (w: EventWidgetPayload) => w.outcomes.map((o) => [o.outcome_name, o.comparison_pool.map((e) => `${e.operator_id} ${e.contract_price} ${e.contract_volume}`)]);
+const pool = (w: EventWidgetPayload) =>
+  w.outcomes.map((o) => [
+    o.outcome_name,
+    o.comparison_pool.map((e) => `${e.operator_id} ${e.contract_price} ${e.contract_volume}`),
+  ]);
 
 interface Ready {
   status: string;
-  snapshots: Array<{ kind: string; key: string; stale: boolean; stale_after_seconds: number; failures: number; last_error?: string }>;
+  snapshots: Array<{
+    kind: string;
+    key: string;
+    stale: boolean;
+    stale_after_seconds: number;
+    failures: number;
+    last_error?: string;
+  }>;
 }
 const ready = async () => {
   const res = await get('/readyz');
@@ -97,7 +114,9 @@ describe('recorded prices through the real sources', () => {
     ]);
     // The mid of yes_bid 0.16 and yes_ask 0.18; the deadlines are nested, so not normalised.
     expect(w.outcomes.map((o) => o.aggregated_probability_pct)).toEqual([17, 43, 61.5]);
-    expect((await widget('us-iran-nuclear-deal-2026', 'implied_pct')).outcomes[1]!.comparison_pool[0]!.contract_price).toBe('46.7%');
+    expect(
+      (await widget('us-iran-nuclear-deal-2026', 'implied_pct')).outcomes[1]!.comparison_pool[0]!.contract_price,
+    ).toBe('46.7%');
     // the contract page, with Kalshi's tracking sub-ids like every other link
     const landed = new URL((await landing(w.outcomes[0]!.comparison_pool[0]!.deep_link))!);
     expect(`${landed.origin}${landed.pathname}`).toBe('https://kalshi.com/events/KXUSAIRANAGREEMENT-27');
@@ -107,7 +126,12 @@ describe('recorded prices through the real sources', () => {
   /** The worker's normalized quotes of one event: outcome, venue, YES ask, 24 h USD volume, market page. */
   const snapshotQuotes = async (slug: string) => {
     const events = (await readSnapshot(redis.client, 'events', 'all'))!.data.events;
-    return events.find((e) => e.slug === slug)!.outcomes.map((o) => [o.name, o.quotes.map((q) => [q.operatorId, q.yesPrice, Math.round(q.volume24hUsd!), q.marketUrl])]);
+    return events
+      .find((e) => e.slug === slug)!
+      .outcomes.map((o) => [
+        o.name,
+        o.quotes.map((q) => [q.operatorId, q.yesPrice, Math.round(q.volume24hUsd!), q.marketUrl]),
+      ]);
   };
 
   it('Polymarket prices from bestAsk, USDC volume, the event/market page; shown in no widget (no licence anywhere)', async () => {
@@ -117,7 +141,8 @@ describe('recorded prices through the real sources', () => {
       ['By March 15', [['polymarket', 0.24, 93119, `${page}-march-15`]]],
       ['By March 31', [['polymarket', 0.64, 34767, `${page}-march-31`]]],
     ]);
-    for (const geo of ['US-NJ', 'JP', 'GB']) expect(pool(await widget('iran-israel-us-conflict-ends-march-2026', 'cents', geo)), geo).toEqual([]);
+    for (const geo of ['US-NJ', 'JP', 'GB'])
+      expect(pool(await widget('iran-israel-us-conflict-ends-march-2026', 'cents', geo)), geo).toEqual([]);
   });
 
   it('a pair whose Kalshi side is finalized keeps Polymarket only; the A/B comparison invents no Kalshi price', async () => {
@@ -130,7 +155,9 @@ describe('recorded prices through the real sources', () => {
     const res = await adv('/advertiser/v1/widgets/specific/khamenei-out-by-end-of-february-2026');
     expect(res.status).toBe(200);
     const body = SpecificEventPayload.parse(await res.json());
-    expect(body.data.event.title).toBe('Will Ali Khamenei be out as Supreme Leader of Iran by the end of February 2026?');
+    expect(body.data.event.title).toBe(
+      'Will Ali Khamenei be out as Supreme Leader of Iran by the end of February 2026?',
+    );
     expect(body.data.outcomes).toEqual([]);
   });
 
@@ -138,14 +165,25 @@ describe('recorded prices through the real sources', () => {
     const res = await adv('/advertiser/v1/widgets/events');
     const slugs = EventListPayload.parse(await res.json()).data.events;
     // open, but quoted by Kalshi only: the Kalshi/Polymarket comparison would be empty
-    for (const kalshiOnly of ['us-iran-nuclear-deal-2026', 'us-recognizes-reza-pahlavi-2026', 'iran-democracy-index-2026']) {
+    for (const kalshiOnly of [
+      'us-iran-nuclear-deal-2026',
+      'us-recognizes-reza-pahlavi-2026',
+      'iran-democracy-index-2026',
+    ]) {
       expect(slugs).not.toContain(kalshiOnly);
-      expect(SpecificEventPayload.parse(await (await adv(`/advertiser/v1/widgets/specific/${kalshiOnly}`)).json()).data.outcomes).toEqual([]);
+      expect(
+        SpecificEventPayload.parse(await (await adv(`/advertiser/v1/widgets/specific/${kalshiOnly}`)).json()).data
+          .outcomes,
+      ).toEqual([]);
     }
     // quoted by Polymarket only (its Kalshi side is finalized): left out of the list
     expect(slugs).not.toContain('khamenei-out-by-end-of-february-2026');
     for (const slug of slugs) {
-      expect(SpecificEventPayload.parse(await (await adv(`/advertiser/v1/widgets/specific/${slug}`)).json()).data.outcomes.length, slug).toBeGreaterThan(0);
+      expect(
+        SpecificEventPayload.parse(await (await adv(`/advertiser/v1/widgets/specific/${slug}`)).json()).data.outcomes
+          .length,
+        slug,
+      ).toBeGreaterThan(0);
     }
   });
 
@@ -169,14 +207,22 @@ describe('recorded prices through the real sources', () => {
     expect(names).not.toContain('Betfair Exchange');
     // ...but is in GB, where it prices only the moneyline: back odds +140 / -143, shown after its 5 %
     // commission on winnings (decimal 2.4 → 1 + 1.4 × 0.95 = 2.33, +133; 1.6993 → 1.66434, -150.5 → -151)
-    const gb = SportsbookWidgetPayload.parse(await (await get('/v1/widgets/sportsbook?league=NBA&fallback_geo=GB&odds_format=american')).json());
+    const gb = SportsbookWidgetPayload.parse(
+      await (await get('/v1/widgets/sportsbook?league=NBA&fallback_geo=GB&odds_format=american')).json(),
+    );
     expect(gb.odds_matrix.operators.map((o) => o.name)).not.toContain('DraftKings');
-    expect(gb.odds_matrix.operators.find((o) => o.name === 'Betfair Exchange')!.lines).toEqual({ away_moneyline: '+133', home_moneyline: '-151' });
+    expect(gb.odds_matrix.operators.find((o) => o.name === 'Betfair Exchange')!.lines).toEqual({
+      away_moneyline: '+133',
+      home_moneyline: '-151',
+    });
   });
 
   it('FX from the ECB file, per USD; metrics derived from the fetched markets', async () => {
     const fx = (await readSnapshot(redis.client, 'fx', 'daily'))!;
-    expect(fx.data).toMatchObject({ asOfDate: new Date(clock.now()).toISOString().slice(0, 10), rates: { USD: 1, EUR: 0.888731, GBP: 0.753377 } });
+    expect(fx.data).toMatchObject({
+      asOfDate: new Date(clock.now()).toISOString().slice(0, 10),
+      rates: { USD: 1, EUR: 0.888731, GBP: 0.753377 },
+    });
     const metrics = (await readSnapshot(redis.client, 'metrics', 'all'))!;
     const poly = metrics.data.operators.find((o) => o.operatorId === 'polymarket')!;
     expect(poly.activeEvents).toBe(2);
@@ -198,9 +244,13 @@ describe('upstream outage', () => {
 
     await replay.stop();
     // Refreshes now fail; once one has, the data ages past its limit.
-    await expect.poll(async () => eventsEntry((await ready()).body).failures, { timeout: 20_000, interval: 100 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => eventsEntry((await ready()).body).failures, { timeout: 20_000, interval: 100 })
+      .toBeGreaterThan(0);
     clock.advance(OUTAGE_AGE_MS);
-    await expect.poll(async () => eventsEntry((await ready()).body).stale, { timeout: 20_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(async () => eventsEntry((await ready()).body).stale, { timeout: 20_000, interval: 100 })
+      .toBe(true);
     const down = await ready();
     // Stale data is served and flagged: degraded, never a 503 that would pull every instance out.
     expect(down.status).toBe(200);
@@ -218,7 +268,9 @@ describe('upstream outage', () => {
     expect((await get('/v1/widgets/sportsbook?league=NBA')).status).toBe(200);
 
     await replay.restart();
-    await expect.poll(async () => eventsEntry((await ready()).body).stale, { timeout: 30_000, interval: 100 }).toBe(false);
+    await expect
+      .poll(async () => eventsEntry((await ready()).body).stale, { timeout: 30_000, interval: 100 })
+      .toBe(false);
     const back = await ready();
     expect(back.status).toBe(200);
     expect(eventsEntry(back.body)).toMatchObject({ stale: false, failures: 0 });

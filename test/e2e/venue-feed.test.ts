@@ -23,10 +23,28 @@ beforeAll(async () => {
   for (const [i, start] of [cur, cur + 900_000].entries()) {
     listUpDown(
       replay,
-      { asset: 'ETH', horizonMinutes: 15, windowStartMs: start, upToken: `eth-up-${i}`, downToken: `eth-down-${i}`, priceToBeat: 3400.5 },
-      { up: { bids: [level('0.44')], asks: [level('0.47'), level('0.46')] }, down: { bids: [level('0.52')], asks: [level('0.55')] } },
+      {
+        asset: 'ETH',
+        horizonMinutes: 15,
+        windowStartMs: start,
+        upToken: `eth-up-${i}`,
+        downToken: `eth-down-${i}`,
+        priceToBeat: 3400.5,
+      },
+      {
+        up: { bids: [level('0.44')], asks: [level('0.47'), level('0.46')] },
+        down: { bids: [level('0.52')], asks: [level('0.55')] },
+      },
     );
-    listKalshi15m(replay, { series: 'KXETH15M', windowStartMs: start, floorStrike: 3401.25, yesBid: '0.4400', yesAsk: '0.4700', noBid: '0.5300', noAsk: '0.5600' });
+    listKalshi15m(replay, {
+      series: 'KXETH15M',
+      windowStartMs: start,
+      floorStrike: 3401.25,
+      yesBid: '0.4400',
+      yesAsk: '0.4700',
+      noBid: '0.5300',
+      noAsk: '0.5600',
+    });
   }
   feed = await spawnProcess('workers/feed/main.ts', testEnv(redis.url, { SOURCES: 'quotes=venues', ...replay.env }));
 }, 60_000);
@@ -43,8 +61,12 @@ const quote = async (operator: string) => {
 
 describe('feed process with quotes=venues', () => {
   it("publishes both venues' quotes for the current window, each with its own strike", async () => {
-    await expect.poll(() => quote('polymarket'), { timeout: 20_000 }).toMatchObject({ up: 0.46, down: 0.55, strike: 3400.5 });
-    await expect.poll(() => quote('kalshi'), { timeout: 20_000 }).toMatchObject({ up: 0.47, down: 0.56, strike: 3401.25 });
+    await expect
+      .poll(() => quote('polymarket'), { timeout: 20_000 })
+      .toMatchObject({ up: 0.46, down: 0.55, strike: 3400.5 });
+    await expect
+      .poll(() => quote('kalshi'), { timeout: 20_000 })
+      .toMatchObject({ up: 0.47, down: 0.56, strike: 3401.25 });
     const poly = (await quote('polymarket'))!;
     // The window is the one holding the quote's time, found from the clock alone.
     expect(poly.windowStart).toBe(new Date(windowAt(Date.parse(poly.ts), 15).startMs).toISOString());

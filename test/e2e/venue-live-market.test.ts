@@ -22,7 +22,13 @@ import type { Level } from '../support/clob-ws-replay.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 import { testClock } from '../support/test-clock.js';
-import { listKalshi15m, listUpDown, startVenueReplay, type BookLevels, type VenueReplay } from '../support/venue-replay.js';
+import {
+  listKalshi15m,
+  listUpDown,
+  startVenueReplay,
+  type BookLevels,
+  type VenueReplay,
+} from '../support/venue-replay.js';
 
 const redis = useRedis();
 let replay: VenueReplay;
@@ -31,7 +37,7 @@ let apiA: ServiceProcess;
 let apiB: ServiceProcess;
 let us: ServiceProcess;
 const WINDOW_MS = 15 * 60_000;
-const clock = testClock(((60_000 - (Date.now() % WINDOW_MS)) + WINDOW_MS) % WINDOW_MS);
+const clock = testClock((60_000 - (Date.now() % WINDOW_MS) + WINDOW_MS) % WINDOW_MS);
 
 const level = (price: string, size = '40'): Level => ({ price, size });
 
@@ -55,10 +61,28 @@ beforeAll(async () => {
       const tag = `${horizon}-${i}`;
       listUpDown(
         replay,
-        { asset: 'BTC', horizonMinutes: horizon, windowStartMs: start, upToken: `btc-up-${tag}`, downToken: `btc-down-${tag}`, priceToBeat: POLY_BTC.startPrice },
+        {
+          asset: 'BTC',
+          horizonMinutes: horizon,
+          windowStartMs: start,
+          upToken: `btc-up-${tag}`,
+          downToken: `btc-down-${tag}`,
+          priceToBeat: POLY_BTC.startPrice,
+        },
         POLY_BTC,
       );
-      listUpDown(replay, { asset: 'ETH', horizonMinutes: horizon, windowStartMs: start, upToken: `eth-up-${tag}`, downToken: `eth-down-${tag}`, priceToBeat: 3_401 }, { up: EMPTY, down: EMPTY });
+      listUpDown(
+        replay,
+        {
+          asset: 'ETH',
+          horizonMinutes: horizon,
+          windowStartMs: start,
+          upToken: `eth-up-${tag}`,
+          downToken: `eth-down-${tag}`,
+          priceToBeat: 3_401,
+        },
+        { up: EMPTY, down: EMPTY },
+      );
       if (horizon === 15) {
         listKalshi15m(replay, { series: 'KXBTC15M', windowStartMs: start, ...KALSHI_BTC });
         listKalshi15m(replay, { series: 'KXETH15M', windowStartMs: start, ...KALSHI_EMPTY });
@@ -86,7 +110,8 @@ const live = async (proc: ServiceProcess, asset: string, horizon: Horizon) => {
   return LiveMarketPayload.parse(await res.json());
 };
 
-const provider = (p: LiveMarketPayload, operatorId: string) => p.providers_pool.find((e) => e.operator_id === operatorId);
+const provider = (p: LiveMarketPayload, operatorId: string) =>
+  p.providers_pool.find((e) => e.operator_id === operatorId);
 
 /** The quote the feed holds in Redis for a venue, as published. */
 const stored = async (asset: string, horizon: Horizon, operatorId: string) => {
@@ -95,14 +120,18 @@ const stored = async (asset: string, horizon: Horizon, operatorId: string) => {
 };
 
 const bestAsk = (levels: readonly Level[]) => Math.min(...levels.map((l) => Number(l.price)));
-const payout = (operatorId: string, ask: number) => `x${(1 / priceAfterFee(feeSchedule(operatorId), 'crypto', ask)).toFixed(2)}`;
+const payout = (operatorId: string, ask: number) =>
+  `x${(1 / priceAfterFee(feeSchedule(operatorId), 'crypto', ask)).toFixed(2)}`;
 const dollars = (s: string) => Number(s.replace(/[$,+]/g, ''));
 
 /** What a venue's row must show for these asks and strike: the payouts after its fee, and its own strike. */
 function expectRow(p: LiveMarketPayload, operatorId: string, up: number, down: number, strike: number): void {
   const row = provider(p, operatorId);
   expect(row, `${operatorId} listed`).toBeDefined();
-  expect(row!.live_metrics.multipliers).toEqual({ payout_up: payout(operatorId, up), payout_down: payout(operatorId, down) });
+  expect(row!.live_metrics.multipliers).toEqual({
+    payout_up: payout(operatorId, up),
+    payout_down: payout(operatorId, down),
+  });
   expect(row!.live_metrics.target_price).toBe(formatMoneyPrecise(strike, 'USD'));
   // Measured from the venue's own strike, at the spot the payload shows.
   expect(dollars(row!.live_metrics.spot_difference!)).toBeCloseTo(dollars(p.spot_price!) - strike, 2);
@@ -112,11 +141,13 @@ function expectRow(p: LiveMarketPayload, operatorId: string, up: number, down: n
 describe('live market on the venues own quotes, feed process to API processes', { timeout: 60_000 }, () => {
   it("holds Polymarket's own asks and start price, and shows them in no widget (no licence anywhere)", async () => {
     for (const horizon of [5, 15] as const) {
-      await expect.poll(() => stored('BTC', horizon, 'polymarket'), { timeout: 30_000 }).toMatchObject({
-        up: bestAsk(POLY_BTC.up.asks),
-        down: bestAsk(POLY_BTC.down.asks),
-        strike: POLY_BTC.startPrice,
-      });
+      await expect
+        .poll(() => stored('BTC', horizon, 'polymarket'), { timeout: 30_000 })
+        .toMatchObject({
+          up: bestAsk(POLY_BTC.up.asks),
+          down: bestAsk(POLY_BTC.down.asks),
+          strike: POLY_BTC.startPrice,
+        });
       for (const proc of [apiA, apiB]) expect(provider(await live(proc, 'BTC', horizon), 'polymarket')).toBeUndefined();
     }
   });
@@ -124,7 +155,11 @@ describe('live market on the venues own quotes, feed process to API processes', 
   it("shows Kalshi's own row the same on two API processes", async () => {
     const strike = formatMoneyPrecise(KALSHI_BTC.floorStrike, 'USD');
     for (const proc of [apiA, apiB]) {
-      await expect.poll(async () => provider(await live(proc, 'BTC', 15), 'kalshi')?.live_metrics.target_price, { timeout: 30_000 }).toBe(strike);
+      await expect
+        .poll(async () => provider(await live(proc, 'BTC', 15), 'kalshi')?.live_metrics.target_price, {
+          timeout: 30_000,
+        })
+        .toBe(strike);
     }
     const [a, b] = await Promise.all([live(apiA, 'BTC', 15), live(apiB, 'BTC', 15)]);
     expect(provider(a, 'kalshi')!.live_metrics.multipliers).toEqual(provider(b, 'kalshi')!.live_metrics.multipliers);
@@ -134,7 +169,9 @@ describe('live market on the venues own quotes, feed process to API processes', 
 
   it("shows Kalshi's own asks after fees and its strike where Kalshi may be shown", async () => {
     const strike = formatMoneyPrecise(KALSHI_BTC.floorStrike, 'USD');
-    await expect.poll(async () => provider(await live(us, 'BTC', 15), 'kalshi')?.live_metrics.target_price, { timeout: 30_000 }).toBe(strike);
+    await expect
+      .poll(async () => provider(await live(us, 'BTC', 15), 'kalshi')?.live_metrics.target_price, { timeout: 30_000 })
+      .toBe(strike);
     const p = await live(us, 'BTC', 15);
     expect(p.market_status).toBe('open');
     expectRow(p, 'kalshi', Number(KALSHI_BTC.yesAsk), Number(KALSHI_BTC.noAsk), KALSHI_BTC.floorStrike);
@@ -149,12 +186,15 @@ describe('live market on the venues own quotes, feed process to API processes', 
       [15, 'polymarket'],
       [15, 'kalshi'],
     ] as const) {
-      await expect.poll(() => stored('ETH', horizon, operatorId), { timeout: 30_000 }).toMatchObject({ up: null, down: null });
+      await expect
+        .poll(() => stored('ETH', horizon, operatorId), { timeout: 30_000 })
+        .toMatchObject({ up: null, down: null });
     }
     // Let the API processes fold the latest quotes (each one is re-sent at least every 5 s).
     await expect.poll(async () => (await live(apiA, 'ETH', 15)).spot_price, { timeout: 10_000 }).not.toBeNull();
     for (const proc of [apiA, apiB, us]) {
-      for (const horizon of [5, 15] as const) expect(provider(await live(proc, 'ETH', horizon), 'kalshi')).toBeUndefined();
+      for (const horizon of [5, 15] as const)
+        expect(provider(await live(proc, 'ETH', horizon), 'kalshi')).toBeUndefined();
     }
     // While the same venue's BTC book is shown.
     expect(provider(await live(apiA, 'BTC', 15), 'kalshi')).toBeDefined();
@@ -164,11 +204,19 @@ describe('live market on the venues own quotes, feed process to API processes', 
     await expect.poll(async () => provider(await live(us, 'BTC', 15), 'kalshi'), { timeout: 30_000 }).toBeDefined();
     // Only Polymarket and Limitless list 5-minute windows, and neither may be shown in New Jersey.
     const five = await live(us, 'BTC', 5);
-    expect([five.providers_pool, five.unavailable_venues, five.unavailable_reason]).toEqual([[], [], 'not_lawful_here']);
+    expect([five.providers_pool, five.unavailable_venues, five.unavailable_reason]).toEqual([
+      [],
+      [],
+      'not_lawful_here',
+    ]);
     // Kalshi may be shown here, but its ETH book is empty: named as unavailable, and the reason says so.
     await expect.poll(async () => (await live(us, 'ETH', 15)).spot_price, { timeout: 10_000 }).not.toBeNull();
     const empty = await live(us, 'ETH', 15);
-    expect([empty.providers_pool, empty.unavailable_venues.map((v) => v.operator_id), empty.unavailable_reason]).toEqual([[], ['kalshi'], 'no_quote']);
+    expect([
+      empty.providers_pool,
+      empty.unavailable_venues.map((v) => v.operator_id),
+      empty.unavailable_reason,
+    ]).toEqual([[], ['kalshi'], 'no_quote']);
     expect((await live(us, 'BTC', 15)).unavailable_reason).toBeNull();
   });
 });

@@ -20,9 +20,17 @@ it('logs only JSON lines while Redis is down', async () => {
   await expect.poll(() => worker!.output(), { timeout: 30_000, interval: 200 }).toContain('"msg":"worker started"');
   await redis.stop();
   // Both BullMQ objects have reported the outage (each is logged once, then throttled).
-  await expect.poll(() => /"msg":"queue error"/.test(worker!.output()) && /"msg":"worker error"/.test(worker!.output()), { timeout: 30_000, interval: 200 }).toBe(true);
+  await expect
+    .poll(() => /"msg":"queue error"/.test(worker!.output()) && /"msg":"worker error"/.test(worker!.output()), {
+      timeout: 30_000,
+      interval: 200,
+    })
+    .toBe(true);
   await worker.stop();
-  const lines = worker.output().split('\n').filter((l) => l.trim() !== '');
+  const lines = worker
+    .output()
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const notJson = lines.filter((l) => {
     try {
       return typeof JSON.parse(l) !== 'object';

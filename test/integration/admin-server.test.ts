@@ -8,12 +8,21 @@ import { freePort } from '../../src/process/free-port.js';
 
 const log = pino({ level: 'silent' });
 
-new Gauge({ name: 'predictwire_test_admin_gauge', help: 'a series defined anywhere on the default registry', collect() { this.set(42); } });
+new Gauge({
+  name: 'predictwire_test_admin_gauge',
+  help: 'a series defined anywhere on the default registry',
+  collect() {
+    this.set(42);
+  },
+});
 
 describe('admin server', () => {
   it('serves the default registry on /metrics and health on /healthz, 404 elsewhere', async () => {
     let healthy = true;
-    const admin = (await startAdminServer('127.0.0.1', await freePort(), log, () => ({ ok: healthy, running: healthy })))!;
+    const admin = (await startAdminServer('127.0.0.1', await freePort(), log, () => ({
+      ok: healthy,
+      running: healthy,
+    })))!;
     const base = `http://127.0.0.1:${admin.port}`;
     const metrics = await fetch(`${base}/metrics`);
     expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);

@@ -133,7 +133,11 @@ describe('AdvertiserKeys', () => {
     const k1 = await keys.create('acme-media', 'Acme Media', T1);
     const k2 = await keys.rotate('acme-media', T2);
     const k3 = await keys.rotate('acme-media', T3);
-    expect([await keys.verify('acme-media', k1), await keys.verify('acme-media', k2), await keys.verify('acme-media', k3)]).toEqual([false, true, true]);
+    expect([
+      await keys.verify('acme-media', k1),
+      await keys.verify('acme-media', k2),
+      await keys.verify('acme-media', k3),
+    ]).toEqual([false, true, true]);
     expect((await keys.list())[0]!.keys.map((k) => k.createdAt)).toEqual([T3.toISOString(), T2.toISOString()]);
   });
 
@@ -192,7 +196,13 @@ describe('AdvertiserKeys', () => {
     await keys.revoke('zeta-news', T3);
     const keyId = expect.stringMatching(/^[0-9a-f]{12}$/);
     expect(await keys.list()).toEqual([
-      { id: 'acme-media', name: 'Acme Media', status: 'active', createdAt: T1.toISOString(), keys: [{ keyId, createdAt: T1.toISOString() }] },
+      {
+        id: 'acme-media',
+        name: 'Acme Media',
+        status: 'active',
+        createdAt: T1.toISOString(),
+        keys: [{ keyId, createdAt: T1.toISOString() }],
+      },
       {
         id: 'mid-co',
         name: 'Mid Co',
@@ -204,7 +214,14 @@ describe('AdvertiserKeys', () => {
           { keyId, createdAt: T1.toISOString() },
         ],
       },
-      { id: 'zeta-news', name: 'Zeta News', status: 'revoked', createdAt: T1.toISOString(), revokedAt: T3.toISOString(), keys: [] },
+      {
+        id: 'zeta-news',
+        name: 'Zeta News',
+        status: 'revoked',
+        createdAt: T1.toISOString(),
+        revokedAt: T3.toISOString(),
+        keys: [],
+      },
     ]);
   });
 });

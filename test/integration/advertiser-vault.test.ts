@@ -31,7 +31,10 @@ describe('AdvertiserVault', () => {
     const vault = new AdvertiserVault(redis.client, file, log);
     expect(await vault.sync()).toEqual([]);
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(AdvertiserBackup.parse(JSON.parse(readFileSync(file, 'utf8'))).advertisers.map((a) => a.id)).toEqual(['vault-kept', 'vault-lost']);
+    expect(AdvertiserBackup.parse(JSON.parse(readFileSync(file, 'utf8'))).advertisers.map((a) => a.id)).toEqual([
+      'vault-kept',
+      'vault-lost',
+    ]);
 
     await redis.client.del('pw:adv:vault-lost'); // evicted
     const rotated = await keys.rotate('vault-kept', NOW); // changed meanwhile: not overwritten by the copy

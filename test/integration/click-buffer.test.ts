@@ -22,7 +22,13 @@ const log = pino({ level: 'silent' });
 const DAY = '2026-11-22';
 let conn: Redis;
 
-const click = (operatorId: string, visitor: string): Click => ({ operatorId, widget: 'broad', country: 'GB', visitor, day: DAY });
+const click = (operatorId: string, visitor: string): Click => ({
+  operatorId,
+  widget: 'broad',
+  country: 'GB',
+  visitor,
+  day: DAY,
+});
 
 beforeEach(async () => {
   await redis.client.flushdb();
@@ -51,14 +57,23 @@ describe('ClickBuffer', () => {
 
   it('is bounded: beyond its size clicks are dropped and counted', () => {
     const buffer = new ClickBuffer(conn, log, { max: 2, maxPerVisitorDay: 10 });
-    expect(['a', 'b', 'c', 'd'].map((v) => buffer.add(click('bet365', v)))).toEqual(['buffered', 'buffered', 'dropped', 'dropped']);
+    expect(['a', 'b', 'c', 'd'].map((v) => buffer.add(click('bet365', v)))).toEqual([
+      'buffered',
+      'buffered',
+      'dropped',
+      'dropped',
+    ]);
     expect(buffer.size).toBe(2);
     expect(buffer.dropped).toBe(2);
   });
 
   it('counts one visitor for at most CLICK_MAX_PER_VISITOR_DAY operators a day', async () => {
     const buffer = new ClickBuffer(conn, log, { max: 100, maxPerVisitorDay: 2 });
-    expect(['bet365', 'betfair', 'betmgm'].map((op) => buffer.add(click(op, 'v1')))).toEqual(['buffered', 'buffered', 'capped']);
+    expect(['bet365', 'betfair', 'betmgm'].map((op) => buffer.add(click(op, 'v1')))).toEqual([
+      'buffered',
+      'buffered',
+      'capped',
+    ]);
     expect(buffer.add({ ...click('betmgm', 'v1'), day: '2026-11-23' })).toBe('buffered');
     await buffer.flush();
     expect(await redis.client.pfcount(clicksKey('betmgm', DAY))).toBe(0);
@@ -70,15 +85,26 @@ describe('ClickBuffer', () => {
     // A spill folder whose path runs through a regular file cannot be made, even by root.
     writeFileSync(join(dir, 'data'), 'not a folder');
     const lines: Array<Record<string, unknown>> = [];
-    const logged = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
-    const counted = async () => (await register.getSingleMetricAsString('predictwire_click_buffer_dropped_total')).match(/ (\d+)$/m)?.[1];
+    const logged = pino(
+      { level: 'warn' },
+      { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    const counted = async () =>
+      (await register.getSingleMetricAsString('predictwire_click_buffer_dropped_total')).match(/ (\d+)$/m)?.[1];
     const before = Number(await counted());
-    const buffer = new ClickBuffer(conn, logged, { max: 100, maxPerVisitorDay: 10, flushMs: 60_000, spillDir: join(dir, 'data', 'spill') });
+    const buffer = new ClickBuffer(conn, logged, {
+      max: 100,
+      maxPerVisitorDay: 10,
+      flushMs: 60_000,
+      spillDir: join(dir, 'data', 'spill'),
+    });
     buffer.start();
     conn.disconnect(true); // reconnects by itself, after the stop
     for (const v of ['v1', 'v2', 'v3', 'v4']) buffer.add(click('bet365', v));
     await buffer.stop();
-    expect(lines.filter((l) => l.msg === 'clicks not written to Redis at stop; dropped').map((l) => l.dropped)).toEqual([4]);
+    expect(lines.filter((l) => l.msg === 'clicks not written to Redis at stop; dropped').map((l) => l.dropped)).toEqual(
+      [4],
+    );
     expect(Number(await counted()) - before).toBe(4);
     expect(readdirSync(dir)).toEqual(['data']);
     // Redis back: the clicks the line called lost stay lost, so the line was exact.
@@ -91,14 +117,32 @@ describe('ClickBuffer', () => {
     // Redis expires keys by its own clock: the click is a minute old by the wall clock.
     const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
     const attributionMs = 30 * 86_400_000;
-    const buffer = new ClickBuffer(conn, log, { max: 100, maxPerVisitorDay: 10, attributionMs, now: () => at.getTime() + 5_000 });
-    const target = { operatorId: 'kalshi', widget: 'event-specific', placement: 'fed-december-2026', country: 'US-NJ', advertiserId: 'acme', impressionId: 'i', expiresAt: 0 } as const;
+    const buffer = new ClickBuffer(conn, log, {
+      max: 100,
+      maxPerVisitorDay: 10,
+      attributionMs,
+      now: () => at.getTime() + 5_000,
+    });
+    const target = {
+      operatorId: 'kalshi',
+      widget: 'event-specific',
+      placement: 'fed-december-2026',
+      country: 'US-NJ',
+      advertiserId: 'acme',
+      impressionId: 'i',
+      expiresAt: 0,
+    } as const;
     const first = clickOf(target, 'v1', at, newClickId(at.getTime()));
     expect(buffer.add(first)).toBe('buffered');
     const again = clickOf(target, 'v1', at, newClickId(at.getTime()));
     expect(buffer.add(again)).toBe('duplicate');
     expect(again.id).toBe(first.id);
-    const other = clickOf({ ...target, advertiserId: undefined, country: undefined }, 'v2', at, newClickId(at.getTime()));
+    const other = clickOf(
+      { ...target, advertiserId: undefined, country: undefined },
+      'v2',
+      at,
+      newClickId(at.getTime()),
+    );
     expect(buffer.add(other)).toBe('buffered');
     await buffer.flush();
     expect(ClickRecord.parse(JSON.parse((await redis.client.get(clickKey(first.id!)))!))).toEqual({
@@ -109,7 +153,12 @@ describe('ClickBuffer', () => {
       a: 'acme',
       t: at.getTime(),
     });
-    expect(ClickRecord.parse(JSON.parse((await redis.client.get(clickKey(other.id!)))!))).toEqual({ o: 'kalshi', w: 'event-specific', p: 'fed-december-2026', t: at.getTime() });
+    expect(ClickRecord.parse(JSON.parse((await redis.client.get(clickKey(other.id!)))!))).toEqual({
+      o: 'kalshi',
+      w: 'event-specific',
+      p: 'fed-december-2026',
+      t: at.getTime(),
+    });
     expect(await redis.client.pexpiretime(clickKey(first.id!))).toBe(at.getTime() + attributionMs);
   });
 });

@@ -16,17 +16,28 @@ import { useRedis } from '../support/redis.js';
 
 const redis = useRedis();
 const log = pino({ level: 'silent' });
-const RECORDED = readFileSync(resolve(import.meta.dirname, '../fixtures/recorded/coinbase-ticker-messages.jsonl'), 'utf8').trim().split('\n');
+const RECORDED = readFileSync(
+  resolve(import.meta.dirname, '../fixtures/recorded/coinbase-ticker-messages.jsonl'),
+  'utf8',
+)
+  .trim()
+  .split('\n');
 
 /** A recorded ticker message re-labelled as one of our products at a given price. */
-const ticker = (product: string, price: string, time: string) => JSON.stringify({ ...JSON.parse(RECORDED[0]!), product_id: product, price, time });
+const ticker = (product: string, price: string, time: string) =>
+  JSON.stringify({ ...JSON.parse(RECORDED[0]!), product_id: product, price, time });
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function exchange(): Promise<{ url: string; server: WebSocketServer; subscriptions: unknown[]; sockets: WebSocket[] }> {
+async function exchange(): Promise<{
+  url: string;
+  server: WebSocketServer;
+  subscriptions: unknown[];
+  sockets: WebSocket[];
+}> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise((r) => server.once('listening', r));
   const subscriptions: unknown[] = [];
@@ -53,11 +64,18 @@ describe('coinbase price feed', () => {
   it('subscribes to our products, ignores other products and junk, and publishes ticks', async () => {
     const ex = await exchange();
     const ticks = await tickListener();
-    const feed = await startFeed(loadConfig({ REDIS_URL: redis.url, SOURCES: 'prices=coinbase', COINBASE_WS_URL: ex.url }), log);
+    const feed = await startFeed(
+      loadConfig({ REDIS_URL: redis.url, SOURCES: 'prices=coinbase', COINBASE_WS_URL: ex.url }),
+      log,
+    );
     cleanups.push(() => feed.stop());
 
     await expect.poll(() => ex.subscriptions.length, { timeout: 5_000 }).toBe(1);
-    expect(ex.subscriptions[0]).toEqual({ type: 'subscribe', product_ids: ['BTC-USD', 'ETH-USD', 'SOL-USD'], channels: ['ticker', 'heartbeat'] });
+    expect(ex.subscriptions[0]).toEqual({
+      type: 'subscribe',
+      product_ids: ['BTC-USD', 'ETH-USD', 'SOL-USD'],
+      channels: ['ticker', 'heartbeat'],
+    });
     const socket = ex.sockets[0]!;
     for (const line of RECORDED) socket.send(line); // real captures: other products, all ignored
     socket.send('{"type":"subscriptions","channels":[]}');
@@ -68,15 +86,30 @@ describe('coinbase price feed', () => {
     await expect.poll(() => ticks.length, { timeout: 5_000 }).toBe(2);
     // Each asset's first tick carries the prior volatility (annual 0.55 and 0.7, per second of a 365-day year).
     expect(ticks).toEqual([
-      { asset: 'BTC', price: 97012.55, ts: '2026-11-22T14:05:01.123Z', source: 'coinbase', variance: (0.55 * 0.55) / 31_536_000 },
-      { asset: 'ETH', price: 3401.2, ts: '2026-11-22T14:05:01.500Z', source: 'coinbase', variance: (0.7 * 0.7) / 31_536_000 },
+      {
+        asset: 'BTC',
+        price: 97012.55,
+        ts: '2026-11-22T14:05:01.123Z',
+        source: 'coinbase',
+        variance: (0.55 * 0.55) / 31_536_000,
+      },
+      {
+        asset: 'ETH',
+        price: 3401.2,
+        ts: '2026-11-22T14:05:01.500Z',
+        source: 'coinbase',
+        variance: (0.7 * 0.7) / 31_536_000,
+      },
     ]);
   });
 
   it('reconnects and resubscribes after the exchange drops the connection', async () => {
     const ex = await exchange();
     const ticks = await tickListener();
-    const feed = await startFeed(loadConfig({ REDIS_URL: redis.url, SOURCES: 'prices=coinbase', COINBASE_WS_URL: ex.url }), log);
+    const feed = await startFeed(
+      loadConfig({ REDIS_URL: redis.url, SOURCES: 'prices=coinbase', COINBASE_WS_URL: ex.url }),
+      log,
+    );
     cleanups.push(() => feed.stop());
     await expect.poll(() => ex.sockets.length, { timeout: 5_000 }).toBe(1);
     ex.sockets[0]!.terminate();

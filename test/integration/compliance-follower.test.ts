@@ -15,7 +15,14 @@ import { BUNDLED_RULES } from '../../src/catalog/compliance/bundled.js';
 import { complianceCopyFile, readComplianceCopy } from '../../src/catalog/compliance/disk-copy.js';
 import { ComplianceFollower } from '../../src/catalog/compliance/follower.js';
 import { applyCompliance, complianceState } from '../../src/catalog/compliance/state.js';
-import { publishRules, readAudit, readCompliance, resume, StaleRevisionError, suspend } from '../../src/catalog/compliance/store.js';
+import {
+  publishRules,
+  readAudit,
+  readCompliance,
+  resume,
+  StaleRevisionError,
+  suspend,
+} from '../../src/catalog/compliance/store.js';
 import type { Suspension } from '../../src/catalog/compliance/suspensions.js';
 import { catalogView } from '../../src/catalog/shown-operators.js';
 import { OPERATORS } from '../../src/catalog/operators.js';
@@ -24,7 +31,10 @@ import { useRedis } from '../support/redis.js';
 const redis = useRedis();
 /** Every line the followers log. */
 const lines: Array<Record<string, unknown>> = [];
-const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+const log = pino(
+  { level: 'info' },
+  { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+);
 const IDS = OPERATORS.map((op) => op.id);
 const AT = '2026-11-27T10:00:00.000Z';
 const followers: Array<{ follower: ComplianceFollower; subscriber: Redis }> = [];
@@ -38,8 +48,16 @@ async function follower(dataDir = mkdtempSync(join(tmpdir(), 'pw-compliance-')))
   return { follower: f, dataDir };
 }
 
-const michigan = (surface: Suspension['surface'] = null): Suspension => ({ operator: 'draftkings', jurisdiction: 'US-MI', surface, reason: 'court order 2026-123', by: 'officer', at: AT });
-const shownIn = (j: string, id: string, surface: 'all' | 'sports' = 'all') => catalogView(j).operatorOn(id, surface) !== undefined;
+const michigan = (surface: Suspension['surface'] = null): Suspension => ({
+  operator: 'draftkings',
+  jurisdiction: 'US-MI',
+  surface,
+  reason: 'court order 2026-123',
+  by: 'officer',
+  at: AT,
+});
+const shownIn = (j: string, id: string, surface: 'all' | 'sports' = 'all') =>
+  catalogView(j).operatorOn(id, surface) !== undefined;
 
 beforeAll(async () => {
   await redis.client.flushdb();
@@ -64,10 +82,26 @@ describe('suspensions through Redis', () => {
     await expect.poll(() => shownIn('US-MI', 'draftkings'), { timeout: 2_000, interval: 10 }).toBe(false);
     expect(shownIn('US-NJ', 'draftkings')).toBe(true);
     expect(complianceState().suspensions).toEqual([michigan()]);
-    expect(await resume(redis.client, { operator: 'draftkings', jurisdiction: 'US-MI', surface: null }, 'officer', 'order lifted', AT)).toBe(revision + 1);
+    expect(
+      await resume(
+        redis.client,
+        { operator: 'draftkings', jurisdiction: 'US-MI', surface: null },
+        'officer',
+        'order lifted',
+        AT,
+      ),
+    ).toBe(revision + 1);
     await expect.poll(() => shownIn('US-MI', 'draftkings'), { timeout: 2_000, interval: 10 }).toBe(true);
     // nothing to resume: no change, no audit entry
-    expect(await resume(redis.client, { operator: 'draftkings', jurisdiction: 'US-MI', surface: null }, 'officer', 'again', AT)).toBeUndefined();
+    expect(
+      await resume(
+        redis.client,
+        { operator: 'draftkings', jurisdiction: 'US-MI', surface: null },
+        'officer',
+        'again',
+        AT,
+      ),
+    ).toBeUndefined();
     expect((await readAudit(redis.client)).map((e) => [e.action, e.by, e.reason, e.revision])).toEqual([
       ['resume', 'officer', 'order lifted', revision + 1],
       ['suspend', 'officer', 'court order 2026-123', revision],
@@ -79,7 +113,14 @@ describe('suspensions through Redis', () => {
     await suspend(redis.client, michigan());
     await expect
       .poll(() => lines.find((l) => l.msg === 'compliance change: suspend'), { timeout: 2_000, interval: 10 })
-      .toMatchObject({ action: 'suspend', operator: 'draftkings', jurisdiction: 'US-MI', by: 'officer', reason: 'court order 2026-123', at: AT });
+      .toMatchObject({
+        action: 'suspend',
+        operator: 'draftkings',
+        jurisdiction: 'US-MI',
+        by: 'officer',
+        reason: 'court order 2026-123',
+        at: AT,
+      });
   });
 
   it('of one surface withdraw only that surface', async () => {
@@ -93,10 +134,14 @@ describe('suspensions through Redis', () => {
     const { dataDir } = await follower();
     await suspend(redis.client, michigan());
     await expect.poll(() => shownIn('US-MI', 'draftkings'), { timeout: 2_000, interval: 10 }).toBe(false);
-    await expect.poll(() => readComplianceCopy(complianceCopyFile(dataDir)), { timeout: 2_000, interval: 20 }).toMatchObject({ suspensions: [michigan()] });
+    await expect
+      .poll(() => readComplianceCopy(complianceCopyFile(dataDir)), { timeout: 2_000, interval: 20 })
+      .toMatchObject({ suspensions: [michigan()] });
     // Redis loses everything (FLUSHALL sends no notice): the poll notices, the follower restores.
     await redis.client.flushall();
-    await expect.poll(async () => (await readCompliance(redis.client)).suspensions, { timeout: 3_000, interval: 50 }).toEqual([michigan()]);
+    await expect
+      .poll(async () => (await readCompliance(redis.client)).suspensions, { timeout: 3_000, interval: 50 })
+      .toEqual([michigan()]);
     expect(shownIn('US-MI', 'draftkings')).toBe(false);
     expect((await readAudit(redis.client))[0]).toMatchObject({ action: 'restore' });
     // A process that never saw Redis's state, on the same data folder, restores from the copy.
@@ -107,14 +152,18 @@ describe('suspensions through Redis', () => {
     await redis.client.flushall();
     applyCompliance({ rules: BUNDLED_RULES, suspensions: [] });
     await follower(dataDir);
-    await expect.poll(async () => (await readCompliance(redis.client)).suspensions, { timeout: 3_000, interval: 50 }).toEqual([michigan()]);
+    await expect
+      .poll(async () => (await readCompliance(redis.client)).suspensions, { timeout: 3_000, interval: 50 })
+      .toEqual([michigan()]);
     await expect.poll(() => shownIn('US-MI', 'draftkings'), { timeout: 2_000, interval: 10 }).toBe(false);
   });
 
   it('with Redis away at start, the disk copy holds', async () => {
     const { dataDir } = await follower();
     await suspend(redis.client, michigan());
-    await expect.poll(() => readComplianceCopy(complianceCopyFile(dataDir)), { timeout: 2_000, interval: 20 }).toMatchObject({ suspensions: [michigan()] });
+    await expect
+      .poll(() => readComplianceCopy(complianceCopyFile(dataDir)), { timeout: 2_000, interval: 20 })
+      .toMatchObject({ suspensions: [michigan()] });
     applyCompliance({ rules: BUNDLED_RULES, suspensions: [] });
     const cold = new ComplianceFollower(redis.client, redis.client, log, { operatorIds: IDS, dataDir });
     expect(cold.seedFromDisk()).toBe(true);
@@ -123,27 +172,40 @@ describe('suspensions through Redis', () => {
 });
 
 describe('published rules', () => {
-  const next = (change: (doc: typeof rulesJson) => unknown) => JSON.stringify(change({ ...rulesJson, revision: BUNDLED_RULES.revision + 1 }));
+  const next = (change: (doc: typeof rulesJson) => unknown) =>
+    JSON.stringify(change({ ...rulesJson, revision: BUNDLED_RULES.revision + 1 }));
 
   it('apply when valid and newer than the bundled ones', async () => {
     await follower();
-    const text = next((doc) => ({ ...doc, allow: doc.allow.map((r) => (r.operator === 'betfair' ? { ...r, jurisdictions: [...r.jurisdictions, 'ES'] } : r)) }));
+    const text = next((doc) => ({
+      ...doc,
+      allow: doc.allow.map((r) => (r.operator === 'betfair' ? { ...r, jurisdictions: [...r.jurisdictions, 'ES'] } : r)),
+    }));
     await publishRules(redis.client, text, BUNDLED_RULES.revision + 1, 'officer', 'Betfair licensed in Spain', AT);
-    await expect.poll(() => complianceState().rules.revision, { timeout: 2_000, interval: 10 }).toBe(BUNDLED_RULES.revision + 1);
+    await expect
+      .poll(() => complianceState().rules.revision, { timeout: 2_000, interval: 10 })
+      .toBe(BUNDLED_RULES.revision + 1);
     expect(shownIn('ES', 'betfair')).toBe(true);
     // the same revision again is refused by the store itself
-    await expect(publishRules(redis.client, text, BUNDLED_RULES.revision + 1, 'officer', 'again', AT)).rejects.toBeInstanceOf(StaleRevisionError);
+    await expect(
+      publishRules(redis.client, text, BUNDLED_RULES.revision + 1, 'officer', 'again', AT),
+    ).rejects.toBeInstanceOf(StaleRevisionError);
   });
 
   it('a document with a bad row is refused, naming the row, and the running rules stay', async () => {
     const { follower: f } = await follower();
-    const text = next((doc) => ({ ...doc, allow: doc.allow.map((r) => (r.operator === 'betfair' ? { ...r, jurisdictions: ['GB', 'UK'] } : r)) }));
+    const text = next((doc) => ({
+      ...doc,
+      allow: doc.allow.map((r) => (r.operator === 'betfair' ? { ...r, jurisdictions: ['GB', 'UK'] } : r)),
+    }));
     const before = complianceState().rules;
     await suspend(redis.client, michigan()); // something else changes at the same time
     await publishRules(redis.client, text, BUNDLED_RULES.revision + 1, 'officer', 'typo', AT);
     await expect.poll(() => f.refused?.revision, { timeout: 2_000, interval: 10 }).toBe(BUNDLED_RULES.revision + 1);
     const at = rulesJson.allow.findIndex((r) => r.operator === 'betfair');
-    expect(f.refused!.problems).toEqual([`row ${rulesJson.allow[at]!.id} (allow[${at}]) jurisdictions.1: not a country code or a subdivision of US or CA`]);
+    expect(f.refused!.problems).toEqual([
+      `row ${rulesJson.allow[at]!.id} (allow[${at}]) jurisdictions.1: not a country code or a subdivision of US or CA`,
+    ]);
     expect(complianceState().rules).toBe(before);
     expect(complianceState().suspensions).toEqual([michigan()]);
   });

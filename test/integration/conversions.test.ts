@@ -32,7 +32,15 @@ const ARRIVED = CLICKED.getTime() + 5 * 60_000;
 const FX: FxData = { asOfDate: '2026-11-20', rates: { EUR: 0.92, GBP: 0.79, JPY: 151.2 } };
 
 const target = (advertiserId?: string) =>
-  ({ operatorId: 'kalshi', widget: 'event-specific', placement: 'fed-december-2026', country: 'US-NJ', advertiserId, impressionId: 'i', expiresAt: 0 }) as const;
+  ({
+    operatorId: 'kalshi',
+    widget: 'event-specific',
+    placement: 'fed-december-2026',
+    country: 'US-NJ',
+    advertiserId,
+    impressionId: 'i',
+    expiresAt: 0,
+  }) as const;
 
 /** A counted click on kalshi, with its id written as the buffer writes it. */
 async function clicked(visitor: string, advertiserId: string | null = 'acme'): Promise<string> {
@@ -41,7 +49,12 @@ async function clicked(visitor: string, advertiserId: string | null = 'acme'): P
   return click.id!;
 }
 
-const conversion = (clickId: string, event: Conversion['event'], eventId: string, extra: Partial<Conversion> = {}): Conversion => ({
+const conversion = (
+  clickId: string,
+  event: Conversion['event'],
+  eventId: string,
+  extra: Partial<Conversion> = {},
+): Conversion => ({
   operatorId: 'kalshi',
   clickId,
   event,
@@ -55,7 +68,7 @@ beforeEach(async () => {
 });
 
 describe('writeConversions', () => {
-  it('counts each event id once in the click advertiser\'s report, and nothing for unknown or foreign clicks', async () => {
+  it("counts each event id once in the click advertiser's report, and nothing for unknown or foreign clicks", async () => {
     const a = await clicked('v1');
     const b = await clicked('v2');
     const unattributed = await clicked('v3', null);
@@ -68,9 +81,25 @@ describe('writeConversions', () => {
       conversion(newClickId(CLICKED.getTime()), 'registration', 'reg-4'),
       conversion(a, 'registration', 'reg-5', { operatorId: 'polymarket' }),
     ];
-    expect(await writeConversions(redis.client, batch)).toEqual(['counted', 'counted', 'counted', 'counted', 'counted', 'unknown_click', 'unknown_click']);
+    expect(await writeConversions(redis.client, batch)).toEqual([
+      'counted',
+      'counted',
+      'counted',
+      'counted',
+      'counted',
+      'unknown_click',
+      'unknown_click',
+    ]);
     // The same batch again (a retry, a replayed postback): counted before, nothing changes.
-    expect(await writeConversions(redis.client, batch)).toEqual(['duplicate', 'duplicate', 'duplicate', 'duplicate', 'duplicate', 'unknown_click', 'unknown_click']);
+    expect(await writeConversions(redis.client, batch)).toEqual([
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'unknown_click',
+      'unknown_click',
+    ]);
     const hash = await redis.client.hgetall(reportKey('acme', 'day', periodOf(new Date(ARRIVED), 'day')));
     // (The clicks' own counts are there too when they were made the same day.)
     const day = Object.fromEntries(Object.entries(hash).filter(([field]) => !field.startsWith('c|')));
@@ -102,14 +131,21 @@ describe('writeConversions', () => {
     expect(await redis.client.exists(conversionKey('kalshi', 'reg-4'))).toBe(0);
   });
 
-  it('are read back in the asked currency at the FX snapshot\'s rates, with earnings per click', async () => {
+  it("are read back in the asked currency at the FX snapshot's rates, with earnings per click", async () => {
     const a = await clicked('v1');
     await writeConversions(redis.client, [
       conversion(a, 'first_deposit', 'dep-1', { currency: 'EUR', amountMinor: 5_000, commissionMinor: 2_500 }),
       conversion(a, 'deposit', 'dep-2', { currency: 'USD', amountMinor: 1_000, commissionMinor: 100 }),
     ]);
     const fromMs = Date.parse(`${periodOf(new Date(ARRIVED), 'day')}T00:00:00Z`);
-    const request = { advertiserId: 'acme', granularity: 'day', fromMs, toMs: fromMs, groupBy: ['operator'], currency: 'GBP' } as const;
+    const request = {
+      advertiserId: 'acme',
+      granularity: 'day',
+      fromMs,
+      toMs: fromMs,
+      groupBy: ['operator'],
+      currency: 'GBP',
+    } as const;
     const report = await readReport(redis.client, request, FX);
     const inGbp = (amount: number, from: 'EUR' | 'USD') => convert(amount, from, 'GBP', FX)!;
     // Clicks are counted in the day the click was made; conversions in the day they arrived.
@@ -126,7 +162,10 @@ describe('writeConversions', () => {
     expect(report.currency).toBe('GBP');
     expect(report.fx_as_of).toBe(FX.asOfDate);
     // Without a rate for a currency held, the report says so rather than guessing.
-    await expect(readReport(redis.client, { ...request, currency: 'CHF' }, FX)).rejects.toMatchObject({ status: 503, code: 'data_unavailable' });
+    await expect(readReport(redis.client, { ...request, currency: 'CHF' }, FX)).rejects.toMatchObject({
+      status: 503,
+      code: 'data_unavailable',
+    });
   });
 });
 
@@ -153,7 +192,12 @@ describe('the postback queue', () => {
     expect(queue.size).toBe(2);
     await whenReady(conn); // the reconnect triggers a flush
     await expect.poll(() => queue.size).toBe(0);
-    expect(await redis.client.hget(reportKey('acme', 'day', periodOf(new Date(ARRIVED), 'day')), 'r|kalshi|event-specific|US')).toBe('1');
+    expect(
+      await redis.client.hget(
+        reportKey('acme', 'day', periodOf(new Date(ARRIVED), 'day')),
+        'r|kalshi|event-specific|US',
+      ),
+    ).toBe('1');
     await queue.stop();
   });
 
@@ -176,7 +220,12 @@ describe('the postback queue', () => {
       await next.flush();
       expect(next.size).toBe(0);
       expect(readdirSync(dir)).toEqual([]);
-      expect(await redis.client.hget(reportKey('acme', 'day', periodOf(new Date(ARRIVED), 'day')), 'a|kalshi|event-specific|US|EUR')).toBe('5000');
+      expect(
+        await redis.client.hget(
+          reportKey('acme', 'day', periodOf(new Date(ARRIVED), 'day')),
+          'a|kalshi|event-specific|US|EUR',
+        ),
+      ).toBe('5000');
       await next.stop();
     } finally {
       again.disconnect();

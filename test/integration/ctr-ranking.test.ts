@@ -69,7 +69,9 @@ describe('click counter', () => {
     expect(await recordClick(redis.client, target('bet365', 'imp-2'), 'visitor-a', NOW)).toBe(false);
     expect(await recordClick(redis.client, target('betfair'), 'visitor-a', NOW)).toBe(true);
     // the next UTC day counts again
-    expect(await recordClick(redis.client, target('bet365'), 'visitor-a', new Date(NOW.getTime() + 86_400_000))).toBe(true);
+    expect(await recordClick(redis.client, target('bet365'), 'visitor-a', new Date(NOW.getTime() + 86_400_000))).toBe(
+      true,
+    );
     expect(await redis.client.pfcount(clicksKey('bet365', DAY))).toBe(2);
     expect(await redis.client.pfcount(clicksByKey('bet365', DAY, 'widget:broad'))).toBe(2);
     expect(await redis.client.pfcount(clicksByKey('bet365', DAY, 'country:GB'))).toBe(2);
@@ -77,8 +79,16 @@ describe('click counter', () => {
     // one bounded key per operator and day (and per breakdown), not one per click
     expect((await redis.client.keys('pw:uclicks:*')).sort()).toEqual(
       [
-        ...['bet365', 'betfair'].flatMap((id) => [clicksKey(id, DAY), clicksByKey(id, DAY, 'widget:broad'), clicksByKey(id, DAY, 'country:GB')]),
-        ...[clicksKey('bet365', '2026-11-23'), clicksByKey('bet365', '2026-11-23', 'widget:broad'), clicksByKey('bet365', '2026-11-23', 'country:GB')],
+        ...['bet365', 'betfair'].flatMap((id) => [
+          clicksKey(id, DAY),
+          clicksByKey(id, DAY, 'widget:broad'),
+          clicksByKey(id, DAY, 'country:GB'),
+        ]),
+        ...[
+          clicksKey('bet365', '2026-11-23'),
+          clicksByKey('bet365', '2026-11-23', 'widget:broad'),
+          clicksByKey('bet365', '2026-11-23', 'country:GB'),
+        ],
       ].sort(),
     );
     expect(await redis.client.ttl(clicksKey('bet365', DAY))).toBeGreaterThan(80 * 86_400);
@@ -107,7 +117,11 @@ describe('impression counter', () => {
     expect(a.size + b.size).toBe(4); // the repeat on the first process never reached Redis
     expect(await redis.client.exists(impressionsKey('bet365', DAY))).toBe(0);
     await Promise.all([a.flush(), b.flush()]);
-    expect(await redis.client.hgetall(impressionsKey('bet365', DAY))).toEqual({ total: '3', 'widget:broad': '2', 'widget:event-specific': '1' });
+    expect(await redis.client.hgetall(impressionsKey('bet365', DAY))).toEqual({
+      total: '3',
+      'widget:broad': '2',
+      'widget:event-specific': '1',
+    });
     expect(await redis.client.ttl(impressionSeenKey('v1', DAY))).toBeLessThanOrEqual(SEEN_RETENTION_SECONDS);
     // A new day counts again, also when Redis has forgotten the counting script (a restart).
     await redis.client.script('FLUSH');
@@ -139,7 +153,10 @@ describe('OI history from the metrics job', () => {
     let clock = new Date(NOW.getTime() - 3 * H);
     const values = [100, 100, 110, 132]; // at -3h, -2h, -1h, now: growth +10% then +20%
     let run = 0;
-    const source = { name: 'fixture', fetchMetrics: async () => metricsWith({ kalshi: values[run]!, polymarket: 1000 }) };
+    const source = {
+      name: 'fixture',
+      fetchMetrics: async () => metricsWith({ kalshi: values[run]!, polymarket: 1000 }),
+    };
     const job = refreshMetrics({ redis: redis.client, log, now: () => clock.getTime() }, source, 3 * H);
     for (run = 0; run < values.length; run++) {
       clock = new Date(NOW.getTime() - (3 - run) * H);
@@ -150,7 +167,13 @@ describe('OI history from the metrics job', () => {
     expect(history.get('kalshi')!.map((p) => p.oi)).toEqual([100, 100, 110, 132]);
     expect(await redis.client.zcard(oiHistoryKey('polymarket'))).toBe(4);
 
-    const inputs = new RankingInputs(redis.client, log, { operatorIds: ['kalshi', 'polymarket'], oiPeriodMs: H, ctrWindowDays: 7, refreshMs: 60_000, now: () => NOW.getTime() });
+    const inputs = new RankingInputs(redis.client, log, {
+      operatorIds: ['kalshi', 'polymarket'],
+      oiPeriodMs: H,
+      ctrWindowDays: 7,
+      refreshMs: 60_000,
+      now: () => NOW.getTime(),
+    });
     await inputs.reload();
     expect(inputs.current().byOperator.get('kalshi')!.oiAcceleration).toBeCloseTo(0.1, 12);
     expect(inputs.current().byOperator.get('polymarket')!.oiAcceleration).toBe(0);
@@ -170,7 +193,13 @@ describe('CTR moves the broad ranking', () => {
   it('recorded clicks lift an operator by the documented formula', async () => {
     const ids = ['bet365', 'betfair', 'betmgm'];
     const metrics = metricsWith({}, { betfair: 80_000_000, bet365: 60_000_000, betmgm: 40_000_000 });
-    const inputs = new RankingInputs(redis.client, log, { operatorIds: ids, oiPeriodMs: H, ctrWindowDays: 7, refreshMs: 60_000, now: () => NOW.getTime() });
+    const inputs = new RankingInputs(redis.client, log, {
+      operatorIds: ids,
+      oiPeriodMs: H,
+      ctrWindowDays: 7,
+      refreshMs: 60_000,
+      now: () => NOW.getTime(),
+    });
     const impressions = new ImpressionCounter(redis.client, log, 60_000);
     const rank = () => {
       const s = inputs.current();
@@ -186,12 +215,19 @@ describe('CTR moves the broad ranking', () => {
           ctrPrior: { mean: s.ctrMean, weight: M },
           weights: WEIGHTS,
         },
-        { ...shownOperators('GB'), clickUrl: (t) => clickUrl('https://pw.example', 'integration-secret-0123456789abcdefgh', t), impressionUrl: () => null, linkExpiresAt: EXPIRES, impressionId: 'imp-x' },
+        {
+          ...shownOperators('GB'),
+          clickUrl: (t) => clickUrl('https://pw.example', 'integration-secret-0123456789abcdefgh', t),
+          impressionUrl: () => null,
+          linkExpiresAt: EXPIRES,
+          impressionId: 'imp-x',
+        },
       ).operatorIds;
     };
 
     // 1000 impressions each, no clicks: volume decides (betfair 80M, bet365 60M, betmgm 40M)
-    for (let v = 0; v < 1000; v++) impressions.record({ widget: 'broad', operatorIds: ids }, `visitor-${v}`, BROWSER, NOW);
+    for (let v = 0; v < 1000; v++)
+      impressions.record({ widget: 'broad', operatorIds: ids }, `visitor-${v}`, BROWSER, NOW);
     await impressions.flush();
     await inputs.reload();
     expect(rank()).toEqual(['betfair', 'bet365', 'betmgm']);
@@ -199,8 +235,10 @@ describe('CTR moves the broad ranking', () => {
     // betmgm: 100 visitors click; the others 2 each. mean = 104 / 3000; with m = 5000:
     // smoothed: betmgm (100 + m * mean) / 6000 = 0.0456, others (2 + m * mean) / 6000 = 0.0292
     // n(ctr): betmgm 1, others 0; scores betfair 0.5, betmgm 0 + 0.3 = 0.3, bet365 0.25
-    for (let v = 0; v < 100; v++) await recordClick(redis.client, target('betmgm', `imp-${v % 7}`), `visitor-${v}`, NOW);
-    for (const id of ['bet365', 'betfair']) for (let v = 0; v < 2; v++) await recordClick(redis.client, target(id), `visitor-${v}`, NOW);
+    for (let v = 0; v < 100; v++)
+      await recordClick(redis.client, target('betmgm', `imp-${v % 7}`), `visitor-${v}`, NOW);
+    for (const id of ['bet365', 'betfair'])
+      for (let v = 0; v < 2; v++) await recordClick(redis.client, target(id), `visitor-${v}`, NOW);
     // repeated clicks of one visitor change nothing
     for (let r = 0; r < 50; r++) await recordClick(redis.client, target('bet365'), 'visitor-0', NOW);
     await inputs.reload();
@@ -214,7 +252,13 @@ describe('CTR moves the broad ranking', () => {
   it('ten impressions, all clicked, cannot jump to the top', async () => {
     expect(M).toBe(5000);
     const ids = ['bet365', 'betfair', 'betmgm'];
-    const inputs = new RankingInputs(redis.client, log, { operatorIds: ids, oiPeriodMs: H, ctrWindowDays: 7, refreshMs: 60_000, now: () => NOW.getTime() });
+    const inputs = new RankingInputs(redis.client, log, {
+      operatorIds: ids,
+      oiPeriodMs: H,
+      ctrWindowDays: 7,
+      refreshMs: 60_000,
+      now: () => NOW.getTime(),
+    });
     await redis.client.hset(impressionsKey('betfair', DAY), 'total', 20_000);
     await clickers('betfair', 400); // 2%
     await redis.client.hset(impressionsKey('bet365', DAY), 'total', 20_000);

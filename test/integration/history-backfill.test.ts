@@ -53,13 +53,19 @@ describe('venue history backfill', () => {
     const source = createCatalogEventsSource({
       catalog,
       kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi` }),
-      polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data` }),
+      polymarket: new PolymarketClient({
+        gammaUrl: `${replay.base}/gamma`,
+        clobUrl: `${replay.base}/clob`,
+        dataUrl: `${replay.base}/data`,
+      }),
       log,
     });
     const run = refreshEvents({ redis: redis.client, log, now: () => clock.getTime(), fetchTimeoutMs: 5_000 }, source);
     await run();
     const events = (await readSnapshot(redis.client, 'events', 'all'))!.data.events;
-    const operatorsOf = (e: (typeof events)[number]) => [...new Set(e.outcomes.flatMap((o) => o.quotes.map((q) => q.operatorId)))];
+    const operatorsOf = (e: (typeof events)[number]) => [
+      ...new Set(e.outcomes.flatMap((o) => o.quotes.map((q) => q.operatorId))),
+    ];
     expect(new Set(events.flatMap(operatorsOf))).toEqual(new Set(['kalshi', 'polymarket']));
 
     for (const event of events) {
@@ -69,14 +75,21 @@ describe('venue history backfill', () => {
         const expected = expectedBuckets(operatorsOf(event), name, nowSec);
         // Without the backfill a new event would hold only the refresh's own point.
         expect(expected.length).toBeGreaterThan(20);
-        expect(points.map((p) => p.t - (p.t % bucketSeconds)), `${event.slug} ${name}`).toEqual(expected);
+        expect(
+          points.map((p) => p.t - (p.t % bucketSeconds)),
+          `${event.slug} ${name}`,
+        ).toEqual(expected);
         // The last point is the refresh's own, recorded after the backfill.
         expect(points.at(-1)!.t).toBe(nowSec);
       }
     }
 
     // The venues' prices, on our outcome's side: the last hourly candle before now for Kalshi, the last CLOB point for Polymarket.
-    const lastCandle = fixtures.kalshiCandles.candlesticks.at(-1)! as { end_period_ts: number; yes_ask: { close_dollars: string }; yes_bid: { close_dollars: string } };
+    const lastCandle = fixtures.kalshiCandles.candlesticks.at(-1)! as {
+      end_period_ts: number;
+      yes_ask: { close_dollars: string };
+      yes_bid: { close_dollars: string };
+    };
     const lastPoint = fixtures.pricesHistory.history.at(-1)!;
     for (const event of events) {
       const hourly = await readHistory(redis.client, event.slug, '1h', 0);
@@ -87,14 +100,19 @@ describe('venue history backfill', () => {
         for (const [operator, ask, bid] of quotes) {
           const ref = refs.find((r) => r.operator === operator)!;
           if (operator === 'polymarket') expect([ask, bid]).toEqual([lastPoint.p, null]);
-          else if (!ref.invert) expect([ask, bid]).toEqual([Number(lastCandle.yes_ask.close_dollars), Number(lastCandle.yes_bid.close_dollars)]);
+          else if (!ref.invert)
+            expect([ask, bid]).toEqual([
+              Number(lastCandle.yes_ask.close_dollars),
+              Number(lastCandle.yes_bid.close_dollars),
+            ]);
           else expect(ask).toBeCloseTo(1 - Number(lastCandle.yes_bid.close_dollars), 6);
         }
       }
     }
 
     // A later refresh records its point and asks the venues nothing more.
-    const asked = () => replay.requests.filter((r) => r.startsWith('/clob/prices-history') || r.includes('/candlesticks')).length;
+    const asked = () =>
+      replay.requests.filter((r) => r.startsWith('/clob/prices-history') || r.includes('/candlesticks')).length;
     const before = asked();
     expect(before).toBeGreaterThan(0);
     clock.setTime(clock.getTime() + 300_000);
@@ -111,14 +129,27 @@ describe('venue history backfill', () => {
         const points = await readHistory(redis.client, event.slug, '1h', 0);
         return (jurisdiction: string) => {
           const shown = shownOperators(jurisdiction);
-          return buildEventHistory(points, { slug: event.slug, range: '30d', category: event.category, jurisdiction, isShown: (id) => shown.operatorOn(id, event.category) !== undefined });
+          return buildEventHistory(points, {
+            slug: event.slug,
+            range: '30d',
+            category: event.category,
+            jurisdiction,
+            isShown: (id) => shown.operatorOn(id, event.category) !== undefined,
+          });
         };
       }),
     );
-    const operatorsIn = (j: string) => [...new Set(views.flatMap((view) => view(j).outcomes.flatMap((o) => o.operators.map((op) => op.operator_id))))].sort();
-    const allowed = (j: string) => ['kalshi', 'polymarket'].filter((id) => events.some((e) => shownOperators(j).operatorOn(id, e.category) !== undefined));
+    const operatorsIn = (j: string) =>
+      [
+        ...new Set(views.flatMap((view) => view(j).outcomes.flatMap((o) => o.operators.map((op) => op.operator_id)))),
+      ].sort();
+    const allowed = (j: string) =>
+      ['kalshi', 'polymarket'].filter((id) =>
+        events.some((e) => shownOperators(j).operatorOn(id, e.category) !== undefined),
+      );
     for (const j of ['US-NJ', 'US-NY', 'ZZ']) expect(operatorsIn(j), j).toEqual(allowed(j));
     expect(operatorsIn('US-NJ')).toEqual(['kalshi']);
-    for (const view of views) expect(view('ZZ').outcomes.every((o) => o.probability_pct.every((p) => p === null))).toBe(true);
+    for (const view of views)
+      expect(view('ZZ').outcomes.every((o) => o.probability_pct.every((p) => p === null))).toBe(true);
   });
 });

@@ -28,7 +28,8 @@ describe('ImpressionCounter at stop', () => {
     away.disconnect(); // Redis unreachable for this counter
     const stopping = new ImpressionCounter(away, log, 60_000, dir);
     stopping.start();
-    for (const visitor of ['v1', 'v2', 'v3']) stopping.record({ widget: 'broad', operatorIds: ['bet365', 'kalshi'] }, visitor, BROWSER, now);
+    for (const visitor of ['v1', 'v2', 'v3'])
+      stopping.record({ widget: 'broad', operatorIds: ['bet365', 'kalshi'] }, visitor, BROWSER, now);
     stopping.record({ widget: 'event-specific', operatorIds: ['bet365'] }, 'v1', BROWSER, now);
     await stopping.stop();
     expect(readdirSync(dir).filter((f) => f.startsWith('impressions-'))).toHaveLength(1);
@@ -42,7 +43,11 @@ describe('ImpressionCounter at stop', () => {
       conn.disconnect();
     }
     const day = utcDay(now);
-    expect(await redis.client.hgetall(impressionsKey('bet365', day))).toEqual({ total: '4', 'widget:broad': '3', 'widget:event-specific': '1' });
+    expect(await redis.client.hgetall(impressionsKey('bet365', day))).toEqual({
+      total: '4',
+      'widget:broad': '3',
+      'widget:event-specific': '1',
+    });
     expect(await redis.client.hget(impressionsKey('kalshi', day), 'total')).toBe('3');
     expect(readdirSync(dir)).toEqual([]);
   });

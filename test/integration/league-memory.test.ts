@@ -42,7 +42,16 @@ describe('league memory in Redis', () => {
     expect(before === null ? {} : (JSON.parse(before) as { closing: Record<string, unknown> }).closing).toEqual({});
     // Accepted, its consensus lines are remembered.
     first.accept(refused);
-    await expect.poll(async () => (JSON.parse((await redis.client.get('pw:leaguememory:NBA')) ?? '{"closing":{}}') as { closing: Record<string, unknown> }).closing[GAME]).toBeDefined();
+    await expect
+      .poll(
+        async () =>
+          (
+            JSON.parse((await redis.client.get('pw:leaguememory:NBA')) ?? '{"closing":{}}') as {
+              closing: Record<string, unknown>;
+            }
+          ).closing[GAME],
+      )
+      .toBeDefined();
     const stored = JSON.parse((await redis.client.get('pw:leaguememory:NBA'))!) as { closing: Record<string, unknown> };
     // Home spreads -3.5, -3.5, -3.5, -4 → median -3.5; totals 236.5 x3 and 236 → median 236.5
     expect(stored.closing[GAME]).toEqual({ spreadHome: -3.5, total: 236.5 });
@@ -51,15 +60,31 @@ describe('league memory in Redis', () => {
     replay.data.nbaOdds = [];
     replay.scores.basketball_nba = [
       {
-        id: GAME, sport_key: 'basketball_nba', commence_time: '2022-12-28T00:10:00Z', completed: true,
-        home_team: 'Orlando Magic', away_team: 'Los Angeles Lakers',
-        scores: [{ name: 'Orlando Magic', score: '116' }, { name: 'Los Angeles Lakers', score: '108' }],
+        id: GAME,
+        sport_key: 'basketball_nba',
+        commence_time: '2022-12-28T00:10:00Z',
+        completed: true,
+        home_team: 'Orlando Magic',
+        away_team: 'Los Angeles Lakers',
+        scores: [
+          { name: 'Orlando Magic', score: '116' },
+          { name: 'Los Angeles Lakers', score: '108' },
+        ],
         last_update: '2022-12-28T02:40:00Z',
       },
     ];
     const graded = await source().fetchLeague('NBA', { now: new Date() });
     expect(graded.finished).toEqual([
-      { id: GAME, scheduledTime: '2022-12-28T00:10:00.000Z', homeCode: 'ORL', awayCode: 'LAL', homeScore: 116, awayScore: 108, closingSpreadHome: -3.5, closingTotal: 236.5 },
+      {
+        id: GAME,
+        scheduledTime: '2022-12-28T00:10:00.000Z',
+        homeCode: 'ORL',
+        awayCode: 'LAL',
+        homeScore: 116,
+        awayScore: 108,
+        closingSpreadHome: -3.5,
+        closingTotal: 236.5,
+      },
     ]);
 
     // Days later /scores no longer reaches the game; yet another worker still has it.

@@ -31,7 +31,14 @@ const engines: Array<{ engine: LiveEngine; conns: Redis[] }> = [];
 
 async function startEngine(): Promise<LiveEngine> {
   const conns = [new Redis(redis.url), new Redis(redis.url), new Redis(redis.url)];
-  const engine = new LiveEngine({ redis: conns[0]!, subscriber: conns[1]!, quoteSubscriber: conns[2]!, log, strikeMaxLagMs: 2_000, now: () => clock });
+  const engine = new LiveEngine({
+    redis: conns[0]!,
+    subscriber: conns[1]!,
+    quoteSubscriber: conns[2]!,
+    log,
+    strikeMaxLagMs: 2_000,
+    now: () => clock,
+  });
   await engine.start();
   engines.push({ engine, conns });
   return engine;
@@ -57,7 +64,7 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const { engine, conns } of engines.splice(0)) {
     engine.stop();
-    conns.forEach((c) => c.disconnect());
+    for (const c of conns) c.disconnect();
   }
 });
 
@@ -98,7 +105,7 @@ describe('live engine', () => {
     expect(e.view('BTC', 5).spot).toBe(100);
   });
 
-  it("an older tick stamped at the window start, arriving after newer ones, is the strike but leaves the spot on the newest", async () => {
+  it('an older tick stamped at the window start, arriving after newer ones, is the strike but leaves the spot on the newest', async () => {
     // A feed that started mid-window sends the price at the window start with its true, older stamp.
     clock = T0 + 90_000;
     const e = await startEngine();
@@ -201,7 +208,12 @@ describe('live engine', () => {
 
   it('drops malformed tick messages without stopping', async () => {
     const e = await startEngine();
-    for (const bad of ['not json', '{}', JSON.stringify({ ...tick(1, T0), asset: 'DOGE' }), JSON.stringify({ ...tick(1, T0), price: -5 })]) {
+    for (const bad of [
+      'not json',
+      '{}',
+      JSON.stringify({ ...tick(1, T0), asset: 'DOGE' }),
+      JSON.stringify({ ...tick(1, T0), price: -5 }),
+    ]) {
       e.ingest(bad);
     }
     expect(e.stats()).toMatchObject({ ticksApplied: 0, badTicks: 4 });
@@ -219,7 +231,10 @@ const config = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' });
  */
 function payload(e: LiveEngine, horizon: 5 | 15 = 5, modelMissingVenues = false, nowMs = clock): LiveMarketPayload {
   const opts = { refreshIntervalSeconds: 2, staleAfterMs: 15_000, venues: LIVE_VENUES, modelMissingVenues };
-  const ctx = { ...widgetContext(config, new Date(nowMs), undefined, undefined, 'US-NJ'), ...shownOperators('US-NJ', { shown: () => true }) };
+  const ctx = {
+    ...widgetContext(config, new Date(nowMs), undefined, undefined, 'US-NJ'),
+    ...shownOperators('US-NJ', { shown: () => true }),
+  };
   return LiveMarketPayload.parse(buildLiveMarketWidget(e.view('BTC', horizon), nowMs, opts, ctx));
 }
 
@@ -285,7 +300,8 @@ describe('the strike is the price at the window start', () => {
 });
 
 /** A venue's quote for the BTC window at the clock, stamped now. */
-const quoteNow = (operatorId: string, up: number | null, down: number | null, over: Partial<VenueQuoteMessage> = {}) => venueQuote(operatorId, up, down, clock, over);
+const quoteNow = (operatorId: string, up: number | null, down: number | null, over: Partial<VenueQuoteMessage> = {}) =>
+  venueQuote(operatorId, up, down, clock, over);
 
 const publishQuote = (q: VenueQuoteMessage) => redis.client.publish(quotesChannel(q.asset), JSON.stringify(q));
 const names = (p: LiveMarketPayload) => p.providers_pool.map((e) => e.operator_name);
@@ -303,7 +319,10 @@ describe('venue quotes', () => {
     await redis.client.publish(quotesChannel('BTC'), JSON.stringify({ ...quoteNow('polymarket', 0.5, 0.5), up: 1.5 }));
     await redis.client.publish(quotesChannel('BTC'), 'not json');
     await expect.poll(() => e.stats().badQuotes, { timeout: 2_000, interval: 10 }).toBe(2);
-    expect(e.view('BTC', 5).quotes.find((q) => q.operatorId === 'polymarket')).toMatchObject({ up: 0.55, strike: 97_200 });
+    expect(e.view('BTC', 5).quotes.find((q) => q.operatorId === 'polymarket')).toMatchObject({
+      up: 0.55,
+      strike: 97_200,
+    });
     expect(e.view('BTC', 15).quotes).toEqual([]);
   });
 
@@ -318,7 +337,13 @@ describe('venue quotes', () => {
 
     const limitlessCases: Array<[string, VenueQuoteMessage]> = [
       ['stale', quoteNow('limitless', 0.52, 0.5, { ts: new Date(clock - 16_000).toISOString() })],
-      ['wrong window', quoteNow('limitless', 0.52, 0.5, { windowStart: new Date(T0 - 300_000).toISOString(), expiresAt: new Date(T0).toISOString() })],
+      [
+        'wrong window',
+        quoteNow('limitless', 0.52, 0.5, {
+          windowStart: new Date(T0 - 300_000).toISOString(),
+          expiresAt: new Date(T0).toISOString(),
+        }),
+      ],
       ['null asks', quoteNow('limitless', null, null, { ts: new Date(clock - 500).toISOString() })],
     ];
     for (const [why, q] of limitlessCases) {
@@ -330,7 +355,9 @@ describe('venue quotes', () => {
       await expect.poll(() => fresh.view('BTC', 5).quotes.length, { timeout: 2_000, interval: 10 }).toBe(2);
       expect(names(payload(fresh, 5)), why).toEqual(['Polymarket']);
       // Under the simulator a stale or wrong-window venue is modelled; a venue saying null asks is out.
-      expect(names(payload(fresh, 5, true)), why).toEqual(why === 'null asks' ? ['Polymarket'] : ['Polymarket', 'Limitless']);
+      expect(names(payload(fresh, 5, true)), why).toEqual(
+        why === 'null asks' ? ['Polymarket'] : ['Polymarket', 'Limitless'],
+      );
     }
 
     const p = payload(e, 5);
@@ -345,7 +372,7 @@ describe('venue quotes', () => {
     expect(p.active_micro_question).toContain('$97,200.00');
   });
 
-  it("shows a venue with its own strike on a window whose start the engine missed; one without a strike shows none, never ours", async () => {
+  it('shows a venue with its own strike on a window whose start the engine missed; one without a strike shows none, never ours', async () => {
     const e = await startEngine(); // 14:05: five minutes into the 15-minute window
     e.apply(tick(97_262.62, T0 + 1));
     await publishQuote(quoteNow('kalshi', 0.52, 0.49, { horizonMinutes: 15, strike: 97_180.25 }));
@@ -372,7 +399,12 @@ describe('payloads at expiry', () => {
     const e = await startEngine();
     e.apply(tick(100, T0));
     expect(await strikeOf(e)).toBe(100);
-    const live = new LivePayloads(e, (_a, h, nowMs) => payload(e, h as 5 | 15, true, nowMs), 100, () => clock);
+    const live = new LivePayloads(
+      e,
+      (_a, h, nowMs) => payload(e, h as 5 | 15, true, nowMs),
+      100,
+      () => clock,
+    );
     const pushed: string[] = [];
     live.onPush(
       (topic, _country, body) => {

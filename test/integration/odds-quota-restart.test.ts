@@ -34,16 +34,31 @@ beforeEach(async () => {
 
 /** A worker's sportsbook job as it starts: a new client and source, the quota store in Redis. */
 function worker(opts: { minIntervalMs?: number; kalshi?: boolean } = {}) {
-  const odds = new OddsApiClient({ baseUrl: `${replay.base}/odds`, apiKey: 'k', resilience: FAST, now: () => clock.getTime() });
+  const odds = new OddsApiClient({
+    baseUrl: `${replay.base}/odds`,
+    apiKey: 'k',
+    resilience: FAST,
+    now: () => clock.getTime(),
+  });
   const source = createOddsSportsbookSource({
     odds,
     log,
     minIntervalMs: opts.minIntervalMs ?? 0,
     scoresIntervalMs: 600_000,
     quotaStore: redisQuotaStore(redis.client, 'odds-api'),
-    ...(opts.kalshi ? { kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: { ...FAST, breakerThreshold: 1, breakerBaseMs: 60_000 } }) } : {}),
+    ...(opts.kalshi
+      ? {
+          kalshi: new KalshiClient({
+            baseUrl: `${replay.base}/kalshi`,
+            resilience: { ...FAST, breakerThreshold: 1, breakerBaseMs: 60_000 },
+          }),
+        }
+      : {}),
   });
-  const run = refreshSportsbook({ redis: redis.client, log, now: () => clock.getTime(), fetchTimeoutMs: 5_000 }, source);
+  const run = refreshSportsbook(
+    { redis: redis.client, log, now: () => clock.getTime(), fetchTimeoutMs: 5_000 },
+    source,
+  );
   return () => run({ league: 'NBA' });
 }
 
@@ -51,10 +66,14 @@ const oddsCalls = () => replay.requests.filter((r) => r.startsWith('/odds/v4/spo
 const scoresCalls = () => replay.requests.filter((r) => r.startsWith('/odds/v4/sports/basketball_nba/scores')).length;
 
 describe('odds quota across restarts', () => {
-  it('a restarted worker makes no call while the provider\'s out-of-credits block holds, and calls once it lapses', async () => {
+  it("a restarted worker makes no call while the provider's out-of-credits block holds, and calls once it lapses", async () => {
     await worker()();
     expect(oddsCalls()).toBe(1);
-    replay.fault({ prefix: '/odds/v4/sports/basketball_nba/odds', status: 401, body: { message: 'Usage quota has been reached', error_code: 'OUT_OF_USAGE_CREDITS' } });
+    replay.fault({
+      prefix: '/odds/v4/sports/basketball_nba/odds',
+      status: 401,
+      body: { message: 'Usage quota has been reached', error_code: 'OUT_OF_USAGE_CREDITS' },
+    });
     clock = new Date(clock.getTime() + 5_000);
     const first = worker();
     await expect(first()).rejects.toThrow(/OUT_OF_USAGE_CREDITS/);
@@ -106,7 +125,10 @@ describe('odds quota across restarts', () => {
     await restarted();
     expect(scoresCalls()).toBe(1);
     // The credits the provider reported are what the store says.
-    const saved = JSON.parse((await redis.client.get('pw:quota:odds-api'))!) as { quota: { remaining: number }; calls: Record<string, number> };
+    const saved = JSON.parse((await redis.client.get('pw:quota:odds-api'))!) as {
+      quota: { remaining: number };
+      calls: Record<string, number>;
+    };
     expect(saved.quota.remaining).toBe(replay.oddsRemaining);
     expect(saved.calls['scores:NBA']).toBeDefined();
   });

@@ -51,34 +51,54 @@ describe('postback secrets', () => {
 
   it('a keyring verifies from memory, overlaps a rotation, and follows retire and revoke', async () => {
     const first = await store.create('polymarket', T1);
-    await expect.poll(() => keyring.verify('polymarket', QUERY, sig(first), T1.getTime()), { timeout: 1_000, interval: 10 }).toBe(true);
+    await expect
+      .poll(() => keyring.verify('polymarket', QUERY, sig(first), T1.getTime()), { timeout: 1_000, interval: 10 })
+      .toBe(true);
     expect(keyring.verify('polymarket', QUERY, sig(first, `${QUERY}&amount=1`), T1.getTime())).toBe(false);
     expect(keyring.verify('kalshi', QUERY, sig(first), T1.getTime())).toBe(false); // another operator's secret
     expect(keyring.verify('polymarket', QUERY, sig(first).toUpperCase(), T1.getTime())).toBe(false);
     expect(keyring.verify('nobody', QUERY, sig(first), T1.getTime())).toBe(false);
 
     const second = await store.rotate('polymarket', T2);
-    await expect.poll(() => keyring.verify('polymarket', QUERY, sig(second), T2.getTime()), { timeout: 1_000, interval: 10 }).toBe(true);
+    await expect
+      .poll(() => keyring.verify('polymarket', QUERY, sig(second), T2.getTime()), { timeout: 1_000, interval: 10 })
+      .toBe(true);
     expect(keyring.verify('polymarket', QUERY, sig(first), T2.getTime())).toBe(true);
     expect(await store.retire('polymarket')).toBe(true);
-    await expect.poll(() => keyring.verify('polymarket', QUERY, sig(first), T2.getTime()), { timeout: 1_000, interval: 10 }).toBe(false);
+    await expect
+      .poll(() => keyring.verify('polymarket', QUERY, sig(first), T2.getTime()), { timeout: 1_000, interval: 10 })
+      .toBe(false);
     expect(keyring.verify('polymarket', QUERY, sig(second), T2.getTime())).toBe(true);
     expect(await store.retire('polymarket')).toBe(false);
 
     await store.revoke('polymarket', T2);
-    await expect.poll(() => keyring.verify('polymarket', QUERY, sig(second), T2.getTime()), { timeout: 1_000, interval: 10 }).toBe(false);
+    await expect
+      .poll(() => keyring.verify('polymarket', QUERY, sig(second), T2.getTime()), { timeout: 1_000, interval: 10 })
+      .toBe(false);
     // A rotation reactivates with a new secret only.
     const third = await store.rotate('polymarket', T2);
-    await expect.poll(() => keyring.verify('polymarket', QUERY, sig(third), T2.getTime()), { timeout: 1_000, interval: 10 }).toBe(true);
+    await expect
+      .poll(() => keyring.verify('polymarket', QUERY, sig(third), T2.getTime()), { timeout: 1_000, interval: 10 })
+      .toBe(true);
     expect(keyring.verify('polymarket', QUERY, sig(second), T2.getTime())).toBe(false);
   });
 
   it('remembers which secret verified from which address, so a block there is waived for that secret alone', async () => {
-    const waiving = new PostbackKeyring(new PostbackSecrets(redis.client, PEPPER), subscriber, pino({ level: 'silent' }), { fromAddressSeconds: 120 });
+    const waiving = new PostbackKeyring(
+      new PostbackSecrets(redis.client, PEPPER),
+      subscriber,
+      pino({ level: 'silent' }),
+      { fromAddressSeconds: 120 },
+    );
     await waiving.start();
     try {
       const old = await store.create('fanduel', T1);
-      await expect.poll(() => waiving.verify('fanduel', QUERY, sig(old), T1.getTime(), '81.2.69.1'), { timeout: 1_000, interval: 10 }).toBe(true);
+      await expect
+        .poll(() => waiving.verify('fanduel', QUERY, sig(old), T1.getTime(), '81.2.69.1'), {
+          timeout: 1_000,
+          interval: 10,
+        })
+        .toBe(true);
       expect(waiving.verifiedFrom('81.2.69.1', 'fanduel', QUERY, sig(old))).toBe(true);
       // Another address, another operator, or a signature the secret did not make: nothing to waive.
       expect(waiving.verifiedFrom('81.2.69.2', 'fanduel', QUERY, sig(old))).toBe(false);
@@ -86,13 +106,17 @@ describe('postback secrets', () => {
       expect(waiving.verifiedFrom('81.2.69.1', 'fanduel', QUERY, sig(old, `${QUERY}&amount=1`))).toBe(false);
       // A new secret that never verified from there is not waived by the old one's record; once it has, it is.
       const fresh = await store.rotate('fanduel', T2);
-      await expect.poll(() => waiving.verify('fanduel', QUERY, sig(fresh), T2.getTime()), { timeout: 1_000, interval: 10 }).toBe(true);
+      await expect
+        .poll(() => waiving.verify('fanduel', QUERY, sig(fresh), T2.getTime()), { timeout: 1_000, interval: 10 })
+        .toBe(true);
       expect(waiving.verifiedFrom('81.2.69.1', 'fanduel', QUERY, sig(fresh))).toBe(false);
       expect(waiving.verify('fanduel', QUERY, sig(fresh), T2.getTime(), '81.2.69.1')).toBe(true);
       expect(waiving.verifiedFrom('81.2.69.1', 'fanduel', QUERY, sig(fresh))).toBe(true);
       // A retired secret waives nothing, though it verified from there.
       expect(await store.retire('fanduel')).toBe(true);
-      await expect.poll(() => waiving.verifiedFrom('81.2.69.1', 'fanduel', QUERY, sig(old)), { timeout: 1_000, interval: 10 }).toBe(false);
+      await expect
+        .poll(() => waiving.verifiedFrom('81.2.69.1', 'fanduel', QUERY, sig(old)), { timeout: 1_000, interval: 10 })
+        .toBe(false);
       expect(waiving.verifiedFrom('81.2.69.1', 'fanduel', QUERY, sig(fresh))).toBe(true);
     } finally {
       waiving.stop();
@@ -101,11 +125,21 @@ describe('postback secrets', () => {
 
   it('lists each operator with its live secrets and when each was last used', async () => {
     const secret = await store.create('draftkings', T1);
-    await expect.poll(() => keyring.verify('draftkings', QUERY, sig(secret), T2.getTime()), { timeout: 1_000, interval: 10 }).toBe(true);
+    await expect
+      .poll(() => keyring.verify('draftkings', QUERY, sig(secret), T2.getTime()), { timeout: 1_000, interval: 10 })
+      .toBe(true);
     const secretId = expect.stringMatching(/^[0-9a-f]{12}$/);
     await expect
-      .poll(async () => (await store.list()).find((o) => o.operatorId === 'draftkings'), { timeout: 1_000, interval: 10 })
-      .toEqual({ operatorId: 'draftkings', status: 'active', createdAt: T1.toISOString(), secrets: [{ secretId, createdAt: T1.toISOString(), lastUsedAt: T2.toISOString() }] });
+      .poll(async () => (await store.list()).find((o) => o.operatorId === 'draftkings'), {
+        timeout: 1_000,
+        interval: 10,
+      })
+      .toEqual({
+        operatorId: 'draftkings',
+        status: 'active',
+        createdAt: T1.toISOString(),
+        secrets: [{ secretId, createdAt: T1.toISOString(), lastUsedAt: T2.toISOString() }],
+      });
     await store.rotate('draftkings', T2);
     const listed = (await store.list()).find((o) => o.operatorId === 'draftkings')!;
     expect(listed.rotatedAt).toBe(T2.toISOString());

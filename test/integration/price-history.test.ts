@@ -30,7 +30,12 @@ async function replay(fromMs: number, stepMs: number, count: number): Promise<nu
 /** The distinct buckets of `series` among `times` no older than `fromSec`. */
 const buckets = (times: number[], series: keyof typeof HISTORY_SERIES, fromSec: number) => {
   const size = HISTORY_SERIES[series].bucketSeconds;
-  return new Set(times.map((t) => Math.floor(t / 1000)).map((s) => s - (s % size)).filter((b) => b >= fromSec)).size;
+  return new Set(
+    times
+      .map((t) => Math.floor(t / 1000))
+      .map((s) => s - (s % size))
+      .filter((b) => b >= fromSec),
+  ).size;
 };
 
 describe('event price history', () => {
@@ -76,7 +81,13 @@ describe('event price history', () => {
       const shown = shownOperators(jurisdiction);
       for (const event of events.slice(0, 3)) {
         const points = await readHistory(redis.client, event.slug, '5m', nowSec - 86_400);
-        const payload = buildEventHistory(points, { slug: event.slug, range: '1d', category: event.category, jurisdiction, isShown: (id) => shown.operatorOn(id, event.category) !== undefined });
+        const payload = buildEventHistory(points, {
+          slug: event.slug,
+          range: '1d',
+          category: event.category,
+          jurisdiction,
+          isShown: (id) => shown.operatorOn(id, event.category) !== undefined,
+        });
         expect(payload.timestamps.length).toBe(12);
         const quoted = new Set(event.outcomes.flatMap((o) => o.quotes.map((q) => q.operatorId)));
         for (const o of payload.outcomes) {

@@ -14,7 +14,13 @@ const redis = useRedis();
 let a: Redis;
 let b: Redis;
 const limits = () =>
-  loadConfig({ REDIS_URL: redis.url, RATE_LIMIT_CLICK: '3/60', RATE_LIMIT_ADVERTISER: '5/60', AUTH_FAILURE_LIMIT: '2/60', AUTH_FAILURE_BLOCK_SECONDS: '600' }).limits;
+  loadConfig({
+    REDIS_URL: redis.url,
+    RATE_LIMIT_CLICK: '3/60',
+    RATE_LIMIT_ADVERTISER: '5/60',
+    AUTH_FAILURE_LIMIT: '2/60',
+    AUTH_FAILURE_BLOCK_SECONDS: '600',
+  }).limits;
 
 beforeAll(async () => {
   const log = pino({ level: 'silent' });

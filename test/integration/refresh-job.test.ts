@@ -59,7 +59,9 @@ describe('refreshSnapshot', () => {
 
     // 2. the source answers with an envelope failing the schema (a bad item alone is only dropped): same treatment, streak 2
     at('2026-11-22T14:00:10.000Z');
-    await expect(refreshSnapshot(deps, 'events', 'all', async () => ({ events: 'none' }) as never)).rejects.toBeInstanceOf(ZodError);
+    await expect(
+      refreshSnapshot(deps, 'events', 'all', async () => ({ events: 'none' }) as never),
+    ).rejects.toBeInstanceOf(ZodError);
     expect(await redis.client.get(snapKey('events', 'all'))).toBe(good);
     const meta = await readMeta(redis.client, 'events', 'all');
     expect(meta).toMatchObject({ version: 1, failures: 2, lastErrorAt: '2026-11-22T14:00:10.000Z' });
@@ -68,7 +70,10 @@ describe('refreshSnapshot', () => {
 
     // 3. recovery with new data: written as version 2, streak reset
     at('2026-11-22T14:00:15.000Z');
-    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.65))).toEqual({ version: 2, endedFailures: 2 });
+    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.65))).toEqual({
+      version: 2,
+      endedFailures: 2,
+    });
     const snap = await readSnapshot(redis.client, 'events', 'all');
     expect(snap).toMatchObject({ version: 2, changedAt: '2026-11-22T14:00:15.000Z', data: events(0.65) });
     expect((await readMeta(redis.client, 'events', 'all'))?.failures).toBe(0);
@@ -77,9 +82,14 @@ describe('refreshSnapshot', () => {
   it('recovery with unchanged data also resets the streak without a new version', async () => {
     await refreshSnapshot(deps, 'events', 'all', async () => events(0.62));
     at('2026-11-22T14:00:05.000Z');
-    await expect(refreshSnapshot(deps, 'events', 'all', () => Promise.reject(new Error('timeout')))).rejects.toThrow('timeout');
+    await expect(refreshSnapshot(deps, 'events', 'all', () => Promise.reject(new Error('timeout')))).rejects.toThrow(
+      'timeout',
+    );
     at('2026-11-22T14:00:10.000Z');
-    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.62))).toEqual({ version: 0, endedFailures: 1 });
+    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.62))).toEqual({
+      version: 0,
+      endedFailures: 1,
+    });
     expect(await readMeta(redis.client, 'events', 'all')).toMatchObject({
       version: 1,
       failures: 0,
@@ -96,22 +106,32 @@ describe('refreshSnapshot', () => {
     expect(await redis.client.type(snapKey('events', 'all'))).toBe('hash');
     // A stored snapshot of another shape (a deploy changed the schema): refreshed, not compared.
     await redis.client.del(snapKey('events', 'all'));
-    await redis.client.set(snapKey('events', 'all'), JSON.stringify({ kind: 'events', key: 'all', version: 3, data: { old: true } }));
+    await redis.client.set(
+      snapKey('events', 'all'),
+      JSON.stringify({ kind: 'events', key: 'all', version: 3, data: { old: true } }),
+    );
     await refreshSnapshot(deps, 'events', 'all', async () => events(0.62));
     expect((await readSnapshot(redis.client, 'events', 'all'))?.data).toEqual(events(0.62));
   });
 
   it('a failure before any snapshot exists writes no snapshot', async () => {
-    await expect(refreshSnapshot(deps, 'events', 'all', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    await expect(refreshSnapshot(deps, 'events', 'all', () => Promise.reject(new Error('down')))).rejects.toThrow(
+      'down',
+    );
     expect(await redis.client.exists(snapKey('events', 'all'))).toBe(0);
     expect(await readSnapshot(redis.client, 'events', 'all')).toBeUndefined();
     // then the first success starts at version 1 with a clean streak
-    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.5))).toEqual({ version: 1, endedFailures: 1 });
+    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.5))).toEqual({
+      version: 1,
+      endedFailures: 1,
+    });
     expect((await readMeta(redis.client, 'events', 'all'))?.failures).toBe(0);
   });
 
   it('rethrows a non-Error rejection unchanged', async () => {
-    await expect(refreshSnapshot(deps, 'events', 'all', () => Promise.reject('plain string'))).rejects.toBe('plain string');
+    await expect(refreshSnapshot(deps, 'events', 'all', () => Promise.reject('plain string'))).rejects.toBe(
+      'plain string',
+    );
   });
 
   it('runs at most one refresh per snapshot at a time; the next one after it runs again', async () => {
@@ -128,10 +148,15 @@ describe('refreshSnapshot', () => {
     while (calls === 0) await new Promise((r) => setImmediate(r));
     expect(await refreshSnapshot(deps, 'events', 'all', slow)).toEqual({ version: 0, endedFailures: 0, skipped: true });
     // Another snapshot is not held up.
-    expect(await refreshSnapshot(deps, 'fx', 'daily', async () => ({ asOfDate: '2026-11-20', rates: { USD: 1 } }))).toMatchObject({ version: 1 });
+    expect(
+      await refreshSnapshot(deps, 'fx', 'daily', async () => ({ asOfDate: '2026-11-20', rates: { USD: 1 } })),
+    ).toMatchObject({ version: 1 });
     release();
     expect(await first).toEqual({ version: 1, endedFailures: 0 });
     expect(calls).toBe(1);
-    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.63))).toEqual({ version: 2, endedFailures: 0 });
+    expect(await refreshSnapshot(deps, 'events', 'all', async () => events(0.63))).toEqual({
+      version: 2,
+      endedFailures: 0,
+    });
   });
 });

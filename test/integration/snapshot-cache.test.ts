@@ -44,7 +44,13 @@ describe('SnapshotCache', () => {
     await writeSnapshot(redis.client, 'events', 'all', events(0.63), T2);
     await writeSnapshot(redis.client, 'sportsbook', 'NBA', league(-150), T1);
     await cache.start();
-    expect(cache.get('events', 'all')).toEqual({ kind: 'events', key: 'all', version: 2, changedAt: T2.toISOString(), data: events(0.63) });
+    expect(cache.get('events', 'all')).toEqual({
+      kind: 'events',
+      key: 'all',
+      version: 2,
+      changedAt: T2.toISOString(),
+      data: events(0.63),
+    });
     expect(cache.get('sportsbook', 'NBA')?.data).toEqual(league(-150));
     expect(cache.get('sportsbook', 'EPL')).toBeUndefined();
     expect(cache.get('metrics', 'all')).toBeUndefined();
@@ -111,7 +117,13 @@ describe('SnapshotCache', () => {
     cache.onChange((s) => changes.push(`${s.kind}:${s.key}:${s.version}`));
 
     // A bad value straight into Redis (price 1.5 is outside (0, 1)), then its notice.
-    const bad = JSON.stringify({ kind: 'events', key: 'all', version: 9, changedAt: T2.toISOString(), data: events(1.5) });
+    const bad = JSON.stringify({
+      kind: 'events',
+      key: 'all',
+      version: 9,
+      changedAt: T2.toISOString(),
+      data: events(1.5),
+    });
     await redis.client.set(snapKey('events', 'all'), bad);
     await redis.client.publish(SNAP_CHANNEL, JSON.stringify({ kind: 'events', key: 'all', version: 9 }));
     // and one that is not even JSON

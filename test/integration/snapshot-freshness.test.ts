@@ -23,7 +23,11 @@ describe('SnapshotFreshness', () => {
   beforeEach(async () => {
     await redis.client.flushdb();
     nowMs = T1.getTime();
-    freshness = new SnapshotFreshness(redis.client, log, { refreshSeconds: REFRESH, staleAfterIntervals: 3, now: () => nowMs });
+    freshness = new SnapshotFreshness(redis.client, log, {
+      refreshSeconds: REFRESH,
+      staleAfterIntervals: 3,
+      now: () => nowMs,
+    });
   });
 
   it('a snapshot never fetched is stale but carries no marker (there is no payload to mark)', async () => {
@@ -62,11 +66,15 @@ describe('SnapshotFreshness', () => {
     await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.6), T1);
     const payloads = new PayloadCache((kind, key) => freshness.staleMarker(kind, key));
     await freshness.poll();
-    const fresh = JSON.parse(payloads.put('events', 'a', { widget_class: 'x' }, T1.toISOString()).body.toString()) as Record<string, unknown>;
+    const fresh = JSON.parse(
+      payloads.put('events', 'a', { widget_class: 'x' }, T1.toISOString()).body.toString(),
+    ) as Record<string, unknown>;
     expect(fresh).toEqual({ widget_class: 'x' });
     nowMs += 60_000;
     await freshness.poll();
-    const stale = JSON.parse(payloads.put('events', 'a', { widget_class: 'x' }, T1.toISOString()).body.toString()) as Record<string, unknown>;
+    const stale = JSON.parse(
+      payloads.put('events', 'a', { widget_class: 'x' }, T1.toISOString()).body.toString(),
+    ) as Record<string, unknown>;
     expect(stale).toEqual({ widget_class: 'x', stale: true, data_fetched_at: T1.toISOString() });
   });
 
@@ -76,7 +84,11 @@ describe('SnapshotFreshness', () => {
     await redis.client.flushdb(); // FLUSHALL, an eviction, a restart without persistence
     nowMs += 16_000;
     await freshness.poll();
-    expect(freshness.states().find((s) => s.kind === 'events')).toMatchObject({ stale: true, ageSeconds: 16, fetchedAt: T1.toISOString() });
+    expect(freshness.states().find((s) => s.kind === 'events')).toMatchObject({
+      stale: true,
+      ageSeconds: 16,
+      fetchedAt: T1.toISOString(),
+    });
     expect(freshness.staleMarker('events')).toEqual({ stale: true, data_fetched_at: T1.toISOString() });
 
     // The worker writes again: fresh, from the new stamp.
@@ -89,7 +101,11 @@ describe('SnapshotFreshness', () => {
     const HOUR = 3_600_000;
     await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.6), new Date(T1.getTime() + HOUR)); // the worker's clock an hour ahead
     await freshness.poll();
-    expect(freshness.states().find((s) => s.kind === 'events')).toMatchObject({ stale: false, ageSeconds: 0, fetchedAt: T1.toISOString() });
+    expect(freshness.states().find((s) => s.kind === 'events')).toMatchObject({
+      stale: false,
+      ageSeconds: 0,
+      fetchedAt: T1.toISOString(),
+    });
     expect(freshness.futureStamps().get('events')).toBe(1);
 
     // The worker dies: the data turns stale after the limit by our clock, not an hour later.

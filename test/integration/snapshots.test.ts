@@ -133,9 +133,9 @@ describe('snapshot store', () => {
     const bad = { events: [{ ...events(0.5).events[0]!, slug: 'Not A Slug' }] };
     await expect(writeSnapshot(redis.client, 'events', 'all', bad, T2)).rejects.toBeInstanceOf(ZodError);
     // the wrong schema for the kind is refused too
-    await expect(
-      writeSnapshot(redis.client, 'events', 'all', NBA as unknown as EventsData, T2),
-    ).rejects.toBeInstanceOf(ZodError);
+    await expect(writeSnapshot(redis.client, 'events', 'all', NBA as unknown as EventsData, T2)).rejects.toBeInstanceOf(
+      ZodError,
+    );
     expect(await redis.client.get(snapKey('events', 'all'))).toBe(before);
     expect(await redis.client.hgetall(metaKey('events', 'all'))).toEqual(metaBefore);
   });
@@ -163,11 +163,17 @@ describe('snapshot store', () => {
     expect(await redis.client.get(snapKey('events', 'all'))).toBe(before);
 
     // an unchanged successful fetch also ends the streak
-    expect(await writeSnapshot(redis.client, 'events', 'all', events(0.62), T3)).toEqual({ version: 0, endedFailures: 2 });
+    expect(await writeSnapshot(redis.client, 'events', 'all', events(0.62), T3)).toEqual({
+      version: 0,
+      endedFailures: 2,
+    });
     expect((await readMeta(redis.client, 'events', 'all'))?.failures).toBe(0);
 
     await recordFailure(redis.client, 'events', 'all', 'again', T3);
-    expect(await writeSnapshot(redis.client, 'events', 'all', events(0.64), T3)).toEqual({ version: 2, endedFailures: 1 });
+    expect(await writeSnapshot(redis.client, 'events', 'all', events(0.64), T3)).toEqual({
+      version: 2,
+      endedFailures: 1,
+    });
     expect((await readMeta(redis.client, 'events', 'all'))?.failures).toBe(0);
   });
 
@@ -178,7 +184,13 @@ describe('snapshot store', () => {
   });
 
   it('readSnapshot throws on a well-formed envelope whose data fails the schema', async () => {
-    const raw = JSON.stringify({ kind: 'events', key: 'all', version: 7, changedAt: T1.toISOString(), data: events(1.5) });
+    const raw = JSON.stringify({
+      kind: 'events',
+      key: 'all',
+      version: 7,
+      changedAt: T1.toISOString(),
+      data: events(1.5),
+    });
     await redis.client.set(snapKey('events', 'all'), raw);
     await expect(readSnapshot(redis.client, 'events', 'all')).rejects.toBeInstanceOf(ZodError);
     const noVersion = JSON.stringify({ kind: 'events', key: 'all', changedAt: T1.toISOString(), data: events(0.5) });

@@ -33,7 +33,9 @@ beforeEach(async () => {
 async function value(name: string, labels: Record<string, string>, suffix = ''): Promise<number> {
   const metric = register.getSingleMetric(name)!;
   const match = (await metric.get()).values.find(
-    (v) => (suffix ? (v as { metricName?: string }).metricName === `${name}${suffix}` : true) && Object.entries(labels).every(([k, x]) => (v.labels as Record<string, unknown>)[k] === x),
+    (v) =>
+      (suffix ? (v as { metricName?: string }).metricName === `${name}${suffix}` : true) &&
+      Object.entries(labels).every(([k, x]) => (v.labels as Record<string, unknown>)[k] === x),
   );
   return match?.value ?? 0;
 }
@@ -41,31 +43,59 @@ async function value(name: string, labels: Record<string, string>, suffix = ''):
 describe('source metrics', () => {
   it('times upstream requests per upstream and outcome, Kalshi and Polymarket apart, and refreshes by outcome', async () => {
     const before = {
-      kalshi5xx: await value('predictwire_upstream_request_seconds', { upstream: 'kalshi', outcome: 'http_5xx' }, '_count'),
+      kalshi5xx: await value(
+        'predictwire_upstream_request_seconds',
+        { upstream: 'kalshi', outcome: 'http_5xx' },
+        '_count',
+      ),
       kalshiOk: await value('predictwire_upstream_request_seconds', { upstream: 'kalshi', outcome: 'ok' }, '_count'),
-      gammaOk: await value('predictwire_upstream_request_seconds', { upstream: 'polymarket-gamma', outcome: 'ok' }, '_count'),
-      written: await value('predictwire_source_refresh_seconds', { kind: 'events', key: 'all', outcome: 'written' }, '_count'),
+      gammaOk: await value(
+        'predictwire_upstream_request_seconds',
+        { upstream: 'polymarket-gamma', outcome: 'ok' },
+        '_count',
+      ),
+      written: await value(
+        'predictwire_source_refresh_seconds',
+        { kind: 'events', key: 'all', outcome: 'written' },
+        '_count',
+      ),
     };
     // The first Kalshi attempt fails with a 503, its retry succeeds.
     replay.fault({ prefix: '/kalshi', status: 503, times: 1, headers: { 'retry-after': '0' } });
     const source = createCatalogEventsSource({
       catalog: loadEventCatalog(),
       kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: FAST }),
-      polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data`, resilience: FAST }),
+      polymarket: new PolymarketClient({
+        gammaUrl: `${replay.base}/gamma`,
+        clobUrl: `${replay.base}/clob`,
+        dataUrl: `${replay.base}/data`,
+        resilience: FAST,
+      }),
       log,
     });
     expect(await refreshEvents(deps(), source)()).toMatchObject({ version: 1 });
     const kalshiCalls = replay.requests.filter((r) => r.startsWith('/kalshi')).length;
     const gammaCalls = replay.requests.filter((r) => r.startsWith('/gamma')).length;
-    expect(await value('predictwire_upstream_request_seconds', { upstream: 'kalshi', outcome: 'http_5xx' }, '_count')).toBe(before.kalshi5xx + 1);
-    expect(await value('predictwire_upstream_request_seconds', { upstream: 'kalshi', outcome: 'ok' }, '_count')).toBe(before.kalshiOk + kalshiCalls - 1);
-    expect(await value('predictwire_upstream_request_seconds', { upstream: 'polymarket-gamma', outcome: 'ok' }, '_count')).toBe(before.gammaOk + gammaCalls);
-    expect(await value('predictwire_source_refresh_seconds', { kind: 'events', key: 'all', outcome: 'written' }, '_count')).toBe(before.written + 1);
+    expect(
+      await value('predictwire_upstream_request_seconds', { upstream: 'kalshi', outcome: 'http_5xx' }, '_count'),
+    ).toBe(before.kalshi5xx + 1);
+    expect(await value('predictwire_upstream_request_seconds', { upstream: 'kalshi', outcome: 'ok' }, '_count')).toBe(
+      before.kalshiOk + kalshiCalls - 1,
+    );
+    expect(
+      await value('predictwire_upstream_request_seconds', { upstream: 'polymarket-gamma', outcome: 'ok' }, '_count'),
+    ).toBe(before.gammaOk + gammaCalls);
+    expect(
+      await value('predictwire_source_refresh_seconds', { kind: 'events', key: 'all', outcome: 'written' }, '_count'),
+    ).toBe(before.written + 1);
   });
 
   it("reports the odds credits the provider gave this process, under the provider's label", async () => {
     const odds = new OddsApiClient({ baseUrl: `${replay.base}/odds`, apiKey: 'k', resilience: FAST });
-    await refreshSportsbook({ ...deps(), now: () => Date.now() }, createOddsSportsbookSource({ odds, log }))({ league: 'NBA' });
+    await refreshSportsbook(
+      { ...deps(), now: () => Date.now() },
+      createOddsSportsbookSource({ odds, log }),
+    )({ league: 'NBA' });
     expect(await value('predictwire_odds_api_credits_remaining', { upstream: 'odds-api' })).toBe(replay.oddsRemaining);
   });
 });

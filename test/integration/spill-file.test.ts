@@ -17,7 +17,11 @@ describe('spill', () => {
     const script = `import { spill } from ${JSON.stringify(resolve(root, 'src/tracking/spill-file.ts'))};
 try { spill(process.argv[1], 'clicks', [{ visitor: 'v1' }]); console.log('written'); } catch (err) { console.log('failed', err.code); }`;
     // ulimit -f 0: every write past byte 0 fails with EFBIG (Node ignores the SIGXFSZ that comes with it).
-    const run = spawnSync('sh', ['-c', 'ulimit -f 0 && exec "$0" --import tsx --input-type=module -e "$1" "$2"', process.execPath, script, dir], { cwd: root, encoding: 'utf8' });
+    const run = spawnSync(
+      'sh',
+      ['-c', 'ulimit -f 0 && exec "$0" --import tsx --input-type=module -e "$1" "$2"', process.execPath, script, dir],
+      { cwd: root, encoding: 'utf8' },
+    );
     expect(run.stdout.trim(), run.stderr).toBe('failed EFBIG');
     expect(readdirSync(dir)).toEqual([]);
   });

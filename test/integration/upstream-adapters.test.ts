@@ -10,7 +10,12 @@ import { createCatalogEventsSource } from '../../src/sources/combined/catalog-ev
 import { createOddsSportsbookSource } from '../../src/sources/combined/odds-sportsbook.js';
 import { createEcbSource } from '../../src/sources/ecb/source.js';
 import { HttpClient } from '../../src/sources/http/client.js';
-import { QuotaExhaustedError, UpstreamBackoffError, UpstreamHttpError, UpstreamTimeoutError } from '../../src/sources/http/errors.js';
+import {
+  QuotaExhaustedError,
+  UpstreamBackoffError,
+  UpstreamHttpError,
+  UpstreamTimeoutError,
+} from '../../src/sources/http/errors.js';
 import { KalshiClient } from '../../src/sources/kalshi/client.js';
 import { OddsApiClient } from '../../src/sources/odds-api/client.js';
 import { PolymarketClient } from '../../src/sources/polymarket/client.js';
@@ -38,7 +43,13 @@ beforeEach(() => {
 });
 
 const kalshi = () => new KalshiClient({ baseUrl: `${replay.base}/kalshi`, timeoutMs: 2_000 });
-const polymarket = () => new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data`, timeoutMs: 2_000 });
+const polymarket = () =>
+  new PolymarketClient({
+    gammaUrl: `${replay.base}/gamma`,
+    clobUrl: `${replay.base}/clob`,
+    dataUrl: `${replay.base}/data`,
+    timeoutMs: 2_000,
+  });
 
 describe('Kalshi client', () => {
   it('follows the cursor through every page', async () => {
@@ -46,8 +57,18 @@ describe('Kalshi client', () => {
     const events = await kalshi().listEvents();
     expect(events).toHaveLength(4);
     expect(replay.requests.map((r) => new URL(r, 'http://x').searchParams.get('cursor'))).toEqual([null, '3']);
-    const markets = await kalshi().marketsByTicker(['KXUSAIRANAGREEMENT-27-26APR', 'KXUSAIRANAGREEMENT-27', 'KXRECOGPERSONIRAN-26', 'KXIRANDEMOCRACY-27MAR01-T6']);
-    expect(markets.map((m) => (m as { ticker: string }).ticker).sort()).toEqual(['KXIRANDEMOCRACY-27MAR01-T6', 'KXRECOGPERSONIRAN-26', 'KXUSAIRANAGREEMENT-27', 'KXUSAIRANAGREEMENT-27-26APR']);
+    const markets = await kalshi().marketsByTicker([
+      'KXUSAIRANAGREEMENT-27-26APR',
+      'KXUSAIRANAGREEMENT-27',
+      'KXRECOGPERSONIRAN-26',
+      'KXIRANDEMOCRACY-27MAR01-T6',
+    ]);
+    expect(markets.map((m) => (m as { ticker: string }).ticker).sort()).toEqual([
+      'KXIRANDEMOCRACY-27MAR01-T6',
+      'KXRECOGPERSONIRAN-26',
+      'KXUSAIRANAGREEMENT-27',
+      'KXUSAIRANAGREEMENT-27-26APR',
+    ]);
   });
 
   it('waits out a 429 with Retry-After and then succeeds', async () => {
@@ -60,7 +81,10 @@ describe('Kalshi client', () => {
   it('does not sit out a long Retry-After inside a refresh: it fails at once and calls no more until then', async () => {
     replay.fault({ prefix: '/kalshi/markets', status: 429, headers: { 'retry-after': '600' } });
     const client = kalshi();
-    await expect(client.marketsByTicker(['KXRECOGPERSONIRAN-26'])).rejects.toMatchObject({ name: 'UpstreamHttpError', status: 429 });
+    await expect(client.marketsByTicker(['KXRECOGPERSONIRAN-26'])).rejects.toMatchObject({
+      name: 'UpstreamHttpError',
+      status: 429,
+    });
     await expect(client.marketsByTicker(['KXRECOGPERSONIRAN-26'])).rejects.toBeInstanceOf(UpstreamBackoffError);
     expect(replay.requests).toHaveLength(1);
   });
@@ -72,7 +96,11 @@ describe('Polymarket keyset listing', () => {
     const all = await polymarket().listEvents();
     expect(all.truncated).toBeUndefined();
     expect(all.events).toHaveLength(replay.data.gammaEvents.length);
-    expect(replay.requests.map((r) => new URL(r, 'http://x').searchParams.get('after_cursor'))).toEqual([null, '2', '4']);
+    expect(replay.requests.map((r) => new URL(r, 'http://x').searchParams.get('after_cursor'))).toEqual([
+      null,
+      '2',
+      '4',
+    ]);
     const capped = await polymarket().listEvents(undefined, 2);
     expect(capped.events).toHaveLength(4);
     expect(capped.truncated).toMatch(/page cap of 2/);
@@ -103,12 +131,19 @@ describe('HTTP client faults', () => {
 
 describe('catalog events source (Kalshi + Polymarket)', () => {
   it('fetches exactly the referenced markets and prices the catalog from them', async () => {
-    const source = createCatalogEventsSource({ catalog: loadEventCatalog(), kalshi: kalshi(), polymarket: polymarket(), log });
+    const source = createCatalogEventsSource({
+      catalog: loadEventCatalog(),
+      kalshi: kalshi(),
+      polymarket: polymarket(),
+      log,
+    });
     const fetched = await source.fetchEvents({ now });
     const data = EventsData.parse(fetched);
     expect(source.last()).toBeUndefined();
     source.accept(fetched);
-    const tickers = new URL(replay.requests.find((r) => r.startsWith('/kalshi/markets'))!, 'http://x').searchParams.get('tickers')!.split(',');
+    const tickers = new URL(replay.requests.find((r) => r.startsWith('/kalshi/markets'))!, 'http://x').searchParams
+      .get('tickers')!
+      .split(',');
     expect(tickers.sort()).toEqual([
       'KXIRANDEMOCRACY-27MAR01-T6',
       'KXKHAMENEIOUT-AKHA-26MAR01',
@@ -135,11 +170,18 @@ describe('catalog events source (Kalshi + Polymarket)', () => {
   it('one malformed market costs only its own quote; a missing ask is read from the CLOB', async () => {
     const bad = replay.data.kalshiMarkets.find((m) => m.ticker === 'KXUSAIRANAGREEMENT-27-26AUG')!;
     bad.yes_ask_dollars = 'forty-five cents';
-    const gamma = replay.data.gammaEvents.find((e) => e.slug === 'iran-x-israelus-conflict-ends-by') as { markets: Record<string, unknown>[] };
+    const gamma = replay.data.gammaEvents.find((e) => e.slug === 'iran-x-israelus-conflict-ends-by') as {
+      markets: Record<string, unknown>[];
+    };
     const m7 = gamma.markets[0]!;
     delete m7.bestAsk;
     m7.clobTokenIds = JSON.stringify([replay.data.clobBook.asset_id, '1']);
-    const source = createCatalogEventsSource({ catalog: loadEventCatalog(), kalshi: kalshi(), polymarket: polymarket(), log });
+    const source = createCatalogEventsSource({
+      catalog: loadEventCatalog(),
+      kalshi: kalshi(),
+      polymarket: polymarket(),
+      log,
+    });
     const data = EventsData.parse(await source.fetchEvents({ now }));
     const deal = data.events.find((e) => e.slug === 'us-iran-nuclear-deal-2026')!;
     expect(deal.outcomes.map((o) => o.name)).toEqual(['Before April 2026', 'Before 2027']);
@@ -153,7 +195,12 @@ describe('catalog events source (Kalshi + Polymarket)', () => {
   it('reads Polymarket open interest from the Data API; a market it does not list stays unknown', async () => {
     const cid = '0x4fad2d024d0a82efa02dcef616a30739eb6cb5c5f088ec92a4ffbc7bda6f69b1';
     replay.openInterest = { [cid]: 125000.5 };
-    const source = createCatalogEventsSource({ catalog: loadEventCatalog(), kalshi: kalshi(), polymarket: polymarket(), log });
+    const source = createCatalogEventsSource({
+      catalog: loadEventCatalog(),
+      kalshi: kalshi(),
+      polymarket: polymarket(),
+      log,
+    });
     source.accept(await source.fetchEvents({ now }));
     const poly = source.last()!.markets.filter((m) => m.venue === 'polymarket');
     expect(poly.find((m) => m.id === 'iran-x-israelus-conflict-ends-by-march-7')!.openInterestUsd).toBe(125000.5);
@@ -165,7 +212,12 @@ describe('catalog events source (Kalshi + Polymarket)', () => {
 
   it('a venue that fails fails the fetch (the worker keeps the last good snapshot)', async () => {
     replay.fault({ prefix: '/gamma', status: 503, times: 10, headers: { 'retry-after': '0' } });
-    const source = createCatalogEventsSource({ catalog: loadEventCatalog(), kalshi: kalshi(), polymarket: polymarket(), log });
+    const source = createCatalogEventsSource({
+      catalog: loadEventCatalog(),
+      kalshi: kalshi(),
+      polymarket: polymarket(),
+      log,
+    });
     // Two slugs in parallel: the breaker may open before the second call's last retry.
     await expect(source.fetchEvents({ now })).rejects.toThrow(/polymarket-gamma: (HTTP 503|circuit open)/);
   });
@@ -180,7 +232,9 @@ describe('odds provider sportsbook source', () => {
     expect(nba.upcoming).toHaveLength(3);
     expect(nba.upcoming[0]!.books.find((b) => b.operatorId === 'fanduel')).toBeDefined();
     expect(odds.quota.snapshot()).toMatchObject({ remaining: 0, used: 500, last: 3 });
-    expect(new URL(replay.requests.find((r) => r.startsWith('/odds/'))!, 'http://x').searchParams.get('markets')).toBe('h2h,spreads,totals');
+    expect(new URL(replay.requests.find((r) => r.startsWith('/odds/'))!, 'http://x').searchParams.get('markets')).toBe(
+      'h2h,spreads,totals',
+    );
     const calls = replay.requests.length;
     await expect(source.fetchLeague('NFL', { now: new Date() })).rejects.toBeInstanceOf(QuotaExhaustedError);
     expect(replay.requests).toHaveLength(calls);
@@ -195,16 +249,41 @@ describe('odds provider sportsbook source', () => {
     // No real /scores capture exists; this one is written by hand in the documented v4 shape.
     replay.scores.basketball_nba = [
       {
-        id: '066aa4c604d177adc145976864d73fe8', sport_key: 'basketball_nba', commence_time: '2022-12-28T00:10:00Z', completed: true,
-        home_team: 'Orlando Magic', away_team: 'Los Angeles Lakers', scores: [{ name: 'Orlando Magic', score: '116' }, { name: 'Los Angeles Lakers', score: '108' }],
+        id: '066aa4c604d177adc145976864d73fe8',
+        sport_key: 'basketball_nba',
+        commence_time: '2022-12-28T00:10:00Z',
+        completed: true,
+        home_team: 'Orlando Magic',
+        away_team: 'Los Angeles Lakers',
+        scores: [
+          { name: 'Orlando Magic', score: '116' },
+          { name: 'Los Angeles Lakers', score: '108' },
+        ],
         last_update: '2022-12-28T02:40:00Z',
       },
-      { id: 'not-seen-before', sport_key: 'basketball_nba', commence_time: '2022-12-28T00:10:00Z', completed: true, home_team: 'Miami Heat', away_team: 'Utah Jazz', scores: null },
+      {
+        id: 'not-seen-before',
+        sport_key: 'basketball_nba',
+        commence_time: '2022-12-28T00:10:00Z',
+        completed: true,
+        home_team: 'Miami Heat',
+        away_team: 'Utah Jazz',
+        scores: null,
+      },
     ];
     const second = LeagueData.parse(await source.fetchLeague('NBA', { now: new Date() }));
     // Home spreads -3.5, -3.5, -3.5, -4 → median -3.5; totals 236.5 x3 and 236 → 236.5
     expect(second.finished).toEqual([
-      { id: '066aa4c604d177adc145976864d73fe8', scheduledTime: '2022-12-28T00:10:00.000Z', homeCode: 'ORL', awayCode: 'LAL', homeScore: 116, awayScore: 108, closingSpreadHome: -3.5, closingTotal: 236.5 },
+      {
+        id: '066aa4c604d177adc145976864d73fe8',
+        scheduledTime: '2022-12-28T00:10:00.000Z',
+        homeCode: 'ORL',
+        awayCode: 'LAL',
+        homeScore: 116,
+        awayScore: 108,
+        closingSpreadHome: -3.5,
+        closingTotal: 236.5,
+      },
     ]);
     replay.scores = {};
   });

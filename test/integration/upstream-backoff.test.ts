@@ -28,7 +28,10 @@ import { useReplayServer } from '../support/upstream-replay.js';
 const redis = useRedis();
 const replay = useReplayServer({ oddsRemaining: 1e9 });
 const lines: Array<{ level: number; msg: string; kind?: string }> = [];
-const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l) as { level: number; msg: string }) });
+const log = pino(
+  { level: 'info' },
+  { write: (l: string) => void lines.push(JSON.parse(l) as { level: number; msg: string }) },
+);
 const T0 = Date.now();
 
 beforeEach(async () => {
@@ -48,10 +51,15 @@ const deps = (): RefreshDeps => ({ redis: redis.client, log, now: () => Date.now
  * seconds, and when a run fails, BullMQ's two retries 1 s and 3 s later; runs happen in time order
  * across jobs. Returns each run's time, job index and outcome.
  */
-async function simulate(jobs: Array<() => Promise<RefreshResult>>, from: number, to: number, every = 5): Promise<Array<[number, number, string]>> {
+async function simulate(
+  jobs: Array<() => Promise<RefreshResult>>,
+  from: number,
+  to: number,
+  every = 5,
+): Promise<Array<[number, number, string]>> {
   const out: Array<[number, number, string]> = [];
   const queue: Array<{ at: number; job: number; retry: number }> = [];
-  for (let t = from; t <= to; t += every) jobs.forEach((_, job) => queue.push({ at: t, job, retry: 0 }));
+  for (let t = from; t <= to; t += every) for (const job of jobs.keys()) queue.push({ at: t, job, retry: 0 });
   while (queue.length > 0) {
     queue.sort((a, b) => a.at - b.at || a.job - b.job);
     const next = queue.shift()!;
@@ -61,7 +69,8 @@ async function simulate(jobs: Array<() => Promise<RefreshResult>>, from: number,
       () => false,
     );
     out.push([next.at, next.job, ok ? 'ok' : 'failed']);
-    if (!ok && next.retry < 2) queue.push({ at: next.at + (next.retry === 0 ? 1 : 2), job: next.job, retry: next.retry + 1 });
+    if (!ok && next.retry < 2)
+      queue.push({ at: next.at + (next.retry === 0 ? 1 : 2), job: next.job, retry: next.retry + 1 });
   }
   return out;
 }
@@ -85,8 +94,16 @@ describe('backoff across refreshes', () => {
   it('a 60 s Kalshi 503 storm costs the breaker schedule, not a volley per refresh; then it recovers', async () => {
     const source = createCatalogEventsSource({
       catalog: loadEventCatalog(),
-      kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, log, resilience: { backoffBaseMs: 1, backoffMaxMs: 2 } }),
-      polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data` }),
+      kalshi: new KalshiClient({
+        baseUrl: `${replay.base}/kalshi`,
+        log,
+        resilience: { backoffBaseMs: 1, backoffMaxMs: 2 },
+      }),
+      polymarket: new PolymarketClient({
+        gammaUrl: `${replay.base}/gamma`,
+        clobUrl: `${replay.base}/clob`,
+        dataUrl: `${replay.base}/data`,
+      }),
       log,
     });
     const run = refreshEvents(deps(), source);
@@ -104,7 +121,11 @@ describe('backoff across refreshes', () => {
     expect(breakerSchedule(60, 5)).toBe(6);
     expect(kalshi).toBe(breakerSchedule(60, 5));
     expect(await redis.client.get(snapKey('events', 'all'))).toBe(good);
-    expect(await readMeta(redis.client, 'events', 'all')).toMatchObject({ version: 1, failures: runs.length, lastReason: 'backoff' });
+    expect(await readMeta(redis.client, 'events', 'all')).toMatchObject({
+      version: 1,
+      failures: runs.length,
+      lastReason: 'backoff',
+    });
     expect(lines.filter((l) => l.level === 40 && l.msg.startsWith('refresh failed'))).toHaveLength(1);
     expect(lines.filter((l) => l.msg === 'upstream circuit opened; calls resume with backoff')).toHaveLength(1);
 
@@ -140,7 +161,7 @@ describe('backoff across refreshes', () => {
     // Fewer once the provider's circuit opens: one upstream, one breaker for every league.
     for (const times of Object.values(seen)) {
       expect(times.length).toBeLessThanOrEqual(3);
-      times.forEach((t, i) => i > 0 && expect(t - times[i - 1]!).toBeGreaterThanOrEqual(60_000));
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(60_000);
     }
     expect(seen.basketball_nba).toEqual([0, 60_000, 120_000]);
     expect(Object.values(seen).flat().length).toBeGreaterThanOrEqual(4);
@@ -149,7 +170,10 @@ describe('backoff across refreshes', () => {
 
   it('a Kalshi failure does not buy the odds again', async () => {
     const odds = new OddsApiClient({ baseUrl: `${replay.base}/odds`, apiKey: 'k' });
-    const kalshi = new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: { backoffBaseMs: 1, backoffMaxMs: 2 } });
+    const kalshi = new KalshiClient({
+      baseUrl: `${replay.base}/kalshi`,
+      resilience: { backoffBaseMs: 1, backoffMaxMs: 2 },
+    });
     const job = refreshSportsbook(deps(), createOddsSportsbookSource({ odds, kalshi, log, minIntervalMs: 60_000 }));
     replay.fault({ prefix: '/kalshi', status: 503, untilMs: T0 + 30_000 });
     const runs = await simulate([() => job({ league: 'NBA' })], 0, 55);

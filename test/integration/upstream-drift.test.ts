@@ -48,7 +48,10 @@ const redis = useRedis();
 const replay = useReplayServer({ oddsRemaining: 500 });
 // Every warning the refresh and the sources log, to assert the one line each drop or failure gets.
 const lines: Array<Record<string, unknown>> = [];
-const log = pino({ level: 'warn' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+const log = pino(
+  { level: 'warn' },
+  { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) },
+);
 const DROP_LOG = 'items dropped, held or lost; the rest published';
 // Short pauses: these cases are about what gets published, not about timing (upstream-backoff.test.ts).
 const FAST = { backoffBaseMs: 1, backoffMaxMs: 2, breakerBaseMs: 1 };
@@ -66,7 +69,8 @@ const tick = () => {
 
 const kalshiMarket = (ticker: string) => replay.data.kalshiMarkets.find((m) => m.ticker === ticker)!;
 const gammaEvent = (slug: string) => replay.data.gammaEvents.find((e) => e.slug === slug) as Obj & { markets: Obj[] };
-const gammaMarket = (slug: string) => replay.data.gammaEvents.flatMap((e) => e.markets as Obj[]).find((m) => m.slug === slug)!;
+const gammaMarket = (slug: string) =>
+  replay.data.gammaEvents.flatMap((e) => e.markets as Obj[]).find((m) => m.slug === slug)!;
 
 /** A fresh source and job per case: no breaker or cache state leaks between cases. */
 function eventsJob() {
@@ -74,7 +78,12 @@ function eventsJob() {
   const source = createCatalogEventsSource({
     catalog: loadEventCatalog(),
     kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: FAST }),
-    polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data`, resilience: FAST }),
+    polymarket: new PolymarketClient({
+      gammaUrl: `${replay.base}/gamma`,
+      clobUrl: `${replay.base}/clob`,
+      dataUrl: `${replay.base}/data`,
+      resilience: FAST,
+    }),
     log,
   });
   // The source rides along for cases that derive metrics from its last accepted fetch.
@@ -104,18 +113,37 @@ async function baseline(kind: SnapshotKind, key: string, run: () => Promise<Refr
   return (await redis.client.get(snapKey(kind, key)))!;
 }
 
-const metric = async (m: typeof itemsDropped | typeof itemsDroppedTotal | typeof refreshFailuresTotal, labels: Record<string, string>) =>
-  (await m.get()).values.find((v) => Object.entries(labels).every(([k, x]) => (v.labels as Record<string, unknown>)[k] === x))?.value ?? 0;
+const metric = async (
+  m: typeof itemsDropped | typeof itemsDroppedTotal | typeof refreshFailuresTotal,
+  labels: Record<string, string>,
+) =>
+  (await m.get()).values.find((v) =>
+    Object.entries(labels).every(([k, x]) => (v.labels as Record<string, unknown>)[k] === x),
+  )?.value ?? 0;
 
 /** The refresh fails, the last good snapshot stays byte for byte, the failure and reason are counted and warned once. */
-async function keptLastGood(kind: SnapshotKind, key: string, run: () => Promise<RefreshResult>, good: string, reason: string, message: RegExp) {
+async function keptLastGood(
+  kind: SnapshotKind,
+  key: string,
+  run: () => Promise<RefreshResult>,
+  good: string,
+  reason: string,
+  message: RegExp,
+) {
   const failures = await metric(refreshFailuresTotal, { kind, key, reason });
   await expect(run()).rejects.toThrow(message);
   expect(await redis.client.get(snapKey(kind, key))).toBe(good);
   const meta = await readMeta(redis.client, kind, key);
   expect(meta).toMatchObject({ version: 1, failures: 1, lastReason: reason });
   expect(meta!.lastError).toMatch(message);
-  expect(lines.filter((l) => l.msg === 'refresh failed; keeping the last good snapshot' && l.reason === reason && String(l.err).match(message))).toHaveLength(1);
+  expect(
+    lines.filter(
+      (l) =>
+        l.msg === 'refresh failed; keeping the last good snapshot' &&
+        l.reason === reason &&
+        String(l.err).match(message),
+    ),
+  ).toHaveLength(1);
   expect(await metric(refreshFailuresTotal, { kind, key, reason })).toBe(failures + 1);
 }
 
@@ -135,12 +163,19 @@ async function reported(kind: SnapshotKind, key: string, expected: Expected[]) {
   expect(logged).toHaveLength(1);
   const loggedItems = logged[0]!.items as Expected[];
   for (const e of expected) {
-    const reason = e.reason === undefined ? expect.any(String) : typeof e.reason === 'string' ? e.reason : expect.stringMatching(e.reason);
+    const reason =
+      e.reason === undefined
+        ? expect.any(String)
+        : typeof e.reason === 'string'
+          ? e.reason
+          : expect.stringMatching(e.reason);
     expect(items).toContainEqual(expect.objectContaining({ id: e.id, class: e.class, reason }));
     // The warning shows the first 20 new items; its byClass counts them all.
     if ((logged[0]!.count as number) <= 20) expect(loggedItems).toContainEqual({ id: e.id, class: e.class, reason });
     expect((logged[0]!.byClass as Record<string, number>)[e.class]).toBeGreaterThan(0);
-    expect(await metric(itemsDropped, { kind, key, class: e.class })).toBe(items.filter((d) => d.class === e.class).length);
+    expect(await metric(itemsDropped, { kind, key, class: e.class })).toBe(
+      items.filter((d) => d.class === e.class).length,
+    );
   }
 }
 
@@ -151,10 +186,18 @@ async function tolerated(kind: SnapshotKind, key: string, run: () => Promise<Ref
 }
 
 const quoteOf = async (slug: string, outcome: string, operatorId: string) =>
-  (await readSnapshot(redis.client, 'events', 'all'))!.data.events.find((e) => e.slug === slug)?.outcomes.find((o) => o.name === outcome)?.quotes.find((q) => q.operatorId === operatorId);
+  (await readSnapshot(redis.client, 'events', 'all'))!.data.events
+    .find((e) => e.slug === slug)
+    ?.outcomes.find((o) => o.name === outcome)
+    ?.quotes.find((q) => q.operatorId === operatorId);
 
 const outcomeNames = async () =>
-  Object.fromEntries((await readSnapshot(redis.client, 'events', 'all'))!.data.events.map((e) => [e.slug, e.outcomes.map((o) => o.name)]));
+  Object.fromEntries(
+    (await readSnapshot(redis.client, 'events', 'all'))!.data.events.map((e) => [
+      e.slug,
+      e.outcomes.map((o) => o.name),
+    ]),
+  );
 
 const BASE_EVENTS = {
   'khamenei-out-by-end-of-february-2026': ['Yes', 'No'],
@@ -194,7 +237,8 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     const run = eventsJob();
     const good = await baseline('events', 'all', run);
     for (const m of replay.data.kalshiMarkets) {
-      for (const k of ['yes_bid_dollars', 'yes_ask_dollars', 'no_bid_dollars', 'no_ask_dollars', 'last_price_dollars']) if (typeof m[k] === 'string') m[k] = Number(m[k]);
+      for (const k of ['yes_bid_dollars', 'yes_ask_dollars', 'no_bid_dollars', 'no_ask_dollars', 'last_price_dollars'])
+        if (typeof m[k] === 'string') m[k] = Number(m[k]);
     }
     await tolerated('events', 'all', run, good);
   });
@@ -220,8 +264,16 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     await tolerated('events', 'all', run, good);
     // The rules are passed on (the matcher reads them): malformed, they cost only themselves, and say so.
     await reported('events', 'all', [
-      { id: 'kalshi:KXRECOGPERSONIRAN-26/rules_primary', class: 'field', reason: 'rules_primary {"text":"moved"} is not text: left out, prices kept' },
-      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7/description', class: 'field', reason: 'description 42 is not text: left out, prices kept' },
+      {
+        id: 'kalshi:KXRECOGPERSONIRAN-26/rules_primary',
+        class: 'field',
+        reason: 'rules_primary {"text":"moved"} is not text: left out, prices kept',
+      },
+      {
+        id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7/description',
+        class: 'field',
+        reason: 'description 42 is not text: left out, prices kept',
+      },
     ]);
   });
 
@@ -232,7 +284,7 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     for (const k of Object.keys(m)) if (k.endsWith('_dollars')) delete m[k];
     Object.assign(m, { yes_bid: 25, yes_ask: 27, no_bid: 73, no_ask: 75, last_price: 26 });
     expect(await run()).toMatchObject({ version: 2 });
-    const { ['us-recognizes-reza-pahlavi-2026']: gone, ...rest } = BASE_EVENTS;
+    const { 'us-recognizes-reza-pahlavi-2026': gone, ...rest } = BASE_EVENTS;
     expect(gone).toBeDefined();
     expect(await outcomeNames()).toEqual(rest);
     await reported('events', 'all', [
@@ -247,10 +299,12 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     // Khamenei's Polymarket event (2 of Polymarket's 5 quotes: under the loss bound).
     gammaEvent('khamenei-out-as-supreme-leader-of-iran-by-february-28').slug = 'khamenei-renamed';
     expect(await run()).toMatchObject({ version: 2 });
-    const { ['khamenei-out-by-end-of-february-2026']: gone, ...rest } = BASE_EVENTS;
+    const { 'khamenei-out-by-end-of-february-2026': gone, ...rest } = BASE_EVENTS;
     expect(gone).toBeDefined();
     expect(await outcomeNames()).toEqual(rest);
-    await reported('events', 'all', [{ id: 'polymarket:khamenei-out-as-supreme-leader-of-iran-by-february-28', class: 'missing', reason: /404/ }]);
+    await reported('events', 'all', [
+      { id: 'polymarket:khamenei-out-as-supreme-leader-of-iran-by-february-28', class: 'missing', reason: /404/ },
+    ]);
     expect((await readMeta(redis.client, 'events', 'all'))!.failures).toBe(0);
   });
 
@@ -262,7 +316,13 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     m7.clobTokenIds = JSON.stringify(['111', '222']);
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 15', 'By March 31']);
-    await reported('events', 'all', [{ id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7', class: 'missing', reason: /no order book \(404\)/ }]);
+    await reported('events', 'all', [
+      {
+        id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7',
+        class: 'missing',
+        reason: /no order book \(404\)/,
+      },
+    ]);
   });
 
   it('9. a delisted Kalshi ticker: only its outcome is dropped and marked', async () => {
@@ -271,7 +331,13 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     replay.data.kalshiMarkets = replay.data.kalshiMarkets.filter((m) => m.ticker !== 'KXUSAIRANAGREEMENT-27-26AUG');
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['us-iran-nuclear-deal-2026']).toEqual(['Before April 2026', 'Before 2027']);
-    await reported('events', 'all', [{ id: 'kalshi:KXUSAIRANAGREEMENT-27-26AUG', class: 'missing', reason: 'us-iran-nuclear-deal-2026/Before August 2026: market not returned by the venue' }]);
+    await reported('events', 'all', [
+      {
+        id: 'kalshi:KXUSAIRANAGREEMENT-27-26AUG',
+        class: 'missing',
+        reason: 'us-iran-nuclear-deal-2026/Before August 2026: market not returned by the venue',
+      },
+    ]);
   });
 
   it('10. a Gamma market re-listed under another conditionId: dropped and flagged by the match guard', async () => {
@@ -281,14 +347,19 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 7', 'By March 15']);
     await reported('events', 'all', [
-      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31', class: 'guard', reason: /match guard: conditionId 0xabab.* is not the reviewed/ },
+      {
+        id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31',
+        class: 'guard',
+        reason: /match guard: conditionId 0xabab.* is not the reviewed/,
+      },
     ]);
   });
 
   it('11. a Kalshi question that turned around since review: dropped and flagged, never priced', async () => {
     const run = eventsJob();
     await baseline('events', 'all', run);
-    kalshiMarket('KXRECOGPERSONIRAN-26').title = 'Will the United States not recognize Reza Pahlavi as the leader of Iran in 2026?';
+    kalshiMarket('KXRECOGPERSONIRAN-26').title =
+      'Will the United States not recognize Reza Pahlavi as the leader of Iran in 2026?';
     expect(await run()).toMatchObject({ version: 2 });
     expect(await outcomeNames()).not.toHaveProperty('us-recognizes-reza-pahlavi-2026');
     const meta = await readMeta(redis.client, 'events', 'all');
@@ -326,7 +397,11 @@ describe('drift corpus: Kalshi + Polymarket events', () => {
     expect(await outcomeNames()).not.toHaveProperty('iran-democracy-index-2026');
     await reported('events', 'all', [
       // One book: the NO ask is 1 - the YES bid, so a NO ask of 0.30 beside a YES bid of 0.05 is a stale side.
-      { id: 'kalshi:KXIRANDEMOCRACY-27MAR01-T6', class: 'inconsistent', reason: 'NO ask 0.3 does not mirror the YES bid 0.05 (1 - 0.05 = 0.95): one side is stale' },
+      {
+        id: 'kalshi:KXIRANDEMOCRACY-27MAR01-T6',
+        class: 'inconsistent',
+        reason: 'NO ask 0.3 does not mirror the YES bid 0.05 (1 - 0.05 = 0.95): one side is stale',
+      },
       { id: 'iran-democracy-index-2026/Yes/kalshi', class: 'lost' },
       { id: 'iran-democracy-index-2026/No/kalshi', class: 'lost' },
     ]);
@@ -387,17 +462,30 @@ describe('drift corpus: item classes on Kalshi + Polymarket events', () => {
     const ev = gammaEvent('iran-x-israelus-conflict-ends-by');
     ev.markets.push({ ...gammaMarket('iran-x-israelus-conflict-ends-by-march-15') });
     await tolerated('events', 'all', run, good);
-    await reported('events', 'all', [{ id: 'polymarket:iran-x-israelus-conflict-ends-by-march-15', class: 'duplicate', reason: /identical: kept one/ }]);
+    await reported('events', 'all', [
+      { id: 'polymarket:iran-x-israelus-conflict-ends-by-march-15', class: 'duplicate', reason: /identical: kept one/ },
+    ]);
   });
 
   it('30. inconsistent: Kalshi Yes and No asks summing above the bound: that pair dropped', async () => {
     const run = eventsJob();
     await baseline('events', 'all', run);
     // A mirrored but absurdly wide book (bids 0.20, asks 0.80 on both sides).
-    setPrices('KXIRANDEMOCRACY-27MAR01-T6', { yes_bid_dollars: '0.2000', no_bid_dollars: '0.2000', yes_ask_dollars: '0.8000', no_ask_dollars: '0.8000' });
+    setPrices('KXIRANDEMOCRACY-27MAR01-T6', {
+      yes_bid_dollars: '0.2000',
+      no_bid_dollars: '0.2000',
+      yes_ask_dollars: '0.8000',
+      no_ask_dollars: '0.8000',
+    });
     expect(await run()).toMatchObject({ version: 2 });
     expect(await outcomeNames()).not.toHaveProperty('iran-democracy-index-2026');
-    await reported('events', 'all', [{ id: 'iran-democracy-index-2026/kalshi', class: 'inconsistent', reason: `asks 0.8 + 0.8 sum above ${DEFAULT_QUALITY.maxAskSum}` }]);
+    await reported('events', 'all', [
+      {
+        id: 'iran-democracy-index-2026/kalshi',
+        class: 'inconsistent',
+        reason: `asks 0.8 + 0.8 sum above ${DEFAULT_QUALITY.maxAskSum}`,
+      },
+    ]);
   });
 
   it('31. lost: a Gamma market closed early is listed as lost, and stays listed but is logged and counted once while it lasts', async () => {
@@ -407,12 +495,18 @@ describe('drift corpus: item classes on Kalshi + Polymarket events', () => {
     const counted = () => metric(itemsDroppedTotal, { kind: 'events', key: 'all', class: 'lost' });
     const before = await counted();
     expect(await run()).toMatchObject({ version: 2 });
-    const lost = { id: 'iran-israel-us-conflict-ends-march-2026/By March 7/polymarket', class: 'lost', reason: 'quoted in the last good snapshot, absent now' };
+    const lost = {
+      id: 'iran-israel-us-conflict-ends-march-2026/By March 7/polymarket',
+      class: 'lost',
+      reason: 'quoted in the last good snapshot, absent now',
+    };
     await reported('events', 'all', [lost]);
     expect(await counted()).toBe(before + 1);
     tick();
     expect(await run()).toEqual({ version: 0, endedFailures: 0 });
-    expect((await readMeta(redis.client, 'events', 'all'))!.dropped!.items).toContainEqual(expect.objectContaining(lost));
+    expect((await readMeta(redis.client, 'events', 'all'))!.dropped!.items).toContainEqual(
+      expect.objectContaining(lost),
+    );
     expect(lines.filter((l) => l.msg === DROP_LOG)).toHaveLength(1);
     expect(await counted()).toBe(before + 1);
   });
@@ -420,12 +514,24 @@ describe('drift corpus: item classes on Kalshi + Polymarket events', () => {
   it('32. held: a Kalshi price jumping 0.27 → 0.90 with no new volume is held at 0.27 until the move persists', async () => {
     const run = eventsJob();
     const good = await baseline('events', 'all', run);
-    const price = async () => (await readSnapshot(redis.client, 'events', 'all'))!.data.events.find((e) => e.slug === 'us-recognizes-reza-pahlavi-2026')!.outcomes[0]!.quotes[0]!.yesPrice;
+    const price = async () =>
+      (await readSnapshot(redis.client, 'events', 'all'))!.data.events.find(
+        (e) => e.slug === 'us-recognizes-reza-pahlavi-2026',
+      )!.outcomes[0]!.quotes[0]!.yesPrice;
     const was = await price();
-    setPrices('KXRECOGPERSONIRAN-26', { yes_bid_dollars: '0.8900', yes_ask_dollars: '0.9000', no_bid_dollars: '0.1000', no_ask_dollars: '0.1100' });
+    setPrices('KXRECOGPERSONIRAN-26', {
+      yes_bid_dollars: '0.8900',
+      yes_ask_dollars: '0.9000',
+      no_bid_dollars: '0.1000',
+      no_ask_dollars: '0.1100',
+    });
     await tolerated('events', 'all', run, good);
     await reported('events', 'all', [
-      { id: 'us-recognizes-reza-pahlavi-2026/Yes/kalshi', class: 'held', reason: `price ${was} → 0.9 without new volume: held at ${was}` },
+      {
+        id: 'us-recognizes-reza-pahlavi-2026/Yes/kalshi',
+        class: 'held',
+        reason: `price ${was} → 0.9 without new volume: held at ${was}`,
+      },
       { id: 'us-recognizes-reza-pahlavi-2026/No/kalshi', class: 'held' },
     ]);
     clock = new Date(clock.getTime() + DEFAULT_QUALITY.jumpHoldMs);
@@ -436,7 +542,13 @@ describe('drift corpus: item classes on Kalshi + Polymarket events', () => {
   it('33. held (control): the same jump with new volume is a real move, published at once', async () => {
     const run = eventsJob();
     await baseline('events', 'all', run);
-    setPrices('KXRECOGPERSONIRAN-26', { yes_bid_dollars: '0.8900', yes_ask_dollars: '0.9000', no_bid_dollars: '0.1000', no_ask_dollars: '0.1100', volume_24h_fp: '90000.00' });
+    setPrices('KXRECOGPERSONIRAN-26', {
+      yes_bid_dollars: '0.8900',
+      yes_ask_dollars: '0.9000',
+      no_bid_dollars: '0.1000',
+      no_ask_dollars: '0.1100',
+      volume_24h_fp: '90000.00',
+    });
     expect(await run()).toMatchObject({ version: 2 });
     expect((await readMeta(redis.client, 'events', 'all'))!.dropped).toEqual({ count: 0, items: [] });
   });
@@ -444,11 +556,21 @@ describe('drift corpus: item classes on Kalshi + Polymarket events', () => {
   it('34. unit: one Kalshi market priced in cents: dropped and reported, never read as "no order"', async () => {
     const run = eventsJob();
     await baseline('events', 'all', run);
-    setPrices('KXRECOGPERSONIRAN-26', { yes_bid_dollars: '25.0000', yes_ask_dollars: '27.0000', no_bid_dollars: '73.0000', no_ask_dollars: '75.0000', last_price_dollars: '28.0000' });
+    setPrices('KXRECOGPERSONIRAN-26', {
+      yes_bid_dollars: '25.0000',
+      yes_ask_dollars: '27.0000',
+      no_bid_dollars: '73.0000',
+      no_ask_dollars: '75.0000',
+      last_price_dollars: '28.0000',
+    });
     expect(await run()).toMatchObject({ version: 2 });
     expect(await outcomeNames()).not.toHaveProperty('us-recognizes-reza-pahlavi-2026');
     await reported('events', 'all', [
-      { id: 'kalshi:KXRECOGPERSONIRAN-26', class: 'unit', reason: 'yes_bid_dollars 25.0000 outside [0, 1]: price unit changed' },
+      {
+        id: 'kalshi:KXRECOGPERSONIRAN-26',
+        class: 'unit',
+        reason: 'yes_bid_dollars 25.0000 outside [0, 1]: price unit changed',
+      },
       { id: 'us-recognizes-reza-pahlavi-2026/No/kalshi', class: 'lost' },
     ]);
   });
@@ -460,7 +582,11 @@ describe('drift corpus: item classes on Kalshi + Polymarket events', () => {
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 7', 'By March 31']);
     await reported('events', 'all', [
-      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-15', class: 'unit', reason: 'bestBid 23 outside [0, 1]: price unit changed' },
+      {
+        id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-15',
+        class: 'unit',
+        reason: 'bestBid 23 outside [0, 1]: price unit changed',
+      },
     ]);
   });
 
@@ -470,8 +596,17 @@ describe('drift corpus: item classes on Kalshi + Polymarket events', () => {
     kalshiMarket('KXUSAIRANAGREEMENT-27').volume_24h_fp = '-9380.00';
     expect(await run()).toMatchObject({ version: 2 });
     expect(await outcomeNames()).toEqual(BASE_EVENTS);
-    expect(await quoteOf('us-iran-nuclear-deal-2026', 'Before 2027', 'kalshi')).toMatchObject({ yesPrice: 0.63, volume24hUsd: null });
-    await reported('events', 'all', [{ id: 'kalshi:KXUSAIRANAGREEMENT-27/volume_24h_fp', class: 'field', reason: 'volume_24h_fp "-9380.00" is not a non-negative number: shown as unknown, prices kept' }]);
+    expect(await quoteOf('us-iran-nuclear-deal-2026', 'Before 2027', 'kalshi')).toMatchObject({
+      yesPrice: 0.63,
+      volume24hUsd: null,
+    });
+    await reported('events', 'all', [
+      {
+        id: 'kalshi:KXUSAIRANAGREEMENT-27/volume_24h_fp',
+        class: 'field',
+        reason: 'volume_24h_fp "-9380.00" is not a non-negative number: shown as unknown, prices kept',
+      },
+    ]);
   });
 
   it('37. field (invariant 6): a negative Gamma volume costs only the volume', async () => {
@@ -480,14 +615,24 @@ describe('drift corpus: item classes on Kalshi + Polymarket events', () => {
     gammaMarket('iran-x-israelus-conflict-ends-by-march-31').volume24hr = -1;
     expect(await run()).toMatchObject({ version: 2 });
     expect(await outcomeNames()).toEqual(BASE_EVENTS);
-    expect(await quoteOf('iran-israel-us-conflict-ends-march-2026', 'By March 31', 'polymarket')).toMatchObject({ yesPrice: 0.64, volume24hUsd: null });
-    await reported('events', 'all', [{ id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31/volume24hr', class: 'field', reason: /^volume24hr -1 is not a non-negative number/ }]);
+    expect(await quoteOf('iran-israel-us-conflict-ends-march-2026', 'By March 31', 'polymarket')).toMatchObject({
+      yesPrice: 0.64,
+      volume24hUsd: null,
+    });
+    await reported('events', 'all', [
+      {
+        id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31/volume24hr',
+        class: 'field',
+        reason: /^volume24hr -1 is not a non-negative number/,
+      },
+    ]);
   });
 });
 
 describe('drift corpus: invariants on Kalshi + Polymarket events (docs/sources.md)', () => {
   const swapPrices = (a: Obj, b: Obj) => {
-    for (const k of ['yes_bid_dollars', 'yes_ask_dollars', 'no_bid_dollars', 'no_ask_dollars', 'last_price_dollars']) [a[k], b[k]] = [b[k], a[k]];
+    for (const k of ['yes_bid_dollars', 'yes_ask_dollars', 'no_bid_dollars', 'no_ask_dollars', 'last_price_dollars'])
+      [a[k], b[k]] = [b[k], a[k]];
   };
 
   it('49. freshness (1): a Gamma market whose record is three days old is withheld as stale; the fresh ones keep their own time', async () => {
@@ -497,9 +642,15 @@ describe('drift corpus: invariants on Kalshi + Polymarket events (docs/sources.m
     gammaMarket('iran-x-israelus-conflict-ends-by-march-15').updatedAt = stamp;
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 7', 'By March 31']);
-    expect((await quoteOf('iran-israel-us-conflict-ends-march-2026', 'By March 31', 'polymarket'))!.updatedAt).toBe(new Date(String(gammaMarket('iran-x-israelus-conflict-ends-by-march-31').updatedAt)).toISOString());
+    expect((await quoteOf('iran-israel-us-conflict-ends-march-2026', 'By March 31', 'polymarket'))!.updatedAt).toBe(
+      new Date(String(gammaMarket('iran-x-israelus-conflict-ends-by-march-31').updatedAt)).toISOString(),
+    );
     await reported('events', 'all', [
-      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-15', class: 'stale', reason: `record last updated ${stamp}, more than 60 min before it was read: its prices are withheld` },
+      {
+        id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-15',
+        class: 'stale',
+        reason: `record last updated ${stamp}, more than 60 min before it was read: its prices are withheld`,
+      },
       { id: 'iran-israel-us-conflict-ends-march-2026/By March 15/polymarket', class: 'lost' },
     ]);
   });
@@ -511,7 +662,11 @@ describe('drift corpus: invariants on Kalshi + Polymarket events (docs/sources.m
     expect(await run()).toMatchObject({ version: 2 });
     expect(await outcomeNames()).not.toHaveProperty('us-recognizes-reza-pahlavi-2026');
     await reported('events', 'all', [
-      { id: 'kalshi:KXRECOGPERSONIRAN-26', class: 'inconsistent', reason: 'NO ask 0.95 does not mirror the YES bid 0.25 (1 - 0.25 = 0.75): one side is stale' },
+      {
+        id: 'kalshi:KXRECOGPERSONIRAN-26',
+        class: 'inconsistent',
+        reason: 'NO ask 0.95 does not mirror the YES bid 0.25 (1 - 0.25 = 0.75): one side is stale',
+      },
       { id: 'us-recognizes-reza-pahlavi-2026/No/kalshi', class: 'lost' },
     ]);
   });
@@ -523,7 +678,12 @@ describe('drift corpus: invariants on Kalshi + Polymarket events (docs/sources.m
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['us-iran-nuclear-deal-2026']).toEqual(['Before 2027']);
     await reported('events', 'all', [
-      { id: 'us-iran-nuclear-deal-2026/kalshi', class: 'inconsistent', reason: 'ladder broken: "Before April 2026" bid 0.41 above "Before August 2026" ask 0.18 (an earlier deadline cannot be likelier)' },
+      {
+        id: 'us-iran-nuclear-deal-2026/kalshi',
+        class: 'inconsistent',
+        reason:
+          'ladder broken: "Before April 2026" bid 0.41 above "Before August 2026" ask 0.18 (an earlier deadline cannot be likelier)',
+      },
       { id: 'us-iran-nuclear-deal-2026/Before April 2026/kalshi', class: 'lost' },
       { id: 'us-iran-nuclear-deal-2026/Before August 2026/kalshi', class: 'lost' },
     ]);
@@ -532,11 +692,20 @@ describe('drift corpus: invariants on Kalshi + Polymarket events (docs/sources.m
   it('52. structure (4): a Polymarket ladder with "by March 15" dearer than "by March 31": both rungs dropped', async () => {
     const run = eventsJob();
     await baseline('events', 'all', run);
-    Object.assign(gammaMarket('iran-x-israelus-conflict-ends-by-march-15'), { bestBid: 0.7, bestAsk: 0.71, outcomePrices: '["0.705", "0.295"]' });
+    Object.assign(gammaMarket('iran-x-israelus-conflict-ends-by-march-15'), {
+      bestBid: 0.7,
+      bestAsk: 0.71,
+      outcomePrices: '["0.705", "0.295"]',
+    });
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 7']);
     await reported('events', 'all', [
-      { id: 'iran-israel-us-conflict-ends-march-2026/polymarket', class: 'inconsistent', reason: 'ladder broken: "By March 15" bid 0.7 above "By March 31" ask 0.64 (an earlier deadline cannot be likelier)' },
+      {
+        id: 'iran-israel-us-conflict-ends-march-2026/polymarket',
+        class: 'inconsistent',
+        reason:
+          'ladder broken: "By March 15" bid 0.7 above "By March 31" ask 0.64 (an earlier deadline cannot be likelier)',
+      },
     ]);
   });
 
@@ -547,7 +716,11 @@ describe('drift corpus: invariants on Kalshi + Polymarket events (docs/sources.m
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 15', 'By March 31']);
     await reported('events', 'all', [
-      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7', class: 'inconsistent', reason: 'outcome labels "yes", "no" now name the other token (labels reordered, tokens and prices not)' },
+      {
+        id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7',
+        class: 'inconsistent',
+        reason: 'outcome labels "yes", "no" now name the other token (labels reordered, tokens and prices not)',
+      },
     ]);
   });
 
@@ -558,7 +731,11 @@ describe('drift corpus: invariants on Kalshi + Polymarket events (docs/sources.m
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 7', 'By March 15']);
     await reported('events', 'all', [
-      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31', class: 'inconsistent', reason: 'outcomePrices 0.37 of "Yes" lies outside its book (bid 0.62, ask 0.64)' },
+      {
+        id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31',
+        class: 'inconsistent',
+        reason: 'outcomePrices 0.37 of "Yes" lies outside its book (bid 0.62, ask 0.64)',
+      },
     ]);
   });
 
@@ -573,8 +750,16 @@ describe('drift corpus: invariants on Kalshi + Polymarket events (docs/sources.m
       'iran-democracy-index-2026': ['Yes', 'No'],
     });
     await reported('events', 'all', [
-      { id: 'kalshi:KXUSAIRANAGREEMENT-27-26APR', class: 'lifecycle', reason: 'status active but its close time 2026-04-01T14:00:00Z has passed: not shown' },
-      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31', class: 'lifecycle', reason: /^status open but its close time 2026-04-01T00:00:00.000Z has passed/ },
+      {
+        id: 'kalshi:KXUSAIRANAGREEMENT-27-26APR',
+        class: 'lifecycle',
+        reason: 'status active but its close time 2026-04-01T14:00:00Z has passed: not shown',
+      },
+      {
+        id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-31',
+        class: 'lifecycle',
+        reason: /^status open but its close time 2026-04-01T00:00:00.000Z has passed/,
+      },
     ]);
   });
 
@@ -585,7 +770,11 @@ describe('drift corpus: invariants on Kalshi + Polymarket events (docs/sources.m
     expect(await run()).toMatchObject({ version: 2 });
     expect(await outcomeNames()).not.toHaveProperty('us-recognizes-reza-pahlavi-2026');
     await reported('events', 'all', [
-      { id: 'kalshi:KXRECOGPERSONIRAN-26', class: 'lifecycle', reason: 'status active but settled (result yes): not shown' },
+      {
+        id: 'kalshi:KXRECOGPERSONIRAN-26',
+        class: 'lifecycle',
+        reason: 'status active but settled (result yes): not shown',
+      },
       { id: 'us-recognizes-reza-pahlavi-2026/Yes/kalshi', class: 'lost' },
     ]);
   });
@@ -597,7 +786,11 @@ describe('drift corpus: invariants on Kalshi + Polymarket events (docs/sources.m
     expect(await run()).toMatchObject({ version: 2 });
     expect((await outcomeNames())['iran-israel-us-conflict-ends-march-2026']).toEqual(['By March 15', 'By March 31']);
     await reported('events', 'all', [
-      { id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7', class: 'lifecycle', reason: 'status open but settled (result Yes): not shown' },
+      {
+        id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7',
+        class: 'lifecycle',
+        reason: 'status open but settled (result Yes): not shown',
+      },
     ]);
   });
 
@@ -607,22 +800,38 @@ describe('drift corpus: invariants on Kalshi + Polymarket events (docs/sources.m
     Object.assign(kalshiMarket('KXRECOGPERSONIRAN-26'), { volume_24h_fp: '40,305.00', open_interest_fp: '149,059.00' });
     expect(await run()).toMatchObject({ version: 2 });
     expect(await outcomeNames()).toEqual(BASE_EVENTS);
-    expect(await quoteOf('us-recognizes-reza-pahlavi-2026', 'Yes', 'kalshi')).toMatchObject({ yesPrice: 0.27, volume24hUsd: null });
+    expect(await quoteOf('us-recognizes-reza-pahlavi-2026', 'Yes', 'kalshi')).toMatchObject({
+      yesPrice: 0.27,
+      volume24hUsd: null,
+    });
     await reported('events', 'all', [
-      { id: 'kalshi:KXRECOGPERSONIRAN-26/volume_24h_fp', class: 'field', reason: 'volume_24h_fp "40,305.00" is not a non-negative number: shown as unknown, prices kept' },
-      { id: 'kalshi:KXRECOGPERSONIRAN-26/open_interest_fp', class: 'field', reason: 'open_interest_fp "149,059.00" is not a non-negative number: shown as unknown, prices kept' },
+      {
+        id: 'kalshi:KXRECOGPERSONIRAN-26/volume_24h_fp',
+        class: 'field',
+        reason: 'volume_24h_fp "40,305.00" is not a non-negative number: shown as unknown, prices kept',
+      },
+      {
+        id: 'kalshi:KXRECOGPERSONIRAN-26/open_interest_fp',
+        class: 'field',
+        reason: 'open_interest_fp "149,059.00" is not a non-negative number: shown as unknown, prices kept',
+      },
     ]);
   });
 });
 
-const nbaBook = (i: number, key: string) => (replay.data.nbaOdds[i]!.bookmakers as Obj[]).find((b) => b.key === key)! as Obj & { markets: Obj[] };
-const market = (b: { markets: Obj[] }, key: string) => b.markets.find((m) => m.key === key)! as Obj & { outcomes: Obj[] };
+const nbaBook = (i: number, key: string) =>
+  (replay.data.nbaOdds[i]!.bookmakers as Obj[]).find((b) => b.key === key)! as Obj & { markets: Obj[] };
+const market = (b: { markets: Obj[] }, key: string) =>
+  b.markets.find((m) => m.key === key)! as Obj & { outcomes: Obj[] };
 const gameId = (i: number) => String(replay.data.nbaOdds[i]!.id);
-const gameOf = async (i: number) => (await readSnapshot(redis.client, 'sportsbook', 'NBA'))!.data.upcoming.find((m) => m.id === gameId(i));
-const bookOf = async (i: number, operatorId: string) => (await gameOf(i))!.books.find((b) => b.operatorId === operatorId);
+const gameOf = async (i: number) =>
+  (await readSnapshot(redis.client, 'sportsbook', 'NBA'))!.data.upcoming.find((m) => m.id === gameId(i));
+const bookOf = async (i: number, operatorId: string) =>
+  (await gameOf(i))!.books.find((b) => b.operatorId === operatorId);
 
 describe('drift corpus: volume and open-interest jumps (invariant 7)', () => {
-  const volumeOf = async (slug: string, outcome: string, op: string) => (await quoteOf(slug, outcome, op))!.volume24hUsd!;
+  const volumeOf = async (slug: string, outcome: string, op: string) =>
+    (await quoteOf(slug, outcome, op))!.volume24hUsd!;
 
   it('70. a Kalshi 24 h volume collapsing 99 % in one refresh is held at its last value and reported; the price stands', async () => {
     const run = eventsJob();
@@ -630,7 +839,13 @@ describe('drift corpus: volume and open-interest jumps (invariant 7)', () => {
     const was = await volumeOf('us-iran-nuclear-deal-2026', 'Before April 2026', 'kalshi');
     kalshiMarket('KXUSAIRANAGREEMENT-27-26APR').volume_24h_fp = '908.06';
     await tolerated('events', 'all', run, good);
-    await reported('events', 'all', [{ id: 'kalshi:KXUSAIRANAGREEMENT-27-26APR/volume24hUsd', class: 'held', reason: new RegExp(`^24 h volume ${was} → [\\d.]+ in one refresh \\(beyond x4\\): held at ${was}$`) }]);
+    await reported('events', 'all', [
+      {
+        id: 'kalshi:KXUSAIRANAGREEMENT-27-26APR/volume24hUsd',
+        class: 'held',
+        reason: new RegExp(`^24 h volume ${was} → [\\d.]+ in one refresh \\(beyond x4\\): held at ${was}$`),
+      },
+    ]);
   });
 
   it('71. a Gamma 24 h volume spiking fifty-fold is held, then accepted once it has lasted an hour', async () => {
@@ -640,39 +855,58 @@ describe('drift corpus: volume and open-interest jumps (invariant 7)', () => {
     const m = gammaMarket('iran-x-israelus-conflict-ends-by-march-7');
     m.volume24hr = Number(m.volume24hr) * 50;
     await tolerated('events', 'all', run, good);
-    await reported('events', 'all', [{ id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7/volume24hUsd', class: 'held', reason: /^24 h volume [\d.]+ → [\d.]+ in one refresh \(beyond x4\): held at [\d.]+$/ }]);
+    await reported('events', 'all', [
+      {
+        id: 'polymarket:iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7/volume24hUsd',
+        class: 'held',
+        reason: /^24 h volume [\d.]+ → [\d.]+ in one refresh \(beyond x4\): held at [\d.]+$/,
+      },
+    ]);
     clock = new Date(clock.getTime() + FIGURE_HOLD_MS);
     expect(await run()).toMatchObject({ version: 2 });
-    expect(await volumeOf('iran-israel-us-conflict-ends-march-2026', 'By March 7', 'polymarket')).toBeGreaterThan(was * 40);
+    expect(await volumeOf('iran-israel-us-conflict-ends-march-2026', 'By March 7', 'polymarket')).toBeGreaterThan(
+      was * 40,
+    );
   });
 
-  it('72. a Kalshi open interest multiplied a hundred-fold is held: the derived metrics keep the venue\'s last figure', async () => {
+  it("72. a Kalshi open interest multiplied a hundred-fold is held: the derived metrics keep the venue's last figure", async () => {
     const run = eventsJob();
     await baseline('events', 'all', run);
-    const metricsRun = refreshMetrics(deps(), createDerivedMetricsSource({ events: async () => run.source.last()!, leagues: () => [] }));
-    const kalshiOi = async () => (await readSnapshot(redis.client, 'metrics', 'all'))!.data.operators.find((o) => o.operatorId === 'kalshi')!.openInterestUsd;
+    const metricsRun = refreshMetrics(
+      deps(),
+      createDerivedMetricsSource({ events: async () => run.source.last()!, leagues: () => [] }),
+    );
+    const kalshiOi = async () =>
+      (await readSnapshot(redis.client, 'metrics', 'all'))!.data.operators.find((o) => o.operatorId === 'kalshi')!
+        .openInterestUsd;
     expect(await metricsRun()).toMatchObject({ version: 1 });
     const was = await kalshiOi();
     const m = kalshiMarket('KXUSAIRANAGREEMENT-27-26APR');
     m.open_interest_fp = String(Number(m.open_interest_fp) * 100);
     expect(await run()).toMatchObject({ version: 0 });
-    await reported('events', 'all', [{ id: 'kalshi:KXUSAIRANAGREEMENT-27-26APR/openInterestUsd', class: 'held', reason: /^open interest [\d.]+ → [\d.]+ in one refresh \(beyond x4\): held at [\d.]+$/ }]);
+    await reported('events', 'all', [
+      {
+        id: 'kalshi:KXUSAIRANAGREEMENT-27-26APR/openInterestUsd',
+        class: 'held',
+        reason: /^open interest [\d.]+ → [\d.]+ in one refresh \(beyond x4\): held at [\d.]+$/,
+      },
+    ]);
     expect(await metricsRun()).toMatchObject({ version: 0 });
     expect(await kalshiOi()).toBe(was);
   });
 });
 
 describe('drift corpus: The Odds API', () => {
-
   it('19. prices and points as strings: tolerated, same snapshot', async () => {
     const run = sportsbookJob();
     const good = await baseline('sportsbook', 'NBA', run);
     for (const ev of replay.data.nbaOdds) {
       for (const b of ev.bookmakers as Array<{ markets: Array<{ outcomes: Obj[] }> }>) {
-        for (const m of b.markets) for (const o of m.outcomes) {
-          o.price = String(o.price);
-          if (o.point !== undefined) o.point = String(o.point);
-        }
+        for (const m of b.markets)
+          for (const o of m.outcomes) {
+            o.price = String(o.price);
+            if (o.point !== undefined) o.point = String(o.point);
+          }
       }
     }
     await tolerated('sportsbook', 'NBA', run, good);
@@ -694,14 +928,20 @@ describe('drift corpus: The Odds API', () => {
     ]);
   });
 
-  it('21. over and under at different totals: that book\'s totals are dropped as inconsistent', async () => {
+  it("21. over and under at different totals: that book's totals are dropped as inconsistent", async () => {
     const run = sportsbookJob();
     await baseline('sportsbook', 'NBA', run);
     const totals = market(nbaBook(1, 'draftkings'), 'totals');
     totals.outcomes.find((o) => o.name === 'Under')!.point = 250.5;
     expect(await run()).toMatchObject({ version: 2 });
     expect(await bookOf(1, 'draftkings')).not.toHaveProperty('totalOver');
-    await reported('sportsbook', 'NBA', [{ id: `${gameId(1)}/draftkings/totals`, class: 'inconsistent', reason: /over [\d.]+ and under 250.5 at different totals/ }]);
+    await reported('sportsbook', 'NBA', [
+      {
+        id: `${gameId(1)}/draftkings/totals`,
+        class: 'inconsistent',
+        reason: /over [\d.]+ and under 250.5 at different totals/,
+      },
+    ]);
   });
 
   it('22. quota exhausted (429, x-requests-remaining 0): kept; then no call until the block lapses', async () => {
@@ -720,7 +960,11 @@ describe('drift corpus: The Odds API', () => {
   it('23. 401 OUT_OF_USAGE_CREDITS without quota headers is recognised: no further calls', async () => {
     const run = sportsbookJob();
     const good = await baseline('sportsbook', 'NBA', run);
-    replay.fault({ prefix: '/odds/v4/sports/basketball_nba/odds', status: 401, body: { message: 'Usage quota has been reached', error_code: 'OUT_OF_USAGE_CREDITS' } });
+    replay.fault({
+      prefix: '/odds/v4/sports/basketball_nba/odds',
+      status: 401,
+      body: { message: 'Usage quota has been reached', error_code: 'OUT_OF_USAGE_CREDITS' },
+    });
     await keptLastGood('sportsbook', 'NBA', run, good, 'http', /odds-api: HTTP 401 .*OUT_OF_USAGE_CREDITS/);
     const calls = replay.requests.length;
     tick();
@@ -748,7 +992,10 @@ describe('drift corpus: The Odds API', () => {
     (copy.bookmakers[0]!.markets[0]!.outcomes as Obj[])[0]!.price = 900;
     replay.data.nbaOdds.push(copy);
     expect(await run()).toMatchObject({ version: 2 });
-    expect((await readSnapshot(redis.client, 'sportsbook', 'NBA'))!.data.upcoming.map((m) => m.id)).toEqual([gameId(0), gameId(1)]);
+    expect((await readSnapshot(redis.client, 'sportsbook', 'NBA'))!.data.upcoming.map((m) => m.id)).toEqual([
+      gameId(0),
+      gameId(1),
+    ]);
     await reported('sportsbook', 'NBA', [
       { id: `odds-api:${gameId(2)}`, class: 'duplicate', reason: /different contents/ },
       { id: `${gameId(2)}/draftkings/homeMoneyline`, class: 'lost' },
@@ -763,16 +1010,24 @@ describe('drift corpus: The Odds API', () => {
     const fd = await bookOf(0, 'fanduel');
     expect(fd).not.toHaveProperty('homeMoneyline');
     expect(fd).not.toHaveProperty('awayMoneyline');
-    await reported('sportsbook', 'NBA', [{ id: `${gameId(0)}/fanduel/h2h`, class: 'inconsistent', reason: /^moneylines imply \d+ % in all/ }]);
+    await reported('sportsbook', 'NBA', [
+      { id: `${gameId(0)}/fanduel/h2h`, class: 'inconsistent', reason: /^moneylines imply \d+ % in all/ },
+    ]);
   });
 
-  it('40. inconsistent: a spread giving points to the moneyline favourite: that book\'s moneylines and spreads dropped', async () => {
+  it("40. inconsistent: a spread giving points to the moneyline favourite: that book's moneylines and spreads dropped", async () => {
     const run = sportsbookJob();
     await baseline('sportsbook', 'NBA', run);
     for (const o of market(nbaBook(1, 'fanduel'), 'spreads').outcomes) o.point = -Number(o.point);
     expect(await run()).toMatchObject({ version: 2 });
     expect(Object.keys((await bookOf(1, 'fanduel'))!)).toEqual(['operatorId', 'lastUpdate', 'totalOver', 'totalUnder']);
-    await reported('sportsbook', 'NBA', [{ id: `${gameId(1)}/fanduel/h2h+spreads`, class: 'inconsistent', reason: /moneyline favourite \(\d+ %\) receives points/ }]);
+    await reported('sportsbook', 'NBA', [
+      {
+        id: `${gameId(1)}/fanduel/h2h+spreads`,
+        class: 'inconsistent',
+        reason: /moneyline favourite \(\d+ %\) receives points/,
+      },
+    ]);
   });
 
   it('41. inconsistent + lost: a renamed home team costs each book its home lines, each listed and the rename reported', async () => {
@@ -787,13 +1042,17 @@ describe('drift corpus: The Odds API', () => {
     expect(fd).not.toHaveProperty('homeMoneyline');
     expect(fd).toHaveProperty('awayMoneyline');
     await reported('sportsbook', 'NBA', [
-      { id: `odds-api:${gameId(0)}/fanduel/h2h`, class: 'inconsistent', reason: `outcome "${home} FC" names neither side of ${home} v ${String(replay.data.nbaOdds[0]!.away_team)}` },
+      {
+        id: `odds-api:${gameId(0)}/fanduel/h2h`,
+        class: 'inconsistent',
+        reason: `outcome "${home} FC" names neither side of ${home} v ${String(replay.data.nbaOdds[0]!.away_team)}`,
+      },
       { id: `${gameId(0)}/fanduel/homeMoneyline`, class: 'lost' },
       { id: `${gameId(0)}/fanduel/homeSpread`, class: 'lost' },
     ]);
   });
 
-  it('42. lost: spread points turned null on one game: every book\'s spreads there listed, the rest published', async () => {
+  it("42. lost: spread points turned null on one game: every book's spreads there listed, the rest published", async () => {
     const run = sportsbookJob();
     await baseline('sportsbook', 'NBA', run);
     for (const b of replay.data.nbaOdds[0]!.bookmakers as Array<{ markets: Obj[] }>) {
@@ -807,11 +1066,15 @@ describe('drift corpus: The Odds API', () => {
     await reported('sportsbook', 'NBA', [
       { id: `${gameId(0)}/draftkings/homeSpread`, class: 'lost' },
       { id: `${gameId(0)}/fanduel/awaySpread`, class: 'lost' },
-      { id: `odds-api:${gameId(0)}/fanduel/spreads/${String(replay.data.nbaOdds[0]!.home_team)}`, class: 'schema', reason: 'line without its point' },
+      {
+        id: `odds-api:${gameId(0)}/fanduel/spreads/${String(replay.data.nbaOdds[0]!.home_team)}`,
+        class: 'schema',
+        reason: 'line without its point',
+      },
     ]);
   });
 
-  it('43. held: every book\'s moneyline jumping far between refreshes is held at its last good value', async () => {
+  it("43. held: every book's moneyline jumping far between refreshes is held at its last good value", async () => {
     const run = sportsbookJob();
     const good = await baseline('sportsbook', 'NBA', run);
     const was = await bookOf(0, 'fanduel');
@@ -824,19 +1087,29 @@ describe('drift corpus: The Odds API', () => {
     }
     // Every book held: the snapshot stays as it was.
     await tolerated('sportsbook', 'NBA', run, good);
-    await reported('sportsbook', 'NBA', [{ id: `${gameId(0)}/fanduel/h2h`, class: 'held', reason: `moneylines ${was!.homeMoneyline}/${was!.awayMoneyline} → -1500/900: held at ${was!.homeMoneyline}/${was!.awayMoneyline}` }]);
+    await reported('sportsbook', 'NBA', [
+      {
+        id: `${gameId(0)}/fanduel/h2h`,
+        class: 'held',
+        reason: `moneylines ${was!.homeMoneyline}/${was!.awayMoneyline} → -1500/900: held at ${was!.homeMoneyline}/${was!.awayMoneyline}`,
+      },
+    ]);
   });
 
-  it('44. unit: one book\'s moneylines in decimal odds: dropped and reported, never filtered silently', async () => {
+  it("44. unit: one book's moneylines in decimal odds: dropped and reported, never filtered silently", async () => {
     const run = sportsbookJob();
     await baseline('sportsbook', 'NBA', run);
     const h2h = market(nbaBook(0, 'fanduel'), 'h2h');
-    for (const o of h2h.outcomes) o.price = Number((americanToDecimal(Number(o.price))).toFixed(2));
+    for (const o of h2h.outcomes) o.price = Number(americanToDecimal(Number(o.price)).toFixed(2));
     expect(await run()).toMatchObject({ version: 2 });
     expect(await bookOf(0, 'fanduel')).not.toHaveProperty('homeMoneyline');
     const home = String(replay.data.nbaOdds[0]!.home_team);
     await reported('sportsbook', 'NBA', [
-      { id: `odds-api:${gameId(0)}/fanduel/h2h/${home}`, class: 'unit', reason: /^price [\d.]+ is not american odds: unit changed$/ },
+      {
+        id: `odds-api:${gameId(0)}/fanduel/h2h/${home}`,
+        class: 'unit',
+        reason: /^price [\d.]+ is not american odds: unit changed$/,
+      },
       { id: `${gameId(0)}/fanduel/awayMoneyline`, class: 'lost' },
     ]);
   });
@@ -862,14 +1135,17 @@ describe('drift corpus: The Odds API', () => {
     expect(await run()).toMatchObject({ version: 2 });
     expect(await bookOf(2, 'fanduel')).not.toHaveProperty('totalOver');
     expect(await bookOf(2, 'fanduel')).toHaveProperty('homeSpread');
-    await reported('sportsbook', 'NBA', [{ id: `odds-api:${gameId(2)}/fanduel/totals`, class: 'schema', reason: /^outcomes\.0\.price: / }]);
+    await reported('sportsbook', 'NBA', [
+      { id: `odds-api:${gameId(2)}/fanduel/totals`, class: 'schema', reason: /^outcomes\.0\.price: / },
+    ]);
   });
 });
 
 describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
   /** The provider's now in these cases (sportsbookJob stands its clock still). */
   const providerNow = () => replay.clock();
-  const games = (i: number) => replay.data.nbaOdds[i]! as Obj & { bookmakers: Array<Obj & { markets: Array<Obj & { outcomes: Obj[] }> }> };
+  const games = (i: number) =>
+    replay.data.nbaOdds[i]! as Obj & { bookmakers: Array<Obj & { markets: Array<Obj & { outcomes: Obj[] }> }> };
 
   it('59. freshness (1): a book three days old among current ones is withheld as stale, never best', async () => {
     const run = sportsbookJob();
@@ -880,7 +1156,11 @@ describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
     expect(await bookOf(0, 'fanduel')).toBeUndefined();
     expect(await bookOf(1, 'fanduel')).toBeDefined();
     await reported('sportsbook', 'NBA', [
-      { id: `odds-api:${gameId(0)}/fanduel`, class: 'stale', reason: `last_update ${stamp} is 4320 min old (bound 30 min): lines withheld as stale` },
+      {
+        id: `odds-api:${gameId(0)}/fanduel`,
+        class: 'stale',
+        reason: `last_update ${stamp} is 4320 min old (bound 30 min): lines withheld as stale`,
+      },
       { id: `${gameId(0)}/fanduel/homeMoneyline`, class: 'lost' },
     ]);
   });
@@ -895,7 +1175,13 @@ describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
     expect(await run()).toMatchObject({ version: 2 });
     expect(await bookOf(1, 'draftkings')).toBeUndefined();
     expect((await bookOf(1, 'betmgm'))!.lastUpdate).toBe(recent);
-    await reported('sportsbook', 'NBA', [{ id: `odds-api:${gameId(1)}/draftkings`, class: 'stale', reason: `last_update ${old} is 45 min old (bound 30 min): lines withheld as stale` }]);
+    await reported('sportsbook', 'NBA', [
+      {
+        id: `odds-api:${gameId(1)}/draftkings`,
+        class: 'stale',
+        reason: `last_update ${old} is 45 min old (bound 30 min): lines withheld as stale`,
+      },
+    ]);
   });
 
   it('61. consensus (2): one book flipping its favourite and spread against every other book: its moneylines and spreads withheld as outliers', async () => {
@@ -906,19 +1192,34 @@ describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
     expect(await run()).toMatchObject({ version: 2 });
     expect(Object.keys((await bookOf(1, 'fanduel'))!)).toEqual(['operatorId', 'lastUpdate', 'totalOver', 'totalUnder']);
     await reported('sportsbook', 'NBA', [
-      { id: `${gameId(1)}/fanduel/h2h`, class: 'outlier', reason: /^outlier: no-vig home probability 0\.8\d* against the other books' median 0\.3\d* \(gap 0\.\d+ > 0\.08\)$/ },
-      { id: `${gameId(1)}/fanduel/spreads`, class: 'outlier', reason: "outlier: home spread -5 against the other books' median 5 (more than 3 points apart)" },
+      {
+        id: `${gameId(1)}/fanduel/h2h`,
+        class: 'outlier',
+        reason:
+          /^outlier: no-vig home probability 0\.8\d* against the other books' median 0\.3\d* \(gap 0\.\d+ > 0\.08\)$/,
+      },
+      {
+        id: `${gameId(1)}/fanduel/spreads`,
+        class: 'outlier',
+        reason: "outlier: home spread -5 against the other books' median 5 (more than 3 points apart)",
+      },
     ]);
   });
 
-  it('62. consensus (2): one book\'s total ten points from the others: its totals withheld as an outlier', async () => {
+  it("62. consensus (2): one book's total ten points from the others: its totals withheld as an outlier", async () => {
     const run = sportsbookJob();
     await baseline('sportsbook', 'NBA', run);
     for (const o of market(nbaBook(2, 'draftkings'), 'totals').outcomes) o.point = 248;
     expect(await run()).toMatchObject({ version: 2 });
     expect(await bookOf(2, 'draftkings')).not.toHaveProperty('totalOver');
     expect(await bookOf(2, 'draftkings')).toHaveProperty('homeMoneyline');
-    await reported('sportsbook', 'NBA', [{ id: `${gameId(2)}/draftkings/totals`, class: 'outlier', reason: "outlier: total 248 against the other books' median 238 (more than 6 points apart)" }]);
+    await reported('sportsbook', 'NBA', [
+      {
+        id: `${gameId(2)}/draftkings/totals`,
+        class: 'outlier',
+        reason: "outlier: total 248 against the other books' median 238 (more than 6 points apart)",
+      },
+    ]);
   });
 
   it('63. identity (3): home and away swapped on one game: refused, the last good game kept and reported', async () => {
@@ -927,25 +1228,50 @@ describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
     const g = games(0);
     [g.home_team, g.away_team] = [g.away_team, g.home_team];
     await tolerated('sportsbook', 'NBA', run, good);
-    await reported('sportsbook', 'NBA', [{ id: gameId(0), class: 'identity', reason: `home and away swapped (was ${String(g.home_team)} at ${String(g.away_team)}): last good version kept` }]);
+    await reported('sportsbook', 'NBA', [
+      {
+        id: gameId(0),
+        class: 'identity',
+        reason: `home and away swapped (was ${String(g.home_team)} at ${String(g.away_team)}): last good version kept`,
+      },
+    ]);
   });
 
-  it('64. identity (3): every book\'s outcome names swapped on one game (the underdog made favourite): refused, the last good game kept', async () => {
+  it("64. identity (3): every book's outcome names swapped on one game (the underdog made favourite): refused, the last good game kept", async () => {
     const run = sportsbookJob();
     const good = await baseline('sportsbook', 'NBA', run);
     const g = games(0);
     const swap = (n: unknown) => (n === g.home_team ? g.away_team : n === g.away_team ? g.home_team : n);
     for (const b of g.bookmakers) for (const m of b.markets) for (const o of m.outcomes) o.name = swap(o.name);
     await tolerated('sportsbook', 'NBA', run, good);
-    await reported('sportsbook', 'NBA', [{ id: gameId(0), class: 'identity', reason: /^favourite changed sides: the books' no-vig chance of the home side went from 0\.5\d* to 0\.4\d*: last good version kept$/ }]);
+    await reported('sportsbook', 'NBA', [
+      {
+        id: gameId(0),
+        class: 'identity',
+        reason:
+          /^favourite changed sides: the books' no-vig chance of the home side went from 0\.5\d* to 0\.4\d*: last good version kept$/,
+      },
+    ]);
   });
 
   it('65. identity (3): a college game inside the NBA list is refused, never shown as the NBA matchup', async () => {
     const run = sportsbookJob();
     const good = await baseline('sportsbook', 'NBA', run);
-    replay.data.nbaOdds.unshift({ ...structuredClone(games(2)), id: 'ncaab-duke-unc', sport_key: 'basketball_ncaab', home_team: 'Duke Blue Devils', away_team: 'North Carolina Tar Heels' });
+    replay.data.nbaOdds.unshift({
+      ...structuredClone(games(2)),
+      id: 'ncaab-duke-unc',
+      sport_key: 'basketball_ncaab',
+      home_team: 'Duke Blue Devils',
+      away_team: 'North Carolina Tar Heels',
+    });
     await tolerated('sportsbook', 'NBA', run, good);
-    await reported('sportsbook', 'NBA', [{ id: 'odds-api:ncaab-duke-unc', class: 'identity', reason: 'sport_key basketball_ncaab in the NBA list (basketball_nba)' }]);
+    await reported('sportsbook', 'NBA', [
+      {
+        id: 'odds-api:ncaab-duke-unc',
+        class: 'identity',
+        reason: 'sport_key basketball_ncaab in the NBA list (basketball_nba)',
+      },
+    ]);
   });
 
   it('66. identity (3): the same game under a second id, listed first with older lines: the id the last good snapshot knows is kept', async () => {
@@ -955,11 +1281,21 @@ describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
     const copy = { ...structuredClone(games(0)), id: 'second-id-of-game-0' } as ReturnType<typeof games>;
     for (const b of copy.bookmakers) {
       b.last_update = new Date(providerNow() - 20 * 60_000).toISOString();
-      for (const m of b.markets) if (m.key === 'h2h') for (const o of m.outcomes) o.price = Number(o.price) < 0 ? Number(o.price) - 20 : Number(o.price) + 20;
+      for (const m of b.markets)
+        if (m.key === 'h2h')
+          for (const o of m.outcomes) o.price = Number(o.price) < 0 ? Number(o.price) - 20 : Number(o.price) + 20;
     }
     replay.data.nbaOdds.unshift(copy);
     await tolerated('sportsbook', 'NBA', run, good);
-    await reported('sportsbook', 'NBA', [{ id: 'second-id-of-game-0', class: 'duplicate', reason: new RegExp(`^the same game as ${real} \\(Los Angeles Lakers at Orlando Magic, starting .+\\): kept ${real}, the id the last good snapshot knows$`) }]);
+    await reported('sportsbook', 'NBA', [
+      {
+        id: 'second-id-of-game-0',
+        class: 'duplicate',
+        reason: new RegExp(
+          `^the same game as ${real} \\(Los Angeles Lakers at Orlando Magic, starting .+\\): kept ${real}, the id the last good snapshot knows$`,
+        ),
+      },
+    ]);
   });
 
   it('67. identity (3): a start moved two days: refused, the last good game kept', async () => {
@@ -968,13 +1304,20 @@ describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
     const was = (await gameOf(2))!.scheduledTime;
     games(2).commence_time = new Date(Date.parse(String(games(2).commence_time)) + 2 * 86_400_000).toISOString();
     await tolerated('sportsbook', 'NBA', run, good);
-    await reported('sportsbook', 'NBA', [{ id: gameId(2), class: 'identity', reason: new RegExp(`^start moved from ${was} to .+: last good version kept$`) }]);
+    await reported('sportsbook', 'NBA', [
+      {
+        id: gameId(2),
+        class: 'identity',
+        reason: new RegExp(`^start moved from ${was} to .+: last good version kept$`),
+      },
+    ]);
   });
 
-  it('68. structure (4): totals sent in tenths (236.5 as 2365) on one game: each book\'s totals dropped as out of range, never shown', async () => {
+  it("68. structure (4): totals sent in tenths (236.5 as 2365) on one game: each book's totals dropped as out of range, never shown", async () => {
     const run = sportsbookJob();
     await baseline('sportsbook', 'NBA', run);
-    for (const b of games(0).bookmakers) for (const m of b.markets) if (m.key === 'totals') for (const o of m.outcomes) o.point = Number(o.point) * 10;
+    for (const b of games(0).bookmakers)
+      for (const m of b.markets) if (m.key === 'totals') for (const o of m.outcomes) o.point = Number(o.point) * 10;
     expect(await run()).toMatchObject({ version: 2 });
     expect((await gameOf(0))!.books.some((b) => b.totalOver)).toBe(false);
     expect((await gameOf(1))!.books.some((b) => b.totalOver)).toBe(true);
@@ -988,16 +1331,27 @@ describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
   const njWidget = async (i: number, format: 'american' | 'decimal') => {
     const snap = (await readSnapshot(redis.client, 'sportsbook', 'NBA'))!;
     const view = catalogView('US-NJ');
-    const ctx: WidgetContext = { ...view, clickUrl: () => 'https://predictwire.test/v1/click?drift', impressionUrl: () => null, linkExpiresAt: 0, impressionId: 'drift' };
+    const ctx: WidgetContext = {
+      ...view,
+      clickUrl: () => 'https://predictwire.test/v1/click?drift',
+      impressionUrl: () => null,
+      linkExpiresAt: 0,
+      impressionId: 'drift',
+    };
     return buildSportsbookWidget(snap.data, (await gameOf(i))!, ctx, format).odds_matrix.operators;
   };
   /** Nothing was dropped, logged or counted: the figures are what the books sent. */
   const nothingDropped = async () => {
     expect((await readMeta(redis.client, 'sportsbook', 'NBA'))!.dropped).toEqual({ count: 0, items: [] });
     expect(lines.filter((l) => l.msg === DROP_LOG)).toEqual([]);
-    for (const c of ['outlier', 'stale', 'identity', 'range']) expect(await metric(itemsDropped, { kind: 'sportsbook', key: 'NBA', class: c })).toBe(0);
+    for (const c of ['outlier', 'stale', 'identity', 'range'])
+      expect(await metric(itemsDropped, { kind: 'sportsbook', key: 'NBA', class: c })).toBe(0);
   };
-  const leaders = (rows: Awaited<ReturnType<typeof njWidget>>, key: string) => rows.filter((r) => (r.best_odds as string[]).includes(key)).map((r) => r.name).sort();
+  const leaders = (rows: Awaited<ReturnType<typeof njWidget>>, key: string) =>
+    rows
+      .filter((r) => (r.best_odds as string[]).includes(key))
+      .map((r) => r.name)
+      .sort();
 
   it('78. best odds (9): two books at -154 and -155 both show 1.65 in decimal odds: both flagged there, only the better one in American odds', async () => {
     const run = sportsbookJob();
@@ -1008,7 +1362,9 @@ describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
     expect(await run()).toMatchObject({ version: 2 });
     await nothingDropped();
     const decimal = await njWidget(0, 'decimal');
-    expect(decimal.filter((r) => ['DraftKings', 'FanDuel'].includes(r.name)).map((r) => r.lines.home_moneyline)).toEqual(['1.65', '1.65']);
+    expect(
+      decimal.filter((r) => ['DraftKings', 'FanDuel'].includes(r.name)).map((r) => r.lines.home_moneyline),
+    ).toEqual(['1.65', '1.65']);
     expect(leaders(decimal, 'home_moneyline')).toEqual(['DraftKings', 'FanDuel']);
     expect(leaders(await njWidget(0, 'american'), 'home_moneyline')).toEqual(['DraftKings']);
   });
@@ -1016,13 +1372,18 @@ describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
   it('79. best odds (9): the best total shown alike by two books (237.5 at -107 and -108, both 1.93): both flagged in decimal odds', async () => {
     const run = sportsbookJob();
     await baseline('sportsbook', 'NBA', run);
-    for (const [key, price] of [['draftkings', -107], ['fanduel', -108]] as const) {
+    for (const [key, price] of [
+      ['draftkings', -107],
+      ['fanduel', -108],
+    ] as const) {
       for (const o of market(nbaBook(2, key), 'totals').outcomes) Object.assign(o, { point: 237.5, price });
     }
     expect(await run()).toMatchObject({ version: 2 });
     await nothingDropped();
     const decimal = await njWidget(2, 'decimal');
-    expect(decimal.filter((r) => (r.best_odds as string[]).includes('total_over')).map((r) => r.lines.total_over)).toEqual([
+    expect(
+      decimal.filter((r) => (r.best_odds as string[]).includes('total_over')).map((r) => r.lines.total_over),
+    ).toEqual([
       { line: '237.5', odds: '1.93' },
       { line: '237.5', odds: '1.93' },
     ]);
@@ -1030,13 +1391,15 @@ describe('drift corpus: invariants on The Odds API (docs/sources.md)', () => {
     expect(leaders(await njWidget(2, 'american'), 'total_over')).toEqual(['DraftKings']);
   });
 
-  it('69. structure (4): a spread of 45 points: that book\'s spreads dropped as out of range', async () => {
+  it("69. structure (4): a spread of 45 points: that book's spreads dropped as out of range", async () => {
     const run = sportsbookJob();
     await baseline('sportsbook', 'NBA', run);
     for (const o of market(nbaBook(1, 'fanduel'), 'spreads').outcomes) o.point = Number(o.point) > 0 ? 45 : -45;
     expect(await run()).toMatchObject({ version: 2 });
     expect(await bookOf(1, 'fanduel')).not.toHaveProperty('homeSpread');
-    await reported('sportsbook', 'NBA', [{ id: `${gameId(1)}/fanduel/spreads`, class: 'range', reason: "spread 45 beyond the league's ±30" }]);
+    await reported('sportsbook', 'NBA', [
+      { id: `${gameId(1)}/fanduel/spreads`, class: 'range', reason: "spread 45 beyond the league's ±30" },
+    ]);
   });
 });
 
@@ -1052,9 +1415,16 @@ describe('drift corpus: a live market with nothing to show (invariant 10)', () =
   const kalshiQuoteOf = async (book: { yesBid: string; yesAsk: string; noBid: string; noAsk: string }) => {
     t0 = Date.now();
     replay.clock = () => t0;
-    replay.data.kalshiMarkets.push(kalshi15mMarket({ series: 'KXBTC15M', windowStartMs: windowAt(t0, 15).startMs, floorStrike: 97_012.55, ...book }));
+    replay.data.kalshiMarkets.push(
+      kalshi15mMarket({ series: 'KXBTC15M', windowStartMs: windowAt(t0, 15).startMs, floorStrike: 97_012.55, ...book }),
+    );
     const quotes: VenueQuoteMessage[] = [];
-    const source = createKalshiCrypto15m({ client: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: FAST }), log, pollMs: 60_000, now: () => t0 });
+    const source = createKalshiCrypto15m({
+      client: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: FAST }),
+      log,
+      pollMs: 60_000,
+      now: () => t0,
+    });
     await source.start({ put: (q) => quotes.push(q), drop: () => undefined });
     await expect.poll(() => quotes.find((q) => q.asset === 'BTC'), { timeout: 5_000 }).toBeDefined();
     await source.stop();
@@ -1063,24 +1433,59 @@ describe('drift corpus: a live market with nothing to show (invariant 10)', () =
   const payload = (horizon: 5 | 15, quotes: VenueQuoteMessage[]) => {
     const now = t0;
     const w = windowAt(now, horizon);
-    const view: LiveView = { asset: 'BTC', horizon, window: w, strike: 97_012.55, strikeStatus: 'set', spot: 97_020, lastTickMs: now, variance: 1e-8, quotes, path: [[w.startMs, 97_012.55]] };
-    const ctx: WidgetContext = { ...catalogView('US-NJ'), clickUrl: () => 'https://predictwire.test/v1/click?drift', impressionUrl: () => null, linkExpiresAt: 0, impressionId: 'drift' };
-    return LiveMarketPayload.parse(buildLiveMarketWidget(view, now, { refreshIntervalSeconds: 1, staleAfterMs: 30_000, venues: LIVE_VENUES, modelMissingVenues: false }, ctx));
+    const view: LiveView = {
+      asset: 'BTC',
+      horizon,
+      window: w,
+      strike: 97_012.55,
+      strikeStatus: 'set',
+      spot: 97_020,
+      lastTickMs: now,
+      variance: 1e-8,
+      quotes,
+      path: [[w.startMs, 97_012.55]],
+    };
+    const ctx: WidgetContext = {
+      ...catalogView('US-NJ'),
+      clickUrl: () => 'https://predictwire.test/v1/click?drift',
+      impressionUrl: () => null,
+      linkExpiresAt: 0,
+      impressionId: 'drift',
+    };
+    return LiveMarketPayload.parse(
+      buildLiveMarketWidget(
+        view,
+        now,
+        { refreshIntervalSeconds: 1, staleAfterMs: 30_000, venues: LIVE_VENUES, modelMissingVenues: false },
+        ctx,
+      ),
+    );
   };
 
-  it('80. Kalshi\'s 15-minute book emptied (asks 0): no venue shown, and the payload says none is quoting', async () => {
+  it("80. Kalshi's 15-minute book emptied (asks 0): no venue shown, and the payload says none is quoting", async () => {
     const quote = await kalshiQuoteOf({ yesBid: '0.0000', yesAsk: '0.0000', noBid: '0.0000', noAsk: '0.0000' });
     expect(quote).toMatchObject({ up: null, down: null });
     const p = payload(15, [quote]);
-    expect([p.providers_pool, p.unavailable_venues.map((v) => v.operator_id), p.unavailable_reason]).toEqual([[], ['kalshi'], 'no_quote']);
+    expect([p.providers_pool, p.unavailable_venues.map((v) => v.operator_id), p.unavailable_reason]).toEqual([
+      [],
+      ['kalshi'],
+      'no_quote',
+    ]);
   });
 
   it('81. the 5-minute window, which only unlicensed venues list: nothing shown in New Jersey, and the payload says none is lawful there', async () => {
     const quote = await kalshiQuoteOf({ yesBid: '0.5100', yesAsk: '0.5300', noBid: '0.4700', noAsk: '0.4900' });
     const fifteen = payload(15, [quote]);
-    expect([fifteen.providers_pool.map((e) => [e.operator_id, e.updated_at]), fifteen.unavailable_reason]).toEqual([[['kalshi', quote.venueTs]], null]);
+    expect([fifteen.providers_pool.map((e) => [e.operator_id, e.updated_at]), fifteen.unavailable_reason]).toEqual([
+      [['kalshi', quote.venueTs]],
+      null,
+    ]);
     const five = payload(5, [quote]);
-    expect([five.providers_pool, five.unavailable_venues, five.unavailable_reason]).toEqual([[], [], 'not_lawful_here']);
+    expect([five.providers_pool, five.unavailable_venues, five.unavailable_reason]).toEqual([
+      [],
+      [],
+      'not_lawful_here',
+    ]);
   });
 });
 
@@ -1095,7 +1500,10 @@ describe('drift corpus: ECB reference rates', () => {
   it('26. an absurd rate (USD per EUR x 10): last good snapshot kept', async () => {
     const run = fxJob();
     const good = await baseline('fx', 'daily', run);
-    replay.data.ecbXml = replay.data.ecbXml.replace(/currency='USD' rate='([\d.]+)'/, (_, r: string) => `currency='USD' rate='${Number(r) * 10}'`);
+    replay.data.ecbXml = replay.data.ecbXml.replace(
+      /currency='USD' rate='([\d.]+)'/,
+      (_, r: string) => `currency='USD' rate='${Number(r) * 10}'`,
+    );
     await keptLastGood('fx', 'daily', run, good, 'quality', /EUR moved 90 %/);
   });
 
@@ -1107,14 +1515,27 @@ describe('drift corpus: ECB reference rates', () => {
   });
   const rowOf = (code: string) => new RegExp(`<Cube currency='${code}' rate='([\\d.]+)'/>`);
   const scaleRow = (code: string, factor: number) => {
-    replay.data.ecbXml = replay.data.ecbXml.replace(rowOf(code), (_, r: string) => `<Cube currency='${code}' rate='${(Number(r) * factor).toFixed(4)}'/>`);
+    replay.data.ecbXml = replay.data.ecbXml.replace(
+      rowOf(code),
+      (_, r: string) => `<Cube currency='${code}' rate='${(Number(r) * factor).toFixed(4)}'/>`,
+    );
   };
 
   it('73. FX (8): a currency listed twice with different rates (the second 7.4 % higher): the fixing is refused', async () => {
     const run = fxJob();
     const good = await baseline('fx', 'daily', run);
-    replay.data.ecbXml = replay.data.ecbXml.replace(rowOf('GBP'), (row, r: string) => `${row}<Cube currency='GBP' rate='${(Number(r) * 1.074).toFixed(5)}'/>`);
-    await keptLastGood('fx', 'daily', run, good, 'quality', /GBP listed 2 times with different rates \(0\.8477, 0\.91043\): fixing refused/);
+    replay.data.ecbXml = replay.data.ecbXml.replace(
+      rowOf('GBP'),
+      (row, r: string) => `${row}<Cube currency='GBP' rate='${(Number(r) * 1.074).toFixed(5)}'/>`,
+    );
+    await keptLastGood(
+      'fx',
+      'daily',
+      run,
+      good,
+      'quality',
+      /GBP listed 2 times with different rates \(0\.8477, 0\.91043\): fixing refused/,
+    );
   });
 
   it('74. FX (8): a currency row sent twice, identical: kept once, reported, the same snapshot', async () => {
@@ -1122,28 +1543,51 @@ describe('drift corpus: ECB reference rates', () => {
     const good = await baseline('fx', 'daily', run);
     replay.data.ecbXml = replay.data.ecbXml.replace(rowOf('JPY'), (row) => `${row}${row}`);
     await tolerated('fx', 'daily', run, good);
-    await reported('fx', 'daily', [{ id: 'ecb:JPY', class: 'duplicate', reason: 'listed 2 times, identical: kept one' }]);
+    await reported('fx', 'daily', [
+      { id: 'ecb:JPY', class: 'duplicate', reason: 'listed 2 times, identical: kept one' },
+    ]);
   });
 
   it('75. FX (8): the USD row 8 % off (every rate moving about 8.7 %, by one factor): the fixing is refused', async () => {
     const run = fxJob();
     const good = await baseline('fx', 'daily', run);
     scaleRow('USD', 1.08);
-    await keptLastGood('fx', 'daily', run, good, 'quality', /every rate moved by one factor \(x0\.925\d per USD, 30 of 30 currencies within 0\.5 % of it\): the USD row is suspect/);
+    await keptLastGood(
+      'fx',
+      'daily',
+      run,
+      good,
+      'quality',
+      /every rate moved by one factor \(x0\.925\d per USD, 30 of 30 currencies within 0\.5 % of it\): the USD row is suspect/,
+    );
   });
 
   it('76. FX (8): the USD row 3 % off, under the per-rate bound: refused all the same, every rate moving by one factor', async () => {
     const run = fxJob();
     const good = await baseline('fx', 'daily', run);
     scaleRow('USD', 1.03);
-    await keptLastGood('fx', 'daily', run, good, 'quality', /^quality gate: every rate moved by one factor \(x0\.97\d+ per USD/);
+    await keptLastGood(
+      'fx',
+      'daily',
+      run,
+      good,
+      'quality',
+      /^quality gate: every rate moved by one factor \(x0\.97\d+ per USD/,
+    );
   });
 
   it('77. FX (8): one rate moving 7.4 % in a day: beyond the realistic daily bound, refused', async () => {
     const run = fxJob();
     const good = await baseline('fx', 'daily', run);
     scaleRow('GBP', 1.074);
-    await keptLastGood('fx', 'daily', run, good, 'quality', /^quality gate: GBP moved 7\.4 % \(0\.753377 → 0\.8091\d*; bound 5 %\)$/);
+    await keptLastGood(
+      'fx',
+      'daily',
+      run,
+      good,
+      'quality',
+      /^quality gate: GBP moved 7\.4 % \(0\.753377 → 0\.8091\d*; bound 5 %\)$/,
+    );
   });
 
   it('47. future: a fixing dated tomorrow: last good snapshot kept', async () => {

@@ -19,7 +19,10 @@ import { startReplayServer, type ReplayServer } from '../support/upstream-replay
 const redis = useRedis();
 let replay: ReplayServer;
 const lines: Array<{ level: number; msg: string }> = [];
-const log = pino({ level: 'info' }, { write: (l: string) => void lines.push(JSON.parse(l) as { level: number; msg: string }) });
+const log = pino(
+  { level: 'info' },
+  { write: (l: string) => void lines.push(JSON.parse(l) as { level: number; msg: string }) },
+);
 
 beforeAll(async () => {
   replay = await startReplayServer();
@@ -36,7 +39,11 @@ describe('refresh-events with the real source', () => {
       catalog: loadEventCatalog(),
       // A 1 ms circuit pause: this test is about the snapshot, not the breaker (upstream-backoff.test.ts).
       kalshi: new KalshiClient({ baseUrl: `${replay.base}/kalshi`, resilience: { breakerBaseMs: 1 } }),
-      polymarket: new PolymarketClient({ gammaUrl: `${replay.base}/gamma`, clobUrl: `${replay.base}/clob`, dataUrl: `${replay.base}/data` }),
+      polymarket: new PolymarketClient({
+        gammaUrl: `${replay.base}/gamma`,
+        clobUrl: `${replay.base}/clob`,
+        dataUrl: `${replay.base}/data`,
+      }),
       log,
     });
     const run = refreshEvents(deps, source);
@@ -44,7 +51,9 @@ describe('refresh-events with the real source', () => {
     expect(await run()).toEqual({ version: 1, endedFailures: 0 });
     const good = await redis.client.get(snapKey('events', 'all'));
     const snap = await readSnapshot(redis.client, 'events', 'all');
-    expect(snap!.data.events.find((e) => e.slug === 'us-recognizes-reza-pahlavi-2026')!.outcomes[0]!.quotes[0]!.yesPrice).toBe(0.27);
+    expect(
+      snap!.data.events.find((e) => e.slug === 'us-recognizes-reza-pahlavi-2026')!.outcomes[0]!.quotes[0]!.yesPrice,
+    ).toBe(0.27);
 
     const warnings = () => lines.filter((l) => l.level === 40 && l.msg.startsWith('refresh failed'));
     // 1. Kalshi answers 503 on every retry
@@ -61,22 +70,35 @@ describe('refresh-events with the real source', () => {
     await expect(run()).rejects.toThrow(/envelope/);
 
     expect(await redis.client.get(snapKey('events', 'all'))).toBe(good);
-    expect(await readMeta(redis.client, 'events', 'all')).toMatchObject({ version: 1, failures: 3, fetchedAt: '2026-03-01T12:00:00.000Z' });
+    expect(await readMeta(redis.client, 'events', 'all')).toMatchObject({
+      version: 1,
+      failures: 3,
+      fetchedAt: '2026-03-01T12:00:00.000Z',
+    });
     expect(warnings()).toHaveLength(1);
 
     // 4. The upstream is back: same content, so no new version, but the streak resets and fetchedAt moves.
     clock = new Date('2026-03-01T12:00:20.000Z');
     expect(await run()).toEqual({ version: 0, endedFailures: 3 });
-    expect(await readMeta(redis.client, 'events', 'all')).toMatchObject({ version: 1, failures: 0, fetchedAt: '2026-03-01T12:00:20.000Z' });
+    expect(await readMeta(redis.client, 'events', 'all')).toMatchObject({
+      version: 1,
+      failures: 0,
+      fetchedAt: '2026-03-01T12:00:20.000Z',
+    });
     expect(lines.filter((l) => l.msg === 'refresh recovered')).toHaveLength(1);
 
     // 5. A new price upstream becomes version 2.
     // (one book: the NO bid moves with the YES ask it mirrors)
-    Object.assign(replay.data.kalshiMarkets.find((m) => m.ticker === 'KXRECOGPERSONIRAN-26')!, { yes_ask_dollars: '0.2900', no_bid_dollars: '0.7100' });
+    Object.assign(replay.data.kalshiMarkets.find((m) => m.ticker === 'KXRECOGPERSONIRAN-26')!, {
+      yes_ask_dollars: '0.2900',
+      no_bid_dollars: '0.7100',
+    });
     clock = new Date('2026-03-01T12:00:25.000Z');
     expect(await run()).toEqual({ version: 2, endedFailures: 0 });
     const next = await readSnapshot(redis.client, 'events', 'all');
-    expect(next!.data.events.find((e) => e.slug === 'us-recognizes-reza-pahlavi-2026')!.outcomes[0]!.quotes[0]!.yesPrice).toBe(0.29);
+    expect(
+      next!.data.events.find((e) => e.slug === 'us-recognizes-reza-pahlavi-2026')!.outcomes[0]!.quotes[0]!.yesPrice,
+    ).toBe(0.29);
     expect(next!.changedAt).toBe('2026-03-01T12:00:25.000Z');
     expect(source.last()!.data).toEqual(next!.data);
 

@@ -43,16 +43,26 @@ afterEach(async () => {
 });
 
 describe("venue quotes on the venue's clock (replay)", () => {
-  it('withdraws a frozen Polymarket book once past its bound, and never shows our strike under a venue without one', { timeout: 40_000 }, async () => {
+  it('withdraws a frozen Polymarket book once past its bound, and never shows our strike under a venue without one', {
+    timeout: 40_000,
+  }, async () => {
     const clock = { ms: T0 };
     const conns = [new Redis(redis.url), new Redis(redis.url), new Redis(redis.url)];
-    const engine = new LiveEngine({ redis: conns[0]!, subscriber: conns[1]!, quoteSubscriber: conns[2]!, log, strikeMaxLagMs: 2_000, now: () => clock.ms });
+    const engine = new LiveEngine({
+      redis: conns[0]!,
+      subscriber: conns[1]!,
+      quoteSubscriber: conns[2]!,
+      log,
+      strikeMaxLagMs: 2_000,
+      now: () => clock.ms,
+    });
     await engine.start();
     cleanups.push(() => {
       engine.stop();
-      conns.forEach((c) => c.disconnect());
+      for (const c of conns) c.disconnect();
     });
-    const tick = (asset: Asset, price: number) => engine.apply({ asset, price, ts: new Date(clock.ms).toISOString(), source: 'test' });
+    const tick = (asset: Asset, price: number) =>
+      engine.apply({ asset, price, ts: new Date(clock.ms).toISOString(), source: 'test' });
     // Our own window strikes, from ticks at the window start.
     tick('BTC', ENGINE_STRIKE.BTC);
     tick('ETH', ENGINE_STRIKE.ETH);
@@ -61,20 +71,49 @@ describe("venue quotes on the venue's clock (replay)", () => {
     clock.ms = T0 + 60_000;
     const replay = await startVenueReplay(() => clock.ms);
     cleanups.push(() => replay.stop());
-    listUpDown(replay, { asset: 'BTC', horizonMinutes: 15, windowStartMs: T0, upToken: 'btc-up', downToken: 'btc-down', priceToBeat: BTC_START }, { up: book(['0.49'], ['0.52']), down: book(['0.47'], ['0.5']) });
+    listUpDown(
+      replay,
+      {
+        asset: 'BTC',
+        horizonMinutes: 15,
+        windowStartMs: T0,
+        upToken: 'btc-up',
+        downToken: 'btc-down',
+        priceToBeat: BTC_START,
+      },
+      { up: book(['0.49'], ['0.52']), down: book(['0.47'], ['0.5']) },
+    );
     // Polymarket has not published ETH's start price for this window.
-    listUpDown(replay, { asset: 'ETH', horizonMinutes: 15, windowStartMs: T0, upToken: 'eth-up', downToken: 'eth-down' }, { up: book(['0.49'], ['0.52']), down: book(['0.47'], ['0.5']) });
-    listKalshi15m(replay, { series: 'KXBTC15M', windowStartMs: T0, floorStrike: KALSHI_STRIKE, yesBid: '0.5100', yesAsk: '0.5300', noBid: '0.4700', noAsk: '0.4900' });
-    const feed = await startFeed(loadConfig({ REDIS_URL: redis.url, SOURCES: 'quotes=venues', ...replay.env }), log, { now: () => clock.ms });
+    listUpDown(
+      replay,
+      { asset: 'ETH', horizonMinutes: 15, windowStartMs: T0, upToken: 'eth-up', downToken: 'eth-down' },
+      { up: book(['0.49'], ['0.52']), down: book(['0.47'], ['0.5']) },
+    );
+    listKalshi15m(replay, {
+      series: 'KXBTC15M',
+      windowStartMs: T0,
+      floorStrike: KALSHI_STRIKE,
+      yesBid: '0.5100',
+      yesAsk: '0.5300',
+      noBid: '0.4700',
+      noAsk: '0.4900',
+    });
+    const feed = await startFeed(loadConfig({ REDIS_URL: redis.url, SOURCES: 'quotes=venues', ...replay.env }), log, {
+      now: () => clock.ms,
+    });
     cleanups.push(() => feed.stop());
 
     const payload = (asset: Asset, h: Horizon) => {
       const opts = { refreshIntervalSeconds: 2, staleAfterMs: 15_000, venues: LIVE_VENUES, modelMissingVenues: false };
       // A viewer who may be shown every venue: this test is about the venues' clocks (compliance is tested elsewhere).
-      const ctx = { ...widgetContext(config, new Date(clock.ms), undefined, undefined, 'US-NJ'), ...shownOperators('US-NJ', { shown: () => true }) };
+      const ctx = {
+        ...widgetContext(config, new Date(clock.ms), undefined, undefined, 'US-NJ'),
+        ...shownOperators('US-NJ', { shown: () => true }),
+      };
       return LiveMarketPayload.parse(buildLiveMarketWidget(engine.view(asset, h), clock.ms, opts, ctx));
     };
-    const strikes = (asset: Asset) => Object.fromEntries(payload(asset, 15).providers_pool.map((p) => [p.operator_id, p.live_metrics.target_price]));
+    const strikes = (asset: Asset) =>
+      Object.fromEntries(payload(asset, 15).providers_pool.map((p) => [p.operator_id, p.live_metrics.target_price]));
     const stored = async (asset: Asset, operatorId: string) => {
       const raw = await redis.client.get(quoteKey(asset, 15, operatorId));
       return raw === null ? undefined : VenueQuoteMessage.parse(JSON.parse(raw));
@@ -82,7 +121,9 @@ describe("venue quotes on the venue's clock (replay)", () => {
 
     tick('BTC', ENGINE_STRIKE.BTC + 10);
     tick('ETH', ENGINE_STRIKE.ETH + 1);
-    await expect.poll(() => strikes('BTC'), { timeout: 10_000 }).toEqual({ polymarket: formatMoneyPrecise(BTC_START, 'USD'), kalshi: formatMoneyPrecise(KALSHI_STRIKE, 'USD') });
+    await expect
+      .poll(() => strikes('BTC'), { timeout: 10_000 })
+      .toEqual({ polymarket: formatMoneyPrecise(BTC_START, 'USD'), kalshi: formatMoneyPrecise(KALSHI_STRIKE, 'USD') });
     // ETH: Polymarket's row has no strike; ours is only the question's, never under its name.
     await expect.poll(() => strikes('ETH'), { timeout: 10_000 }).toEqual({ polymarket: null });
     expect(payload('ETH', 15).providers_pool[0]!.live_metrics.spot_difference).toBeNull();
@@ -92,8 +133,12 @@ describe("venue quotes on the venue's clock (replay)", () => {
     const bookAt = Date.parse((await stored('BTC', 'polymarket'))!.venueTs);
     clock.ms = bookAt + VENUE_QUOTE_MAX_AGE_MS.polymarket!;
     tick('BTC', ENGINE_STRIKE.BTC + 20);
-    await expect.poll(async () => (await stored('BTC', 'polymarket'))?.ts, { timeout: 12_000 }).toBe(new Date(clock.ms).toISOString());
-    await expect.poll(async () => (await stored('BTC', 'kalshi'))?.venueTs, { timeout: 5_000 }).toBe(new Date(Math.floor(clock.ms / 1000) * 1000).toISOString());
+    await expect
+      .poll(async () => (await stored('BTC', 'polymarket'))?.ts, { timeout: 12_000 })
+      .toBe(new Date(clock.ms).toISOString());
+    await expect
+      .poll(async () => (await stored('BTC', 'kalshi'))?.venueTs, { timeout: 5_000 })
+      .toBe(new Date(Math.floor(clock.ms / 1000) * 1000).toISOString());
     expect(Object.keys(strikes('BTC')).sort()).toEqual(['kalshi', 'polymarket']);
     // ...and a millisecond later the frozen book is withdrawn, though the feed still confirms it; Kalshi stays.
     clock.ms += 1;
@@ -102,11 +147,22 @@ describe("venue quotes on the venue's clock (replay)", () => {
     expect(payload('BTC', 15).unavailable_venues.map((v) => v.operator_id)).toEqual(['polymarket', 'limitless']);
     // The operator sees why: the venue's quote age by its own clock, past the bound.
     exposeLiveEngine(engine, 15_000, () => clock.ms);
-    const age = (await register.getSingleMetric('predictwire_venue_quote_age_seconds')!.get()).values.find((v) => v.labels.operator === 'polymarket' && v.labels.asset === 'BTC' && v.labels.horizon === '15');
+    const age = (await register.getSingleMetric('predictwire_venue_quote_age_seconds')!.get()).values.find(
+      (v) => v.labels.operator === 'polymarket' && v.labels.asset === 'BTC' && v.labels.horizon === '15',
+    );
     expect(age!.value).toBe((VENUE_QUOTE_MAX_AGE_MS.polymarket! + 1) / 1000);
     expect((await stored('BTC', 'polymarket'))!.venueTs).toBe(new Date(bookAt).toISOString());
     // A fresh book from the venue brings it back.
-    replay.clob.broadcast({ event_type: 'price_change', price_changes: [{ asset_id: 'btc-up', price: '0.51', size: '10', side: 'SELL' }], timestamp: String(clock.ms) });
-    await expect.poll(() => payload('BTC', 15).providers_pool.find((p) => p.operator_id === 'polymarket')?.live_metrics.multipliers, { timeout: 10_000 }).toBeDefined();
+    replay.clob.broadcast({
+      event_type: 'price_change',
+      price_changes: [{ asset_id: 'btc-up', price: '0.51', size: '10', side: 'SELL' }],
+      timestamp: String(clock.ms),
+    });
+    await expect
+      .poll(
+        () => payload('BTC', 15).providers_pool.find((p) => p.operator_id === 'polymarket')?.live_metrics.multipliers,
+        { timeout: 10_000 },
+      )
+      .toBeDefined();
   });
 });

@@ -48,19 +48,68 @@ async function venues(): Promise<Setup> {
   const r = await startVenueReplay(() => clock.ms);
   cleanups.push(() => r.stop());
 
-  listUpDown(r, { asset: 'BTC', horizonMinutes: 15, windowStartMs: T0, upToken: UP0, downToken: DOWN0, priceToBeat: 97005.12 }, { up: 'recorded', down: book(['0.91'], ['0.95', '0.93']) });
-  listUpDown(r, { asset: 'BTC', horizonMinutes: 15, windowStartMs: T1, upToken: UP1, downToken: DOWN1 }, { up: book(['0.49'], ['0.53', '0.52']), down: book(['0.48'], ['0.5']) });
+  listUpDown(
+    r,
+    { asset: 'BTC', horizonMinutes: 15, windowStartMs: T0, upToken: UP0, downToken: DOWN0, priceToBeat: 97005.12 },
+    { up: 'recorded', down: book(['0.91'], ['0.95', '0.93']) },
+  );
+  listUpDown(
+    r,
+    { asset: 'BTC', horizonMinutes: 15, windowStartMs: T1, upToken: UP1, downToken: DOWN1 },
+    { up: book(['0.49'], ['0.53', '0.52']), down: book(['0.48'], ['0.5']) },
+  );
   // An empty ask side on "Up": the venue cannot be bought.
-  listUpDown(r, { asset: 'ETH', horizonMinutes: 5, windowStartMs: T0, upToken: 'eth5-up', downToken: 'eth5-down' }, { up: book(['0.4'], []), down: book(['0.39'], ['0.61']) });
+  listUpDown(
+    r,
+    { asset: 'ETH', horizonMinutes: 5, windowStartMs: T0, upToken: 'eth5-up', downToken: 'eth5-down' },
+    { up: book(['0.4'], []), down: book(['0.39'], ['0.61']) },
+  );
   // Listed, but the channel never sends a book for its tokens.
-  listUpDown(r, { asset: 'SOL', horizonMinutes: 15, windowStartMs: T0, upToken: 'sol15-up', downToken: 'sol15-down', priceToBeat: 186.4 }, { up: null, down: null });
+  listUpDown(
+    r,
+    {
+      asset: 'SOL',
+      horizonMinutes: 15,
+      windowStartMs: T0,
+      upToken: 'sol15-up',
+      downToken: 'sol15-down',
+      priceToBeat: 186.4,
+    },
+    { up: null, down: null },
+  );
 
-  listKalshi15m(r, { series: 'KXBTC15M', windowStartMs: T0, floorStrike: 97012.55, yesBid: '0.5100', yesAsk: '0.5300', noBid: '0.4700', noAsk: '0.4900' });
-  listKalshi15m(r, { series: 'KXBTC15M', windowStartMs: T1, floorStrike: 97101.3, yesBid: '0.4400', yesAsk: '0.4600', noBid: '0.5400', noAsk: '0.5600' });
+  listKalshi15m(r, {
+    series: 'KXBTC15M',
+    windowStartMs: T0,
+    floorStrike: 97012.55,
+    yesBid: '0.5100',
+    yesAsk: '0.5300',
+    noBid: '0.4700',
+    noAsk: '0.4900',
+  });
+  listKalshi15m(r, {
+    series: 'KXBTC15M',
+    windowStartMs: T1,
+    floorStrike: 97101.3,
+    yesBid: '0.4400',
+    yesAsk: '0.4600',
+    noBid: '0.5400',
+    noAsk: '0.5600',
+  });
   // Crossed: the YES bid is above the YES ask.
-  listKalshi15m(r, { series: 'KXETH15M', windowStartMs: T0, floorStrike: 3401.2, yesBid: '0.5500', yesAsk: '0.5400', noBid: '0.4500', noAsk: '0.4600' });
+  listKalshi15m(r, {
+    series: 'KXETH15M',
+    windowStartMs: T0,
+    floorStrike: 3401.2,
+    yesBid: '0.5500',
+    yesAsk: '0.5400',
+    noBid: '0.4500',
+    noAsk: '0.4600',
+  });
 
-  const feed = await startFeed(loadConfig({ REDIS_URL: redis.url, SOURCES: 'quotes=venues', ...r.env }), log, { now: () => clock.ms });
+  const feed = await startFeed(loadConfig({ REDIS_URL: redis.url, SOURCES: 'quotes=venues', ...r.env }), log, {
+    now: () => clock.ms,
+  });
   cleanups.push(() => feed.stop());
   return { clock, http: r.http, clob: r.clob };
 }
@@ -84,43 +133,55 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('venue quote sources (quotes=venues)', () => {
   it('refuses a quotes source it does not have', async () => {
-    await expect(startFeed(loadConfig({ REDIS_URL: redis.url, SOURCES: 'quotes=nope' }), log)).rejects.toThrow('no quotes source "nope" (available: simulator, venues)');
+    await expect(startFeed(loadConfig({ REDIS_URL: redis.url, SOURCES: 'quotes=nope' }), log)).rejects.toThrow(
+      'no quotes source "nope" (available: simulator, venues)',
+    );
   });
 
   it("publishes each venue's own best asks and strike, and nothing for a venue without a quote", async () => {
     const btc = await listen('BTC');
     const { clob } = await venues();
 
-    await expect.poll(() => quote('BTC', 15, 'polymarket'), { timeout: 10_000 }).toEqual({
-      asset: 'BTC',
-      horizonMinutes: 15,
-      operatorId: 'polymarket',
-      windowStart: iso(T0),
-      expiresAt: iso(T1),
-      up: 0.08, // the recorded book's lowest ask
-      down: 0.93,
-      strike: 97005.12,
-      marketUrl: `https://polymarket.com/event/btc-updown-15m-${T0 / 1000}`,
-      ts: iso(T0 + 60_000),
-      venueTs: iso(T0 + 60_000), // the book's own stamp, as the venue sent it
-      source: 'polymarket-clob',
-    });
-    await expect.poll(() => quote('BTC', 15, 'kalshi'), { timeout: 10_000 }).toMatchObject({
-      windowStart: iso(T0),
-      expiresAt: iso(T1),
-      up: 0.53,
-      down: 0.49,
-      strike: 97012.55,
-      marketUrl: 'https://kalshi.com/events/KXBTC15M-26NOV220915',
-      // The venue's Date header has whole seconds.
-      venueTs: iso(T0 + 60_000),
-    });
+    await expect
+      .poll(() => quote('BTC', 15, 'polymarket'), { timeout: 10_000 })
+      .toEqual({
+        asset: 'BTC',
+        horizonMinutes: 15,
+        operatorId: 'polymarket',
+        windowStart: iso(T0),
+        expiresAt: iso(T1),
+        up: 0.08, // the recorded book's lowest ask
+        down: 0.93,
+        strike: 97005.12,
+        marketUrl: `https://polymarket.com/event/btc-updown-15m-${T0 / 1000}`,
+        ts: iso(T0 + 60_000),
+        venueTs: iso(T0 + 60_000), // the book's own stamp, as the venue sent it
+        source: 'polymarket-clob',
+      });
+    await expect
+      .poll(() => quote('BTC', 15, 'kalshi'), { timeout: 10_000 })
+      .toMatchObject({
+        windowStart: iso(T0),
+        expiresAt: iso(T1),
+        up: 0.53,
+        down: 0.49,
+        strike: 97012.55,
+        marketUrl: 'https://kalshi.com/events/KXBTC15M-26NOV220915',
+        // The venue's Date header has whole seconds.
+        venueTs: iso(T0 + 60_000),
+      });
     // One connection subscribed to the current and next windows' tokens of every listed event.
-    expect(clob.subscriptions).toEqual([[UP0, UP1, DOWN1, DOWN0, 'eth5-down', 'eth5-up', 'sol15-down', 'sol15-up'].sort()]);
+    expect(clob.subscriptions).toEqual([
+      [UP0, UP1, DOWN1, DOWN0, 'eth5-down', 'eth5-up', 'sol15-down', 'sol15-up'].sort(),
+    ]);
 
     // Empty ask side and crossed book: the quote is there, with null asks.
-    await expect.poll(() => quote('ETH', 5, 'polymarket'), { timeout: 10_000 }).toMatchObject({ up: null, down: null, strike: null });
-    await expect.poll(() => quote('ETH', 15, 'kalshi'), { timeout: 10_000 }).toMatchObject({ up: null, down: null, strike: 3401.2 });
+    await expect
+      .poll(() => quote('ETH', 5, 'polymarket'), { timeout: 10_000 })
+      .toMatchObject({ up: null, down: null, strike: null });
+    await expect
+      .poll(() => quote('ETH', 15, 'kalshi'), { timeout: 10_000 })
+      .toMatchObject({ up: null, down: null, strike: 3401.2 });
     // No book (SOL on Polymarket), no event (BTC 5 min), no market (SOL on Kalshi): nothing at all.
     expect(await quote('SOL', 15, 'polymarket')).toBeUndefined();
     expect(await quote('BTC', 5, 'polymarket')).toBeUndefined();
@@ -129,24 +190,32 @@ describe('venue quote sources (quotes=venues)', () => {
     // A price change takes the best ask's level away: the next level is the ask, at once.
     clob.broadcast(RECORDED_PRICE_CHANGE);
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.09);
-    expect(btc.filter((q) => q.operatorId === 'polymarket').map((q) => q.up)).toEqual(expect.arrayContaining([0.08, 0.09]));
+    expect(btc.filter((q) => q.operatorId === 'polymarket').map((q) => q.up)).toEqual(
+      expect.arrayContaining([0.08, 0.09]),
+    );
   });
 
   it("rolls to the next window's tokens, strike and market at the boundary", async () => {
     const { clock, clob, http } = await venues();
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.08);
-    await expect.poll(async () => (await quote('ETH', 5, 'polymarket'))?.windowStart, { timeout: 10_000 }).toBe(iso(T0));
+    await expect
+      .poll(async () => (await quote('ETH', 5, 'polymarket'))?.windowStart, { timeout: 10_000 })
+      .toBe(iso(T0));
 
     clock.ms = T1 + 1_000;
-    await expect.poll(() => quote('BTC', 15, 'polymarket'), { timeout: 10_000 }).toMatchObject({
-      windowStart: iso(T1),
-      expiresAt: iso(T1 + 15 * 60_000),
-      up: 0.52,
-      down: 0.5,
-      strike: null, // Gamma has not published this window's start price yet
-      marketUrl: `https://polymarket.com/event/btc-updown-15m-${T1 / 1000}`,
-    });
-    await expect.poll(() => quote('BTC', 15, 'kalshi'), { timeout: 10_000 }).toMatchObject({ windowStart: iso(T1), up: 0.46, down: 0.56, strike: 97101.3 });
+    await expect
+      .poll(() => quote('BTC', 15, 'polymarket'), { timeout: 10_000 })
+      .toMatchObject({
+        windowStart: iso(T1),
+        expiresAt: iso(T1 + 15 * 60_000),
+        up: 0.52,
+        down: 0.5,
+        strike: null, // Gamma has not published this window's start price yet
+        marketUrl: `https://polymarket.com/event/btc-updown-15m-${T1 / 1000}`,
+      });
+    await expect
+      .poll(() => quote('BTC', 15, 'kalshi'), { timeout: 10_000 })
+      .toMatchObject({ windowStart: iso(T1), up: 0.46, down: 0.56, strike: 97101.3 });
     // ETH's 5-minute window rolled too, and the next one is not listed: its quote is withdrawn.
     await expect.poll(() => quote('ETH', 5, 'polymarket'), { timeout: 10_000 }).toBeUndefined();
 
@@ -164,7 +233,9 @@ describe('venue quote sources (quotes=venues)', () => {
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.08);
 
     clob.dropAll();
-    await expect.poll(() => btc.some((q) => q.operatorId === 'polymarket' && q.up === null), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => btc.some((q) => q.operatorId === 'polymarket' && q.up === null), { timeout: 10_000 })
+      .toBe(true);
     await expect.poll(() => clob.subscriptions.length, { timeout: 10_000 }).toBe(2);
     expect(clob.subscriptions[1]).toEqual(clob.subscriptions[0]);
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.08);
@@ -172,12 +243,21 @@ describe('venue quote sources (quotes=venues)', () => {
 
   it("forwards the socket's confirmations while the book is unchanged, never re-stamping the venue's time", async () => {
     const { clock } = await venues();
-    await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.ts, { timeout: 10_000 }).toBe(iso(T0 + 60_000));
+    await expect
+      .poll(async () => (await quote('BTC', 15, 'polymarket'))?.ts, { timeout: 10_000 })
+      .toBe(iso(T0 + 60_000));
     clock.ms = T0 + 120_000;
     // Same book: the next PONG (a PING goes out every 5 s) confirms the socket at the new time; the
     // venue's own time of the book stays when it sent it.
-    await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.ts, { timeout: 12_000 }).toBe(iso(T0 + 120_000));
-    expect(await quote('BTC', 15, 'polymarket')).toMatchObject({ up: 0.08, down: 0.93, strike: 97005.12, venueTs: iso(T0 + 60_000) });
+    await expect
+      .poll(async () => (await quote('BTC', 15, 'polymarket'))?.ts, { timeout: 12_000 })
+      .toBe(iso(T0 + 120_000));
+    expect(await quote('BTC', 15, 'polymarket')).toMatchObject({
+      up: 0.08,
+      down: 0.93,
+      strike: 97005.12,
+      venueTs: iso(T0 + 60_000),
+    });
   });
 
   it('finds a silent socket within 10 s: withdraws the quotes and reconnects', async () => {
@@ -187,7 +267,9 @@ describe('venue quote sources (quotes=venues)', () => {
     // The venue keeps the connection open but stops answering anything, PINGs included.
     clob.silent = true;
     const since = Date.now();
-    await expect.poll(() => btc.some((q) => q.operatorId === 'polymarket' && q.up === null), { timeout: 15_000, interval: 100 }).toBe(true);
+    await expect
+      .poll(() => btc.some((q) => q.operatorId === 'polymarket' && q.up === null), { timeout: 15_000, interval: 100 })
+      .toBe(true);
     expect(Date.now() - since).toBeLessThan(10_000 + 1_000);
     clob.silent = false;
     await expect.poll(() => clob.subscriptions.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
@@ -200,7 +282,9 @@ describe('venue quote sources (quotes=venues)', () => {
     await expect.poll(async () => (await quote('BTC', 15, 'kalshi'))?.up, { timeout: 10_000 }).toBe(0.53);
     // 400 is not retried: each of the next three /markets calls fails, BTC's among them.
     http.fault({ prefix: '/kalshi/markets', status: 400, times: 3 });
-    await expect.poll(() => btc.some((q) => q.operatorId === 'kalshi' && q.up === null), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => btc.some((q) => q.operatorId === 'kalshi' && q.up === null), { timeout: 10_000 })
+      .toBe(true);
     await expect.poll(async () => (await quote('BTC', 15, 'kalshi'))?.up, { timeout: 10_000 }).toBe(0.53);
   });
 });

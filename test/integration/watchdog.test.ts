@@ -12,7 +12,12 @@ describe('watchdog', () => {
     const signal = await new Promise<NodeJS.Signals | null>((r) => stuck.child.once('exit', (_code, s) => r(s)));
     expect(signal).toBe('SIGKILL');
     expect(stuck.output()).toContain('looping');
-    const line = JSON.parse(stuck.output().split('\n').find((l) => l.includes('event loop stuck'))!) as { silent_seconds: number; name: string };
+    const line = JSON.parse(
+      stuck
+        .output()
+        .split('\n')
+        .find((l) => l.includes('event loop stuck'))!,
+    ) as { silent_seconds: number; name: string };
     expect(line.name).toBe('hang-test');
     expect(line.silent_seconds).toBeGreaterThan(HANG_SECONDS);
   }, 30_000);

@@ -23,12 +23,19 @@ afterEach(() => {
 /** A hub on a fresh uWS app whose ledger answers `reserve` with `answer`; resolves with its port. */
 async function hub(reserve: ConnectionLedger['reserve'], released: string[]): Promise<{ port: number; hub: WsHub }> {
   const app = App();
-  const h = registerWebSocket(app, () => undefined, () => 'JP', log, DEFAULT_WS_OPTIONS, {
-    addressOf: (remote) => remote,
-    blocked: () => undefined,
-    charge: () => {},
-    ledger: { reserve, release: (address) => released.push(address) },
-  });
+  const h = registerWebSocket(
+    app,
+    () => undefined,
+    () => 'JP',
+    log,
+    DEFAULT_WS_OPTIONS,
+    {
+      addressOf: (remote) => remote,
+      blocked: () => undefined,
+      charge: () => {},
+      ledger: { reserve, release: (address) => released.push(address) },
+    },
+  );
   const port = await new Promise<number>((resolve, reject) =>
     app.listen('127.0.0.1', 0, (socket) => {
       if (!socket) return reject(new Error('could not listen'));

@@ -11,12 +11,21 @@ import { DEFAULT_WS_OPTIONS, registerWebSocket } from '../../src/transport/ws-se
 
 const log = createLogger('silent', 'test');
 
-const closed = (ws: WebSocket) => new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+const closed = (ws: WebSocket) =>
+  new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
 
 describe('WebSocket hub shutdown', () => {
   it('sends every client 1001 before the server closes, with no wait but closeAll', async () => {
     const app = App();
-    const hub = registerWebSocket(app, () => undefined, () => 'JP', log, DEFAULT_WS_OPTIONS);
+    const hub = registerWebSocket(
+      app,
+      () => undefined,
+      () => 'JP',
+      log,
+      DEFAULT_WS_OPTIONS,
+    );
     let listening: us_listen_socket | undefined;
     const port = await new Promise<number>((resolve, reject) =>
       app.listen('127.0.0.1', 0, (socket) => {
@@ -25,7 +34,9 @@ describe('WebSocket hub shutdown', () => {
         resolve(us_socket_local_port(socket));
       }),
     );
-    const clients = (await Promise.all([1, 2, 3].map(() => openWebSocket(`ws://127.0.0.1:${port}/v1/ws`)))) as WebSocket[];
+    const clients = (await Promise.all(
+      [1, 2, 3].map(() => openWebSocket(`ws://127.0.0.1:${port}/v1/ws`)),
+    )) as WebSocket[];
     for (const c of clients) expect(c).toBeInstanceOf(WebSocket);
     await expect.poll(() => hub.connections()).toBe(clients.length);
     const closes = clients.map(closed);
@@ -34,7 +45,8 @@ describe('WebSocket hub shutdown', () => {
     us_listen_socket_close(listening!);
     app.close();
 
-    for (const { code, reason } of await Promise.all(closes)) expect({ code, reason }).toEqual({ code: 1001, reason: 'server shutting down' });
+    for (const { code, reason } of await Promise.all(closes))
+      expect({ code, reason }).toEqual({ code: 1001, reason: 'server shutting down' });
     expect(hub.connections()).toBe(0);
   });
 });

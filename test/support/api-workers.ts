@@ -29,7 +29,10 @@ export const requestOnNewConnection = (url: string, headers: Record<string, stri
 const answeredBy = (proc: ServiceProcess, requestId: string) =>
   vi.waitFor(
     () => {
-      const line = proc.output().split('\n').find((l) => l.startsWith('{') && l.includes(`"request_id":"${requestId}"`));
+      const line = proc
+        .output()
+        .split('\n')
+        .find((l) => l.startsWith('{') && l.includes(`"request_id":"${requestId}"`));
       if (!line) throw new Error(`request ${requestId} not in the access log`);
       return (JSON.parse(line) as { pid: number }).pid;
     },
@@ -64,11 +67,16 @@ export const answerOnNewConnection = (url: string, headers: Record<string, strin
  * (bounded: on a loaded machine one worker may take a long run of connections). Returns the
  * answers, one per request sent.
  */
-export async function answersThroughTwoWorkers(proc: ServiceProcess, url: string, headers: Record<string, string>): Promise<Answer[]> {
+export async function answersThroughTwoWorkers(
+  proc: ServiceProcess,
+  url: string,
+  headers: Record<string, string>,
+): Promise<Answer[]> {
   const pids = new Set<number>();
   const answers: Answer[] = [];
   while (pids.size < 2) {
-    if (answers.length >= 200) throw new Error(`${url}: every one of ${answers.length} connections reached the same worker`);
+    if (answers.length >= 200)
+      throw new Error(`${url}: every one of ${answers.length} connections reached the same worker`);
     const id = `two-workers-${randomUUID()}`;
     answers.push(await answerOnNewConnection(url, { ...headers, 'x-request-id': id }));
     pids.add(await answeredBy(proc, id));
@@ -77,14 +85,21 @@ export async function answersThroughTwoWorkers(proc: ServiceProcess, url: string
 }
 
 /** The statuses of `answersThroughTwoWorkers`. */
-export const requestThroughTwoWorkers = async (proc: ServiceProcess, url: string, headers: Record<string, string>): Promise<number[]> =>
-  (await answersThroughTwoWorkers(proc, url, headers)).map((a) => a.status);
+export const requestThroughTwoWorkers = async (
+  proc: ServiceProcess,
+  url: string,
+  headers: Record<string, string>,
+): Promise<number[]> => (await answersThroughTwoWorkers(proc, url, headers)).map((a) => a.status);
 
 /**
  * The answer of each of the two API workers of `proc` to `url`, by pid: asks on new connections
  * until both have answered (bounded, as answersThroughTwoWorkers).
  */
-export async function answersFromEachWorker(proc: ServiceProcess, url: string, headers: Record<string, string> = {}): Promise<Map<number, Answer>> {
+export async function answersFromEachWorker(
+  proc: ServiceProcess,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<Map<number, Answer>> {
   const answers = new Map<number, Answer>();
   for (let i = 0; answers.size < 2; i++) {
     if (i >= 200) throw new Error(`${url}: every one of ${i} connections reached the same worker`);

@@ -6,12 +6,26 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** A headless chromium with its own `profile` folder, reaching for nothing on its own; `locale` is the browser's language (navigator.language). */
-export async function launchChromium(profile: string, viewport: { width: number; height: number }, locale?: string): Promise<BrowserContext> {
-  if (!existsSync(CHROMIUM)) throw new Error(`chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+export async function launchChromium(
+  profile: string,
+  viewport: { width: number; height: number },
+  locale?: string,
+): Promise<BrowserContext> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
   return chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport,
     ...(locale && { locale }),
   });
@@ -41,9 +55,20 @@ export async function refuseOtherHosts(context: BrowserContext, origin: string, 
 export async function axeViolations(p: Page): Promise<Array<{ id: string; impact: string; where: unknown[] }>> {
   await p.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
   return p.evaluate(async () => {
-    const w = window as unknown as { axe: { run(ctx: Document): Promise<{ passes: unknown[]; violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } };
+    const w = window as unknown as {
+      axe: {
+        run(ctx: Document): Promise<{
+          passes: unknown[];
+          violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }>;
+        }>;
+      };
+    };
     const result = await w.axe.run(document);
     if (result.passes.length === 0) return [{ id: 'axe checked nothing', impact: '', where: [] }];
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, where: v.nodes.slice(0, 3).map((n) => n.target) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      where: v.nodes.slice(0, 3).map((n) => n.target),
+    }));
   });
 }

@@ -9,6 +9,9 @@ import { clickIdParam } from '../../src/tracking/click-links.js';
  * null when it carries none.
  */
 export function clickIdOf(link: URL, location: string): string | null {
-  const param = clickIdParam(operatorSites(operatorById(link.searchParams.get('o')!)!), link.searchParams.get('c') ?? undefined);
+  const param = clickIdParam(
+    operatorSites(operatorById(link.searchParams.get('o')!)!),
+    link.searchParams.get('c') ?? undefined,
+  );
   return param ? new URL(location).searchParams.get(param) : null;
 }

@@ -9,7 +9,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 
-const RECORDED_BOOK = JSON.parse(readFileSync(resolve(import.meta.dirname, '../fixtures/recorded/polymarket-clob-ws-book.json'), 'utf8')) as Record<string, unknown>;
+const RECORDED_BOOK = JSON.parse(
+  readFileSync(resolve(import.meta.dirname, '../fixtures/recorded/polymarket-clob-ws-book.json'), 'utf8'),
+) as Record<string, unknown>;
 export const RECORDED_PRICE_CHANGE = JSON.parse(
   readFileSync(resolve(import.meta.dirname, '../fixtures/documented/polymarket-clob-ws-price-change.json'), 'utf8'),
 ) as Record<string, unknown>;
@@ -75,7 +77,8 @@ export async function startClobReplay(): Promise<ClobReplay> {
       const sub = JSON.parse(text) as { assets_ids?: string[]; type?: string };
       if (sub.type !== 'market' || !Array.isArray(sub.assets_ids)) return;
       replay.subscriptions.push(sub.assets_ids);
-      const stamp = (b: Record<string, unknown>) => (replay.stampBooks ? { ...b, timestamp: String(replay.clock()) } : b);
+      const stamp = (b: Record<string, unknown>) =>
+        replay.stampBooks ? { ...b, timestamp: String(replay.clock()) } : b;
       const books = sub.assets_ids.flatMap((id) => {
         const b = replay.books.get(id);
         return b ? [stamp(b)] : [];

@@ -34,7 +34,9 @@ function load(): Contract {
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats.default(ajv);
   // The component schemas as one schema's $defs, so their $refs resolve inside ajv.
-  const defs = JSON.parse(JSON.stringify(doc.components.schemas).replaceAll('#/components/schemas/', 'contract#/$defs/'));
+  const defs = JSON.parse(
+    JSON.stringify(doc.components.schemas).replaceAll('#/components/schemas/', 'contract#/$defs/'),
+  );
   ajv.addSchema({ $id: 'contract', $defs: defs });
   const routes = Object.entries(doc.paths as Obj).map(([path, item]) => ({
     pattern: new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`),
@@ -66,14 +68,23 @@ function deref(doc: Obj, node: Obj): Obj {
  * What is wrong with an answer of the API to `method url` (undefined when it matches the document).
  * `body` is the answer's text.
  */
-export function contractViolation(method: string, url: string, status: number, contentType: string | null, body: string, headers?: Headers): string | undefined {
+export function contractViolation(
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | null,
+  body: string,
+  headers?: Headers,
+): string | undefined {
   const c = load();
   const where = `${method} ${url} → ${status}`;
   if (method === 'OPTIONS') return undefined; // CORS preflight: no operation, no body
   let path = new URL(url).pathname;
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   const type = (contentType ?? '').split(';')[0]!.trim();
-  const op = c.routes.find((r) => r.pattern.test(path))?.item[method === 'HEAD' ? 'get' : method.toLowerCase()] as Obj | undefined;
+  const op = c.routes.find((r) => r.pattern.test(path))?.item[method === 'HEAD' ? 'get' : method.toLowerCase()] as
+    | Obj
+    | undefined;
   let schema: Obj | undefined;
   if (op) {
     const response = op.responses[String(status)] as Obj | undefined;
@@ -81,7 +92,8 @@ export function contractViolation(method: string, url: string, status: number, c
     const wrongHeader = headers && headerViolation(c, deref(c.doc, response), headers);
     if (wrongHeader) return `${where}: ${wrongHeader}`;
     const content = deref(c.doc, response).content as Obj | undefined;
-    if (!content) return body === '' || method === 'HEAD' ? undefined : `${where}: a body where the document gives none`;
+    if (!content)
+      return body === '' || method === 'HEAD' ? undefined : `${where}: a body where the document gives none`;
     schema = content[type]?.schema;
     if (!schema) return `${where}: content type "${type}" not documented (${Object.keys(content).join(', ')})`;
   } else if (type === 'application/problem+json') {
@@ -112,7 +124,8 @@ function headerViolation(c: Contract, response: Obj, headers: Headers): string |
       continue;
     }
     const validate = validator(c, h.schema as Obj);
-    if (!validate(value)) return `header ${name}: "${value}" does not match the document: ${c.ajv.errorsText(validate.errors)}`;
+    if (!validate(value))
+      return `header ${name}: "${value}" does not match the document: ${c.ajv.errorsText(validate.errors)}`;
   }
   return undefined;
 }
@@ -121,7 +134,9 @@ function headerViolation(c: Contract, response: Obj, headers: Headers): string |
 export function frameViolation(frame: unknown): string | undefined {
   const c = load();
   const validate = validator(c, { $ref: '#/components/schemas/WsServerFrame' });
-  return validate(frame) ? undefined : `WebSocket frame does not match WsServerFrame: ${c.ajv.errorsText(validate.errors)}`;
+  return validate(frame)
+    ? undefined
+    : `WebSocket frame does not match WsServerFrame: ${c.ajv.errorsText(validate.errors)}`;
 }
 
 /**
@@ -129,10 +144,16 @@ export function frameViolation(frame: unknown): string | undefined {
  * authenticated route says what is left of the allowance, with the limit's policy.
  */
 export function usageViolation(method: string, url: string, status: number, headers: Headers): string | undefined {
-  if (method === 'OPTIONS' || (status !== 200 && status !== 304) || !new URL(url).pathname.startsWith('/advertiser/v1/')) return undefined;
+  if (
+    method === 'OPTIONS' ||
+    (status !== 200 && status !== 304) ||
+    !new URL(url).pathname.startsWith('/advertiser/v1/')
+  )
+    return undefined;
   const policy = headers.get('ratelimit-policy');
   const left = headers.get('ratelimit');
-  if (!policy || !/^"advertiser";q=\d+;w=\d+$/.test(policy)) return `${method} ${url} → ${status}: RateLimit-Policy is ${policy}`;
+  if (!policy || !/^"advertiser";q=\d+;w=\d+$/.test(policy))
+    return `${method} ${url} → ${status}: RateLimit-Policy is ${policy}`;
   if (!left || !/^"advertiser";r=\d+;t=\d+$/.test(left)) return `${method} ${url} → ${status}: RateLimit is ${left}`;
   return undefined;
 }
@@ -150,7 +171,14 @@ export function installContractCheck(): void {
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const url = input instanceof Request ? input.url : String(input);
     const problem =
-      contractViolation(method, url, res.status, res.headers.get('content-type'), await res.clone().text(), res.headers) ?? usageViolation(method, url, res.status, res.headers);
+      contractViolation(
+        method,
+        url,
+        res.status,
+        res.headers.get('content-type'),
+        await res.clone().text(),
+        res.headers,
+      ) ?? usageViolation(method, url, res.status, res.headers);
     if (problem) throw new Error(`contract violation: ${problem}`);
     return res;
   };

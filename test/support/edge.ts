@@ -33,7 +33,11 @@ export async function startEdge(originPort: number): Promise<Edge> {
   // Started as root (a CI container), nginx would run its workers as nobody, who cannot write the
   // private folder: they run as this process's user.
   const user = process.getuid?.() === 0 ? ` user ${userInfo().username};` : '';
-  const child = spawn(NGINX, ['-p', `${dir}/`, '-c', join(dir, 'nginx.conf'), '-e', 'stderr', '-g', `daemon off;${user}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    NGINX,
+    ['-p', `${dir}/`, '-c', join(dir, 'nginx.conf'), '-e', 'stderr', '-g', `daemon off;${user}`],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let errors = '';
   child.stderr?.on('data', (d: Buffer) => (errors += d.toString()));
   const base = `http://127.0.0.1:${port}`;
@@ -54,14 +58,23 @@ export async function startEdge(originPort: number): Promise<Edge> {
 export async function originRequests(adminBase: string): Promise<Map<string, number>> {
   const text = await (await fetch(`${adminBase}/metrics`)).text();
   const counts = new Map<string, number>();
-  for (const m of text.matchAll(/^predictwire_http_requests_total\{route="([^"]+)",status="\d+"\} (\d+)$/gm)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + Number(m[2]));
+  for (const m of text.matchAll(/^predictwire_http_requests_total\{route="([^"]+)",status="\d+"\} (\d+)$/gm))
+    counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + Number(m[2]));
   return counts;
 }
 
 /** Ten jurisdictions as Cloudflare names them: country, and region where licensing is regional. */
 export const EDGE_JURISDICTIONS: Array<[string, string | undefined]> = [
-  ['US', 'NJ'], ['US', 'NY'], ['US', 'TX'], ['CA', 'ON'], ['GB', undefined],
-  ['DE', undefined], ['FR', undefined], ['BR', undefined], ['JP', undefined], ['AU', undefined],
+  ['US', 'NJ'],
+  ['US', 'NY'],
+  ['US', 'TX'],
+  ['CA', 'ON'],
+  ['GB', undefined],
+  ['DE', undefined],
+  ['FR', undefined],
+  ['BR', undefined],
+  ['JP', undefined],
+  ['AU', undefined],
 ];
 
 /** Cloudflare's geo headers for a jurisdiction, as the CDN adds them. */

@@ -14,7 +14,14 @@ export function oneEvent(price: number, volume24hUsd = 100): EventsData {
         question: 'Fed decision?',
         category: 'economics',
         closesAt: '2026-12-16T19:00:00.000Z',
-        outcomes: [{ name: 'Cut', quotes: [{ operatorId: 'kalshi', yesPrice: price, volume24hUsd, marketUrl: 'https://kalshi.com/markets/kxfed' }] }],
+        outcomes: [
+          {
+            name: 'Cut',
+            quotes: [
+              { operatorId: 'kalshi', yesPrice: price, volume24hUsd, marketUrl: 'https://kalshi.com/markets/kxfed' },
+            ],
+          },
+        ],
       },
     ],
   };
@@ -35,7 +42,14 @@ export function oneMatchup(homeMoneyline: number, awayMoneyline?: number): Leagu
         scheduledTime: '2026-11-23T00:30:00.000Z',
         homeCode: 'BOS',
         awayCode: 'NYK',
-        books: [{ operatorId: 'draftkings', lastUpdate: '2026-11-22T13:59:00.000Z', homeMoneyline, ...(awayMoneyline === undefined ? {} : { awayMoneyline }) }],
+        books: [
+          {
+            operatorId: 'draftkings',
+            lastUpdate: '2026-11-22T13:59:00.000Z',
+            homeMoneyline,
+            ...(awayMoneyline === undefined ? {} : { awayMoneyline }),
+          },
+        ],
       },
     ],
   };

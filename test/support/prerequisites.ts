@@ -28,7 +28,9 @@ const missing = [
   ...(existsSync(prometheus) && onPath('promtool') ? [] : ['prometheus']),
 ];
 if (missing.length > 0) {
-  const paths = missing.some((m) => ['chromium', 'nginx', 'prometheus'].includes(m)) ? ' (or set CHROMIUM_PATH / NGINX_PATH / PROMETHEUS_PATH)' : '';
+  const paths = missing.some((m) => ['chromium', 'nginx', 'prometheus'].includes(m))
+    ? ' (or set CHROMIUM_PATH / NGINX_PATH / PROMETHEUS_PATH)'
+    : '';
   console.error(`npm test needs ${missing.join(', ')}: sudo apt-get install ${missing.join(' ')}${paths}`);
   process.exit(1);
 }

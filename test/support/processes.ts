@@ -8,7 +8,10 @@ export const root = resolve(import.meta.dirname, '../..');
 export const portOpen = (port: number) =>
   new Promise<boolean>((done) => {
     const s = connect(port, '127.0.0.1');
-    s.once('connect', () => (s.destroy(), done(true)));
+    s.once('connect', () => {
+      s.destroy();
+      done(true);
+    });
     s.once('error', () => done(false));
   });
 
@@ -39,7 +42,11 @@ export function descendants(pid: number): number[] {
     .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
   const out: number[] = [];
   const walk = (p: number) => {
-    for (const [child, parent] of rows) if (parent === p) (out.push(child), walk(child));
+    for (const [child, parent] of rows)
+      if (parent === p) {
+        out.push(child);
+        walk(child);
+      }
   };
   walk(pid);
   return out;
@@ -47,7 +54,9 @@ export function descendants(pid: number): number[] {
 
 /** The direct child of `pid` whose command line contains `needle`. */
 export function childRunning(pid: number, needle: string): number | undefined {
-  const rows = execFileSync('ps', ['-o', 'pid=,cmd=', '--ppid', String(pid)], { encoding: 'utf8' }).trim().split('\n');
+  const rows = execFileSync('ps', ['-o', 'pid=,cmd=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
   const row = rows.find((r) => r.includes(needle));
   return row ? Number(row.trim().split(/\s+/)[0]) : undefined;
 }
@@ -64,7 +73,11 @@ export interface Spawned {
  */
 export function spawnTsx(entry: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
   const clock = env.PW_TEST_CLOCK_FILE ? ['--import', resolve(root, 'test/support/test-clock.ts')] : [];
-  const child = spawn(process.execPath, ['--import', 'tsx', ...clock, resolve(root, entry), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', ...clock, resolve(root, entry), ...args], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -73,7 +86,11 @@ export function spawnTsx(entry: string, args: string[], env: NodeJS.ProcessEnv):
 }
 
 /** Resolves once `ready()` is true; throws with `context()` after `timeoutMs` (usable outside a test). */
-export async function waitUntil(ready: () => boolean | Promise<boolean>, timeoutMs: number, context: () => string): Promise<void> {
+export async function waitUntil(
+  ready: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  context: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await ready())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms:\n${context()}`);

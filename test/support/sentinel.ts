@@ -65,7 +65,11 @@ function sentinelAvailable(): boolean {
 async function waitPing(port: number, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const client = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+    const client = new Redis(port, '127.0.0.1', {
+      lazyConnect: true,
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+    });
     client.on('error', () => {}); // a refused connection is the expected answer while it starts
     try {
       await client.connect();
@@ -82,7 +86,8 @@ async function waitPing(port: number, timeoutMs = 10_000): Promise<void> {
 
 /** Starts the primary, the replica (synced) and three sentinels that all see both. */
 export async function startSentinelCluster(): Promise<SentinelCluster> {
-  if (!sentinelAvailable()) throw new Error('redis-server and redis-sentinel are needed (Debian: apt-get install redis-server redis-sentinel)');
+  if (!sentinelAvailable())
+    throw new Error('redis-server and redis-sentinel are needed (Debian: apt-get install redis-server redis-sentinel)');
   const dir = mkdtempSync(join(tmpdir(), 'pw-sentinel-'));
   const children: ChildProcess[] = [];
   const common = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--loglevel', 'warning', '--dir', dir];
@@ -120,7 +125,12 @@ export async function startSentinelCluster(): Promise<SentinelCluster> {
         `port ${port}`,
         'bind 127.0.0.1',
         `dir ${dir}`,
-        ...sentinelDirectives({ master: MASTER_NAME, host: '127.0.0.1', port: primaryPort, downAfterMs: DOWN_AFTER_MS }),
+        ...sentinelDirectives({
+          master: MASTER_NAME,
+          host: '127.0.0.1',
+          port: primaryPort,
+          downAfterMs: DOWN_AFTER_MS,
+        }),
         '',
       ].join('\n'),
     );

@@ -68,7 +68,12 @@ export async function scrape(port: number | string, series: string): Promise<num
 }
 
 /** Polls `url` until `accept(status)` or the timeout; throws with the process output on failure. */
-export async function waitFor(url: string, accept: (status: number) => boolean, proc: ServiceProcess, timeoutMs = 30_000): Promise<void> {
+export async function waitFor(
+  url: string,
+  accept: (status: number) => boolean,
+  proc: ServiceProcess,
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {
@@ -133,7 +138,11 @@ export interface ServicePair {
  * Starts a worker and an API process on `redis` (with `extra` settings) before the file's tests,
  * once the API is ready; `prepare` runs before waiting (keys to create); both stop after.
  */
-export function useService(redis: { url: string }, extra: Record<string, string> = {}, prepare?: () => Promise<void>): ServicePair {
+export function useService(
+  redis: { url: string },
+  extra: Record<string, string> = {},
+  prepare?: () => Promise<void>,
+): ServicePair {
   const pair = {} as ServicePair;
   beforeAll(async () => {
     const env = testEnv(redis.url, extra);

@@ -32,8 +32,14 @@ export function testClock(offsetMs = 0): TestClock {
   return {
     now: () => Date.now() + offset,
     env: { [ENV]: file },
-    advance: (ms) => ((offset += ms), write()),
-    set: (ms) => ((offset = ms - Date.now()), write()),
+    advance: (ms) => {
+      offset += ms;
+      write();
+    },
+    set: (ms) => {
+      offset = ms - Date.now();
+      write();
+    },
   };
 }
 

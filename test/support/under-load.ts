@@ -12,8 +12,12 @@ const root = resolve(import.meta.dirname, '../..');
 const runs = Number(process.argv[2] ?? 3);
 const busy = Number(process.argv[3] ?? availableParallelism());
 
-const spinners = Array.from({ length: busy }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
-const stopSpinners = () => spinners.forEach((s) => s.kill('SIGKILL'));
+const spinners = Array.from({ length: busy }, () =>
+  spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+);
+const stopSpinners = () => {
+  for (const s of spinners) s.kill('SIGKILL');
+};
 process.on('exit', stopSpinners);
 process.on('SIGINT', () => process.exit(130));
 

@@ -29,12 +29,21 @@ export function recorded() {
   return {
     kalshiEvents,
     kalshiMarkets,
-    gammaEvents: [...(json('polymarket-gamma-events-2026.json') as Obj[]), ...(json('polymarket-gamma-events.json') as Obj[])],
-    clobBook: json('polymarket-clob-ws-book.json') as { asset_id: string; bids: { price: string }[]; asks: { price: string }[] },
+    gammaEvents: [
+      ...(json('polymarket-gamma-events-2026.json') as Obj[]),
+      ...(json('polymarket-gamma-events.json') as Obj[]),
+    ],
+    clobBook: json('polymarket-clob-ws-book.json') as {
+      asset_id: string;
+      bids: { price: string }[];
+      asks: { price: string }[];
+    },
     nbaOdds: json('odds-api-nba-odds.json') as Obj[],
     ecbXml: readFileSync(resolve(dir, 'ecb-eurofxref-daily.xml'), 'utf8'),
     pricesHistory: documented('polymarket-clob-prices-history.json') as { history: Array<{ t: number; p: number }> },
-    kalshiCandles: documented('kalshi-market-candlesticks.json') as { candlesticks: Array<{ end_period_ts: number } & Obj> },
+    kalshiCandles: documented('kalshi-market-candlesticks.json') as {
+      candlesticks: Array<{ end_period_ts: number } & Obj>;
+    },
   };
 }
 
@@ -85,12 +94,17 @@ export interface ReplayServer {
 /** The recorded books' stamps (captured 2022-12-27) and the newest of them, when the capture was made. */
 const RECORDED_STAMP = /^2022-12-27T/;
 const RECORDED_NEWEST = Math.max(
-  ...(json('odds-api-nba-odds.json') as Obj[]).flatMap((e) => (e.bookmakers as Obj[]).map((b) => Date.parse(String(b.last_update)))),
+  ...(json('odds-api-nba-odds.json') as Obj[]).flatMap((e) =>
+    (e.bookmakers as Obj[]).map((b) => Date.parse(String(b.last_update))),
+  ),
 );
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': typeof body === 'string' ? 'application/xml' : 'application/json', ...headers });
+  res.writeHead(status, {
+    'content-type': typeof body === 'string' ? 'application/xml' : 'application/json',
+    ...headers,
+  });
   res.end(text);
 }
 
@@ -122,7 +136,9 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     const q = url.searchParams;
     state.requests.push(`${path}${url.search}`);
     res.setHeader('date', new Date(state.clock()).toUTCString());
-    const fault = faults.find((f) => (f.untilMs !== undefined ? Date.now() < f.untilMs : f.left > 0) && path.startsWith(f.prefix));
+    const fault = faults.find(
+      (f) => (f.untilMs !== undefined ? Date.now() < f.untilMs : f.left > 0) && path.startsWith(f.prefix),
+    );
     if (fault) {
       fault.left--;
       if (fault.status === 0) return;
@@ -159,7 +175,10 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
       const limit = Number(q.get('limit') ?? 20);
       const size = Math.min(limit, state.gammaPageSize);
       const next = start + size < d.gammaEvents.length ? String(start + size) : undefined;
-      return send(res, 200, { events: d.gammaEvents.slice(start, start + size), ...(next ? { next_cursor: next } : {}) });
+      return send(res, 200, {
+        events: d.gammaEvents.slice(start, start + size),
+        ...(next ? { next_cursor: next } : {}),
+      });
     }
     if (path === '/gamma/events') {
       const offset = Number(q.get('offset') ?? 0);
@@ -167,7 +186,8 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
       return send(res, 200, d.gammaEvents.slice(offset, offset + limit));
     }
     if (path === '/clob/price') {
-      if (q.get('token_id') !== d.clobBook.asset_id) return send(res, 404, { error: 'No orderbook exists for the requested token id' });
+      if (q.get('token_id') !== d.clobBook.asset_id)
+        return send(res, 404, { error: 'No orderbook exists for the requested token id' });
       const prices = (q.get('side') === 'SELL' ? d.clobBook.asks : d.clobBook.bids).map((l) => Number(l.price));
       const best = q.get('side') === 'SELL' ? Math.min(...prices) : Math.max(...prices);
       return send(res, 200, { price: String(best) });
@@ -180,18 +200,37 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
     const candles = /^\/kalshi\/series\/([^/]+)\/markets\/([^/]+)\/candlesticks$/.exec(path);
     if (candles) {
       const [from, to] = [Number(q.get('start_ts') ?? 0), Number(q.get('end_ts') ?? Infinity)];
-      return send(res, 200, { ticker: candles[2], candlesticks: d.kalshiCandles.candlesticks.filter((c) => c.end_period_ts >= from && c.end_period_ts <= to) });
+      return send(res, 200, {
+        ticker: candles[2],
+        candlesticks: d.kalshiCandles.candlesticks.filter((c) => c.end_period_ts >= from && c.end_period_ts <= to),
+      });
     }
     if (path === '/data/oi') {
       // No recorded /oi response exists: tests set the values; the row shape is the documented one.
       const ids = (q.get('market') ?? '').split(',').filter(Boolean);
-      return send(res, 200, ids.flatMap((id) => (state.openInterest[id] !== undefined ? [{ market: id, value: state.openInterest[id] }] : [])));
+      return send(
+        res,
+        200,
+        ids.flatMap((id) =>
+          state.openInterest[id] !== undefined ? [{ market: id, value: state.openInterest[id] }] : [],
+        ),
+      );
     }
     const odds = /^\/odds\/v4\/sports\/([a-z_]+)\/odds$/.exec(path);
     if (odds) {
-      if (state.oddsRemaining <= 0) return send(res, 429, { message: 'quota exhausted' }, { 'x-requests-remaining': '0', 'x-requests-used': '500' });
+      if (state.oddsRemaining <= 0)
+        return send(
+          res,
+          429,
+          { message: 'quota exhausted' },
+          { 'x-requests-remaining': '0', 'x-requests-used': '500' },
+        );
       state.oddsRemaining -= 1;
-      const headers = { 'x-requests-remaining': String(state.oddsRemaining), 'x-requests-used': String(500 - state.oddsRemaining), 'x-requests-last': '3' };
+      const headers = {
+        'x-requests-remaining': String(state.oddsRemaining),
+        'x-requests-used': String(500 - state.oddsRemaining),
+        'x-requests-last': '3',
+      };
       if (odds[1] !== 'basketball_nba') return send(res, 200, [], headers);
       // Recorded in 2022: moved forward in time, offsets between games kept, prices untouched. The
       // books' `last_update` stamps move so that the newest is the upstream's now, as at capture
@@ -199,16 +238,29 @@ export async function startReplayServer(port = 0): Promise<ReplayServer> {
       const first = Math.min(...d.nbaOdds.map((e) => Date.parse(String(e.commence_time))));
       const shifted = d.nbaOdds.map((e) => ({
         ...e,
-        commence_time: new Date(Date.parse(String(e.commence_time)) - first + state.oddsStartAt).toISOString().replace('.000Z', 'Z'),
-        bookmakers: Array.isArray(e.bookmakers) ? (e.bookmakers as Obj[]).map((b) => (RECORDED_STAMP.test(String(b.last_update)) ? { ...b, last_update: iso(Date.parse(String(b.last_update)) - RECORDED_NEWEST + state.clock()) } : b)) : e.bookmakers,
+        commence_time: new Date(Date.parse(String(e.commence_time)) - first + state.oddsStartAt)
+          .toISOString()
+          .replace('.000Z', 'Z'),
+        bookmakers: Array.isArray(e.bookmakers)
+          ? (e.bookmakers as Obj[]).map((b) =>
+              RECORDED_STAMP.test(String(b.last_update))
+                ? { ...b, last_update: iso(Date.parse(String(b.last_update)) - RECORDED_NEWEST + state.clock()) }
+                : b,
+            )
+          : e.bookmakers,
       }));
       return send(res, 200, shifted, headers);
     }
     const scores = /^\/odds\/v4\/sports\/([a-z_]+)\/scores$/.exec(path);
-    if (scores) return send(res, 200, state.scores[scores[1] as string] ?? [], { 'x-requests-remaining': String(state.oddsRemaining) });
+    if (scores)
+      return send(res, 200, state.scores[scores[1] as string] ?? [], {
+        'x-requests-remaining': String(state.oddsRemaining),
+      });
     if (path === '/ecb/eurofxref-daily.xml') {
       // Recorded in 2025: served as today's fixing when asked (a real worker refuses a stale one).
-      const xml = state.ecbToday ? d.ecbXml.replace(/time='\d{4}-\d{2}-\d{2}'/, `time='${new Date(state.clock()).toISOString().slice(0, 10)}'`) : d.ecbXml;
+      const xml = state.ecbToday
+        ? d.ecbXml.replace(/time='\d{4}-\d{2}-\d{2}'/, `time='${new Date(state.clock()).toISOString().slice(0, 10)}'`)
+        : d.ecbXml;
       return send(res, 200, xml);
     }
     return send(res, 404, { error: `no replay for ${path}` });
@@ -262,7 +314,15 @@ export function upDownEvent(w: UpDownWindow): Obj {
     ticker: slug,
     endDate,
     eventMetadata: w.priceToBeat === undefined ? null : { priceToBeat: w.priceToBeat },
-    markets: [{ ...market, slug, endDate, eventStartTime: iso(w.windowStartMs), clobTokenIds: JSON.stringify([w.upToken, w.downToken]) }],
+    markets: [
+      {
+        ...market,
+        slug,
+        endDate,
+        eventStartTime: iso(w.windowStartMs),
+        clobTokenIds: JSON.stringify([w.upToken, w.downToken]),
+      },
+    ],
   };
 }
 
@@ -280,7 +340,15 @@ export interface Kalshi15mWindow {
 /** Kalshi's ticker date part: the close time in US Eastern, e.g. 25NOV220915. */
 function easternStamp(ms: number): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', year: '2-digit', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/New_York',
+      year: '2-digit',
+      month: 'short',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
       .formatToParts(new Date(ms))
       .map((p) => [p.type, p.value]),
   );

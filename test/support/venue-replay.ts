@@ -4,7 +4,15 @@
  * list one window on a venue together with its books.
  */
 import { bookMessage, startClobReplay, type ClobReplay, type Level } from './clob-ws-replay.js';
-import { kalshi15mMarket, replayEnv, startReplayServer, upDownEvent, type Kalshi15mWindow, type ReplayServer, type UpDownWindow } from './upstream-replay.js';
+import {
+  kalshi15mMarket,
+  replayEnv,
+  startReplayServer,
+  upDownEvent,
+  type Kalshi15mWindow,
+  type ReplayServer,
+  type UpDownWindow,
+} from './upstream-replay.js';
 
 export interface VenueReplay {
   http: ReplayServer;
@@ -40,7 +48,11 @@ export interface BookLevels {
  * Lists a Polymarket up/down window on Gamma and serves its tokens' books on the channel; a side
  * given as `null` gets no book at all, `'recorded'` the recorded book.
  */
-export function listUpDown(r: VenueReplay, w: UpDownWindow, books: { up: BookLevels | 'recorded' | null; down: BookLevels | 'recorded' | null }): void {
+export function listUpDown(
+  r: VenueReplay,
+  w: UpDownWindow,
+  books: { up: BookLevels | 'recorded' | null; down: BookLevels | 'recorded' | null },
+): void {
   r.http.data.gammaEvents.push(upDownEvent(w));
   for (const [token, levels] of [
     [w.upToken, books.up],

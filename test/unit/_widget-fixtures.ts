@@ -11,7 +11,14 @@ export const CLICK_SECRET = 'test-click-secret-0123456789-abcdefghij';
 const copy = { en: { promoText: 'Get started', ctaLabel: 'Join', terms: '21+. New customers only. T&Cs apply.' } };
 /** A US offer with `promoCode`, as the catalog writes one. */
 const usOffer = (promoCode?: string) => [
-  { jurisdictions: ['US'], promoCode, copy, termsUrl: 'https://example.com/terms', source: 'test fixture offer', asOf: '2026-11-22' },
+  {
+    jurisdictions: ['US'],
+    promoCode,
+    copy,
+    termsUrl: 'https://example.com/terms',
+    source: 'test fixture offer',
+    asOf: '2026-11-22',
+  },
 ];
 
 export const OPERATORS: Operator[] = [
@@ -75,7 +82,8 @@ export function makeContext(overrides: Partial<WidgetContext> = {}): WidgetConte
     operatorOn: (id) => byId.get(id),
     offerFor: (id) => byId.get(id)?.offers.find((o) => o.jurisdictions.includes('US')),
     clickUrl: (target) => clickUrl(CLICK_BASE, CLICK_SECRET, target),
-    impressionUrl: (widget, operatorIds) => impressionUrl(CLICK_BASE, CLICK_SECRET, { widget, operatorIds, expiresAt: 1_900_000_000 }),
+    impressionUrl: (widget, operatorIds) =>
+      impressionUrl(CLICK_BASE, CLICK_SECRET, { widget, operatorIds, expiresAt: 1_900_000_000 }),
     linkExpiresAt: 1_900_000_000,
     impressionId: 'imp-0001',
     advertiserId: 'acme-media',

@@ -57,7 +57,10 @@ describe('buildEventList', () => {
         { name: 'OnlyB', quotes: [q('polymarket', 0.5, 1, 'b')] },
       ],
     };
-    const onlyA: MarketEvent = { ...event('only-a', open), outcomes: [{ name: 'Yes', quotes: [q('kalshi', 0.5, 1, 'y')] }] };
+    const onlyA: MarketEvent = {
+      ...event('only-a', open),
+      outcomes: [{ name: 'Yes', quotes: [q('kalshi', 0.5, 1, 'y')] }],
+    };
     const events = [event('shared', open), split, onlyA];
     const listed = buildEventList(events, now, PAIR).data.events;
     expect(listed).toEqual(['shared']);
@@ -85,7 +88,11 @@ describe('buildSpecificEvent', () => {
       // combined 100 + 5,000 = 5,100; B is listed first and a third operator is present
       {
         name: 'Gamma',
-        quotes: [q('polymarket', 0.3, 5_000, 'gamma'), q('draftkings', 0.2, 7, 'gamma'), q('kalshi', 0.1, 100, 'gamma')],
+        quotes: [
+          q('polymarket', 0.3, 5_000, 'gamma'),
+          q('draftkings', 0.2, 7, 'gamma'),
+          q('kalshi', 0.1, 100, 'gamma'),
+        ],
       },
       // combined 3,000 + 0 = 3,000
       { name: 'Delta', quotes: [q('kalshi', 0.29, 3_000, 'delta'), q('polymarket', 0.58, 0, 'delta')] },
@@ -168,8 +175,11 @@ describe('buildSpecificEvent', () => {
     expect(payload.data.outcomes.map((o) => o.spreadCents)).toEqual([0, 4.15]);
   });
 
-  it('compares after-fee prices: equal asks differ once each venue\'s fee is added', () => {
-    const e: MarketEvent = { ...EVENT, outcomes: [{ name: 'Same', quotes: [q('kalshi', 0.43, 1, 's'), q('polymarket', 0.43, 1, 's')] }] };
+  it("compares after-fee prices: equal asks differ once each venue's fee is added", () => {
+    const e: MarketEvent = {
+      ...EVENT,
+      outcomes: [{ name: 'Same', quotes: [q('kalshi', 0.43, 1, 's'), q('polymarket', 0.43, 1, 's')] }],
+    };
     const [o] = buildSpecificEvent(e, CHANGED_AT, opts, ctx).data.outcomes;
     // Kalshi 0.4472; Polymarket 0.43 + 0.04 × 0.43 × 0.57 = 0.43 + 0.009804 = 0.439804; 0.7396 cents apart
     expect([o!.operatorAPrice, o!.operatorBPrice, o!.spreadCents]).toEqual([0.4472, 0.439804, 0.7396]);
@@ -200,7 +210,12 @@ describe('buildSpecificEvent', () => {
   });
 
   it('honours configurable operators A and B', () => {
-    const payload = buildSpecificEvent(EVENT, CHANGED_AT, { ...opts, operatorA: 'polymarket', operatorB: 'kalshi' }, ctx);
+    const payload = buildSpecificEvent(
+      EVENT,
+      CHANGED_AT,
+      { ...opts, operatorA: 'polymarket', operatorB: 'kalshi' },
+      ctx,
+    );
     expect(payload.data.operators.operatorA).toEqual({ id: 'polymarket', name: 'Polymarket', allowed_in_geo: false });
     // Beta is listed only by kalshi (now B) and Epsilon only by polymarket (now A): both still left out.
     expect(payload.data.outcomes.map((o) => [o.name, o.operatorAPrice, o.operatorBPrice])).toEqual([

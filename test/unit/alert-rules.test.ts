@@ -26,7 +26,9 @@ interface RuleTests {
   tests: Array<{ alert_rule_test?: Array<{ alertname: string; exp_alerts: unknown[] }> }>;
 }
 
-const alerts = (parse(readFileSync(resolve(root, RULES), 'utf8')) as { groups: Array<{ rules: AlertRule[] }> }).groups.flatMap((g) => g.rules);
+const alerts = (
+  parse(readFileSync(resolve(root, RULES), 'utf8')) as { groups: Array<{ rules: AlertRule[] }> }
+).groups.flatMap((g) => g.rules);
 
 const run = promisify(execFile);
 // promtool takes a second or two; far longer on a machine busy with other work.
@@ -54,17 +56,29 @@ function sections(markdown: string): Map<string, string> {
 }
 
 describe('alert rules', () => {
-  it('are valid rules, loaded by a valid scrape config', async () => {
-    expect(await promtool('check', 'rules', RULES)).toMatch(/SUCCESS: \d+ rules found/);
-    expect(await promtool('check', 'config', 'deploy/prometheus/prometheus.yml')).toMatch(/is valid prometheus config file/);
-  }, PROMTOOL_MS);
+  it(
+    'are valid rules, loaded by a valid scrape config',
+    async () => {
+      expect(await promtool('check', 'rules', RULES)).toMatch(/SUCCESS: \d+ rules found/);
+      expect(await promtool('check', 'config', 'deploy/prometheus/prometheus.yml')).toMatch(
+        /is valid prometheus config file/,
+      );
+    },
+    PROMTOOL_MS,
+  );
 
-  it('pass their promtool unit tests', async () => {
-    expect(await promtool('test', 'rules', TESTS)).toMatch(/SUCCESS/);
-  }, PROMTOOL_MS);
+  it(
+    'pass their promtool unit tests',
+    async () => {
+      expect(await promtool('test', 'rules', TESTS)).toMatch(/SUCCESS/);
+    },
+    PROMTOOL_MS,
+  );
 
   it('each have a unit test where the alert fires and one where it does not', () => {
-    const cases = (parse(readFileSync(resolve(root, TESTS), 'utf8')) as RuleTests).tests.flatMap((t) => t.alert_rule_test ?? []);
+    const cases = (parse(readFileSync(resolve(root, TESTS), 'utf8')) as RuleTests).tests.flatMap(
+      (t) => t.alert_rule_test ?? [],
+    );
     expect(alerts.length).toBeGreaterThan(10);
     const untested = alerts
       .map((a) => a.alert)
@@ -85,7 +99,8 @@ describe('alert rules', () => {
       expect(a.annotations?.runbook_url, a.alert).toBe(`${RUNBOOKS}${a.alert.toLowerCase()}`);
       const section = runbooks.get(a.alert);
       expect(section, `docs/operations.md has no "### ${a.alert}"`).toBeDefined();
-      for (const part of ['**Means:**', '**Look at:**', '**Do:**']) expect(section, `${a.alert}: ${part}`).toContain(part);
+      for (const part of ['**Means:**', '**Look at:**', '**Do:**'])
+        expect(section, `${a.alert}: ${part}`).toContain(part);
     }
   });
 });

@@ -26,20 +26,34 @@ Transfer/sec:     60.00MB
 
 describe('wrk output', () => {
   it('reads req/s, request count, latency percentiles and failures', () => {
-    expect(parseWrk(WRK_OUTPUT)).toEqual({ rps: 52098.12, requests: 104200, p50Ms: 0.85, p99Ms: 2.45, non2xx: 7, socketErrors: 3 });
+    expect(parseWrk(WRK_OUTPUT)).toEqual({
+      rps: 52098.12,
+      requests: 104200,
+      p50Ms: 0.85,
+      p99Ms: 2.45,
+      non2xx: 7,
+      socketErrors: 3,
+    });
   });
 
   it('counts no failures when wrk reports none, and converts every duration unit', () => {
     const clean = WRK_OUTPUT.replace(/ {2}Socket errors.*\n {2}Non-2xx.*\n/, '');
     expect(parseWrk(clean)).toMatchObject({ non2xx: 0, socketErrors: 0 });
-    expect([wrkDurationMs('500.00us'), wrkDurationMs('2.5s'), wrkDurationMs('1.00m'), wrkDurationMs('fast')]).toEqual([0.5, 2500, 60_000, Number.NaN]);
+    expect([wrkDurationMs('500.00us'), wrkDurationMs('2.5s'), wrkDurationMs('1.00m'), wrkDurationMs('fast')]).toEqual([
+      0.5,
+      2500,
+      60_000,
+      Number.NaN,
+    ]);
   });
 });
 
 describe('percentile', () => {
   it('is the nearest rank of the sorted values', () => {
     const xs = Array.from({ length: 100 }, (_, i) => i + 1);
-    expect([percentile(xs, 50), percentile(xs, 99), percentile(xs, 100), percentile([7], 99)]).toEqual([50, 99, 100, 7]);
+    expect([percentile(xs, 50), percentile(xs, 99), percentile(xs, 100), percentile([7], 99)]).toEqual([
+      50, 99, 100, 7,
+    ]);
     expect(percentile([], 50)).toBeNaN();
   });
 });
@@ -69,7 +83,10 @@ describe('matchByPrice', () => {
   });
 
   it('does not match a frame to a tick that came after it', () => {
-    expect(matchByPrice([{ price: '$1.00', atUs: 5_000 }], new Map([['$1.00', [4_000]]]))).toEqual({ latenciesMs: [], unmatched: 1 });
+    expect(matchByPrice([{ price: '$1.00', atUs: 5_000 }], new Map([['$1.00', [4_000]]]))).toEqual({
+      latenciesMs: [],
+      unmatched: 1,
+    });
   });
 
   it('with slack, gives a frame that beat the stamp of its tick latency 0, not an older change of its price', () => {
@@ -82,7 +99,10 @@ describe('matchByPrice', () => {
     expect(matchByPrice(ticks, arrivals)).toEqual({ latenciesMs: [7_998], unmatched: 0 });
     expect(matchByPrice(ticks, arrivals, 20_000)).toEqual({ latenciesMs: [0], unmatched: 0 });
     // A change further ahead than the slack is not this frame's.
-    expect(matchByPrice(ticks, new Map([['$1.00', [8_900_000]]]), 20_000)).toEqual({ latenciesMs: [7_900], unmatched: 0 });
+    expect(matchByPrice(ticks, new Map([['$1.00', [8_900_000]]]), 20_000)).toEqual({
+      latenciesMs: [7_900],
+      unmatched: 0,
+    });
   });
 });
 
@@ -94,7 +114,9 @@ describe('HTTP capture', () => {
   });
 
   it('parses a response only once it is complete, keeping header order and spelling', () => {
-    const raw = Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nETag: "x"\r\nDate: now\r\nuWebSockets: 20\r\nContent-Length: 4\r\n\r\n{"a"');
+    const raw = Buffer.from(
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nETag: "x"\r\nDate: now\r\nuWebSockets: 20\r\nContent-Length: 4\r\n\r\n{"a"',
+    );
     expect(parseHttpResponse(raw.subarray(0, raw.length - 1))).toBeUndefined();
     const res = parseHttpResponse(raw)!;
     expect(res.status).toBe('200 OK');
@@ -109,7 +131,9 @@ describe('HTTP capture', () => {
 
   it('refuses what it cannot replay', () => {
     expect(() => parseHttpResponse(Buffer.from('SPDY 200\r\n\r\n'))).toThrow(/status line/);
-    expect(() => parseHttpResponse(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n'))).toThrow(/chunked/);
+    expect(() => parseHttpResponse(Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n'))).toThrow(
+      /chunked/,
+    );
   });
 
   it('keys a replayed answer by path, query and Accept-Encoding', () => {
@@ -124,7 +148,11 @@ describe('bench options', () => {
   });
 
   it('takes flags over BENCH_* variables, and "live" for both fan-out parts', () => {
-    const o = parseOptions(['--only', 'live,rest', '--seconds', '3'], { BENCH_SECONDS: '9', BENCH_SUBSCRIBERS: '500,2000', BENCH_ROUNDS: '4' });
+    const o = parseOptions(['--only', 'live,rest', '--seconds', '3'], {
+      BENCH_SECONDS: '9',
+      BENCH_SUBSCRIBERS: '500,2000',
+      BENCH_ROUNDS: '4',
+    });
     expect(o).toMatchObject({ parts: ['rest', 'fanout', 'feed'], seconds: 3, rounds: 4, subscribers: [500, 2000] });
   });
 
@@ -139,7 +167,17 @@ describe('bench options', () => {
 describe('table', () => {
   it('renders rows and bytes on the wire as markdown, escaping pipes', () => {
     const md = renderMarkdown(
-      [{ area: 'REST', case: 'a|b', baseline: '10 req/s', predictwire: '9 req/s', ratio: '0.90', target: '≥ 0.85', result: 'pass' }],
+      [
+        {
+          area: 'REST',
+          case: 'a|b',
+          baseline: '10 req/s',
+          predictwire: '9 req/s',
+          ratio: '0.90',
+          target: '≥ 0.85',
+          result: 'pass',
+        },
+      ],
       [{ endpoint: 'broad US', identity: 4057, gzip: 1200, br: 1000, browserGets: 'br' }],
     );
     expect(md.split('\n')).toEqual([

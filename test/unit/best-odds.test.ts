@@ -150,18 +150,27 @@ describe('sportsbookLeaders', () => {
     expect([...leaders.home_moneyline]).toEqual(['beta']);
   });
 
-  it('compares an exchange\'s exact after-fee price, not the integer odds it is shown as', () => {
+  it("compares an exchange's exact after-fee price, not the integer odds it is shown as", () => {
     // An 18¢ Kalshi ask after its fee is 0.1904 a contract: +425.21, shown "+425" like bet365's +425.
     // A 25¢ ask is 0.2632: +279.94, shown "+280", and worse than bet365's +280.
-    const kalshi = { awayMoneyline: probabilityToAmerican(afterFeePrice('kalshi', 'sports', 0.18)), drawMoneyline: probabilityToAmerican(afterFeePrice('kalshi', 'sports', 0.25)) };
+    const kalshi = {
+      awayMoneyline: probabilityToAmerican(afterFeePrice('kalshi', 'sports', 0.18)),
+      drawMoneyline: probabilityToAmerican(afterFeePrice('kalshi', 'sports', 0.25)),
+    };
     expect([formatAmerican(kalshi.awayMoneyline), formatAmerican(kalshi.drawMoneyline)]).toEqual(['+425', '+280']);
-    const leaders = sportsbookLeaders([book('kalshi', kalshi), book('bet365', { awayMoneyline: 425, drawMoneyline: 280 })]);
+    const leaders = sportsbookLeaders([
+      book('kalshi', kalshi),
+      book('bet365', { awayMoneyline: 425, drawMoneyline: 280 }),
+    ]);
     expect([...leaders.away_moneyline]).toEqual(['kalshi']);
     expect([...leaders.draw_moneyline]).toEqual(['bet365']);
   });
 
   it('judged on the figures displayed: every book showing the best figure is flagged, in each format', () => {
-    const kalshi = { awayMoneyline: probabilityToAmerican(afterFeePrice('kalshi', 'sports', 0.18)), drawMoneyline: probabilityToAmerican(afterFeePrice('kalshi', 'sports', 0.25)) };
+    const kalshi = {
+      awayMoneyline: probabilityToAmerican(afterFeePrice('kalshi', 'sports', 0.18)),
+      drawMoneyline: probabilityToAmerican(afterFeePrice('kalshi', 'sports', 0.25)),
+    };
     const books = [book('kalshi', kalshi), book('bet365', { awayMoneyline: 425, drawMoneyline: 280 })];
     for (const format of ['american', 'decimal', 'fractional'] as const) {
       const leaders = sportsbookLeaders(books, format);
@@ -169,12 +178,25 @@ describe('sportsbookLeaders', () => {
       expect([...leaders.draw_moneyline].sort(), format).toEqual(['bet365', 'kalshi']);
     }
     // Three books at +105, one of them an exchange at +105.3 after its fee: three badges, as the visitor sees three +105.
-    const three = [book('a', { homeMoneyline: 105 }), book('b', { homeMoneyline: 105.3 }), book('c', { homeMoneyline: 105 }), book('d', { homeMoneyline: 104 })];
+    const three = [
+      book('a', { homeMoneyline: 105 }),
+      book('b', { homeMoneyline: 105.3 }),
+      book('c', { homeMoneyline: 105 }),
+      book('d', { homeMoneyline: 104 }),
+    ];
     expect([...sportsbookLeaders(three, 'american').home_moneyline].sort()).toEqual(['a', 'b', 'c']);
     // A better figure still wins alone: decimal 2.06 against 2.05.
-    expect([...sportsbookLeaders([...three, book('e', { homeMoneyline: 106 })], 'decimal').home_moneyline]).toEqual(['e']);
+    expect([...sportsbookLeaders([...three, book('e', { homeMoneyline: 106 })], 'decimal').home_moneyline]).toEqual([
+      'e',
+    ]);
     // Points are compared as shown too: float noise in a point is no better line.
-    const points = sportsbookLeaders([book('a', { homeSpread: { point: 3.5, price: -110 } }), book('b', { homeSpread: { point: 3.5000000001, price: -110 } })], 'american');
+    const points = sportsbookLeaders(
+      [
+        book('a', { homeSpread: { point: 3.5, price: -110 } }),
+        book('b', { homeSpread: { point: 3.5000000001, price: -110 } }),
+      ],
+      'american',
+    );
     expect([...points.home_spread].sort()).toEqual(['a', 'b']);
   });
 

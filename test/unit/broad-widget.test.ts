@@ -23,7 +23,13 @@ const ctx = (country: string, advertiserId?: string): WidgetContext => ({
   advertiserId,
 });
 
-const op = (operatorId: string, volume: number, liquidity: number, events: number, byCat: MetricsData['operators'][number]['volumeByCategoryUsd']) => ({
+const op = (
+  operatorId: string,
+  volume: number,
+  liquidity: number,
+  events: number,
+  byCat: MetricsData['operators'][number]['volumeByCategoryUsd'],
+) => ({
   operatorId,
   volume24hUsd: volume,
   openInterestUsd: volume * 2,
@@ -87,7 +93,11 @@ describe('buildBroadWidget', () => {
     expect(payload.disclosures).toEqual({
       min_age: 18,
       ad_label: 'Advertisement',
-      responsible_gambling: { text: expect.stringContaining('0808 8020 133'), url: 'https://www.gamcare.org.uk/', phone: '0808 8020 133' },
+      responsible_gambling: {
+        text: expect.stringContaining('0808 8020 133'),
+        url: 'https://www.gamcare.org.uk/',
+        phone: '0808 8020 133',
+      },
     });
     expect(first.routing.app_store_available).toEqual(['iOS', 'Google Play']);
     // no active events: average is zero, not a division by zero
@@ -109,7 +119,13 @@ describe('buildBroadWidget', () => {
     expect(entry.metrics.volume_24h).toBe('€55.2M');
     expect(payload.trending_summary.global_24h_volume).toBe('€276M');
     // bet365's offer is a US offer, and Spain bans bonuses anyway: none, and a neutral call to action
-    expect(entry.incentives).toEqual({ promo_text: '', promo_code: '', cta_label: 'Visitar sitio', promo_terms: '', promo_terms_url: '' });
+    expect(entry.incentives).toEqual({
+      promo_text: '',
+      promo_code: '',
+      cta_label: 'Visitar sitio',
+      promo_terms: '',
+      promo_terms_url: '',
+    });
     expect(payload.disclosures?.ad_label).toBe('Publicidad');
     const url = new URL(entry.routing.web_url);
     expect(`${url.origin}${url.pathname}`).toBe(`${BASE}/v1/click`);
@@ -133,7 +149,11 @@ describe('buildBroadWidget', () => {
     const { payload } = buildBroadWidget(input({ locale: 'pt' }), ctx('US-NJ'));
     expect(payload.resolved_geo).toBe('US');
     expect(payload.resolved_region).toBe('US-NJ');
-    expect(payload.disclosures).toMatchObject({ min_age: 21, ad_label: 'Publicidade', responsible_gambling: { phone: '1-800-GAMBLER' } });
+    expect(payload.disclosures).toMatchObject({
+      min_age: 21,
+      ad_label: 'Publicidade',
+      responsible_gambling: { phone: '1-800-GAMBLER' },
+    });
     const bet365 = payload.operators.find((o) => o.operator_name === 'bet365')!;
     const offer = operatorById('bet365')!.offers[0]!;
     expect(bet365.incentives).toEqual({
@@ -145,7 +165,10 @@ describe('buildBroadWidget', () => {
       promo_terms_url: offer.termsUrl,
     });
     const enOnly = { ...offer, copy: { en: offer.copy.en } };
-    const { payload: en } = buildBroadWidget(input({ locale: 'pt' }), { ...ctx('US-NJ'), offerFor: (id) => (id === 'bet365' ? enOnly : undefined) });
+    const { payload: en } = buildBroadWidget(input({ locale: 'pt' }), {
+      ...ctx('US-NJ'),
+      offerFor: (id) => (id === 'bet365' ? enOnly : undefined),
+    });
     expect(en.operators.find((o) => o.operator_name === 'bet365')!.incentives).toEqual({
       promo_text: offer.copy.en.promoText,
       promo_code: 'WIRE365',
@@ -164,12 +187,19 @@ describe('buildBroadWidget', () => {
   });
 
   it('shows unknown liquidity as null, never as zero', () => {
-    const metrics: MetricsData = { operators: METRICS.operators.map((m) => (m.operatorId === 'kalshi' ? { ...m, liquidityUsd: null, openInterestUsd: null } : m)) };
+    const metrics: MetricsData = {
+      operators: METRICS.operators.map((m) =>
+        m.operatorId === 'kalshi' ? { ...m, liquidityUsd: null, openInterestUsd: null } : m,
+      ),
+    };
     const { payload } = buildBroadWidget(input({ metrics }), ctx('US-NJ'));
     BroadWidgetPayload.parse(payload);
     const byName = new Map(payload.operators.map((o) => [o.operator_name, o.metrics.total_liquidity]));
     expect(byName.get('Kalshi')).toBeNull();
-    expect(buildBroadWidget(input(), ctx('US-NJ')).payload.operators.find((o) => o.operator_name === 'Kalshi')!.metrics.total_liquidity).toBe('$15M');
+    expect(
+      buildBroadWidget(input(), ctx('US-NJ')).payload.operators.find((o) => o.operator_name === 'Kalshi')!.metrics
+        .total_liquidity,
+    ).toBe('$15M');
   });
 
   it('limit cuts the ranked list; ZZ lists nothing', () => {
@@ -191,7 +221,10 @@ describe('buildBroadWidget', () => {
       ['bet365', { oiAcceleration: 0, clicks: 20, impressions: 10_000 }],
       ['betmgm', { oiAcceleration: 0, clicks: 600, impressions: 10_000 }],
     ]);
-    const { operatorIds } = buildBroadWidget(input({ signals, ctrPrior: { mean: 640 / 30_000, weight: 1000 } }), ctx('GB'));
+    const { operatorIds } = buildBroadWidget(
+      input({ signals, ctrPrior: { mean: 640 / 30_000, weight: 1000 } }),
+      ctx('GB'),
+    );
     expect(operatorIds).toEqual(['betfair', 'betmgm', 'bet365']);
   });
 });

@@ -22,13 +22,27 @@ describe('click ids', () => {
   });
 
   it('tell nothing of a string that is not one', () => {
-    for (const bad of ['', 'short', `${newClickId(NOW)}x`, newClickId(NOW).replace(/^./, '+')]) expect(clickIdTime(bad)).toBeUndefined();
+    for (const bad of ['', 'short', `${newClickId(NOW)}x`, newClickId(NOW).replace(/^./, '+')])
+      expect(clickIdTime(bad)).toBeUndefined();
   });
 });
 
 describe('landingUrl with a click id', () => {
-  const target: ClickTarget = { operatorId: 'kalshi', widget: 'broad', placement: 'broad', country: 'US-NJ', advertiserId: 'acme-media', impressionId: 'imp-1', expiresAt: 2_000_000_000 };
-  const kalshi = { affiliateUrl: 'https://kalshi.com/sign-up', webDomains: ['kalshi.com'], subIdParams: { advertiser: 'subId2', click: 'subId9' }, destinations: [] };
+  const target: ClickTarget = {
+    operatorId: 'kalshi',
+    widget: 'broad',
+    placement: 'broad',
+    country: 'US-NJ',
+    advertiserId: 'acme-media',
+    impressionId: 'imp-1',
+    expiresAt: 2_000_000_000,
+  };
+  const kalshi = {
+    affiliateUrl: 'https://kalshi.com/sign-up',
+    webDomains: ['kalshi.com'],
+    subIdParams: { advertiser: 'subId2', click: 'subId9' },
+    destinations: [],
+  };
 
   it('carries the id in the parameter the operator names, on the affiliate URL and on a deep link', () => {
     const id = newClickId(NOW);
@@ -46,11 +60,12 @@ describe('landingUrl with a click id', () => {
 });
 
 describe('the catalog', () => {
-  it('names the click id parameter of every operator\'s default site and of each licensed site', () => {
+  it("names the click id parameter of every operator's default site and of each licensed site", () => {
     for (const op of OPERATORS) {
       const sites = operatorSites(op);
       expect(clickIdParam(sites, undefined), op.id).toMatch(/^[A-Za-z][A-Za-z0-9_]*$/);
-      for (const d of sites.destinations) for (const j of d.jurisdictions) expect(clickIdParam(sites, j), `${op.id} ${j}`).toBe(d.clickIdParam);
+      for (const d of sites.destinations)
+        for (const j of d.jurisdictions) expect(clickIdParam(sites, j), `${op.id} ${j}`).toBe(d.clickIdParam);
     }
   });
 
@@ -59,20 +74,32 @@ describe('the catalog', () => {
     const without: OperatorInput = { ...op, subIdParams: { impression: 'sub1' } };
     const result = OperatorCatalog.safeParse([without]);
     expect(result.success).toBe(false);
-    expect(result.error!.issues.map((i) => i.message)).toContain(`${op.id}: subIdParams.click names no click id parameter`);
+    expect(result.error!.issues.map((i) => i.message)).toContain(
+      `${op.id}: subIdParams.click names no click id parameter`,
+    );
   });
 
-  it('sends a licensed site\'s click id under its own parameter, with the operator\'s other sub-ids', () => {
+  it("sends a licensed site's click id under its own parameter, with the operator's other sub-ids", () => {
     const betmgm = operatorSites(OPERATORS.find((o) => o.id === 'betmgm')!);
     const gb = betmgm.destinations.find((d) => d.jurisdictions.includes('GB'))!;
     expect(gb.clickIdParam).not.toBe(betmgm.subIdParams!.click);
     const id = newClickId(NOW);
-    const target: ClickTarget = { operatorId: 'betmgm', widget: 'broad', placement: 'broad', country: 'GB', advertiserId: 'acme-media', impressionId: 'imp-1', expiresAt: 2_000_000_000 };
+    const target: ClickTarget = {
+      operatorId: 'betmgm',
+      widget: 'broad',
+      placement: 'broad',
+      country: 'GB',
+      advertiserId: 'acme-media',
+      impressionId: 'imp-1',
+      expiresAt: 2_000_000_000,
+    };
     const landed = new URL(landingUrl(target, betmgm, id));
     expect(`${landed.origin}/`).toBe(gb.affiliateUrl);
     expect(landed.searchParams.get(gb.clickIdParam)).toBe(id);
     expect(landed.searchParams.has(betmgm.subIdParams!.click!)).toBe(false);
     expect(landed.searchParams.get(betmgm.subIdParams!.advertiser!)).toBe('acme-media');
-    expect(new URL(landingUrl({ ...target, country: 'US-TX' }, betmgm, id)).searchParams.get(betmgm.subIdParams!.click!)).toBe(id);
+    expect(
+      new URL(landingUrl({ ...target, country: 'US-TX' }, betmgm, id)).searchParams.get(betmgm.subIdParams!.click!),
+    ).toBe(id);
   });
 });

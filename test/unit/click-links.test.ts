@@ -104,7 +104,13 @@ describe('clickUrl / verifyClick', () => {
     expect(verifyClick(`x=1&${query}`, SECRET, BEFORE).ok).toBe(false);
     // a known field that was not signed
     const minimal = queryOf(
-      clickUrl(BASE, SECRET, { operatorId: 'kalshi', widget: 'broad', placement: 'top', impressionId: 'i', expiresAt: EXPIRES }),
+      clickUrl(BASE, SECRET, {
+        operatorId: 'kalshi',
+        widget: 'broad',
+        placement: 'top',
+        impressionId: 'i',
+        expiresAt: EXPIRES,
+      }),
     );
     const withDest = pairs(minimal);
     withDest.splice(3, 0, ['d', 'https://kalshi.com/evil']);
@@ -147,7 +153,10 @@ describe('clickUrl / verifyClick', () => {
   it('refuses a link signed with another secret', () => {
     const other = queryOf(clickUrl(BASE, 'another-secret-0123456789abcdefghijkl', TARGET));
     expect(verifyClick(other, SECRET, BEFORE)).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verifyClick(query, 'another-secret-0123456789abcdefghijkl', BEFORE)).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verifyClick(query, 'another-secret-0123456789abcdefghijkl', BEFORE)).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
   });
 
   it('accepts until the expiry second and refuses after it', () => {
@@ -171,14 +180,21 @@ describe('clickUrl / verifyClick', () => {
 describe('landingUrl', () => {
   it('ignores utm_* parameters appended anywhere, and still refuses other additions', () => {
     const query = queryOf(clickUrl(BASE, SECRET, TARGET));
-    expect(verifyClick(`${query}&utm_source=newsletter&utm_medium=email`, SECRET, BEFORE)).toEqual({ ok: true, target: TARGET });
+    expect(verifyClick(`${query}&utm_source=newsletter&utm_medium=email`, SECRET, BEFORE)).toEqual({
+      ok: true,
+      target: TARGET,
+    });
     expect(verifyClick(`utm_campaign=x&${query}`, SECRET, BEFORE)).toEqual({ ok: true, target: TARGET });
     expect(verifyClick(`${query}&utm_source=a&x=1`, SECRET, BEFORE).ok).toBe(false);
     expect(verifyClick(`${query}&utmx=1`, SECRET, BEFORE).ok).toBe(false);
   });
 
   it('never signs a destination that carries userinfo', () => {
-    const signed = verifyClick(queryOf(clickUrl(BASE, SECRET, { ...TARGET, destination: 'https://user:pw@kalshi.com/markets/x' })), SECRET, BEFORE);
+    const signed = verifyClick(
+      queryOf(clickUrl(BASE, SECRET, { ...TARGET, destination: 'https://user:pw@kalshi.com/markets/x' })),
+      SECRET,
+      BEFORE,
+    );
     expect(signed.ok && signed.target.destination).toBe(undefined);
   });
 
@@ -188,11 +204,17 @@ describe('landingUrl', () => {
 
   it('lands on a contract page of the operator domain over https', () => {
     expect(landingUrl(target('https://kalshi.com/markets/x'), KALSHI)).toBe('https://kalshi.com/markets/x');
-    expect(landingUrl(target('https://www.kalshi.com/markets/x?y=1'), KALSHI)).toBe('https://www.kalshi.com/markets/x?y=1');
-    // The affiliate URL may sit on a tracking host; the contract page is judged by webDomains.
-    expect(landingUrl(target('https://kalshi.com/m'), { affiliateUrl: 'https://track.example/aff?id=1', webDomains: ['kalshi.com'], destinations: [] })).toBe(
-      'https://kalshi.com/m',
+    expect(landingUrl(target('https://www.kalshi.com/markets/x?y=1'), KALSHI)).toBe(
+      'https://www.kalshi.com/markets/x?y=1',
     );
+    // The affiliate URL may sit on a tracking host; the contract page is judged by webDomains.
+    expect(
+      landingUrl(target('https://kalshi.com/m'), {
+        affiliateUrl: 'https://track.example/aff?id=1',
+        webDomains: ['kalshi.com'],
+        destinations: [],
+      }),
+    ).toBe('https://kalshi.com/m');
     expect(landingUrl(target('https://evil-kalshi.com/m'), KALSHI)).toBe(KALSHI_URL);
   });
 
@@ -219,7 +241,9 @@ describe('landingUrl', () => {
     // An operator on a two-label public suffix: any other *.co.uk site is not its domain.
     const affiliate = 'https://www.examplebet.co.uk/join';
     const op = { affiliateUrl: affiliate, webDomains: ['examplebet.co.uk'], destinations: [] };
-    expect(landingUrl(target('https://www.examplebet.co.uk/markets/1'), op)).toBe('https://www.examplebet.co.uk/markets/1');
+    expect(landingUrl(target('https://www.examplebet.co.uk/markets/1'), op)).toBe(
+      'https://www.examplebet.co.uk/markets/1',
+    );
     expect(landingUrl(target('https://evil.co.uk/phish'), op)).toBe(affiliate);
   });
 });

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { operatorSites } from '../../src/catalog/operator-sites.js';
 import { OPERATORS, operatorById } from '../../src/catalog/operators.js';
 import { isAutomatedClick, isBot, isPrefetch } from '../../src/tracking/bot-filter.js';
-import { affiliateUrlWithSubIds, clickUrl, landingUrl, verifyClick, type ClickTarget } from '../../src/tracking/click-links.js';
+import {
+  affiliateUrlWithSubIds,
+  clickUrl,
+  landingUrl,
+  verifyClick,
+  type ClickTarget,
+} from '../../src/tracking/click-links.js';
 import { visitorId } from '../../src/tracking/click-counter.js';
 
 const SECRET = 'click-tracking-test-secret-0123456789abc';
@@ -22,7 +28,12 @@ describe('affiliate landing with sub-ids', () => {
     const dk = operatorSites(operatorById('draftkings')!);
     const landed = new URL(landingUrl(TARGET, dk));
     expect(`${landed.origin}${landed.pathname}`).toBe(dk.affiliateUrl);
-    expect(Object.fromEntries(landed.searchParams)).toEqual({ aff_sub: 'imp-9', aff_sub2: 'acme-media', aff_sub3: 'rank-2', aff_sub4: 'US' });
+    expect(Object.fromEntries(landed.searchParams)).toEqual({
+      aff_sub: 'imp-9',
+      aff_sub2: 'acme-media',
+      aff_sub3: 'rank-2',
+      aff_sub4: 'US',
+    });
   });
 
   it('keeps parameters the affiliate URL already has and skips values the link lacks', () => {
@@ -37,7 +48,11 @@ describe('affiliate landing with sub-ids', () => {
     const deep = { ...TARGET, operatorId: 'kalshi', destination: 'https://kalshi.com/markets/kxfed' };
     const landed = new URL(landingUrl(deep, kalshi));
     expect(`${landed.origin}${landed.pathname}`).toBe('https://kalshi.com/markets/kxfed');
-    expect(Object.fromEntries(landed.searchParams)).toEqual({ subId1: TARGET.impressionId, subId2: TARGET.advertiserId, subId3: TARGET.placement });
+    expect(Object.fromEntries(landed.searchParams)).toEqual({
+      subId1: TARGET.impressionId,
+      subId2: TARGET.advertiserId,
+      subId3: TARGET.placement,
+    });
   });
 
   it("lands each visitor on the site licensed in the link's jurisdiction", () => {
@@ -51,13 +66,21 @@ describe('affiliate landing with sub-ids', () => {
     expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'GB' }, betmgm))).toBe('www.betmgm.co.uk');
     expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'CA-ON' }, betmgm))).toBe('sports.on.betmgm.ca');
     expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-NJ' }, betmgm))).toBe('www.nj.betmgm.com');
-    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-TN' }, betmgm))).toBe('sports.tn.betmgm.com');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-TN' }, betmgm))).toBe(
+      'sports.tn.betmgm.com',
+    );
     expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'US-PA' }, bet365))).toBe('www.pa.bet365.com');
     // a state with no site of its own listed lands on the default
     expect(host(landingUrl({ ...TARGET, operatorId: 'betmgm', country: 'US-KY' }, betmgm))).toBe('sports.betmgm.com');
-    expect(host(landingUrl({ ...TARGET, operatorId: 'fanduel', country: 'CA-ON' }, fanduel))).toBe('on.sportsbook.fanduel.ca');
+    expect(host(landingUrl({ ...TARGET, operatorId: 'fanduel', country: 'CA-ON' }, fanduel))).toBe(
+      'on.sportsbook.fanduel.ca',
+    );
     // a deep link must stay within the domains of the site licensed there
-    expect(host(landingUrl({ ...TARGET, operatorId: 'bet365', country: 'BR', destination: 'https://www.bet365.com/x' }, bet365))).toBe('www.bet365.bet.br');
+    expect(
+      host(
+        landingUrl({ ...TARGET, operatorId: 'bet365', country: 'BR', destination: 'https://www.bet365.com/x' }, bet365),
+      ),
+    ).toBe('www.bet365.bet.br');
   });
 
   it('every catalog operator lands on its own affiliate host', () => {
@@ -76,7 +99,10 @@ describe('affiliate landing with sub-ids', () => {
       const altered = query.slice(0, i) + (c === 'A' ? 'B' : 'A') + query.slice(i + 1);
       expect(verifyClick(altered, SECRET, NOW).ok, altered).toBe(false);
     }
-    expect(verifyClick(query, SECRET, new Date((TARGET.expiresAt + 1) * 1000))).toEqual({ ok: false, reason: 'expired' });
+    expect(verifyClick(query, SECRET, new Date((TARGET.expiresAt + 1) * 1000))).toEqual({
+      ok: false,
+      reason: 'expired',
+    });
   });
 });
 
@@ -93,7 +119,9 @@ describe('bots and prefetches', () => {
 
   it.each([
     ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36'],
-    ['Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1'],
+    [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
+    ],
     ['Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0'],
   ])('%j is a person', (ua) => {
     expect(isBot(ua)).toBe(false);
@@ -101,11 +129,19 @@ describe('bots and prefetches', () => {
   });
 
   it('counts an HTTP library as an integration for impressions, never as a person for clicks', () => {
-    for (const ua of ['curl/8.5.0', 'python-requests/2.31.0', 'node', 'axios/1.7.2', 'Go-http-client/1.1', 'Wget/1.21.4']) {
+    for (const ua of [
+      'curl/8.5.0',
+      'python-requests/2.31.0',
+      'node',
+      'axios/1.7.2',
+      'Go-http-client/1.1',
+      'Wget/1.21.4',
+    ]) {
       expect(isBot(ua), ua).toBe(false);
       expect(isAutomatedClick(ua), ua).toBe(true);
     }
-    for (const ua of ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', '', undefined]) expect(isAutomatedClick(ua)).toBe(true);
+    for (const ua of ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', '', undefined])
+      expect(isAutomatedClick(ua)).toBe(true);
   });
 
   it('recognizes prefetch headers and HEAD', () => {

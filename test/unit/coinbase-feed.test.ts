@@ -86,11 +86,24 @@ describe('parseCoinbaseMessage on other channel messages and junk', () => {
   it('ignores heartbeats, subscription acks and errors', () => {
     // Shapes as documented for the Coinbase Exchange WebSocket feed.
     const others = [
-      { type: 'heartbeat', sequence: 90, last_trade_id: 20, product_id: 'BTC-USD', time: '2014-11-07T08:19:28.464459Z' },
+      {
+        type: 'heartbeat',
+        sequence: 90,
+        last_trade_id: 20,
+        product_id: 'BTC-USD',
+        time: '2014-11-07T08:19:28.464459Z',
+      },
       { type: 'subscriptions', channels: [{ name: 'ticker', product_ids: ['BTC-USD', 'ETH-USD', 'SOL-USD'] }] },
       { type: 'error', message: 'Failed to subscribe', reason: 'BTC-XYZ is not a valid product' },
       // A match (trade) message carries a price too, but is not the ticker channel.
-      { type: 'match', product_id: 'BTC-USD', price: '97012.55', time: '2021-04-17T16:43:30.244075Z', size: '0.01', side: 'buy' },
+      {
+        type: 'match',
+        product_id: 'BTC-USD',
+        price: '97012.55',
+        time: '2021-04-17T16:43:30.244075Z',
+        size: '0.01',
+        side: 'buy',
+      },
     ];
     for (const m of others) expect(parseCoinbaseMessage(JSON.stringify(m))).toBeUndefined();
   });

@@ -23,7 +23,9 @@ const allowedIn = (jurisdiction: string, rules: ComplianceRules = RULES) =>
   IDS.filter((id) => CATEGORIES.every((c) => rules.verdict(id, jurisdiction, c).shown)).sort();
 /** Jurisdictions an operator is listed in for `category` by the allow rows. */
 const listed = (id: string, category: Category) =>
-  DOC.allow.filter((r) => r.operator === id && (!r.categories || r.categories.includes(category))).flatMap((r) => r.jurisdictions);
+  DOC.allow
+    .filter((r) => r.operator === id && (!r.categories || r.categories.includes(category)))
+    .flatMap((r) => r.jurisdictions);
 
 /**
  * Written by hand from docs/compliance.md, so a rule change must update it on purpose: per operator,
@@ -31,47 +33,303 @@ const listed = (id: string, category: Category) =>
  */
 const TABLE: Record<string, { allowed: string[]; denied: string[] }> = {
   kalshi: {
-    allowed: ['AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IN', 'KS', 'ME', 'MS', 'MO', 'NE', 'NH', 'NJ', 'NM', 'NC', 'ND', 'OK', 'OR', 'PA', 'SC', 'SD', 'TN', 'TX', 'VT', 'VA', 'WV', 'WY'].map((s) => `US-${s}`),
-    denied: ['US', 'US-NV', 'US-MA', 'US-MD', 'US-NY', 'US-MN', 'US-MI', 'US-UT', 'US-LA', 'US-WA', 'CA-ON', 'GB', 'DE', 'BR', 'JP', 'CN', 'IN', 'ZZ'],
+    allowed: [
+      'AL',
+      'AK',
+      'AZ',
+      'AR',
+      'CA',
+      'CO',
+      'DE',
+      'DC',
+      'FL',
+      'GA',
+      'HI',
+      'ID',
+      'IN',
+      'KS',
+      'ME',
+      'MS',
+      'MO',
+      'NE',
+      'NH',
+      'NJ',
+      'NM',
+      'NC',
+      'ND',
+      'OK',
+      'OR',
+      'PA',
+      'SC',
+      'SD',
+      'TN',
+      'TX',
+      'VT',
+      'VA',
+      'WV',
+      'WY',
+    ].map((s) => `US-${s}`),
+    denied: [
+      'US',
+      'US-NV',
+      'US-MA',
+      'US-MD',
+      'US-NY',
+      'US-MN',
+      'US-MI',
+      'US-UT',
+      'US-LA',
+      'US-WA',
+      'CA-ON',
+      'GB',
+      'DE',
+      'BR',
+      'JP',
+      'CN',
+      'IN',
+      'ZZ',
+    ],
   },
   forecastex: {
-    allowed: ['AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'ME', 'MD', 'MA', 'MI', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY'].map((s) => `US-${s}`),
+    allowed: [
+      'AL',
+      'AK',
+      'AZ',
+      'AR',
+      'CA',
+      'CO',
+      'CT',
+      'DE',
+      'DC',
+      'FL',
+      'GA',
+      'HI',
+      'ID',
+      'IL',
+      'IN',
+      'IA',
+      'KS',
+      'KY',
+      'ME',
+      'MD',
+      'MA',
+      'MI',
+      'MS',
+      'MO',
+      'MT',
+      'NE',
+      'NV',
+      'NH',
+      'NJ',
+      'NM',
+      'NY',
+      'NC',
+      'ND',
+      'OH',
+      'OK',
+      'OR',
+      'PA',
+      'RI',
+      'SC',
+      'SD',
+      'TN',
+      'TX',
+      'UT',
+      'VT',
+      'VA',
+      'WA',
+      'WV',
+      'WI',
+      'WY',
+    ].map((s) => `US-${s}`),
     denied: ['US', 'US-MN', 'US-LA', 'CA', 'CA-ON', 'HK', 'SG', 'GB', 'ZZ'],
   },
-  polymarket: { allowed: [], denied: ['US', 'US-NJ', 'CN', 'JP', 'AE', 'CH', 'HK', 'KR', 'TR', 'ID', 'PH', 'IL', 'NG', 'MX', 'ES', 'PT', 'IE', 'DE', 'ZZ'] },
+  polymarket: {
+    allowed: [],
+    denied: [
+      'US',
+      'US-NJ',
+      'CN',
+      'JP',
+      'AE',
+      'CH',
+      'HK',
+      'KR',
+      'TR',
+      'ID',
+      'PH',
+      'IL',
+      'NG',
+      'MX',
+      'ES',
+      'PT',
+      'IE',
+      'DE',
+      'ZZ',
+    ],
+  },
   limitless: { allowed: [], denied: ['US', 'US-NJ', 'CN', 'JP', 'AE', 'CH', 'MX', 'ES', 'ZZ'] },
   draftkings: {
-    allowed: ['AZ', 'CO', 'CT', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MO', 'NH', 'NJ', 'NY', 'NC', 'OH', 'OR', 'PA', 'TN', 'VT', 'VA', 'WV', 'WY'].map((s) => `US-${s}`),
+    allowed: [
+      'AZ',
+      'CO',
+      'CT',
+      'IL',
+      'IN',
+      'IA',
+      'KS',
+      'KY',
+      'LA',
+      'ME',
+      'MD',
+      'MA',
+      'MI',
+      'MO',
+      'NH',
+      'NJ',
+      'NY',
+      'NC',
+      'OH',
+      'OR',
+      'PA',
+      'TN',
+      'VT',
+      'VA',
+      'WV',
+      'WY',
+    ].map((s) => `US-${s}`),
     denied: ['US', 'US-TX', 'US-CA', 'US-DC', 'US-NV', 'CA-ON', 'CA-BC', 'GB', 'ZZ'],
   },
   fanduel: {
-    allowed: [...['AZ', 'CO', 'CT', 'DC', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'MD', 'MA', 'MI', 'MO', 'NJ', 'NY', 'NC', 'OH', 'PA', 'TN', 'VT', 'VA', 'WV', 'WY'].map((s) => `US-${s}`), 'CA-ON'],
+    allowed: [
+      ...[
+        'AZ',
+        'CO',
+        'CT',
+        'DC',
+        'IL',
+        'IN',
+        'IA',
+        'KS',
+        'KY',
+        'LA',
+        'MD',
+        'MA',
+        'MI',
+        'MO',
+        'NJ',
+        'NY',
+        'NC',
+        'OH',
+        'PA',
+        'TN',
+        'VT',
+        'VA',
+        'WV',
+        'WY',
+      ].map((s) => `US-${s}`),
+      'CA-ON',
+    ],
     denied: ['US', 'US-TX', 'US-CA', 'US-NV', 'CA', 'CA-BC', 'CA-QC', 'CA-AB', 'GB', 'ZZ'],
   },
   caesars: {
-    allowed: ['AZ', 'CO', 'DC', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MO', 'NJ', 'NV', 'NY', 'NC', 'OH', 'PA', 'TN', 'VA', 'WV', 'WY'].map((s) => `US-${s}`),
+    allowed: [
+      'AZ',
+      'CO',
+      'DC',
+      'IL',
+      'IN',
+      'IA',
+      'KS',
+      'KY',
+      'LA',
+      'ME',
+      'MD',
+      'MA',
+      'MI',
+      'MO',
+      'NJ',
+      'NV',
+      'NY',
+      'NC',
+      'OH',
+      'PA',
+      'TN',
+      'VA',
+      'WV',
+      'WY',
+    ].map((s) => `US-${s}`),
     denied: ['US', 'US-TX', 'US-CA', 'CA-ON', 'GB', 'ZZ'],
   },
   betmgm: {
-    allowed: [...['AZ', 'CO', 'DC', 'IA', 'IL', 'IN', 'KS', 'LA', 'MA', 'MD', 'MI', 'MO', 'NC', 'NJ', 'NV', 'NY', 'OH', 'PA', 'TN', 'VA', 'WV', 'WY'].map((s) => `US-${s}`), 'CA-ON', 'GB'],
+    allowed: [
+      ...[
+        'AZ',
+        'CO',
+        'DC',
+        'IA',
+        'IL',
+        'IN',
+        'KS',
+        'LA',
+        'MA',
+        'MD',
+        'MI',
+        'MO',
+        'NC',
+        'NJ',
+        'NV',
+        'NY',
+        'OH',
+        'PA',
+        'TN',
+        'VA',
+        'WV',
+        'WY',
+      ].map((s) => `US-${s}`),
+      'CA-ON',
+      'GB',
+    ],
     // Kentucky: licensed and live, but no site of its own confirmed to land on
     denied: ['US', 'US-TX', 'US-CA', 'US-KY', 'CA', 'CA-BC', 'IE', 'DE', 'ZZ'],
   },
   bet365: {
     allowed: [...['AZ', 'CO', 'IA', 'IL', 'LA', 'NC', 'NJ', 'OH', 'PA', 'VA'].map((s) => `US-${s}`), 'GB', 'ES', 'BR'],
     // Indiana, Kentucky, Missouri: licensed and live, but no state site confirmed to land on
-    denied: ['US', 'US-TX', 'US-CA', 'US-TN', 'US-IN', 'US-KY', 'US-MO', 'CA-ON', 'CA-BC', 'DE', 'FR', 'AU', 'MX', 'IN', 'CN', 'ZZ'],
+    denied: [
+      'US',
+      'US-TX',
+      'US-CA',
+      'US-TN',
+      'US-IN',
+      'US-KY',
+      'US-MO',
+      'CA-ON',
+      'CA-BC',
+      'DE',
+      'FR',
+      'AU',
+      'MX',
+      'IN',
+      'CN',
+      'ZZ',
+    ],
   },
   betfair: { allowed: ['GB', 'BR'], denied: ['IE', 'ES', 'IT', 'DE', 'CY', 'GR', 'US-NJ', 'ZZ'] },
   fanatics: {
-    allowed: ['CT', 'IL', 'IN', 'KY', 'MA', 'MD', 'MI', 'MO', 'NC', 'NJ', 'NY', 'OH', 'PA', 'TN', 'VT', 'VA', 'WV'].map((s) => `US-${s}`),
+    allowed: ['CT', 'IL', 'IN', 'KY', 'MA', 'MD', 'MI', 'MO', 'NC', 'NJ', 'NY', 'OH', 'PA', 'TN', 'VT', 'VA', 'WV'].map(
+      (s) => `US-${s}`,
+    ),
     // launches likely but not found
     denied: ['US', 'US-AZ', 'US-CO', 'US-IA', 'US-KS', 'US-LA', 'US-WY', 'US-TX', 'CA-ON', 'GB', 'ZZ'],
   },
 };
 
 /** A document with one row replaced or appended (by id), for the refusals below. */
-function withRow(table: 'allow' | 'blocks' | 'destinations' | 'disclosures' | 'inducement_bans', row: Record<string, unknown>) {
+function withRow(
+  table: 'allow' | 'blocks' | 'destinations' | 'disclosures' | 'inducement_bans',
+  row: Record<string, unknown>,
+) {
   const rows = DOC[table] as Array<{ id: string }>;
   const at = rows.findIndex((r) => r.id === row.id);
   const next = at >= 0 ? rows.map((r, i) => (i === at ? { ...r, ...row } : r)) : [...rows, row];
@@ -86,12 +344,20 @@ const problemsOf = (doc: unknown): readonly string[] => {
   }
   return [];
 };
-const REVIEWED = { why: 'a test row, with its reason', sources: ['https://example.com/source'], reviewed_on: '2026-11-27' };
+const REVIEWED = {
+  why: 'a test row, with its reason',
+  sources: ['https://example.com/source'],
+  reviewed_on: '2026-11-27',
+};
 
 describe('compliance rules (rules.json)', () => {
   it('cover every catalog operator with rows that link their sources and carry a review date', () => {
     expect(COUNTRY_CODES.size).toBe(250); // 249 assigned + XK
-    for (const id of IDS) expect(DOC.allow.some((r) => r.operator === id), id).toBe(true);
+    for (const id of IDS)
+      expect(
+        DOC.allow.some((r) => r.operator === id),
+        id,
+      ).toBe(true);
     for (const { row } of RULES.rows()) {
       expect(row.why.length, row.id).toBeGreaterThan(20);
       expect(row.sources.length, row.id).toBeGreaterThan(0);
@@ -102,20 +368,39 @@ describe('compliance rules (rules.json)', () => {
 
   for (const [id, { allowed, denied }] of Object.entries(TABLE)) {
     it(`shows ${id} on every surface exactly where its rows list it`, () => {
-      const everywhere = [...new Set(listed(id, CATEGORIES[0]!))].filter((j) => CATEGORIES.every((c) => RULES.verdict(id, j, c).shown));
+      const everywhere = [...new Set(listed(id, CATEGORIES[0]!))].filter((j) =>
+        CATEGORIES.every((c) => RULES.verdict(id, j, c).shown),
+      );
       expect(everywhere.sort()).toEqual([...allowed].sort());
-      for (const j of denied) expect(RULES.verdict(id, j, 'economics').shown && RULES.verdict(id, j, 'sports').shown, `${id} in ${j}`).toBe(false);
+      for (const j of denied)
+        expect(RULES.verdict(id, j, 'economics').shown && RULES.verdict(id, j, 'sports').shown, `${id} in ${j}`).toBe(
+          false,
+        );
     });
   }
 
   it('decides by region where licences are regional', () => {
-    expect(allowedIn('US-NJ')).toEqual(['bet365', 'betmgm', 'caesars', 'draftkings', 'fanatics', 'fanduel', 'forecastex', 'kalshi']);
+    expect(allowedIn('US-NJ')).toEqual([
+      'bet365',
+      'betmgm',
+      'caesars',
+      'draftkings',
+      'fanatics',
+      'fanduel',
+      'forecastex',
+      'kalshi',
+    ]);
     // no online sports betting in Texas or California: only the CFTC exchanges
     expect(allowedIn('US-TX')).toEqual(['forecastex', 'kalshi']);
     expect(allowedIn('US-CA')).toEqual(['forecastex', 'kalshi']);
     // Minnesota bans advertising prediction markets; it has no online sportsbook either
     expect(allowedIn('US-MN')).toEqual([]);
-    expect(DOC.blocks.filter((b) => b.jurisdiction === 'US-MN').flatMap((b) => b.operators)).toEqual(['kalshi', 'forecastex', 'polymarket', 'limitless']);
+    expect(DOC.blocks.filter((b) => b.jurisdiction === 'US-MN').flatMap((b) => b.operators)).toEqual([
+      'kalshi',
+      'forecastex',
+      'polymarket',
+      'limitless',
+    ]);
     // Ontario's iGaming market against British Columbia's Crown monopoly
     expect(allowedIn('CA-ON')).toEqual(['betmgm', 'fanduel']);
     expect(allowedIn('CA-BC')).toEqual([]);
@@ -128,7 +413,27 @@ describe('compliance rules (rules.json)', () => {
     expect(allowedIn('GB')).toEqual(['bet365', 'betfair', 'betmgm']);
     expect(allowedIn('BR')).toEqual(['bet365', 'betfair']);
     expect(allowedIn('ES')).toEqual(['bet365']);
-    for (const country of ['DE', 'CN', 'JP', 'IN', 'AU', 'FR', 'AE', 'CH', 'HK', 'KR', 'TR', 'ID', 'PH', 'IL', 'NG', 'MX', 'PT', 'IE', 'ZZ']) {
+    for (const country of [
+      'DE',
+      'CN',
+      'JP',
+      'IN',
+      'AU',
+      'FR',
+      'AE',
+      'CH',
+      'HK',
+      'KR',
+      'TR',
+      'ID',
+      'PH',
+      'IL',
+      'NG',
+      'MX',
+      'PT',
+      'IE',
+      'ZZ',
+    ]) {
       expect(allowedIn(country), country).toEqual([]);
     }
   });
@@ -136,7 +441,8 @@ describe('compliance rules (rules.json)', () => {
   it("follows each state's action against Kalshi on the surfaces it covers, and shows it where a federal court protects it", () => {
     const shownOn = (j: string) => CATEGORIES.filter((c) => RULES.verdict('kalshi', j, c).shown);
     // sports contracts only: a suit, a restraining order, an advisory, cease-and-desist letters
-    for (const j of ['US-MI', 'US-LA', 'US-KY', 'US-RI', 'US-IA', 'US-MA', 'US-MD', 'US-CT', 'US-OH', 'US-NY']) expect(shownOn(j), j).toEqual(['politics', 'economics', 'crypto', 'culture']);
+    for (const j of ['US-MI', 'US-LA', 'US-KY', 'US-RI', 'US-IA', 'US-MA', 'US-MD', 'US-CT', 'US-OH', 'US-NY'])
+      expect(shownOn(j), j).toEqual(['politics', 'economics', 'crypto', 'culture']);
     // sports and election contracts
     for (const j of ['US-WI', 'US-IL']) expect(shownOn(j), j).toEqual(['economics', 'crypto', 'culture']);
     // sports, election and entertainment contracts
@@ -159,15 +465,25 @@ describe('compliance rules (rules.json)', () => {
   });
 
   it('has a complete disclosure wherever an operator may be shown', () => {
-    for (const code of new Set(DOC.allow.flatMap((r) => r.jurisdictions))) expect(RULES.disclosureFor(code), code).toBeDefined();
+    for (const code of new Set(DOC.allow.flatMap((r) => r.jurisdictions)))
+      expect(RULES.disclosureFor(code), code).toBeDefined();
     expect(RULES.disclosureFor('US-NJ')).toMatchObject({ minAge: 21, phone: '1-800-GAMBLER' });
     // a state's own helpline over the national one, the national text and URL elsewhere
     expect(RULES.disclosureFor('US-NY')).toMatchObject({ minAge: 21, phone: '877-8-HOPENY' });
-    expect(RULES.disclosureFor('US-TX')).toMatchObject({ minAge: 21, phone: '1-800-522-4700', url: 'https://www.ncpgambling.org/' });
+    expect(RULES.disclosureFor('US-TX')).toMatchObject({
+      minAge: 21,
+      phone: '1-800-522-4700',
+      url: 'https://www.ncpgambling.org/',
+    });
     expect(RULES.disclosureFor('CA-ON')).toMatchObject({ minAge: 19, phone: '1-866-531-2600' });
-    expect(RULES.disclosureFor('GB')).toMatchObject({ minAge: 18, phone: '0808 8020 133', url: 'https://www.gamcare.org.uk/' });
+    expect(RULES.disclosureFor('GB')).toMatchObject({
+      minAge: 18,
+      phone: '0808 8020 133',
+      url: 'https://www.gamcare.org.uk/',
+    });
     // the states whose rules name 1-800-GAMBLER, each with its own help service
-    for (const j of ['US-PA', 'US-MD', 'US-MI', 'US-IL']) expect(RULES.disclosureFor(j), j).toMatchObject({ minAge: 21, phone: '1-800-GAMBLER' });
+    for (const j of ['US-PA', 'US-MD', 'US-MI', 'US-IL'])
+      expect(RULES.disclosureFor(j), j).toMatchObject({ minAge: 21, phone: '1-800-GAMBLER' });
     expect(RULES.disclosureFor('US-PA')?.url).toBe('https://www.ddap.pa.gov/');
     expect(RULES.disclosureFor('BR')).toMatchObject({ minAge: 18, phone: null });
     expect(RULES.disclosureFor('CA-BC')).toBeUndefined();
@@ -198,7 +514,13 @@ describe('compliance rules (rules.json)', () => {
     expect(site('betmgm', 'US-NJ')).toBe('https://www.nj.betmgm.com/en/sports');
     // every state bet365 or BetMGM may be shown in has its own site
     for (const id of ['bet365', 'betmgm']) {
-      for (const j of DOC.allow.filter((r) => r.operator === id).flatMap((r) => r.jurisdictions).filter((j) => j.startsWith('US-'))) expect(site(id, j), `${id} ${j}`).toMatch(new RegExp(`^https://[a-z]+\\.${j.slice(3).toLowerCase()}\\.${id}\\.com/`));
+      for (const j of DOC.allow
+        .filter((r) => r.operator === id)
+        .flatMap((r) => r.jurisdictions)
+        .filter((j) => j.startsWith('US-')))
+        expect(site(id, j), `${id} ${j}`).toMatch(
+          new RegExp(`^https://[a-z]+\\.${j.slice(3).toLowerCase()}\\.${id}\\.com/`),
+        );
     }
   });
 });
@@ -209,7 +531,14 @@ describe('surfaces: an operator allowed for some contract categories and not oth
     ...DOC,
     allow: [
       ...DOC.allow.filter((r) => r.operator !== 'kalshi'),
-      { id: 'kalshi-test-contracts', operator: 'kalshi', jurisdictions: ['US-NJ', 'US-TX', 'US-LA'], categories: ['politics', 'economics', 'crypto', 'culture'], min_age: 18, ...REVIEWED },
+      {
+        id: 'kalshi-test-contracts',
+        operator: 'kalshi',
+        jurisdictions: ['US-NJ', 'US-TX', 'US-LA'],
+        categories: ['politics', 'economics', 'crypto', 'culture'],
+        min_age: 18,
+        ...REVIEWED,
+      },
       { id: 'kalshi-test-sports', operator: 'kalshi', jurisdictions: ['US-TX'], categories: ['sports'], ...REVIEWED },
     ],
   };
@@ -226,8 +555,27 @@ describe('surfaces: an operator allowed for some contract categories and not oth
   });
 
   it('blocks one surface with a block row that names its categories', () => {
-    const blocked = compileRules({ ...doc, blocks: [...doc.blocks, { id: 'us-tx-test-sports', jurisdiction: 'US-TX', operators: ['kalshi'], categories: ['sports'], ...REVIEWED }] }, IDS);
-    expect(blocked.verdict('kalshi', 'US-TX', 'sports')).toMatchObject({ shown: false, reason: 'blocked', blocks: [{ id: 'us-tx-test-sports' }] });
+    const blocked = compileRules(
+      {
+        ...doc,
+        blocks: [
+          ...doc.blocks,
+          {
+            id: 'us-tx-test-sports',
+            jurisdiction: 'US-TX',
+            operators: ['kalshi'],
+            categories: ['sports'],
+            ...REVIEWED,
+          },
+        ],
+      },
+      IDS,
+    );
+    expect(blocked.verdict('kalshi', 'US-TX', 'sports')).toMatchObject({
+      shown: false,
+      reason: 'blocked',
+      blocks: [{ id: 'us-tx-test-sports' }],
+    });
     expect(blocked.verdict('kalshi', 'US-TX', 'economics')).toMatchObject({ shown: true });
   });
 
@@ -282,41 +630,74 @@ describe('refusing a rules document, naming the row', () => {
     expect(problemsOf({ ...DOC, allow: DOC.allow.filter((r) => r.operator !== 'betfair') })).toContain(
       'operator betfair has no allow row (a row with no jurisdiction says why it is shown nowhere)',
     );
-    expect(problemsOf(withRow('allow', { id: 'ghost-us', operator: 'ghost', jurisdictions: ['US-NJ'], ...REVIEWED }))).toEqual([
-      expect.stringMatching(/^row ghost-us \(allow\[\d+\]\): unknown operator ghost$/),
-    ]);
+    expect(
+      problemsOf(withRow('allow', { id: 'ghost-us', operator: 'ghost', jurisdictions: ['US-NJ'], ...REVIEWED })),
+    ).toEqual([expect.stringMatching(/^row ghost-us \(allow\[\d+\]\): unknown operator ghost$/)]);
     const betfair = DOC.allow.find((r) => r.operator === 'betfair')!;
     const at = DOC.allow.indexOf(betfair);
     expect(problemsOf(withRow('allow', { id: betfair.id, jurisdictions: ['GB', 'UK'] }))).toEqual([
       `row ${betfair.id} (allow[${at}]) jurisdictions.1: not a country code or a subdivision of US or CA`,
     ]);
     // a subdivision only counts in the countries whose licences are regional
-    expect(problemsOf(withRow('allow', { id: betfair.id, jurisdictions: ['GB-ENG'] }))[0]).toMatch(/not a country code/);
-    expect(problemsOf(withRow('allow', { id: betfair.id, jurisdictions: ['GB', 'GB'] }))).toEqual([`row ${betfair.id} (allow[${at}]): betfair in GB is already listed twice`]);
-    expect(problemsOf(withRow('allow', { id: betfair.id, jurisdictions: ['US', 'US-NJ'] }))[0]).toMatch(/betfair in US-NJ listed although .* lists all of US/);
-    expect(problemsOf(withRow('allow', { id: betfair.id, reviewed_on: '25 November' }))).toEqual([`row ${betfair.id} (allow[${at}]) reviewed_on: reviewed_on must be YYYY-MM-DD`]);
-    expect(problemsOf(withRow('allow', { id: betfair.id, sources: [] }))).toEqual([`row ${betfair.id} (allow[${at}]) sources: link at least one source`]);
-    expect(problemsOf(withRow('allow', { id: betfair.id, sources: ['Gambling Commission licence'] }))[0]).toMatch(/sources\.0/);
+    expect(problemsOf(withRow('allow', { id: betfair.id, jurisdictions: ['GB-ENG'] }))[0]).toMatch(
+      /not a country code/,
+    );
+    expect(problemsOf(withRow('allow', { id: betfair.id, jurisdictions: ['GB', 'GB'] }))).toEqual([
+      `row ${betfair.id} (allow[${at}]): betfair in GB is already listed twice`,
+    ]);
+    expect(problemsOf(withRow('allow', { id: betfair.id, jurisdictions: ['US', 'US-NJ'] }))[0]).toMatch(
+      /betfair in US-NJ listed although .* lists all of US/,
+    );
+    expect(problemsOf(withRow('allow', { id: betfair.id, reviewed_on: '25 November' }))).toEqual([
+      `row ${betfair.id} (allow[${at}]) reviewed_on: reviewed_on must be YYYY-MM-DD`,
+    ]);
+    expect(problemsOf(withRow('allow', { id: betfair.id, sources: [] }))).toEqual([
+      `row ${betfair.id} (allow[${at}]) sources: link at least one source`,
+    ]);
+    expect(problemsOf(withRow('allow', { id: betfair.id, sources: ['Gambling Commission licence'] }))[0]).toMatch(
+      /sources\.0/,
+    );
   });
 
   it('refuses blocks, destinations and disclosures that do not fit together', () => {
-    expect(problemsOf(withRow('blocks', { id: 'br-ghost', jurisdiction: 'BR', operators: ['ghost'], ...REVIEWED }))).toEqual([
-      expect.stringMatching(/^row br-ghost \(blocks\[\d+\]\): unknown operator ghost$/),
-    ]);
-    expect(problemsOf(withRow('blocks', { id: 'xx-all', jurisdiction: 'XX', operators: 'all', ...REVIEWED }))[0]).toMatch(/^row xx-all \(blocks\[\d+\]\) jurisdiction: not a country code/);
+    expect(
+      problemsOf(withRow('blocks', { id: 'br-ghost', jurisdiction: 'BR', operators: ['ghost'], ...REVIEWED })),
+    ).toEqual([expect.stringMatching(/^row br-ghost \(blocks\[\d+\]\): unknown operator ghost$/)]);
+    expect(
+      problemsOf(withRow('blocks', { id: 'xx-all', jurisdiction: 'XX', operators: 'all', ...REVIEWED }))[0],
+    ).toMatch(/^row xx-all \(blocks\[\d+\]\) jurisdiction: not a country code/);
     // a regional block where the whole country is listed would leave it shown to visitors whose region is unknown
     const betfair = DOC.allow.find((r) => r.operator === 'betfair')!;
     const whole = { ...withRow('allow', { id: betfair.id, jurisdictions: ['US'] }) };
-    expect(problemsOf({ ...whole, blocks: [...whole.blocks, { id: 'us-mn-betfair', jurisdiction: 'US-MN', operators: ['betfair'], ...REVIEWED }] })).toContain(
+    expect(
+      problemsOf({
+        ...whole,
+        blocks: [...whole.blocks, { id: 'us-mn-betfair', jurisdiction: 'US-MN', operators: ['betfair'], ...REVIEWED }],
+      }),
+    ).toContain(
       `row ${betfair.id} (allow[${DOC.allow.indexOf(betfair)}]): betfair listed in all of US although row us-mn-betfair (blocks[${DOC.blocks.length}]) blocks it in US-MN`,
     );
-    expect(problemsOf(withRow('destinations', { id: 'bet365-fake', operator: 'bet365', jurisdictions: ['US-TX'], url: 'https://evil.example/', web_domains: ['bet365.com'], click_id_param: 'clickid', ...REVIEWED }))).toEqual([
+    expect(
+      problemsOf(
+        withRow('destinations', {
+          id: 'bet365-fake',
+          operator: 'bet365',
+          jurisdictions: ['US-TX'],
+          url: 'https://evil.example/',
+          web_domains: ['bet365.com'],
+          click_id_param: 'clickid',
+          ...REVIEWED,
+        }),
+      ),
+    ).toEqual([
       expect.stringMatching(/^row bet365-fake \(destinations\[\d+\]\): evil\.example is not within its web_domains$/),
     ]);
     // Every licensed site names where its programme reads the click id: without it no postback could name a click from there.
     const site = DOC.destinations[0]!;
     const { click_id_param: _, ...unnamed } = site;
-    expect(problemsOf({ ...DOC, destinations: [unnamed, ...DOC.destinations.slice(1)] })).toEqual([expect.stringMatching(new RegExp(`^row ${site.id} \\(destinations\\[0\\]\\) click_id_param: `))]);
+    expect(problemsOf({ ...DOC, destinations: [unnamed, ...DOC.destinations.slice(1)] })).toEqual([
+      expect.stringMatching(new RegExp(`^row ${site.id} \\(destinations\\[0\\]\\) click_id_param: `)),
+    ]);
     expect(problemsOf({ ...DOC, disclosures: DOC.disclosures.filter((d) => d.jurisdiction !== 'GB') })).toContain(
       `row ${betfair.id} (allow[${DOC.allow.indexOf(betfair)}]): no complete disclosure (min_age, text, url) for GB`,
     );
@@ -325,13 +706,17 @@ describe('refusing a rules document, naming the row', () => {
 
   it('reports every problem at once, in a message that names the origin', () => {
     const doc = withRow('allow', { id: 'ghost-us', operator: 'ghost', jurisdictions: ['XX'], ...REVIEWED });
-    expect(() => compileRules(doc, IDS, 'published compliance rules (revision 9)')).toThrow(/^invalid published compliance rules \(revision 9\):\n {2}row ghost-us/);
+    expect(() => compileRules(doc, IDS, 'published compliance rules (revision 9)')).toThrow(
+      /^invalid published compliance rules \(revision 9\):\n {2}row ghost-us/,
+    );
   });
 });
 
 describe('reviews that do not go stale', () => {
   it('lists the rows reviewed longer ago than the review period, oldest first, by the clock given', () => {
-    const reviewed = RULES.rows().map(({ row }) => row.reviewed_on).sort();
+    const reviewed = RULES.rows()
+      .map(({ row }) => row.reviewed_on)
+      .sort();
     const newest = Date.parse(`${reviewed.at(-1)!}T00:00:00Z`);
     const oldest = Date.parse(`${reviewed[0]!}T00:00:00Z`);
     expect(overdueRows(RULES, newest, 30)).toEqual([]);

@@ -23,7 +23,14 @@ describe('loadConfig', () => {
     expect(c.host).toBe('0.0.0.0');
     expect(c.redisUrl).toBe(REDIS);
     expect(c.publicBaseUrl).toBe('http://localhost:8080');
-    expect(c.sources).toEqual({ events: 'simulator', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'simulator', quotes: 'simulator' });
+    expect(c.sources).toEqual({
+      events: 'simulator',
+      sportsbook: 'simulator',
+      metrics: 'simulator',
+      fx: 'simulator',
+      prices: 'simulator',
+      quotes: 'simulator',
+    });
     expect(c.production).toBe(false);
     expect(c.defaultGeo).toBeUndefined();
     expect(c.trustProxy).toEqual([]);
@@ -58,9 +65,23 @@ describe('loadConfig', () => {
 
   it('parses SOURCES per data kind, leaving unnamed kinds on the simulator', () => {
     const c = loadConfig({ REDIS_URL: REDIS, SOURCES: 'events=simulator,sportsbook=foo' });
-    expect(c.sources).toEqual({ events: 'simulator', sportsbook: 'foo', metrics: 'simulator', fx: 'simulator', prices: 'simulator', quotes: 'simulator' });
+    expect(c.sources).toEqual({
+      events: 'simulator',
+      sportsbook: 'foo',
+      metrics: 'simulator',
+      fx: 'simulator',
+      prices: 'simulator',
+      quotes: 'simulator',
+    });
     const d = loadConfig({ REDIS_URL: REDIS, SOURCES: ' events = kalshi , prices=coinbase ' });
-    expect(d.sources).toEqual({ events: 'kalshi', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'coinbase', quotes: 'simulator' });
+    expect(d.sources).toEqual({
+      events: 'kalshi',
+      sportsbook: 'simulator',
+      metrics: 'simulator',
+      fx: 'simulator',
+      prices: 'coinbase',
+      quotes: 'simulator',
+    });
   });
 
   it('takes venue quotes from the simulator unless SOURCES names them, and a 2 s strike lag by default', () => {
@@ -72,7 +93,14 @@ describe('loadConfig', () => {
 
   it('a bare SOURCES name applies to every kind', () => {
     const c = loadConfig({ REDIS_URL: REDIS, SOURCES: 'replay' });
-    expect(c.sources).toEqual({ events: 'replay', sportsbook: 'replay', metrics: 'replay', fx: 'replay', prices: 'replay', quotes: 'replay' });
+    expect(c.sources).toEqual({
+      events: 'replay',
+      sportsbook: 'replay',
+      metrics: 'replay',
+      fx: 'replay',
+      prices: 'replay',
+      quotes: 'replay',
+    });
   });
 
   it.each([
@@ -92,12 +120,19 @@ describe('loadConfig', () => {
     const c = loadConfig({ REDIS_URL: REDIS, PORT: '', DEFAULT_GEO: '', SOURCES: '', CLICK_SIGNING_SECRET: '' });
     expect(c.port).toBe(8080);
     expect(c.defaultGeo).toBeUndefined();
-    expect(c.sources).toEqual({ events: 'simulator', sportsbook: 'simulator', metrics: 'simulator', fx: 'simulator', prices: 'simulator', quotes: 'simulator' });
+    expect(c.sources).toEqual({
+      events: 'simulator',
+      sportsbook: 'simulator',
+      metrics: 'simulator',
+      fx: 'simulator',
+      prices: 'simulator',
+      quotes: 'simulator',
+    });
     expect(configError({ REDIS_URL: '' })).toContain('REDIS_URL');
     // an empty secret in production is a missing secret
-    expect(configError({ REDIS_URL: REDIS, NODE_ENV: 'production', CLICK_SIGNING_SECRET: '', API_KEY_PEPPER: PEPPER })).toContain(
-      'CLICK_SIGNING_SECRET',
-    );
+    expect(
+      configError({ REDIS_URL: REDIS, NODE_ENV: 'production', CLICK_SIGNING_SECRET: '', API_KEY_PEPPER: PEPPER }),
+    ).toContain('CLICK_SIGNING_SECRET');
   });
 
   it('refuses an unknown data kind in SOURCES, naming the variable and the kind', () => {
@@ -126,7 +161,9 @@ describe('loadConfig', () => {
     expect(c.apiKeyPepper).toBe(PEPPER);
     // the demo page is off in production unless asked for
     expect(c.demoEnabled).toBe(false);
-    expect(loadConfig({ ...secrets, PUBLIC_BASE_URL: 'https://widgets.example.com', DEMO_ENABLED: 'true' }).demoEnabled).toBe(true);
+    expect(
+      loadConfig({ ...secrets, PUBLIC_BASE_URL: 'https://widgets.example.com', DEMO_ENABLED: 'true' }).demoEnabled,
+    ).toBe(true);
     expect(configError({ ...secrets, DEMO_ENABLED: 'yes' })).toContain('DEMO_ENABLED');
   });
 
@@ -136,7 +173,10 @@ describe('loadConfig', () => {
   });
 
   it('reads Redis Sentinel addresses and master name; REDIS_URL then only carries credentials', () => {
-    const c = loadConfig({ REDIS_SENTINELS: 'sentinel-a:26379, 10.0.0.7:26380,[::1]:26381', REDIS_SENTINEL_MASTER: 'pw' });
+    const c = loadConfig({
+      REDIS_SENTINELS: 'sentinel-a:26379, 10.0.0.7:26380,[::1]:26381',
+      REDIS_SENTINEL_MASTER: 'pw',
+    });
     expect(c.redis.sentinel).toEqual({
       sentinels: [
         { host: 'sentinel-a', port: 26379 },
@@ -146,8 +186,15 @@ describe('loadConfig', () => {
       masterName: 'pw',
       password: undefined,
     });
-    const d = loadConfig({ REDIS_SENTINELS: 's:26379', REDIS_URL: 'redis://:secret@ignored:1/3', REDIS_SENTINEL_PASSWORD: 'sp' });
-    expect(d.redis).toEqual({ url: 'redis://:secret@ignored:1/3', sentinel: { sentinels: [{ host: 's', port: 26379 }], masterName: 'mymaster', password: 'sp' } });
+    const d = loadConfig({
+      REDIS_SENTINELS: 's:26379',
+      REDIS_URL: 'redis://:secret@ignored:1/3',
+      REDIS_SENTINEL_PASSWORD: 'sp',
+    });
+    expect(d.redis).toEqual({
+      url: 'redis://:secret@ignored:1/3',
+      sentinel: { sentinels: [{ host: 's', port: 26379 }], masterName: 'mymaster', password: 'sp' },
+    });
     expect(loadConfig({ REDIS_URL: REDIS }).redis).toEqual({ url: REDIS });
     expect(configError({ REDIS_SENTINELS: 's:26379,nocolon' })).toContain('REDIS_SENTINELS');
     expect(configError({ REDIS_SENTINELS: 's:99999' })).toContain('REDIS_SENTINELS');
@@ -182,7 +229,12 @@ describe('loadConfig', () => {
       RANK_CTR_WINDOW_DAYS: '30',
       RANK_CTR_PRIOR_IMPRESSIONS: '0',
     });
-    expect(c.ranking).toEqual({ weights: { volume: 1, oiAccel: 0, ctr: 2.5 }, oiPeriodMinutes: 15, ctrWindowDays: 30, ctrPriorImpressions: 0 });
+    expect(c.ranking).toEqual({
+      weights: { volume: 1, oiAccel: 0, ctr: 2.5 },
+      oiPeriodMinutes: 15,
+      ctrWindowDays: 30,
+      ctrPriorImpressions: 0,
+    });
     expect(configError({ REDIS_URL: REDIS, RANK_WEIGHT_CTR: '-1' })).toContain('RANK_WEIGHT_CTR');
     expect(configError({ REDIS_URL: REDIS, RANK_CTR_WINDOW_DAYS: '0' })).toContain('RANK_CTR_WINDOW_DAYS');
   });

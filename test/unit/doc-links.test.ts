@@ -17,7 +17,11 @@ function docFiles(): string[] {
       const path = join(dir, name);
       return statSync(path).isDirectory() ? walk(path) : name.endsWith('.md') ? [path] : [];
     });
-  return [join(root, 'README.md'), ...walk(join(root, 'docs')), ...walk(join(root, 'bench')).filter((p) => !p.includes('/results/'))];
+  return [
+    join(root, 'README.md'),
+    ...walk(join(root, 'docs')),
+    ...walk(join(root, 'bench')).filter((p) => !p.includes('/results/')),
+  ];
 }
 
 /** Markdown without fenced code blocks and inline code spans, where brackets are not links. */
@@ -72,7 +76,8 @@ describe('documentation links', () => {
       for (const { link, path, anchor } of relativeLinks(file)) {
         const where = `${relative(root, file)}: ${link}`;
         if (!existsSync(path)) broken.push(`${where} (no such file)`);
-        else if (anchor && path.endsWith('.md') && !anchors(readFileSync(path, 'utf8')).has(anchor)) broken.push(`${where} (no such heading)`);
+        else if (anchor && path.endsWith('.md') && !anchors(readFileSync(path, 'utf8')).has(anchor))
+          broken.push(`${where} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);
@@ -81,12 +86,20 @@ describe('documentation links', () => {
   it('name repository paths that exist (a dated log under bench/log/ keeps the names of its day)', () => {
     const missing = files
       .filter((file) => !relative(root, file).startsWith('bench/log/'))
-      .flatMap((file) => namedPaths(file).filter((path) => !existsSync(join(root, path))).map((path) => `${relative(root, file)}: ${path}`));
+      .flatMap((file) =>
+        namedPaths(file)
+          .filter((path) => !existsSync(join(root, path)))
+          .map((path) => `${relative(root, file)}: ${path}`),
+      );
     expect(missing).toEqual([]);
     expect(namedPaths(join(root, 'docs/design.md')).length).toBeGreaterThan(10);
   });
 
   it('slugs headings as GitHub does', () => {
-    expect([...anchors('## Broad widget: `GET /v1/widgets/broad`\n## Limits\n## Limits')]).toEqual(['broad-widget-get-v1widgetsbroad', 'limits', 'limits-1']);
+    expect([...anchors('## Broad widget: `GET /v1/widgets/broad`\n## Limits\n## Limits')]).toEqual([
+      'broad-widget-get-v1widgetsbroad',
+      'limits',
+      'limits-1',
+    ]);
   });
 });

@@ -31,15 +31,35 @@ const request = (attrs: Record<string, string>, base = 'https://api.example') =>
 };
 
 describe('widgetRequest', () => {
-  it('maps each kind\'s attributes to its query parameters, on the script\'s origin', () => {
-    const r = request({ kind: 'event', slug: 'fed-december-2026', 'display-format': 'implied_pct', 'fallback-geo': 'GB', 'advertiser-id': 'acme', limit: '3' });
+  it("maps each kind's attributes to its query parameters, on the script's origin", () => {
+    const r = request({
+      kind: 'event',
+      slug: 'fed-december-2026',
+      'display-format': 'implied_pct',
+      'fallback-geo': 'GB',
+      'advertiser-id': 'acme',
+      limit: '3',
+    });
     const url = new URL(r.url);
     expect(url.origin + url.pathname).toBe('https://api.example/v1/widgets/event');
     // limit belongs to the broad widget: not sent here.
-    expect(Object.fromEntries(url.searchParams)).toEqual({ slug: 'fed-december-2026', display_format: 'implied_pct', fallback_geo: 'GB', advertiser_id: 'acme' });
-    expect(Object.fromEntries(new URL(request({ kind: 'broad', limit: '3', currency: 'EUR' }).url).searchParams)).toEqual({ limit: '3', currency: 'EUR' });
-    expect(Object.fromEntries(new URL(request({ kind: 'sportsbook', league: 'NBA', 'team-context': 'celtics' }).url).searchParams)).toEqual({ league: 'NBA', team_context: 'celtics' });
-    expect(Object.fromEntries(new URL(request({ kind: 'live-market', asset: 'ETH', horizon: '15' }).url).searchParams)).toEqual({ asset: 'ETH', horizon_minutes: '15' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      slug: 'fed-december-2026',
+      display_format: 'implied_pct',
+      fallback_geo: 'GB',
+      advertiser_id: 'acme',
+    });
+    expect(
+      Object.fromEntries(new URL(request({ kind: 'broad', limit: '3', currency: 'EUR' }).url).searchParams),
+    ).toEqual({ limit: '3', currency: 'EUR' });
+    expect(
+      Object.fromEntries(
+        new URL(request({ kind: 'sportsbook', league: 'NBA', 'team-context': 'celtics' }).url).searchParams,
+      ),
+    ).toEqual({ league: 'NBA', team_context: 'celtics' });
+    expect(
+      Object.fromEntries(new URL(request({ kind: 'live-market', asset: 'ETH', horizon: '15' }).url).searchParams),
+    ).toEqual({ asset: 'ETH', horizon_minutes: '15' });
   });
 
   it('uses api-base when set, sends the locale as Accept-Language', () => {
@@ -50,13 +70,24 @@ describe('widgetRequest', () => {
 
   it('subscribes live-market and event widgets to their topic, passing fallback_geo on the socket URL', () => {
     const live = request({ kind: 'live-market', asset: 'btc', horizon: '15', 'fallback-geo': 'JP' });
-    expect(live.ws).toEqual({ url: 'wss://api.example/v1/ws?fallback_geo=JP', topic: 'live-market:BTC:15', payloadUsable: true });
+    expect(live.ws).toEqual({
+      url: 'wss://api.example/v1/ws?fallback_geo=JP',
+      topic: 'live-market:BTC:15',
+      payloadUsable: true,
+    });
     expect(request({ kind: 'live-market' }).ws?.topic).toBe('live-market:BTC:5');
     // A display format other than cents is its own topic; pushed payloads carry no advertiser, so
     // only a widget with one fetches its own on a push. The locale changes no pushed payload.
-    expect(request({ kind: 'event', slug: 'a-b' }, 'http://h:1').ws).toEqual({ url: 'ws://h:1/v1/ws', topic: 'event:a-b', payloadUsable: true });
+    expect(request({ kind: 'event', slug: 'a-b' }, 'http://h:1').ws).toEqual({
+      url: 'ws://h:1/v1/ws',
+      topic: 'event:a-b',
+      payloadUsable: true,
+    });
     expect(request({ kind: 'event', slug: 'a-b', 'display-format': 'cents' }).ws?.topic).toBe('event:a-b');
-    expect(request({ kind: 'event', slug: 'a-b', 'display-format': 'decimal', locale: 'de' }).ws).toMatchObject({ topic: 'event:a-b:decimal', payloadUsable: true });
+    expect(request({ kind: 'event', slug: 'a-b', 'display-format': 'decimal', locale: 'de' }).ws).toMatchObject({
+      topic: 'event:a-b:decimal',
+      payloadUsable: true,
+    });
     expect(request({ kind: 'event', slug: 'a-b', 'advertiser-id': 'acme' }).ws?.payloadUsable).toBe(false);
     expect(request({ kind: 'broad' }).ws).toBeUndefined();
     expect(request({ kind: 'sportsbook', league: 'NBA' }).ws).toBeUndefined();
@@ -64,11 +95,17 @@ describe('widgetRequest', () => {
 
   it('names the problem for the developer when the kind is missing or unknown', () => {
     expect(widgetRequest(() => null, 'https://api.example')).toMatch(/unknown kind ""/);
-    expect(widgetRequest((n) => (n === 'kind' ? 'odds' : null), 'https://api.example')).toMatch(/"odds".*event, broad, sportsbook or live-market/);
+    expect(widgetRequest((n) => (n === 'kind' ? 'odds' : null), 'https://api.example')).toMatch(
+      /"odds".*event, broad, sportsbook or live-market/,
+    );
   });
 
   it('asks the sportsbook for the odds-format attribute', () => {
-    expect(new URL(request({ kind: 'sportsbook', league: 'EPL', 'odds-format': 'fractional' }).url).searchParams.get('odds_format')).toBe('fractional');
+    expect(
+      new URL(request({ kind: 'sportsbook', league: 'EPL', 'odds-format': 'fractional' }).url).searchParams.get(
+        'odds_format',
+      ),
+    ).toBe('fractional');
   });
 });
 
@@ -99,15 +136,27 @@ describe('renderEvent', () => {
 
   it('links every operator through its signed click URL, sponsored, in a new tab, badged where flagged', () => {
     const pool = payload.outcomes[0]!.comparison_pool;
-    const links = [...html.matchAll(/<a class="cta" href="([^"]+)" target="_blank" rel="sponsored noopener"/g)].map((m) => m[1]!.replace(/&#38;/g, '&'));
+    const links = [...html.matchAll(/<a class="cta" href="([^"]+)" target="_blank" rel="sponsored noopener"/g)].map(
+      (m) => m[1]!.replace(/&#38;/g, '&'),
+    );
     expect(links).toEqual(pool.map((c) => c.deep_link));
-    const badged = [...html.matchAll(/<tr data-operator="([^"]+)"[^>]*><th scope="row">[^<]*<span class="badge">Best Odds/g)].map((m) => m[1]);
+    const badged = [
+      ...html.matchAll(/<tr data-operator="([^"]+)"[^>]*><th scope="row">[^<]*<span class="badge">Best Odds/g),
+    ].map((m) => m[1]);
     expect(badged).toEqual(pool.filter((c) => c.is_best_odds).map((c) => c.operator_id));
     expect(badged.length).toBeGreaterThan(0);
   });
 
   it('never turns a non-http link into a live one', () => {
-    const hostile = { ...payload, outcomes: [{ ...payload.outcomes[0]!, comparison_pool: [{ ...payload.outcomes[0]!.comparison_pool[0]!, deep_link: 'javascript:alert(1)' }] }] };
+    const hostile = {
+      ...payload,
+      outcomes: [
+        {
+          ...payload.outcomes[0]!,
+          comparison_pool: [{ ...payload.outcomes[0]!.comparison_pool[0]!, deep_link: 'javascript:alert(1)' }],
+        },
+      ],
+    };
     expect(renderEvent(hostile, EN, undefined)).toContain('href="#"');
   });
 });
@@ -125,10 +174,15 @@ function payloads(lang: Labels['lang']) {
       question: 'Will the Fed cut in December?',
       category: 'economics',
       closesAt: '2026-12-16T19:00:00.000Z',
-      outcomes: [{ name: 'Cut "25bp"', quotes: [
-        { operatorId: 'kalshi', yesPrice: 0.6, volume24hUsd: 300, marketUrl: 'https://kalshi.com/markets/a' },
-        { operatorId: 'polymarket', yesPrice: 0.7, volume24hUsd: 100, marketUrl: 'https://polymarket.com/event/a' },
-      ] }],
+      outcomes: [
+        {
+          name: 'Cut "25bp"',
+          quotes: [
+            { operatorId: 'kalshi', yesPrice: 0.6, volume24hUsd: 300, marketUrl: 'https://kalshi.com/markets/a' },
+            { operatorId: 'polymarket', yesPrice: 0.7, volume24hUsd: 100, marketUrl: 'https://polymarket.com/event/a' },
+          ],
+        },
+      ],
     },
     SOON,
     'cents',
@@ -136,20 +190,58 @@ function payloads(lang: Labels['lang']) {
   );
   const metrics: MetricsData = {
     operators: [
-      { operatorId: 'kalshi', volume24hUsd: 50_000_000, openInterestUsd: 100_000_000, liquidityUsd: 15_000_000, activeEvents: 40, volumeByCategoryUsd: { politics: 50_000_000 } },
+      {
+        operatorId: 'kalshi',
+        volume24hUsd: 50_000_000,
+        openInterestUsd: 100_000_000,
+        liquidityUsd: 15_000_000,
+        activeEvents: 40,
+        volumeByCategoryUsd: { politics: 50_000_000 },
+      },
       // No source reports its liquidity: the widget says so in its own words.
-      { operatorId: 'polymarket', volume24hUsd: 70_000_000, openInterestUsd: null, liquidityUsd: null, activeEvents: 50, volumeByCategoryUsd: { crypto: 70_000_000 } },
+      {
+        operatorId: 'polymarket',
+        volume24hUsd: 70_000_000,
+        openInterestUsd: null,
+        liquidityUsd: null,
+        activeEvents: 50,
+        volumeByCategoryUsd: { crypto: 70_000_000 },
+      },
     ],
   };
   const broad = buildBroadWidget(
-    { metrics, changedAt: SOON, locale: lang, currency: 'USD', rate: 1, limit: 5, signals: new Map(), ctrPrior: { mean: 0, weight: 1000 }, weights: { volume: 0.5, oiAccel: 0.2, ctr: 0.3 } },
+    {
+      metrics,
+      changedAt: SOON,
+      locale: lang,
+      currency: 'USD',
+      rate: 1,
+      limit: 5,
+      signals: new Map(),
+      ctrPrior: { mean: 0, weight: 1000 },
+      weights: { volume: 0.5, oiAccel: 0.2, ctr: 0.3 },
+    },
     CTX,
   ).payload;
   // Football, so the W-D-L record and the draw column are there too.
   const epl: LeagueData = {
     league: 'EPL',
-    teams: [{ code: 'ARS', name: 'Arsenal', aliases: [] }, { code: 'CHE', name: 'Chelsea', aliases: [] }],
-    finished: [{ id: 'g1', scheduledTime: '2026-11-01T15:00:00.000Z', homeCode: 'ARS', awayCode: 'CHE', homeScore: 1, awayScore: 1, closingSpreadHome: -0.5, closingTotal: 2.5 }],
+    teams: [
+      { code: 'ARS', name: 'Arsenal', aliases: [] },
+      { code: 'CHE', name: 'Chelsea', aliases: [] },
+    ],
+    finished: [
+      {
+        id: 'g1',
+        scheduledTime: '2026-11-01T15:00:00.000Z',
+        homeCode: 'ARS',
+        awayCode: 'CHE',
+        homeScore: 1,
+        awayScore: 1,
+        closingSpreadHome: -0.5,
+        closingTotal: 2.5,
+      },
+    ],
     upcoming: [],
   };
   const line = (point: number) => ({ point, price: -110 });
@@ -161,8 +253,26 @@ function payloads(lang: Labels['lang']) {
       homeCode: 'ARS',
       awayCode: 'CHE',
       books: [
-        { operatorId: 'draftkings', lastUpdate: SOON, homeSpread: line(-0.5), awaySpread: line(0.5), totalOver: line(2.5), totalUnder: line(2.5), homeMoneyline: 120, awayMoneyline: 240, drawMoneyline: 230 },
-        { operatorId: 'fanduel', lastUpdate: SOON, homeSpread: line(-0.5), awaySpread: line(0.5), homeMoneyline: 115, awayMoneyline: 250, drawMoneyline: 225 },
+        {
+          operatorId: 'draftkings',
+          lastUpdate: SOON,
+          homeSpread: line(-0.5),
+          awaySpread: line(0.5),
+          totalOver: line(2.5),
+          totalUnder: line(2.5),
+          homeMoneyline: 120,
+          awayMoneyline: 240,
+          drawMoneyline: 230,
+        },
+        {
+          operatorId: 'fanduel',
+          lastUpdate: SOON,
+          homeSpread: line(-0.5),
+          awaySpread: line(0.5),
+          homeMoneyline: 115,
+          awayMoneyline: 250,
+          drawMoneyline: 225,
+        },
       ],
     },
     CTX,
@@ -172,8 +282,21 @@ function payloads(lang: Labels['lang']) {
     operator_name: name,
     is_best_odds: best,
     updated_at: SOON,
-    live_metrics: { spot_difference: '+$12.50', target_price: '$97,250.12', multipliers: { payout_up: 'x1.85', payout_down: 'x2.05' } },
-    incentives: { coupon_value: '', cta_url: CTX.clickUrl({ operatorId, widget: 'live-market', placement: 'BTC:15', impressionId: 'imp-1', expiresAt: CTX.linkExpiresAt }) },
+    live_metrics: {
+      spot_difference: '+$12.50',
+      target_price: '$97,250.12',
+      multipliers: { payout_up: 'x1.85', payout_down: 'x2.05' },
+    },
+    incentives: {
+      coupon_value: '',
+      cta_url: CTX.clickUrl({
+        operatorId,
+        widget: 'live-market',
+        placement: 'BTC:15',
+        impressionId: 'imp-1',
+        expiresAt: CTX.linkExpiresAt,
+      }),
+    },
   });
   const live = LiveMarketPayload.parse({
     widget_class: 'live-market',
@@ -203,17 +326,27 @@ function payloads(lang: Labels['lang']) {
   return { event, broad, sportsbook, 'live-market': live } satisfies Record<string, Payload>;
 }
 
-const view = (over: Partial<ViewState>): ViewState => ({ kind: 'event', locale: undefined, payload: undefined, failed: false, retrying: false, ...over });
+const view = (over: Partial<ViewState>): ViewState => ({
+  kind: 'event',
+  locale: undefined,
+  payload: undefined,
+  failed: false,
+  retrying: false,
+  ...over,
+});
 
 /** A label's own words: the string, or a function's text around its parameters. */
 const words = (v: Labels[keyof Labels]): string[] =>
-  (typeof v === 'function' ? (v as (...a: string[]) => string)('\u0000').split('\u0000') : [v]).map((w) => w.trim()).filter((w) => /\p{L}/u.test(w));
+  (typeof v === 'function' ? (v as (...a: string[]) => string)('\u0000').split('\u0000') : [v])
+    .map((w) => w.trim())
+    .filter((w) => /\p{L}/u.test(w));
 
 /** The labels proper (the language code is none). */
 const KEYS = (Object.keys(EN) as Array<keyof Labels>).filter((k) => k !== 'lang');
 
 /** `w` in `text` as whole words: "Best" is not in "Beste", nor "Trade" in "Trader". */
-const hasWords = (text: string, w: string) => new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(text);
+const hasWords = (text: string, w: string) =>
+  new RegExp(`(?<![\\p{L}\\p{N}])${w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(text);
 
 /**
  * English labels left in `html` rendered with `L`: each English label's words, unless the same label
@@ -222,7 +355,9 @@ const hasWords = (text: string, w: string) => new RegExp(`(?<![\\p{L}\\p{N}])${w
  */
 function englishIn(html: string, L: Labels, payload: unknown): string[] {
   const data = JSON.stringify(payload ?? {});
-  return KEYS.flatMap((k) => words(EN[k]).filter((w) => !hasWords(words(L[k]).join('\n'), w) && !hasWords(data, w) && hasWords(html, esc(w))));
+  return KEYS.flatMap((k) =>
+    words(EN[k]).filter((w) => !hasWords(words(L[k]).join('\n'), w) && !hasWords(data, w) && hasWords(html, esc(w))),
+  );
 }
 
 /** Labels a language writes exactly as English does, on purpose; any other copy is an untranslated label. */
@@ -245,14 +380,25 @@ function renderAll(locale: string) {
   }));
   const closed = (['awaiting_strike', 'no_strike', 'stale'] as const).map((market_status) => {
     const payload = { ...all['live-market'], market_status };
-    return { kind: market_status, payload, html: renderView(view({ kind: 'live-market', locale, payload, failed: true, retrying: false }), L) };
+    return {
+      kind: market_status,
+      payload,
+      html: renderView(view({ kind: 'live-market', locale, payload, failed: true, retrying: false }), L),
+    };
   });
   const empty = [
     renderView(view({ kind: 'broad', locale, payload: { ...all.broad, operators: [] } }), L),
     renderView(view({ kind: 'sportsbook', locale, payload: { ...all.sportsbook, odds_matrix: { operators: [] } } }), L),
     renderView(view({ kind: 'live-market', locale, payload: { ...all['live-market'], providers_pool: [] } }), L),
     renderView(view({ kind: 'event', locale, payload: { ...all.event, outcomes: [] } }), L),
-    renderView(view({ kind: 'event', locale, payload: { ...all.event, outcomes: all.event.outcomes.map((o) => ({ ...o, comparison_pool: [] })) } }), L),
+    renderView(
+      view({
+        kind: 'event',
+        locale,
+        payload: { ...all.event, outcomes: all.event.outcomes.map((o) => ({ ...o, comparison_pool: [] })) },
+      }),
+      L,
+    ),
   ].map((html) => ({ kind: 'empty', payload: all, html }));
   const states = [
     renderView(view({ kind: 'sportsbook', locale, failed: true, retrying: true }), L),
@@ -262,12 +408,13 @@ function renderAll(locale: string) {
   return { L, all, pages: [...pages, ...closed, ...empty, ...states] };
 }
 
-describe('the widget\'s own text in the locale\'s language', () => {
+describe("the widget's own text in the locale's language", () => {
   it('picks the table by the language subtag, any case; anything else is English', () => {
     for (const locale of ['de', 'de-DE', 'DE', 'de_AT', ' de-ch ']) expect(labelsFor(locale).lang, locale).toBe('de');
     expect(labelsFor('pt-BR').lang).toBe('pt');
     expect(labelsFor('fr-CA')).toBe(LABELS.fr);
-    for (const locale of ['it', 'xx-YY', 'english', 'constructor', '__proto__', '', null, undefined]) expect(labelsFor(locale), String(locale)).toBe(EN);
+    for (const locale of ['it', 'xx-YY', 'english', 'constructor', '__proto__', '', null, undefined])
+      expect(labelsFor(locale), String(locale)).toBe(EN);
   });
 
   it('has every label in every language, none empty, functions taking the same parameters', () => {
@@ -294,19 +441,25 @@ describe('the widget\'s own text in the locale\'s language', () => {
     for (const lang of LANGS.filter((l) => l !== 'en')) {
       const same = KEYS.filter((k) => {
         const [ours, en] = [LABELS[lang][k], EN[k]];
-        return typeof ours === 'function' ? (ours as (x: string) => string)('§') === (en as (x: string) => string)('§') : ours === en;
+        return typeof ours === 'function'
+          ? (ours as (x: string) => string)('§') === (en as (x: string) => string)('§')
+          : ours === en;
       });
       expect(same, lang).toEqual(KEYS.filter((k) => SAME_AS_ENGLISH[k]?.includes(lang)));
     }
   });
 
-  it('a locale that is no language tag (en_US, de_AT) still renders every kind, dates in the labels\' language', () => {
+  it("a locale that is no language tag (en_US, de_AT) still renders every kind, dates in the labels' language", () => {
     for (const locale of ['en_US', 'de_AT', 'not a tag!']) {
       const { L, pages } = renderAll(locale);
       expect(pages.length).toBeGreaterThan(0);
       const sportsbook = pages.find((p) => p.kind === 'sportsbook')!;
-      const start = new Date((sportsbook.payload as { match_meta: { scheduled_time: string } }).match_meta.scheduled_time);
-      expect(sportsbook.html, locale).toContain(esc(start.toLocaleString(L.lang, { dateStyle: 'medium', timeStyle: 'short' })));
+      const start = new Date(
+        (sportsbook.payload as { match_meta: { scheduled_time: string } }).match_meta.scheduled_time,
+      );
+      expect(sportsbook.html, locale).toContain(
+        esc(start.toLocaleString(L.lang, { dateStyle: 'medium', timeStyle: 'short' })),
+      );
     }
   });
 
@@ -318,7 +471,8 @@ describe('the widget\'s own text in the locale\'s language', () => {
       expect(html).toContain('Loading…');
     }
     const { pages } = renderAll('xx-XX');
-    for (const { html } of pages) expect(html).toMatch(/^<div class="w( sk)?" part="widget" role="group" aria-label="[^"]+" lang="en">/);
+    for (const { html } of pages)
+      expect(html).toMatch(/^<div class="w( sk)?" part="widget" role="group" aria-label="[^"]+" lang="en">/);
     expect(pages.map((p) => p.html).join('')).toContain('<h2>Top operators</h2>');
   });
 
@@ -328,7 +482,9 @@ describe('the widget\'s own text in the locale\'s language', () => {
     for (const { html: h } of pages) expect(h).toContain(' lang="de">');
     // Event
     expect(html.event).toContain('aria-label="Quotenvergleich zum Ereignis"');
-    expect(html.event).toContain('<th scope="col">Anbieter</th><th scope="col">Ja-Preis</th><th scope="col">24h-Volumen</th>');
+    expect(html.event).toContain(
+      '<th scope="col">Anbieter</th><th scope="col">Ja-Preis</th><th scope="col">24h-Volumen</th>',
+    );
     expect(html.event).toContain('<caption class="sr">Preise für Cut &#34;25bp&#34;</caption>');
     expect(html.event).toContain('<span class="badge">Beste Quote</span>');
     expect(html.event).toContain('Handeln<span class="sr"> bei Kalshi (gesponsert, öffnet in neuem Tab)</span>');
@@ -352,8 +508,12 @@ describe('the widget\'s own text in the locale\'s language', () => {
     // Live market
     expect(html['live-market']).toContain('Schließt in <b class="countdown">4:05</b>');
     expect(html['live-market']).toContain('15-Minuten-Fenster');
-    expect(html['live-market']).toContain('<th scope="col">Anbieter</th><th scope="col">Referenzkurs</th><th scope="col">Steigt</th><th scope="col">Fällt</th>');
-    expect(html.awaiting_strike).toContain('<p class="note">Das Zeitfenster hat gerade begonnen: Der Referenzkurs steht noch aus.</p>');
+    expect(html['live-market']).toContain(
+      '<th scope="col">Anbieter</th><th scope="col">Referenzkurs</th><th scope="col">Steigt</th><th scope="col">Fällt</th>',
+    );
+    expect(html.awaiting_strike).toContain(
+      '<p class="note">Das Zeitfenster hat gerade begonnen: Der Referenzkurs steht noch aus.</p>',
+    );
     expect(html.no_strike).toContain('Letzte empfangene Daten; keine Aktualisierung.');
     const all = pages.map((p) => p.html).join('\n');
     expect(all).toContain(L.statusStale);
@@ -438,14 +598,20 @@ describe('what issue "Lawful where shown" adds, rendered when present', () => {
   const disclosures = {
     min_age: 21,
     ad_label: 'Advertisement',
-    responsible_gambling: { text: 'Gambling problem? Help is available.', url: 'https://www.ncpgambling.org/help', phone: '1-800-522-4700' },
+    responsible_gambling: {
+      text: 'Gambling problem? Help is available.',
+      url: 'https://www.ncpgambling.org/help',
+      phone: '1-800-522-4700',
+    },
   };
 
   it('every kind: the ad label and minimum age above, the help line with its link and phone below, the region in the footer', () => {
     for (const [kind, payload] of Object.entries(all) as Array<[string, Payload]>) {
       const html = renderView(view({ kind, payload: { ...payload, disclosures, resolved_region: 'US-NJ' } }), EN);
       expect(html, kind).toContain('<p class="ad"><span>Advertisement</span> <b class="age">21+</b></p>');
-      expect(html, kind).toContain('Gambling problem? Help is available. <a href="https://www.ncpgambling.org/help" target="_blank" rel="noopener">www.ncpgambling.org</a>');
+      expect(html, kind).toContain(
+        'Gambling problem? Help is available. <a href="https://www.ncpgambling.org/help" target="_blank" rel="noopener">www.ncpgambling.org</a>',
+      );
       expect(html, kind).toContain('<a href="tel:18005224700">1-800-522-4700</a>');
       expect(html, kind).toContain('<b>US-NJ</b>');
       expect(html.indexOf('class="ad"'), kind).toBeLessThan(html.indexOf('class="rg"'));
@@ -455,7 +621,11 @@ describe('what issue "Lawful where shown" adds, rendered when present', () => {
   it('tolerates their absence (null or missing) and a help line without a phone', () => {
     for (const built of Object.values(all) as Payload[]) {
       // the builders fill both fields: take them out to see an older payload
-      const { disclosures: _d, resolved_region: _r, ...payload } = built as Payload & { disclosures?: unknown; resolved_region?: unknown };
+      const {
+        disclosures: _d,
+        resolved_region: _r,
+        ...payload
+      } = built as Payload & { disclosures?: unknown; resolved_region?: unknown };
       for (const extra of [{}, { disclosures: null, resolved_region: null }]) {
         const html = renderView(view({ kind: 'x', payload: { ...payload, ...extra } as Payload }), EN);
         expect(html).not.toContain('class="ad"');
@@ -464,7 +634,9 @@ describe('what issue "Lawful where shown" adds, rendered when present', () => {
       }
     }
     const noPhone = { ...disclosures, responsible_gambling: { ...disclosures.responsible_gambling, phone: null } };
-    expect(renderView(view({ kind: 'broad', payload: { ...all.broad, disclosures: noPhone } }), EN)).not.toContain('tel:');
+    expect(renderView(view({ kind: 'broad', payload: { ...all.broad, disclosures: noPhone } }), EN)).not.toContain(
+      'tel:',
+    );
   });
 
   it('dials a helpline with vanity letters as on a phone keypad', () => {
@@ -474,27 +646,54 @@ describe('what issue "Lawful where shown" adds, rendered when present', () => {
     expect(telUri('+44 808 8020 133')).toBe('tel:+448088020133');
   });
 
-  it('broad: the promotion\'s significant terms under it, with a T&Cs link', () => {
+  it("broad: the promotion's significant terms under it, with a T&Cs link", () => {
     const op = all.broad.operators[0]!;
     const terms = { promo_terms: 'New customers, 21+. Min deposit $10.', promo_terms_url: 'https://example.com/terms' };
     const other = all.broad.operators[1]!;
-    const broad = { ...all.broad, operators: [{ ...op, incentives: { ...op.incentives, ...terms } }, { ...other, incentives: { ...other.incentives, promo_terms: '', promo_terms_url: '' } }] };
+    const broad = {
+      ...all.broad,
+      operators: [
+        { ...op, incentives: { ...op.incentives, ...terms } },
+        { ...other, incentives: { ...other.incentives, promo_terms: '', promo_terms_url: '' } },
+      ],
+    };
     const html = renderView(view({ kind: 'broad', payload: broad }), EN);
-    expect(html).toContain(`<p class="terms small">New customers, 21+. Min deposit $10. <a href="https://example.com/terms" target="_blank" rel="sponsored noopener" data-op="${op.operator_name}">T&amp;Cs</a></p>`.replace('&amp;', '&#38;'));
+    expect(html).toContain(
+      `<p class="terms small">New customers, 21+. Min deposit $10. <a href="https://example.com/terms" target="_blank" rel="sponsored noopener" data-op="${op.operator_name}">T&amp;Cs</a></p>`.replace(
+        '&amp;',
+        '&#38;',
+      ),
+    );
     expect(html.match(/class="terms/g)).toHaveLength(1);
     // '' for no promo: no empty line.
-    const none = { ...all.broad, operators: [{ ...op, incentives: { ...op.incentives, promo_terms: '', promo_terms_url: '' } }] };
+    const none = {
+      ...all.broad,
+      operators: [{ ...op, incentives: { ...op.incentives, promo_terms: '', promo_terms_url: '' } }],
+    };
     expect(renderView(view({ kind: 'broad', payload: none }), EN)).not.toContain('class="terms');
   });
 
-  it('sportsbook: the operator\'s name is its sponsored link when the payload gives one', () => {
-    const ops = all.sportsbook.odds_matrix.operators.map((op, i) => ({ ...op, routing: { web_url: `https://api.example/v1/click?t=${i}` } }));
-    const html = renderView(view({ kind: 'sportsbook', payload: { ...all.sportsbook, odds_matrix: { operators: ops } } }), EN);
+  it("sportsbook: the operator's name is its sponsored link when the payload gives one", () => {
+    const ops = all.sportsbook.odds_matrix.operators.map((op, i) => ({
+      ...op,
+      routing: { web_url: `https://api.example/v1/click?t=${i}` },
+    }));
+    const html = renderView(
+      view({ kind: 'sportsbook', payload: { ...all.sportsbook, odds_matrix: { operators: ops } } }),
+      EN,
+    );
     for (const [i, op] of ops.entries()) {
-      expect(html).toContain(`<th scope="row"><a class="op" href="https://api.example/v1/click?t=${i}" target="_blank" rel="sponsored noopener" data-k="s:${i}" data-op="${op.name}">${op.name}<span class="sr">`);
+      expect(html).toContain(
+        `<th scope="row"><a class="op" href="https://api.example/v1/click?t=${i}" target="_blank" rel="sponsored noopener" data-k="s:${i}" data-op="${op.name}">${op.name}<span class="sr">`,
+      );
     }
     const unlinked = all.sportsbook.odds_matrix.operators.map(({ routing: _r, ...op }) => op);
-    expect(renderView(view({ kind: 'sportsbook', payload: { ...all.sportsbook, odds_matrix: { operators: unlinked } } as Payload }), EN)).not.toContain('class="op"');
+    expect(
+      renderView(
+        view({ kind: 'sportsbook', payload: { ...all.sportsbook, odds_matrix: { operators: unlinked } } as Payload }),
+        EN,
+      ),
+    ).not.toContain('class="op"');
   });
 });
 
@@ -503,7 +702,10 @@ describe('quiet best odds, collapsed event, empty payloads', () => {
 
   it('no badge where only one operator quotes', () => {
     const outcome = all.event.outcomes[0]!;
-    const single = { ...all.event, outcomes: [{ ...outcome, comparison_pool: [{ ...outcome.comparison_pool[0]!, is_best_odds: true }] }] };
+    const single = {
+      ...all.event,
+      outcomes: [{ ...outcome, comparison_pool: [{ ...outcome.comparison_pool[0]!, is_best_odds: true }] }],
+    };
     expect(renderEvent(single, EN, undefined)).not.toContain('class="badge"');
     const live = all['live-market'];
     const one = { ...live, providers_pool: [{ ...live.providers_pool[0]!, is_best_odds: true }] };
@@ -512,14 +714,20 @@ describe('quiet best odds, collapsed event, empty payloads', () => {
     // Sportsbook: only draftkings quotes totals in the fixture, so its total leads carry no badge.
     const html = renderView(view({ kind: 'sportsbook', payload: all.sportsbook }), EN);
     const quoted = (key: string) => all.sportsbook.odds_matrix.operators.filter((op) => key in op.lines).length;
-    const expected = all.sportsbook.odds_matrix.operators.flatMap((op) => op.best_odds.filter((k) => quoted(k) > 1)).length;
+    const expected = all.sportsbook.odds_matrix.operators.flatMap((op) =>
+      op.best_odds.filter((k) => quoted(k) > 1),
+    ).length;
     expect(all.sportsbook.odds_matrix.operators.some((op) => op.best_odds.some((k) => quoted(k) === 1))).toBe(true);
     expect(html.match(/class="badge"/g)?.length ?? 0).toBe(expected);
   });
 
   it('the event shows the first operators of each outcome and an expander for the rest', () => {
     const outcome = all.event.outcomes[0]!;
-    const pool = [0, 1, 2, 3].map((i) => ({ ...outcome.comparison_pool[i % 2]!, operator_id: `op${i}`, operator_name: `Op ${i}` }));
+    const pool = [0, 1, 2, 3].map((i) => ({
+      ...outcome.comparison_pool[i % 2]!,
+      operator_id: `op${i}`,
+      operator_name: `Op ${i}`,
+    }));
     const p = { ...all.event, outcomes: [{ ...outcome, comparison_pool: pool }] };
     const closed = renderEvent(p, EN, undefined);
     expect(closed.match(/<tr data-operator="[^"]+" class="[^"]*more/g)).toHaveLength(pool.length - TOP);
@@ -529,8 +737,13 @@ describe('quiet best odds, collapsed event, empty payloads', () => {
     expect(opened).toContain('aria-expanded="true">Show fewer</button>');
     expect(renderEvent(all.event, EN, undefined)).not.toContain('<button');
     // The best price is among the ones shown, wherever the payload lists it.
-    const lastBest = { ...p, outcomes: [{ ...outcome, comparison_pool: pool.map((c, i) => ({ ...c, is_best_odds: i === 3 })) }] };
-    expect([...renderEvent(lastBest, EN, undefined).matchAll(/<tr data-operator="([^"]+)"/g)].map((m) => m[1])).toEqual(['op3', 'op0', 'op1', 'op2']);
+    const lastBest = {
+      ...p,
+      outcomes: [{ ...outcome, comparison_pool: pool.map((c, i) => ({ ...c, is_best_odds: i === 3 })) }],
+    };
+    expect([...renderEvent(lastBest, EN, undefined).matchAll(/<tr data-operator="([^"]+)"/g)].map((m) => m[1])).toEqual(
+      ['op3', 'op0', 'op1', 'op2'],
+    );
   });
 
   it('a payload with nothing lawful to show says so in one line', () => {
@@ -541,8 +754,19 @@ describe('quiet best odds, collapsed event, empty payloads', () => {
       { ...all.sportsbook, odds_matrix: { operators: [] } },
       { ...all['live-market'], providers_pool: [], unavailable_reason: 'not_lawful_here' },
       // Whatever the window's state: a horizon nothing lawful lists stays empty between windows too.
-      { ...all['live-market'], providers_pool: [], unavailable_reason: 'not_lawful_here', market_status: 'awaiting_strike' },
-      { ...all['live-market'], providers_pool: [], unavailable_reason: 'no_venue_for_horizon', market_status: 'stale', stale: true },
+      {
+        ...all['live-market'],
+        providers_pool: [],
+        unavailable_reason: 'not_lawful_here',
+        market_status: 'awaiting_strike',
+      },
+      {
+        ...all['live-market'],
+        providers_pool: [],
+        unavailable_reason: 'no_venue_for_horizon',
+        market_status: 'stale',
+        stale: true,
+      },
     ];
     for (const p of empty) {
       expect(isEmpty(p), p.widget_class).toBe(true);
@@ -555,11 +779,13 @@ describe('quiet best odds, collapsed event, empty payloads', () => {
     for (const p of Object.values(all) as Payload[]) expect(isEmpty(p)).toBe(false);
     // Venues that may be shown but quote nothing now, or a late feed, are not empty: the widget says why itself.
     expect(isEmpty({ ...all['live-market'], providers_pool: [], unavailable_reason: 'no_quote' })).toBe(false);
-    expect(isEmpty({ ...all['live-market'], providers_pool: [], market_status: 'stale', unavailable_reason: 'stale' })).toBe(false);
+    expect(
+      isEmpty({ ...all['live-market'], providers_pool: [], market_status: 'stale', unavailable_reason: 'stale' }),
+    ).toBe(false);
   });
 });
 
-describe('numbers in the widget\'s locale', () => {
+describe("numbers in the widget's locale", () => {
   it('money, percentages, odds and multipliers as Intl writes them', () => {
     const de = (s: string) => localNumber(s, 'de-DE');
     const nbsp = (s: string) => s.replace(/[\u00a0\u202f]/g, ' ');
@@ -575,13 +801,15 @@ describe('numbers in the widget\'s locale', () => {
     expect(de('4.5/5')).toBe('4,5/5');
     expect(nbsp(localNumber('¥1,234', 'ja-JP'))).toBe('￥1,234');
     // en-US reads what the API wrote.
-    for (const s of ['$579M', '$97,262.62', '62.0%', 'x1.85', '+3.5 (-110)', '62¢']) expect(localNumber(s, 'en-US')).toBe(s);
+    for (const s of ['$579M', '$97,262.62', '62.0%', 'x1.85', '+3.5 (-110)', '62¢'])
+      expect(localNumber(s, 'en-US')).toBe(s);
   });
 
   it('a German widget shows German numbers throughout', () => {
     const { pages } = renderAll('de');
     const broad = pages.find((p) => p.kind === 'broad')!;
-    const volume = (broad.payload as { trending_summary: { global_24h_volume: string } }).trending_summary.global_24h_volume;
+    const volume = (broad.payload as { trending_summary: { global_24h_volume: string } }).trending_summary
+      .global_24h_volume;
     expect(broad.html).toContain(esc(localNumber(volume, 'de')));
     expect(localNumber(volume, 'de')).toMatch(/Mio\.|Mrd\./);
   });
@@ -590,7 +818,10 @@ describe('numbers in the widget\'s locale', () => {
 describe('live-market embed', () => {
   it('names the venues that list the window but have no usable quote now, in the widget language, without a price', () => {
     const live = payloads('en')['live-market'];
-    const away = [{ operator_id: 'polymarket', operator_name: 'Polymarket' }, { operator_id: 'limitless', operator_name: 'Limitless' }];
+    const away = [
+      { operator_id: 'polymarket', operator_name: 'Polymarket' },
+      { operator_id: 'limitless', operator_name: 'Limitless' },
+    ];
     const html = renderLive({ ...live, unavailable_venues: away }, EN, undefined);
     expect(html).toContain('<p class="muted small">Unavailable now: Polymarket, Limitless</p>');
     const none = renderLive({ ...live, providers_pool: [], unavailable_venues: away }, labelsFor('de'), 'de');
@@ -599,10 +830,20 @@ describe('live-market embed', () => {
     expect(renderLive({ ...live, unavailable_venues: [] }, EN, undefined)).not.toContain('Unavailable now');
   });
 
-  it("shows a venue without a strike of its own with a dash, never another strike under its name", () => {
+  it('shows a venue without a strike of its own with a dash, never another strike under its name', () => {
     const live = payloads('en')['live-market'];
     const [kalshi, poly] = live.providers_pool;
-    const html = renderLive({ ...live, providers_pool: [kalshi!, { ...poly!, live_metrics: { ...poly!.live_metrics, target_price: null, spot_difference: null } }] }, EN, undefined);
+    const html = renderLive(
+      {
+        ...live,
+        providers_pool: [
+          kalshi!,
+          { ...poly!, live_metrics: { ...poly!.live_metrics, target_price: null, spot_difference: null } },
+        ],
+      },
+      EN,
+      undefined,
+    );
     const row = (id: string) => html.slice(html.indexOf(`data-operator="${id}"`)).split('</tr>')[0]!;
     expect(row('kalshi')).toContain(esc(kalshi!.live_metrics.target_price!));
     expect(row('polymarket')).toContain('<td class="num">—</td>');
@@ -617,23 +858,42 @@ describe('sparklines', () => {
     category: 'economics',
     closesAt: '2026-12-16T19:00:00.000Z',
     outcomes: [
-      { name: 'Cut', quotes: [{ operatorId: 'kalshi', yesPrice: 0.6, volume24hUsd: 300, marketUrl: 'https://kalshi.com/markets/a' }] },
-      { name: 'Hold', quotes: [{ operatorId: 'kalshi', yesPrice: 0.4, volume24hUsd: 300, marketUrl: 'https://kalshi.com/markets/a' }] },
+      {
+        name: 'Cut',
+        quotes: [{ operatorId: 'kalshi', yesPrice: 0.6, volume24hUsd: 300, marketUrl: 'https://kalshi.com/markets/a' }],
+      },
+      {
+        name: 'Hold',
+        quotes: [{ operatorId: 'kalshi', yesPrice: 0.4, volume24hUsd: 300, marketUrl: 'https://kalshi.com/markets/a' }],
+      },
     ],
   };
   const payload = buildEventWidget(event, '2026-11-22T14:00:00.000Z', 'cents', makeContext());
   /** Points from the event at three refreshes, the Cut price moving; Hold unquoted in the middle one. */
   const points = [0.5, 0.55, 0.6].map((price, i) => {
-    const at = { ...event, outcomes: event.outcomes.map((o, k) => (k === 0 ? { ...o, quotes: [{ ...o.quotes[0]!, yesPrice: price }] } : o)).filter((_, k) => k === 0 || i !== 1) };
+    const at = {
+      ...event,
+      outcomes: event.outcomes
+        .map((o, k) => (k === 0 ? { ...o, quotes: [{ ...o.quotes[0]!, yesPrice: price }] } : o))
+        .filter((_, k) => k === 0 || i !== 1),
+    };
     return pointOf(at, 1_763_820_000 + i * 300);
   });
-  const history = buildEventHistory(points, { slug: event.slug, range: '1d', category: 'economics', jurisdiction: 'US-NJ', isShown: () => true });
+  const history = buildEventHistory(points, {
+    slug: event.slug,
+    range: '1d',
+    category: 'economics',
+    jurisdiction: 'US-NJ',
+    isShown: () => true,
+  });
   const polylines = (html: string) => [...html.matchAll(/<polyline points="([^"]*)"\/>/g)].map((m) => m[1]!.split(' '));
 
-  it('draws each outcome\'s day of probability from the history, skipping the points it had none', () => {
+  it("draws each outcome's day of probability from the history, skipping the points it had none", () => {
     const html = renderEvent(payload, EN, undefined, new Set(), history);
     const lines = polylines(html);
-    expect(lines.map((l) => l.length)).toEqual(history.outcomes.map((o) => o.probability_pct.filter((v) => v !== null).length));
+    expect(lines.map((l) => l.length)).toEqual(
+      history.outcomes.map((o) => o.probability_pct.filter((v) => v !== null).length),
+    );
     // x runs over the day's points, the highest probability on top (smallest y).
     expect(lines[0]!.map((p) => p.split(',')[0])).toEqual(['0.0', '50.0', '100.0']);
     expect(Number(lines[0]![2]!.split(',')[1])).toBeLessThan(Number(lines[0]![0]!.split(',')[1]));
@@ -644,19 +904,25 @@ describe('sparklines', () => {
     expect(polylines(before)).toEqual([]);
   });
 
-  it('draws the live window\'s spot path across the window, with the strike as a dashed line', () => {
+  it("draws the live window's spot path across the window, with the strike as a dashed line", () => {
     const live = payloads('en')['live-market'];
     const html = renderLive(live, EN, undefined);
     const [line] = polylines(html);
     expect(line).toHaveLength(live.spot_path.length);
     // x: seconds over the 15-minute window.
     expect(line!.map((p) => p.split(',')[0])).toEqual(live.spot_path.map(([s]) => ((s / 900) * 100).toFixed(1)));
-    expect(html).toMatch(/<svg class="spark up"[^>]*><polyline[^>]*\/><line x1="0" x2="100" y1="([\d.]+)" y2="\1"\/><\/svg>/);
-    expect(renderLive({ ...live, spot_path: [] }, EN, undefined)).toContain('<svg class="spark up" viewBox="0 0 100 24" preserveAspectRatio="none" aria-hidden="true"></svg>');
+    expect(html).toMatch(
+      /<svg class="spark up"[^>]*><polyline[^>]*\/><line x1="0" x2="100" y1="([\d.]+)" y2="\1"\/><\/svg>/,
+    );
+    expect(renderLive({ ...live, spot_path: [] }, EN, undefined)).toContain(
+      '<svg class="spark up" viewBox="0 0 100 24" preserveAspectRatio="none" aria-hidden="true"></svg>',
+    );
   });
 
-  it('asks for the event\'s history beside its payload', () => {
-    expect(request({ kind: 'event', slug: 'a-b', 'fallback-geo': 'GB' }).history).toBe('https://api.example/v1/widgets/event/history?slug=a-b&fallback_geo=GB');
+  it("asks for the event's history beside its payload", () => {
+    expect(request({ kind: 'event', slug: 'a-b', 'fallback-geo': 'GB' }).history).toBe(
+      'https://api.example/v1/widgets/event/history?slug=a-b&fallback_geo=GB',
+    );
     expect(request({ kind: 'broad' }).history).toBeUndefined();
   });
 });

@@ -51,9 +51,18 @@ const EXCLUSIVE: MarketEvent = {
   ...EVENT,
   exclusive: true,
   outcomes: [
-    { name: 'A', quotes: [{ operatorId: 'kalshi', yesPrice: 0.56, yesBid: 0.54, volume24hUsd: 1, marketUrl: url('kalshi', 'a') }] },
-    { name: 'B', quotes: [{ operatorId: 'kalshi', yesPrice: 0.36, yesBid: 0.34, volume24hUsd: 1, marketUrl: url('kalshi', 'b') }] },
-    { name: 'C', quotes: [{ operatorId: 'polymarket', yesPrice: 0.16, volume24hUsd: 1, marketUrl: url('polymarket', 'c') }] },
+    {
+      name: 'A',
+      quotes: [{ operatorId: 'kalshi', yesPrice: 0.56, yesBid: 0.54, volume24hUsd: 1, marketUrl: url('kalshi', 'a') }],
+    },
+    {
+      name: 'B',
+      quotes: [{ operatorId: 'kalshi', yesPrice: 0.36, yesBid: 0.34, volume24hUsd: 1, marketUrl: url('kalshi', 'b') }],
+    },
+    {
+      name: 'C',
+      quotes: [{ operatorId: 'polymarket', yesPrice: 0.16, volume24hUsd: 1, marketUrl: url('polymarket', 'c') }],
+    },
   ],
 };
 
@@ -139,7 +148,9 @@ describe('buildEventWidget', () => {
     const event = EXCLUSIVE;
     // A US visitor may not see Polymarket, so C is not listed, but its 0.16 still counts:
     // 0.55/1.06 = 51.9%, 0.35/1.06 = 33.0% (not 0.55/0.90 = 61.1%, 0.35/0.90 = 38.9%).
-    const usOnly = makeContext({ operatorOn: (id, surface) => (id === 'polymarket' ? undefined : ctx.operatorOn(id, surface)) });
+    const usOnly = makeContext({
+      operatorOn: (id, surface) => (id === 'polymarket' ? undefined : ctx.operatorOn(id, surface)),
+    });
     const shown = buildEventWidget(event, CHANGED_AT, 'cents', usOnly).outcomes;
     expect(shown.map((o) => [o.outcome_name, o.aggregated_probability_pct])).toEqual([
       ['A', 51.9],
@@ -255,13 +266,20 @@ describe('buildEventWidget: what the payload says it shows', () => {
       {
         name: 'Hold',
         quotes: [
-          { operatorId: 'kalshi', yesPrice: 0.34, volume24hUsd: 10, marketUrl: url('kalshi', 'h'), updatedAt: '2026-11-22T13:59:00.000Z' },
+          {
+            operatorId: 'kalshi',
+            yesPrice: 0.34,
+            volume24hUsd: 10,
+            marketUrl: url('kalshi', 'h'),
+            updatedAt: '2026-11-22T13:59:00.000Z',
+          },
           { operatorId: 'polymarket', yesPrice: 0.351, volume24hUsd: null, marketUrl: url('polymarket', 'h') },
         ],
       },
     ],
   };
-  const pool = (format: 'cents' | 'implied_pct' | 'decimal') => buildEventWidget(close, CHANGED_AT, format, ctx).outcomes[0]!.comparison_pool;
+  const pool = (format: 'cents' | 'implied_pct' | 'decimal') =>
+    buildEventWidget(close, CHANGED_AT, format, ctx).outcomes[0]!.comparison_pool;
 
   it('flags every operator showing the lowest price as displayed, per format', () => {
     // In cents both show the same figure: both flagged.

@@ -94,7 +94,7 @@ describe('schedules as data', () => {
     expect(FEE_SCHEDULES.length).toBe(OPERATORS.filter(charged).length);
   });
 
-  it('takes Betfair\'s commission from winnings only: decimal d pays 1 + (d - 1) x 0.95', () => {
+  it("takes Betfair's commission from winnings only: decimal d pays 1 + (d - 1) x 0.95", () => {
     const betfair = feeSchedule('betfair')!;
     // Backing at even money (p = 0.5) on 100 units: a win pays 50 of winnings, 5 % of it is 2.50.
     expect(takerFee(betfair, 'sports', 0.5, 100)).toBeCloseTo(2.5, 12);

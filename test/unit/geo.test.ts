@@ -30,9 +30,12 @@ describe('parseIp', () => {
     expect(parseIp('fe80::1%eth0')?.text).toBe('fe80::1');
   });
 
-  it.each(['', 'localhost', '1.2.3', '256.1.1.1', '1.2.3.4:80', '2001:db8::1::2', 'unknown', '01.2.3.4'])('refuses %j', (s) => {
-    expect(parseIp(s)).toBeUndefined();
-  });
+  it.each(['', 'localhost', '1.2.3', '256.1.1.1', '1.2.3.4:80', '2001:db8::1::2', 'unknown', '01.2.3.4'])(
+    'refuses %j',
+    (s) => {
+      expect(parseIp(s)).toBeUndefined();
+    },
+  );
 
   it('reads forwarded entries with ports', () => {
     expect(parseForwardedEntry(' 203.0.113.7:41234 ')?.text).toBe('203.0.113.7');
@@ -58,17 +61,24 @@ describe('CIDR ranges', () => {
   });
 
   it('reports malformed entries', () => {
-    expect(invalidRanges(['10.0.0.0/8', '10.0.0.0/33', 'proxy.local', '1.2.3.4/x', '::/129', '::ffff:1.2.3.4/64', '2001:db8::/32'])).toEqual([
-      '10.0.0.0/33',
-      'proxy.local',
-      '1.2.3.4/x',
-      '::/129',
-      '::ffff:1.2.3.4/64',
-    ]);
+    expect(
+      invalidRanges([
+        '10.0.0.0/8',
+        '10.0.0.0/33',
+        'proxy.local',
+        '1.2.3.4/x',
+        '::/129',
+        '::ffff:1.2.3.4/64',
+        '2001:db8::/32',
+      ]),
+    ).toEqual(['10.0.0.0/33', 'proxy.local', '1.2.3.4/x', '::/129', '::ffff:1.2.3.4/64']);
   });
 
   it('TRUST_PROXY is validated at start-up, naming the variable and the bad entries', () => {
-    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6399', TRUST_PROXY: '10.0.0.0/8, ::1' }).trustProxy).toEqual(['10.0.0.0/8', '::1']);
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6399', TRUST_PROXY: '10.0.0.0/8, ::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '::1',
+    ]);
     let message = '';
     try {
       loadConfig({ REDIS_URL: 'redis://127.0.0.1:6399', TRUST_PROXY: '10.0.0.0/8,10.0.0.0/40,lb.internal' });
@@ -83,10 +93,24 @@ describe('CIDR ranges', () => {
 });
 
 describe('reserved ranges', () => {
-  it.each(['127.0.0.1', '10.3.4.5', '172.20.0.1', '192.168.1.1', '100.64.0.1', '169.254.1.1', '0.0.0.0', '224.0.0.1', '198.51.100.4', '::1', '::', 'fe80::1', 'fd00::1', '2001:db8::5', 'ff02::1', '::ffff:192.168.0.1'])(
-    '%s is not public',
-    (s) => expect(isNonPublic(ip(s))).toBe(true),
-  );
+  it.each([
+    '127.0.0.1',
+    '10.3.4.5',
+    '172.20.0.1',
+    '192.168.1.1',
+    '100.64.0.1',
+    '169.254.1.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '198.51.100.4',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd00::1',
+    '2001:db8::5',
+    'ff02::1',
+    '::ffff:192.168.0.1',
+  ])('%s is not public', (s) => expect(isNonPublic(ip(s))).toBe(true));
   it.each(['8.8.8.8', '81.2.69.142', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e'])('%s is public', (s) => {
     expect(isNonPublic(ip(s))).toBe(false);
   });
@@ -108,7 +132,9 @@ describe('clientAddress', () => {
     // client-written garbage and a forged address on the left are never reached
     expect(clientAddress('10.0.0.2', 'forged, 1.1.1.1, 81.2.69.142, 10.0.0.7', proxies)?.text).toBe('81.2.69.142');
     expect(clientAddress('::ffff:10.0.0.2', '8.8.8.8:5555', proxies)?.text).toBe('8.8.8.8');
-    expect(clientAddress('2001:db8:1::5', '[2a00:1450:4001:80b::200e]:443, 2001:db8:1::9', proxies)?.text).toBe('2a00:1450:4001:80b::200e');
+    expect(clientAddress('2001:db8:1::5', '[2a00:1450:4001:80b::200e]:443, 2001:db8:1::9', proxies)?.text).toBe(
+      '2a00:1450:4001:80b::200e',
+    );
   });
 
   it('stops at a malformed hop written by a trusted proxy, and stays with the leftmost trusted one', () => {
@@ -162,7 +188,9 @@ describe('location database and resolver', () => {
     const req = (remoteAddress: string, headers: Record<string, string> = {}) => ({ remoteAddress, headers });
     const expected = (addr: string) => {
       const found = db.locate(ip(addr))!;
-      return found.country === 'US' || found.country === 'CA' ? subdivisionByName(found.country, found.subdivisionName!)! : found.country;
+      return found.country === 'US' || found.country === 'CA'
+        ? subdivisionByName(found.country, found.subdivisionName!)!
+        : found.country;
     };
     // 8.8.8.8 lies in a US state: the jurisdiction is the state
     expect(without.resolve(req('8.8.8.8'), 'GB')).toEqual({ jurisdiction: expected('8.8.8.8'), source: 'ip' });
@@ -190,24 +218,46 @@ describe('location database and resolver', () => {
 
   it("believes a CDN's geo headers only from TRUST_PROXY peers, and only the configured CDN's", () => {
     const cloudfront = new GeoResolver(db, ['127.0.0.1'], undefined, 'cloudfront');
-    const headers = { 'cloudfront-viewer-country': 'US', 'cloudfront-viewer-country-region': 'NJ', 'x-forwarded-for': '81.2.69.142' };
-    expect(cloudfront.resolve({ remoteAddress: '127.0.0.1', headers })).toEqual({ jurisdiction: 'US-NJ', source: 'cdn' });
+    const headers = {
+      'cloudfront-viewer-country': 'US',
+      'cloudfront-viewer-country-region': 'NJ',
+      'x-forwarded-for': '81.2.69.142',
+    };
+    expect(cloudfront.resolve({ remoteAddress: '127.0.0.1', headers })).toEqual({
+      jurisdiction: 'US-NJ',
+      source: 'cdn',
+    });
     expect(cloudfront.headerNames).toEqual(['cloudfront-viewer-country', 'cloudfront-viewer-country-region']);
     // from an untrusted peer the headers are ignored (the address decides)
     expect(cloudfront.resolve({ remoteAddress: '81.2.69.142', headers }).jurisdiction).toBe('GB');
     // an unknown subdivision keeps the country; a subdivision outside the US and Canada is dropped
-    expect(cloudfront.resolve({ remoteAddress: '127.0.0.1', headers: { 'cloudfront-viewer-country': 'US', 'cloudfront-viewer-country-region': 'XX' } })).toEqual({
+    expect(
+      cloudfront.resolve({
+        remoteAddress: '127.0.0.1',
+        headers: { 'cloudfront-viewer-country': 'US', 'cloudfront-viewer-country-region': 'XX' },
+      }),
+    ).toEqual({
       jurisdiction: 'US',
       source: 'cdn',
     });
-    expect(cloudfront.resolve({ remoteAddress: '127.0.0.1', headers: { 'cloudfront-viewer-country': 'GB', 'cloudfront-viewer-country-region': 'ENG' } })).toEqual({
+    expect(
+      cloudfront.resolve({
+        remoteAddress: '127.0.0.1',
+        headers: { 'cloudfront-viewer-country': 'GB', 'cloudfront-viewer-country-region': 'ENG' },
+      }),
+    ).toEqual({
       jurisdiction: 'GB',
       source: 'cdn',
     });
     // Cloudflare's non-countries (XX, T1) place no one: the address, then fallback_geo, decide
     const cloudflare = new GeoResolver(db, ['127.0.0.1'], undefined, 'cloudflare');
-    expect(cloudflare.resolve({ remoteAddress: '127.0.0.1', headers: { 'cf-ipcountry': 'T1' } }, 'BR')).toEqual({ jurisdiction: 'BR', source: 'fallback_geo' });
-    expect(cloudflare.resolve({ remoteAddress: '127.0.0.1', headers: { 'cf-ipcountry': 'CA', 'cf-region-code': 'ON' } })).toEqual({ jurisdiction: 'CA-ON', source: 'cdn' });
+    expect(cloudflare.resolve({ remoteAddress: '127.0.0.1', headers: { 'cf-ipcountry': 'T1' } }, 'BR')).toEqual({
+      jurisdiction: 'BR',
+      source: 'fallback_geo',
+    });
+    expect(
+      cloudflare.resolve({ remoteAddress: '127.0.0.1', headers: { 'cf-ipcountry': 'CA', 'cf-region-code': 'ON' } }),
+    ).toEqual({ jurisdiction: 'CA-ON', source: 'cdn' });
     // without TRUST_PROXY no CDN header is read at all
     expect(new GeoResolver(db, [], undefined, 'cloudflare').headerNames).toEqual([]);
   });
@@ -215,7 +265,17 @@ describe('location database and resolver', () => {
 
 describe('jurisdiction codes', () => {
   it('accepts countries, ZZ and ISO 3166-2 codes, keeping the region only where licences are regional', () => {
-    expect(['GB', 'ZZ', 'US', 'US-NJ', 'CA-ON', 'GB-ENG', 'JP-13', 'XK'].map(parseJurisdiction)).toEqual(['GB', 'ZZ', 'US', 'US-NJ', 'CA-ON', 'GB', 'JP', 'XK']);
-    for (const bad of ['gb', 'UK', 'US-XX', 'US-', 'US-NJX', 'CA-ZZ', 'GB-ENGLAND', 'XX', '']) expect(parseJurisdiction(bad), bad).toBeUndefined();
+    expect(['GB', 'ZZ', 'US', 'US-NJ', 'CA-ON', 'GB-ENG', 'JP-13', 'XK'].map(parseJurisdiction)).toEqual([
+      'GB',
+      'ZZ',
+      'US',
+      'US-NJ',
+      'CA-ON',
+      'GB',
+      'JP',
+      'XK',
+    ]);
+    for (const bad of ['gb', 'UK', 'US-XX', 'US-', 'US-NJX', 'CA-ZZ', 'GB-ENGLAND', 'XX', ''])
+      expect(parseJurisdiction(bad), bad).toBeUndefined();
   });
 });

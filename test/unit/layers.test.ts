@@ -82,7 +82,8 @@ describe('layers', () => {
       for (const target of importsOf(file)) {
         if (!target.startsWith(join(root, 'src')) && !target.startsWith(join(root, 'workers'))) continue;
         const to = unitOf(target);
-        if (to !== from && !(LAYERS[to]! < LAYERS[from]!)) upward.push(`${relative(root, file)} -> ${relative(root, target)}`);
+        if (to !== from && !(LAYERS[to]! < LAYERS[from]!))
+          upward.push(`${relative(root, file)} -> ${relative(root, target)}`);
       }
     }
     expect(upward).toEqual([]);

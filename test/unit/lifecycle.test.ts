@@ -6,7 +6,10 @@ describe('Lifecycle', () => {
     const life = new Lifecycle();
     const events: string[] = [];
     const a = await life.start(
-      () => (events.push('start a'), 'A'),
+      () => {
+        events.push('start a');
+        return 'A';
+      },
       async (part) => {
         await Promise.resolve();
         events.push(`stop ${part}`);

@@ -20,7 +20,8 @@ describe('addressKey', () => {
 describe('request ids', () => {
   it('keeps a short plain id and refuses anything else', () => {
     expect(givenRequestId('abc-123_x.y:z')).toBe('abc-123_x.y:z');
-    for (const given of [undefined, '', 'has space', 'x'.repeat(129), 'a\nb', '<script>']) expect(givenRequestId(given)).toBeUndefined();
+    for (const given of [undefined, '', 'has space', 'x'.repeat(129), 'a\nb', '<script>'])
+      expect(givenRequestId(given)).toBeUndefined();
   });
 
   it('numbers the others with unique ids whose bytes are their text, at every digit count', () => {
@@ -38,7 +39,11 @@ describe('rateLimited', () => {
     const p = rateLimited('click', { points: 60, seconds: 60 }, 12_300);
     expect(p.status).toBe(429);
     expect(p.code).toBe('rate_limited');
-    expect(p.headers).toEqual({ 'retry-after': '13', 'ratelimit-policy': '"click";q=60;w=60', ratelimit: '"click";r=0;t=13' });
+    expect(p.headers).toEqual({
+      'retry-after': '13',
+      'ratelimit-policy': '"click";q=60;w=60',
+      ratelimit: '"click";r=0;t=13',
+    });
     expect(rateLimited('click', { points: 1, seconds: 1 }, 0).headers['retry-after']).toBe('1');
   });
 });
@@ -51,12 +56,22 @@ describe('limit settings', () => {
     expect(c.limits.authFailures).toEqual({ points: 10, seconds: 60 });
     expect(c.limits.wsPerAddress).toBe(20);
     expect(c.drainSeconds).toBe(0);
-    expect(loadConfig({ REDIS_URL: REDIS, NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://widgets.example.com', CLICK_SIGNING_SECRET: 'x'.repeat(32), API_KEY_PEPPER: 'y'.repeat(32) }).drainSeconds).toBe(5);
+    expect(
+      loadConfig({
+        REDIS_URL: REDIS,
+        NODE_ENV: 'production',
+        PUBLIC_BASE_URL: 'https://widgets.example.com',
+        CLICK_SIGNING_SECRET: 'x'.repeat(32),
+        API_KEY_PEPPER: 'y'.repeat(32),
+      }).drainSeconds,
+    ).toBe(5);
     expect(loadConfig({ REDIS_URL: REDIS, RATE_LIMIT_CLICK: '5/10' }).limits.click).toEqual({ points: 5, seconds: 10 });
   });
 
   it.each(['60', '0/60', '60/0', 'many/60', '60/60/60'])('refuse RATE_LIMIT_CLICK=%s, naming it', (value) => {
     expect(() => loadConfig({ REDIS_URL: REDIS, RATE_LIMIT_CLICK: value })).toThrow(ConfigError);
-    expect(() => loadConfig({ REDIS_URL: REDIS, RATE_LIMIT_CLICK: value })).toThrow(/RATE_LIMIT_CLICK: must be points\/seconds/);
+    expect(() => loadConfig({ REDIS_URL: REDIS, RATE_LIMIT_CLICK: value })).toThrow(
+      /RATE_LIMIT_CLICK: must be points\/seconds/,
+    );
   });
 });

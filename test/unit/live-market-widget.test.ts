@@ -28,7 +28,12 @@ const GHOST: LiveVenue = { operatorId: 'ghostbook', horizons: [5, 15], margin: 0
 // In the catalog, but lists the 15-minute horizon only.
 const DK15: LiveVenue = { operatorId: 'draftkings', horizons: [15], margin: 0.05, skew: 0, tick: 0.01 };
 
-const OPTS: LiveMarketOptions = { refreshIntervalSeconds: 1, staleAfterMs: 30_000, venues: [POLY, KALSHI, GHOST, DK15], modelMissingVenues: true };
+const OPTS: LiveMarketOptions = {
+  refreshIntervalSeconds: 1,
+  staleAfterMs: 30_000,
+  venues: [POLY, KALSHI, GHOST, DK15],
+  modelMissingVenues: true,
+};
 /** Real sources: only venues with a live quote are shown. */
 const REAL: LiveMarketOptions = { ...OPTS, modelMissingVenues: false };
 
@@ -52,7 +57,8 @@ function view(over: Partial<LiveView> = {}): LiveView {
 }
 
 /** A venue's quote for the window containing NOW, as the wire carries it. */
-const quote = (operatorId: string, up: number | null, down: number | null, over: Partial<VenueQuoteMessage> = {}) => venueQuote(operatorId, up, down, NOW, over);
+const quote = (operatorId: string, up: number | null, down: number | null, over: Partial<VenueQuoteMessage> = {}) =>
+  venueQuote(operatorId, up, down, NOW, over);
 
 function build(v: LiveView, nowMs = NOW, opts: LiveMarketOptions = OPTS, ctx = makeContext()) {
   const payload = buildLiveMarketWidget(v, nowMs, opts, ctx);
@@ -185,7 +191,11 @@ describe('buildLiveMarketWidget: other cases', () => {
     const opts = { ...OPTS, venues: LIVE_VENUES };
     // limitless is not in the fixture catalog.
     expect(build(view(), NOW, opts).providers_pool.map((e) => e.operator_name)).toEqual(['Polymarket']);
-    expect(build(view({ horizon: 15, window: W15 }), NOW, opts).providers_pool.map((e) => e.operator_name).sort()).toEqual(['Kalshi', 'Polymarket']);
+    expect(
+      build(view({ horizon: 15, window: W15 }), NOW, opts)
+        .providers_pool.map((e) => e.operator_name)
+        .sort(),
+    ).toEqual(['Kalshi', 'Polymarket']);
   });
 
   it('rounds seconds_left up', () => {
@@ -215,17 +225,29 @@ describe('buildLiveMarketWidget: other cases', () => {
   it("prices Kalshi's ask of 0.51 with the cent-rounded 0.07 fee: 0.5275, x1.90", () => {
     // 0.07 x 100 x 0.51 x 0.49 = 1.7493 -> $1.75 per 100 -> 0.51 + 0.0175 = 0.5275 -> 1/ = 1.8957
     // 0.50: 0.07 x 100 x 0.25 = 1.75 exactly (no bump) -> 0.5175 -> 1/ = 1.9324
-    const p = build(view({ horizon: 15, window: W15, quotes: [quote('kalshi', 0.51, 0.5, { horizonMinutes: 15 })] }), NOW, REAL);
-    expect(p.providers_pool.map((e) => [e.operator_name, e.live_metrics.multipliers])).toEqual([['Kalshi', { payout_up: 'x1.90', payout_down: 'x1.93' }]]);
+    const p = build(
+      view({ horizon: 15, window: W15, quotes: [quote('kalshi', 0.51, 0.5, { horizonMinutes: 15 })] }),
+      NOW,
+      REAL,
+    );
+    expect(p.providers_pool.map((e) => [e.operator_name, e.live_metrics.multipliers])).toEqual([
+      ['Kalshi', { payout_up: 'x1.90', payout_down: 'x1.93' }],
+    ]);
   });
 
   it('does not offer a venue whose price after its fee shows x1.00 or reaches 1 on either side (no more than the stake back)', () => {
     // Kalshi at 0.98: 0.07 x 100 x 0.98 x 0.02 = 0.1372 -> $0.14 per 100 -> 0.9814, 1/ = 1.0190: x1.02, offered.
     // Polymarket at 0.997: 0.997 + 0.07 x 0.997 x 0.003 = 0.99721, 1/ = 1.0028: x1.00, not offered.
     // Limitless at 0.999 costs 0.999 / (1 - (0.03 - 0.026 x 0.999)) = 1.003 >= 1: not offered.
-    const quotes = [quote('kalshi', 0.98, 0.03, { horizonMinutes: 15 }), quote('polymarket', 0.997, 0.01, { horizonMinutes: 15 }), quote('limitless', 0.999, 0.01, { horizonMinutes: 15 })];
+    const quotes = [
+      quote('kalshi', 0.98, 0.03, { horizonMinutes: 15 }),
+      quote('polymarket', 0.997, 0.01, { horizonMinutes: 15 }),
+      quote('limitless', 0.999, 0.01, { horizonMinutes: 15 }),
+    ];
     const p = build(view({ horizon: 15, window: W15, quotes }), NOW, REAL);
-    expect(p.providers_pool.map((e) => [e.operator_id, e.live_metrics.multipliers.payout_up])).toEqual([['kalshi', 'x1.02']]);
+    expect(p.providers_pool.map((e) => [e.operator_id, e.live_metrics.multipliers.payout_up])).toEqual([
+      ['kalshi', 'x1.02'],
+    ]);
   });
 
   it('moves the best-odds flag when fees change the order', () => {
@@ -234,7 +256,9 @@ describe('buildLiveMarketWidget: other cases', () => {
     const opts = { ...REAL, venues: LIVE_VENUES };
     // Before fees Polymarket is cheaper: 0.50 + 0.51 = 1.01 against Limitless 0.51 + 0.51 = 1.02.
     // After fees: Polymarket 0.5175 + 0.527493 = 1.044993; Limitless 2 x (0.51 + 0.03 x 0.51 x 0.49) = 1.034994.
-    const m = byName(build(view({ quotes: [quote('polymarket', 0.5, 0.51), quote('limitless', 0.51, 0.51)] }), NOW, opts, ctx));
+    const m = byName(
+      build(view({ quotes: [quote('polymarket', 0.5, 0.51), quote('limitless', 0.51, 0.51)] }), NOW, opts, ctx),
+    );
     expect(m.get('Limitless')!.is_best_odds).toBe(true);
     expect(m.get('Polymarket')!.is_best_odds).toBe(false);
     // 1 / 0.517497 = 1.9324 -> x1.93
@@ -242,7 +266,10 @@ describe('buildLiveMarketWidget: other cases', () => {
   });
 
   it("shows each venue's own strike and spot difference, and names the first venue's strike in the question", () => {
-    const quotes = [quote('polymarket', 0.55, 0.47, { strike: 97_200 }), quote('kalshi', 0.52, 0.49, { strike: 97_300.5 })];
+    const quotes = [
+      quote('polymarket', 0.55, 0.47, { strike: 97_200 }),
+      quote('kalshi', 0.52, 0.49, { strike: 97_300.5 }),
+    ];
     const p = build(view({ quotes }), NOW, REAL);
     const m = byName(p);
     // 97,262.62 - 97,200.00 = +62.62; 97,262.62 - 97,300.50 = -37.88
@@ -260,7 +287,9 @@ describe('buildLiveMarketWidget: other cases', () => {
   });
 
   it("withholds a venue whose own time of the quote is past its bound (a frozen book), however fresh the feed's confirmation", () => {
-    const frozen = quote('polymarket', 0.55, 0.47, { venueTs: new Date(NOW - VENUE_QUOTE_MAX_AGE_MS.polymarket! - 1).toISOString() });
+    const frozen = quote('polymarket', 0.55, 0.47, {
+      venueTs: new Date(NOW - VENUE_QUOTE_MAX_AGE_MS.polymarket! - 1).toISOString(),
+    });
     const p = build(view({ quotes: [frozen, quote('kalshi', 0.52, 0.49)] }), NOW, REAL);
     expect(p.providers_pool.map((e) => e.operator_name)).toEqual(['Kalshi']);
     expect(p.unavailable_venues.map((v) => v.operator_name)).toContain('Polymarket');
@@ -272,16 +301,31 @@ describe('buildLiveMarketWidget: other cases', () => {
       ['absent', []],
       // 15,001 ms old: past the wire contract's 15 s
       ['stale', [quote('kalshi', 0.52, 0.49, { ts: new Date(NOW - 15_001).toISOString() })]],
-      ['previous window', [quote('kalshi', 0.52, 0.49, { windowStart: '2026-11-22T14:00:00.000Z', expiresAt: '2026-11-22T14:05:00.000Z' })]],
+      [
+        'previous window',
+        [
+          quote('kalshi', 0.52, 0.49, {
+            windowStart: '2026-11-22T14:00:00.000Z',
+            expiresAt: '2026-11-22T14:05:00.000Z',
+          }),
+        ],
+      ],
       ['null asks', [quote('kalshi', null, null)]],
     ];
     for (const [why, kalshi] of cases) {
       const p = build(view({ quotes: [quote('polymarket', 0.55, 0.47), ...kalshi] }), NOW, REAL);
-      expect(p.providers_pool.map((e) => e.operator_name), why).toEqual(['Polymarket']);
+      expect(
+        p.providers_pool.map((e) => e.operator_name),
+        why,
+      ).toEqual(['Polymarket']);
       expect(p.market_status).toBe('open');
     }
     // Exactly 15 s old still counts.
-    const edge = build(view({ quotes: [quote('kalshi', 0.52, 0.49, { ts: new Date(NOW - 15_000).toISOString() })] }), NOW, REAL);
+    const edge = build(
+      view({ quotes: [quote('kalshi', 0.52, 0.49, { ts: new Date(NOW - 15_000).toISOString() })] }),
+      NOW,
+      REAL,
+    );
     expect(edge.providers_pool.map((e) => e.operator_name)).toEqual(['Kalshi']);
   });
 
@@ -300,13 +344,29 @@ describe('buildLiveMarketWidget: other cases', () => {
   });
 
   it("prices a venue's own strike even when the window missed its start", () => {
-    const p = build(view({ strike: undefined, strikeStatus: 'missed', quotes: [quote('polymarket', 0.55, 0.47, { strike: 97_200 })] }), NOW, REAL);
+    const p = build(
+      view({
+        strike: undefined,
+        strikeStatus: 'missed',
+        quotes: [quote('polymarket', 0.55, 0.47, { strike: 97_200 })],
+      }),
+      NOW,
+      REAL,
+    );
     expect(p.market_status).toBe('open');
-    expect(p.providers_pool.map((e) => [e.operator_name, e.live_metrics.target_price])).toEqual([['Polymarket', '$97,200.00']]);
+    expect(p.providers_pool.map((e) => [e.operator_name, e.live_metrics.target_price])).toEqual([
+      ['Polymarket', '$97,200.00'],
+    ]);
     // A venue with no strike of its own is shown without one (ours is never put under its name).
-    const q = build(view({ strike: undefined, strikeStatus: 'missed', quotes: [quote('polymarket', 0.55, 0.47)] }), NOW, REAL);
+    const q = build(
+      view({ strike: undefined, strikeStatus: 'missed', quotes: [quote('polymarket', 0.55, 0.47)] }),
+      NOW,
+      REAL,
+    );
     expect(q.market_status).toBe('open');
-    expect(q.providers_pool.map((e) => [e.operator_name, e.live_metrics.target_price, e.live_metrics.spot_difference])).toEqual([['Polymarket', null, null]]);
+    expect(
+      q.providers_pool.map((e) => [e.operator_name, e.live_metrics.target_price, e.live_metrics.spot_difference]),
+    ).toEqual([['Polymarket', null, null]]);
     expect(q.active_micro_question).toContain('the opening price');
   });
 
@@ -371,7 +431,12 @@ describe('buildLiveMarketWidget: what the payload says it shows (invariants 9 an
     // is cheaper below the cents shown): the same figures, so both flagged.
     const v = view({ quotes: [quote('polymarket', 0.521, 0.4705), quote('kalshi', 0.5212, 0.4707)] });
     const p = build(v, NOW, REAL);
-    const shown = p.providers_pool.map((e) => [e.operator_id, e.live_metrics.multipliers.payout_up, e.live_metrics.multipliers.payout_down, e.is_best_odds]);
+    const shown = p.providers_pool.map((e) => [
+      e.operator_id,
+      e.live_metrics.multipliers.payout_up,
+      e.live_metrics.multipliers.payout_down,
+      e.is_best_odds,
+    ]);
     expect(new Set(shown.map((r) => `${r[1]}/${r[2]}`)).size).toBe(1);
     expect(shown.every((r) => r[3] === true)).toBe(true);
     // Each venue's quote keeps its own time.
@@ -379,13 +444,19 @@ describe('buildLiveMarketWidget: what the payload says it shows (invariants 9 an
   });
 
   it('says why nothing is shown for a horizon: no venue lists it, none lawful here, none quoting, or a stale feed', () => {
-    expect(build(view({ horizon: 15, window: W15 }), NOW, { ...REAL, venues: [POLY] }).unavailable_reason).toBe('no_quote');
+    expect(build(view({ horizon: 15, window: W15 }), NOW, { ...REAL, venues: [POLY] }).unavailable_reason).toBe(
+      'no_quote',
+    );
     // Only draftkings lists 15 minutes here, the 5-minute window has nobody.
     expect(build(view(), NOW, { ...REAL, venues: [DK15] }).unavailable_reason).toBe('no_venue_for_horizon');
     // Listed by a venue the viewer's jurisdiction may not see.
     expect(build(view(), NOW, { ...REAL, venues: [GHOST] }).unavailable_reason).toBe('not_lawful_here');
     const quiet = build(view(), NOW, REAL);
-    expect([quiet.providers_pool, quiet.unavailable_reason, quiet.unavailable_venues.map((v) => v.operator_id)]).toEqual([[], 'no_quote', ['polymarket', 'kalshi']]);
+    expect([
+      quiet.providers_pool,
+      quiet.unavailable_reason,
+      quiet.unavailable_venues.map((v) => v.operator_id),
+    ]).toEqual([[], 'no_quote', ['polymarket', 'kalshi']]);
     expect(build(view({ lastTickMs: NOW - 60_000 }), NOW, REAL).unavailable_reason).toBe('stale');
     // With a venue shown there is nothing to explain.
     expect(build(view({ quotes: [quote('polymarket', 0.52, 0.5)] }), NOW, REAL).unavailable_reason).toBeNull();

@@ -107,7 +107,7 @@ describe('LivePayloads for an advertiser', () => {
     const { engine, fire } = engineStub();
     const live = new LivePayloads(
       engine,
-      (asset, horizon, nowMs, country, advertiserId) => {
+      (_asset, _horizon, _nowMs, country, advertiserId) => {
         builds.push(advertiserId);
         return { resolved_geo: country, credited: advertiserId ?? null };
       },
@@ -119,7 +119,8 @@ describe('LivePayloads for an advertiser', () => {
       (_topic, country) => pushed.push(country),
       () => true, // every public variant has subscribers
     );
-    const read = (advertiser?: string) => JSON.parse(live.latest('BTC', 5, 'US', advertiser).body.toString()) as { credited: string | null };
+    const read = (advertiser?: string) =>
+      JSON.parse(live.latest('BTC', 5, 'US', advertiser).body.toString()) as { credited: string | null };
     expect(read('acme').credited).toBe('acme');
     expect(read('zenith').credited).toBe('zenith');
     expect(read().credited).toBeNull();

@@ -40,7 +40,10 @@ describe('quotesForWindow', () => {
       q('e', { horizonMinutes: 15 }),
     ];
     expect(quotesForWindow(dropped, W5, NOW).size).toBe(0);
-    const kept = [q('a', { ts: new Date(NOW - 15_000).toISOString() }), q('b', { ts: new Date(NOW + 5_000).toISOString() })];
+    const kept = [
+      q('a', { ts: new Date(NOW - 15_000).toISOString() }),
+      q('b', { ts: new Date(NOW + 5_000).toISOString() }),
+    ];
     expect(quotesForWindow(kept, W5, NOW).size).toBe(2);
   });
 

@@ -80,7 +80,9 @@ describe('liveLeaders', () => {
   /** The leaders must not depend on the order quotes arrive in. */
   function leadersAllOrders(quotes: VenueQuote[]): string[] {
     const perms = (xs: VenueQuote[]): VenueQuote[][] =>
-      xs.length <= 1 ? [xs] : xs.flatMap((x, i) => perms([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
+      xs.length <= 1
+        ? [xs]
+        : xs.flatMap((x, i) => perms([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
     const results = perms(quotes).map((p) => sorted(liveLeaders(p)));
     for (const r of results) expect(r).toEqual(results[0]);
     return results[0]!;

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/sources/simulator/rng.js';
-import { DEFAULT_EWMA, PRIOR_ANNUAL_VOL, updateVolatility, varianceFromAnnual, VolatilityStamp, type VolState } from '../../src/live/volatility.js';
+import {
+  DEFAULT_EWMA,
+  PRIOR_ANNUAL_VOL,
+  updateVolatility,
+  varianceFromAnnual,
+  VolatilityStamp,
+  type VolState,
+} from '../../src/live/volatility.js';
 
 /** |actual - expected| within `rel` of |expected|. */
 function expectRel(actual: number, expected: number, rel = 1e-9): void {
@@ -70,7 +77,10 @@ describe('updateVolatility', () => {
   });
 
   it('uses the given time constant and interval floor', () => {
-    const s = updateVolatility({ variance: 0, lastPrice: 200, lastMs: 5000 }, 202, 7000, { timeConstantSec: 10, minIntervalSec: 0.5 });
+    const s = updateVolatility({ variance: 0, lastPrice: 200, lastMs: 5000 }, 202, 7000, {
+      timeConstantSec: 10,
+      minIntervalSec: 0.5,
+    });
     // dt = 2 s; r = ln(1.01) = 0.009950330853168092; w = exp(-2/10) = 0.8187307530779818
     // v = 0 + (1 - 0.81873075) * 9.9009084e-5 / 2 = 0.18126925 * 4.9504542e-5 = 8.97365105549075e-6
     expectRel(s.variance, 8.97365105549075e-6);
@@ -87,7 +97,7 @@ describe('updateVolatility', () => {
   it('leaves the estimate unchanged when the price does not move, apart from decay', () => {
     const s = updateVolatility(start, 100, 300_000, OPTS);
     // r = 0; dt = 300 s; w = exp(-1) = 0.36787944117144233 -> v = 0.36787944e-8
-    expectRel(s.variance, 3.6787944117144233e-9);
+    expectRel(s.variance, 3.678794411714423e-9);
   });
 
   it('ignores out-of-order and same-instant ticks', () => {
@@ -105,13 +115,23 @@ describe('updateVolatility', () => {
 
 describe('VolatilityStamp (the feed measures, every API process reads)', () => {
   const at = (s: number) => new Date(Date.UTC(2026, 10, 22, 14, 5, 0) + s * 1000).toISOString();
-  const tick = (price: number, s: number, asset: 'BTC' | 'ETH' = 'BTC') => ({ asset, price, ts: at(s), source: 'test' });
+  const tick = (price: number, s: number, asset: 'BTC' | 'ETH' = 'BTC') => ({
+    asset,
+    price,
+    ts: at(s),
+    source: 'test',
+  });
 
-  it('stamps the prior on an asset\'s first tick, then the EWMA of what it has seen', () => {
+  it("stamps the prior on an asset's first tick, then the EWMA of what it has seen", () => {
     const stamp = new VolatilityStamp(OPTS);
     expect(stamp.stamp(tick(100, 0)).variance).toBe(varianceFromAnnual(PRIOR_ANNUAL_VOL.BTC));
     const second = stamp.stamp(tick(101, 1));
-    const expected = updateVolatility({ variance: varianceFromAnnual(0.55), lastPrice: 100, lastMs: Date.parse(at(0)) }, 101, Date.parse(at(1)), OPTS).variance;
+    const expected = updateVolatility(
+      { variance: varianceFromAnnual(0.55), lastPrice: 100, lastMs: Date.parse(at(0)) },
+      101,
+      Date.parse(at(1)),
+      OPTS,
+    ).variance;
     expectRel(second.variance!, expected);
     expect(second).toMatchObject({ asset: 'BTC', price: 101, ts: at(1), source: 'test' });
     // Per asset: ETH starts from its own prior.

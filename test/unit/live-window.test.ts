@@ -6,7 +6,11 @@ const t = (iso: string) => Date.parse(iso);
 describe('windowAt', () => {
   it('starts a new 5-minute window exactly on the boundary', () => {
     const w = windowAt(t('2026-11-22T14:05:00.000Z'), 5);
-    expect(w).toEqual({ horizonMinutes: 5, startMs: t('2026-11-22T14:05:00.000Z'), endMs: t('2026-11-22T14:10:00.000Z') });
+    expect(w).toEqual({
+      horizonMinutes: 5,
+      startMs: t('2026-11-22T14:05:00.000Z'),
+      endMs: t('2026-11-22T14:10:00.000Z'),
+    });
   });
 
   it('puts 1 ms before a boundary in the previous window', () => {
@@ -37,7 +41,11 @@ describe('windowAt', () => {
     ];
     for (const [at, start, end] of cases) {
       const w = windowAt(t(at), 15);
-      expect({ at, start: new Date(w.startMs).toISOString(), end: new Date(w.endMs).toISOString() }).toEqual({ at, start, end });
+      expect({ at, start: new Date(w.startMs).toISOString(), end: new Date(w.endMs).toISOString() }).toEqual({
+        at,
+        start,
+        end,
+      });
       expect(w.horizonMinutes).toBe(15);
     }
   });

@@ -45,7 +45,7 @@ describe('decimalToAmerican', () => {
   it('gives negative odds below 2.0: -100 / (d - 1), exact', () => {
     expect(decimalToAmerican(1.5)).toBe(-200);
     // 100 / 0.9091 = 109.9989...: shown as -110
-    expect(decimalToAmerican(1.9091)).toBeCloseTo(-109.99890, 4);
+    expect(decimalToAmerican(1.9091)).toBeCloseTo(-109.9989, 4);
     expect(formatAmerican(decimalToAmerican(1.9091))).toBe('-110');
     // 100 / 0.999 = 100.1, never inside (-100, 100)
     expect(decimalToAmerican(1.999)).toBeCloseTo(-100.1001, 4);
@@ -87,7 +87,7 @@ describe('probabilityToAmerican', () => {
     // 0.75 → -75/0.25 = -300
     expect(probabilityToAmerican(0.75)).toBe(-300);
     // 0.5238 → -52.38/0.4762 = -109.996..., exact; shown as -110
-    expect(probabilityToAmerican(0.5238)).toBeCloseTo(-109.99580, 4);
+    expect(probabilityToAmerican(0.5238)).toBeCloseTo(-109.9958, 4);
     expect(formatAmerican(probabilityToAmerican(0.5238))).toBe('-110');
   });
 
@@ -188,6 +188,12 @@ describe('oddsFormatFor', () => {
   it('fractional in GB and IE, American in the US and Canada, decimal elsewhere', () => {
     expect(['GB', 'IE'].map(oddsFormatFor)).toEqual(['fractional', 'fractional']);
     expect(['US', 'CA'].map(oddsFormatFor)).toEqual(['american', 'american']);
-    expect(['DE', 'FR', 'ES', 'AU', 'ZZ'].map(oddsFormatFor)).toEqual(['decimal', 'decimal', 'decimal', 'decimal', 'decimal']);
+    expect(['DE', 'FR', 'ES', 'AU', 'ZZ'].map(oddsFormatFor)).toEqual([
+      'decimal',
+      'decimal',
+      'decimal',
+      'decimal',
+      'decimal',
+    ]);
   });
 });

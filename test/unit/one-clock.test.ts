@@ -26,7 +26,10 @@ function clockReads(text: string): string[] {
 
 describe('one clock', () => {
   it('finds the reads it looks for, and not a Date built from a time', () => {
-    expect(clockReads('const a = Date.now();\nconst b = new Date();\nconst c = new Date(ms);\n// Date.now()')).toEqual(['Date.now()', 'new Date()']);
+    expect(clockReads('const a = Date.now();\nconst b = new Date();\nconst c = new Date(ms);\n// Date.now()')).toEqual([
+      'Date.now()',
+      'new Date()',
+    ]);
   });
 
   it('is read only through src/model/clock.ts in src/ and workers/', () => {

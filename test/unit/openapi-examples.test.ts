@@ -40,7 +40,9 @@ describe('the OpenAPI examples', () => {
   it('are exactly what the script captures, each from the path of its operation', () => {
     const requests = exampleRequests(CatalogPayload.parse(file.getCatalog));
     expect(Object.keys(file).sort()).toEqual(Object.keys(requests).sort());
-    expect(bodies.map(([id, , type]) => (type === 'application/json' ? id : `${id}:${type}`)).sort()).toEqual(Object.keys(requests).sort());
+    expect(bodies.map(([id, , type]) => (type === 'application/json' ? id : `${id}:${type}`)).sort()).toEqual(
+      Object.keys(requests).sort(),
+    );
     for (const [id, r] of Object.entries(requests)) {
       const path = Object.entries(doc.paths as Obj).find(([, item]) => item.get.operationId === id.split(':')[0])![0];
       const pattern = new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}$`);

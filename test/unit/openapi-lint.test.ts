@@ -36,7 +36,8 @@ let findings: Finding[] = [];
 /** Runs a linter's command; findings make it exit non-zero, so its output is read either way. */
 async function output(bin: string, args: string[]): Promise<string> {
   try {
-    return (await run(resolve(root, 'node_modules/.bin', bin), args, { cwd: root, env, maxBuffer: 64 * 1024 * 1024 })).stdout;
+    return (await run(resolve(root, 'node_modules/.bin', bin), args, { cwd: root, env, maxBuffer: 64 * 1024 * 1024 }))
+      .stdout;
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string };
     if (!e.stdout) throw new Error(`${bin} failed: ${e.stderr}`);
@@ -45,8 +46,22 @@ async function output(bin: string, args: string[]): Promise<string> {
 }
 
 async function spectral(files: string[]): Promise<Finding[]> {
-  const text = await output('spectral', ['lint', '--ruleset', resolve(root, '.spectral.yaml'), '--format', 'json', '--quiet', ...files]);
-  const results = JSON.parse(text.slice(0, text.lastIndexOf(']') + 1)) as Array<{ code: string; severity: number; path: string[]; message: string; source: string }>;
+  const text = await output('spectral', [
+    'lint',
+    '--ruleset',
+    resolve(root, '.spectral.yaml'),
+    '--format',
+    'json',
+    '--quiet',
+    ...files,
+  ]);
+  const results = JSON.parse(text.slice(0, text.lastIndexOf(']') + 1)) as Array<{
+    code: string;
+    severity: number;
+    path: string[];
+    message: string;
+    source: string;
+  }>;
   return results.map((r) => ({
     linter: 'spectral',
     rule: r.code,
@@ -59,8 +74,15 @@ async function spectral(files: string[]): Promise<Finding[]> {
 
 /** One file a run: Redocly writes one JSON report per file, back to back. */
 async function redocly(file: string): Promise<Finding[]> {
-  const report = JSON.parse(await output('redocly', ['lint', '--config', resolve(root, 'redocly.yaml'), '--format', 'json', file])) as {
-    problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string; source: { ref: string } }> }>;
+  const report = JSON.parse(
+    await output('redocly', ['lint', '--config', resolve(root, 'redocly.yaml'), '--format', 'json', file]),
+  ) as {
+    problems: Array<{
+      ruleId: string;
+      severity: string;
+      message: string;
+      location: Array<{ pointer: string; source: { ref: string } }>;
+    }>;
   };
   return report.problems.map((p) => ({
     linter: 'redocly',
@@ -73,7 +95,9 @@ async function redocly(file: string): Promise<Finding[]> {
 }
 
 const seen = (file: string, severities: Array<Finding['severity']>) =>
-  findings.filter((f) => f.file === file && severities.includes(f.severity)).map((f) => `${f.linter} ${f.severity} ${f.rule} at ${f.at}: ${f.message}`);
+  findings
+    .filter((f) => f.file === file && severities.includes(f.severity))
+    .map((f) => `${f.linter} ${f.severity} ${f.rule} at ${f.at}: ${f.message}`);
 
 beforeAll(async () => {
   for (const [file, doc] of [
@@ -84,7 +108,9 @@ beforeAll(async () => {
     writeFileSync(file, JSON.stringify(doc));
   }
   // Both documents in one run of Spectral, beside Redocly's: most of the time is their start.
-  findings = (await Promise.all([spectral([production, development]), redocly(production), redocly(development)])).flat();
+  findings = (
+    await Promise.all([spectral([production, development]), redocly(production), redocly(development)])
+  ).flat();
   // About ten seconds of CPU; minutes on a machine busy with other work.
 }, 240_000);
 

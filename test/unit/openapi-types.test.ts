@@ -9,11 +9,16 @@ import { describe, expect, it } from 'vitest';
 import { openApiTypes, TYPES_FILE } from '../../src/dev/openapi-types.js';
 import type { components, paths } from '../../src/http/openapi-types.js';
 import type { ReportPayload } from '../../src/tracking/advertiser-report.js';
-import type { BroadWidgetPayload, EventWidgetPayload, SportsbookWidgetPayload } from '../../src/widgets/payload-schemas.js';
+import type {
+  BroadWidgetPayload,
+  EventWidgetPayload,
+  SportsbookWidgetPayload,
+} from '../../src/widgets/payload-schemas.js';
 
 type Schemas = components['schemas'];
 
 // Compile-time: what the builders return is what a generated client expects.
+// biome-ignore lint/suspicious/noExportsInTest: exported so that tsc checks it and does not call it unused
 export type Assignable = [
   BroadWidgetPayload extends Schemas['BroadWidgetPayload'] ? true : never,
   EventWidgetPayload extends Schemas['EventWidgetPayload'] ? true : never,

@@ -43,7 +43,9 @@ describe('PayloadCache', () => {
   it('marks a body stale when an input it was built from (FX) is stale, and drops it when that input changes', () => {
     const fxFetched = '2026-11-20T16:00:00.000Z';
     let fxStale = false;
-    const cache = new PayloadCache((kind) => (kind === 'fx' && fxStale ? { stale: true, data_fetched_at: fxFetched } : undefined));
+    const cache = new PayloadCache((kind) =>
+      kind === 'fx' && fxStale ? { stale: true, data_fetched_at: fxFetched } : undefined,
+    );
     const usd = cache.put('metrics', 'usd', { total: '$1M' }, CHANGED_AT);
     const eur = cache.put('metrics', 'eur', { total: '€1M' }, CHANGED_AT, undefined, undefined, ['fx']);
     expect(JSON.parse(eur.body.toString())).toEqual({ total: '€1M' });
@@ -52,7 +54,11 @@ describe('PayloadCache', () => {
     // Every metrics body went with the rates it may have used; rebuilt, only the converted one is stale.
     expect(cache.get('metrics', 'eur', NOW)).toBeUndefined();
     expect(cache.get('metrics', 'usd', NOW)).toBeUndefined();
-    expect(JSON.parse(cache.put('metrics', 'eur', { total: '€1M' }, CHANGED_AT, undefined, undefined, ['fx']).body.toString())).toEqual({ total: '€1M', stale: true, data_fetched_at: fxFetched });
+    expect(
+      JSON.parse(
+        cache.put('metrics', 'eur', { total: '€1M' }, CHANGED_AT, undefined, undefined, ['fx']).body.toString(),
+      ),
+    ).toEqual({ total: '€1M', stale: true, data_fetched_at: fxFetched });
     expect(cache.put('metrics', 'usd', { total: '$1M' }, CHANGED_AT).body).toEqual(usd.body);
   });
 
@@ -123,14 +129,21 @@ describe('PayloadCache', () => {
     expect(cache.builds).toBe(1);
     const rebuilt = cache.getOrBuild('events', 'k', NOW + 1000, build, 'b');
     expect(rebuilt).not.toBe(first);
-    expect(built).toEqual([['a', NOW], ['b', NOW + 1000]]);
+    expect(built).toEqual([
+      ['a', NOW],
+      ['b', NOW + 1000],
+    ]);
   });
 
   it("getOrBuild with a variant's slot serves the slot's body until it expires or the cache drops it, then lets go of it", () => {
     const cache = new PayloadCache();
     const slot = new VariantKeys<CachedBody>(([v]) => `event|${String(v)}`).of(['a']);
     let builds = 0;
-    const build = (input: string) => ({ payload: { input, n: ++builds }, changedAt: CHANGED_AT, expiresAt: NOW + 1000 });
+    const build = (input: string) => ({
+      payload: { input, n: ++builds },
+      changedAt: CHANGED_AT,
+      expiresAt: NOW + 1000,
+    });
     const first = cache.getOrBuild('events', slot, NOW, build, 'a');
     expect(slot.entry).toBe(first);
     expect(cache.getOrBuild('events', slot, NOW + 999, build, 'a')).toBe(first);
@@ -140,7 +153,10 @@ describe('PayloadCache', () => {
     expect(JSON.parse(second.body.toString())).toEqual({ input: 'a', n: 2 });
     cache.invalidate('events');
     expect(slot.entry).toBeUndefined(); // dropped with the data it was built from, not held on to
-    expect(JSON.parse(cache.getOrBuild('events', slot, NOW + 1000, build, 'a').body.toString())).toEqual({ input: 'a', n: 3 });
+    expect(JSON.parse(cache.getOrBuild('events', slot, NOW + 1000, build, 'a').body.toString())).toEqual({
+      input: 'a',
+      n: 3,
+    });
   });
 
   it('keeps a body served through its slot while a client walks thousands of new variants, and evicts the one nobody reads', () => {
@@ -191,10 +207,17 @@ const headersOf = (r: Reply): Record<string, string> => {
 describe('cachedReply', () => {
   const cache = new PayloadCache();
   // Large enough for compression to pay (a widget body is 1-4 KB).
-  const payload = { hello: 'world', rows: Array.from({ length: 40 }, (_, i) => ({ operator: `op-${i % 4}`, price: `${50 + (i % 7)}¢` })) };
+  const payload = {
+    hello: 'world',
+    rows: Array.from({ length: 40 }, (_, i) => ({ operator: `op-${i % 4}`, price: `${50 + (i % 7)}¢` })),
+  };
   const entry = cache.put('events', 'k', payload, CHANGED_AT);
   const text = JSON.stringify(payload);
-  const shape = jsonShape({ 'cache-control': 'public, max-age=5', 'access-control-allow-origin': '*', vary: 'X-Advertiser-Id' });
+  const shape = jsonShape({
+    'cache-control': 'public, max-age=5',
+    'access-control-allow-origin': '*',
+    vary: 'X-Advertiser-Id',
+  });
 
   it('answers 200 with the body, ETag, Last-Modified, the shape headers and Vary: Accept-Encoding', () => {
     const r = cachedReply(req(), entry, shape);
@@ -303,7 +326,8 @@ describe('cachedReply', () => {
 
   it('sends a body shorter than one packet plain, though compression would shrink it, and compresses it from that length', () => {
     // A repetitive body that brotli shrinks at any length, one byte under the bound and at it.
-    const sized = (n: number) => cache.put('events', `sized-${n}`, { pad: 'a'.repeat(n - '{"pad":""}'.length) }, CHANGED_AT);
+    const sized = (n: number) =>
+      cache.put('events', `sized-${n}`, { pad: 'a'.repeat(n - '{"pad":""}'.length) }, CHANGED_AT);
     const under = sized(MIN_COMPRESS_BYTES - 1);
     const at = sized(MIN_COMPRESS_BYTES);
     expect([under.body.length, at.body.length]).toEqual([MIN_COMPRESS_BYTES - 1, MIN_COMPRESS_BYTES]);

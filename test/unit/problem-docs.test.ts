@@ -16,7 +16,13 @@ describe('problem type URIs', () => {
       expect(`${url.origin}${url.pathname}`).toBe(PROBLEM_DOCS);
       return url.hash.slice(1);
     });
-    expect(fragments.filter((f) => !anchors.has(f)), 'codes without a section').toEqual([]);
-    expect([...anchors].filter((a) => !fragments.includes(a)), 'sections without a code').toEqual([]);
+    expect(
+      fragments.filter((f) => !anchors.has(f)),
+      'codes without a section',
+    ).toEqual([]);
+    expect(
+      [...anchors].filter((a) => !fragments.includes(a)),
+      'sections without a code',
+    ).toEqual([]);
   });
 });

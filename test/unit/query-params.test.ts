@@ -18,7 +18,10 @@ const LIMIT_MSG = 'must be an integer from 1 to 100';
 
 describe('parseQuery with EventWidgetQuery', () => {
   it('accepts a slug and defaults display_format to cents', () => {
-    expect(parseQuery(EventWidgetQuery, 'slug=fed-december-2026')).toEqual({ slug: 'fed-december-2026', display_format: 'cents' });
+    expect(parseQuery(EventWidgetQuery, 'slug=fed-december-2026')).toEqual({
+      slug: 'fed-december-2026',
+      display_format: 'cents',
+    });
   });
 
   it.each(['cents', 'implied_pct', 'decimal'])('accepts display_format=%s', (f) => {
@@ -69,7 +72,9 @@ describe('parseQuery with EventWidgetQuery', () => {
       slug: 'first-one',
       display_format: 'cents',
     });
-    expect(parseQuery(EventWidgetQuery, 'slug=a&display_format=decimal&display_format=nope').display_format).toBe('decimal');
+    expect(parseQuery(EventWidgetQuery, 'slug=a&display_format=decimal&display_format=nope').display_format).toBe(
+      'decimal',
+    );
     // and a bad first value is not rescued by a good second one
     const p = problemOf(() => parseQuery(EventWidgetQuery, 'slug=a&display_format=nope&display_format=decimal'));
     expect(p.errors.map((e) => e.param)).toEqual(['display_format']);
@@ -98,7 +103,10 @@ describe('parseQuery with SportsbookWidgetQuery', () => {
   });
 
   it('trims team_context and refuses a blank one', () => {
-    expect(parseQuery(SportsbookWidgetQuery, 'league=NBA&team_context=%20Celtics%20')).toEqual({ league: 'NBA', team_context: 'Celtics' });
+    expect(parseQuery(SportsbookWidgetQuery, 'league=NBA&team_context=%20Celtics%20')).toEqual({
+      league: 'NBA',
+      team_context: 'Celtics',
+    });
     const p = problemOf(() => parseQuery(SportsbookWidgetQuery, 'league=NBA&team_context=%20%20'));
     expect(p.errors.map((e) => e.param)).toEqual(['team_context']);
   });

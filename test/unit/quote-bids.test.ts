@@ -13,16 +13,22 @@ import { recorded } from '../support/upstream-replay.js';
 
 describe('normalizers keep the best bid', () => {
   it('Kalshi: yes_bid_dollars and no_bid_dollars', () => {
-    const m = normalizeKalshiEvents(recorded().kalshiEvents).markets.find((x) => x.id === 'KXUSAIRANAGREEMENT-27-26APR')!;
+    const m = normalizeKalshiEvents(recorded().kalshiEvents).markets.find(
+      (x) => x.id === 'KXUSAIRANAGREEMENT-27-26APR',
+    )!;
     // yes_bid 0.16 / yes_ask 0.18, no_bid 0.82 / no_ask 0.84
     expect(m).toMatchObject({ yesBid: 0.16, yesAsk: 0.18, noBid: 0.82, noAsk: 0.84 });
     // A finalized market's 0 bid is "no order", not a price.
-    const done = normalizeKalshiEvents(recorded().kalshiEvents).markets.find((x) => x.id === 'KXKHAMENEIOUT-AKHA-26FEB01')!;
+    const done = normalizeKalshiEvents(recorded().kalshiEvents).markets.find(
+      (x) => x.id === 'KXKHAMENEIOUT-AKHA-26FEB01',
+    )!;
     expect(done.yesBid).toBeUndefined();
   });
 
   it('Polymarket: bestBid, and the NO bid as 1 - bestAsk (one book)', () => {
-    const m = normalizeGammaEvents(recorded().gammaEvents).markets.find((x) => x.id === 'iran-x-israelus-conflict-ends-by-march-15')!;
+    const m = normalizeGammaEvents(recorded().gammaEvents).markets.find(
+      (x) => x.id === 'iran-x-israelus-conflict-ends-by-march-15',
+    )!;
     // bestBid 0.23, bestAsk 0.24
     expect(m).toMatchObject({ yesBid: 0.23, yesAsk: 0.24, noBid: 0.76, noAsk: 0.77 });
   });
@@ -31,7 +37,10 @@ describe('normalizers keep the best bid', () => {
 const EVENT_CATALOG = loadEventCatalog();
 
 describe('catalog events', () => {
-  const markets = [...normalizeKalshiEvents(recorded().kalshiEvents).markets, ...normalizeGammaEvents(recorded().gammaEvents).markets];
+  const markets = [
+    ...normalizeKalshiEvents(recorded().kalshiEvents).markets,
+    ...normalizeGammaEvents(recorded().gammaEvents).markets,
+  ];
   const { data } = buildCatalogEvents(EVENT_CATALOG, indexMarkets(markets));
 
   it('carry the bid into the quote, the NO bid for an inverted reference', () => {
@@ -50,7 +59,7 @@ describe('catalog events', () => {
     expect(bySlug.get('iran-israel-us-conflict-ends-march-2026')).toBe(false);
   });
 
-  it('take a reviewer\'s exclusive flag over the default', () => {
+  it("take a reviewer's exclusive flag over the default", () => {
     const ladder = EVENT_CATALOG.find((e) => e.slug === 'us-iran-nuclear-deal-2026')!;
     expect(exclusiveOutcomes(ladder)).toBe(false);
     const reviewed: CatalogEvent = { ...ladder, exclusive: true };

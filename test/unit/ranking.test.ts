@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeMinMax, oiAcceleration, populationCtr, rankOperators, smoothedCtr, type RankCandidate } from '../../src/domain/ranking.js';
+import {
+  normalizeMinMax,
+  oiAcceleration,
+  populationCtr,
+  rankOperators,
+  smoothedCtr,
+  type RankCandidate,
+} from '../../src/domain/ranking.js';
 
 const W = { volume: 0.5, oiAccel: 0.2, ctr: 0.3 };
-const cand = (operatorId: string, volume24hUsd: number, oiAcceleration: number | null = 0, clicks = 0, impressions = 0): RankCandidate => ({
+const cand = (
+  operatorId: string,
+  volume24hUsd: number,
+  oiAcceleration: number | null = 0,
+  clicks = 0,
+  impressions = 0,
+): RankCandidate => ({
   operatorId,
   volume24hUsd,
   oiAcceleration,
@@ -34,7 +47,12 @@ describe('CTR smoothing', () => {
   });
 
   it('population CTR is total clicks over total impressions', () => {
-    expect(populationCtr([{ clicks: 1, impressions: 100 }, { clicks: 9, impressions: 400 }])).toBeCloseTo(0.02, 12);
+    expect(
+      populationCtr([
+        { clicks: 1, impressions: 100 },
+        { clicks: 9, impressions: 400 },
+      ]),
+    ).toBeCloseTo(0.02, 12);
     expect(populationCtr([])).toBe(0);
   });
 });
@@ -54,13 +72,39 @@ describe('oiAcceleration', () => {
     const withNoise = [...points, { t: H / 2, oi: 999 }, { t: 1.5 * H, oi: 999 }];
     expect(oiAcceleration(withNoise, H)).toBeCloseTo(0.1, 12);
     // decelerating growth is negative: +20% then +10%
-    expect(oiAcceleration([{ t: 0, oi: 100 }, { t: H, oi: 120 }, { t: 2 * H, oi: 132 }], H)).toBeCloseTo(-0.1, 12);
+    expect(
+      oiAcceleration(
+        [
+          { t: 0, oi: 100 },
+          { t: H, oi: 120 },
+          { t: 2 * H, oi: 132 },
+        ],
+        H,
+      ),
+    ).toBeCloseTo(-0.1, 12);
   });
 
   it('is unknown (null) without two full periods of history or with a zero base', () => {
     expect(oiAcceleration([], H)).toBeNull();
-    expect(oiAcceleration([{ t: H, oi: 110 }, { t: 2 * H, oi: 132 }], H)).toBeNull();
-    expect(oiAcceleration([{ t: 0, oi: 0 }, { t: H, oi: 10 }, { t: 2 * H, oi: 20 }], H)).toBeNull();
+    expect(
+      oiAcceleration(
+        [
+          { t: H, oi: 110 },
+          { t: 2 * H, oi: 132 },
+        ],
+        H,
+      ),
+    ).toBeNull();
+    expect(
+      oiAcceleration(
+        [
+          { t: 0, oi: 0 },
+          { t: H, oi: 10 },
+          { t: 2 * H, oi: 20 },
+        ],
+        H,
+      ),
+    ).toBeNull();
   });
 });
 
@@ -69,7 +113,11 @@ describe('rankOperators', () => {
     const prior = { mean: 0, weight: 0 };
     const oiOnly = { volume: 0, oiAccel: 1, ctr: 0 };
     // known: -0.1, 0.1, 0.3 → median 0.1, n = (0.1 - -0.1) / 0.4 = 0.5
-    const ranked = rankOperators([cand('a', 1, -0.1), cand('b', 1, 0.3), cand('c', 1, 0.1), cand('new', 1, null)], oiOnly, prior);
+    const ranked = rankOperators(
+      [cand('a', 1, -0.1), cand('b', 1, 0.3), cand('c', 1, 0.1), cand('new', 1, null)],
+      oiOnly,
+      prior,
+    );
     const n = new Map(ranked.map((r) => [r.operatorId, r.normalized.oiAccel]));
     expect(n.get('new')).toBeCloseTo(0.5, 12);
     expect(n.get('new')).toBe(n.get('c'));
@@ -79,9 +127,10 @@ describe('rankOperators', () => {
     const even = rankOperators([cand('a', 1, -0.1), cand('b', 1, 0.3), cand('x', 1, null)], oiOnly, prior);
     expect(even.find((r) => r.operatorId === 'x')!.normalized.oiAccel).toBeCloseTo(0.5, 12);
     // nobody known: the signal cannot separate anyone
-    expect(rankOperators([cand('a', 1, null), cand('b', 1, null)], oiOnly, prior).map((r) => r.normalized.oiAccel)).toEqual([0, 0]);
+    expect(
+      rankOperators([cand('a', 1, null), cand('b', 1, null)], oiOnly, prior).map((r) => r.normalized.oiAccel),
+    ).toEqual([0, 0]);
   });
-
 
   it('blends the normalized signals with the weights (hand-computed)', () => {
     const prior = { mean: 0, weight: 0 }; // raw CTR, for easy arithmetic
@@ -97,7 +146,11 @@ describe('rankOperators', () => {
       ['c', 2],
       ['a', 3],
     ]);
-    expect(ranked.map((r) => r.score)).toEqual([expect.closeTo(0.6, 12), expect.closeTo(0.55, 12), expect.closeTo(0.3, 12)]);
+    expect(ranked.map((r) => r.score)).toEqual([
+      expect.closeTo(0.6, 12),
+      expect.closeTo(0.55, 12),
+      expect.closeTo(0.3, 12),
+    ]);
     expect(ranked[2]!.normalized).toEqual({ volume: 0, oiAccel: 1, ctr: expect.closeTo(1 / 3, 12) });
   });
 
@@ -108,7 +161,11 @@ describe('rankOperators', () => {
     expect(ranked.every((r) => r.score === 0)).toBe(true);
     expect(rankOperators([], W, prior)).toEqual([]);
     // float noise does not decide a tie: 0.1 + 0.2 vs 0.3
-    const noisy = rankOperators([cand('y', 1, 0, 0, 0), cand('x', 0, 1, 0, 0)], { volume: 0.30000000000000004, oiAccel: 0.3, ctr: 0 }, prior);
+    const noisy = rankOperators(
+      [cand('y', 1, 0, 0, 0), cand('x', 0, 1, 0, 0)],
+      { volume: 0.30000000000000004, oiAccel: 0.3, ctr: 0 },
+      prior,
+    );
     expect(noisy.map((r) => r.operatorId)).toEqual(['x', 'y']);
   });
 
@@ -125,7 +182,11 @@ describe('rankOperators', () => {
     const strong = [base[0]!, cand('small', 600, 0, 600, 10_000)];
     expect(rankOperators(strong, W, prior(strong))[0]!.operatorId).toBe('big');
     // ...until volume is close: big 1000 vs small 990 among a third at 0: big 0.5, small 0.495 + 0.3
-    const close = [cand('big', 1000, 0, 200, 10_000), cand('small', 990, 0, 600, 10_000), cand('tiny', 0, 0, 200, 10_000)];
+    const close = [
+      cand('big', 1000, 0, 200, 10_000),
+      cand('small', 990, 0, 600, 10_000),
+      cand('tiny', 0, 0, 200, 10_000),
+    ];
     const closeRanked = rankOperators(close, W, prior(close));
     expect(closeRanked.map((r) => r.operatorId)).toEqual(['small', 'big', 'tiny']);
   });

@@ -8,7 +8,10 @@ describe('Redis connection options', () => {
   });
 
   it('find the primary through Sentinel, follow failovers, and resend what a demoted primary refuses', () => {
-    const opts = targetOptions(loadConfig({ REDIS_SENTINELS: 'a:26379,b:26379', REDIS_SENTINEL_MASTER: 'pw', REDIS_SENTINEL_PASSWORD: 'sp' }).redis);
+    const opts = targetOptions(
+      loadConfig({ REDIS_SENTINELS: 'a:26379,b:26379', REDIS_SENTINEL_MASTER: 'pw', REDIS_SENTINEL_PASSWORD: 'sp' })
+        .redis,
+    );
     expect(opts).toMatchObject({
       sentinels: [
         { host: 'a', port: 26379 },
@@ -20,6 +23,8 @@ describe('Redis connection options', () => {
     });
     // 2: reconnect and resend the command
     expect(opts.reconnectOnError?.(new Error("READONLY You can't write against a read only replica."))).toBe(2);
-    expect(opts.reconnectOnError?.(new Error('WRONGTYPE Operation against a key holding the wrong kind of value'))).toBe(false);
+    expect(
+      opts.reconnectOnError?.(new Error('WRONGTYPE Operation against a key holding the wrong kind of value')),
+    ).toBe(false);
   });
 });

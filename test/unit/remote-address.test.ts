@@ -25,9 +25,13 @@ describe('remoteAddress', () => {
 
   it("keeps uWS's text for IPv6", () => {
     const loopback = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
-    expect(remoteAddress(peer(loopback, '0000:0000:0000:0000:0000:0000:0000:0001'))).toBe('0000:0000:0000:0000:0000:0000:0000:0001');
+    expect(remoteAddress(peer(loopback, '0000:0000:0000:0000:0000:0000:0000:0001'))).toBe(
+      '0000:0000:0000:0000:0000:0000:0000:0001',
+    );
     // ffff in bytes 10-11 but not the ::ffff:0:0/96 prefix: a real IPv6 address
     const notMapped = [0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 255, 255, 1, 2, 3, 4];
-    expect(remoteAddress(peer(notMapped, '2001:0db8:0000:0000:0000:ffff:0102:0304'))).toBe('2001:0db8:0000:0000:0000:ffff:0102:0304');
+    expect(remoteAddress(peer(notMapped, '2001:0db8:0000:0000:0000:ffff:0102:0304'))).toBe(
+      '2001:0db8:0000:0000:0000:ffff:0102:0304',
+    );
   });
 });

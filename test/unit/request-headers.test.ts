@@ -44,7 +44,9 @@ describe('headerReader', () => {
 
 describe('packHead', () => {
   it('joins the status text and header lines with CRLF, without the final one', () => {
-    expect(Buffer.from(packHead(304, ['etag', '"a"', 'vary', 'Accept-Encoding'])).toString()).toBe('304 Not Modified\r\netag: "a"\r\nvary: Accept-Encoding');
+    expect(Buffer.from(packHead(304, ['etag', '"a"', 'vary', 'Accept-Encoding'])).toString()).toBe(
+      '304 Not Modified\r\netag: "a"\r\nvary: Accept-Encoding',
+    );
   });
 
   it('refuses a name or value that would split the response', () => {

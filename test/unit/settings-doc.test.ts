@@ -13,7 +13,9 @@ describe('docs/settings.md', () => {
   });
 
   it('describes every setting, with its default', () => {
-    const undescribed = Object.entries(EnvSchema.shape).filter(([, s]) => !s.description).map(([k]) => k);
+    const undescribed = Object.entries(EnvSchema.shape)
+      .filter(([, s]) => !s.description)
+      .map(([k]) => k);
     expect(undescribed).toEqual([]);
     expect(settingsMarkdown()).toContain('| `PORT` | `8080` |');
     expect(settingsMarkdown()).toContain('| `RATE_LIMIT_CLICK` | `60/60` |');

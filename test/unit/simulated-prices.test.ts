@@ -106,7 +106,9 @@ describe('step: bursts', () => {
   it('lasts between 10 and 40 seconds', () => {
     expect(step({ price: 100, burstLeftSec: 0 }, 0.55, 0.25, scripted([0, 0, 0.5, 0]).next).burstLeftSec).toBe(10);
     // 10 + 0.999 * 30 = 39.97
-    expect(step({ price: 100, burstLeftSec: 0 }, 0.55, 0.25, scripted([0, 0.999, 0.5, 0]).next).burstLeftSec).toBeCloseTo(39.97, 10);
+    expect(
+      step({ price: 100, burstLeftSec: 0 }, 0.55, 0.25, scripted([0, 0.999, 0.5, 0]).next).burstLeftSec,
+    ).toBeCloseTo(39.97, 10);
   });
 });
 

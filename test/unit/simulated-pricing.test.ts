@@ -31,36 +31,44 @@ async function buildBooks(league: League): Promise<Array<{ where: string; book: 
     const sim = createSimulator({ seed });
     for (const now of CLOCKS) {
       const data = await sim.fetchLeague(league, { now });
-      for (const m of data.upcoming) for (const book of m.books) out.push({ where: `seed ${seed} ${now.toISOString()} ${m.id} ${book.operatorId}`, book });
+      for (const m of data.upcoming)
+        for (const book of m.books)
+          out.push({ where: `seed ${seed} ${now.toISOString()} ${m.id} ${book.operatorId}`, book });
     }
   }
   return out;
 }
 
 describe('simulator spreads', () => {
-  it.each(['NBA', 'NCAAB', 'NFL'] as const)('%s never shows a 0 or ±0.5 spread, upcoming or closing', async (league) => {
-    const all = await books(league);
-    expect(all.length).toBeGreaterThan(100);
-    for (const { where, book } of all) {
-      for (const line of [book.homeSpread, book.awaySpread]) {
-        if (line) expect(Math.abs(line.point), where).toBeGreaterThanOrEqual(1);
+  it.each(['NBA', 'NCAAB', 'NFL'] as const)(
+    '%s never shows a 0 or ±0.5 spread, upcoming or closing',
+    async (league) => {
+      const all = await books(league);
+      expect(all.length).toBeGreaterThan(100);
+      for (const { where, book } of all) {
+        for (const line of [book.homeSpread, book.awaySpread]) {
+          if (line) expect(Math.abs(line.point), where).toBeGreaterThanOrEqual(1);
+        }
       }
-    }
-    const finished = (await createSimulator({ seed: 42 }).fetchLeague(league, { now: CLOCKS[2]! })).finished;
-    expect(finished.length).toBeGreaterThan(0);
-    for (const g of finished) expect(Math.abs(g.closingSpreadHome), g.id).toBeGreaterThanOrEqual(1);
-  });
+      const finished = (await createSimulator({ seed: 42 }).fetchLeague(league, { now: CLOCKS[2]! })).finished;
+      expect(finished.length).toBeGreaterThan(0);
+      for (const g of finished) expect(Math.abs(g.closingSpreadHome), g.id).toBeGreaterThanOrEqual(1);
+    },
+  );
 
-  it.each(['NBA', 'NCAAB', 'NFL', 'EPL'] as const)('%s: a spread never contradicts the same book\'s moneyline', async (league) => {
-    for (const { where, book } of await books(league)) {
-      if (!book.homeSpread || book.homeMoneyline === undefined || book.awayMoneyline === undefined) continue;
-      const home = americanToDecimal(book.homeMoneyline);
-      const away = americanToDecimal(book.awayMoneyline);
-      // The side giving points is never the moneyline underdog (it pays no more than the other side).
-      if (book.homeSpread.point < 0) expect(home, where).toBeLessThanOrEqual(away);
-      if (book.homeSpread.point > 0) expect(home, where).toBeGreaterThanOrEqual(away);
-    }
-  });
+  it.each(['NBA', 'NCAAB', 'NFL', 'EPL'] as const)(
+    "%s: a spread never contradicts the same book's moneyline",
+    async (league) => {
+      for (const { where, book } of await books(league)) {
+        if (!book.homeSpread || book.homeMoneyline === undefined || book.awayMoneyline === undefined) continue;
+        const home = americanToDecimal(book.homeMoneyline);
+        const away = americanToDecimal(book.awayMoneyline);
+        // The side giving points is never the moneyline underdog (it pays no more than the other side).
+        if (book.homeSpread.point < 0) expect(home, where).toBeLessThanOrEqual(away);
+        if (book.homeSpread.point > 0) expect(home, where).toBeGreaterThanOrEqual(away);
+      }
+    },
+  );
 });
 
 describe('simulated exchange asks round up: no 0 % vig', () => {
@@ -73,26 +81,33 @@ describe('simulated exchange asks round up: no 0 % vig', () => {
     expect(bidOnTick(0.004, 0.01)).toBeUndefined();
   });
 
-  it.each(['NBA', 'NCAAB', 'NFL', 'EPL'] as const)('%s: Kalshi and Polymarket rows sum above 100 percent on every market', async (league) => {
-    let seen = 0;
-    for (const { where, book } of await books(league)) {
-      if (!CONTRACT_VENUES.has(book.operatorId)) continue;
-      seen++;
-      const sides = [
-        [book.totalOver?.price, book.totalUnder?.price],
-        [book.homeSpread?.price, book.awaySpread?.price],
-        [book.homeMoneyline, book.awayMoneyline, book.drawMoneyline],
-      ];
-      for (const prices of sides) {
-        const offered = prices.filter((p): p is number => p !== undefined);
-        if (offered.length < 2) continue;
-        expect(offered.reduce((s, p) => s + americanToProbability(p), 0), where).toBeGreaterThan(1);
+  it.each(['NBA', 'NCAAB', 'NFL', 'EPL'] as const)(
+    '%s: Kalshi and Polymarket rows sum above 100 percent on every market',
+    async (league) => {
+      let seen = 0;
+      for (const { where, book } of await books(league)) {
+        if (!CONTRACT_VENUES.has(book.operatorId)) continue;
+        seen++;
+        const sides = [
+          [book.totalOver?.price, book.totalUnder?.price],
+          [book.homeSpread?.price, book.awaySpread?.price],
+          [book.homeMoneyline, book.awayMoneyline, book.drawMoneyline],
+        ];
+        for (const prices of sides) {
+          const offered = prices.filter((p): p is number => p !== undefined);
+          if (offered.length < 2) continue;
+          expect(
+            offered.reduce((s, p) => s + americanToProbability(p), 0),
+            where,
+          ).toBeGreaterThan(1);
+        }
+        // Never the even -100/-100 a nearest-tick rounding showed.
+        if (book.totalOver && book.totalUnder)
+          expect([book.totalOver.price, book.totalUnder.price], where).not.toEqual([-100, -100]);
       }
-      // Never the even -100/-100 a nearest-tick rounding showed.
-      if (book.totalOver && book.totalUnder) expect([book.totalOver.price, book.totalUnder.price], where).not.toEqual([-100, -100]);
-    }
-    expect(seen).toBeGreaterThan(0);
-  });
+      expect(seen).toBeGreaterThan(0);
+    },
+  );
 
   it('quotes event asks on the tick, above the bid', async () => {
     for (const seed of SEEDS) {
@@ -101,7 +116,10 @@ describe('simulated exchange asks round up: no 0 % vig', () => {
           for (const o of e.outcomes) {
             for (const q of o.quotes) {
               const inv = Math.round(1 / venueProfile(q.operatorId).tick);
-              expect(Math.abs(q.yesPrice * inv - Math.round(q.yesPrice * inv)), `${e.slug} ${q.operatorId}`).toBeLessThan(1e-9);
+              expect(
+                Math.abs(q.yesPrice * inv - Math.round(q.yesPrice * inv)),
+                `${e.slug} ${q.operatorId}`,
+              ).toBeLessThan(1e-9);
               if (q.yesBid !== undefined) expect(q.yesBid, `${e.slug} ${q.operatorId}`).toBeLessThan(q.yesPrice);
             }
           }
@@ -129,7 +147,9 @@ describe('event outcomes sum to 100', () => {
   });
 
   it('keeps the share of an outcome no operator may show, so the listed ones are not inflated', async () => {
-    const e = (await createSimulator({ seed: 42 }).fetchEvents({ now: CLOCKS[2]! })).events.find((x) => x.outcomes.length > 3)!;
+    const e = (await createSimulator({ seed: 42 }).fetchEvents({ now: CLOCKS[2]! })).events.find(
+      (x) => x.outcomes.length > 3,
+    )!;
     // Only Kalshi: outcomes only other venues list drop out of the list, but not out of the 100 %.
     const kalshiOnly = makeContext({ operatorOn: (id) => (id === 'kalshi' ? operatorById(id) : undefined) });
     const outcomes = buildEventWidget(e, CLOCKS[2]!.toISOString(), 'cents', kalshiOnly).outcomes;

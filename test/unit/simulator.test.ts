@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { OPERATORS, operatorById } from '../../src/catalog/operators.js';
 import { OperatorCatalog } from '../../src/catalog/operator-schema.js';
 import { createSimulator } from '../../src/sources/simulator/index.js';
-import { EventsData, LeagueData, LEAGUES, LOCALES, MetricsData, Slug, type League, type MarketEvent } from '../../src/model/index.js';
+import {
+  EventsData,
+  LeagueData,
+  LEAGUES,
+  LOCALES,
+  MetricsData,
+  Slug,
+  type League,
+  type MarketEvent,
+} from '../../src/model/index.js';
 
 const NOW = new Date('2026-11-22T14:05:00.000Z');
 const at = (ms: number): { now: Date } => ({ now: new Date(NOW.getTime() + ms) });
@@ -15,7 +24,8 @@ const sim = createSimulator({ seed: 42 });
 /** Every (event, outcome, operator) price, keyed so snapshots can be compared quote by quote. */
 function priceMap(events: readonly MarketEvent[]): Map<string, number> {
   const out = new Map<string, number>();
-  for (const e of events) for (const o of e.outcomes) for (const q of o.quotes) out.set(`${e.slug}|${o.name}|${q.operatorId}`, q.yesPrice);
+  for (const e of events)
+    for (const o of e.outcomes) for (const q of o.quotes) out.set(`${e.slug}|${o.name}|${q.operatorId}`, q.yesPrice);
   return out;
 }
 
@@ -107,7 +117,8 @@ describe('simulator: determinism', () => {
     // Warm b's season cache at another clock first: cached and fresh paths must agree.
     await b.fetchLeague('NBA', at(3 * DAY));
     expect(await a.fetchEvents({ now: NOW })).toEqual(await b.fetchEvents({ now: NOW }));
-    for (const lg of LEAGUES) expect(await a.fetchLeague(lg, { now: NOW })).toEqual(await b.fetchLeague(lg, { now: NOW }));
+    for (const lg of LEAGUES)
+      expect(await a.fetchLeague(lg, { now: NOW })).toEqual(await b.fetchLeague(lg, { now: NOW }));
     expect(await a.fetchMetrics({ now: NOW })).toEqual(await b.fetchMetrics({ now: NOW }));
   });
 
@@ -188,12 +199,15 @@ describe('simulator: events', () => {
 
   it('has kalshi and polymarket on most events, a few on only one, some outcomes missing at one', async () => {
     const { events } = await sim.fetchEvents({ now: NOW });
-    const lists = (e: MarketEvent, id: string): boolean => e.outcomes.some((o) => o.quotes.some((q) => q.operatorId === id));
+    const lists = (e: MarketEvent, id: string): boolean =>
+      e.outcomes.some((o) => o.quotes.some((q) => q.operatorId === id));
     const both = events.filter((e) => lists(e, 'kalshi') && lists(e, 'polymarket'));
     expect(both.length).toBeGreaterThanOrEqual(Math.ceil(events.length * 0.7));
     expect(events.some((e) => lists(e, 'kalshi') !== lists(e, 'polymarket'))).toBe(true);
     const gap = both.some((e) =>
-      e.outcomes.some((o) => o.quotes.some((q) => q.operatorId === 'kalshi') !== o.quotes.some((q) => q.operatorId === 'polymarket')),
+      e.outcomes.some(
+        (o) => o.quotes.some((q) => q.operatorId === 'kalshi') !== o.quotes.some((q) => q.operatorId === 'polymarket'),
+      ),
     );
     expect(gap).toBe(true);
   });
@@ -202,7 +216,8 @@ describe('simulator: events', () => {
     const { events } = await sim.fetchEvents({ now: NOW });
     for (const e of events) {
       const byVenue = new Map<string, number[]>();
-      for (const o of e.outcomes) for (const q of o.quotes) byVenue.set(q.operatorId, [...(byVenue.get(q.operatorId) ?? []), q.yesPrice]);
+      for (const o of e.outcomes)
+        for (const q of o.quotes) byVenue.set(q.operatorId, [...(byVenue.get(q.operatorId) ?? []), q.yesPrice]);
       const binary = e.outcomes.length === 2 && e.outcomes[0]?.name === 'Yes';
       if (binary) expect(e.outcomes.map((o) => o.name)).toEqual(['Yes', 'No']);
       for (const [venue, prices] of byVenue) {
@@ -236,12 +251,15 @@ describe('simulator: events', () => {
     expect(Math.max(...vols)).toBeGreaterThan(1_000_000);
     expect(Math.min(...vols)).toBeLessThan(10_000);
     for (const { e, q } of quotes) {
-      if (q.operatorId === 'kalshi') expect(q.marketUrl).toMatch(/^https:\/\/kalshi\.com\/markets\/[a-z0-9]+\/[a-z0-9-]+\/[a-z0-9-]+$/);
-      if (q.operatorId === 'polymarket') expect(q.marketUrl.startsWith(`https://polymarket.com/event/${e.slug}`)).toBe(true);
+      if (q.operatorId === 'kalshi')
+        expect(q.marketUrl).toMatch(/^https:\/\/kalshi\.com\/markets\/[a-z0-9]+\/[a-z0-9-]+\/[a-z0-9-]+$/);
+      if (q.operatorId === 'polymarket')
+        expect(q.marketUrl.startsWith(`https://polymarket.com/event/${e.slug}`)).toBe(true);
     }
-    expect(events.find((e) => e.slug === 'fed-december-2026')?.outcomes[0]?.quotes.find((q) => q.operatorId === 'kalshi')?.marketUrl).toBe(
-      'https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-26dec',
-    );
+    expect(
+      events.find((e) => e.slug === 'fed-december-2026')?.outcomes[0]?.quotes.find((q) => q.operatorId === 'kalshi')
+        ?.marketUrl,
+    ).toBe('https://kalshi.com/markets/kxfeddecision/fed-meeting/kxfeddecision-26dec');
   });
 
   it('keeps slugs valid, unique and stable across refreshes', async () => {
@@ -265,7 +283,12 @@ describe('simulator: events', () => {
 });
 
 const SCORE_RANGE: Record<League, [number, number]> = { NBA: [70, 170], NCAAB: [40, 120], NFL: [0, 70], EPL: [0, 9] };
-const AVG_TOTAL: Record<League, [number, number]> = { NBA: [200, 250], NCAAB: [125, 165], NFL: [34, 56], EPL: [2, 3.6] };
+const AVG_TOTAL: Record<League, [number, number]> = {
+  NBA: [200, 250],
+  NCAAB: [125, 165],
+  NFL: [34, 56],
+  EPL: [2, 3.6],
+};
 const MIN_GAMES: Record<League, number> = { NBA: 12, NCAAB: 5, NFL: 9, EPL: 10 };
 
 describe('simulator: leagues', () => {
@@ -335,7 +358,11 @@ describe('simulator: leagues', () => {
         expect(data.upcoming.length).toBeGreaterThanOrEqual(4);
         let last = NOW.getTime();
         for (const m of data.upcoming) {
-          expect(m.id).toMatch(new RegExp(`^${lg.toLowerCase()}-\\d{4}-\\d{2}-\\d{2}-${m.homeCode.toLowerCase()}-${m.awayCode.toLowerCase()}$`));
+          expect(m.id).toMatch(
+            new RegExp(
+              `^${lg.toLowerCase()}-\\d{4}-\\d{2}-\\d{2}-${m.homeCode.toLowerCase()}-${m.awayCode.toLowerCase()}$`,
+            ),
+          );
           expect(codes.has(m.homeCode) && codes.has(m.awayCode)).toBe(true);
           const t = Date.parse(m.scheduledTime);
           expect(t).toBeGreaterThanOrEqual(last);
@@ -409,7 +436,8 @@ describe('simulator: metrics', () => {
       const fromEvents: Record<string, number> = {};
       for (const e of events) {
         for (const o of e.outcomes) {
-          for (const q of o.quotes) if (q.operatorId === m.operatorId) fromEvents[e.category] = (fromEvents[e.category] ?? 0) + q.volume24hUsd!;
+          for (const q of o.quotes)
+            if (q.operatorId === m.operatorId) fromEvents[e.category] = (fromEvents[e.category] ?? 0) + q.volume24hUsd!;
         }
       }
       for (const [cat, v] of Object.entries(fromEvents)) {

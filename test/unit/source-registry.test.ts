@@ -5,17 +5,31 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { createSources } from '../../src/sources/registry.js';
 
 const log = pino({ level: 'silent' });
-const sources = (env: Record<string, string>) => createSources(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6399', ...env }), { log });
+const sources = (env: Record<string, string>) =>
+  createSources(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6399', ...env }), { log });
 
 describe('createSources', () => {
   it('defaults to the simulator everywhere, with no credentials', () => {
     const s = sources({});
-    expect([s.events.name, s.sportsbook.name, s.metrics.name, s.fx.name]).toEqual(['simulator', 'simulator', 'simulator', 'simulator']);
+    expect([s.events.name, s.sportsbook.name, s.metrics.name, s.fx.name]).toEqual([
+      'simulator',
+      'simulator',
+      'simulator',
+      'simulator',
+    ]);
   });
 
   it('builds the real sources SOURCES names, in either order of a combination', () => {
-    const s = sources({ SOURCES: 'events=polymarket+kalshi,sportsbook=kalshi+odds-api,metrics=derived,fx=ecb', ODDS_API_KEY: 'k' });
-    expect([s.events.name, s.sportsbook.name, s.metrics.name, s.fx.name]).toEqual(['kalshi+polymarket', 'odds-api+kalshi', 'derived', 'ecb']);
+    const s = sources({
+      SOURCES: 'events=polymarket+kalshi,sportsbook=kalshi+odds-api,metrics=derived,fx=ecb',
+      ODDS_API_KEY: 'k',
+    });
+    expect([s.events.name, s.sportsbook.name, s.metrics.name, s.fx.name]).toEqual([
+      'kalshi+polymarket',
+      'odds-api+kalshi',
+      'derived',
+      'ecb',
+    ]);
     expect(sources({ SOURCES: 'events=kalshi' }).events.name).toBe('kalshi');
   });
 
@@ -27,8 +41,12 @@ describe('createSources', () => {
   });
 
   it('validates the upstream variables', () => {
-    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6399', KALSHI_BASE_URL: 'ftp://x' })).toThrow(/KALSHI_BASE_URL/);
-    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6399', ODDS_API_REGIONS: 'US' })).toThrow(/ODDS_API_REGIONS/);
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6399', KALSHI_BASE_URL: 'ftp://x' })).toThrow(
+      /KALSHI_BASE_URL/,
+    );
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6399', ODDS_API_REGIONS: 'US' })).toThrow(
+      /ODDS_API_REGIONS/,
+    );
     const c = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6399' });
     expect(c.upstream).toMatchObject({
       kalshiBaseUrl: 'https://external-api.kalshi.com/trade-api/v2',
@@ -41,6 +59,8 @@ describe('createSources', () => {
   });
 
   it('a bad EVENT_CATALOG_FILE stops start-up', () => {
-    expect(() => sources({ SOURCES: 'events=kalshi', EVENT_CATALOG_FILE: '/nonexistent/catalog.json' })).toThrow(/cannot read event catalog/);
+    expect(() => sources({ SOURCES: 'events=kalshi', EVENT_CATALOG_FILE: '/nonexistent/catalog.json' })).toThrow(
+      /cannot read event catalog/,
+    );
   });
 });

@@ -16,7 +16,16 @@ function game(
   closingSpreadHome: number,
   closingTotal: number,
 ): FinishedGame {
-  return { id, scheduledTime: '2026-11-01T00:00:00.000Z', awayCode, homeCode, awayScore, homeScore, closingSpreadHome, closingTotal };
+  return {
+    id,
+    scheduledTime: '2026-11-01T00:00:00.000Z',
+    awayCode,
+    homeCode,
+    awayScore,
+    homeScore,
+    closingSpreadHome,
+    closingTotal,
+  };
 }
 
 const book = (operatorId: string, lines: Omit<BookOdds, 'operatorId' | 'lastUpdate'>): BookOdds => ({
@@ -294,7 +303,13 @@ describe('buildSportsbookWidget', () => {
       finished: [game('n1', 'NYK', 'BOS', 100, 110, -5.5, 215.5)],
       upcoming: [],
     };
-    const m: Matchup = { id: 'n2', scheduledTime: '2026-11-28T15:00:00.000Z', homeCode: 'BOS', awayCode: 'NYK', books: [book('draftkings', { homeMoneyline: -150, awayMoneyline: 130 })] };
+    const m: Matchup = {
+      id: 'n2',
+      scheduledTime: '2026-11-28T15:00:00.000Z',
+      homeCode: 'BOS',
+      awayCode: 'NYK',
+      books: [book('draftkings', { homeMoneyline: -150, awayMoneyline: 130 })],
+    };
     const p = buildSportsbookWidget(nba, m, ctx);
     expect(Object.keys(p.team_analytics).sort()).toEqual(['bos_ats_ou', 'bos_record', 'nyk_ats_ou', 'nyk_record']);
     expect('draw_moneyline' in p.odds_matrix.operators[0]!.lines).toBe(false);
@@ -339,7 +354,7 @@ describe('nextMatchup', () => {
 describe('buildSportsbookWidget odds formats', () => {
   const american = buildSportsbookWidget(NBA, MATCHUP, makeContext());
 
-  it('defaults to the format of the visitor\'s country and says which', () => {
+  it("defaults to the format of the visitor's country and says which", () => {
     expect(american.odds_format).toBe('american');
     expect(buildSportsbookWidget(NBA, MATCHUP, makeContext({ country: 'GB' })).odds_format).toBe('fractional');
     expect(buildSportsbookWidget(NBA, MATCHUP, makeContext({ country: 'DE' })).odds_format).toBe('decimal');
@@ -356,7 +371,8 @@ describe('buildSportsbookWidget odds formats', () => {
         expect(Object.keys(op.lines)).toEqual(Object.keys(us.lines));
         for (const [key, value] of Object.entries(op.lines)) {
           const usValue = us.lines[key as keyof typeof us.lines]!;
-          const [odds, usOdds] = typeof value === 'string' ? [value, usValue as string] : [value.odds, (usValue as { odds: string }).odds];
+          const [odds, usOdds] =
+            typeof value === 'string' ? [value, usValue as string] : [value.odds, (usValue as { odds: string }).odds];
           expect(odds).toBe(formatOdds(Number(usOdds), format));
         }
       }

@@ -19,7 +19,9 @@ const OUTSIDE: RegExp[] = [
 
 describe('the repository', () => {
   it('refers to no path outside itself', () => {
-    const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+    const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
     expect(files.length).toBeGreaterThan(50);
     const hits: string[] = [];
     for (const file of files) {

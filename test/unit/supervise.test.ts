@@ -3,12 +3,18 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_ERROR_EXIT, supervise } from '../../src/process/supervise.js';
 
-const exitingWith = (code: number) => () => spawn(process.execPath, ['-e', `process.exit(${code})`], { stdio: 'ignore' });
+const exitingWith = (code: number) => () =>
+  spawn(process.execPath, ['-e', `process.exit(${code})`], { stdio: 'ignore' });
 
 describe('supervise', () => {
   it('restarts a child that exits, with a growing backoff, until stopped', async () => {
     const lines: string[] = [];
-    const s = supervise('worker', exitingWith(1), { minBackoffMs: 5, maxBackoffMs: 20, notify: (l) => lines.push(l), onFatal: () => lines.push('fatal') });
+    const s = supervise('worker', exitingWith(1), {
+      minBackoffMs: 5,
+      maxBackoffMs: 20,
+      notify: (l) => lines.push(l),
+      onFatal: () => lines.push('fatal'),
+    });
     await expect.poll(() => s.starts(), { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(5); // four exits reported
     await s.stop();
     const after = s.starts();
@@ -25,7 +31,11 @@ describe('supervise', () => {
 
   it('does not restart a child that cannot start (bad configuration)', async () => {
     const fatal: Array<[string, number]> = [];
-    const s = supervise('feed', exitingWith(CONFIG_ERROR_EXIT), { minBackoffMs: 5, notify: () => {}, onFatal: (name, code) => fatal.push([name, code]) });
+    const s = supervise('feed', exitingWith(CONFIG_ERROR_EXIT), {
+      minBackoffMs: 5,
+      notify: () => {},
+      onFatal: (name, code) => fatal.push([name, code]),
+    });
     await expect.poll(() => fatal, { timeout: 20_000, interval: 50 }).toEqual([['feed', 2]]);
     expect(s.starts()).toBe(1);
     expect(s.current()).toBeUndefined();
@@ -36,12 +46,22 @@ describe('supervise', () => {
     const lines: string[] = [];
     let answering = true;
     let probes = 0;
-    const s = supervise('feed', () => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }), {
-      minBackoffMs: 5,
-      notify: (l) => lines.push(l),
-      onFatal: () => {},
-      liveness: { probe: async () => (probes++, answering), hangMs: 500 },
-    });
+    const s = supervise(
+      'feed',
+      () => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }),
+      {
+        minBackoffMs: 5,
+        notify: (l) => lines.push(l),
+        onFatal: () => {},
+        liveness: {
+          probe: async () => {
+            probes++;
+            return answering;
+          },
+          hangMs: 500,
+        },
+      },
+    );
     const first = s.current()!;
     await expect.poll(() => probes, { timeout: 5_000, interval: 50 }).toBeGreaterThan(0); // it answered once
     expect(lines).toEqual([]);
@@ -54,7 +74,11 @@ describe('supervise', () => {
   }, 30_000);
 
   it('stop ends a running child', async () => {
-    const s = supervise('api', () => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }), { notify: () => {}, onFatal: () => {} });
+    const s = supervise(
+      'api',
+      () => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }),
+      { notify: () => {}, onFatal: () => {} },
+    );
     const child = s.current()!;
     await s.stop();
     expect(child.exitCode !== null || child.signalCode !== null).toBe(true);

@@ -18,7 +18,10 @@ const TEAMS: Team[] = [
 function summary(m: TeamMatch): string {
   if (m.kind === 'one') return m.team.code;
   if (m.kind === 'none') return 'none';
-  return `ambiguous:${m.teams.map((t) => t.code).sort().join(',')}`;
+  return `ambiguous:${m.teams
+    .map((t) => t.code)
+    .sort()
+    .join(',')}`;
 }
 
 const match = (text: string) => summary(matchTeam(TEAMS, text));

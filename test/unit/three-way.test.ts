@@ -25,7 +25,10 @@ describe('simulator: EPL draw line', () => {
         expect(b.drawMoneyline, `${m.id} ${b.operatorId}`).toBeDefined();
         const implied = [b.homeMoneyline!, b.awayMoneyline!, b.drawMoneyline!].map(americanToProbability);
         // Every book, exchange or sportsbook, asks more than the fair 100 %.
-        expect(implied.reduce((s, p) => s + p, 0), `${m.id} ${b.operatorId}`).toBeGreaterThan(1);
+        expect(
+          implied.reduce((s, p) => s + p, 0),
+          `${m.id} ${b.operatorId}`,
+        ).toBeGreaterThan(1);
       }
     }
   });
@@ -37,7 +40,9 @@ describe('simulator: EPL draw line', () => {
 });
 
 describe('simulator: Asian handicaps agree with the three-way prices', () => {
-  const views = ['g1', 'g2', 'g3', 'g4'].map((id, i) => marketView(7, 'EPL', 2026, id, ['ARS', 'LIV', 'BUR', 'CHE'][i]!, ['BUR', 'MCI', 'ARS', 'TOT'][i]!, 1_790_000_000));
+  const views = ['g1', 'g2', 'g3', 'g4'].map((id, i) =>
+    marketView(7, 'EPL', 2026, id, ['ARS', 'LIV', 'BUR', 'CHE'][i]!, ['BUR', 'MCI', 'ARS', 'TOT'][i]!, 1_790_000_000),
+  );
 
   it('home, draw and away sum to 1', () => {
     for (const v of views) expect(v.homeWins + v.draw + v.awayWins).toBeCloseTo(1, 12);
@@ -64,10 +69,17 @@ describe('simulator: Asian handicaps agree with the three-way prices', () => {
 });
 
 describe('The Odds API: soccer h2h Draw (shaped fixture, v4 format)', () => {
-  const raw = JSON.parse(readFileSync(new URL('../fixtures/shaped/odds-api-epl-odds.json', import.meta.url), 'utf8')) as unknown[];
+  const raw = JSON.parse(
+    readFileSync(new URL('../fixtures/shaped/odds-api-epl-odds.json', import.meta.url), 'utf8'),
+  ) as unknown[];
   const teams = new TeamResolver('EPL');
   // Read the morning of the game: the books' last_update stamps (the day before) are behind our clock, not ahead of it.
-  const { upcoming, dropped } = normalizeOdds(raw, { league: 'EPL', format: 'american', now: new Date('2026-11-27T18:05:00.000Z'), teams });
+  const { upcoming, dropped } = normalizeOdds(raw, {
+    league: 'EPL',
+    format: 'american',
+    now: new Date('2026-11-27T18:05:00.000Z'),
+    teams,
+  });
 
   it('reads the Draw outcome as drawMoneyline beside the two teams', () => {
     expect(dropped).toEqual([]);
@@ -108,10 +120,20 @@ describe("Kalshi's tie contract", () => {
     url: 'https://kalshi.com/events/KXEPLGAME-26NOV28ARSCHE',
   });
   const teams = new TeamResolver('EPL');
-  const game: Matchup = { id: 'g', scheduledTime: '2026-11-28T15:00:00.000Z', homeCode: 'ARS', awayCode: 'CHE', books: [] };
+  const game: Matchup = {
+    id: 'g',
+    scheduledTime: '2026-11-28T15:00:00.000Z',
+    homeCode: 'ARS',
+    awayCode: 'CHE',
+    books: [],
+  };
 
   it('becomes the draw moneyline, after the fee', () => {
-    const markets = [market('KXEPLGAME-26NOV28ARSCHE-ARS', 'Arsenal', 0.51), market('KXEPLGAME-26NOV28ARSCHE-CHE', 'Chelsea', 0.22), market('KXEPLGAME-26NOV28ARSCHE-TIE', 'Tie', 0.29)];
+    const markets = [
+      market('KXEPLGAME-26NOV28ARSCHE-ARS', 'Arsenal', 0.51),
+      market('KXEPLGAME-26NOV28ARSCHE-CHE', 'Chelsea', 0.22),
+      market('KXEPLGAME-26NOV28ARSCHE-TIE', 'Tie', 0.29),
+    ];
     const [withKalshi] = addKalshiGameOdds([game], markets, teams.teams(), NOW);
     // Exact, shown rounded: 0.51 + 1.75/100 = 0.5275 → -111.64 (-112); 0.22 + round_up(0.07 × 100 × 0.22 × 0.78
     // = 1.2012 → 1.21)/100 = 0.2321 → 100 × 0.7679/0.2321 = 330.85 (+331); 0.29 + round_up(1.4413 → 1.45)/100

@@ -25,7 +25,10 @@ describe('backoff', () => {
 
 describe('QuotaTracker', () => {
   it('records x-requests-* and blocks calls once nothing remains, until the block lapses', () => {
-    const q = new QuotaTracker({ remaining: 'x-requests-remaining', used: 'x-requests-used', last: 'x-requests-last' }, 60_000);
+    const q = new QuotaTracker(
+      { remaining: 'x-requests-remaining', used: 'x-requests-used', last: 'x-requests-last' },
+      60_000,
+    );
     const t0 = new Date('2026-11-22T14:00:00Z');
     q.observe(new Headers({ 'x-requests-remaining': '2', 'x-requests-used': '498', 'x-requests-last': '3' }), t0);
     expect(q.snapshot()).toEqual({ remaining: 2, used: 498, last: 3 });
@@ -41,7 +44,11 @@ describe('QuotaTracker', () => {
 
 describe('pagination and URLs', () => {
   it('follows cursors and stops on an empty or repeated one', async () => {
-    const pages: Record<string, { items: number[]; cursor: string }> = { '': { items: [1, 2], cursor: 'a' }, a: { items: [3], cursor: 'b' }, b: { items: [4], cursor: 'a' } };
+    const pages: Record<string, { items: number[]; cursor: string }> = {
+      '': { items: [1, 2], cursor: 'a' },
+      a: { items: [3], cursor: 'b' },
+      b: { items: [4], cursor: 'a' },
+    };
     expect(await collectPages(async (c) => pages[c ?? '']!)).toEqual([1, 2, 3, 4]);
     expect(await collectPages(async () => ({ items: [1], cursor: '' }))).toEqual([1]);
   });
@@ -61,7 +68,9 @@ describe('pagination and URLs', () => {
   });
 
   it('repeats array parameters, skips undefined, and masks keys in URLs', () => {
-    expect(buildUrl('http://h/v2/', '/markets', { slug: ['a', 'b'], limit: 5, cursor: undefined })).toBe('http://h/v2/markets?slug=a&slug=b&limit=5');
+    expect(buildUrl('http://h/v2/', '/markets', { slug: ['a', 'b'], limit: 5, cursor: undefined })).toBe(
+      'http://h/v2/markets?slug=a&slug=b&limit=5',
+    );
     expect(redactUrl('http://h/v4/odds?apiKey=abc123&regions=us')).toBe('http://h/v4/odds?apiKey=***&regions=us');
   });
 

@@ -46,7 +46,7 @@ describe('Kalshi normalizer (kalshi-events-nested.json)', () => {
     expect(m.rules).toContain('solely because they have died');
   });
 
-  it('drops a malformed market and keeps the rest; a missing ask falls back to 1 - the other side\'s bid', () => {
+  it("drops a malformed market and keeps the rest; a missing ask falls back to 1 - the other side's bid", () => {
     const all = recorded().kalshiMarkets;
     const pick = (t: string) => ({ ...all.find((m) => m.ticker === t)! });
     const broken = { ...pick('KXIRANDEMOCRACY-27MAR01-T6'), ticker: 'KXBROKEN-1', close_time: 'yesterday' };
@@ -54,13 +54,19 @@ describe('Kalshi normalizer (kalshi-events-nested.json)', () => {
     delete noAsk.yes_ask_dollars; // a price field missing: YES ask = 1 - best NO bid (0.8200)
     const rest = [pick('KXUSAIRANAGREEMENT-27'), pick('KXRECOGPERSONIRAN-26')];
     const { markets: ms, dropped: bad } = normalizeKalshiMarkets([broken, noAsk, ...rest, 'not an object']);
-    expect(ms.map((m) => m.id)).toEqual(['KXUSAIRANAGREEMENT-27-26APR', 'KXUSAIRANAGREEMENT-27', 'KXRECOGPERSONIRAN-26']);
+    expect(ms.map((m) => m.id)).toEqual([
+      'KXUSAIRANAGREEMENT-27-26APR',
+      'KXUSAIRANAGREEMENT-27',
+      'KXRECOGPERSONIRAN-26',
+    ]);
     expect(bad.map((d) => d.id)).toEqual(['KXBROKEN-1', '#4']);
     expect(ms[0]!.yesAsk).toBe(0.18);
   });
 
   it('builds the documented web URL when the page slug is reviewed', () => {
-    expect(kalshiMarketUrl('KXFED-26DEC', 'fed-decision')).toBe('https://kalshi.com/markets/kxfed/fed-decision/kxfed-26dec');
+    expect(kalshiMarketUrl('KXFED-26DEC', 'fed-decision')).toBe(
+      'https://kalshi.com/markets/kxfed/fed-decision/kxfed-26dec',
+    );
   });
 });
 
@@ -72,13 +78,25 @@ describe('Polymarket normalizer (polymarket-gamma-events-2026.json)', () => {
     expect(markets).toHaveLength(4);
     const m7 = byId(markets, 'iran-x-israelus-conflict-ends-by-march-7');
     // bestAsk 0.09, bestBid 0.08 → NO ask 0.92; volume24hr 224487.948524 USDC
-    expect(m7).toMatchObject({ yesAsk: 0.09, noAsk: 0.92, volume24hUsd: 224487.95, outcomeLabel: 'March 7', open: true });
+    expect(m7).toMatchObject({
+      yesAsk: 0.09,
+      noAsk: 0.92,
+      volume24hUsd: 224487.95,
+      outcomeLabel: 'March 7',
+      open: true,
+    });
     expect(m7.tokenIds?.yes).toBe('34607248775012434162023970679863902425653025984305214745980667340544918996830');
-    expect(m7.url).toBe('https://polymarket.com/event/iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7');
+    expect(m7.url).toBe(
+      'https://polymarket.com/event/iran-x-israelus-conflict-ends-by/iran-x-israelus-conflict-ends-by-march-7',
+    );
     const kh = byId(markets, 'khamenei-out-as-supreme-leader-of-iran-by-february-28');
     // a one-market event links to the event page alone
     expect(kh.url).toBe('https://polymarket.com/event/khamenei-out-as-supreme-leader-of-iran-by-february-28');
-    expect(kh).toMatchObject({ yesAsk: 0.999, noAsk: 0.002, conditionId: '0xd4bbf7f6707c67beb736135ad32a41f6db41f8ae52d3ac4919650de9eeb94ed8' });
+    expect(kh).toMatchObject({
+      yesAsk: 0.999,
+      noAsk: 0.002,
+      conditionId: '0xd4bbf7f6707c67beb736135ad32a41f6db41f8ae52d3ac4919650de9eeb94ed8',
+    });
     expect(polymarketUrl('a-b', 'a-b')).toBe('https://polymarket.com/event/a-b');
   });
 
@@ -88,7 +106,10 @@ describe('Polymarket normalizer (polymarket-gamma-events-2026.json)', () => {
     delete ev.markets[1]!.bestAsk;
     const r = normalizeGammaEvents([ev]);
     expect(r.dropped.map((d) => d.id)).toEqual(['iran-x-israelus-conflict-ends-by-march-7']);
-    expect(r.markets.map((m) => m.id)).toEqual(['iran-x-israelus-conflict-ends-by-march-15', 'iran-x-israelus-conflict-ends-by-march-31']);
+    expect(r.markets.map((m) => m.id)).toEqual([
+      'iran-x-israelus-conflict-ends-by-march-15',
+      'iran-x-israelus-conflict-ends-by-march-31',
+    ]);
     expect(r.markets[0]!.yesAsk).toBeUndefined();
     expect(r.markets[0]!.noAsk).toBe(0.77);
   });
@@ -99,7 +120,21 @@ describe('event catalog', () => {
 
   it('validates the built-in catalog and refuses a broken one with every problem listed', () => {
     expect(catalog.length).toBeGreaterThanOrEqual(5);
-    const bad = [{ ...catalog[0]!, slug: 'Bad Slug' }, { ...catalog[1]!, outcomes: [{ name: 'x', refs: [{ operator: 'kalshi', ticker: 'A-1' }, { operator: 'kalshi', ticker: 'A-2' }] }] }];
+    const bad = [
+      { ...catalog[0]!, slug: 'Bad Slug' },
+      {
+        ...catalog[1]!,
+        outcomes: [
+          {
+            name: 'x',
+            refs: [
+              { operator: 'kalshi', ticker: 'A-1' },
+              { operator: 'kalshi', ticker: 'A-2' },
+            ],
+          },
+        ],
+      },
+    ];
     expect(() => parseEventCatalog(bad)).toThrow(CatalogError);
     try {
       parseEventCatalog(bad);
@@ -120,7 +155,9 @@ describe('event catalog', () => {
       ['Yes', [['polymarket', 0.999]]],
       ['No', [['polymarket', 0.002]]],
     ]);
-    expect(skipped).toContainEqual(expect.objectContaining({ event: 'khamenei-out-by-end-of-february-2026', reason: 'market not open' }));
+    expect(skipped).toContainEqual(
+      expect.objectContaining({ event: 'khamenei-out-by-end-of-february-2026', reason: 'market not open' }),
+    );
     const pahlavi = data.events.find((e) => e.slug === 'us-recognizes-reza-pahlavi-2026')!;
     expect(pahlavi.outcomes.map((o) => o.quotes[0]!.yesPrice)).toEqual([0.27, 0.75]);
     // 40305 contracts at the $0.28 last trade
@@ -128,20 +165,50 @@ describe('event catalog', () => {
   });
 
   it('cross-venue spread in cents: |A - B| x 100 from exact prices', () => {
-    const mk = (venue: 'kalshi' | 'polymarket', id: string, eventId: string, yesAsk: number, noAsk: number, volume24hUsd: number): VenueMarket => ({
-      venue, id, eventId, title: id, open: true, yesAsk, noAsk, volume24hUsd, openInterestUsd: 0, liquidityUsd: 0,
-      closesAt: '2026-12-31T00:00:00.000Z', url: `https://example.invalid/${id}`,
+    const mk = (
+      venue: 'kalshi' | 'polymarket',
+      id: string,
+      eventId: string,
+      yesAsk: number,
+      noAsk: number,
+      volume24hUsd: number,
+    ): VenueMarket => ({
+      venue,
+      id,
+      eventId,
+      title: id,
+      open: true,
+      yesAsk,
+      noAsk,
+      volume24hUsd,
+      openInterestUsd: 0,
+      liquidityUsd: 0,
+      closesAt: '2026-12-31T00:00:00.000Z',
+      url: `https://example.invalid/${id}`,
     });
     const cat = parseEventCatalog([
       {
-        slug: 'x-event', question: 'X?', category: 'politics', closesAt: '2026-12-31T00:00:00.000Z', reviewed: { by: 't', on: '2026-11-22' },
+        slug: 'x-event',
+        question: 'X?',
+        category: 'politics',
+        closesAt: '2026-12-31T00:00:00.000Z',
+        reviewed: { by: 't', on: '2026-11-22' },
         outcomes: [
-          { name: 'Yes', refs: [{ operator: 'kalshi', ticker: 'KX-1' }, { operator: 'polymarket', eventSlug: 'x', marketSlug: 'x-stays', invert: true }] },
+          {
+            name: 'Yes',
+            refs: [
+              { operator: 'kalshi', ticker: 'KX-1' },
+              { operator: 'polymarket', eventSlug: 'x', marketSlug: 'x-stays', invert: true },
+            ],
+          },
         ],
       },
     ]);
     // Kalshi asks 0.56 for YES; Polymarket asks "will X stay?" so our YES is its NO: 1 - bid 0.465 = 0.535
-    const { data } = buildCatalogEvents(cat, indexMarkets([mk('kalshi', 'KX-1', 'KX', 0.56, 0.46, 1000), mk('polymarket', 'x-stays', 'x', 0.47, 0.535, 2500)]));
+    const { data } = buildCatalogEvents(
+      cat,
+      indexMarkets([mk('kalshi', 'KX-1', 'KX', 0.56, 0.46, 1000), mk('polymarket', 'x-stays', 'x', 0.47, 0.535, 2500)]),
+    );
     const [a, b] = data.events[0]!.outcomes[0]!.quotes;
     expect([a!.yesPrice, b!.yesPrice]).toEqual([0.56, 0.535]);
     expect(Math.abs(priceToCents(a!.yesPrice) - priceToCents(b!.yesPrice))).toBe(2.5);
@@ -156,7 +223,11 @@ describe('The Odds API normalizer (odds-api-nba-odds.json)', () => {
 
   it('maps bookmakers to operators and markets to lines', () => {
     expect(dropped).toEqual([]);
-    expect(upcoming.map((m) => [m.homeCode, m.awayCode])).toEqual([['ORL', 'LAL'], ['WAS', 'PHI'], ['IND', 'ATL']]);
+    expect(upcoming.map((m) => [m.homeCode, m.awayCode])).toEqual([
+      ['ORL', 'LAL'],
+      ['WAS', 'PHI'],
+      ['IND', 'ATL'],
+    ]);
     const game = upcoming[0]!;
     // draftkings: Magic -155 / Lakers +135, Magic -3.5 @ -110, total 236.5 @ -110
     expect(game.books.find((b) => b.operatorId === 'draftkings')).toEqual({
@@ -182,7 +253,14 @@ describe('The Odds API normalizer (odds-api-nba-odds.json)', () => {
   });
 
   it('keeps only games not started, drops a malformed bookmaker and reads decimal odds when asked', () => {
-    expect(normalizeOdds(recorded().nbaOdds, { league: 'NBA', format: 'american', now: new Date('2022-12-28T00:20:00Z'), teams }).upcoming).toHaveLength(1);
+    expect(
+      normalizeOdds(recorded().nbaOdds, {
+        league: 'NBA',
+        format: 'american',
+        now: new Date('2022-12-28T00:20:00Z'),
+        teams,
+      }).upcoming,
+    ).toHaveLength(1);
     const ev = structuredClone(recorded().nbaOdds[0]!) as { bookmakers: Record<string, unknown>[] };
     ev.bookmakers[0]!.last_update = 'soon';
     const r = normalizeOdds([ev], { league: 'NBA', format: 'american', now, teams });
@@ -199,10 +277,21 @@ describe('The Odds API normalizer (odds-api-nba-odds.json)', () => {
     // kalshi-markets.json: George Washington at Utah Valley, 2026-03-18; UVU YES ask 0.55, GW 0.47.
     const ncaab = new TeamResolver('NCAAB');
     const game = normalizeOdds(
-      [{ id: 'g1', sport_key: 'basketball_ncaab', commence_time: '2026-03-19T01:00:00Z', home_team: 'Utah Valley', away_team: 'George Washington', bookmakers: [] }],
+      [
+        {
+          id: 'g1',
+          sport_key: 'basketball_ncaab',
+          commence_time: '2026-03-19T01:00:00Z',
+          home_team: 'Utah Valley',
+          away_team: 'George Washington',
+          bookmakers: [],
+        },
+      ],
       { league: 'NCAAB', format: 'american', now: new Date('2026-03-16T12:00:00Z'), teams: ncaab },
     ).upcoming;
-    const k = normalizeKalshiMarkets(recorded().kalshiMarkets.filter((m) => String(m.ticker).startsWith('KXNCAAMBGAME'))).markets;
+    const k = normalizeKalshiMarkets(
+      recorded().kalshiMarkets.filter((m) => String(m.ticker).startsWith('KXNCAAMBGAME')),
+    ).markets;
     expect(gameDateOf('KXNCAAMBGAME-26MAR18GWUVU')).toBe(Date.UTC(2026, 2, 18));
     const [withKalshi] = addKalshiGameOdds(game, k, ncaab.teams(), new Date('2026-03-16T12:00:00Z'));
     // After Kalshi's fee on 100 contracts: 0.55 + round_up(0.07 × 100 × 0.55 × 0.45 = 1.7325 → 1.74)/100 = 0.5674
@@ -213,7 +302,9 @@ describe('The Odds API normalizer (odds-api-nba-odds.json)', () => {
     expect(Object.keys(book!).sort()).toEqual(['awayMoneyline', 'homeMoneyline', 'lastUpdate', 'operatorId']);
     expect(book!.homeMoneyline).toBeCloseTo(-131.1604, 4);
     expect(book!.awayMoneyline).toBeCloseTo(105.1282, 4);
-    expect(LeagueData.safeParse({ league: 'NCAAB', teams: ncaab.teams(), finished: [], upcoming: [withKalshi] }).success).toBe(true);
+    expect(
+      LeagueData.safeParse({ league: 'NCAAB', teams: ncaab.teams(), finished: [], upcoming: [withKalshi] }).success,
+    ).toBe(true);
   });
 });
 
@@ -232,7 +323,7 @@ describe('ECB reference rates (ecb-eurofxref-daily.xml)', () => {
 });
 
 describe('derived metrics', () => {
-  it('sums each venue\'s market volume once per market, by category', () => {
+  it("sums each venue's market volume once per market, by category", () => {
     const k = normalizeKalshiEvents(recorded().kalshiEvents).markets;
     const { data } = buildCatalogEvents(loadEventCatalog(), indexMarkets(k));
     const m = deriveMetrics({ data, markets: k, categories: catalogCategories(loadEventCatalog()) }, []);

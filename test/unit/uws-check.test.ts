@@ -8,11 +8,15 @@ describe('uWebSockets.js load check', () => {
 
   it('turns a missing binary into one line naming this Node and the supported versions', async () => {
     // What the bundled loader throws on Node 24 (ABI 137): no uws_linux_x64_137.node.
-    const err = new Error('This version of uWS.js supports only Node.js versions 18, 20, 21 and 22 ...\n\nError: Cannot find module ./bin/uws_linux_x64_137.node');
+    const err = new Error(
+      'This version of uWS.js supports only Node.js versions 18, 20, 21 and 22 ...\n\nError: Cannot find module ./bin/uws_linux_x64_137.node',
+    );
     const line = await checkUws(() => Promise.reject(err));
     expect(line).toBe(uwsLoadFailure(err));
     expect(line).not.toContain('\n');
-    expect(uwsLoadFailure(err, 'v24.1.0', '137')).toMatch(/Node v24\.1\.0 .*ABI 137.*no binary.*Supported Node versions: 20 and 22/);
+    expect(uwsLoadFailure(err, 'v24.1.0', '137')).toMatch(
+      /Node v24\.1\.0 .*ABI 137.*no binary.*Supported Node versions: 20 and 22/,
+    );
   });
 
   it('says when the binary exists but needs a newer glibc', () => {

@@ -4,19 +4,41 @@ import { UwsRequest } from '../../src/transport/uws-request.js';
 
 /** uWS's response as far as the peer address goes; counts how often it is asked. */
 function peer(bytes: number[]) {
-  const res = { asked: 0, getRemoteAddress: () => (res.asked++, new Uint8Array(bytes).buffer), getRemoteAddressAsText: () => new ArrayBuffer(0) };
+  const res = {
+    asked: 0,
+    getRemoteAddress: () => {
+      res.asked++;
+      return new Uint8Array(bytes).buffer;
+    },
+    getRemoteAddressAsText: () => new ArrayBuffer(0),
+  };
   return res;
 }
-const request = (res: ReturnType<typeof peer>) => new UwsRequest('GET', '/v1/widgets/broad', '', {}, res as unknown as HttpResponse, 'id-1');
+const request = (res: ReturnType<typeof peer>) =>
+  new UwsRequest('GET', '/v1/widgets/broad', '', {}, res as unknown as HttpResponse, 'id-1');
 
 describe('UwsRequest', () => {
   it("keeps the caller's id, and gives one of ours whose header bytes are its text", () => {
     expect(request(peer([192, 0, 2, 1])).idForHeader()).toBe('id-1');
-    const ours = new UwsRequest('GET', '/v1/widgets/broad', '', {}, peer([192, 0, 2, 1]) as unknown as HttpResponse, undefined);
+    const ours = new UwsRequest(
+      'GET',
+      '/v1/widgets/broad',
+      '',
+      {},
+      peer([192, 0, 2, 1]) as unknown as HttpResponse,
+      undefined,
+    );
     const bytes = Buffer.from(ours.idForHeader() as ArrayBuffer).toString('latin1');
     expect(ours.id).toBe(bytes);
     expect(ours.idForHeader()).toBe(bytes);
-    const next = new UwsRequest('GET', '/v1/widgets/broad', '', {}, peer([192, 0, 2, 1]) as unknown as HttpResponse, undefined);
+    const next = new UwsRequest(
+      'GET',
+      '/v1/widgets/broad',
+      '',
+      {},
+      peer([192, 0, 2, 1]) as unknown as HttpResponse,
+      undefined,
+    );
     expect(next.id).not.toBe(ours.id);
   });
 

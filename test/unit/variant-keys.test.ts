@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { VariantKeys } from '../../src/serve/variant-keys.js';
 
-const joined = (parts: readonly unknown[]) => parts.map((p) => (typeof p === 'object' && p !== null ? (p as { version: number }).version : String(p))).join('|');
+const joined = (parts: readonly unknown[]) =>
+  parts.map((p) => (typeof p === 'object' && p !== null ? (p as { version: number }).version : String(p))).join('|');
 
 describe('VariantKeys', () => {
   it('makes a key once per combination of parts and hands back the same slot after', () => {
     let made = 0;
-    const keys = new VariantKeys((parts) => (made++, joined(parts)));
+    const keys = new VariantKeys((parts) => {
+      made++;
+      return joined(parts);
+    });
     const v1 = { version: 1 };
     const first = keys.of(['US', 'en', v1]);
     expect(first).toEqual({ key: 'US|en|1', entry: undefined });
@@ -31,7 +35,10 @@ describe('VariantKeys', () => {
 
   it('starts over past its bound and still answers every key right', () => {
     let made = 0;
-    const keys = new VariantKeys((parts) => (made++, joined(parts)), 3);
+    const keys = new VariantKeys((parts) => {
+      made++;
+      return joined(parts);
+    }, 3);
     for (const country of ['US', 'GB', 'DE', 'FR', 'JP']) expect(keys.of([country, 'en']).key).toBe(`${country}|en`);
     expect(made).toBe(5);
     // US was dropped when the memo started over at FR.

@@ -15,7 +15,12 @@ const TOKEN = '35097776985291732938703789329476309347184434628144948443908557621
 const WINDOW = Date.parse('2025-11-22T14:00:00Z');
 
 const book = (asset: string, bids: string[], asks: string[]) =>
-  JSON.stringify({ event_type: 'book', asset_id: asset, bids: bids.map((price) => ({ price, size: '10' })), asks: asks.map((price) => ({ price, size: '10' })) });
+  JSON.stringify({
+    event_type: 'book',
+    asset_id: asset,
+    bids: bids.map((price) => ({ price, size: '10' })),
+    asks: asks.map((price) => ({ price, size: '10' })),
+  });
 
 function booksOf(...frames: string[]): ClobBooks {
   const books = new ClobBooks();
@@ -48,7 +53,12 @@ describe('CLOB market channel books', () => {
   });
 
   it('has no usable ask for an empty ask side, a crossed book, an unknown token or a price of 1', () => {
-    const books = booksOf(book('empty', ['0.4'], []), book('crossed', ['0.55'], ['0.54']), book('one', [], ['1']), book('ok', [], ['0.6']));
+    const books = booksOf(
+      book('empty', ['0.4'], []),
+      book('crossed', ['0.55'], ['0.54']),
+      book('one', [], ['1']),
+      book('ok', [], ['0.6']),
+    );
     expect(books.usableAsk('empty')).toBeUndefined();
     expect(books.usableAsk('crossed')).toBeUndefined();
     expect(books.usableAsk('one')).toBeUndefined();
@@ -60,7 +70,12 @@ describe('CLOB market channel books', () => {
 
   it('ignores a change for a token it has no snapshot of, and forgets books it is not asked to keep', () => {
     const books = booksOf(book('a', [], ['0.6']), book('b', [], ['0.4']));
-    const change = parseClobFrame(JSON.stringify({ event_type: 'price_change', price_changes: [{ asset_id: 'zzz', price: '0.1', size: '5', side: 'SELL' }] }));
+    const change = parseClobFrame(
+      JSON.stringify({
+        event_type: 'price_change',
+        price_changes: [{ asset_id: 'zzz', price: '0.1', size: '5', side: 'SELL' }],
+      }),
+    );
     expect(books.apply(change[0]!)).toEqual([]);
     books.retain(new Set(['b']));
     expect([books.has('a'), books.has('b')]).toEqual([false, true]);
@@ -88,7 +103,10 @@ describe('Gamma up/down events', () => {
   it('maps tokens by outcome name, and takes an unpublished start price as null', () => {
     const market = (EVENT.markets as Record<string, unknown>[])[0]!;
     const swapped = { ...EVENT, eventMetadata: null, markets: [{ ...market, outcomes: '["Down", "Up"]' }] };
-    expect(parseUpDownEvent(swapped, 'BTC', 15, WINDOW)).toMatchObject({ upToken: '48331043336612883890938759509493159234755048973500640148014422747788308965732', priceToBeat: null });
+    expect(parseUpDownEvent(swapped, 'BTC', 15, WINDOW)).toMatchObject({
+      upToken: '48331043336612883890938759509493159234755048973500640148014422747788308965732',
+      priceToBeat: null,
+    });
   });
 
   it('refuses another window, a closed event or market, and outcomes that are not Up/Down', () => {
@@ -97,7 +115,9 @@ describe('Gamma up/down events', () => {
     expect(parseUpDownEvent(EVENT, 'ETH', 15, WINDOW)).toBeUndefined();
     expect(parseUpDownEvent({ ...EVENT, closed: true }, 'BTC', 15, WINDOW)).toBeUndefined();
     expect(parseUpDownEvent({ ...EVENT, markets: [{ ...market, closed: true }] }, 'BTC', 15, WINDOW)).toBeUndefined();
-    expect(parseUpDownEvent({ ...EVENT, markets: [{ ...market, outcomes: '["Yes", "No"]' }] }, 'BTC', 15, WINDOW)).toBeUndefined();
+    expect(
+      parseUpDownEvent({ ...EVENT, markets: [{ ...market, outcomes: '["Yes", "No"]' }] }, 'BTC', 15, WINDOW),
+    ).toBeUndefined();
   });
 });
 
@@ -128,7 +148,7 @@ describe('Kalshi 15-minute crypto markets', () => {
     expect(kalshiQuote('BTC', { ...market, floor_strike: null }, WINDOW, WINDOW).strike).toBeNull();
   });
 
-  it("picks the market whose window holds the time, skipping invalid ones", () => {
+  it('picks the market whose window holds the time, skipping invalid ones', () => {
     const next = { ...KALSHI, ticker: 'NEXT', open_time: '2025-11-22T14:15:00Z', close_time: '2025-11-22T14:30:00Z' };
     const raws = [{ ticker: 'broken' }, next, KALSHI];
     expect(currentMarket(raws, WINDOW)?.ticker).toBe('KXBTC15M-25NOV220915-15');

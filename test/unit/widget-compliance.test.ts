@@ -26,7 +26,19 @@ import {
 } from '../../src/widgets/payload-schemas.js';
 import { buildSportsbookWidget } from '../../src/widgets/sportsbook-widget.js';
 
-const ALL = ['kalshi', 'forecastex', 'polymarket', 'limitless', 'draftkings', 'fanduel', 'betmgm', 'caesars', 'bet365', 'betfair', 'fanatics'];
+const ALL = [
+  'kalshi',
+  'forecastex',
+  'polymarket',
+  'limitless',
+  'draftkings',
+  'fanduel',
+  'betmgm',
+  'caesars',
+  'bet365',
+  'betfair',
+  'fanatics',
+];
 
 /**
  * Who may be shown where, written out by hand from the sourced rules (compliance/rules.json): deny by
@@ -50,7 +62,14 @@ const COUNTRIES = Object.keys(ALLOWED);
 
 /** Promo codes a visitor may see: the US offers in US states, Betfair's GB offer in GB, none elsewhere. */
 const PROMO_CODES: Record<string, Record<string, string>> = {
-  'US-NJ': { kalshi: 'WIRE10', draftkings: 'DKWIRE', betmgm: 'BETWIRE', caesars: 'WIREFULL', bet365: 'WIRE365', fanatics: 'FANWIRE' },
+  'US-NJ': {
+    kalshi: 'WIRE10',
+    draftkings: 'DKWIRE',
+    betmgm: 'BETWIRE',
+    caesars: 'WIREFULL',
+    bet365: 'WIRE365',
+    fanatics: 'FANWIRE',
+  },
   'US-TX': { kalshi: 'WIRE10' },
   GB: { betfair: 'EXCH100' },
 };
@@ -58,17 +77,31 @@ const PROMO_CODES: Record<string, Record<string, string>> = {
 const ctx = (country: string): WidgetContext => ({
   ...shownOperators(country),
   clickUrl: (t) => clickUrl('https://pw.example', 'widget-compliance-test-secret-0123456789', t),
-  impressionUrl: (widget, operatorIds) => impressionUrl('https://pw.example', 'widget-compliance-test-secret-0123456789', { widget, operatorIds, expiresAt: 1_900_000_000 }),
+  impressionUrl: (widget, operatorIds) =>
+    impressionUrl('https://pw.example', 'widget-compliance-test-secret-0123456789', {
+      widget,
+      operatorIds,
+      expiresAt: 1_900_000_000,
+    }),
   linkExpiresAt: 1_900_000_000,
   impressionId: 'imp-geo',
 });
 const nameOf = (id: string) => operatorById(id)!.name;
 
 /** resolved_geo and resolved_region say the jurisdiction; disclosures are there exactly when an operator is shown. */
-function expectJurisdiction(payload: { resolved_geo: string; resolved_region: string | null; disclosures: unknown }, code: string, shown: number) {
+function expectJurisdiction(
+  payload: { resolved_geo: string; resolved_region: string | null; disclosures: unknown },
+  code: string,
+  shown: number,
+) {
   expect(payload.resolved_geo).toBe(code.slice(0, 2));
   expect(payload.resolved_region).toBe(code.length > 2 ? code : null);
-  if (shown > 0) expect(payload.disclosures, code).toMatchObject({ min_age: expect.any(Number), ad_label: expect.any(String), responsible_gambling: { url: expect.any(String) } });
+  if (shown > 0)
+    expect(payload.disclosures, code).toMatchObject({
+      min_age: expect.any(Number),
+      ad_label: expect.any(String),
+      responsible_gambling: { url: expect.any(String) },
+    });
   else expect(payload.disclosures, code).toBeNull();
 }
 const names = (ids: readonly string[]) => ids.map(nameOf).sort();
@@ -136,7 +169,9 @@ describe.each(COUNTRIES)('event widget for a visitor from %s', (country) => {
 
   it('applies promo codes only from offers for that country', () => {
     const codes = Object.fromEntries(
-      payload.outcomes.flatMap((o) => o.comparison_pool).flatMap((e) => (e.promo_applied ? [[e.operator_id, e.promo_applied]] : [])),
+      payload.outcomes
+        .flatMap((o) => o.comparison_pool)
+        .flatMap((e) => (e.promo_applied ? [[e.operator_id, e.promo_applied]] : [])),
     );
     expect(codes).toEqual(PROMO_CODES[country] ?? {});
   });
@@ -188,7 +223,9 @@ const LEAGUE: LeagueData = {
       scheduledTime: '2026-11-23T00:30:00.000Z',
       homeCode: 'BOS',
       awayCode: 'NYK',
-      books: ALL.map((id): BookOdds => ({ operatorId: id, lastUpdate: T, awayMoneyline: AWAY_ML[id]!, homeMoneyline: -200 })),
+      books: ALL.map(
+        (id): BookOdds => ({ operatorId: id, lastUpdate: T, awayMoneyline: AWAY_ML[id]!, homeMoneyline: -200 }),
+      ),
     },
   ],
 };
@@ -199,16 +236,23 @@ describe.each(COUNTRIES)('sportsbook widget for a visitor from %s', (country) =>
     SportsbookWidgetPayload.parse(payload);
     expectJurisdiction(payload, country, payload.odds_matrix.operators.length);
     expect(payload.odds_matrix.operators.map((o) => o.name).sort()).toEqual(names(ALLOWED[country]!));
-    const leaders = payload.odds_matrix.operators.filter((o) => o.best_odds.includes('away_moneyline')).map((o) => o.name);
+    const leaders = payload.odds_matrix.operators
+      .filter((o) => o.best_odds.includes('away_moneyline'))
+      .map((o) => o.name);
     expect(leaders).toEqual((BEST_AWAY_ML[country] ?? []).map(nameOf));
     // every row links to the operator through a signed click link for this jurisdiction
-    for (const o of payload.odds_matrix.operators) expect(new URL(o.routing.web_url).searchParams.get('c')).toBe(country);
+    for (const o of payload.odds_matrix.operators)
+      expect(new URL(o.routing.web_url).searchParams.get('c')).toBe(country);
   });
 });
 
 // ------------------------------------------------------------------ live-market widget
 
-const W15 = { horizonMinutes: 15, startMs: Date.parse('2026-11-22T14:00:00.000Z'), endMs: Date.parse('2026-11-22T14:15:00.000Z') };
+const W15 = {
+  horizonMinutes: 15,
+  startMs: Date.parse('2026-11-22T14:00:00.000Z'),
+  endMs: Date.parse('2026-11-22T14:15:00.000Z'),
+};
 const NOW = Date.parse('2026-11-22T14:08:00.000Z');
 const VIEW: LiveView = {
   asset: 'BTC',
@@ -223,17 +267,25 @@ const VIEW: LiveView = {
   path: [[W15.startMs, 97_250.12]],
 };
 /** Live venues (Polymarket, Kalshi, Limitless) allowed per country. */
-const LIVE_ALLOWED = Object.fromEntries(COUNTRIES.map((c) => [c, ALLOWED[c]!.filter((id) => LIVE_VENUES.some((v) => v.operatorId === id))]));
+const LIVE_ALLOWED = Object.fromEntries(
+  COUNTRIES.map((c) => [c, ALLOWED[c]!.filter((id) => LIVE_VENUES.some((v) => v.operatorId === id))]),
+);
 
 describe.each(COUNTRIES)('live-market widget for a visitor from %s', (country) => {
   it('lists exactly the venues allowed there, with coupons only from offers for that country', () => {
-    const payload = buildLiveMarketWidget(VIEW, NOW, { refreshIntervalSeconds: 1, staleAfterMs: 30_000, venues: LIVE_VENUES, modelMissingVenues: true }, ctx(country));
+    const payload = buildLiveMarketWidget(
+      VIEW,
+      NOW,
+      { refreshIntervalSeconds: 1, staleAfterMs: 30_000, venues: LIVE_VENUES, modelMissingVenues: true },
+      ctx(country),
+    );
     LiveMarketPayload.parse(payload);
     expectJurisdiction(payload, country, payload.providers_pool.length);
     expect(payload.providers_pool.map((p) => p.operator_id).sort()).toEqual(LIVE_ALLOWED[country]);
     if (payload.providers_pool.length > 0) expect(payload.providers_pool.some((p) => p.is_best_odds)).toBe(true);
     const coupons = Object.fromEntries(payload.providers_pool.map((p) => [p.operator_id, p.incentives.coupon_value]));
-    for (const [id, coupon] of Object.entries(coupons)) expect(coupon, id).toBe(country.startsWith('US-') && id === 'kalshi' ? '$10 bonus' : '');
+    for (const [id, coupon] of Object.entries(coupons))
+      expect(coupon, id).toBe(country.startsWith('US-') && id === 'kalshi' ? '$10 bonus' : '');
   });
 });
 
@@ -287,32 +339,51 @@ describe.each(COUNTRIES)('broad widget for a visitor from %s', (country) => {
           promo_terms: offer.copy.en.terms,
           promo_terms_url: offer.termsUrl,
         });
-      } else expect(inc).toEqual({ promo_text: '', promo_code: '', cta_label: 'Visit site', promo_terms: '', promo_terms_url: '' });
+      } else
+        expect(inc).toEqual({
+          promo_text: '',
+          promo_code: '',
+          cta_label: 'Visit site',
+          promo_terms: '',
+          promo_terms_url: '',
+        });
     }
   });
 });
 
 describe('inducement bans (CA-ON: AGCO standard 2.05; BR: Portaria SPA/MF 1.231)', () => {
-  it.each(['CA-ON', 'BR'])('%s: no promo text, code or coupon on any widget, even for an offer written for it', (country) => {
-    // An offer that names the jurisdiction is still not shown where inducements are banned.
-    const withOffer = (id: string) => {
-      const op = operatorById(id)!;
-      return { ...op, offers: [{ ...op.offers[0]!, jurisdictions: [country] }] };
-    };
-    const c = { ...ctx(country), ...shownOperators(country, { lookup: withOffer }) };
-    const ev = buildEventWidget(event(), '2026-11-22T14:00:00.000Z', 'cents', c);
-    expect(ev.outcomes.flatMap((o) => o.comparison_pool).length).toBeGreaterThan(0);
-    expect(ev.outcomes.flatMap((o) => o.comparison_pool).some((e) => e.promo_applied !== undefined)).toBe(false);
-    const { payload } = buildBroadWidget(BROAD_INPUT, c);
-    expect(payload.operators.length).toBeGreaterThan(0);
-    for (const o of payload.operators) expect(o.incentives).toEqual({ promo_text: '', promo_code: '', cta_label: 'Visit site', promo_terms: '', promo_terms_url: '' });
-  });
-  it("ES: an offer written for Spain is shown, since the Supreme Court annulled the welcome-bonus ban (STS 527/2024)", () => {
+  it.each(['CA-ON', 'BR'])(
+    '%s: no promo text, code or coupon on any widget, even for an offer written for it',
+    (country) => {
+      // An offer that names the jurisdiction is still not shown where inducements are banned.
+      const withOffer = (id: string) => {
+        const op = operatorById(id)!;
+        return { ...op, offers: [{ ...op.offers[0]!, jurisdictions: [country] }] };
+      };
+      const c = { ...ctx(country), ...shownOperators(country, { lookup: withOffer }) };
+      const ev = buildEventWidget(event(), '2026-11-22T14:00:00.000Z', 'cents', c);
+      expect(ev.outcomes.flatMap((o) => o.comparison_pool).length).toBeGreaterThan(0);
+      expect(ev.outcomes.flatMap((o) => o.comparison_pool).some((e) => e.promo_applied !== undefined)).toBe(false);
+      const { payload } = buildBroadWidget(BROAD_INPUT, c);
+      expect(payload.operators.length).toBeGreaterThan(0);
+      for (const o of payload.operators)
+        expect(o.incentives).toEqual({
+          promo_text: '',
+          promo_code: '',
+          cta_label: 'Visit site',
+          promo_terms: '',
+          promo_terms_url: '',
+        });
+    },
+  );
+  it('ES: an offer written for Spain is shown, since the Supreme Court annulled the welcome-bonus ban (STS 527/2024)', () => {
     const withOffer = (id: string) => {
       const op = operatorById(id)!;
       return { ...op, offers: [{ ...op.offers[0]!, jurisdictions: ['ES'] }] };
     };
     const { payload } = buildBroadWidget(BROAD_INPUT, { ...ctx('ES'), ...shownOperators('ES', { lookup: withOffer }) });
-    expect(payload.operators.map((o) => o.incentives.promo_code)).toEqual([operatorById('bet365')!.offers[0]!.promoCode]);
+    expect(payload.operators.map((o) => o.incentives.promo_code)).toEqual([
+      operatorById('bet365')!.offers[0]!.promoCode,
+    ]);
   });
 });

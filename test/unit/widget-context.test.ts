@@ -12,9 +12,14 @@ describe('widgetContext', () => {
       const view = shownOperators(country);
       const a = widgetContext(config, NOW, undefined, 'event|1', country);
       const b = widgetContext(config, NOW, 'adv-1', 'event|2', country);
-      expect({ jurisdiction: a.jurisdiction, country: a.country, region: a.region }).toEqual({ jurisdiction: view.jurisdiction, country: view.country, region: view.region });
+      expect({ jurisdiction: a.jurisdiction, country: a.country, region: a.region }).toEqual({
+        jurisdiction: view.jurisdiction,
+        country: view.country,
+        region: view.region,
+      });
       for (const id of ['kalshi', 'polymarket', 'draftkings', 'bet365', 'nope']) {
-        for (const surface of ['all', 'sports', 'economics'] as const) expect(a.operatorOn(id, surface)).toBe(view.operatorOn(id, surface));
+        for (const surface of ['all', 'sports', 'economics'] as const)
+          expect(a.operatorOn(id, surface)).toBe(view.operatorOn(id, surface));
         expect(a.offerFor(id)).toEqual(view.offerFor(id));
         expect(a.disclosureFor([id], 'all')).toEqual(view.disclosureFor([id], 'all'));
       }

@@ -3,7 +3,10 @@ import { dataFrame, errorFrame, parseClientMessage } from '../../src/ws/protocol
 
 describe('parseClientMessage', () => {
   it('accepts subscribe and unsubscribe', () => {
-    expect(parseClientMessage('{"op":"subscribe","topic":"live-market:BTC:5"}')).toEqual({ op: 'subscribe', topic: 'live-market:BTC:5' });
+    expect(parseClientMessage('{"op":"subscribe","topic":"live-market:BTC:5"}')).toEqual({
+      op: 'subscribe',
+      topic: 'live-market:BTC:5',
+    });
     expect(parseClientMessage('{"op":"unsubscribe","topic":"event:fed-december-2026"}')).toEqual({
       op: 'unsubscribe',
       topic: 'event:fed-december-2026',
@@ -51,8 +54,13 @@ describe('dataFrame', () => {
     const body = Buffer.from('{"widget_class":"live-market","seconds_left":42}');
     const frame = dataFrame('live-market:BTC:5', body);
     expect(Buffer.isBuffer(frame)).toBe(true);
-    expect(frame.toString('utf8')).toBe('{"topic":"live-market:BTC:5","data":{"widget_class":"live-market","seconds_left":42}}');
-    expect(JSON.parse(frame.toString('utf8'))).toEqual({ topic: 'live-market:BTC:5', data: { widget_class: 'live-market', seconds_left: 42 } });
+    expect(frame.toString('utf8')).toBe(
+      '{"topic":"live-market:BTC:5","data":{"widget_class":"live-market","seconds_left":42}}',
+    );
+    expect(JSON.parse(frame.toString('utf8'))).toEqual({
+      topic: 'live-market:BTC:5',
+      data: { widget_class: 'live-market', seconds_left: 42 },
+    });
   });
 
   it('escapes quotes, backslashes and control characters in the topic', () => {
@@ -64,7 +72,10 @@ describe('dataFrame', () => {
   it('keeps non-ASCII payload bytes intact', () => {
     const body = Buffer.from(JSON.stringify({ coupon: '€10 bonus', q: 'Über 2.5?' }));
     const frame = dataFrame('event:ünïcode', body);
-    expect(JSON.parse(frame.toString('utf8'))).toEqual({ topic: 'event:ünïcode', data: { coupon: '€10 bonus', q: 'Über 2.5?' } });
+    expect(JSON.parse(frame.toString('utf8'))).toEqual({
+      topic: 'event:ünïcode',
+      data: { coupon: '€10 bonus', q: 'Über 2.5?' },
+    });
   });
 
   it('builds one frame per payload and topic: subscribers to a topic share its bytes', () => {
@@ -72,8 +83,14 @@ describe('dataFrame', () => {
     const frame = dataFrame('event:a', body);
     expect(dataFrame('event:a', body)).toBe(frame);
     // Another topic over the same bytes, or new bytes of the topic: a frame of their own.
-    expect(JSON.parse(dataFrame('event:a:decimal', body).toString('utf8'))).toEqual({ topic: 'event:a:decimal', data: { v: 1 } });
-    expect(JSON.parse(dataFrame('event:a', Buffer.from('{"v":2}')).toString('utf8'))).toEqual({ topic: 'event:a', data: { v: 2 } });
+    expect(JSON.parse(dataFrame('event:a:decimal', body).toString('utf8'))).toEqual({
+      topic: 'event:a:decimal',
+      data: { v: 1 },
+    });
+    expect(JSON.parse(dataFrame('event:a', Buffer.from('{"v":2}')).toString('utf8'))).toEqual({
+      topic: 'event:a',
+      data: { v: 2 },
+    });
     expect(dataFrame('event:a', body).toString('utf8')).toBe(frame.toString('utf8'));
   });
 });
@@ -82,7 +99,15 @@ describe('errorFrame', () => {
   it('is {"op":"error","code":..,"message":..} as JSON', () => {
     const f = errorFrame('unknown_topic', 'no topic "live-market:DOGE:5"');
     expect(JSON.parse(f)).toEqual({ op: 'error', code: 'unknown_topic', message: 'no topic "live-market:DOGE:5"' });
-    expect(JSON.parse(errorFrame('bad_request', 'message is not JSON'))).toEqual({ op: 'error', code: 'bad_request', message: 'message is not JSON' });
-    expect(JSON.parse(errorFrame('too_many_subscriptions', 'limit 50'))).toEqual({ op: 'error', code: 'too_many_subscriptions', message: 'limit 50' });
+    expect(JSON.parse(errorFrame('bad_request', 'message is not JSON'))).toEqual({
+      op: 'error',
+      code: 'bad_request',
+      message: 'message is not JSON',
+    });
+    expect(JSON.parse(errorFrame('too_many_subscriptions', 'limit 50'))).toEqual({
+      op: 'error',
+      code: 'too_many_subscriptions',
+      message: 'limit 50',
+    });
   });
 });

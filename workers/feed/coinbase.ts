@@ -58,7 +58,11 @@ export function createCoinbasePrices(opts: CoinbaseOptions): PriceSource {
         url: opts.url,
         log: opts.log,
         silenceMs: SILENCE_MS,
-        subscribe: JSON.stringify({ type: 'subscribe', product_ids: [...COINBASE_PRODUCTS.keys()], channels: ['ticker', 'heartbeat'] }),
+        subscribe: JSON.stringify({
+          type: 'subscribe',
+          product_ids: [...COINBASE_PRODUCTS.keys()],
+          channels: ['ticker', 'heartbeat'],
+        }),
         onMessage: (text) => {
           const tick = parseCoinbaseMessage(text);
           if (tick) onTick(tick);

@@ -22,7 +22,11 @@ import { startAdminServer } from '../../src/metrics/admin-server.js';
 import { Counter } from 'prom-client';
 import { type Clock, systemClock } from '../../src/model/clock.js';
 
-const ticksPublished = new Counter({ name: 'predictwire_feed_ticks_published_total', help: 'Price ticks the feed published', labelNames: ['asset'] });
+const ticksPublished = new Counter({
+  name: 'predictwire_feed_ticks_published_total',
+  help: 'Price ticks the feed published',
+  labelNames: ['asset'],
+});
 
 function priceSource(config: Config, log: Logger): PriceSource {
   switch (config.sources.prices) {
@@ -31,7 +35,9 @@ function priceSource(config: Config, log: Logger): PriceSource {
     case 'coinbase':
       return createCoinbasePrices({ url: config.coinbaseWsUrl, log });
     default:
-      throw new ConfigError(`invalid configuration:\n  SOURCES: no prices source "${config.sources.prices}" (available: simulator, coinbase)`);
+      throw new ConfigError(
+        `invalid configuration:\n  SOURCES: no prices source "${config.sources.prices}" (available: simulator, coinbase)`,
+      );
   }
 }
 
@@ -44,15 +50,27 @@ function quoteSources(config: Config, log: Logger, now: Clock): QuoteSource[] {
     case 'venues':
       return [
         createPolymarketUpDown({
-          client: new PolymarketClient({ gammaUrl: up.polymarketGammaUrl, clobUrl: up.polymarketClobUrl, timeoutMs: up.timeoutMs, log }),
+          client: new PolymarketClient({
+            gammaUrl: up.polymarketGammaUrl,
+            clobUrl: up.polymarketClobUrl,
+            timeoutMs: up.timeoutMs,
+            log,
+          }),
           wsUrl: up.polymarketClobWsUrl,
           log,
           now,
         }),
-        createKalshiCrypto15m({ client: new KalshiClient({ baseUrl: up.kalshiBaseUrl, timeoutMs: up.timeoutMs, log }), pollMs: up.kalshiQuotesPollMs, log, now }),
+        createKalshiCrypto15m({
+          client: new KalshiClient({ baseUrl: up.kalshiBaseUrl, timeoutMs: up.timeoutMs, log }),
+          pollMs: up.kalshiQuotesPollMs,
+          log,
+          now,
+        }),
       ];
     default:
-      throw new ConfigError(`invalid configuration:\n  SOURCES: no quotes source "${config.sources.quotes}" (available: simulator, venues)`);
+      throw new ConfigError(
+        `invalid configuration:\n  SOURCES: no quotes source "${config.sources.quotes}" (available: simulator, venues)`,
+      );
   }
 }
 
@@ -61,7 +79,11 @@ export interface FeedOptions {
   now?: Clock;
 }
 
-export async function startFeed(config: Config, log: Logger, opts: FeedOptions = {}): Promise<{ stop(): Promise<void> }> {
+export async function startFeed(
+  config: Config,
+  log: Logger,
+  opts: FeedOptions = {},
+): Promise<{ stop(): Promise<void> }> {
   const source = priceSource(config, log);
   const now = opts.now ?? systemClock;
   const venues = quoteSources(config, log, now);
@@ -82,7 +104,10 @@ export async function startFeed(config: Config, log: Logger, opts: FeedOptions =
   for (const venue of venues) await venue.start(quotes);
   if (venues.length > 0) log.info({ sources: venues.map((v) => v.name) }, 'venue quote sources started');
   const admin = await startAdminServer(config.admin.host, config.admin.feedPort, log);
-  const stats = setInterval(() => log.debug({ published, quotes: quotes.published }, 'ticks and quotes published'), 60_000);
+  const stats = setInterval(
+    () => log.debug({ published, quotes: quotes.published }, 'ticks and quotes published'),
+    60_000,
+  );
   stats.unref();
   return {
     async stop() {

@@ -29,7 +29,8 @@ export interface QuotePublisherOptions {
 }
 
 /** Same quote apart from when the feed last confirmed it. */
-const sameQuote = (a: VenueQuoteMessage, b: VenueQuoteMessage) => JSON.stringify({ ...a, ts: '' }) === JSON.stringify({ ...b, ts: '' });
+const sameQuote = (a: VenueQuoteMessage, b: VenueQuoteMessage) =>
+  JSON.stringify({ ...a, ts: '' }) === JSON.stringify({ ...b, ts: '' });
 
 export function createQuotePublisher(redis: Redis, opts: QuotePublisherOptions): QuotePublisher {
   const now = opts.now ?? systemClock;
@@ -69,9 +70,13 @@ export function createQuotePublisher(redis: Redis, opts: QuotePublisherOptions):
   };
 
   // Windows end without a word from the venue: their quotes are withdrawn on time.
-  const expire = setInterval(() => {
-    for (const quote of [...held.values()]) if (Date.parse(quote.expiresAt) <= now()) drop(quote.asset, quote.horizonMinutes, quote.operatorId);
-  }, Math.min(resendMs, 1_000));
+  const expire = setInterval(
+    () => {
+      for (const quote of [...held.values()])
+        if (Date.parse(quote.expiresAt) <= now()) drop(quote.asset, quote.horizonMinutes, quote.operatorId);
+    },
+    Math.min(resendMs, 1_000),
+  );
 
   return {
     get published() {

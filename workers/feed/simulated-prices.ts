@@ -92,7 +92,8 @@ function hourPath(seed: number, asset: Asset, hour: number): Float64Array {
   // Bridge the free walk onto the next hour's level, so the path is continuous at the hour.
   const miss = Math.log(free[STEPS_PER_HOUR]!) - end;
   const path = new Float64Array(STEPS_PER_HOUR);
-  for (let k = 0; k < STEPS_PER_HOUR; k++) path[k] = Math.round(free[k]! * Math.exp(-(k / STEPS_PER_HOUR) * miss) * 100) / 100;
+  for (let k = 0; k < STEPS_PER_HOUR; k++)
+    path[k] = Math.round(free[k]! * Math.exp(-(k / STEPS_PER_HOUR) * miss) * 100) / 100;
   return path;
 }
 
@@ -121,7 +122,8 @@ export class SimulatedWalk {
 }
 
 /** The simulated price of `asset` at `tMs` for `seed` (builds the hour; use a SimulatedWalk for many). */
-export const simulatedPriceAt = (seed: number, asset: Asset, tMs: number): number => new SimulatedWalk(seed, asset).at(tMs);
+export const simulatedPriceAt = (seed: number, asset: Asset, tMs: number): number =>
+  new SimulatedWalk(seed, asset).at(tMs);
 
 /** Window starts are on whole multiples of the shortest horizon (every longer one's start is one too). */
 const BOUNDARY_MINUTES = Math.min(...HORIZONS);
@@ -157,11 +159,23 @@ export function createSimulatedPrices(opts: SimulatedPricesOptions): PriceSource
       const startMs = clock();
       ASSETS.forEach((asset, i) => {
         const walk = new SimulatedWalk(opts.seed, asset);
-        const tickAt = (ms: number): Tick => ({ asset, price: walk.at(ms), ts: new Date(ms).toISOString(), source: 'simulator' });
+        const tickAt = (ms: number): Tick => ({
+          asset,
+          price: walk.at(ms),
+          ts: new Date(ms).toISOString(),
+          source: 'simulator',
+        });
         // Oldest first, so the spot ends on the newest of them.
-        const starts = [...new Set(HORIZONS.map((h) => windowAt(startMs, h).startMs))].sort((a, b) => a - b).map(tickAt);
-        starts.forEach((t) => onTick(t));
-        for (const after of START_TICKS_AGAIN_AFTER_MS) again.push(setTimeout(() => starts.forEach((t) => onTick(t)), after));
+        const starts = [...new Set(HORIZONS.map((h) => windowAt(startMs, h).startMs))]
+          .sort((a, b) => a - b)
+          .map(tickAt);
+        for (const t of starts) onTick(t);
+        for (const after of START_TICKS_AGAIN_AFTER_MS)
+          again.push(
+            setTimeout(() => {
+              for (const t of starts) onTick(t);
+            }, after),
+          );
         const { next } = createRng(key(opts.seed, 'sim-price-timing', asset));
         let last = startMs;
         const loop = () => {

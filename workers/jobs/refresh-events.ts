@@ -11,12 +11,21 @@ import { refreshSnapshot, type RefreshDeps } from '../refresh.js';
 export const REFRESH_EVENTS = 'refresh-events';
 
 /** An events source that can also tell an event's past prices (real venues: their history endpoints). */
-type HistorySource = EventsSource & { accept?(data: EventsData): void; history?(event: MarketEvent, window: HistoryWindow, signal?: AbortSignal): Promise<VenueSeries[]> };
+type HistorySource = EventsSource & {
+  accept?(data: EventsData): void;
+  history?(event: MarketEvent, window: HistoryWindow, signal?: AbortSignal): Promise<VenueSeries[]>;
+};
 
 export function refreshEvents(deps: RefreshDeps, source: HistorySource) {
   // Only a fetch the refresh accepted (validated, through the quality gate) feeds derived metrics.
   return async () => {
-    const result = await refreshSnapshot(deps, 'events', 'all', (ctx) => source.fetchEvents(ctx), (d) => source.accept?.(d));
+    const result = await refreshSnapshot(
+      deps,
+      'events',
+      'all',
+      (ctx) => source.fetchEvents(ctx),
+      (d) => source.accept?.(d),
+    );
     if (!result.skipped) await recordEventHistory(deps, source);
     return result;
   };
@@ -38,7 +47,11 @@ async function recordEventHistory(deps: RefreshDeps, source: HistorySource): Pro
 }
 
 /** Backfills, a few at a time, the events with no history; one whose venues fail starts from the points recorded from now on. */
-async function backfillNewEvents(deps: RefreshDeps, data: EventsData, history: NonNullable<HistorySource['history']>): Promise<void> {
+async function backfillNewEvents(
+  deps: RefreshDeps,
+  data: EventsData,
+  history: NonNullable<HistorySource['history']>,
+): Promise<void> {
   const fresh = [];
   for (const event of data.events) if (await hasNoHistory(deps.redis, event.slug)) fresh.push(event);
   await mapLimit(fresh, 2, async (event) => {

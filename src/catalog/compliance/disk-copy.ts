@@ -44,7 +44,9 @@ export function readComplianceCopy(file: string): ComplianceCopy | undefined | {
   }
   try {
     const parsed = ComplianceCopy.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : { error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+    return parsed.success
+      ? parsed.data
+      : { error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
   } catch {
     return { error: 'not JSON' };
   }

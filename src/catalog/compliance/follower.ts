@@ -19,7 +19,14 @@ import { BUNDLED_RULES } from './bundled.js';
 import { complianceCopyFile, readComplianceCopy, writeComplianceCopy, type ComplianceCopy } from './disk-copy.js';
 import { compileRules, RulesError, type ComplianceRules } from './rules.js';
 import { applyCompliance, complianceState } from './state.js';
-import { COMPLIANCE_CHANNEL, readAudit, readCompliance, readRevision, restoreCompliance, type StoredCompliance } from './store.js';
+import {
+  COMPLIANCE_CHANNEL,
+  readAudit,
+  readCompliance,
+  readRevision,
+  restoreCompliance,
+  type StoredCompliance,
+} from './store.js';
 
 export interface FollowerOptions {
   operatorIds: readonly string[];
@@ -65,7 +72,10 @@ export class ComplianceFollower {
   /** The last published document this process refused, while it is the one Redis holds (and newer than the bundled rules). */
   get refused(): Refusal | undefined {
     const result = this.#compiled?.result;
-    const current = this.#published !== null && this.#published.revision > BUNDLED_RULES.revision && this.#published.text === this.#compiled?.text;
+    const current =
+      this.#published !== null &&
+      this.#published.revision > BUNDLED_RULES.revision &&
+      this.#published.text === this.#compiled?.text;
     return current && result !== undefined && 'problems' in result ? result : undefined;
   }
 
@@ -82,7 +92,10 @@ export class ComplianceFollower {
     const copy = this.#readCopy();
     if (!copy) return false;
     this.#apply(copy);
-    this.log.warn({ revision: copy.revision, suspensions: copy.suspensions.length }, 'compliance from the disk copy until Redis answers');
+    this.log.warn(
+      { revision: copy.revision, suspensions: copy.suspensions.length },
+      'compliance from the disk copy until Redis answers',
+    );
     return true;
   }
 
@@ -136,7 +149,8 @@ export class ComplianceFollower {
     }
     const before = this.#seen;
     this.#seen = stored.revision;
-    if (stored.invalid.length > 0) this.log.error({ fields: stored.invalid }, 'invalid suspension entries in Redis skipped');
+    if (stored.invalid.length > 0)
+      this.log.error({ fields: stored.invalid }, 'invalid suspension entries in Redis skipped');
     if (stored.revision === null) return this.#restore();
     if (stored.revision < this.#revision) {
       this.log.warn(
@@ -153,7 +167,8 @@ export class ComplianceFollower {
   async #logChanges(from: number, to: number): Promise<void> {
     try {
       const entries = await readAudit(this.redis, Math.min(to - from, 50));
-      for (const e of entries.reverse()) if ((e.revision ?? 0) > from) this.log.info({ ...e }, `compliance change: ${e.action}`);
+      for (const e of entries.reverse())
+        if ((e.revision ?? 0) > from) this.log.info({ ...e }, `compliance change: ${e.action}`);
     } catch {
       // the audit stays in Redis; the change itself is applied
     }
@@ -161,12 +176,18 @@ export class ComplianceFollower {
 
   /** Redis holds no compliance state: put back what this process holds, or its disk copy. */
   async #restore(): Promise<void> {
-    const held = this.#revision > 0 ? { revision: this.#revision, suspensions: complianceState().suspensions, rules: this.#published } : this.#readCopy();
+    const held =
+      this.#revision > 0
+        ? { revision: this.#revision, suspensions: complianceState().suspensions, rules: this.#published }
+        : this.#readCopy();
     if (!held || held.revision === 0) return;
     try {
       const by = `api ${hostname()} pid ${process.pid}`;
       if (await restoreCompliance(this.redis, held, by, new Date(this.#now()).toISOString())) {
-        this.log.warn({ revision: held.revision, suspensions: held.suspensions.length }, 'Redis held no compliance state: restored what this process held');
+        this.log.warn(
+          { revision: held.revision, suspensions: held.suspensions.length },
+          'Redis held no compliance state: restored what this process held',
+        );
       }
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'compliance not restored into Redis: will try again');
@@ -182,7 +203,11 @@ export class ComplianceFollower {
     if (changed) {
       const now = complianceState();
       this.log.info(
-        { revision: state.revision, rules: now.rules.revision, suspensions: now.suspensions.map((s) => `${s.operator} ${s.jurisdiction} ${s.surface ?? 'all'}`) },
+        {
+          revision: state.revision,
+          rules: now.rules.revision,
+          suspensions: now.suspensions.map((s) => `${s.operator} ${s.jurisdiction} ${s.surface ?? 'all'}`),
+        },
         now.rules === before.rules ? 'compliance suspensions applied' : 'compliance rules and suspensions applied',
       );
     }
@@ -203,8 +228,14 @@ export class ComplianceFollower {
       try {
         result = compileRules(JSON.parse(published.text), this.opts.operatorIds, origin);
       } catch (err) {
-        result = { revision: published.revision, problems: err instanceof RulesError ? err.problems : [`not JSON: ${(err as Error).message}`] };
-        this.log.error({ revision: published.revision, problems: result.problems }, `${origin} refused: the running rules stay`);
+        result = {
+          revision: published.revision,
+          problems: err instanceof RulesError ? err.problems : [`not JSON: ${(err as Error).message}`],
+        };
+        this.log.error(
+          { revision: published.revision, problems: result.problems },
+          `${origin} refused: the running rules stay`,
+        );
       }
       this.#compiled = { text: published.text, result };
     }

@@ -18,13 +18,19 @@ export interface OverdueRow {
 }
 
 /** Whole days from the UTC day `date` (YYYY-MM-DD) to `nowMs`. */
-export const daysSince = (date: string, nowMs: number): number => Math.floor((nowMs - Date.parse(`${date}T00:00:00Z`)) / DAY_MS);
+export const daysSince = (date: string, nowMs: number): number =>
+  Math.floor((nowMs - Date.parse(`${date}T00:00:00Z`)) / DAY_MS);
 
 /** Every row reviewed more than `reviewDays` days before `nowMs`, oldest first. */
 export function overdueRows(rules: Pick<ComplianceRules, 'rows'>, nowMs: number, reviewDays: number): OverdueRow[] {
   return rules
     .rows()
-    .map(({ table, row }) => ({ table, id: row.id, reviewedOn: row.reviewed_on, ageDays: daysSince(row.reviewed_on, nowMs) }))
+    .map(({ table, row }) => ({
+      table,
+      id: row.id,
+      reviewedOn: row.reviewed_on,
+      ageDays: daysSince(row.reviewed_on, nowMs),
+    }))
     .filter((r) => r.ageDays > reviewDays)
     .sort((a, b) => b.ageDays - a.ageDays || a.id.localeCompare(b.id));
 }

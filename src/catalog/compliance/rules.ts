@@ -81,21 +81,29 @@ function inner<K, V>(outer: Map<string, Map<K, V>>, key: string): Map<K, V> {
  * Checks `raw` against the schema and as a whole, for the catalog's `operatorIds`.
  * @throws RulesError listing every problem, each with its row.
  */
-export function compileRules(raw: unknown, operatorIds: readonly string[], origin = 'compliance rules'): ComplianceRules {
+export function compileRules(
+  raw: unknown,
+  operatorIds: readonly string[],
+  origin = 'compliance rules',
+): ComplianceRules {
   const parsed = RulesDocument.safeParse(raw);
   if (!parsed.success) {
     throw new RulesError(
       origin,
       parsed.error.issues.map((i) => {
         const [table, index, ...rest] = i.path;
-        const where = typeof table === 'string' && typeof index === 'number' ? rowName(raw, table, index) : i.path.join('.') || '(document)';
+        const where =
+          typeof table === 'string' && typeof index === 'number'
+            ? rowName(raw, table, index)
+            : i.path.join('.') || '(document)';
         return `${where}${rest.length > 0 ? ` ${rest.join('.')}` : ''}: ${i.message}`;
       }),
     );
   }
   const doc = parsed.data;
   const problems: string[] = [];
-  const name = (table: Table, row: AnyRow['row']) => rowName(doc, table, (doc[table] as ReadonlyArray<AnyRow['row']>).indexOf(row));
+  const name = (table: Table, row: AnyRow['row']) =>
+    rowName(doc, table, (doc[table] as ReadonlyArray<AnyRow['row']>).indexOf(row));
   const known = new Set(operatorIds);
 
   const ids = new Map<string, string>();
@@ -109,24 +117,33 @@ export function compileRules(raw: unknown, operatorIds: readonly string[], origi
 
   // operator id → jurisdiction code → the allow rows listing it (for categories that do not overlap)
   const allowed = new Map<string, Map<string, AllowRow[]>>();
-  const overlap = (a: AllowRow, b: AllowRow) => !a.categories || !b.categories || a.categories.some((c) => b.categories!.includes(c));
+  const overlap = (a: AllowRow, b: AllowRow) =>
+    !a.categories || !b.categories || a.categories.some((c) => b.categories!.includes(c));
   for (const row of doc.allow) {
     if (!known.has(row.operator)) problems.push(`${name('allow', row)}: unknown operator ${row.operator}`);
     const codes = inner(allowed, row.operator);
     for (const code of row.jurisdictions) {
       const others = codes.get(code) ?? [];
       const other = others.find((o) => overlap(o, row));
-      if (other) problems.push(`${name('allow', row)}: ${row.operator} in ${code} is already listed${other === row ? ' twice' : ` by ${name('allow', other)}`}${row.categories || other.categories ? ' for the same categories' : ''}`);
+      if (other)
+        problems.push(
+          `${name('allow', row)}: ${row.operator} in ${code} is already listed${other === row ? ' twice' : ` by ${name('allow', other)}`}${row.categories || other.categories ? ' for the same categories' : ''}`,
+        );
       codes.set(code, [...others, row]);
     }
   }
   for (const [id, codes] of allowed) {
     for (const [code, rows] of codes) {
       const whole = codes.get(code.slice(0, 2))?.[0];
-      if (code.length > 2 && whole) problems.push(`${name('allow', rows[0]!)}: ${id} in ${code} listed although ${name('allow', whole)} lists all of ${code.slice(0, 2)}`);
+      if (code.length > 2 && whole)
+        problems.push(
+          `${name('allow', rows[0]!)}: ${id} in ${code} listed although ${name('allow', whole)} lists all of ${code.slice(0, 2)}`,
+        );
     }
   }
-  for (const id of operatorIds) if (!allowed.has(id)) problems.push(`operator ${id} has no allow row (a row with no jurisdiction says why it is shown nowhere)`);
+  for (const id of operatorIds)
+    if (!allowed.has(id))
+      problems.push(`operator ${id} has no allow row (a row with no jurisdiction says why it is shown nowhere)`);
 
   // jurisdiction → operator id → the blocks covering it; 'all' stands for every catalog operator.
   const blocked = new Map<string, Map<string, BlockRow[]>>();
@@ -138,18 +155,26 @@ export function compileRules(raw: unknown, operatorIds: readonly string[], origi
       // A block on part of a country makes the operator unlawful in "the whole country": the allow
       // row must list subdivisions instead, so a visitor whose region is unknown does not see it.
       const whole = row.jurisdiction.length > 2 ? allowed.get(id)?.get(row.jurisdiction.slice(0, 2))?.[0] : undefined;
-      if (whole) problems.push(`${name('allow', whole)}: ${id} listed in all of ${row.jurisdiction.slice(0, 2)} although ${name('blocks', row)} blocks it in ${row.jurisdiction}`);
+      if (whole)
+        problems.push(
+          `${name('allow', whole)}: ${id} listed in all of ${row.jurisdiction.slice(0, 2)} although ${name('blocks', row)} blocks it in ${row.jurisdiction}`,
+        );
     }
   }
 
   const bans = new Map<string, InducementBanRow>();
   for (const row of doc.inducement_bans) {
     const other = bans.get(row.jurisdiction);
-    if (other) problems.push(`${name('inducement_bans', row)}: ${row.jurisdiction} already has ${name('inducement_bans', other)}`);
+    if (other)
+      problems.push(
+        `${name('inducement_bans', row)}: ${row.jurisdiction} already has ${name('inducement_bans', other)}`,
+      );
     bans.set(row.jurisdiction, row);
   }
   /** A visitor whose region is unknown gets the strictest rule of the country: any regional ban applies. */
-  const bannedSomewhere = new Map(doc.inducement_bans.filter((b) => b.jurisdiction.length > 2).map((b) => [b.jurisdiction.slice(0, 2), b]));
+  const bannedSomewhere = new Map(
+    doc.inducement_bans.filter((b) => b.jurisdiction.length > 2).map((b) => [b.jurisdiction.slice(0, 2), b]),
+  );
 
   const destinations = new Map<string, DestinationRow[]>();
   const routed = new Map<string, DestinationRow>();
@@ -158,17 +183,22 @@ export function compileRules(raw: unknown, operatorIds: readonly string[], origi
     destinations.set(row.operator, [...(destinations.get(row.operator) ?? []), row]);
     for (const code of row.jurisdictions) {
       const other = routed.get(`${row.operator} ${code}`);
-      if (other) problems.push(`${name('destinations', row)}: ${row.operator} in ${code} already goes to ${name('destinations', other)}`);
+      if (other)
+        problems.push(
+          `${name('destinations', row)}: ${row.operator} in ${code} already goes to ${name('destinations', other)}`,
+        );
       routed.set(`${row.operator} ${code}`, row);
     }
     const host = new URL(row.url).hostname;
-    if (!row.web_domains.some((d) => host === d || host.endsWith(`.${d}`))) problems.push(`${name('destinations', row)}: ${host} is not within its web_domains`);
+    if (!row.web_domains.some((d) => host === d || host.endsWith(`.${d}`)))
+      problems.push(`${name('destinations', row)}: ${host} is not within its web_domains`);
   }
 
   const disclosures = new Map<string, DisclosureRow>();
   for (const row of doc.disclosures) {
     const other = disclosures.get(row.jurisdiction);
-    if (other) problems.push(`${name('disclosures', row)}: ${row.jurisdiction} already has ${name('disclosures', other)}`);
+    if (other)
+      problems.push(`${name('disclosures', row)}: ${row.jurisdiction} already has ${name('disclosures', other)}`);
     disclosures.set(row.jurisdiction, row);
   }
   const disclosureFor = (code: string): Disclosure | undefined => {
@@ -179,11 +209,15 @@ export function compileRules(raw: unknown, operatorIds: readonly string[], origi
     const text = region?.text ?? country?.text;
     const url = region?.url ?? country?.url;
     const phone = region?.phone !== undefined ? region.phone : country?.phone;
-    return minAge === undefined || text === undefined || url === undefined ? undefined : { minAge, text, url, phone: phone ?? null };
+    return minAge === undefined || text === undefined || url === undefined
+      ? undefined
+      : { minAge, text, url, phone: phone ?? null };
   };
   // Every jurisdiction an operator may be shown in has a complete disclosure.
   for (const row of doc.allow) {
-    for (const code of row.jurisdictions) if (disclosureFor(code) === undefined) problems.push(`${name('allow', row)}: no complete disclosure (min_age, text, url) for ${code}`);
+    for (const code of row.jurisdictions)
+      if (disclosureFor(code) === undefined)
+        problems.push(`${name('allow', row)}: no complete disclosure (min_age, text, url) for ${code}`);
   }
 
   if (problems.length > 0) throw new RulesError(origin, problems);
@@ -193,7 +227,9 @@ export function compileRules(raw: unknown, operatorIds: readonly string[], origi
     const regional = region === null ? [] : (blocked.get(region)?.get(operatorId) ?? []);
     return regional.length === 0 ? national : [...national, ...regional];
   };
-  const rows = TABLES.flatMap((table) => (doc[table] as ReadonlyArray<AnyRow['row']>).map((row) => ({ table, row }) as AnyRow));
+  const rows = TABLES.flatMap((table) =>
+    (doc[table] as ReadonlyArray<AnyRow['row']>).map((row) => ({ table, row }) as AnyRow),
+  );
   return {
     document: doc,
     revision: doc.revision,
@@ -204,7 +240,9 @@ export function compileRules(raw: unknown, operatorIds: readonly string[], origi
       if (!rows) return { shown: false, reason: 'not_listed' };
       const allow = rows.find((r) => !r.categories || r.categories.includes(category));
       if (!allow) return { shown: false, reason: 'category', allow: rows[0]! };
-      const blocks = blocksFor(operatorId, j.country, j.region).filter((b) => !b.categories || b.categories.includes(category));
+      const blocks = blocksFor(operatorId, j.country, j.region).filter(
+        (b) => !b.categories || b.categories.includes(category),
+      );
       return blocks.length > 0 ? { shown: false, reason: 'blocked', allow, blocks } : { shown: true, allow };
     },
     disclosureFor,

@@ -12,7 +12,10 @@ import { RuleJurisdiction } from '../jurisdiction-schema.js';
 import { SubIdParam } from '../operator-schema.js';
 
 /** A row's name: lower-case words joined by hyphens ("kalshi-us", "us-mn-prediction-markets"). */
-export const RowId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lower-case words joined by hyphens').max(64);
+export const RowId = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'lower-case words joined by hyphens')
+  .max(64);
 
 /** Contract categories a row applies to; left out, every category. */
 const Categories = z.array(Category).min(1);

@@ -33,7 +33,9 @@ const sameSuspensions = (a: readonly Suspension[], b: readonly Suspension[]) => 
  */
 export function applyCompliance(next: { rules?: ComplianceRules; suspensions?: readonly Suspension[] }): boolean {
   const rules = next.rules ?? current.rules;
-  const suspensions = next.suspensions ? [...next.suspensions].sort((x, y) => suspensionField(x).localeCompare(suspensionField(y))) : current.suspensions;
+  const suspensions = next.suspensions
+    ? [...next.suspensions].sort((x, y) => suspensionField(x).localeCompare(suspensionField(y)))
+    : current.suspensions;
   if (rules === current.rules && sameSuspensions(suspensions, current.suspensions)) return false;
   const rulesChanged = rules !== current.rules;
   current = { rules, suspensions, version: current.version + 1 };

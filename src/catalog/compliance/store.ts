@@ -47,7 +47,7 @@ export async function readCompliance(redis: Redis): Promise<StoredCompliance> {
   const suspensions: Suspension[] = [];
   const invalid: string[] = [];
   for (const [field, json] of Object.entries(entries)) {
-    let parsed;
+    let parsed: ReturnType<typeof Suspension.safeParse> | undefined;
     try {
       parsed = Suspension.safeParse(JSON.parse(json));
     } catch {
@@ -86,14 +86,60 @@ return rev`;
 
 /** Records `s` (replacing a suspension of the same operator, jurisdiction and surface). @returns the new revision. */
 export async function suspend(redis: Redis, s: Suspension): Promise<number> {
-  const audit: AuditEntry = { action: 'suspend', at: s.at, by: s.by, reason: s.reason, operator: s.operator, jurisdiction: s.jurisdiction, surface: s.surface };
-  return Number(await redis.eval(CHANGE_SUSPENSION, 3, REVISION_KEY, SUSPENSIONS_KEY, AUDIT_KEY, suspensionField(s), JSON.stringify(Suspension.parse(s)), JSON.stringify(audit), COMPLIANCE_CHANNEL));
+  const audit: AuditEntry = {
+    action: 'suspend',
+    at: s.at,
+    by: s.by,
+    reason: s.reason,
+    operator: s.operator,
+    jurisdiction: s.jurisdiction,
+    surface: s.surface,
+  };
+  return Number(
+    await redis.eval(
+      CHANGE_SUSPENSION,
+      3,
+      REVISION_KEY,
+      SUSPENSIONS_KEY,
+      AUDIT_KEY,
+      suspensionField(s),
+      JSON.stringify(Suspension.parse(s)),
+      JSON.stringify(audit),
+      COMPLIANCE_CHANNEL,
+    ),
+  );
 }
 
 /** Ends the suspension of `pair`. @returns the new revision, or undefined when there was none. */
-export async function resume(redis: Redis, pair: Pick<Suspension, 'operator' | 'jurisdiction' | 'surface'>, by: string, reason: string, at: string): Promise<number | undefined> {
-  const audit: AuditEntry = { action: 'resume', at, by, reason, operator: pair.operator, jurisdiction: pair.jurisdiction, surface: pair.surface };
-  const rev = Number(await redis.eval(CHANGE_SUSPENSION, 3, REVISION_KEY, SUSPENSIONS_KEY, AUDIT_KEY, suspensionField(pair), '', JSON.stringify(AuditEntry.parse(audit)), COMPLIANCE_CHANNEL));
+export async function resume(
+  redis: Redis,
+  pair: Pick<Suspension, 'operator' | 'jurisdiction' | 'surface'>,
+  by: string,
+  reason: string,
+  at: string,
+): Promise<number | undefined> {
+  const audit: AuditEntry = {
+    action: 'resume',
+    at,
+    by,
+    reason,
+    operator: pair.operator,
+    jurisdiction: pair.jurisdiction,
+    surface: pair.surface,
+  };
+  const rev = Number(
+    await redis.eval(
+      CHANGE_SUSPENSION,
+      3,
+      REVISION_KEY,
+      SUSPENSIONS_KEY,
+      AUDIT_KEY,
+      suspensionField(pair),
+      '',
+      JSON.stringify(AuditEntry.parse(audit)),
+      COMPLIANCE_CHANNEL,
+    ),
+  );
   return rev === -1 ? undefined : rev;
 }
 
@@ -122,9 +168,29 @@ export class StaleRevisionError extends Error {
  * Publishes a rules document (already checked by the caller) for every API process to load.
  * @returns the new compliance revision. @throws StaleRevisionError when its revision is not above the published one.
  */
-export async function publishRules(redis: Redis, text: string, rulesRevision: number, by: string, reason: string, at: string): Promise<number> {
+export async function publishRules(
+  redis: Redis,
+  text: string,
+  rulesRevision: number,
+  by: string,
+  reason: string,
+  at: string,
+): Promise<number> {
   const audit: AuditEntry = { action: 'publish', at, by, reason, rules_revision: rulesRevision };
-  const rev = Number(await redis.eval(PUBLISH_RULES, 4, REVISION_KEY, RULES_KEY, RULES_REVISION_KEY, AUDIT_KEY, text, rulesRevision, JSON.stringify(AuditEntry.parse(audit)), COMPLIANCE_CHANNEL));
+  const rev = Number(
+    await redis.eval(
+      PUBLISH_RULES,
+      4,
+      REVISION_KEY,
+      RULES_KEY,
+      RULES_REVISION_KEY,
+      AUDIT_KEY,
+      text,
+      rulesRevision,
+      JSON.stringify(AuditEntry.parse(audit)),
+      COMPLIANCE_CHANNEL,
+    ),
+  );
   if (rev <= 0) throw new StaleRevisionError(-rev);
   return rev;
 }

@@ -46,7 +46,8 @@ export const AuditEntry = z
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
 /** The one field a suspension is kept under: a second suspension of the same pair replaces it. */
-export const suspensionField = (s: Pick<Suspension, 'operator' | 'jurisdiction' | 'surface'>): string => `${s.operator}|${s.jurisdiction}|${s.surface ?? '*'}`;
+export const suspensionField = (s: Pick<Suspension, 'operator' | 'jurisdiction' | 'surface'>): string =>
+  `${s.operator}|${s.jurisdiction}|${s.surface ?? '*'}`;
 
 /**
  * Whether `s` withdraws `operatorId` from `category` for visitors in `j`: a suspension of a country

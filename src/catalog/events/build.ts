@@ -82,7 +82,10 @@ export function exclusiveOutcomes(ev: CatalogEvent): boolean {
 }
 
 /** Builds the events snapshot data from the catalog and what the venues returned. */
-export function buildCatalogEvents(catalog: EventCatalog, index: MarketIndex): { data: EventsData; skipped: Skipped[] } {
+export function buildCatalogEvents(
+  catalog: EventCatalog,
+  index: MarketIndex,
+): { data: EventsData; skipped: Skipped[] } {
   const skipped: Skipped[] = [];
   const events: MarketEvent[] = [];
   for (const ev of catalog) {
@@ -92,7 +95,8 @@ export function buildCatalogEvents(catalog: EventCatalog, index: MarketIndex): {
       for (const r of o.refs) {
         const m = r.operator === 'kalshi' ? index.kalshi.get(r.ticker) : index.polymarket.get(refId(r));
         const q = m ? quoteFor(r, m) : 'market not returned by the venue';
-        if (typeof q === 'string') skipped.push({ event: ev.slug, outcome: o.name, ref: `${r.operator}:${refId(r)}`, reason: q });
+        if (typeof q === 'string')
+          skipped.push({ event: ev.slug, outcome: o.name, ref: `${r.operator}:${refId(r)}`, reason: q });
         else quotes.push(q);
       }
       if (quotes.length > 0) outcomes.push({ name: o.name, quotes });
@@ -101,7 +105,15 @@ export function buildCatalogEvents(catalog: EventCatalog, index: MarketIndex): {
       skipped.push({ event: ev.slug, reason: 'no outcome has a live quote' });
       continue;
     }
-    events.push({ slug: ev.slug, question: ev.question, category: ev.category, closesAt: ev.closesAt, outcomes, exclusive: exclusiveOutcomes(ev), ...(ev.nested ? { nested: true } : {}) });
+    events.push({
+      slug: ev.slug,
+      question: ev.question,
+      category: ev.category,
+      closesAt: ev.closesAt,
+      outcomes,
+      exclusive: exclusiveOutcomes(ev),
+      ...(ev.nested ? { nested: true } : {}),
+    });
   }
   return { data: { events }, skipped };
 }

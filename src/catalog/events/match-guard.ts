@@ -15,14 +15,17 @@ export function matchGuard(r: MarketRef, m: VenueMarket): string | undefined {
   if (r.operator === 'polymarket' && r.conditionId && m.conditionId && r.conditionId !== m.conditionId.toLowerCase()) {
     return `match guard: conditionId ${m.conditionId} is not the reviewed ${r.conditionId} (re-listed market)`;
   }
-  if (r.operator === 'polymarket' && r.conditionId && !m.conditionId) return 'match guard: the market no longer states its conditionId';
+  if (r.operator === 'polymarket' && r.conditionId && !m.conditionId)
+    return 'match guard: the market no longer states its conditionId';
   // Kalshi's `title` is deprecated: without the venue's own question there is nothing to compare.
   if (!r.title || !m.question) return undefined;
-  if (hasNegation(r.title) !== hasNegation(m.question)) return `match guard: question inverted since review ("${m.question.slice(0, 120)}")`;
+  if (hasNegation(r.title) !== hasNegation(m.question))
+    return `match guard: question inverted since review ("${m.question.slice(0, 120)}")`;
   const turned = contrastsBetween(r.title, m.question);
   if (turned.length > 0) return `match guard: question changed since review (${turned.join('; ')})`;
   const reviewed = numericTokens(r.title).sort().join(',');
   const now = numericTokens(m.question).sort().join(',');
-  if (reviewed !== now) return `match guard: question numbers changed since review (${reviewed || 'none'} → ${now || 'none'})`;
+  if (reviewed !== now)
+    return `match guard: question numbers changed since review (${reviewed || 'none'} → ${now || 'none'})`;
   return undefined;
 }

@@ -26,11 +26,20 @@ export type KalshiRef = z.infer<typeof KalshiRef>;
 export const PolymarketRef = z.object({
   operator: z.literal('polymarket'),
   /** The Gamma event slug (also the web page polymarket.com/event/{eventSlug}). */
-  eventSlug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/).max(200),
+  eventSlug: z
+    .string()
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
+    .max(200),
   /** The market slug within the event. */
-  marketSlug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/).max(200),
+  marketSlug: z
+    .string()
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
+    .max(200),
   /** The market's conditionId, recorded when reviewed so a re-listed slug is noticed. */
-  conditionId: z.string().regex(/^0x[0-9a-f]{64}$/).optional(),
+  conditionId: z
+    .string()
+    .regex(/^0x[0-9a-f]{64}$/)
+    .optional(),
   /** The market's question as reviewed; a re-listed market whose question turned around is dropped. */
   title: z.string().min(1).max(300).optional(),
   /**
@@ -74,26 +83,43 @@ export const CatalogEvent = z.object({
 });
 export type CatalogEvent = z.infer<typeof CatalogEvent>;
 
-const refKey = (r: MarketRef): string => (r.operator === 'kalshi' ? `kalshi:${r.ticker}` : `polymarket:${r.eventSlug}/${r.marketSlug}`);
+const refKey = (r: MarketRef): string =>
+  r.operator === 'kalshi' ? `kalshi:${r.ticker}` : `polymarket:${r.eventSlug}/${r.marketSlug}`;
 
 export const EventCatalog = z.array(CatalogEvent).superRefine((events, ctx) => {
   const slugs = new Set<string>();
   events.forEach((ev, i) => {
-    if (slugs.has(ev.slug)) ctx.addIssue({ code: 'custom', path: [i, 'slug'], message: `duplicate event slug ${ev.slug}` });
+    if (slugs.has(ev.slug))
+      ctx.addIssue({ code: 'custom', path: [i, 'slug'], message: `duplicate event slug ${ev.slug}` });
     slugs.add(ev.slug);
     const names = new Set<string>();
     // A market may back two outcomes of one event only as its YES and its NO.
     const used = new Map<string, boolean[]>();
     ev.outcomes.forEach((o, j) => {
-      if (names.has(o.name)) ctx.addIssue({ code: 'custom', path: [i, 'outcomes', j, 'name'], message: `duplicate outcome ${o.name} in ${ev.slug}` });
+      if (names.has(o.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'outcomes', j, 'name'],
+          message: `duplicate outcome ${o.name} in ${ev.slug}`,
+        });
       names.add(o.name);
       const ops = new Set<string>();
       for (const r of o.refs) {
-        if (ops.has(r.operator)) ctx.addIssue({ code: 'custom', path: [i, 'outcomes', j], message: `${ev.slug}/${o.name}: two ${r.operator} markets for one outcome` });
+        if (ops.has(r.operator))
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'outcomes', j],
+            message: `${ev.slug}/${o.name}: two ${r.operator} markets for one outcome`,
+          });
         ops.add(r.operator);
         const k = refKey(r);
         const sides = used.get(k) ?? [];
-        if (sides.includes(r.invert)) ctx.addIssue({ code: 'custom', path: [i, 'outcomes', j], message: `${ev.slug}: ${k} used twice on the same side` });
+        if (sides.includes(r.invert))
+          ctx.addIssue({
+            code: 'custom',
+            path: [i, 'outcomes', j],
+            message: `${ev.slug}: ${k} used twice on the same side`,
+          });
         used.set(k, [...sides, r.invert]);
       }
     });

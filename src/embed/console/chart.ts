@@ -20,7 +20,11 @@ export interface Series {
   values: readonly number[];
 }
 
-function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
+function el<K extends keyof SVGElementTagNameMap>(
+  name: K,
+  attrs: Record<string, string | number>,
+  text?: string,
+): SVGElementTagNameMap[K] {
   const e = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
   if (text !== undefined) e.textContent = text;
@@ -31,14 +35,25 @@ function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string,
  * The chart of `series` over `days` (YYYY-MM-DD), its label saying what it shows, drawn `width`
  * units wide: the width it is shown at, so its text reads at its own size.
  */
-export function barChart(label: string, days: readonly string[], series: readonly Series[], fmt: Formats, width = 640): SVGSVGElement {
+export function barChart(
+  label: string,
+  days: readonly string[],
+  series: readonly Series[],
+  fmt: Formats,
+  width = 640,
+): SVGSVGElement {
   const W = Math.max(240, Math.round(width));
   // An even top, so the middle gridline is a whole number too.
   const highest = Math.max(0, ...series.flatMap((s) => s.values));
   const max = highest <= 1 ? 1 : Math.ceil(highest / 2) * 2;
   const totals = series.map((s) => `${s.name} ${fmt.count(s.values.reduce((a, b) => a + b, 0))}`).join(', ');
   const span = days.length > 0 ? `${fmt.day(days[0]!)} – ${fmt.day(days[days.length - 1]!)}` : '';
-  const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `${label}, ${span}: ${totals}`, class: 'chart' });
+  const svg = el('svg', {
+    viewBox: `0 0 ${W} ${H}`,
+    role: 'img',
+    'aria-label': `${label}, ${span}: ${totals}`,
+    class: 'chart',
+  });
   const plotH = H - TOP - BOTTOM;
   const y = (v: number) => TOP + plotH - (v / max) * plotH;
   // Gridlines at 0, half and the top, with their values.
@@ -68,7 +83,8 @@ export function barChart(label: string, days: readonly string[], series: readonl
   // The first and last day under the axis (every day's name is in its bars' titles).
   if (days.length > 0) {
     svg.append(el('text', { x: LEFT, y: H - 6, class: 'axis' }, fmt.day(days[0]!)));
-    if (days.length > 1) svg.append(el('text', { x: W, y: H - 6, 'text-anchor': 'end', class: 'axis' }, fmt.day(days[days.length - 1]!)));
+    if (days.length > 1)
+      svg.append(el('text', { x: W, y: H - 6, 'text-anchor': 'end', class: 'axis' }, fmt.day(days[days.length - 1]!)));
   }
   return svg;
 }

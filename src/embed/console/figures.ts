@@ -18,7 +18,15 @@ const ratio = (n: number, of: number, digits: number) => (of > 0 ? roundTo(n / o
 
 /** The figures of `rows` summed. */
 export function summed(rows: readonly ReportRow[]): Figures {
-  const sums = { impressions: 0, clicks: 0, registrations: 0, first_deposits: 0, deposits: 0, deposit_amount: 0, earnings: 0 };
+  const sums = {
+    impressions: 0,
+    clicks: 0,
+    registrations: 0,
+    first_deposits: 0,
+    deposits: 0,
+    deposit_amount: 0,
+    earnings: 0,
+  };
   for (const row of rows) {
     for (const k of COUNTS) sums[k] += row[k];
     for (const k of AMOUNTS) sums[k] += row[k];
@@ -48,11 +56,15 @@ export function byColumn(rows: readonly ReportRow[], column: Column): Array<{ ke
 /** Every UTC day of the report's range (YYYY-MM-DD), oldest first. */
 export function days(report: Pick<ReportPayload, 'from' | 'to'>): string[] {
   const out: string[] = [];
-  for (let ms = Date.parse(report.from); ms < Date.parse(report.to); ms += 86_400_000) out.push(new Date(ms).toISOString().slice(0, 10));
+  for (let ms = Date.parse(report.from); ms < Date.parse(report.to); ms += 86_400_000)
+    out.push(new Date(ms).toISOString().slice(0, 10));
   return out;
 }
 
 /** Each day's figures (a day with no row has none: zeros), oldest first. */
 export function byDay(report: ReportPayload): Array<{ day: string; figures: Figures }> {
-  return days(report).map((day) => ({ day, figures: summed(report.rows.filter((r) => r.period_start.startsWith(day))) }));
+  return days(report).map((day) => ({
+    day,
+    figures: summed(report.rows.filter((r) => r.period_start.startsWith(day))),
+  }));
 }

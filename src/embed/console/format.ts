@@ -24,7 +24,11 @@ const dayMs = (isoDay: string) => Date.parse(`${isoDay.slice(0, 10)}T00:00:00Z`)
 /** The formats of `locale`. */
 export function formats(locale?: string): Formats {
   const count = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
-  const percent = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const percent = new Intl.NumberFormat(locale, {
+    style: 'percent',
+    minimumFractionDigits: 2,
+    maximumFractionDigits: 2,
+  });
   const day = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short' });
   const longDay = new Intl.DateTimeFormat(locale, { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' });
   const money = new Map<string, Intl.NumberFormat>();
@@ -32,8 +36,14 @@ export function formats(locale?: string): Formats {
     const key = `${currency}|${fine}`;
     let f = money.get(key);
     if (!f) {
-      const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-      f = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: fine ? Math.max(digits, 4) : digits });
+      const digits =
+        new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+      f = new Intl.NumberFormat(locale, {
+        style: 'currency',
+        currency,
+        minimumFractionDigits: digits,
+        maximumFractionDigits: fine ? Math.max(digits, 4) : digits,
+      });
       money.set(key, f);
     }
     return f;

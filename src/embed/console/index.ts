@@ -53,7 +53,10 @@ class SignedOut extends Error {}
 
 /** GET the report for `query` as `s`. @throws SignedOut on 401; Error with the problem's detail otherwise. */
 async function report(s: Session, query: URLSearchParams, csv = false): Promise<Response> {
-  const res = await fetch(`/advertiser/v1/reports?${query}`, { headers: { 'x-advertiser-id': s.id, 'x-api-key': s.key, accept: csv ? 'text/csv' : 'application/json' }, cache: 'no-store' });
+  const res = await fetch(`/advertiser/v1/reports?${query}`, {
+    headers: { 'x-advertiser-id': s.id, 'x-api-key': s.key, accept: csv ? 'text/csv' : 'application/json' },
+    cache: 'no-store',
+  });
   if (res.status === 401) throw new SignedOut(await problemOf(res));
   if (!res.ok) throw new Error(await problemOf(res));
   return res;
@@ -61,10 +64,20 @@ async function report(s: Session, query: URLSearchParams, csv = false): Promise<
 
 /** The range and currency the form asks for, as the report's query. */
 function rangeQuery(): URLSearchParams {
-  return new URLSearchParams({ granularity: 'day', from: $<HTMLInputElement>('from').value, to: $<HTMLInputElement>('to').value, currency: $<HTMLSelectElement>('currency').value });
+  return new URLSearchParams({
+    granularity: 'day',
+    from: $<HTMLInputElement>('from').value,
+    to: $<HTMLInputElement>('to').value,
+    currency: $<HTMLSelectElement>('currency').value,
+  });
 }
 
-const WIDGETS: Readonly<Record<string, string>> = { broad: 'Broad', 'event-specific': 'Event', sportsbook: 'Sportsbook', 'live-market': 'Live market' };
+const WIDGETS: Readonly<Record<string, string>> = {
+  broad: 'Broad',
+  'event-specific': 'Event',
+  sportsbook: 'Sportsbook',
+  'live-market': 'Live market',
+};
 let regions: Intl.DisplayNames | undefined;
 /** What a row's key reads as in a table. */
 function keyLabel(column: Column, key: string): string {
@@ -92,7 +105,13 @@ const FIGURES: ReadonlyArray<[keyof Figures, (f: Figures, currency: string) => s
 ];
 
 /** A cell with a figure, its raw value beside the text (data-value) for tools and tests. */
-function cell(tag: 'td' | 'dd', figure: keyof Figures, f: Figures, currency: string, write: (f: Figures, c: string) => string): HTMLElement {
+function cell(
+  tag: 'td' | 'dd',
+  figure: keyof Figures,
+  f: Figures,
+  currency: string,
+  write: (f: Figures, c: string) => string,
+): HTMLElement {
   const e = document.createElement(tag);
   e.className = 'num';
   e.dataset.figure = figure;
@@ -102,7 +121,10 @@ function cell(tag: 'td' | 'dd', figure: keyof Figures, f: Figures, currency: str
 }
 
 function renderTotals(r: ReportPayload): void {
-  for (const [figure, write] of FIGURES) $('totals').querySelector(`[data-figure="${figure}"]`)!.replaceWith(cell('dd', figure, r.totals, r.currency, write));
+  for (const [figure, write] of FIGURES)
+    $('totals')
+      .querySelector(`[data-figure="${figure}"]`)!
+      .replaceWith(cell('dd', figure, r.totals, r.currency, write));
 }
 
 function renderTable(id: string, column: Column, r: ReportPayload): void {
@@ -131,8 +153,11 @@ function renderCharts(r: ReportPayload): void {
   const daily = byDay(r);
   const days = daily.map((d) => d.day);
   const values = (k: keyof Figures) => daily.map((d) => Number(d.figures[k] ?? 0));
-  const draw = (id: string, label: string, series: Series[]) => $(id).replaceChildren(barChart(label, days, series, fmt, $(id).clientWidth || undefined));
-  draw('chart-impressions', 'Viewable impressions per day', [{ name: 'viewable impressions', cls: 'impressions', values: values('impressions') }]);
+  const draw = (id: string, label: string, series: Series[]) =>
+    $(id).replaceChildren(barChart(label, days, series, fmt, $(id).clientWidth || undefined));
+  draw('chart-impressions', 'Viewable impressions per day', [
+    { name: 'viewable impressions', cls: 'impressions', values: values('impressions') },
+  ]);
   draw('chart-clicks', 'Clicks per day', [{ name: 'clicks', cls: 'clicks', values: values('clicks') }]);
   draw('chart-conversions', 'Conversions per day', [
     { name: 'registrations', cls: 'registrations', values: values('registrations') },
@@ -153,14 +178,18 @@ async function load(): Promise<void> {
   const grouped = (by: string) => new URLSearchParams([...query, ['group_by', by]]);
   try {
     const [total, byOperator, byWidget, byCountry] = await Promise.all(
-      [query, grouped('operator'), grouped('widget'), grouped('country')].map(async (q) => (await (await report(s, q)).json()) as ReportPayload),
+      [query, grouped('operator'), grouped('widget'), grouped('country')].map(
+        async (q) => (await (await report(s, q)).json()) as ReportPayload,
+      ),
     );
     renderTotals(total!);
     renderCharts(total!);
     renderTable('by-operator', 'operator_id', byOperator!);
     renderTable('by-widget', 'widget', byWidget!);
     renderTable('by-country', 'country', byCountry!);
-    const fx = total!.fx_as_of ? ` Amounts in ${total!.currency} at the reference rates of ${fmt.longDay(total!.fx_as_of)}.` : '';
+    const fx = total!.fx_as_of
+      ? ` Amounts in ${total!.currency} at the reference rates of ${fmt.longDay(total!.fx_as_of)}.`
+      : '';
     status(`${fmt.longDay(total!.from)} – ${fmt.longDay(isoDay(Date.parse(total!.to) - DAY_MS))} (UTC days).${fx}`);
     $('board').dataset.loaded = query.toString();
   } catch (err) {
@@ -179,7 +208,8 @@ async function downloadCsv(): Promise<void> {
     const url = URL.createObjectURL(await res.blob());
     const a = document.createElement('a');
     a.href = url;
-    a.download = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'predictwire-report.csv';
+    a.download =
+      /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'predictwire-report.csv';
     document.body.append(a);
     a.click();
     a.remove();
@@ -222,7 +252,10 @@ function start(): void {
   from.value = isoDay(today - 6 * DAY_MS);
   $('signin-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    const s = { id: $<HTMLInputElement>('advertiser-id').value.trim(), key: $<HTMLInputElement>('api-key').value.trim() };
+    const s = {
+      id: $<HTMLInputElement>('advertiser-id').value.trim(),
+      key: $<HTMLInputElement>('api-key').value.trim(),
+    };
     if (!s.id || !s.key) return showSignIn('Enter both your advertiser id and your API key.');
     sessionStorage.setItem(STORE, JSON.stringify(s));
     showBoard(s);

@@ -21,7 +21,13 @@ function trend(history: EventHistoryPayload | undefined, name: string): string {
 }
 
 /** `open`: the outcomes whose expander the reader opened (by index); `history`: the day's points, once loaded. */
-export function renderEvent(p: EventWidgetPayload, L: Labels, locale: string | undefined, open: ReadonlySet<number> = new Set(), history?: EventHistoryPayload): string {
+export function renderEvent(
+  p: EventWidgetPayload,
+  L: Labels,
+  locale: string | undefined,
+  open: ReadonlySet<number> = new Set(),
+  history?: EventHistoryPayload,
+): string {
   const outcomes = p.outcomes.map((o, i) => {
     // One quote is no comparison: no badge then.
     const compared = o.comparison_pool.length > 1;
@@ -30,24 +36,33 @@ export function renderEvent(p: EventWidgetPayload, L: Labels, locale: string | u
     const rows = pool.map((c, j) => {
       const best = compared && c.is_best_odds;
       const cls = [best && 'best', j >= TOP && 'more'].filter(Boolean).join(' ');
-      return `<tr data-operator="${esc(c.operator_id)}"${cls ? ` class="${cls}"` : ''}><th scope="row">${esc(c.operator_name)}${best ? ` ${bestOddsBadge(L)}` : ''}` +
+      return (
+        `<tr data-operator="${esc(c.operator_id)}"${cls ? ` class="${cls}"` : ''}><th scope="row">${esc(c.operator_name)}${best ? ` ${bestOddsBadge(L)}` : ''}` +
         `${c.promo_applied ? `<br><span class="code">${esc(L.code)} <code>${esc(c.promo_applied)}</code></span>` : ''}</th>` +
         `<td class="num">${esc(localNumber(c.contract_price, locale))}</td><td class="num">${c.contract_volume === null ? '—' : esc(localNumber(c.contract_volume, locale))}</td>` +
-        `<td>${cta(L, c.deep_link, L.trade, c.operator_name, `e:${i}:${c.operator_id}`)}</td></tr>`;
+        `<td>${cta(L, c.deep_link, L.trade, c.operator_name, `e:${i}:${c.operator_id}`)}</td></tr>`
+      );
     });
     const hidden = rows.length - TOP;
     const id = `o${i}`;
-    const expander = hidden > 0
-      ? `<button type="button" class="toggle" data-outcome="${i}" aria-controls="${id}" aria-expanded="${open.has(i)}">${esc(open.has(i) ? L.fewer : L.more(hidden))}</button>`
-      : '';
+    const expander =
+      hidden > 0
+        ? `<button type="button" class="toggle" data-outcome="${i}" aria-controls="${id}" aria-expanded="${open.has(i)}">${esc(open.has(i) ? L.fewer : L.more(hidden))}</button>`
+        : '';
     const pct = Math.max(0, Math.min(100, o.aggregated_probability_pct));
-    return `<section class="outcome"><h3>${esc(o.outcome_name)} <span class="pct">${esc(localNumber(`${o.aggregated_probability_pct.toFixed(1)}%`, locale))}</span></h3>` +
+    return (
+      `<section class="outcome"><h3>${esc(o.outcome_name)} <span class="pct">${esc(localNumber(`${o.aggregated_probability_pct.toFixed(1)}%`, locale))}</span></h3>` +
       // The bar's width is set through the CSSOM by the element: no inline style attribute (strict CSP).
-      `<div class="bar" aria-hidden="true"><span data-w="${pct}"></span></div>` + trend(history, o.outcome_name) +
+      `<div class="bar" aria-hidden="true"><span data-w="${pct}"></span></div>` +
+      trend(history, o.outcome_name) +
       // An unknown volume (null) is shown as a dash, never as 0.
       `<p class="muted small">${esc(L.marketDepth)} ${o.market_depth_volume === null ? '—' : esc(localNumber(o.market_depth_volume, locale))}</p>` +
-      (rows.length ? `<table id="${id}"${open.has(i) ? ' class="open"' : ''}><caption class="sr">${esc(L.pricesFor(o.outcome_name))}</caption><thead><tr><th scope="col">${esc(L.operator)}</th><th scope="col">${esc(L.yesPrice)}</th><th scope="col">${esc(L.volume24h)}</th><td></td></tr></thead><tbody>${rows.join('')}</tbody></table>` : note(L.noOperator)) +
-      expander + '</section>';
+      (rows.length
+        ? `<table id="${id}"${open.has(i) ? ' class="open"' : ''}><caption class="sr">${esc(L.pricesFor(o.outcome_name))}</caption><thead><tr><th scope="col">${esc(L.operator)}</th><th scope="col">${esc(L.yesPrice)}</th><th scope="col">${esc(L.volume24h)}</th><td></td></tr></thead><tbody>${rows.join('')}</tbody></table>`
+        : note(L.noOperator)) +
+      expander +
+      '</section>'
+    );
   });
   return `<h2>${esc(p.event_question)}</h2>${outcomes.join('')}`;
 }

@@ -34,7 +34,10 @@ export class Feed {
   #lastFetchAt = 0;
   #refetch?: ReturnType<typeof setTimeout>;
 
-  constructor(private readonly req: WidgetRequest, private readonly on: FeedEvents) {
+  constructor(
+    private readonly req: WidgetRequest,
+    private readonly on: FeedEvents,
+  ) {
     this.#interval = req.defaultRefresh;
   }
 
@@ -93,7 +96,11 @@ export class Feed {
           const body = (await res.json().catch(() => ({}))) as { detail?: string; refresh_interval_seconds?: number };
           if (!res.ok) {
             const retry = Number(res.headers.get('retry-after'));
-            throw Object.assign(new Error(body.detail ?? `HTTP ${res.status}`), { status: res.status, permanent: res.status < 500 && res.status !== 429, retry });
+            throw Object.assign(new Error(body.detail ?? `HTTP ${res.status}`), {
+              status: res.status,
+              permanent: res.status < 500 && res.status !== 429,
+              retry,
+            });
           }
           this.#etag = res.headers.get('etag');
           if (body.refresh_interval_seconds) this.#interval = body.refresh_interval_seconds;
@@ -110,16 +117,21 @@ export class Feed {
       }
     }
     if (this.#stopped || this.#hidden()) return;
-    const delay = this.#failures ? Math.max(this.#retryAfterMs, backoffMs(this.#interval, this.#failures + 1, MAX_BACKOFF_S)) : this.#interval * 1000;
+    const delay = this.#failures
+      ? Math.max(this.#retryAfterMs, backoffMs(this.#interval, this.#failures + 1, MAX_BACKOFF_S))
+      : this.#interval * 1000;
     this.#timer = setTimeout(() => void this.poll(), delay);
   }
 
   /** A push we cannot render ourselves: fetch our own payload, at most once a second however fast pushes come. */
   #refetchSoon(): void {
     if (this.#refetch !== undefined) return;
-    this.#refetch = setTimeout(() => {
-      this.#refetch = undefined;
-      void this.poll(true);
-    }, Math.max(0, this.#lastFetchAt + 1000 - performance.now()));
+    this.#refetch = setTimeout(
+      () => {
+        this.#refetch = undefined;
+        void this.poll(true);
+      },
+      Math.max(0, this.#lastFetchAt + 1000 - performance.now()),
+    );
   }
 }

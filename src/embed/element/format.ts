@@ -6,7 +6,16 @@
 
 /** The money symbols of docs/contract.md and their ISO 4217 codes. */
 const CURRENCIES: Readonly<Record<string, string>> = {
-  $: 'USD', '€': 'EUR', '£': 'GBP', CA$: 'CAD', A$: 'AUD', R$: 'BRL', MX$: 'MXN', '¥': 'JPY', 'CHF ': 'CHF', '₹': 'INR',
+  $: 'USD',
+  '€': 'EUR',
+  '£': 'GBP',
+  CA$: 'CAD',
+  A$: 'AUD',
+  R$: 'BRL',
+  MX$: 'MXN',
+  '¥': 'JPY',
+  'CHF ': 'CHF',
+  '₹': 'INR',
 };
 const MONEY = /^(-?)(CA\$|A\$|R\$|MX\$|CHF |[$€£¥₹])([\d,]+(?:\.\d+)?)([KMB]?)$/;
 const SCALE: Readonly<Record<string, number>> = { '': 1, K: 1e3, M: 1e6, B: 1e9 };
@@ -38,13 +47,17 @@ export function localNumber(text: string, locale: string | undefined): string {
     return nf(locale, {
       style: 'currency',
       currency: CURRENCIES[symbol]!,
-      ...(suffix ? { notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: digits } : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+      ...(suffix
+        ? { notation: 'compact', minimumFractionDigits: 0, maximumFractionDigits: digits }
+        : { minimumFractionDigits: digits, maximumFractionDigits: digits }),
     }).format(value);
   }
   const pct = /^(\d+(?:\.\d+)?)%$/.exec(text);
   if (pct) {
     const digits = decimals(pct[1]!);
-    return nf(locale, { style: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(Number(pct[1]) / 100);
+    return nf(locale, { style: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+      Number(pct[1]) / 100,
+    );
   }
   // A signed money difference ("+$12.50"): the sign stays in front.
   const signed = /^([+-])(\$.*)$/.exec(text);
@@ -52,6 +65,10 @@ export function localNumber(text: string, locale: string | undefined): string {
   return text.replace(FIGURE, (figure) => {
     const digits = decimals(figure);
     // Grouped only where the API grouped: "+1200" American odds stay one figure.
-    return nf(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: figure.includes(',') }).format(Number(figure.replace(/,/g, '')));
+    return nf(locale, {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      useGrouping: figure.includes(','),
+    }).format(Number(figure.replace(/,/g, '')));
   });
 }

@@ -12,7 +12,8 @@ export const esc = (value: unknown): string => String(value).replace(/[&<>"']/g,
 const safeHref = (url: string): string => (/^https?:\/\//i.test(url) ? esc(url) : '#');
 
 /** A link to another site in a new tab; `sponsored` for the operators' paid links. */
-export const out = (url: string, sponsored: boolean) => `href="${safeHref(url)}" target="_blank" rel="${sponsored ? 'sponsored ' : ''}noopener"`;
+export const out = (url: string, sponsored: boolean) =>
+  `href="${safeHref(url)}" target="_blank" rel="${sponsored ? 'sponsored ' : ''}noopener"`;
 
 /** Text for screen readers only. */
 export const sr = (text: string): string => `<span class="sr">${esc(text)}</span>`;
@@ -53,15 +54,20 @@ export function adLine(c: Compliance): string {
 
 /** A helpline as a tel: URI: vanity letters dialled as on a phone keypad (1-800-GAMBLER is 18004262537). */
 export const telUri = (phone: string) =>
-  `tel:${phone.toUpperCase().replace(/[A-Z]/g, (ch) => String('22233344455566677778889999'[ch.charCodeAt(0) - 65])).replace(/[^\d+]/g, '')}`;
+  `tel:${phone
+    .toUpperCase()
+    .replace(/[A-Z]/g, (ch) => String('22233344455566677778889999'[ch.charCodeAt(0) - 65]))
+    .replace(/[^\d+]/g, '')}`;
 
 /** The responsible-gambling line under the content, with its link and phone. */
 export function gamblingHelp(c: Compliance): string {
   const rg = c.disclosures?.responsible_gambling;
   if (!rg) return '';
   const host = /^https?:\/\/([^/?#]+)/i.exec(rg.url)?.[1];
-  return `<p class="rg">${esc(rg.text)}${host ? ` <a ${out(rg.url, false)}>${esc(host)}</a>` : ''}` +
-    `${rg.phone ? ` <a href="${esc(telUri(rg.phone))}">${esc(rg.phone)}</a>` : ''}</p>`;
+  return (
+    `<p class="rg">${esc(rg.text)}${host ? ` <a ${out(rg.url, false)}>${esc(host)}</a>` : ''}` +
+    `${rg.phone ? ` <a href="${esc(telUri(rg.phone))}">${esc(rg.phone)}</a>` : ''}</p>`
+  );
 }
 
 /**
@@ -70,6 +76,8 @@ export function gamblingHelp(c: Compliance): string {
  * is the licence's credit line, not interface text. `locale` formats the time.
  */
 export function footer(L: Labels, region: string, updated: string | undefined, locale: string | undefined): string {
-  const time = updated ? `<span>${esc(L.updated)} <time datetime="${esc(updated)}">${esc(new Date(updated).toLocaleTimeString(locale))}</time></span> ` : '';
+  const time = updated
+    ? `<span>${esc(L.updated)} <time datetime="${esc(updated)}">${esc(new Date(updated).toLocaleTimeString(locale))}</time></span> `
+    : '';
   return `<footer><span>${esc(L.offersForRegion)} <b>${esc(region)}</b></span> ${time}<a ${out('https://db-ip.com', false)}>IP geolocation by DB-IP</a></footer>`;
 }

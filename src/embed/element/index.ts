@@ -90,10 +90,18 @@ class PredictwireWidget extends HTMLElement {
 
   /** Attributes as the request reads them: the live market's horizon may be ours. */
   #attr = (name: string): string | null =>
-    name === 'horizon' && !this.hasAttribute('horizon') && this.#horizon ? HORIZONS[this.#horizon]! : this.getAttribute(name);
+    name === 'horizon' && !this.hasAttribute('horizon') && this.#horizon
+      ? HORIZONS[this.#horizon]!
+      : this.getAttribute(name);
 
   #emit(type: string, detail: object): void {
-    this.dispatchEvent(new CustomEvent(`predictwire:${type}`, { bubbles: true, composed: true, detail: { kind: this.getAttribute('kind'), ...detail } }));
+    this.dispatchEvent(
+      new CustomEvent(`predictwire:${type}`, {
+        bubbles: true,
+        composed: true,
+        detail: { kind: this.getAttribute('kind'), ...detail },
+      }),
+    );
   }
 
   #enter(state: State, detail: object): void {
@@ -116,7 +124,10 @@ class PredictwireWidget extends HTMLElement {
       error: (status, detail, retrying) => this.#fail(status, detail, retrying),
     });
     this.#feed.start();
-    this.#viewability = new Viewability(this, () => (this.#payload as { impression_url?: string | null } | undefined)?.impression_url);
+    this.#viewability = new Viewability(
+      this,
+      () => (this.#payload as { impression_url?: string | null } | undefined)?.impression_url,
+    );
     if (req.kind === 'live-market') this.#ticker = setInterval(() => this.#tick(), 1000);
     this.#history = undefined;
     const history = req.history;
@@ -145,7 +156,12 @@ class PredictwireWidget extends HTMLElement {
 
   #show(p: Payload): void {
     // No horizon given and none lawful in this one: try the next (the widget names the one shown).
-    if (p.widget_class === 'live-market' && isEmpty(p) && !this.hasAttribute('horizon') && this.#horizon < HORIZONS.length - 1) {
+    if (
+      p.widget_class === 'live-market' &&
+      isEmpty(p) &&
+      !this.hasAttribute('horizon') &&
+      this.#horizon < HORIZONS.length - 1
+    ) {
       this.#horizon++;
       return this.#start();
     }
@@ -197,14 +213,29 @@ class PredictwireWidget extends HTMLElement {
     const active = this.#root.activeElement as HTMLElement | null;
     const focused = active?.dataset.k ?? active?.dataset.outcome;
     this.#mount.innerHTML = renderView(
-      { kind: this.getAttribute('kind') ?? '', locale, payload: p, failed: this.#failed, retrying: this.#retrying, open: this.#open, history: this.#history },
+      {
+        kind: this.getAttribute('kind') ?? '',
+        locale,
+        payload: p,
+        failed: this.#failed,
+        retrying: this.#retrying,
+        open: this.#open,
+        history: this.#history,
+      },
       labelsFor(locale),
     );
     // Sizes go through the CSSOM, never a style attribute (blocked by a strict CSP).
     const skeleton = this.#root.querySelector('.sk') as HTMLElement | null;
     if (skeleton) skeleton.style.minHeight = `${reservedHeight(this.#attr, this.clientWidth)}px`;
-    this.#root.querySelectorAll<HTMLElement>('[data-w]').forEach((bar) => (bar.style.width = `${bar.dataset.w}%`));
-    if (focused) (this.#root.querySelector(`[data-k="${CSS.escape(focused)}"],[data-outcome="${CSS.escape(focused)}"]`) as HTMLElement | null)?.focus();
+    this.#root.querySelectorAll<HTMLElement>('[data-w]').forEach((bar) => {
+      bar.style.width = `${bar.dataset.w}%`;
+    });
+    if (focused)
+      (
+        this.#root.querySelector(
+          `[data-k="${CSS.escape(focused)}"],[data-outcome="${CSS.escape(focused)}"]`,
+        ) as HTMLElement | null
+      )?.focus();
     this.#tick();
   }
 }

@@ -362,7 +362,8 @@ const fr: Labels = {
   more: (n) => `Voir ${n} de plus`,
   fewer: 'Voir moins',
   statusAwaitingStrike: 'La fenêtre vient de commencer\u00a0: prix de référence en attente.',
-  statusNoStrike: 'Aucun prix de référence n’a été relevé pour cette fenêtre\u00a0; les prix reviennent avec la suivante.',
+  statusNoStrike:
+    'Aucun prix de référence n’a été relevé pour cette fenêtre\u00a0; les prix reviennent avec la suivante.',
   statusStale: 'Le flux de prix est retardé\u00a0; les prix sont masqués jusqu’à son retour.',
   upDownPayouts: 'Gains à la hausse et à la baisse',
   venue: 'Plateforme',

@@ -25,24 +25,36 @@ export function renderLive(p: LiveMarketPayload, L: Labels, locale: string | und
     // A venue that has published no strike of its own shows none (never ours under its name).
     const diff = v.live_metrics.spot_difference ?? '';
     const best = compared && v.is_best_odds;
-    return `<tr data-operator="${esc(v.operator_id)}"${best ? ' class="best"' : ''}><th scope="row">${esc(v.operator_name)}${best ? ` ${bestOddsBadge(L)}` : ''}` +
+    return (
+      `<tr data-operator="${esc(v.operator_id)}"${best ? ' class="best"' : ''}><th scope="row">${esc(v.operator_name)}${best ? ` ${bestOddsBadge(L)}` : ''}` +
       `${v.incentives.coupon_value ? `<br><span class="code">${esc(v.incentives.coupon_value)}</span>` : ''}<br>${cta(L, v.incentives.cta_url, L.trade, v.operator_name, `l:${v.operator_id}`)}</th>` +
-      (v.live_metrics.target_price === null ? '<td class="num">—</td>' : `<td class="num">${n(v.live_metrics.target_price)}<br><span class="${diff.startsWith('-') ? 'down' : 'up'} small">${sr(`${L.spotVsStrike} `)}${n(diff)}</span></td>`) +
-      `<td class="num up">${n(v.live_metrics.multipliers.payout_up)}</td><td class="num down">${n(v.live_metrics.multipliers.payout_down)}</td></tr>`;
+      (v.live_metrics.target_price === null
+        ? '<td class="num">—</td>'
+        : `<td class="num">${n(v.live_metrics.target_price)}<br><span class="${diff.startsWith('-') ? 'down' : 'up'} small">${sr(`${L.spotVsStrike} `)}${n(diff)}</span></td>`) +
+      `<td class="num up">${n(v.live_metrics.multipliers.payout_up)}</td><td class="num down">${n(v.live_metrics.multipliers.payout_down)}</td></tr>`
+    );
   });
   const table = `<table><caption class="sr">${esc(L.upDownPayouts)}</caption><thead><tr><th scope="col">${esc(L.venue)}</th><th scope="col">${esc(L.strike)}</th><th scope="col">${esc(L.up)}</th><th scope="col">${esc(L.down)}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
   // Venues that list the window but have no usable quote now are named, never priced.
   const away = (p.unavailable_venues ?? []).map((v) => esc(v.operator_name));
   const unavailable = away.length ? `<p class="muted small">${esc(L.venuesUnavailable)} ${away.join(', ')}</p>` : '';
-  const body = p.market_status !== 'open'
-    ? note(status(p.market_status, L))
-    : (rows.length ? table : away.length ? '' : note(L.noVenue)) + unavailable;
+  const body =
+    p.market_status !== 'open'
+      ? note(status(p.market_status, L))
+      : (rows.length ? table : away.length ? '' : note(L.noVenue)) + unavailable;
   // The payload's horizon is English ("15 minutes"): its number goes into the chosen language's phrase.
   const horizon = L.window(Number.parseInt(p.expiration_horizon, 10));
-  return `<h2>${esc(p.active_micro_question)}</h2>` +
+  return (
+    `<h2>${esc(p.active_micro_question)}</h2>` +
     `<p class="live"><span>${esc(p.underlying_asset)} <b class="spot">${p.spot_price ? n(p.spot_price) : '—'}</b></span> ` +
     `<span role="timer" aria-atomic="true">${esc(L.closesIn)} <b class="countdown">${clock(p.seconds_left)}</b></span> <span class="muted">${esc(horizon)}</span></p>` +
     // The spot since the strike (the dashed line) across the whole window, coloured by which side it is on.
-    spark(path, Number.parseInt(p.expiration_horizon, 10) * 60, (path.at(-1)?.[1] ?? 0) < (path[0]?.[1] ?? 0) ? 'down' : 'up', path[0]?.[1]) +
-    body;
+    spark(
+      path,
+      Number.parseInt(p.expiration_horizon, 10) * 60,
+      (path.at(-1)?.[1] ?? 0) < (path[0]?.[1] ?? 0) ? 'down' : 'up',
+      path[0]?.[1],
+    ) +
+    body
+  );
 }

@@ -26,7 +26,17 @@ const PARAMS: Record<Kind, Record<string, string>> = {
 };
 
 /** Every attribute the element reads. */
-export const ATTRIBUTES = ['kind', 'api-base', 'locale', 'theme', 'fallback-geo', 'advertiser-id', 'hide-when-empty', 'compact', ...new Set(Object.values(PARAMS).flatMap(Object.keys))];
+export const ATTRIBUTES = [
+  'kind',
+  'api-base',
+  'locale',
+  'theme',
+  'fallback-geo',
+  'advertiser-id',
+  'hide-when-empty',
+  'compact',
+  ...new Set(Object.values(PARAMS).flatMap(Object.keys)),
+];
 
 /**
  * Builds the request, or returns an error message for the page's developer (the console, never the
@@ -35,10 +45,15 @@ export const ATTRIBUTES = ['kind', 'api-base', 'locale', 'theme', 'fallback-geo'
  */
 export function widgetRequest(attr: (name: string) => string | null, base: string): WidgetRequest | string {
   const kind = attr('kind') ?? '';
-  if (!KINDS.includes(kind)) return `predictwire-widget: unknown kind "${kind}"; use event, broad, sportsbook or live-market`;
+  if (!KINDS.includes(kind))
+    return `predictwire-widget: unknown kind "${kind}"; use event, broad, sportsbook or live-market`;
   const k = kind as Kind;
   const query = new URLSearchParams();
-  for (const [name, param] of Object.entries({ ...PARAMS[k], 'fallback-geo': 'fallback_geo', 'advertiser-id': 'advertiser_id' })) {
+  for (const [name, param] of Object.entries({
+    ...PARAMS[k],
+    'fallback-geo': 'fallback_geo',
+    'advertiser-id': 'advertiser_id',
+  })) {
     const value = attr(name);
     if (value) query.set(param, value);
   }
@@ -55,11 +70,25 @@ export function widgetRequest(attr: (name: string) => string | null, base: strin
   const payloadUsable = !attr('advertiser-id');
   let ws: WidgetRequest['ws'];
   if (k === 'live-market') {
-    ws = { url: wsBase.href, topic: `live-market:${(attr('asset') || 'BTC').toUpperCase()}:${attr('horizon') || '5'}`, payloadUsable };
+    ws = {
+      url: wsBase.href,
+      topic: `live-market:${(attr('asset') || 'BTC').toUpperCase()}:${attr('horizon') || '5'}`,
+      payloadUsable,
+    };
   } else if (k === 'event' && attr('slug')) {
     const format = attr('display-format');
-    ws = { url: wsBase.href, topic: `event:${attr('slug')}${format && format !== 'cents' ? `:${format}` : ''}`, payloadUsable };
+    ws = {
+      url: wsBase.href,
+      topic: `event:${attr('slug')}${format && format !== 'cents' ? `:${format}` : ''}`,
+      payloadUsable,
+    };
   }
-  const history = k === 'event' && attr('slug') ? new URL(`/v1/widgets/event/history?${new URLSearchParams({ slug: attr('slug')!, ...(geo ? { fallback_geo: geo } : {}) })}`, api).href : undefined;
+  const history =
+    k === 'event' && attr('slug')
+      ? new URL(
+          `/v1/widgets/event/history?${new URLSearchParams({ slug: attr('slug')!, ...(geo ? { fallback_geo: geo } : {}) })}`,
+          api,
+        ).href
+      : undefined;
   return { kind: k, url, headers, ws, defaultRefresh: k === 'live-market' ? 5 : 30, history };
 }

@@ -19,7 +19,8 @@ const SIZES: Readonly<Record<string, Size>> = {
 const BROAD_ROW: Size = [150, 132, 0.65];
 const BROAD_TYPICAL = 8;
 
-const at = ([narrow, wide]: Size, width: number) => narrow + ((wide - narrow) * (Math.min(1280, Math.max(375, width || 1280)) - 375)) / 905;
+const at = ([narrow, wide]: Size, width: number) =>
+  narrow + ((wide - narrow) * (Math.min(1280, Math.max(375, width || 1280)) - 375)) / 905;
 
 /** Reserved height in px for the widget `attr` describes at `width` px. */
 export function reservedHeight(attr: (name: string) => string | null, width: number): number {

@@ -40,7 +40,9 @@ class SharedSocket {
   #flushTimer?: ReturnType<typeof setTimeout>;
 
   constructor(private readonly url: string) {
-    document.addEventListener('visibilitychange', () => (document.visibilityState === 'hidden' ? this.#close() : this.#open()));
+    document.addEventListener('visibilitychange', () =>
+      document.visibilityState === 'hidden' ? this.#close() : this.#open(),
+    );
   }
 
   /** Adds a listener of `topic`; returns its removal. */
@@ -104,13 +106,13 @@ class SharedSocket {
         const topic = this.#pending.shift();
         const set = topic === undefined ? undefined : this.#topics.get(topic);
         this.#topics.delete(topic!);
-        set?.forEach((l) => l.refused());
+        for (const l of set ?? []) l.refused();
         if (!this.#topics.size) this.#close();
       } else if (msg.topic && msg.data) {
         const i = this.#pending.indexOf(msg.topic);
         if (i >= 0) this.#pending.splice(i, 1);
         this.#failures = 0;
-        this.#topics.get(msg.topic)?.forEach((l) => l.data(msg.data));
+        for (const l of this.#topics.get(msg.topic) ?? []) l.data(msg.data);
       }
     };
     ws.onclose = () => {
@@ -130,7 +132,7 @@ class SharedSocket {
   }
 
   #down(): void {
-    for (const set of this.#topics.values()) set.forEach((l) => l.down());
+    for (const set of this.#topics.values()) for (const l of set) l.down();
   }
 }
 

@@ -15,7 +15,8 @@ export function spark(points: ReadonlyArray<readonly [number, number]>, xMax: nu
     const span = Math.max(...ys) - lo;
     // A flat series runs through the middle.
     const y = (v: number) => (span ? 22 - ((v - lo) / span) * 20 : 12).toFixed(1);
-    inner = `<polyline points="${points.map(([x, v]) => `${((x / (xMax || 1)) * 100).toFixed(1)},${y(v)}`).join(' ')}"/>` +
+    inner =
+      `<polyline points="${points.map(([x, v]) => `${((x / (xMax || 1)) * 100).toFixed(1)},${y(v)}`).join(' ')}"/>` +
       (base === undefined ? '' : `<line x1="0" x2="100" y1="${y(base)}" y2="${y(base)}"/>`);
   }
   return `<svg class="spark ${cls}" viewBox="0 0 100 24" preserveAspectRatio="none" aria-hidden="true">${inner}</svg>`;

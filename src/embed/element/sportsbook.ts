@@ -17,12 +17,38 @@ type LineKey = Operator['best_odds'][number];
 type Heading = 'spread' | 'total' | 'moneyline';
 type Side = 'away' | 'home' | 'over' | 'under' | 'draw';
 const COLUMNS: ReadonlyArray<readonly [Heading, ReadonlyArray<readonly [LineKey, Side]>]> = [
-  ['spread', [['away_spread', 'away'], ['home_spread', 'home']]],
-  ['total', [['total_over', 'over'], ['total_under', 'under']]],
-  ['moneyline', [['away_moneyline', 'away'], ['home_moneyline', 'home'], ['draw_moneyline', 'draw']]],
+  [
+    'spread',
+    [
+      ['away_spread', 'away'],
+      ['home_spread', 'home'],
+    ],
+  ],
+  [
+    'total',
+    [
+      ['total_over', 'over'],
+      ['total_under', 'under'],
+    ],
+  ],
+  [
+    'moneyline',
+    [
+      ['away_moneyline', 'away'],
+      ['home_moneyline', 'home'],
+      ['draw_moneyline', 'draw'],
+    ],
+  ],
 ];
 
-function line(L: Labels, op: Operator, key: LineKey, label: string, compared: ReadonlySet<LineKey>, locale: string | undefined): string {
+function line(
+  L: Labels,
+  op: Operator,
+  key: LineKey,
+  label: string,
+  compared: ReadonlySet<LineKey>,
+  locale: string | undefined,
+): string {
   const value = op.lines[key];
   if (value === undefined) return '';
   const text = localNumber(typeof value === 'string' ? value : `${value.line} (${value.odds})`, locale);
@@ -54,16 +80,30 @@ export function renderSportsbook(p: SportsbookWidgetPayload, L: Labels, locale: 
   const start = new Date(p.match_meta.scheduled_time);
   const when = start.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
   const ops: Operator[] = p.odds_matrix.operators;
-  const compared = new Set(COLUMNS.flatMap(([, keys]) => keys.map(([k]) => k)).filter((k) => ops.filter((op) => op.lines[k] !== undefined).length > 1));
+  const compared = new Set(
+    COLUMNS.flatMap(([, keys]) => keys.map(([k]) => k)).filter(
+      (k) => ops.filter((op) => op.lines[k] !== undefined).length > 1,
+    ),
+  );
   const sides = (keys: ReadonlyArray<readonly [LineKey, Side]>) =>
-    keys.filter(([k]) => p.odds_matrix.operators.some((op) => op.lines[k] !== undefined)).map(([, side]) => L[side].toLocaleLowerCase(L.lang)).join(' / ');
+    keys
+      .filter(([k]) => p.odds_matrix.operators.some((op) => op.lines[k] !== undefined))
+      .map(([, side]) => L[side].toLocaleLowerCase(L.lang))
+      .join(' / ');
   const sideNames = COLUMNS.map(([, keys]) => sides(keys));
-  const rows = ops.map((op, i) =>
-    `<tr><th scope="row">${op.routing?.web_url ? cta(L, op.routing.web_url, op.name, op.name, `s:${i}`, 'op') : esc(op.name)}${op.capabilities.length ? `<br><span class="muted small">${esc(op.capabilities.map(capability).join(', '))}</span>` : ''}</th>` +
-    COLUMNS.map(([h, keys], c) => `<td data-h="${esc(L[h])}" data-s="${esc(sideNames[c])}">${keys.map(([k, side]) => line(L, op, k, L[side], compared, locale)).join('')}</td>`).join('') + '</tr>',
+  const rows = ops.map(
+    (op, i) =>
+      `<tr><th scope="row">${op.routing?.web_url ? cta(L, op.routing.web_url, op.name, op.name, `s:${i}`, 'op') : esc(op.name)}${op.capabilities.length ? `<br><span class="muted small">${esc(op.capabilities.map(capability).join(', '))}</span>` : ''}</th>` +
+      COLUMNS.map(
+        ([h, keys], c) =>
+          `<td data-h="${esc(L[h])}" data-s="${esc(sideNames[c])}">${keys.map(([k, side]) => line(L, op, k, L[side], compared, locale)).join('')}</td>`,
+      ).join('') +
+      '</tr>',
   );
   const table = `<table class="sb"><caption class="sr">${esc(L.linesFor(p.match_meta.matchup))}</caption><thead><tr><th scope="col">${esc(L.operator)}</th>${COLUMNS.map(([h], c) => `<th scope="col">${esc(L[h])} <span class="small">${esc(sideNames[c])}</span></th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
-  return `<h2>${esc(p.match_meta.matchup)}</h2><p class="muted">${esc(p.league)} · <time datetime="${esc(p.match_meta.scheduled_time)}">${esc(when)}</time> · ${esc(L.upcoming)}</p>` +
+  return (
+    `<h2>${esc(p.match_meta.matchup)}</h2><p class="muted">${esc(p.league)} · <time datetime="${esc(p.match_meta.scheduled_time)}">${esc(when)}</time> · ${esc(L.upcoming)}</p>` +
     trends(p.team_analytics, L) +
-    (rows.length ? table : note(L.noSportsbook));
+    (rows.length ? table : note(L.noSportsbook))
+  );
 }

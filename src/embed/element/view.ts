@@ -5,7 +5,12 @@
  * what the element shows.
  */
 import type { EventHistoryPayload } from '../../widgets/event-history.js';
-import type { BroadWidgetPayload, EventWidgetPayload, LiveMarketPayload, SportsbookWidgetPayload } from '../../widgets/payload-schemas.js';
+import type {
+  BroadWidgetPayload,
+  EventWidgetPayload,
+  LiveMarketPayload,
+  SportsbookWidgetPayload,
+} from '../../widgets/payload-schemas.js';
 import { renderBroad } from './broad.js';
 import { renderEvent } from './event.js';
 import { adLine, esc, footer, gamblingHelp, note, type Compliance } from './html.js';
@@ -14,7 +19,10 @@ import { renderLive } from './live.js';
 import type { Kind } from './request.js';
 import { renderSportsbook } from './sportsbook.js';
 
-export type Payload = (BroadWidgetPayload | EventWidgetPayload | SportsbookWidgetPayload | LiveMarketPayload) & { stale?: true; resolved_geo: string } & Compliance;
+export type Payload = (BroadWidgetPayload | EventWidgetPayload | SportsbookWidgetPayload | LiveMarketPayload) & {
+  stale?: true;
+  resolved_geo: string;
+} & Compliance;
 
 /** What the element knows when it paints. */
 export interface ViewState {
@@ -56,20 +64,41 @@ const EMPTY: Record<Payload['widget_class'], 'noOperator' | 'noSportsbook' | 'no
  */
 export function isEmpty(p: Payload): boolean {
   switch (p.widget_class) {
-    case 'broad': return !p.operators.length;
-    case 'event-specific': return p.outcomes.every((o) => !o.comparison_pool.length);
-    case 'sportsbook': return !p.odds_matrix.operators.length;
-    case 'live-market': return p.unavailable_reason === 'not_lawful_here' || p.unavailable_reason === 'no_venue_for_horizon';
+    case 'broad':
+      return !p.operators.length;
+    case 'event-specific':
+      return p.outcomes.every((o) => !o.comparison_pool.length);
+    case 'sportsbook':
+      return !p.odds_matrix.operators.length;
+    case 'live-market':
+      return p.unavailable_reason === 'not_lawful_here' || p.unavailable_reason === 'no_venue_for_horizon';
   }
 }
 
-function body(p: Payload, L: Labels, locale: string | undefined, open: ReadonlySet<number> | undefined, history?: EventHistoryPayload): string {
-  if (isEmpty(p)) return note(L[p.widget_class === 'live-market' && p.unavailable_reason === 'no_venue_for_horizon' ? 'noVenueForHorizon' : EMPTY[p.widget_class]]);
+function body(
+  p: Payload,
+  L: Labels,
+  locale: string | undefined,
+  open: ReadonlySet<number> | undefined,
+  history?: EventHistoryPayload,
+): string {
+  if (isEmpty(p))
+    return note(
+      L[
+        p.widget_class === 'live-market' && p.unavailable_reason === 'no_venue_for_horizon'
+          ? 'noVenueForHorizon'
+          : EMPTY[p.widget_class]
+      ],
+    );
   switch (p.widget_class) {
-    case 'broad': return renderBroad(p, L, locale);
-    case 'event-specific': return renderEvent(p, L, locale, open, history);
-    case 'sportsbook': return renderSportsbook(p, L, locale);
-    case 'live-market': return renderLive(p, L, locale);
+    case 'broad':
+      return renderBroad(p, L, locale);
+    case 'event-specific':
+      return renderEvent(p, L, locale, open, history);
+    case 'sportsbook':
+      return renderSportsbook(p, L, locale);
+    case 'live-market':
+      return renderLive(p, L, locale);
   }
 }
 
@@ -99,14 +128,19 @@ const updatedAt = (p: Payload): string | undefined =>
 export function renderView(s: ViewState, L: Labels): string {
   const p = s.payload;
   // An own-property test: a kind such as "constructor" must not find Object's.
-  const label = L[Object.prototype.hasOwnProperty.call(TITLES, s.kind) ? TITLES[s.kind as Kind] : 'titleOther'];
+  const label = L[Object.hasOwn(TITLES, s.kind) ? TITLES[s.kind as Kind] : 'titleOther'];
   let content: string;
   if (p) {
     const locale = formatLocale(s.locale, L);
-    content = adLine(p) +
-      (s.failed ? `<p class="alert" role="status">${esc(s.retrying ? L.lastDataRetrying : L.lastDataStopped)}</p>` : '') +
+    content =
+      adLine(p) +
+      (s.failed
+        ? `<p class="alert" role="status">${esc(s.retrying ? L.lastDataRetrying : L.lastDataStopped)}</p>`
+        : '') +
       (p.stale ? `<p class="alert">${esc(L.stale)}</p>` : '') +
-      body(p, L, locale, s.open, s.history) + gamblingHelp(p) + footer(L, p.resolved_region || p.resolved_geo, updatedAt(p), locale);
+      body(p, L, locale, s.open, s.history) +
+      gamblingHelp(p) +
+      footer(L, p.resolved_region || p.resolved_geo, updatedAt(p), locale);
   } else if (s.failed) {
     content = `<p class="alert" role="alert"><strong>${esc(L.unavailable)}</strong>${s.retrying ? ` ${esc(L.retrying)}` : ''}</p>`;
   } else {

@@ -15,12 +15,19 @@ export class Viewability {
   /** The widget has been viewable for a second: report each payload as it comes. */
   #viewable = false;
 
-  constructor(element: Element, private readonly url: () => string | null | undefined) {
+  constructor(
+    element: Element,
+    private readonly url: () => string | null | undefined,
+  ) {
     this.#observer = new IntersectionObserver(
       ([entry]) => {
         clearTimeout(this.#timer);
         this.#viewable = false;
-        if (entry && entry.intersectionRatio >= VIEWABLE_RATIO) this.#timer = setTimeout(() => ((this.#viewable = true), this.report()), VIEWABLE_MS);
+        if (entry && entry.intersectionRatio >= VIEWABLE_RATIO)
+          this.#timer = setTimeout(() => {
+            this.#viewable = true;
+            this.report();
+          }, VIEWABLE_MS);
       },
       { threshold: [0, VIEWABLE_RATIO] },
     );

@@ -26,7 +26,8 @@ function slugOf(path: string): string {
     rawSlug = '%'; // malformed percent-encoding: let the schema refuse it
   }
   const slug = SlugPath.safeParse(rawSlug);
-  if (!slug.success) throw invalidParameters([{ param: 'event_slug', message: slug.error.issues[0]?.message ?? 'invalid' }]);
+  if (!slug.success)
+    throw invalidParameters([{ param: 'event_slug', message: slug.error.issues[0]?.message ?? 'invalid' }]);
   return slug.data;
 }
 

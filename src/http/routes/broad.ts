@@ -20,7 +20,9 @@ export const BroadWidgetQuery = z.object({
   limit: intParam(1, 50).meta({ description: 'At most this many operators. Default: 10.' }).optional(),
   ...GeoParams,
   currency: enumParam(Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]])
-    .meta({ description: "Currency of the money strings. Default: the viewer's country's when its rate is loaded, else USD." })
+    .meta({
+      description: "Currency of the money strings. Default: the viewer's country's when its rate is loaded, else USD.",
+    })
     .optional(),
   advertiser_id: AdvertiserIdParam,
   refresh: RefreshParam,

@@ -32,10 +32,13 @@ export function clickRoute(deps: Deps): Handler {
     const now = new Date(deps.now());
     const ip = deps.geo.clientAddress(req);
     const address = addressKey(ip);
-    const over = (deps.limits.anyBlocked && deps.limits.blockedNow('click', address, now.getTime())) || (await deps.limits.take('click', address));
+    const over =
+      (deps.limits.anyBlocked && deps.limits.blockedNow('click', address, now.getTime())) ||
+      (await deps.limits.take('click', address));
     const result = verifyClick(req.query, deps.config.clickSigningSecret, now);
     if (!result.ok) {
-      if (result.reason === 'expired') throw new Problem(410, 'link_expired', 'This link has expired; reload the widget for a fresh one.');
+      if (result.reason === 'expired')
+        throw new Problem(410, 'link_expired', 'This link has expired; reload the widget for a fresh one.');
       throw new Problem(403, 'invalid_link', 'This link is not a valid signed predictwire link.');
     }
     const operator = operatorById(result.target.operatorId);
@@ -43,7 +46,16 @@ export function clickRoute(deps: Deps): Handler {
     if (!stillShown(result.target, operator, deps.snapshots)) {
       return {
         status: 200,
-        headers: ['content-type', 'text/html; charset=utf-8', 'cache-control', 'no-store', 'content-security-policy', WITHDRAWN_CSP, 'x-content-type-options', 'nosniff'],
+        headers: [
+          'content-type',
+          'text/html; charset=utf-8',
+          'cache-control',
+          'no-store',
+          'content-security-policy',
+          WITHDRAWN_CSP,
+          'x-content-type-options',
+          'nosniff',
+        ],
         body: WITHDRAWN_PAGE,
       };
     }
@@ -57,7 +69,14 @@ export function clickRoute(deps: Deps): Handler {
     }
     return {
       status: 302,
-      headers: ['location', clickLanding(result.target, operator, clickId), 'cache-control', 'no-store', 'referrer-policy', 'no-referrer-when-downgrade'],
+      headers: [
+        'location',
+        clickLanding(result.target, operator, clickId),
+        'cache-control',
+        'no-store',
+        'referrer-policy',
+        'no-referrer-when-downgrade',
+      ],
     };
   };
 }

@@ -18,7 +18,9 @@ import { JurisdictionParam } from '../params.js';
 import { parseQuery } from '../query.js';
 
 export const ComplianceQuery = z.object({
-  jurisdiction: JurisdictionParam.meta({ description: 'Only this jurisdiction, with the rows and suspensions that bear on it (default: every one).' }),
+  jurisdiction: JurisdictionParam.meta({
+    description: 'Only this jurisdiction, with the rows and suspensions that bear on it (default: every one).',
+  }),
 });
 
 /** Both routes: the JSON and the page. */

@@ -18,9 +18,16 @@ export function staticRoute(
   bytes: Buffer,
   contentType: string,
   startedAt: Date,
-  { maxCompression = true, headers = {} }: { maxCompression?: boolean; headers?: Readonly<Record<string, string>> } = {},
+  {
+    maxCompression = true,
+    headers = {},
+  }: { maxCompression?: boolean; headers?: Readonly<Record<string, string>> } = {},
 ): Handler {
   const entry = bodyEntry(bytes, startedAt);
-  const shape = new ReplyShape(contentType, { ...CORS_HEADERS, 'cache-control': CACHE_CONTROL, ...headers }, maxCompression);
+  const shape = new ReplyShape(
+    contentType,
+    { ...CORS_HEADERS, 'cache-control': CACHE_CONTROL, ...headers },
+    maxCompression,
+  );
   return (req) => cachedReply(req, entry, shape);
 }

@@ -31,7 +31,7 @@ export function eventHistoryRoute(deps: Deps): Handler {
     const event = findEvent(requireSnapshot(deps.snapshots, 'events', 'all'), q.slug);
     if (!event) throw notFound(`No event with slug "${q.slug}". GET /v1/catalog lists the open ones.`);
     const { series, seconds } = HISTORY_RANGES[q.range];
-    let points;
+    let points: Awaited<ReturnType<typeof readHistory>>;
     try {
       points = await readHistory(deps.redis, q.slug, series, Math.floor(deps.now() / 1000) - seconds);
     } catch {

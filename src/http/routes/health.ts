@@ -15,72 +15,100 @@ import { json } from '../../transport/respond.js';
 import type { Handler } from '../../transport/types.js';
 
 /** GET /healthz: the process is alive. */
-export const HealthBody = z.object({ status: z.literal('ok').describe('Always ok: the process answers.') }).describe('Liveness.');
+export const HealthBody = z
+  .object({ status: z.literal('ok').describe('Always ok: the process answers.') })
+  .describe('Liveness.');
 
 /** The last tick's time per asset (assets without one yet are absent). */
-const TickTimes = z.record(z.string(), z.string()).describe('The last tick\'s time per asset (RFC 3339); assets without one yet are absent.');
+const TickTimes = z
+  .record(z.string(), z.string())
+  .describe("The last tick's time per asset (RFC 3339); assets without one yet are absent.");
 
 /** GET /readyz: whether this instance can serve, and why not (docs/operations.md). */
-export const ReadyBody = z.object({
-  status: z.enum(['ready', 'degraded', 'not_ready']).describe('ready; degraded (serving without Redis or with stale data, still 200); not_ready (503).'),
-  missing: z
-    .array(z.string())
-    .describe(
-      'What this instance lacks, in words ("redis", "snapshot events/all stale", "price feed BTC", "redis maxmemory-policy allkeys-lru", "data folder not writable (EACCES)"); empty when ready.',
-    ),
-  redis: z.enum(['ok', 'unreachable']).describe('Whether Redis answers.'),
-  redis_eviction_policy: z
-    .string()
-    .nullable()
-    .describe("Redis's maxmemory-policy; anything but noeviction is named in missing (a full Redis may evict our data). Null before Redis said."),
-  data_dir: z
-    .object({
-      writable: z.boolean().describe('Whether the data folder takes a write (counts not written to Redis are spilled there at a stop).'),
-      free_bytes: z.number().nullable().describe("Bytes free on its file system; null when unknown."),
-    })
-    .describe('The local data folder, as last probed (every 10 s).'),
-  draining: z.boolean().describe('True from SIGTERM on.'),
-  snapshots: z
-    .array(
-      z.object({
-        kind: z.string().describe('Data kind: events, sportsbook, metrics, fx.'),
-        key: z.string().describe('The snapshot within the kind (all, a league, daily).'),
-        loaded: z.boolean().describe('Whether this instance holds it.'),
-        version: z.number().nullable().describe('Its version; null when not loaded.'),
-        changed_at: z.string().nullable().describe('When its data last changed (RFC 3339).'),
-        fetched_at: z.string().nullable().describe("When it was last fetched successfully (RFC 3339), by this instance's clock: a stamp from the future counts from when it was seen."),
-        age_seconds: z.number().nullable().describe('Seconds since fetched_at.'),
-        stale: z.boolean().describe('True past its staleness limit.'),
-        stale_after_seconds: z.number().describe('Its staleness limit.'),
-        failures: z.number().int().describe('Refreshes failed in a row.'),
-        last_error: z.string().optional().describe('The last refresh error.'),
-        last_error_at: z.string().nullable().optional().describe('When it happened (RFC 3339).'),
-        failure_reason: z.string().nullable().optional().describe('Its class (timeout, http_5xx, invalid_payload, ...).'),
-      }),
-    )
-    .describe('Every snapshot this instance needs.'),
-  price_feed: z
-    .object({ stale_assets: z.array(z.string()).describe('Assets with no recent tick.'), last_tick_at: TickTimes })
-    .describe('The price feed as this instance hears it.'),
-  live: z
-    .object({
-      ticks_applied: z.number().describe('Ticks folded into windows since start.'),
-      bad_ticks: z.number().describe('Ticks refused as malformed or stamped more than a second ahead of our clock.'),
-      last_tick_at: TickTimes,
-      quotes_held: z.number().describe('Venue quotes held in memory.'),
-      bad_quotes: z.number().describe('Venue quotes refused as malformed.'),
-    })
-    .describe('The live-market engine.'),
-  websocket: z.object({ connections: z.number().int().describe('Open WebSocket connections.') }).describe('WebSocket server.'),
-}).describe('Readiness of this instance.');
+export const ReadyBody = z
+  .object({
+    status: z
+      .enum(['ready', 'degraded', 'not_ready'])
+      .describe('ready; degraded (serving without Redis or with stale data, still 200); not_ready (503).'),
+    missing: z
+      .array(z.string())
+      .describe(
+        'What this instance lacks, in words ("redis", "snapshot events/all stale", "price feed BTC", "redis maxmemory-policy allkeys-lru", "data folder not writable (EACCES)"); empty when ready.',
+      ),
+    redis: z.enum(['ok', 'unreachable']).describe('Whether Redis answers.'),
+    redis_eviction_policy: z
+      .string()
+      .nullable()
+      .describe(
+        "Redis's maxmemory-policy; anything but noeviction is named in missing (a full Redis may evict our data). Null before Redis said.",
+      ),
+    data_dir: z
+      .object({
+        writable: z
+          .boolean()
+          .describe('Whether the data folder takes a write (counts not written to Redis are spilled there at a stop).'),
+        free_bytes: z.number().nullable().describe('Bytes free on its file system; null when unknown.'),
+      })
+      .describe('The local data folder, as last probed (every 10 s).'),
+    draining: z.boolean().describe('True from SIGTERM on.'),
+    snapshots: z
+      .array(
+        z.object({
+          kind: z.string().describe('Data kind: events, sportsbook, metrics, fx.'),
+          key: z.string().describe('The snapshot within the kind (all, a league, daily).'),
+          loaded: z.boolean().describe('Whether this instance holds it.'),
+          version: z.number().nullable().describe('Its version; null when not loaded.'),
+          changed_at: z.string().nullable().describe('When its data last changed (RFC 3339).'),
+          fetched_at: z
+            .string()
+            .nullable()
+            .describe(
+              "When it was last fetched successfully (RFC 3339), by this instance's clock: a stamp from the future counts from when it was seen.",
+            ),
+          age_seconds: z.number().nullable().describe('Seconds since fetched_at.'),
+          stale: z.boolean().describe('True past its staleness limit.'),
+          stale_after_seconds: z.number().describe('Its staleness limit.'),
+          failures: z.number().int().describe('Refreshes failed in a row.'),
+          last_error: z.string().optional().describe('The last refresh error.'),
+          last_error_at: z.string().nullable().optional().describe('When it happened (RFC 3339).'),
+          failure_reason: z
+            .string()
+            .nullable()
+            .optional()
+            .describe('Its class (timeout, http_5xx, invalid_payload, ...).'),
+        }),
+      )
+      .describe('Every snapshot this instance needs.'),
+    price_feed: z
+      .object({ stale_assets: z.array(z.string()).describe('Assets with no recent tick.'), last_tick_at: TickTimes })
+      .describe('The price feed as this instance hears it.'),
+    live: z
+      .object({
+        ticks_applied: z.number().describe('Ticks folded into windows since start.'),
+        bad_ticks: z.number().describe('Ticks refused as malformed or stamped more than a second ahead of our clock.'),
+        last_tick_at: TickTimes,
+        quotes_held: z.number().describe('Venue quotes held in memory.'),
+        bad_quotes: z.number().describe('Venue quotes refused as malformed.'),
+      })
+      .describe('The live-market engine.'),
+    websocket: z
+      .object({ connections: z.number().int().describe('Open WebSocket connections.') })
+      .describe('WebSocket server.'),
+  })
+  .describe('Readiness of this instance.');
 
 /** /readyz while the process drains before shutdown (503). */
-export const DrainingBody = z.object({ status: z.literal('draining').describe('Always draining.') }).describe('The process is draining before shutdown.');
+export const DrainingBody = z
+  .object({ status: z.literal('draining').describe('Always draining.') })
+  .describe('The process is draining before shutdown.');
 
 export const healthRoute = (): Handler => () => json(200, { status: 'ok' } satisfies z.input<typeof HealthBody>);
 
 /** What readiness depends on besides Redis. */
-type ReadinessDeps = Pick<Deps, 'freshness' | 'snapshots' | 'live' | 'config' | 'now' | 'draining' | 'eviction' | 'dataDir'>;
+type ReadinessDeps = Pick<
+  Deps,
+  'freshness' | 'snapshots' | 'live' | 'config' | 'now' | 'draining' | 'eviction' | 'dataDir'
+>;
 
 /**
  * The readiness of this instance with Redis answering or not (`redisOk`): the status, what is
@@ -104,7 +132,13 @@ export function assessReadiness(deps: ReadinessDeps, redisOk: boolean) {
       stale_after_seconds: s.staleAfterSeconds,
       failures: meta?.failures ?? 0,
       // The failing upstream names itself in the message ("kalshi: HTTP 503 from ..."); only while failing.
-      ...(meta?.failures && meta.lastError ? { last_error: meta.lastError, last_error_at: meta.lastErrorAt ?? null, failure_reason: meta.lastReason ?? null } : {}),
+      ...(meta?.failures && meta.lastError
+        ? {
+            last_error: meta.lastError,
+            last_error_at: meta.lastErrorAt ?? null,
+            failure_reason: meta.lastReason ?? null,
+          }
+        : {}),
     };
   });
   const priceFeed = priceFeedStaleness(deps.live.engine, deps.config.live.staleAfterMs, deps.now());
@@ -146,7 +180,13 @@ export function readyRoute(deps: Deps): Handler {
       draining,
       snapshots,
       price_feed: { stale_assets: staleAssets, last_tick_at: live.lastTickAt },
-      live: { ticks_applied: live.ticksApplied, bad_ticks: live.badTicks, last_tick_at: live.lastTickAt, quotes_held: live.quotesHeld, bad_quotes: live.badQuotes },
+      live: {
+        ticks_applied: live.ticksApplied,
+        bad_ticks: live.badTicks,
+        last_tick_at: live.lastTickAt,
+        quotes_held: live.quotesHeld,
+        bad_quotes: live.badQuotes,
+      },
       websocket: { connections: await deps.wsConnections() },
     };
     return json(status === 'not_ready' ? 503 : 200, body);

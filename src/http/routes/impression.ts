@@ -22,11 +22,17 @@ export function impressionRoute(deps: Deps): Handler {
     const now = new Date(deps.now());
     const result = verifyImpression(req.query, deps.config.clickSigningSecret, now);
     if (!result.ok) {
-      if (result.reason === 'expired') throw new Problem(410, 'link_expired', 'This impression URL has expired; reload the widget for a fresh one.');
+      if (result.reason === 'expired')
+        throw new Problem(410, 'link_expired', 'This impression URL has expired; reload the widget for a fresh one.');
       throw new Problem(403, 'invalid_link', 'This is not a valid signed predictwire impression URL.');
     }
     if (!isPrefetch(req.method, req.headers)) {
-      deps.impressions.record(result.target, visitorId(addressKey(deps.geo.clientAddress(req))), req.headers['user-agent'], now);
+      deps.impressions.record(
+        result.target,
+        visitorId(addressKey(deps.geo.clientAddress(req))),
+        req.headers['user-agent'],
+        now,
+      );
     }
     return COUNTED;
   };

@@ -23,7 +23,13 @@ export const LiveMarketQuery = z.object({
 export function liveMarketRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
   // Prices move several times a second: a second of caching at most (the operators shown depend
   // on the visitor's jurisdiction, so a shared cache keeps it only with a trusted CDN's geo headers).
-  const shapes = widgetShapes({ authenticated, cdn: deps.config.cdnGeo, refreshSeconds: 1, browserMaxAge: 1, vary: ['X-Advertiser-Id'] });
+  const shapes = widgetShapes({
+    authenticated,
+    cdn: deps.config.cdnGeo,
+    refreshSeconds: 1,
+    browserMaxAge: 1,
+    vary: ['X-Advertiser-Id'],
+  });
   return (req) => {
     const q = parseQuery(LiveMarketQuery, req.query);
     const advertiserId = attribution(req, q.advertiser_id);

@@ -11,6 +11,10 @@ export const CONTRACT_VERSION = 'v1';
 export function openApiRoute(deps: Deps): Handler {
   // Fixed for the life of the process: built and hashed once.
   const entry = toCachedBody(buildOpenApi(deps.config, CONTRACT_VERSION), new Date(deps.now()));
-  const shape = new ReplyShape('application/json; charset=utf-8', { ...CORS_HEADERS, 'cache-control': 'public, max-age=300' }, true);
+  const shape = new ReplyShape(
+    'application/json; charset=utf-8',
+    { ...CORS_HEADERS, 'cache-control': 'public, max-age=300' },
+    true,
+  );
   return (req) => cachedReply(req, entry, shape);
 }

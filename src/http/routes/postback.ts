@@ -42,44 +42,65 @@ const amount = (what: string) =>
 
 export const PostbackQuery = z
   .object({
-    operator: z.string().max(40).regex(OPERATOR_ID, 'must be your operator id').meta({ description: 'Your operator id, as we gave it with your postback secret.' }),
+    operator: z
+      .string()
+      .max(40)
+      .regex(OPERATOR_ID, 'must be your operator id')
+      .meta({ description: 'Your operator id, as we gave it with your postback secret.' }),
     click_id: z
       .string()
       .max(27)
       .regex(CLICK_ID, 'must be the 27-character click id the click brought you')
       .meta({ description: 'The click id the click carried to you in your sub-id parameter.' }),
-    event: enumParam(POSTBACK_EVENTS).meta({ description: 'What the click became: registration, first_deposit, or deposit (any later deposit).' }),
+    event: enumParam(POSTBACK_EVENTS).meta({
+      description: 'What the click became: registration, first_deposit, or deposit (any later deposit).',
+    }),
     event_id: z
       .string()
       .max(128)
       .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 characters of A-Za-z0-9._:-')
       .meta({ description: 'Your own id of this event: a postback sent again with the same one is counted once.' }),
-    amount: amount('The deposit (first_deposit and deposit; required there, refused on registration), in `currency`.').optional(),
-    commission: amount('What this event earned the advertiser (your commission to them), in `currency`; leave out when none.').optional(),
-    currency: enumParam(CURRENCY_CODES).meta({ description: 'ISO 4217 code of `amount` and `commission` (required with either).' }).optional(),
+    amount: amount(
+      'The deposit (first_deposit and deposit; required there, refused on registration), in `currency`.',
+    ).optional(),
+    commission: amount(
+      'What this event earned the advertiser (your commission to them), in `currency`; leave out when none.',
+    ).optional(),
+    currency: enumParam(CURRENCY_CODES)
+      .meta({ description: 'ISO 4217 code of `amount` and `commission` (required with either).' })
+      .optional(),
     sig: z
       .string()
       .max(64)
       .regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits')
-      .meta({ description: 'Last parameter: hex HMAC-SHA256, under your postback secret, of the query string before `&sig=`, exactly as sent.' }),
+      .meta({
+        description:
+          'Last parameter: hex HMAC-SHA256, under your postback secret, of the query string before `&sig=`, exactly as sent.',
+      }),
   })
   .superRefine((q, ctx) => {
     const issue = (param: string, message: string) => ctx.addIssue({ code: 'custom', path: [param], message });
     const deposit = q.event !== 'registration';
     if (deposit && q.amount === undefined) issue('amount', `is required for ${q.event}`);
     if (!deposit && q.amount !== undefined) issue('amount', 'is only for first_deposit and deposit');
-    if ((q.amount !== undefined || q.commission !== undefined) && q.currency === undefined) issue('currency', 'is required with amount or commission');
+    if ((q.amount !== undefined || q.commission !== undefined) && q.currency === undefined)
+      issue('currency', 'is required with amount or commission');
     if (q.currency !== undefined) {
       for (const param of ['amount', 'commission'] as const) {
         const value = q[param];
-        if (value !== undefined && parseMinorUnits(value, q.currency) === undefined) issue(param, `has more decimals than ${q.currency} has`);
+        if (value !== undefined && parseMinorUnits(value, q.currency) === undefined)
+          issue(param, `has more decimals than ${q.currency} has`);
       }
     }
   });
 
 export const PostbackReceipt = z
   .object({
-    status: z.enum(['counted', 'duplicate', 'queued']).describe('counted: new, now in the reports; duplicate: this event id was counted before, nothing changed; queued: accepted while storage is away, counted within seconds of its return (a click id that turns out unknown is then not counted)'),
+    status: z
+      .enum(['counted', 'duplicate', 'queued'])
+      .describe(
+        'counted: new, now in the reports; duplicate: this event id was counted before, nothing changed; queued: accepted while storage is away, counted within seconds of its return (a click id that turns out unknown is then not counted)',
+      ),
     operator_id: z.string().describe('The operator, as sent'),
     event: z.enum(POSTBACK_EVENTS).describe('As sent'),
     event_id: z.string().describe('As sent'),
@@ -112,24 +133,43 @@ export function postbackRoute(deps: Deps): Handler {
       throw err instanceof Problem ? refused('malformed', err) : err;
     }
     const signed = signedPart(req.query, q.sig);
-    if (signed === undefined) throw refused('malformed', invalidParameters([{ param: 'sig', message: 'must be the last parameter, once' }]));
+    if (signed === undefined)
+      throw refused('malformed', invalidParameters([{ param: 'sig', message: 'must be the last parameter, once' }]));
     // Started while Redis was away, with no secrets yet: say so, rather than call it a forgery.
-    if (!deps.postbackKeyring.loaded) throw refused('unavailable', dataUnavailable('Postback signatures cannot be checked right now; send this one again shortly.'));
+    if (!deps.postbackKeyring.loaded)
+      throw refused(
+        'unavailable',
+        dataUnavailable('Postback signatures cannot be checked right now; send this one again shortly.'),
+      );
     const blocked = deps.limits.anyBlocked ? deps.limits.blockedNow('auth_failures', address, nowMs) : undefined;
-    if (blocked && !deps.postbackKeyring.verifiedFrom(address, q.operator, signed, q.sig)) throw refused('blocked', blocked);
+    if (blocked && !deps.postbackKeyring.verifiedFrom(address, q.operator, signed, q.sig))
+      throw refused('blocked', blocked);
     if (!deps.postbackKeyring.verify(q.operator, signed, q.sig, nowMs, address)) {
       deps.log.warn({ request_id: req.id, operator: q.operator, event_id: q.event_id }, 'postback signature refused');
       throw refused(
         'invalid_signature',
         (await deps.limits.take('auth_failures', address)) ??
-          new Problem(401, 'invalid_signature', `The signature does not match this query under a live postback secret of operator ${q.operator}.`, [], {
-            'www-authenticate': 'PostbackSignature realm="predictwire", param="sig"',
-          }),
+          new Problem(
+            401,
+            'invalid_signature',
+            `The signature does not match this query under a live postback secret of operator ${q.operator}.`,
+            [],
+            {
+              'www-authenticate': 'PostbackSignature realm="predictwire", param="sig"',
+            },
+          ),
       );
     }
     if (nowMs - clickIdTime(q.click_id)! > deps.config.clickAttributionMs) {
       const days = deps.config.clickAttributionMs / 86_400_000;
-      throw refused('click_expired', new Problem(410, 'click_expired', `Click ${q.click_id} is older than the ${days}-day attribution window; nothing was counted.`));
+      throw refused(
+        'click_expired',
+        new Problem(
+          410,
+          'click_expired',
+          `Click ${q.click_id} is older than the ${days}-day attribution window; nothing was counted.`,
+        ),
+      );
     }
     const currency = q.currency;
     const conversion: Conversion = {
@@ -143,16 +183,24 @@ export function postbackRoute(deps: Deps): Handler {
       atMs: nowMs,
     };
     const receipt = { operator_id: q.operator, event: q.event, event_id: q.event_id, click_id: q.click_id };
-    let outcome;
+    let outcome: Awaited<ReturnType<typeof writeConversions>>[number] | undefined;
     try {
       [outcome] = await deps.breaker.execute(() => writeConversions(deps.redis, [conversion]));
     } catch {
-      if (!deps.postbacks.add(conversion)) throw refused('dropped', dataUnavailable('Postbacks cannot be taken right now; send this one again shortly.'));
+      if (!deps.postbacks.add(conversion))
+        throw refused('dropped', dataUnavailable('Postbacks cannot be taken right now; send this one again shortly.'));
       postbacks.labels('queued').inc();
       return json(202, { status: 'queued', ...receipt } satisfies z.input<typeof PostbackReceipt>);
     }
     if (outcome === 'unknown_click' || outcome === undefined) {
-      throw refused('unknown_click', new Problem(404, 'unknown_click', `Click ${q.click_id} is not a click of operator ${q.operator} that we know; nothing was counted.`));
+      throw refused(
+        'unknown_click',
+        new Problem(
+          404,
+          'unknown_click',
+          `Click ${q.click_id} is not a click of operator ${q.operator} that we know; nothing was counted.`,
+        ),
+      );
     }
     postbacks.labels(outcome).inc();
     return json(200, { status: outcome, ...receipt } satisfies z.input<typeof PostbackReceipt>);

@@ -34,15 +34,21 @@ export const referencePage = () => `<!doctype html>
  * from their CDN; the policy stops the browser from fetching it (the renderer then leaves it out).
  * Styles are injected at run time and search runs in a worker made from a blob.
  */
-export const REFERENCE_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'";
+export const REFERENCE_CSP =
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'";
 
 /** The renderer's bundle, as installed. */
-export const loadRenderer = (): Promise<Buffer> => readFile(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'));
+export const loadRenderer = (): Promise<Buffer> =>
+  readFile(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'));
 
 /** The page and the bundle, by path. */
 export async function referenceRoutes(startedAt: Date): Promise<Record<string, Handler>> {
   return {
-    [REFERENCE_PATH]: staticRoute(Buffer.from(referencePage()), 'text/html; charset=utf-8', startedAt, { headers: { 'content-security-policy': REFERENCE_CSP } }),
-    [RENDERER_PATH]: staticRoute(await loadRenderer(), 'application/javascript; charset=utf-8', startedAt, { maxCompression: false }),
+    [REFERENCE_PATH]: staticRoute(Buffer.from(referencePage()), 'text/html; charset=utf-8', startedAt, {
+      headers: { 'content-security-policy': REFERENCE_CSP },
+    }),
+    [RENDERER_PATH]: staticRoute(await loadRenderer(), 'application/javascript; charset=utf-8', startedAt, {
+      maxCompression: false,
+    }),
   };
 }

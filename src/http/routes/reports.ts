@@ -7,7 +7,14 @@
  */
 import { z } from 'zod';
 import { GRANULARITIES, PERIOD_SECONDS, REPORT_RETENTION } from '../../tracking/report-counters.js';
-import { periodStart, readReport, REPORT_DIMENSIONS, reportCsv, type Dimension, type ReportRequest } from '../../tracking/advertiser-report.js';
+import {
+  periodStart,
+  readReport,
+  REPORT_DIMENSIONS,
+  reportCsv,
+  type Dimension,
+  type ReportRequest,
+} from '../../tracking/advertiser-report.js';
 import type { Deps } from '../deps.js';
 import { CURRENCIES, type CurrencyCode } from '../../model/index.js';
 import { enumParam } from '../params.js';
@@ -38,25 +45,44 @@ const GroupBy = z
   .transform((s, ctx) => {
     const dims = s === '' ? [] : s.split(',');
     if (dims.some((d) => !(REPORT_DIMENSIONS as readonly string[]).includes(d)) || new Set(dims).size !== dims.length) {
-      ctx.addIssue({ code: 'custom', message: `must be a comma-separated list of distinct ${REPORT_DIMENSIONS.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a comma-separated list of distinct ${REPORT_DIMENSIONS.join(', ')}`,
+      });
       return z.NEVER;
     }
     return dims as Dimension[];
   })
   // Distinct dimensions: at most all of them, once each.
-  .meta({ type: 'string', pattern: `^(${REPORT_DIMENSIONS.join('|')})?(,(${REPORT_DIMENSIONS.join('|')}))*$`, maxLength: REPORT_DIMENSIONS.join(',').length });
+  .meta({
+    type: 'string',
+    pattern: `^(${REPORT_DIMENSIONS.join('|')})?(,(${REPORT_DIMENSIONS.join('|')}))*$`,
+    maxLength: REPORT_DIMENSIONS.join(',').length,
+  });
 
 export const ReportQuery = z.object({
   from: Moment.meta({
-    description: 'First period, inclusive: a UTC date (2026-11-25) or time (2026-11-25T18:00:00Z). Default: 6 days (day) or 23 hours (hour) before `to`.',
+    description:
+      'First period, inclusive: a UTC date (2026-11-25) or time (2026-11-25T18:00:00Z). Default: 6 days (day) or 23 hours (hour) before `to`.',
   }).optional(),
-  to: Moment.meta({ description: 'Last period, inclusive (a date covers its whole day). Default and latest: now.' }).optional(),
-  granularity: enumParam(GRANULARITIES).meta({ description: 'Period length: day (kept 90 days) or hour (kept 7 days). Default: day.' }).default('day'),
-  group_by: GroupBy.meta({ description: 'Split rows by any of operator, widget, country (comma-separated). Default: one row per period.' }).optional(),
+  to: Moment.meta({
+    description: 'Last period, inclusive (a date covers its whole day). Default and latest: now.',
+  }).optional(),
+  granularity: enumParam(GRANULARITIES)
+    .meta({ description: 'Period length: day (kept 90 days) or hour (kept 7 days). Default: day.' })
+    .default('day'),
+  group_by: GroupBy.meta({
+    description: 'Split rows by any of operator, widget, country (comma-separated). Default: one row per period.',
+  }).optional(),
   currency: enumParam(Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]])
-    .meta({ description: 'ISO 4217 code of the currency deposit amounts and earnings are given in, converted at the latest daily reference rates. Default: USD.' })
+    .meta({
+      description:
+        'ISO 4217 code of the currency deposit amounts and earnings are given in, converted at the latest daily reference rates. Default: USD.',
+    })
     .default('USD'),
-  format: enumParam(['json', 'csv']).meta({ description: 'csv or json; overrides Accept (text/csv asks for CSV). Default: json.' }).optional(),
+  format: enumParam(['json', 'csv'])
+    .meta({ description: 'csv or json; overrides Accept (text/csv asks for CSV). Default: json.' })
+    .optional(),
 });
 
 const DAY_MS = 86_400_000;
@@ -78,7 +104,12 @@ export function reportRequest(advertiserId: string, q: z.infer<typeof ReportQuer
   const fromMs = q.from ? periodStart(q.from.ms, g) : Math.max(earliest, toMs - DEFAULT_SPAN[g] * step);
   if (fromMs < earliest) {
     const kept = REPORT_RETENTION[g] / 86_400;
-    throw invalidParameters([{ param: 'from', message: `must not be before ${new Date(earliest).toISOString()}: ${g} counts are kept ${kept} days` }]);
+    throw invalidParameters([
+      {
+        param: 'from',
+        message: `must not be before ${new Date(earliest).toISOString()}: ${g} counts are kept ${kept} days`,
+      },
+    ]);
   }
   if (fromMs > toMs) throw invalidParameters([{ param: 'to', message: 'must not be before from' }]);
   return { advertiserId, granularity: g, fromMs, toMs, groupBy: q.group_by ?? [], currency: q.currency };
@@ -90,7 +121,7 @@ export function reportsRoute(deps: Deps): Handler {
     const q = parseQuery(ReportQuery, req.query);
     const advertiserId = req.headers['x-advertiser-id']!;
     const request = reportRequest(advertiserId, q, deps.now());
-    let report;
+    let report: Awaited<ReturnType<typeof readReport>>;
     try {
       report = await readReport(deps.redis, request, deps.snapshots.get('fx', 'daily')?.data);
     } catch (err) {

@@ -18,7 +18,13 @@ export type Attribution = (req: Request, queryHint: string | undefined) => strin
  * routes, on the X-Advertiser-Id header (it changes the links).
  */
 function replyShapes(deps: Deps, authenticated: boolean, refreshSeconds: number): WidgetShapes {
-  return widgetShapes({ authenticated, cdn: deps.config.cdnGeo, refreshSeconds, browserMaxAge: deps.config.widgetMaxAgeSeconds, vary: ['X-Advertiser-Id'] });
+  return widgetShapes({
+    authenticated,
+    cdn: deps.config.cdnGeo,
+    refreshSeconds,
+    browserMaxAge: deps.config.widgetMaxAgeSeconds,
+    vary: ['X-Advertiser-Id'],
+  });
 }
 
 export function eventWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {

@@ -40,16 +40,30 @@ export interface CatalogEventsSource extends EventsSource {
   history(event: MarketEvent, window: HistoryWindow, signal?: AbortSignal): Promise<VenueSeries[]>;
 }
 
-async function kalshiMarkets(client: KalshiClient, catalog: EventCatalog, ctx: FetchContext, log?: Logger): Promise<VenueMarket[]> {
-  const tickers = catalog.flatMap((e) => e.outcomes.flatMap((o) => o.refs.flatMap((r) => (r.operator === 'kalshi' ? [r.ticker] : []))));
+async function kalshiMarkets(
+  client: KalshiClient,
+  catalog: EventCatalog,
+  ctx: FetchContext,
+  log?: Logger,
+): Promise<VenueMarket[]> {
+  const tickers = catalog.flatMap((e) =>
+    e.outcomes.flatMap((o) => o.refs.flatMap((r) => (r.operator === 'kalshi' ? [r.ticker] : []))),
+  );
   if (tickers.length === 0) return [];
   const { markets, dropped } = normalizeKalshiMarkets(await client.marketsByTicker(tickers, ctx.signal), ctx.now);
   reportDropped(log, 'kalshi', 'markets', dropped, ctx.dropped);
   return markets;
 }
 
-async function polymarketMarkets(client: PolymarketClient, catalog: EventCatalog, ctx: FetchContext, log?: Logger): Promise<VenueMarket[]> {
-  const refs = catalog.flatMap((e) => e.outcomes.flatMap((o) => o.refs.filter((r): r is PolymarketRef => r.operator === 'polymarket')));
+async function polymarketMarkets(
+  client: PolymarketClient,
+  catalog: EventCatalog,
+  ctx: FetchContext,
+  log?: Logger,
+): Promise<VenueMarket[]> {
+  const refs = catalog.flatMap((e) =>
+    e.outcomes.flatMap((o) => o.refs.filter((r): r is PolymarketRef => r.operator === 'polymarket')),
+  );
   const slugs = [...new Set(refs.map((r) => r.eventSlug))];
   if (slugs.length === 0) return [];
   // Gamma's /events budget is 500 per 10 s; a few at a time is plenty. A slug that is gone (404:
@@ -64,12 +78,18 @@ async function polymarketMarkets(client: PolymarketClient, catalog: EventCatalog
       return undefined;
     }
   });
-  const { markets, dropped } = normalizeGammaEvents(raw.filter((r) => r !== undefined), ctx.now);
+  const { markets, dropped } = normalizeGammaEvents(
+    raw.filter((r) => r !== undefined),
+    ctx.now,
+  );
   reportDropped(log, 'polymarket', 'markets', [...gone, ...dropped], ctx.dropped);
   // Gamma sometimes omits bestAsk/bestBid; the CLOB's book is the authority then.
   const wanted = new Set(refs.map((r) => `${r.eventSlug}/${r.marketSlug}`));
   await mapLimit(
-    markets.filter((m) => m.open && m.tokenIds && wanted.has(`${m.eventId}/${m.id}`) && (m.yesAsk === undefined || m.noAsk === undefined)),
+    markets.filter(
+      (m) =>
+        m.open && m.tokenIds && wanted.has(`${m.eventId}/${m.id}`) && (m.yesAsk === undefined || m.noAsk === undefined),
+    ),
     4,
     async (m) => {
       const tokens = m.tokenIds!;
@@ -77,7 +97,11 @@ async function polymarketMarkets(client: PolymarketClient, catalog: EventCatalog
       const ask = (token: string) =>
         client.price(token, 'SELL', ctx.signal).catch((err: unknown) => {
           if (!isNotFound(err)) throw err;
-          ctx.dropped?.push({ id: `polymarket:${m.eventId}/${m.id}`, reason: `CLOB token ${token.slice(0, 24)}… has no order book (404)`, class: 'missing' });
+          ctx.dropped?.push({
+            id: `polymarket:${m.eventId}/${m.id}`,
+            reason: `CLOB token ${token.slice(0, 24)}… has no order book (404)`,
+            class: 'missing',
+          });
           return undefined;
         });
       if (m.yesAsk === undefined) {
@@ -90,7 +114,12 @@ async function polymarketMarkets(client: PolymarketClient, catalog: EventCatalog
       }
     },
   );
-  await addOpenInterest(client, markets.filter((m) => wanted.has(`${m.eventId}/${m.id}`)), ctx, log);
+  await addOpenInterest(
+    client,
+    markets.filter((m) => wanted.has(`${m.eventId}/${m.id}`)),
+    ctx,
+    log,
+  );
   return markets;
 }
 
@@ -98,7 +127,12 @@ async function polymarketMarkets(client: PolymarketClient, catalog: EventCatalog
  * Polymarket open interest from the Data API (`/oi`). Secondary: when it fails, open interest
  * stays unknown (null) and the prices are still published.
  */
-async function addOpenInterest(client: PolymarketClient, markets: VenueMarket[], ctx: FetchContext, log?: Logger): Promise<void> {
+async function addOpenInterest(
+  client: PolymarketClient,
+  markets: VenueMarket[],
+  ctx: FetchContext,
+  log?: Logger,
+): Promise<void> {
   const ids = markets.flatMap((m) => (m.conditionId ? [m.conditionId] : []));
   if (ids.length === 0) return;
   try {
@@ -109,7 +143,10 @@ async function addOpenInterest(client: PolymarketClient, markets: VenueMarket[],
     }
   } catch (err) {
     if (ctx.signal?.aborted) throw err;
-    log?.debug({ err: err instanceof Error ? err.message : String(err) }, 'polymarket open interest unavailable; left unknown');
+    log?.debug(
+      { err: err instanceof Error ? err.message : String(err) },
+      'polymarket open interest unavailable; left unknown',
+    );
   }
 }
 
@@ -130,11 +167,15 @@ export function createCatalogEventsSource(opts: CatalogEventsOptions): CatalogEv
     accept: (data) => {
       if (pending?.data === data) last = pending;
     },
-    history: async (event, window, signal) => (last ? fetchVenueHistory(opts, last.markets, event, window, signal) : []),
+    history: async (event, window, signal) =>
+      last ? fetchVenueHistory(opts, last.markets, event, window, signal) : [],
     async fetchEvents(ctx: FetchContext): Promise<EventsData> {
       // When one venue fails the fetch is lost anyway: stop the other venue's calls and retries.
       const stop = new AbortController();
-      const inner: FetchContext = { ...ctx, signal: ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal };
+      const inner: FetchContext = {
+        ...ctx,
+        signal: ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal,
+      };
       const abortOnError = <T>(p: Promise<T>): Promise<T> =>
         p.catch((err: unknown) => {
           stop.abort(err);
@@ -142,28 +183,46 @@ export function createCatalogEventsSource(opts: CatalogEventsOptions): CatalogEv
         });
       const [k, p] = await Promise.all([
         opts.kalshi ? abortOnError(kalshiMarkets(opts.kalshi, opts.catalog, inner, opts.log)) : Promise.resolve([]),
-        opts.polymarket ? abortOnError(polymarketMarkets(opts.polymarket, opts.catalog, inner, opts.log)) : Promise.resolve([]),
+        opts.polymarket
+          ? abortOnError(polymarketMarkets(opts.polymarket, opts.catalog, inner, opts.log))
+          : Promise.resolve([]),
       ]);
       // A crossed or unmirrored book, or labels moved against their tokens since the last accepted
       // fetch, is a broken market: it costs only its own quotes, and is reported.
       const books = withoutBrokenBooks([...k, ...p], (m) => categories.has(marketKey(m)));
       const relabelled = withoutRelabelled(books.markets, last?.markets ?? []);
       // A volume or open interest that jumped since the last accepted fetch is held (figure-jumps.ts).
-      const { markets, dropped: jumps } = holdFigureJumps(relabelled.markets, last?.markets ?? [], ctx.now, figureHolds);
+      const { markets, dropped: jumps } = holdFigureJumps(
+        relabelled.markets,
+        last?.markets ?? [],
+        ctx.now,
+        figureHolds,
+      );
       ctx.dropped?.push(...books.dropped, ...relabelled.dropped, ...jumps);
       const catalog = opts.catalog
-        .map((e) => ({ ...e, outcomes: e.outcomes.map((o) => ({ ...o, refs: o.refs.filter((r) => (r.operator === 'kalshi' ? !!opts.kalshi : !!opts.polymarket)) })) }))
+        .map((e) => ({
+          ...e,
+          outcomes: e.outcomes.map((o) => ({
+            ...o,
+            refs: o.refs.filter((r) => (r.operator === 'kalshi' ? !!opts.kalshi : !!opts.polymarket)),
+          })),
+        }))
         .map((e) => ({ ...e, outcomes: e.outcomes.filter((o) => o.refs.length > 0) }))
         .filter((e) => e.outcomes.length > 0);
       const { data, skipped } = buildCatalogEvents(catalog, indexMarkets(markets));
-      if (skipped.length > 0) opts.log?.debug({ skipped: skipped.slice(0, 30), count: skipped.length }, 'catalog quotes skipped');
+      if (skipped.length > 0)
+        opts.log?.debug({ skipped: skipped.slice(0, 30), count: skipped.length }, 'catalog quotes skipped');
       // Items that should have been there (delisted, re-listed, 404) are marked in the meta; a
       // market that is merely closed or has no ask on one side is not news, and one the venues'
       // normalizers or the checks above already reported is not reported twice.
       const known = new Set(ctx.dropped?.map((d) => d.id));
       for (const s of skipped) {
         if (s.ref && !known.has(s.ref) && !/^(market not open|no live)/.test(s.reason)) {
-          ctx.dropped?.push({ id: s.ref, reason: `${s.event}/${s.outcome}: ${s.reason}`, class: s.reason.startsWith('match guard') ? 'guard' : 'missing' });
+          ctx.dropped?.push({
+            id: s.ref,
+            reason: `${s.event}/${s.outcome}: ${s.reason}`,
+            class: s.reason.startsWith('match guard') ? 'guard' : 'missing',
+          });
         }
       }
       pending = { data, markets, categories };

@@ -59,7 +59,9 @@ export function deriveMetrics(input: MarketsWithCategory, leagues: readonly Leag
       oi = oi === null || m.openInterestUsd === null ? null : oi + m.openInterestUsd;
       liquidity = liquidity === null || m.liquidityUsd === null ? null : liquidity + m.liquidityUsd;
     }
-    let active = input.data.events.filter((ev) => ev.outcomes.some((o) => o.quotes.some((q) => q.operatorId === op.id))).length;
+    let active = input.data.events.filter((ev) =>
+      ev.outcomes.some((o) => o.quotes.some((q) => q.operatorId === op.id)),
+    ).length;
     for (const lg of leagues) for (const mu of lg.upcoming) if (mu.books.some((b) => b.operatorId === op.id)) active++;
     const volumeByCategoryUsd: Partial<Record<Category, number>> = {};
     for (const [c, v] of Object.entries(byCat) as [Category, number][]) volumeByCategoryUsd[c] = Math.round(v);

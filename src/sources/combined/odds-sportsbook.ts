@@ -112,7 +112,9 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
     } finally {
       const remaining = opts.odds.quota.snapshot().remaining;
       if (remaining !== undefined) oddsCreditsRemaining.set({ upstream: 'odds-api' }, remaining);
-      await savePacing().catch((err: unknown) => opts.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not save the odds quota'));
+      await savePacing().catch((err: unknown) =>
+        opts.log?.warn({ err: err instanceof Error ? err.message : String(err) }, 'could not save the odds quota'),
+      );
     }
   }
   const stateOf = async (league: League): Promise<LeagueState> => {
@@ -151,7 +153,13 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
   function oddsInHand(league: League, s: LeagueState, ctx: FetchContext): LeagueState['odds'] {
     const interval = Math.max(
       minInterval,
-      pacedIntervalMs({ now: ctx.now, quota: opts.odds.quota.snapshot(), leagues: LEAGUES.length, defaultCost: 3, ...(opts.monthlyCredits !== undefined ? { monthlyCredits: opts.monthlyCredits } : {}) }),
+      pacedIntervalMs({
+        now: ctx.now,
+        quota: opts.odds.quota.snapshot(),
+        leagues: LEAGUES.length,
+        defaultCost: 3,
+        ...(opts.monthlyCredits !== undefined ? { monthlyCredits: opts.monthlyCredits } : {}),
+      }),
     );
     // A spent quota says more than the interval does (and calls nothing either).
     const spent = opts.odds.quota.blockedUntil(ctx.now);
@@ -159,20 +167,32 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
     const calledAt = calls.get(`odds:${league}`);
     if (calledAt === undefined || ctx.now.getTime() - calledAt >= interval) return undefined;
     if (s.odds?.at === calledAt) return s.odds;
-    throw new UpstreamBackoffError('odds-api', new Date(calledAt + interval), 'last odds call failed or made by an earlier run; minimum interval until');
+    throw new UpstreamBackoffError(
+      'odds-api',
+      new Date(calledAt + interval),
+      'last odds call failed or made by an earlier run; minimum interval until',
+    );
   }
 
   /** Buys the league's odds now. */
   async function buyOdds(league: League, s: LeagueState, ctx: FetchContext): Promise<NonNullable<LeagueState['odds']>> {
     const t = ctx.now.getTime();
     const raw = await paidCall(`odds:${league}`, t, () => opts.odds.odds(SPORT_KEYS[league], ctx.signal));
-    const { upcoming: games, dropped } = normalizeOdds(raw, { league, format: 'american', now: ctx.now, teams: s.teams });
+    const { upcoming: games, dropped } = normalizeOdds(raw, {
+      league,
+      format: 'american',
+      now: ctx.now,
+      teams: s.teams,
+    });
     s.odds = { at: t, games, dropped };
     return s.odds;
   }
 
   const kalshiGames = async (league: League, ctx: FetchContext) => {
-    const k = normalizeKalshiMarkets(await opts.kalshi!.listMarkets({ series_ticker: KALSHI_GAME_SERIES[league], status: 'open' }, ctx.signal), ctx.now);
+    const k = normalizeKalshiMarkets(
+      await opts.kalshi!.listMarkets({ series_ticker: KALSHI_GAME_SERIES[league], status: 'open' }, ctx.signal),
+      ctx.now,
+    );
     reportDropped(opts.log, 'kalshi', 'game markets', k.dropped, ctx.dropped);
     // A crossed or unmirrored book prices no game (quality/markets.ts).
     const books = withoutBrokenBooks(k.markets, () => true);
@@ -184,13 +204,15 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
     const t = ctx.now.getTime();
     let odds = oddsInHand(league, s, ctx);
     // Kalshi first when odds are to be bought: while it fails no credits go to a refresh that could not publish.
-    const kalshi = opts.kalshi && (!odds || s.upcoming?.oddsAt !== odds.at) ? await kalshiGames(league, ctx) : undefined;
+    const kalshi =
+      opts.kalshi && (!odds || s.upcoming?.oddsAt !== odds.at) ? await kalshiGames(league, ctx) : undefined;
     odds ??= await buyOdds(league, s, ctx);
     // What the call left out is reported by every refresh that publishes its odds, not only the
     // one that bought them: the snapshot meta lists it as long as the odds are shown.
     reportDropped(opts.log, 'odds-api', 'odds entries', odds.dropped, ctx.dropped);
     if (s.upcoming?.oddsAt !== odds.at) {
-      const matchups = kalshi && odds.games.length > 0 ? addKalshiGameOdds(odds.games, kalshi, s.teams.teams(), ctx.now) : odds.games;
+      const matchups =
+        kalshi && odds.games.length > 0 ? addKalshiGameOdds(odds.games, kalshi, s.teams.teams(), ctx.now) : odds.games;
       s.upcoming = { oddsAt: odds.at, matchups };
     }
     return s.upcoming.matchups.filter((m) => Date.parse(m.scheduledTime) > t);
@@ -203,7 +225,11 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
     const held = opts.odds.quota.blockedUntil(ctx.now) ?? opts.odds.quota.deferredUntil(ctx.now);
     if (s.closing.size > 0 && !held && (scoresAt === undefined || t - scoresAt >= scoresInterval)) {
       try {
-        const r = normalizeScores(await paidCall(`scores:${league}`, t, () => opts.odds.scores(SPORT_KEYS[league], ctx.signal)), s.closing, s.teams);
+        const r = normalizeScores(
+          await paidCall(`scores:${league}`, t, () => opts.odds.scores(SPORT_KEYS[league], ctx.signal)),
+          s.closing,
+          s.teams,
+        );
         reportDropped(opts.log, 'odds-api', 'scores', r.dropped);
         for (const g of r.finished) {
           s.finished.set(g.id, g);
@@ -211,7 +237,10 @@ export function createOddsSportsbookSource(opts: OddsSportsbookOptions): OddsSpo
         }
       } catch (err) {
         // Trends are secondary: a failed scores call must not cost the odds refresh.
-        opts.log?.warn({ league, err: err instanceof Error ? err.message : String(err) }, 'odds-api scores failed; keeping the finished games we have');
+        opts.log?.warn(
+          { league, err: err instanceof Error ? err.message : String(err) },
+          'odds-api scores failed; keeping the finished games we have',
+        );
       }
     }
     const all = [...s.finished.values()].sort((a, b) => Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime));

@@ -25,7 +25,13 @@ const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
  * The venue series of `event` (as published: only the outcomes and operators it quotes now) over
  * `window`, from the venue markets of the last fetch. A reference whose market is unknown is skipped.
  */
-export async function fetchVenueHistory(deps: VenueHistoryDeps, markets: readonly VenueMarket[], event: MarketEvent, window: HistoryWindow, signal?: AbortSignal): Promise<VenueSeries[]> {
+export async function fetchVenueHistory(
+  deps: VenueHistoryDeps,
+  markets: readonly VenueMarket[],
+  event: MarketEvent,
+  window: HistoryWindow,
+  signal?: AbortSignal,
+): Promise<VenueSeries[]> {
   const entry = deps.catalog.find((e) => e.slug === event.slug);
   if (!entry) return [];
   const index = indexMarkets(markets);
@@ -43,12 +49,29 @@ export async function fetchVenueHistory(deps: VenueHistoryDeps, markets: readonl
     if (ref.operator === 'polymarket') {
       const token = no ? market.tokenIds?.no : market.tokenIds?.yes;
       if (!deps.polymarket || !token) return undefined;
-      const points = await deps.polymarket.pricesHistory(token, window.fromSec, window.toSec, window.stepMinutes, signal);
-      return { outcome, operatorId: 'polymarket', points: points.filter((p) => p.p > 0 && p.p < 1).map((p) => ({ t: p.t, ask: p.p, bid: null })) };
+      const points = await deps.polymarket.pricesHistory(
+        token,
+        window.fromSec,
+        window.toSec,
+        window.stepMinutes,
+        signal,
+      );
+      return {
+        outcome,
+        operatorId: 'polymarket',
+        points: points.filter((p) => p.p > 0 && p.p < 1).map((p) => ({ t: p.t, ask: p.p, bid: null })),
+      };
     }
     if (!deps.kalshi) return undefined;
     // Kalshi has 1-minute and hourly candles; the store keeps the last of each 5-minute bucket.
-    const candles = await deps.kalshi.candlesticks(seriesOf(market.eventId), market.id, window.fromSec, window.toSec, window.stepMinutes === 5 ? 1 : 60, signal);
+    const candles = await deps.kalshi.candlesticks(
+      seriesOf(market.eventId),
+      market.id,
+      window.fromSec,
+      window.toSec,
+      window.stepMinutes === 5 ? 1 : 60,
+      signal,
+    );
     const points = candles.flatMap((c) => {
       const ask = no ? (c.yesBid !== undefined ? round6(1 - c.yesBid) : undefined) : c.yesAsk;
       const bid = no ? (c.yesAsk !== undefined ? round6(1 - c.yesAsk) : undefined) : c.yesBid;

@@ -12,12 +12,17 @@ import { QualityGateError } from '../quality/options.js';
 /** Attributes of an XML start tag, single or double quoted. */
 function attrs(tag: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of tag.matchAll(/([A-Za-z_:][\w:.-]*)\s*=\s*(?:'([^']*)'|"([^"]*)")/g)) out[m[1] as string] = (m[2] ?? m[3]) as string;
+  for (const m of tag.matchAll(/([A-Za-z_:][\w:.-]*)\s*=\s*(?:'([^']*)'|"([^"]*)")/g))
+    out[m[1] as string] = (m[2] ?? m[3]) as string;
   return out;
 }
 
 /** Per-EUR rates and their date, as the file states them, with every rate of a currency listed more than once. */
-export function parseEcbDaily(xml: string): { date: string; perEur: Record<string, number>; repeated: Record<string, number[]> } {
+export function parseEcbDaily(xml: string): {
+  date: string;
+  perEur: Record<string, number>;
+  repeated: Record<string, number[]>;
+} {
   let date: string | undefined;
   const perEur: Record<string, number> = {};
   const repeated: Record<string, number[]> = {};
@@ -34,7 +39,8 @@ export function parseEcbDaily(xml: string): { date: string; perEur: Record<strin
       perEur[a.currency] = rate;
     }
   }
-  if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new UpstreamShapeError('ecb', 'no dated <Cube time=...> in the reference file');
+  if (!date || !/^\d{4}-\d{2}-\d{2}$/.test(date))
+    throw new UpstreamShapeError('ecb', 'no dated <Cube time=...> in the reference file');
   return { date, perEur, repeated };
 }
 
@@ -48,8 +54,19 @@ export function parseEcbDaily(xml: string): { date: string; perEur: Record<strin
 export function ecbToFx(xml: string, dropped?: Dropped[]): FxData {
   const { date, perEur, repeated } = parseEcbDaily(xml);
   const conflicting = Object.entries(repeated).filter(([, rates]) => new Set(rates).size > 1);
-  if (conflicting.length > 0) throw new QualityGateError(conflicting.map(([code, rates]) => `${code} listed ${rates.length} times with different rates (${rates.join(', ')}): fixing refused`));
-  for (const [code, rates] of Object.entries(repeated)) dropped?.push({ id: `ecb:${code}`, reason: `listed ${rates.length} times, identical: kept one`, class: 'duplicate' });
+  if (conflicting.length > 0)
+    throw new QualityGateError(
+      conflicting.map(
+        ([code, rates]) =>
+          `${code} listed ${rates.length} times with different rates (${rates.join(', ')}): fixing refused`,
+      ),
+    );
+  for (const [code, rates] of Object.entries(repeated))
+    dropped?.push({
+      id: `ecb:${code}`,
+      reason: `listed ${rates.length} times, identical: kept one`,
+      class: 'duplicate',
+    });
   const usdPerEur = perEur.USD;
   if (!usdPerEur) throw new UpstreamShapeError('ecb', 'the reference file has no USD rate');
   const rates: Record<string, number> = { USD: 1, EUR: round6(1 / usdPerEur) };

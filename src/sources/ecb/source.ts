@@ -8,7 +8,9 @@ import { ecbToFx } from './parse.js';
 export const ECB_DEFAULT_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
 
 /** Creates the ECB FX source; `url` is the full address of the daily XML file. */
-export function createEcbSource(opts: { url?: string; timeoutMs?: number; log?: Logger; resilience?: Resilience } = {}): FxSource {
+export function createEcbSource(
+  opts: { url?: string; timeoutMs?: number; log?: Logger; resilience?: Resilience } = {},
+): FxSource {
   const url = new URL(opts.url ?? ECB_DEFAULT_URL);
   const http = new HttpClient({
     name: 'ecb',

@@ -10,7 +10,18 @@
  * An optional quota tracker stops calls when the provider says nothing remains. Error bodies are
  * kept, trimmed, in the error (they reach /readyz through the snapshot meta).
  */
-import { BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, ExponentialBackoff, handleWhen, noJitterGenerator, retry, wrap, type IBackoff, type IRetryBackoffContext } from 'cockatiel';
+import {
+  BrokenCircuitError,
+  circuitBreaker,
+  ConsecutiveBreaker,
+  ExponentialBackoff,
+  handleWhen,
+  noJitterGenerator,
+  retry,
+  wrap,
+  type IBackoff,
+  type IRetryBackoffContext,
+} from 'cockatiel';
 import type { Logger } from '../../log.js';
 import { circuitOpen, upstreamRequestSeconds } from '../../metrics/sources.js';
 import { backoffDelay, retryAfterMs } from './backoff.js';
@@ -52,7 +63,12 @@ export interface HttpClientOptions {
 }
 
 /** Retry and circuit-breaker settings a source client may pass through (tests shorten them). */
-export type Resilience = Partial<Pick<HttpClientOptions, 'attempts' | 'backoffBaseMs' | 'backoffMaxMs' | 'breakerThreshold' | 'breakerBaseMs' | 'breakerMaxMs'>>;
+export type Resilience = Partial<
+  Pick<
+    HttpClientOptions,
+    'attempts' | 'backoffBaseMs' | 'backoffMaxMs' | 'breakerThreshold' | 'breakerBaseMs' | 'breakerMaxMs'
+  >
+>;
 
 export type Query = Record<string, string | number | boolean | readonly string[] | undefined>;
 
@@ -98,7 +114,10 @@ class RetryBackoff implements IBackoff<IRetryBackoffContext<unknown>> {
   next(ctx: IRetryBackoffContext<unknown>): IBackoff<IRetryBackoffContext<unknown>> {
     const err = 'error' in ctx.result ? ctx.result.error : undefined;
     const asked = err instanceof UpstreamHttpError ? err.retryAfterMs : undefined;
-    return new RetryBackoff(this.o, asked ?? backoffDelay(ctx.attempt - 1, { baseMs: this.o.baseMs, maxMs: this.o.maxMs }, this.o.random));
+    return new RetryBackoff(
+      this.o,
+      asked ?? backoffDelay(ctx.attempt - 1, { baseMs: this.o.baseMs, maxMs: this.o.maxMs }, this.o.random),
+    );
   }
 }
 
@@ -106,7 +125,8 @@ class RetryBackoff implements IBackoff<IRetryBackoffContext<unknown>> {
 function requestOutcome(err: unknown): string {
   if (err instanceof QuotaExhaustedError) return 'quota';
   if (err instanceof UpstreamBackoffError) return 'backoff';
-  if (err instanceof UpstreamHttpError) return err.status === 429 ? 'http_429' : err.status >= 500 ? 'http_5xx' : 'http_4xx';
+  if (err instanceof UpstreamHttpError)
+    return err.status === 429 ? 'http_429' : err.status >= 500 ? 'http_5xx' : 'http_4xx';
   if (err instanceof UpstreamTimeoutError) return 'timeout';
   if (err instanceof UpstreamNetworkError) return 'network';
   return 'other';
@@ -117,7 +137,8 @@ export class HttpClient {
   readonly name: string;
   /** Set by a Retry-After too long to wait out in one refresh; later calls fail fast until then. */
   private notBefore = 0;
-  private readonly o: Required<Omit<HttpClientOptions, 'quota' | 'log' | 'headers'>> & Pick<HttpClientOptions, 'quota' | 'log' | 'headers'>;
+  private readonly o: Required<Omit<HttpClientOptions, 'quota' | 'log' | 'headers'>> &
+    Pick<HttpClientOptions, 'quota' | 'log' | 'headers'>;
   private readonly policy;
 
   constructor(opts: HttpClientOptions) {
@@ -139,7 +160,11 @@ export class HttpClient {
     // fixed schedule is one an operator (and a test) can reason about.
     const isTransient = transient(this.o.maxRetryAfterMs);
     const breaker = circuitBreaker(handleWhen(isTransient), {
-      halfOpenAfter: new ExponentialBackoff({ initialDelay: this.o.breakerBaseMs, maxDelay: this.o.breakerMaxMs, generator: noJitterGenerator }),
+      halfOpenAfter: new ExponentialBackoff({
+        initialDelay: this.o.breakerBaseMs,
+        maxDelay: this.o.breakerMaxMs,
+        generator: noJitterGenerator,
+      }),
       breaker: new ConsecutiveBreaker(this.o.breakerThreshold),
     });
     // A failed probe opens the circuit again: warn once per outage, not once per probe.
@@ -158,7 +183,12 @@ export class HttpClient {
       maxAttempts: Math.max(0, this.o.attempts - 1),
       backoff: new RetryBackoff({ baseMs: this.o.backoffBaseMs, maxMs: this.o.backoffMaxMs, random: this.o.random }),
     });
-    retries.onRetry((e) => this.o.log?.debug({ upstream: this.name, attempt: e.attempt, delayMs: e.delay, err: 'error' in e ? e.error.message : undefined }, 'upstream retry'));
+    retries.onRetry((e) =>
+      this.o.log?.debug(
+        { upstream: this.name, attempt: e.attempt, delayMs: e.delay, err: 'error' in e ? e.error.message : undefined },
+        'upstream retry',
+      ),
+    );
     this.policy = wrap(retries, breaker);
   }
 
@@ -177,7 +207,12 @@ export class HttpClient {
     return this.get(path, query, signal, 'application/xml, text/xml, text/plain, */*');
   }
 
-  private async get(path: string, query: Query | undefined, signal: AbortSignal | undefined, accept: string): Promise<HttpResponse<string>> {
+  private async get(
+    path: string,
+    query: Query | undefined,
+    signal: AbortSignal | undefined,
+    accept: string,
+  ): Promise<HttpResponse<string>> {
     const url = buildUrl(this.o.baseUrl, path, query);
     const safe = redactUrl(url);
     try {
@@ -189,7 +224,12 @@ export class HttpClient {
   }
 
   /** One try, timed and counted per upstream and outcome. */
-  private async attempt(url: string, safe: string, accept: string, signal: AbortSignal | undefined): Promise<HttpResponse<string>> {
+  private async attempt(
+    url: string,
+    safe: string,
+    accept: string,
+    signal: AbortSignal | undefined,
+  ): Promise<HttpResponse<string>> {
     const end = upstreamRequestSeconds.startTimer({ upstream: this.name });
     try {
       const res = await this.tryOnce(url, safe, accept, signal);
@@ -202,7 +242,12 @@ export class HttpClient {
   }
 
   /** One try: the response, or an error (transient ones carry the wait the upstream asked for). */
-  private async tryOnce(url: string, safe: string, accept: string, signal: AbortSignal | undefined): Promise<HttpResponse<string>> {
+  private async tryOnce(
+    url: string,
+    safe: string,
+    accept: string,
+    signal: AbortSignal | undefined,
+  ): Promise<HttpResponse<string>> {
     const blocked = this.o.quota?.blockedUntil(new Date(this.o.now()));
     if (blocked) throw new QuotaExhaustedError(this.name, blocked);
     const notBefore = Math.max(this.notBefore, this.o.quota?.deferredUntil(new Date(this.o.now()))?.getTime() ?? 0);
@@ -211,22 +256,34 @@ export class HttpClient {
     let res: Response;
     try {
       const timeout = AbortSignal.timeout(this.o.timeoutMs);
-      res = await fetch(url, { headers: { accept, ...this.o.headers }, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      res = await fetch(url, {
+        headers: { accept, ...this.o.headers },
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
       if (res.ok) {
         this.o.quota?.observe(res.headers, new Date(this.o.now()));
         return { status: res.status, headers: res.headers, body: await res.text() };
       }
     } catch (err) {
       if (signal?.aborted) throw signal.reason as Error;
-      if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) throw new UpstreamTimeoutError(this.name, safe, this.o.timeoutMs);
+      if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
+        throw new UpstreamTimeoutError(this.name, safe, this.o.timeoutMs);
       // Node's fetch says only "fetch failed"; the cause carries the useful part (ECONNREFUSED, ...).
       const cause = (err as { cause?: { code?: string } }).cause?.code;
-      throw new UpstreamNetworkError(this.name, `${this.name}: ${err instanceof Error ? err.message : String(err)}${cause ? ` (${cause})` : ''} from ${safe}`);
+      throw new UpstreamNetworkError(
+        this.name,
+        `${this.name}: ${err instanceof Error ? err.message : String(err)}${cause ? ` (${cause})` : ''} from ${safe}`,
+      );
     }
     this.o.quota?.observe(res.headers, new Date(this.o.now()));
     // Read (and so drain) the body: its start says what went wrong, and the connection is reused.
     const text = await res.text().catch(() => '');
-    const error = new UpstreamHttpError(this.name, res.status, safe, redactUrl(text.replace(/\s+/g, ' ').trim().slice(0, BODY_CHARS)));
+    const error = new UpstreamHttpError(
+      this.name,
+      res.status,
+      safe,
+      redactUrl(text.replace(/\s+/g, ' ').trim().slice(0, BODY_CHARS)),
+    );
     this.o.quota?.observeRefusal(res.status, error.body, new Date(this.o.now()));
     if (res.status === 429 || res.status === 503) {
       const asked = retryAfterMs(res.headers.get('retry-after'), new Date(this.o.now()));

@@ -26,7 +26,15 @@ export function parseEach<S extends z.ZodType>(
   kept.forEach((raw, i) => {
     const r = schema.safeParse(raw);
     if (r.success) ok.push(r.data);
-    else dropped.push({ id: idOf(raw, i), reason: r.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; ').slice(0, 300), class: 'schema' });
+    else
+      dropped.push({
+        id: idOf(raw, i),
+        reason: r.error.issues
+          .map((x) => `${x.path.join('.')}: ${x.message}`)
+          .join('; ')
+          .slice(0, 300),
+        class: 'schema',
+      });
   });
   return { ok, dropped };
 }
@@ -43,14 +51,23 @@ export function idField(field: string): (raw: unknown, index: number) => string 
  * Adds dropped items (named by upstream) to `into`, the refresh's list that ends up in the
  * snapshot meta (the refresh logs them once per streak); without a list, logs them as one line.
  */
-export function reportDropped(sink: DropSink | undefined, upstream: string, what: string, dropped: readonly Dropped[], into?: Dropped[]): void {
+export function reportDropped(
+  sink: DropSink | undefined,
+  upstream: string,
+  what: string,
+  dropped: readonly Dropped[],
+  into?: Dropped[],
+): void {
   if (dropped.length === 0) return;
   if (into) {
     into.push(...dropped.map((d) => ({ ...d, id: `${upstream}:${d.id}` })));
     return;
   }
   if (!sink) return;
-  sink.warn({ upstream, dropped: dropped.slice(0, 20), count: dropped.length }, `${upstream}: dropped ${dropped.length} malformed ${what}; kept the rest`);
+  sink.warn(
+    { upstream, dropped: dropped.slice(0, 20), count: dropped.length },
+    `${upstream}: dropped ${dropped.length} malformed ${what}; kept the rest`,
+  );
 }
 
 /** A decimal string or number as a finite number, or undefined ("0.5600" → 0.56; "" → undefined). */

@@ -54,13 +54,21 @@ export class QuotaTracker {
   /** The state to save. */
   saved(): SavedQuota {
     const { blockedUntil, deferredUntil, ...counts } = this.state;
-    return { ...counts, ...(blockedUntil ? { blockedUntil: blockedUntil.toISOString() } : {}), ...(deferredUntil ? { deferredUntil: deferredUntil.toISOString() } : {}) };
+    return {
+      ...counts,
+      ...(blockedUntil ? { blockedUntil: blockedUntil.toISOString() } : {}),
+      ...(deferredUntil ? { deferredUntil: deferredUntil.toISOString() } : {}),
+    };
   }
 
   /** Takes over a saved state (at start, before any call of this process). */
   restore(saved: SavedQuota): void {
     const { blockedUntil, deferredUntil, ...counts } = saved;
-    this.state = { ...counts, ...(blockedUntil ? { blockedUntil: new Date(blockedUntil) } : {}), ...(deferredUntil ? { deferredUntil: new Date(deferredUntil) } : {}) };
+    this.state = {
+      ...counts,
+      ...(blockedUntil ? { blockedUntil: new Date(blockedUntil) } : {}),
+      ...(deferredUntil ? { deferredUntil: new Date(deferredUntil) } : {}),
+    };
   }
 
   /** The provider asked for no call before `until` (a long Retry-After). */

@@ -16,7 +16,10 @@ export const CandlesticksPage = z.object({
 const Side = z
   .object({
     close: z.number().int().min(0).max(100).nullish(),
-    close_dollars: z.string().regex(/^\d+(\.\d+)?$/).nullish(),
+    close_dollars: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/)
+      .nullish(),
   })
   .nullish();
 
@@ -35,12 +38,16 @@ export interface CandleQuote {
 
 /** A side's close in dollars; 0 and 1 are an empty side of the book, not a price. */
 function close(side: z.infer<typeof Side>): number | undefined {
-  const dollars = side?.close_dollars != null ? Number(side.close_dollars) : side?.close != null ? side.close / 100 : undefined;
+  const dollars =
+    side?.close_dollars != null ? Number(side.close_dollars) : side?.close != null ? side.close / 100 : undefined;
   return dollars !== undefined && dollars > 0 && dollars < 1 ? dollars : undefined;
 }
 
 /** The closing quotes of an answer's candles, oldest first; a malformed candle is dropped and reported. */
-export function normalizeCandlesticks(body: z.infer<typeof CandlesticksPage>, ticker: string): { quotes: CandleQuote[]; dropped: Dropped[] } {
+export function normalizeCandlesticks(
+  body: z.infer<typeof CandlesticksPage>,
+  ticker: string,
+): { quotes: CandleQuote[]; dropped: Dropped[] } {
   const quotes: CandleQuote[] = [];
   const dropped: Dropped[] = [];
   body.candlesticks.forEach((raw, i) => {

@@ -53,13 +53,25 @@ export class KalshiClient {
   }
 
   /** `GET /markets` with filters, following the cursor, raw. Multivariate parlays excluded. */
-  async listMarkets(filter: { tickers?: string; series_ticker?: string; event_ticker?: string; status?: string }, signal?: AbortSignal): Promise<unknown[]> {
-    return collectPages(async (cursor) => {
-      const res = await this.http.getJson('/markets', { ...filter, limit: 1000, mve_filter: 'exclude', cursor }, signal);
-      const page = MarketsPage.safeParse(res.body);
-      if (!page.success) throw new UpstreamShapeError('kalshi', `/markets envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
-      return { items: page.data.markets, cursor: page.data.cursor };
-    }, undefined, this.truncated('/markets'));
+  async listMarkets(
+    filter: { tickers?: string; series_ticker?: string; event_ticker?: string; status?: string },
+    signal?: AbortSignal,
+  ): Promise<unknown[]> {
+    return collectPages(
+      async (cursor) => {
+        const res = await this.http.getJson(
+          '/markets',
+          { ...filter, limit: 1000, mve_filter: 'exclude', cursor },
+          signal,
+        );
+        const page = MarketsPage.safeParse(res.body);
+        if (!page.success)
+          throw new UpstreamShapeError('kalshi', `/markets envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
+        return { items: page.data.markets, cursor: page.data.cursor };
+      },
+      undefined,
+      this.truncated('/markets'),
+    );
   }
 
   /**
@@ -67,32 +79,61 @@ export class KalshiClient {
    * answered, from its `Date` header (epoch ms; undefined when absent or unreadable): polled quotes
    * are judged by the venue's clock, not ours.
    */
-  async marketsPage(filter: { series_ticker?: string; status?: string }, signal?: AbortSignal): Promise<{ markets: unknown[]; answeredAt: number | undefined }> {
+  async marketsPage(
+    filter: { series_ticker?: string; status?: string },
+    signal?: AbortSignal,
+  ): Promise<{ markets: unknown[]; answeredAt: number | undefined }> {
     const res = await this.http.getJson('/markets', { ...filter, limit: 1000, mve_filter: 'exclude' }, signal);
     const page = MarketsPage.safeParse(res.body);
-    if (!page.success) throw new UpstreamShapeError('kalshi', `/markets envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
+    if (!page.success)
+      throw new UpstreamShapeError('kalshi', `/markets envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
     const date = Date.parse(res.headers.get('date') ?? '');
     return { markets: page.data.markets, answeredAt: Number.isNaN(date) ? undefined : date };
   }
 
   /** A market's closing quotes per `periodMinutes` (1, 60 or 1440) from `startTs` to `endTs`, Unix seconds (candlesticks.ts). */
-  async candlesticks(series: string, ticker: string, startTs: number, endTs: number, periodMinutes: 1 | 60 | 1440, signal?: AbortSignal): Promise<CandleQuote[]> {
+  async candlesticks(
+    series: string,
+    ticker: string,
+    startTs: number,
+    endTs: number,
+    periodMinutes: 1 | 60 | 1440,
+    signal?: AbortSignal,
+  ): Promise<CandleQuote[]> {
     const path = `/series/${encodeURIComponent(series)}/markets/${encodeURIComponent(ticker)}/candlesticks`;
-    const res = await this.http.getJson(path, { start_ts: startTs, end_ts: endTs, period_interval: periodMinutes }, signal);
+    const res = await this.http.getJson(
+      path,
+      { start_ts: startTs, end_ts: endTs, period_interval: periodMinutes },
+      signal,
+    );
     const page = CandlesticksPage.safeParse(res.body);
-    if (!page.success) throw new UpstreamShapeError('kalshi', `candlesticks envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
+    if (!page.success)
+      throw new UpstreamShapeError('kalshi', `candlesticks envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
     const { quotes, dropped } = normalizeCandlesticks(page.data, ticker);
-    if (dropped.length > 0) this.log?.warn({ upstream: 'kalshi', dropped: dropped.slice(0, 5), count: dropped.length }, 'kalshi: candles dropped');
+    if (dropped.length > 0)
+      this.log?.warn(
+        { upstream: 'kalshi', dropped: dropped.slice(0, 5), count: dropped.length },
+        'kalshi: candles dropped',
+      );
     return quotes;
   }
 
   /** `GET /events?with_nested_markets=true`, following the cursor, raw. */
   async listEvents(filter: { status?: string; series_ticker?: string } = {}, signal?: AbortSignal): Promise<unknown[]> {
-    return collectPages(async (cursor) => {
-      const res = await this.http.getJson('/events', { ...filter, with_nested_markets: true, limit: 200, cursor }, signal);
-      const page = EventsPage.safeParse(res.body);
-      if (!page.success) throw new UpstreamShapeError('kalshi', `/events envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
-      return { items: page.data.events, cursor: page.data.cursor };
-    }, undefined, this.truncated('/events'));
+    return collectPages(
+      async (cursor) => {
+        const res = await this.http.getJson(
+          '/events',
+          { ...filter, with_nested_markets: true, limit: 200, cursor },
+          signal,
+        );
+        const page = EventsPage.safeParse(res.body);
+        if (!page.success)
+          throw new UpstreamShapeError('kalshi', `/events envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
+        return { items: page.data.events, cursor: page.data.cursor };
+      },
+      undefined,
+      this.truncated('/events'),
+    );
   }
 }

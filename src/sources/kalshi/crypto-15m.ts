@@ -92,7 +92,8 @@ export function createKalshiCrypto15m(opts: KalshiCrypto15mOptions): QuoteSource
       if (market && page.answeredAt !== undefined) sink.put(kalshiQuote(asset, market, now(), page.answeredAt));
       else sink.drop(asset, 15, KALSHI_OPERATOR);
     } catch (err) {
-      if (!failing.has(series)) opts.log.warn({ err: (err as Error).message, series }, 'kalshi 15-minute market poll failed');
+      if (!failing.has(series))
+        opts.log.warn({ err: (err as Error).message, series }, 'kalshi 15-minute market poll failed');
       failing.add(series);
       // A quote we can no longer confirm is not shown.
       if (!stopped) sink.drop(asset, 15, KALSHI_OPERATOR);

@@ -51,7 +51,12 @@ export function findTeam(teams: readonly Team[], label: string): Team | undefine
  * Adds a Kalshi row to each matchup whose two teams both have an open game contract on the same
  * date (the ticker's date is US Eastern, so a game up to a day either side in UTC matches).
  */
-export function addKalshiGameOdds(matchups: readonly Matchup[], markets: readonly VenueMarket[], teams: readonly Team[], now: Date): Matchup[] {
+export function addKalshiGameOdds(
+  matchups: readonly Matchup[],
+  markets: readonly VenueMarket[],
+  teams: readonly Team[],
+  now: Date,
+): Matchup[] {
   const byEvent = new Map<string, VenueMarket[]>();
   for (const m of markets) if (m.open) byEvent.set(m.eventId, [...(byEvent.get(m.eventId) ?? []), m]);
   return matchups.map((mu) => {

@@ -23,7 +23,11 @@ const live = (p: number | undefined): number | undefined => (p !== undefined && 
  * - Open only while its status says so, its close time is ahead of `now` and it has no result: a
  *   status still "active" past the close or with a result is reported to `faults` (lifecycle).
  */
-export function kalshiToVenueMarket(m: KalshiMarket, opts: { page?: string; series?: string; eventTitle?: string; now?: Date } = {}, faults: Dropped[] = []): VenueMarket {
+export function kalshiToVenueMarket(
+  m: KalshiMarket,
+  opts: { page?: string; series?: string; eventTitle?: string; now?: Date } = {},
+  faults: Dropped[] = [],
+): VenueMarket {
   const yesBid = live(num(m.yes_bid_dollars));
   const noBid = live(num(m.no_bid_dollars));
   const yesAsk = live(num(m.yes_ask_dollars)) ?? (noBid !== undefined ? live(round6(1 - noBid)) : undefined);
@@ -33,9 +37,14 @@ export function kalshiToVenueMarket(m: KalshiMarket, opts: { page?: string; seri
   const traded = last ?? mid ?? 0;
   const contracts24h = figureField(m.volume_24h_fp, m.ticker, 'volume_24h_fp', faults);
   const oiContracts = figureField(m.open_interest_fp, m.ticker, 'open_interest_fp', faults);
-  const rules = [textField(m.rules_primary, m.ticker, 'rules_primary', faults), textField(m.rules_secondary, m.ticker, 'rules_secondary', faults)].filter(Boolean);
+  const rules = [
+    textField(m.rules_primary, m.ticker, 'rules_primary', faults),
+    textField(m.rules_secondary, m.ticker, 'rules_secondary', faults),
+  ].filter(Boolean);
   const statusOpen = m.status === 'active' || m.status === 'open';
-  const closed = statusOpen ? lifecycleFault(m.ticker, m.status, m.close_time, m.result ?? undefined, opts.now) : undefined;
+  const closed = statusOpen
+    ? lifecycleFault(m.ticker, m.status, m.close_time, m.result ?? undefined, opts.now)
+    : undefined;
   if (closed) faults.push(closed);
   const open = statusOpen && !closed;
   // `title` is deprecated: the event title and the YES label say the same thing.
@@ -73,7 +82,10 @@ function parseMarkets(raw: readonly unknown[]): { ok: KalshiMarket[]; dropped: D
 }
 
 /** Validates and normalizes a `GET /markets` list; `now` closes markets past their close time. */
-export function normalizeKalshiMarkets(raw: readonly unknown[], now?: Date): { markets: VenueMarket[]; dropped: Dropped[] } {
+export function normalizeKalshiMarkets(
+  raw: readonly unknown[],
+  now?: Date,
+): { markets: VenueMarket[]; dropped: Dropped[] } {
   const { ok, dropped } = parseMarkets(raw);
   return { markets: ok.map((m) => kalshiToVenueMarket(m, now ? { now } : {}, dropped)), dropped };
 }
@@ -86,7 +98,10 @@ export function normalizeKalshiEvents(raw: readonly unknown[]): { markets: Venue
   for (const ev of events.ok) {
     const inner = parseMarkets(ev.markets ?? []);
     dropped.push(...inner.dropped);
-    for (const m of inner.ok) markets.push(kalshiToVenueMarket(m, { series: ev.series_ticker, ...(ev.title ? { eventTitle: ev.title } : {}) }, dropped));
+    for (const m of inner.ok)
+      markets.push(
+        kalshiToVenueMarket(m, { series: ev.series_ticker, ...(ev.title ? { eventTitle: ev.title } : {}) }, dropped),
+      );
   }
   return { markets, dropped };
 }

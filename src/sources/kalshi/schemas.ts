@@ -6,7 +6,10 @@
 import { z } from 'zod';
 
 /** A fixed-point decimal string such as "0.5600" or "801.00"; a plain number is accepted too. */
-const Fixed = z.union([z.number().finite().transform(String), z.string().regex(/^-?\d+(\.\d+)?$/, 'fixed-point decimal string')]);
+const Fixed = z.union([
+  z.number().finite().transform(String),
+  z.string().regex(/^-?\d+(\.\d+)?$/, 'fixed-point decimal string'),
+]);
 
 /** A field we only display or pass on: malformed reads as absent instead of costing the market. */
 const Unused = <T extends z.ZodType>(t: T) => t.nullish().catch(undefined);
@@ -20,7 +23,13 @@ const Field = z.unknown().optional();
 /** The retired integer-cent price fields; only their presence is read (to recognise a legacy market). */
 const LEGACY_CENTS = ['yes_bid', 'yes_ask', 'no_bid', 'no_ask', 'last_price'] as const;
 /** The documented price fields, in dollars per $1 contract. */
-export const DOLLAR_PRICES = ['yes_bid_dollars', 'yes_ask_dollars', 'no_bid_dollars', 'no_ask_dollars', 'last_price_dollars'] as const;
+export const DOLLAR_PRICES = [
+  'yes_bid_dollars',
+  'yes_ask_dollars',
+  'no_bid_dollars',
+  'no_ask_dollars',
+  'last_price_dollars',
+] as const;
 
 export const KalshiMarket = z
   .object({

@@ -33,7 +33,10 @@ export class OddsApiClient {
   private readonly regions: string;
 
   constructor(opts: OddsApiClientOptions = {}) {
-    this.quota = new QuotaTracker({ remaining: 'x-requests-remaining', used: 'x-requests-used', last: 'x-requests-last' }, opts.quotaBlockMs ?? 3_600_000);
+    this.quota = new QuotaTracker(
+      { remaining: 'x-requests-remaining', used: 'x-requests-used', last: 'x-requests-last' },
+      opts.quotaBlockMs ?? 3_600_000,
+    );
     this.apiKey = opts.apiKey;
     this.regions = opts.regions ?? 'us';
     this.http = new HttpClient({
@@ -53,17 +56,29 @@ export class OddsApiClient {
   async odds(sportKey: string, signal?: AbortSignal): Promise<unknown[]> {
     const res = await this.http.getJson(
       `/v4/sports/${encodeURIComponent(sportKey)}/odds`,
-      { apiKey: this.apiKey, regions: this.regions, markets: 'h2h,spreads,totals', oddsFormat: 'american', dateFormat: 'iso' },
+      {
+        apiKey: this.apiKey,
+        regions: this.regions,
+        markets: 'h2h,spreads,totals',
+        oddsFormat: 'american',
+        dateFormat: 'iso',
+      },
       signal,
     );
-    if (!Array.isArray(res.body)) throw new UpstreamShapeError('odds-api', `/odds for ${sportKey} did not return an array`);
+    if (!Array.isArray(res.body))
+      throw new UpstreamShapeError('odds-api', `/odds for ${sportKey} did not return an array`);
     return res.body as unknown[];
   }
 
   /** `GET /v4/sports/{sport}/scores?daysFrom=3`, raw. */
   async scores(sportKey: string, signal?: AbortSignal): Promise<unknown[]> {
-    const res = await this.http.getJson(`/v4/sports/${encodeURIComponent(sportKey)}/scores`, { apiKey: this.apiKey, daysFrom: 3, dateFormat: 'iso' }, signal);
-    if (!Array.isArray(res.body)) throw new UpstreamShapeError('odds-api', `/scores for ${sportKey} did not return an array`);
+    const res = await this.http.getJson(
+      `/v4/sports/${encodeURIComponent(sportKey)}/scores`,
+      { apiKey: this.apiKey, daysFrom: 3, dateFormat: 'iso' },
+      signal,
+    );
+    if (!Array.isArray(res.body))
+      throw new UpstreamShapeError('odds-api', `/scores for ${sportKey} did not return an array`);
     return res.body as unknown[];
   }
 }

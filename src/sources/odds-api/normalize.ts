@@ -10,7 +10,7 @@ import { decimalToAmerican } from '../../domain/odds.js';
 import { AmericanOdds, type BookOdds, type League, type Matchup, type PricedLine } from '../../model/index.js';
 import { idField, parseEach } from '../http/parse.js';
 import type { Dropped } from '../quality/dropped.js';
-import { BOOKMAKER_OPERATORS, SPORT_KEYS, TeamResolver } from './mapping.js';
+import { BOOKMAKER_OPERATORS, SPORT_KEYS, type TeamResolver } from './mapping.js';
 import { OddsBookmaker, OddsEvent, OddsMarket } from './schemas.js';
 
 export type OddsFormat = 'american' | 'decimal';
@@ -51,15 +51,32 @@ function bookOdds(
     if (!['h2h', 'spreads', 'totals'].includes(m.key)) continue; // h2h_lay, alternate lines, props: no place in the matrix
     const stray = m.outcomes.filter((o) => !names.includes(o.name)).map((o) => o.name);
     // A renamed team (or side) costs the lines it names: reported, never lost silently.
-    if (stray.length > 0) dropped.push({ id: `${ev.id}/${operatorId}/${m.key}`, reason: `outcome ${stray.map((n) => `"${n}"`).join(', ')} names neither side of ${ev.home_team} v ${ev.away_team}`, class: 'inconsistent' });
+    if (stray.length > 0)
+      dropped.push({
+        id: `${ev.id}/${operatorId}/${m.key}`,
+        reason: `outcome ${stray.map((n) => `"${n}"`).join(', ')} names neither side of ${ev.home_team} v ${ev.away_team}`,
+        class: 'inconsistent',
+      });
     const price = (o: { name: string; price: number } | undefined): number | undefined => {
       if (!o) return undefined;
       const a = bookPrice(operatorId, o.price, format);
-      if (a === undefined) dropped.push({ id: `${ev.id}/${operatorId}/${m.key}/${o.name}`, reason: `price ${o.price} is not ${format} odds: unit changed`, class: 'unit' });
+      if (a === undefined)
+        dropped.push({
+          id: `${ev.id}/${operatorId}/${m.key}/${o.name}`,
+          reason: `price ${o.price} is not ${format} odds: unit changed`,
+          class: 'unit',
+        });
       return a;
     };
-    const priced = (o: { name: string; price: number; point?: number | undefined } | undefined): PricedLine | undefined => {
-      if (o && o.point === undefined) dropped.push({ id: `${ev.id}/${operatorId}/${m.key}/${o.name}`, reason: 'line without its point', class: 'schema' });
+    const priced = (
+      o: { name: string; price: number; point?: number | undefined } | undefined,
+    ): PricedLine | undefined => {
+      if (o && o.point === undefined)
+        dropped.push({
+          id: `${ev.id}/${operatorId}/${m.key}/${o.name}`,
+          reason: 'line without its point',
+          class: 'schema',
+        });
       const p = price(o);
       return o?.point !== undefined && p !== undefined ? { point: o.point, price: p } : undefined;
     };
@@ -113,7 +130,11 @@ export function normalizeOdds(
     if (Date.parse(ev.commence_time) <= opts.now.getTime()) continue;
     // An item of another sport in this league's list is another game, never this league's matchup.
     if (ev.sport_key !== SPORT_KEYS[opts.league]) {
-      dropped.push({ id: ev.id, reason: `sport_key ${ev.sport_key} in the ${opts.league} list (${SPORT_KEYS[opts.league]})`, class: 'identity' });
+      dropped.push({
+        id: ev.id,
+        reason: `sport_key ${ev.sport_key} in the ${opts.league} list (${SPORT_KEYS[opts.league]})`,
+        class: 'identity',
+      });
       continue;
     }
     const books = parseEach(ev.bookmakers, OddsBookmaker, idField('key'));
@@ -126,12 +147,20 @@ export function normalizeOdds(
       if (!operatorId || seen.has(operatorId)) continue;
       seen.add(operatorId);
       if (Date.parse(b.last_update) > opts.now.getTime() + MAX_CLOCK_SKEW_MS) {
-        dropped.push({ id: `${ev.id}/${b.key}`, reason: `last_update ${b.last_update} is in the future`, class: 'future' });
+        dropped.push({
+          id: `${ev.id}/${b.key}`,
+          reason: `last_update ${b.last_update} is in the future`,
+          class: 'future',
+        });
         continue;
       }
       if (opts.now.getTime() - Date.parse(b.last_update) > MAX_BOOK_AGE_MS) {
         const minutes = Math.round((opts.now.getTime() - Date.parse(b.last_update)) / 60_000);
-        dropped.push({ id: `${ev.id}/${b.key}`, reason: `last_update ${b.last_update} is ${minutes} min old (bound ${MAX_BOOK_AGE_MS / 60_000} min): lines withheld as stale`, class: 'stale' });
+        dropped.push({
+          id: `${ev.id}/${b.key}`,
+          reason: `last_update ${b.last_update} is ${minutes} min old (bound ${MAX_BOOK_AGE_MS / 60_000} min): lines withheld as stale`,
+          class: 'stale',
+        });
         continue;
       }
       odds.push(bookOdds(operatorId, b.last_update, b.markets, ev, opts.format, dropped));

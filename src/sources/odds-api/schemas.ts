@@ -2,7 +2,15 @@
 import { z } from 'zod';
 
 /** A number sent as a number or a decimal string. */
-const Numeric = z.union([z.number(), z.string().regex(/^[-+]?\d+(\.\d+)?$/).transform(Number)]).pipe(z.number().finite());
+const Numeric = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^[-+]?\d+(\.\d+)?$/)
+      .transform(Number),
+  ])
+  .pipe(z.number().finite());
 
 export const OddsOutcome = z.object({
   name: z.string().min(1),
@@ -22,7 +30,10 @@ export const OddsBookmaker = z.object({
   key: z.string().min(1),
   title: z.string().nullish().catch(undefined),
   last_update: z.iso.datetime({ offset: true }),
-  markets: z.array(z.unknown()).nullish().transform((m) => m ?? []),
+  markets: z
+    .array(z.unknown())
+    .nullish()
+    .transform((m) => m ?? []),
 });
 
 /** An event; its bookmakers are validated one by one. */
@@ -32,7 +43,10 @@ export const OddsEvent = z.object({
   commence_time: z.iso.datetime({ offset: true }),
   home_team: z.string().min(1),
   away_team: z.string().min(1),
-  bookmakers: z.array(z.unknown()).nullish().transform((b) => b ?? []),
+  bookmakers: z
+    .array(z.unknown())
+    .nullish()
+    .transform((b) => b ?? []),
 });
 export type OddsEvent = z.infer<typeof OddsEvent>;
 

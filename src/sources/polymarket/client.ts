@@ -46,10 +46,26 @@ export class PolymarketClient {
 
   constructor(opts: PolymarketClientOptions = {}) {
     this.log = opts.log;
-    const common = { ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}), ...(opts.log ? { log: opts.log } : {}), ...opts.resilience };
-    this.gamma = new HttpClient({ name: 'polymarket-gamma', baseUrl: opts.gammaUrl ?? POLYMARKET_GAMMA_DEFAULT_URL, ...common });
-    this.clob = new HttpClient({ name: 'polymarket-clob', baseUrl: opts.clobUrl ?? POLYMARKET_CLOB_DEFAULT_URL, ...common });
-    this.data = new HttpClient({ name: 'polymarket-data', baseUrl: opts.dataUrl ?? POLYMARKET_DATA_DEFAULT_URL, ...common });
+    const common = {
+      ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+      ...(opts.log ? { log: opts.log } : {}),
+      ...opts.resilience,
+    };
+    this.gamma = new HttpClient({
+      name: 'polymarket-gamma',
+      baseUrl: opts.gammaUrl ?? POLYMARKET_GAMMA_DEFAULT_URL,
+      ...common,
+    });
+    this.clob = new HttpClient({
+      name: 'polymarket-clob',
+      baseUrl: opts.clobUrl ?? POLYMARKET_CLOB_DEFAULT_URL,
+      ...common,
+    });
+    this.data = new HttpClient({
+      name: 'polymarket-data',
+      baseUrl: opts.dataUrl ?? POLYMARKET_DATA_DEFAULT_URL,
+      ...common,
+    });
   }
 
   /** One event with its markets (`GET /events/slug/{slug}`), raw. */
@@ -65,9 +81,17 @@ export class PolymarketClient {
     let truncated: string | undefined;
     const events = await collectPages(
       async (cursor) => {
-        const res = await this.gamma.getJson('/events/keyset', { closed: false, limit: PAGE, after_cursor: cursor }, signal);
+        const res = await this.gamma.getJson(
+          '/events/keyset',
+          { closed: false, limit: PAGE, after_cursor: cursor },
+          signal,
+        );
         const page = KeysetPage.safeParse(res.body);
-        if (!page.success) throw new UpstreamShapeError('polymarket-gamma', `/events/keyset envelope: ${page.error.issues[0]?.message ?? 'invalid'}`);
+        if (!page.success)
+          throw new UpstreamShapeError(
+            'polymarket-gamma',
+            `/events/keyset envelope: ${page.error.issues[0]?.message ?? 'invalid'}`,
+          );
         return { items: page.data.events, cursor: page.data.next_cursor };
       },
       maxPages,
@@ -88,19 +112,38 @@ export class PolymarketClient {
     for (const group of chunk([...new Set(conditionIds)], OI_IDS_PER_CALL)) {
       const res = await this.data.getJson('/oi', { market: group.join(',') }, signal);
       const parsed = OpenInterestRows.safeParse(res.body);
-      if (!parsed.success) throw new UpstreamShapeError('polymarket-data', `/oi: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+      if (!parsed.success)
+        throw new UpstreamShapeError('polymarket-data', `/oi: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
       for (const row of parsed.data) out.set(row.market.toLowerCase(), row.value);
     }
     return out;
   }
 
   /** A token's price history from `startTs` to `endTs` (Unix seconds), a point every `fidelityMinutes` (prices-history.ts). */
-  async pricesHistory(tokenId: string, startTs: number, endTs: number, fidelityMinutes: number, signal?: AbortSignal): Promise<PricePoint[]> {
-    const res = await this.clob.getJson('/prices-history', { market: tokenId, startTs, endTs, fidelity: fidelityMinutes }, signal);
+  async pricesHistory(
+    tokenId: string,
+    startTs: number,
+    endTs: number,
+    fidelityMinutes: number,
+    signal?: AbortSignal,
+  ): Promise<PricePoint[]> {
+    const res = await this.clob.getJson(
+      '/prices-history',
+      { market: tokenId, startTs, endTs, fidelity: fidelityMinutes },
+      signal,
+    );
     const parsed = PricesHistory.safeParse(res.body);
-    if (!parsed.success) throw new UpstreamShapeError('polymarket-clob', `/prices-history: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    if (!parsed.success)
+      throw new UpstreamShapeError(
+        'polymarket-clob',
+        `/prices-history: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
+      );
     const { points, dropped } = normalizePricesHistory(parsed.data, tokenId);
-    if (dropped.length > 0) this.log?.warn({ upstream: 'polymarket-clob', dropped: dropped.slice(0, 5), count: dropped.length }, 'polymarket-clob: history points dropped');
+    if (dropped.length > 0)
+      this.log?.warn(
+        { upstream: 'polymarket-clob', dropped: dropped.slice(0, 5), count: dropped.length },
+        'polymarket-clob: history points dropped',
+      );
     return points;
   }
 

@@ -7,10 +7,18 @@
 import { z } from 'zod';
 import { NO_ASKS, tradable, type UpDownAsks } from '../quotes/quote-source.js';
 
-const Decimal = z.string().regex(/^(\d+\.?\d*|\.\d+)$/, 'decimal string').transform(Number);
+const Decimal = z
+  .string()
+  .regex(/^(\d+\.?\d*|\.\d+)$/, 'decimal string')
+  .transform(Number);
 const Level = z.object({ price: Decimal, size: Decimal });
 /** The venue's own time of the message, epoch ms as a string ("1786604072222"); unreadable reads as absent. */
-const VenueTime = z.string().regex(/^\d{1,15}$/).transform(Number).optional().catch(undefined);
+const VenueTime = z
+  .string()
+  .regex(/^\d{1,15}$/)
+  .transform(Number)
+  .optional()
+  .catch(undefined);
 
 export const ClobBookMessage = z.object({
   event_type: z.literal('book'),
@@ -23,7 +31,9 @@ export const ClobBookMessage = z.object({
 /** The current format: one message carries changes for several tokens of a market. */
 export const ClobPriceChangeMessage = z.object({
   event_type: z.literal('price_change'),
-  price_changes: z.array(z.object({ asset_id: z.string().min(1), price: Decimal, size: Decimal, side: z.enum(['BUY', 'SELL']) })),
+  price_changes: z.array(
+    z.object({ asset_id: z.string().min(1), price: Decimal, size: Decimal, side: z.enum(['BUY', 'SELL']) }),
+  ),
   timestamp: VenueTime,
 });
 
@@ -57,7 +67,8 @@ interface Book {
   at?: number;
 }
 
-const setLevel = (side: Map<number, number>, price: number, size: number) => (size > 0 ? side.set(price, size) : side.delete(price));
+const setLevel = (side: Map<number, number>, price: number, size: number) =>
+  size > 0 ? side.set(price, size) : side.delete(price);
 
 /** Order books per token id, fed with channel messages. */
 export class ClobBooks {
@@ -66,7 +77,11 @@ export class ClobBooks {
   /** Applies one message; returns the token ids it touched. Changes for a token without a snapshot are ignored. */
   apply(msg: ClobMessage): string[] {
     if (msg.event_type === 'book') {
-      const book: Book = { bids: new Map(), asks: new Map(), ...(msg.timestamp !== undefined ? { at: msg.timestamp } : {}) };
+      const book: Book = {
+        bids: new Map(),
+        asks: new Map(),
+        ...(msg.timestamp !== undefined ? { at: msg.timestamp } : {}),
+      };
       for (const l of msg.bids) setLevel(book.bids, l.price, l.size);
       for (const l of msg.asks) setLevel(book.asks, l.price, l.size);
       this.books.set(msg.asset_id, book);
@@ -88,7 +103,9 @@ export class ClobBooks {
    * said anything about this market. Undefined when neither book carries a time.
    */
   venueTime(upToken: string, downToken: string): number | undefined {
-    const times = [this.books.get(upToken)?.at, this.books.get(downToken)?.at].filter((t): t is number => t !== undefined);
+    const times = [this.books.get(upToken)?.at, this.books.get(downToken)?.at].filter(
+      (t): t is number => t !== undefined,
+    );
     return times.length > 0 ? Math.max(...times) : undefined;
   }
 

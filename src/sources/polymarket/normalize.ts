@@ -66,22 +66,33 @@ export function gammaToVenueMarket(
   const closes = m.endDate ?? ev.endDate;
   const item = `${ev.slug}/${m.slug}`;
   const volume = figureField(m.volume24hr, item, 'volume24hr', faults);
-  const liquidity = figureField(m.liquidityNum, item, 'liquidityNum', faults) ?? figureField(m.liquidity, item, 'liquidity', faults);
+  const liquidity =
+    figureField(m.liquidityNum, item, 'liquidityNum', faults) ?? figureField(m.liquidity, item, 'liquidity', faults);
   const rules = textField(m.description, item, 'description', faults);
   const statusOpen = m.active !== false && m.closed !== true && m.archived !== true && m.acceptingOrders !== false;
   const resolved = resolvedOutcome(m);
   const ends = closes ? new Date(Date.parse(closes) + END_DATE_GRACE_MS).toISOString() : undefined;
   const closed = statusOpen ? lifecycleFault(item, 'open', ends, resolved, now) : undefined;
   if (closed) faults.push(closed);
-  const stale = statusOpen && !closed && now && m.updatedAt && now.getTime() - Date.parse(m.updatedAt) > GAMMA_MAX_RECORD_AGE_MS;
-  if (stale) faults.push({ id: item, reason: `record last updated ${m.updatedAt}, more than ${GAMMA_MAX_RECORD_AGE_MS / 60_000} min before it was read: its prices are withheld`, class: 'stale' });
+  const stale =
+    statusOpen && !closed && now && m.updatedAt && now.getTime() - Date.parse(m.updatedAt) > GAMMA_MAX_RECORD_AGE_MS;
+  if (stale)
+    faults.push({
+      id: item,
+      reason: `record last updated ${m.updatedAt}, more than ${GAMMA_MAX_RECORD_AGE_MS / 60_000} min before it was read: its prices are withheld`,
+      class: 'stale',
+    });
   return {
     venue: 'polymarket',
     id: m.slug,
     eventId: ev.slug,
     ...(m.conditionId ? { conditionId: m.conditionId } : {}),
     ...(tokens && tokens.length === 2
-      ? { tokenIds: swapped ? { yes: tokens[1] as string, no: tokens[0] as string } : { yes: tokens[0] as string, no: tokens[1] as string } }
+      ? {
+          tokenIds: swapped
+            ? { yes: tokens[1] as string, no: tokens[0] as string }
+            : { yes: tokens[0] as string, no: tokens[1] as string },
+        }
       : {}),
     title: m.question,
     question: m.question,
@@ -111,7 +122,10 @@ export function gammaToVenueMarket(
  * whose outcome prices contradict its book is dropped (class `inconsistent`). `now` closes markets
  * past their end and withholds stale records (see {@link gammaToVenueMarket}).
  */
-export function normalizeGammaEvents(raw: readonly unknown[], now?: Date): { markets: VenueMarket[]; dropped: Dropped[] } {
+export function normalizeGammaEvents(
+  raw: readonly unknown[],
+  now?: Date,
+): { markets: VenueMarket[]; dropped: Dropped[] } {
   const events = parseEach(raw, GammaEvent, idField('slug'));
   const markets: VenueMarket[] = [];
   const dropped = [...events.dropped];
@@ -119,7 +133,12 @@ export function normalizeGammaEvents(raw: readonly unknown[], now?: Date): { mar
     const parsed = parseEach(ev.markets, GammaMarket, idField('slug'));
     const inner = splitByPriceUnit(parsed.ok, ['bestBid', 'bestAsk', 'lastTradePrice'], (m) => `${ev.slug}/${m.slug}`);
     dropped.push(...parsed.dropped, ...inner.dropped);
-    const info = { slug: ev.slug, ...(ev.title ? { title: ev.title } : {}), marketCount: ev.markets.length, ...(ev.endDate ? { endDate: ev.endDate } : {}) };
+    const info = {
+      slug: ev.slug,
+      ...(ev.title ? { title: ev.title } : {}),
+      marketCount: ev.markets.length,
+      ...(ev.endDate ? { endDate: ev.endDate } : {}),
+    };
     for (const m of inner.ok) {
       const disagreement = priceDisagreement(m);
       if (disagreement) dropped.push({ id: `${ev.slug}/${m.slug}`, reason: disagreement, class: 'inconsistent' });

@@ -33,6 +33,7 @@ export function priceDisagreement(m: GammaMarket): string | undefined {
   const ask = m.bestAsk ?? undefined;
   if (bid === undefined || ask === undefined || !(ask > bid) || ask - bid > 0.1) return undefined;
   // Half the spread either side of the mid, plus a cent of rounding.
-  if (Math.abs(first - (bid + ask) / 2) > (ask - bid) / 2 + 0.01) return `outcomePrices ${first} of "${m.outcomes[0]}" lies outside its book (bid ${bid}, ask ${ask})`;
+  if (Math.abs(first - (bid + ask) / 2) > (ask - bid) / 2 + 0.01)
+    return `outcomePrices ${first} of "${m.outcomes[0]}" lies outside its book (bid ${bid}, ask ${ask})`;
   return undefined;
 }

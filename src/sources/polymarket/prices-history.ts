@@ -23,13 +23,21 @@ export interface PricePoint {
 }
 
 /** The valid points of an answer, oldest first; a malformed point is dropped and reported. */
-export function normalizePricesHistory(body: z.infer<typeof PricesHistory>, token: string): { points: PricePoint[]; dropped: Dropped[] } {
+export function normalizePricesHistory(
+  body: z.infer<typeof PricesHistory>,
+  token: string,
+): { points: PricePoint[]; dropped: Dropped[] } {
   const points: PricePoint[] = [];
   const dropped: Dropped[] = [];
   body.history.forEach((raw, i) => {
     const p = HistoryPoint.safeParse(raw);
     if (p.success) points.push(p.data);
-    else dropped.push({ id: `${token.slice(0, 24)}…[${i}]`, reason: p.error.issues[0]?.message ?? 'invalid', class: 'schema' });
+    else
+      dropped.push({
+        id: `${token.slice(0, 24)}…[${i}]`,
+        reason: p.error.issues[0]?.message ?? 'invalid',
+        class: 'schema',
+      });
   });
   return { points: points.sort((a, b) => a.t - b.t), dropped };
 }

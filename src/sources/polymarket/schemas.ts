@@ -21,7 +21,15 @@ const JsonStringArray = z.string().transform((s, ctx) => {
 const StringList = z.union([z.array(z.string()), JsonStringArray]);
 
 /** A number sent as a number or a decimal string. */
-export const Numeric = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/).transform(Number)]).pipe(z.number().finite());
+export const Numeric = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/)
+      .transform(Number),
+  ])
+  .pipe(z.number().finite());
 
 /** A field we only display or pass on: malformed reads as absent instead of costing the market. */
 const Unused = <T extends z.ZodType>(t: T) => t.nullish().catch(undefined);
@@ -60,7 +68,10 @@ export const GammaMarket = z
     liquidity: Field,
   })
   .refine((m) => m.outcomes.length === 2, 'a binary market has two outcomes')
-  .refine((m) => !m.clobTokenIds || m.clobTokenIds.length === m.outcomes.length, 'clobTokenIds not aligned with outcomes')
+  .refine(
+    (m) => !m.clobTokenIds || m.clobTokenIds.length === m.outcomes.length,
+    'clobTokenIds not aligned with outcomes',
+  )
   .refine((m) => !m.positionIds || m.positionIds.length === m.outcomes.length, 'positionIds not aligned with outcomes');
 export type GammaMarket = z.infer<typeof GammaMarket>;
 
@@ -70,7 +81,10 @@ export const GammaEvent = z.object({
   slug: z.string().min(1),
   title: z.string().nullish().catch(undefined),
   endDate: Unused(z.iso.datetime({ offset: true })),
-  markets: z.array(z.unknown()).nullish().transform((m) => m ?? []),
+  markets: z
+    .array(z.unknown())
+    .nullish()
+    .transform((m) => m ?? []),
 });
 export type GammaEvent = z.infer<typeof GammaEvent>;
 
@@ -83,8 +97,16 @@ export const KeysetPage = z.object({ events: z.array(z.unknown()), next_cursor: 
 /** Data API `GET /oi?market=`: `[{ market: conditionId, value: USD }]` (or the same rows under `data`). */
 export const OpenInterestRows = z
   .union([z.array(z.unknown()), z.object({ data: z.array(z.unknown()) }).transform((o) => o.data)])
-  .transform((rows) => rows.flatMap((r) => {
-    const row = z.object({ market: z.string().min(1).optional(), condition_id: z.string().min(1).optional(), value: Numeric.pipe(z.number().nonnegative()) }).safeParse(r);
-    const market = row.success ? (row.data.market ?? row.data.condition_id) : undefined;
-    return row.success && market ? [{ market, value: row.data.value }] : [];
-  }));
+  .transform((rows) =>
+    rows.flatMap((r) => {
+      const row = z
+        .object({
+          market: z.string().min(1).optional(),
+          condition_id: z.string().min(1).optional(),
+          value: Numeric.pipe(z.number().nonnegative()),
+        })
+        .safeParse(r);
+      const market = row.success ? (row.data.market ?? row.data.condition_id) : undefined;
+      return row.success && market ? [{ market, value: row.data.value }] : [];
+    }),
+  );

@@ -33,7 +33,12 @@ const UpDownEvent = GammaEvent.extend({
  * The event for one window as an UpDownMarket, or undefined when it is not that window's open
  * up/down market (wrong slug, closed, no Up/Down tokens).
  */
-export function parseUpDownEvent(raw: unknown, asset: Asset, horizonMinutes: Horizon, windowStartMs: number): UpDownMarket | undefined {
+export function parseUpDownEvent(
+  raw: unknown,
+  asset: Asset,
+  horizonMinutes: Horizon,
+  windowStartMs: number,
+): UpDownMarket | undefined {
   const slug = upDownSlug(asset, horizonMinutes, windowStartMs);
   const event = UpDownEvent.safeParse(raw);
   if (!event.success || event.data.slug !== slug || event.data.closed) return undefined;

@@ -6,14 +6,20 @@
 import type { Dropped } from './dropped.js';
 
 /** Items of `present` (id → until) in the last good data that are neither in `after` nor expired, plus carried ones still missing. */
-export function lostItems(present: ReadonlyMap<string, string>, after: ReadonlySet<string>, carried: readonly Dropped[], now: Date): Dropped[] {
+export function lostItems(
+  present: ReadonlyMap<string, string>,
+  after: ReadonlySet<string>,
+  carried: readonly Dropped[],
+  now: Date,
+): Dropped[] {
   const t = now.getTime();
   const out = new Map<string, Dropped>();
   for (const d of carried) {
     if (d.class === 'lost' && d.until && Date.parse(d.until) > t && !after.has(d.id)) out.set(d.id, d);
   }
   for (const [id, until] of present) {
-    if (Date.parse(until) > t && !after.has(id) && !out.has(id)) out.set(id, { id, reason: 'quoted in the last good snapshot, absent now', class: 'lost', until });
+    if (Date.parse(until) > t && !after.has(id) && !out.has(id))
+      out.set(id, { id, reason: 'quoted in the last good snapshot, absent now', class: 'lost', until });
   }
   return [...out.values()];
 }

@@ -24,7 +24,9 @@ export function median(xs: readonly number[]): number {
 /** A book's moneylines as implied probabilities (margin included), home, away, then draw; undefined without both sides. */
 export function impliedMoneylines(b: BookOdds): number[] | undefined {
   if (b.homeMoneyline === undefined || b.awayMoneyline === undefined) return undefined;
-  return [b.homeMoneyline, b.awayMoneyline, ...(b.drawMoneyline !== undefined ? [b.drawMoneyline] : [])].map(americanToProbability);
+  return [b.homeMoneyline, b.awayMoneyline, ...(b.drawMoneyline !== undefined ? [b.drawMoneyline] : [])].map(
+    americanToProbability,
+  );
 }
 
 /** The same with the margin removed (each divided by their sum): what the book thinks will happen. */
@@ -72,7 +74,8 @@ function againstOthers<T>(books: readonly BookOdds[], m: Measure<T>): Map<string
 /** No-vig moneylines of one shape (two- or three-way): the outcome furthest from the others' medians decides. */
 function moneylines(ways: number, maxGap: number): Measure<number[]> {
   // Two-way books stray as much on both sides: the home side is named then (float noise aside).
-  const worst = (x: number[], c: number[]) => x.reduce((w, p, i) => (Math.abs(p - c[i]!) > Math.abs(x[w]! - c[w]!) + 1e-9 ? i : w), 0);
+  const worst = (x: number[], c: number[]) =>
+    x.reduce((w, p, i) => (Math.abs(p - c[i]!) > Math.abs(x[w]! - c[w]!) + 1e-9 ? i : w), 0);
   return {
     pick: (b) => {
       const p = noVig(b);
@@ -81,7 +84,8 @@ function moneylines(ways: number, maxGap: number): Measure<number[]> {
     center: (xs) => xs[0]!.map((_, i) => median(xs.map((x) => x[i]!))),
     gap: (x, c) => Math.abs(x[worst(x, c)]! - c[worst(x, c)]!),
     bound: maxGap,
-    reason: (x, c, gap) => `outlier: no-vig ${OUTCOMES[worst(x, c)]} probability ${round(x[worst(x, c)]!)} against the other books' median ${round(c[worst(x, c)]!)} (gap ${round(gap)} > ${maxGap})`,
+    reason: (x, c, gap) =>
+      `outlier: no-vig ${OUTCOMES[worst(x, c)]} probability ${round(x[worst(x, c)]!)} against the other books' median ${round(c[worst(x, c)]!)} (gap ${round(gap)} > ${maxGap})`,
   };
 }
 
@@ -107,7 +111,19 @@ export function outliers(game: Matchup, bounds: LeagueBounds, maxGap: number): M
     for (const [id, why] of found) out.set(id, (out.get(id) ?? new Map<BookMarket, string>()).set(market, why));
   };
   for (const ways of [2, 3]) add('h2h', againstOthers(game.books, moneylines(ways, maxGap)));
-  add('spreads', againstOthers(game.books, points('home spread', (b) => b.homeSpread?.point, bounds.spreadGap)));
-  add('totals', againstOthers(game.books, points('total', (b) => b.totalOver?.point, bounds.totalGap)));
+  add(
+    'spreads',
+    againstOthers(
+      game.books,
+      points('home spread', (b) => b.homeSpread?.point, bounds.spreadGap),
+    ),
+  );
+  add(
+    'totals',
+    againstOthers(
+      game.books,
+      points('total', (b) => b.totalOver?.point, bounds.totalGap),
+    ),
+  );
   return out;
 }

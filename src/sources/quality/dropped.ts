@@ -18,7 +18,23 @@
  * - `lifecycle`: a market past its close time or settled while its status still says open;
  * - `field`: a malformed non-price field (volume, open interest, a text): nulled, the item kept.
  */
-export const DROP_CLASSES = ['schema', 'unit', 'duplicate', 'inconsistent', 'future', 'lost', 'held', 'missing', 'guard', 'stale', 'outlier', 'identity', 'range', 'lifecycle', 'field'] as const;
+export const DROP_CLASSES = [
+  'schema',
+  'unit',
+  'duplicate',
+  'inconsistent',
+  'future',
+  'lost',
+  'held',
+  'missing',
+  'guard',
+  'stale',
+  'outlier',
+  'identity',
+  'range',
+  'lifecycle',
+  'field',
+] as const;
 export type DropClass = (typeof DROP_CLASSES)[number];
 
 export interface Dropped {

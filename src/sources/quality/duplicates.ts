@@ -7,9 +7,12 @@
 import type { Dropped } from './dropped.js';
 
 /** `items` with each id once, and what was dropped or merged (`idOf` as in parseEach: an item without an id gets its index). */
-export function dedupe<T>(items: readonly T[], idOf: (item: T, index: number) => string): { kept: T[]; dropped: Dropped[] } {
+export function dedupe<T>(
+  items: readonly T[],
+  idOf: (item: T, index: number) => string,
+): { kept: T[]; dropped: Dropped[] } {
   const groups = new Map<string, T[]>();
-  items.forEach((it, i) => groups.set(idOf(it, i), [...(groups.get(idOf(it, i)) ?? []), it]));
+  for (const [i, it] of items.entries()) groups.set(idOf(it, i), [...(groups.get(idOf(it, i)) ?? []), it]);
   const conflicting = new Set<string>();
   const dropped: Dropped[] = [];
   for (const [id, copies] of groups) {
@@ -18,7 +21,9 @@ export function dedupe<T>(items: readonly T[], idOf: (item: T, index: number) =>
     if (!same) conflicting.add(id);
     dropped.push({
       id,
-      reason: same ? `listed ${copies.length} times, identical: kept one` : `listed ${copies.length} times with different contents: dropped every copy`,
+      reason: same
+        ? `listed ${copies.length} times, identical: kept one`
+        : `listed ${copies.length} times with different contents: dropped every copy`,
       class: 'duplicate',
     });
   }

@@ -8,7 +8,8 @@ import { lossViolation, type QualityOptions } from './options.js';
 
 const quotesBy = (data: EventsData) => {
   const out = new Map<string, number>();
-  for (const ev of data.events) for (const o of ev.outcomes) for (const q of o.quotes) out.set(q.operatorId, (out.get(q.operatorId) ?? 0) + 1);
+  for (const ev of data.events)
+    for (const o of ev.outcomes) for (const q of o.quotes) out.set(q.operatorId, (out.get(q.operatorId) ?? 0) + 1);
   return out;
 };
 
@@ -25,7 +26,10 @@ export function checkEvents(prev: EventsData | undefined, next: EventsData, now:
     lossViolation(
       'outcomes',
       live.reduce((n, e) => n + e.outcomes.length, 0),
-      live.reduce((n, e) => n + e.outcomes.filter((o) => nextSlugs.get(e.slug)?.outcomes.some((x) => x.name === o.name)).length, 0),
+      live.reduce(
+        (n, e) => n + e.outcomes.filter((o) => nextSlugs.get(e.slug)?.outcomes.some((x) => x.name === o.name)).length,
+        0,
+      ),
       opts.maxLossShare,
     ),
   ];

@@ -7,7 +7,8 @@
 import { num } from '../http/parse.js';
 import type { Dropped } from './dropped.js';
 
-const shown = (raw: unknown) => (typeof raw === 'string' ? JSON.stringify(raw.slice(0, 40)) : String(JSON.stringify(raw) ?? raw).slice(0, 40));
+const shown = (raw: unknown) =>
+  typeof raw === 'string' ? JSON.stringify(raw.slice(0, 40)) : String(JSON.stringify(raw) ?? raw).slice(0, 40);
 
 /**
  * A figure we show (a volume, an open interest): a non-negative finite number, sent as a number or
@@ -17,7 +18,11 @@ export function figureField(raw: unknown, item: string, field: string, faults: D
   if (raw === undefined || raw === null) return undefined;
   const n = num(raw);
   if (n !== undefined && n >= 0) return n;
-  faults.push({ id: `${item}/${field}`, reason: `${field} ${shown(raw)} is not a non-negative number: shown as unknown, prices kept`, class: 'field' });
+  faults.push({
+    id: `${item}/${field}`,
+    reason: `${field} ${shown(raw)} is not a non-negative number: shown as unknown, prices kept`,
+    class: 'field',
+  });
   return null;
 }
 
@@ -25,6 +30,10 @@ export function figureField(raw: unknown, item: string, field: string, faults: D
 export function textField(raw: unknown, item: string, field: string, faults: Dropped[]): string | undefined {
   if (typeof raw === 'string') return raw;
   if (raw === undefined || raw === null) return undefined;
-  faults.push({ id: `${item}/${field}`, reason: `${field} ${shown(raw)} is not text: left out, prices kept`, class: 'field' });
+  faults.push({
+    id: `${item}/${field}`,
+    reason: `${field} ${shown(raw)} is not text: left out, prices kept`,
+    class: 'field',
+  });
   return undefined;
 }

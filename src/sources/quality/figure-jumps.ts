@@ -29,7 +29,12 @@ const idOf = (m: VenueMarket) => `${m.venue}:${m.venue === 'kalshi' ? m.id : `${
  * previous value, until the jump has lasted {@link FIGURE_HOLD_MS}; `since` maps each held figure to
  * when its jump was first seen, and is updated (an id no longer held is forgotten).
  */
-export function holdFigureJumps(markets: readonly VenueMarket[], previous: readonly VenueMarket[], now: Date, since: Map<string, number>): { markets: VenueMarket[]; dropped: Dropped[] } {
+export function holdFigureJumps(
+  markets: readonly VenueMarket[],
+  previous: readonly VenueMarket[],
+  now: Date,
+  since: Map<string, number>,
+): { markets: VenueMarket[]; dropped: Dropped[] } {
   const before = new Map(previous.map((m) => [idOf(m), m]));
   const dropped: Dropped[] = [];
   const held = new Set<string>();
@@ -39,13 +44,24 @@ export function holdFigureJumps(markets: readonly VenueMarket[], previous: reado
     let kept = m;
     for (const [field, name] of FIGURES) {
       const [a, b] = [was[field], m[field]];
-      if (a === null || b === null || Math.abs(b - a) < MIN_FIGURE_MOVE_USD || (b <= a * MAX_FIGURE_FACTOR && b * MAX_FIGURE_FACTOR >= a)) continue;
+      if (
+        a === null ||
+        b === null ||
+        Math.abs(b - a) < MIN_FIGURE_MOVE_USD ||
+        (b <= a * MAX_FIGURE_FACTOR && b * MAX_FIGURE_FACTOR >= a)
+      )
+        continue;
       const id = `${idOf(m)}/${field}`;
       const start = since.get(id) ?? now.getTime();
       if (now.getTime() - start >= FIGURE_HOLD_MS) continue;
       held.add(id);
       since.set(id, start);
-      dropped.push({ id, reason: `${name} ${a} → ${b} in one refresh (beyond x${MAX_FIGURE_FACTOR}): held at ${a}`, class: 'held', since: new Date(start).toISOString() });
+      dropped.push({
+        id,
+        reason: `${name} ${a} → ${b} in one refresh (beyond x${MAX_FIGURE_FACTOR}): held at ${a}`,
+        class: 'held',
+        since: new Date(start).toISOString(),
+      });
       kept = { ...kept, [field]: a };
     }
     return kept;

@@ -27,7 +27,9 @@ function businessDays(from: string, to: string): number {
  * moves each of them exactly alike.
  */
 function commonFactor(prev: FxData, next: FxData, opts: QualityOptions): string | undefined {
-  const moves = Object.entries(next.rates).flatMap(([code, rate]) => (code !== 'USD' && prev.rates[code] !== undefined ? [Math.log(rate / prev.rates[code]!)] : []));
+  const moves = Object.entries(next.rates).flatMap(([code, rate]) =>
+    code !== 'USD' && prev.rates[code] !== undefined ? [Math.log(rate / prev.rates[code]!)] : [],
+  );
   if (moves.length < 5) return undefined;
   const m = median(moves);
   const together = moves.filter((x) => Math.abs(x - m) <= opts.fxCommonSpread).length;
@@ -51,7 +53,10 @@ export function checkFx(prev: FxData | undefined, next: FxData, now: Date, opts:
     const was = prev.rates[code];
     if (was === undefined) continue;
     const move = Math.abs(rate / was - 1);
-    if (move > bound) out.push(`${code} moved ${Math.round(move * 1000) / 10} % (${was} → ${rate}; bound ${Math.round(bound * 1000) / 10} %)`);
+    if (move > bound)
+      out.push(
+        `${code} moved ${Math.round(move * 1000) / 10} % (${was} → ${rate}; bound ${Math.round(bound * 1000) / 10} %)`,
+      );
   }
   const lost = Object.keys(prev.rates).filter((c) => !(c in next.rates));
   if (lost.length > 0) out.push(`currencies lost: ${lost.join(', ')}`);

@@ -20,7 +20,12 @@ export function checkQuality<K extends SnapshotKind>(
     case 'events':
       return checkEvents(prev as SnapshotDataOf<'events'> | undefined, next as SnapshotDataOf<'events'>, now, opts);
     case 'sportsbook':
-      return checkLeague(prev as SnapshotDataOf<'sportsbook'> | undefined, next as SnapshotDataOf<'sportsbook'>, now, opts);
+      return checkLeague(
+        prev as SnapshotDataOf<'sportsbook'> | undefined,
+        next as SnapshotDataOf<'sportsbook'>,
+        now,
+        opts,
+      );
     case 'fx':
       return checkFx(prev as SnapshotDataOf<'fx'> | undefined, next as SnapshotDataOf<'fx'>, now, opts);
     default:

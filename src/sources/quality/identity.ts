@@ -50,12 +50,20 @@ export function consensusHome(m: Matchup): number | undefined {
 }
 
 /** How `next` changed what game `prev` (the same id, in the last good snapshot) was, or undefined. */
-export function identityChange(prevData: LeagueData, prev: Matchup, nextData: LeagueData, next: Matchup): string | undefined {
+export function identityChange(
+  prevData: LeagueData,
+  prev: Matchup,
+  nextData: LeagueData,
+  next: Matchup,
+): string | undefined {
   const was = sides(prevData, prev);
   const now = sides(nextData, next);
-  if (same(was.home, now.away) && same(was.away, now.home)) return `home and away swapped (was ${was.away} at ${was.home})`;
-  if (!same(was.home, now.home) || !same(was.away, now.away)) return `teams changed from ${was.away} at ${was.home} to ${now.away} at ${now.home}`;
-  if (Math.abs(Date.parse(next.scheduledTime) - Date.parse(prev.scheduledTime)) > MAX_START_SHIFT_MS) return `start moved from ${prev.scheduledTime} to ${next.scheduledTime}`;
+  if (same(was.home, now.away) && same(was.away, now.home))
+    return `home and away swapped (was ${was.away} at ${was.home})`;
+  if (!same(was.home, now.home) || !same(was.away, now.away))
+    return `teams changed from ${was.away} at ${was.home} to ${now.away} at ${now.home}`;
+  if (Math.abs(Date.parse(next.scheduledTime) - Date.parse(prev.scheduledTime)) > MAX_START_SHIFT_MS)
+    return `start moved from ${prev.scheduledTime} to ${next.scheduledTime}`;
   return undefined;
 }
 
@@ -63,9 +71,13 @@ export function identityChange(prevData: LeagueData, prev: Matchup, nextData: Le
 export function favouriteFlip(prev: Matchup, next: Matchup): string | undefined {
   const [was, now] = [consensusHome(prev), consensusHome(next)];
   if (was === undefined || now === undefined) return undefined;
-  const flipped = (was >= 0.5 + FAVOURITE_MARGIN && now <= 0.5 - FAVOURITE_MARGIN) || (was <= 0.5 - FAVOURITE_MARGIN && now >= 0.5 + FAVOURITE_MARGIN);
+  const flipped =
+    (was >= 0.5 + FAVOURITE_MARGIN && now <= 0.5 - FAVOURITE_MARGIN) ||
+    (was <= 0.5 - FAVOURITE_MARGIN && now >= 0.5 + FAVOURITE_MARGIN);
   const r = (x: number) => Math.round(x * 1000) / 1000;
-  return flipped ? `favourite changed sides: the books' no-vig chance of the home side went from ${r(was)} to ${r(now)}` : undefined;
+  return flipped
+    ? `favourite changed sides: the books' no-vig chance of the home side went from ${r(was)} to ${r(now)}`
+    : undefined;
 }
 
 const newest = (m: Matchup) => Math.max(0, ...m.books.map((b) => Date.parse(b.lastUpdate)));
@@ -75,7 +87,10 @@ const newest = (m: Matchup) => Math.max(0, ...m.books.map((b) => Date.parse(b.la
  * are one game listed twice. The copy the last good snapshot knows (`known`) is kept, else the one
  * with the freshest book; the other is reported (class `duplicate`).
  */
-export function sameGameOnce(data: LeagueData, known: ReadonlySet<string>): { upcoming: Matchup[]; dropped: Dropped[] } {
+export function sameGameOnce(
+  data: LeagueData,
+  known: ReadonlySet<string>,
+): { upcoming: Matchup[]; dropped: Dropped[] } {
   const dropped: Dropped[] = [];
   const gone = new Set<string>();
   // Only games of the same two teams are compared: a league's list has few of those.
@@ -84,15 +99,25 @@ export function sameGameOnce(data: LeagueData, known: ReadonlySet<string>): { up
     const key = Object.values(sides(data, m)).map(foldName).sort().join(' v ');
     byTeams.set(key, [...(byTeams.get(key) ?? []), m]);
   }
-  for (const group of byTeams.values()) for (const [i, a] of group.entries()) {
-    for (const b of group.slice(i + 1)) {
-      if (gone.has(a.id) || gone.has(b.id) || Math.abs(Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime)) > SAME_GAME_WINDOW_MS) continue;
-      const keepA = known.has(a.id) !== known.has(b.id) ? known.has(a.id) : newest(a) >= newest(b);
-      const [kept, other] = keepA ? [a, b] : [b, a];
-      gone.add(other.id);
-      const { home, away } = sides(data, kept);
-      dropped.push({ id: other.id, reason: `the same game as ${kept.id} (${away} at ${home}, starting ${other.scheduledTime}): kept ${kept.id}, ${known.has(kept.id) ? 'the id the last good snapshot knows' : 'the one with the freshest book'}`, class: 'duplicate' });
+  for (const group of byTeams.values())
+    for (const [i, a] of group.entries()) {
+      for (const b of group.slice(i + 1)) {
+        if (
+          gone.has(a.id) ||
+          gone.has(b.id) ||
+          Math.abs(Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime)) > SAME_GAME_WINDOW_MS
+        )
+          continue;
+        const keepA = known.has(a.id) !== known.has(b.id) ? known.has(a.id) : newest(a) >= newest(b);
+        const [kept, other] = keepA ? [a, b] : [b, a];
+        gone.add(other.id);
+        const { home, away } = sides(data, kept);
+        dropped.push({
+          id: other.id,
+          reason: `the same game as ${kept.id} (${away} at ${home}, starting ${other.scheduledTime}): kept ${kept.id}, ${known.has(kept.id) ? 'the id the last good snapshot knows' : 'the one with the freshest book'}`,
+          class: 'duplicate',
+        });
+      }
     }
-  }
   return { upcoming: data.upcoming.filter((m) => !gone.has(m.id)), dropped };
 }

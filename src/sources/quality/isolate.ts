@@ -6,13 +6,26 @@
  * refresh as before. Pure.
  */
 import type { z } from 'zod';
-import { AmericanOdds, BookOdds, FinishedGame, Matchup, MarketEvent, OperatorMetrics, PricedLine, Quote } from '../../model/index.js';
+import {
+  AmericanOdds,
+  BookOdds,
+  FinishedGame,
+  Matchup,
+  MarketEvent,
+  OperatorMetrics,
+  PricedLine,
+  Quote,
+} from '../../model/index.js';
 import type { EventsData, FxData, LeagueData, MetricsData, Outcome } from '../../model/index.js';
 import type { Dropped } from './dropped.js';
 import type { SnapshotDataOf, SnapshotKind } from '../../store/schemas.js';
 import { LINE_FIELDS, POINT_FIELDS } from './sportsbook.js';
 
-const issues = (e: z.ZodError) => e.issues.map((x) => `${x.path.join('.') || 'value'}: ${x.message}`).join('; ').slice(0, 300);
+const issues = (e: z.ZodError) =>
+  e.issues
+    .map((x) => `${x.path.join('.') || 'value'}: ${x.message}`)
+    .join('; ')
+    .slice(0, 300);
 
 /** Keeps the items of `items` that `schema` accepts; reports the rest under `idOf`. */
 function keepValid<T>(items: readonly T[], schema: z.ZodType, idOf: (item: T) => string, dropped: Dropped[]): T[] {
@@ -33,7 +46,12 @@ function events(data: EventsData, dropped: Dropped[]): EventsData {
   const out: MarketEvent[] = [];
   for (const ev of data.events) {
     const outcomes = list(ev.outcomes).flatMap((o): Outcome[] => {
-      const quotes = keepValid(list(o.quotes), Quote, (q) => `${safeStr(ev.slug)}/${safeStr(o.name)}/${safeStr(q.operatorId)}`, dropped);
+      const quotes = keepValid(
+        list(o.quotes),
+        Quote,
+        (q) => `${safeStr(ev.slug)}/${safeStr(o.name)}/${safeStr(q.operatorId)}`,
+        dropped,
+      );
       return quotes.length > 0 ? [{ ...o, quotes }] : [];
     });
     if (outcomes.length === 0) continue;
@@ -41,7 +59,6 @@ function events(data: EventsData, dropped: Dropped[]): EventsData {
   }
   return { ...data, events: out };
 }
-
 
 function league(data: LeagueData, dropped: Dropped[]): LeagueData {
   if (!Array.isArray(data.upcoming) || !Array.isArray(data.finished)) return data;
@@ -52,7 +69,11 @@ function league(data: LeagueData, dropped: Dropped[]): LeagueData {
         if (clean[f] === undefined) continue;
         const r = ((POINT_FIELDS as readonly string[]).includes(f) ? PricedLine : AmericanOdds).safeParse(clean[f]);
         if (!r.success) {
-          dropped.push({ id: `${safeStr(m.id)}/${safeStr(b.operatorId)}/${f}`, reason: issues(r.error), class: 'schema' });
+          dropped.push({
+            id: `${safeStr(m.id)}/${safeStr(b.operatorId)}/${f}`,
+            reason: issues(r.error),
+            class: 'schema',
+          });
           delete clean[f];
         }
       }
@@ -83,7 +104,11 @@ function fx(data: FxData, dropped: Dropped[]): FxData {
 }
 
 /** `data` without the items that fail their own schema; those are added to `dropped`. */
-export function isolateItems<K extends SnapshotKind>(kind: K, data: SnapshotDataOf<K>, dropped: Dropped[]): SnapshotDataOf<K> {
+export function isolateItems<K extends SnapshotKind>(
+  kind: K,
+  data: SnapshotDataOf<K>,
+  dropped: Dropped[],
+): SnapshotDataOf<K> {
   if (!data || typeof data !== 'object') return data;
   switch (kind) {
     case 'events':

@@ -11,8 +11,15 @@ import type { Dropped } from './dropped.js';
  * open. `result` is the venue's settlement ("yes", "no"; empty while trading); `now` absent skips
  * the time check (a caller with no clock, such as the matcher's offline listing).
  */
-export function lifecycleFault(id: string, status: string, closesAt: string | undefined, result: string | undefined, now: Date | undefined): Dropped | undefined {
+export function lifecycleFault(
+  id: string,
+  status: string,
+  closesAt: string | undefined,
+  result: string | undefined,
+  now: Date | undefined,
+): Dropped | undefined {
   if (result) return { id, reason: `status ${status} but settled (result ${result}): not shown`, class: 'lifecycle' };
-  if (now && closesAt && Date.parse(closesAt) <= now.getTime()) return { id, reason: `status ${status} but its close time ${closesAt} has passed: not shown`, class: 'lifecycle' };
+  if (now && closesAt && Date.parse(closesAt) <= now.getTime())
+    return { id, reason: `status ${status} but its close time ${closesAt} has passed: not shown`, class: 'lifecycle' };
   return undefined;
 }

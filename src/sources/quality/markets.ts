@@ -20,7 +20,8 @@ const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 /** Why an open market's book is broken, or undefined. */
 function brokenBook(m: VenueMarket): string | undefined {
   if (!m.open) return undefined;
-  if (m.yesBid !== undefined && m.yesAsk !== undefined && m.yesBid > m.yesAsk) return `crossed book (bid ${m.yesBid} above ask ${m.yesAsk})`;
+  if (m.yesBid !== undefined && m.yesAsk !== undefined && m.yesBid > m.yesAsk)
+    return `crossed book (bid ${m.yesBid} above ask ${m.yesAsk})`;
   if (m.venue !== 'kalshi') return undefined;
   const sides: Array<[string, number | undefined, string, number | undefined]> = [
     ['NO ask', m.noAsk, 'YES bid', m.yesBid],
@@ -35,7 +36,10 @@ function brokenBook(m: VenueMarket): string | undefined {
 }
 
 /** `markets` without the open ones whose book is broken; those that `reported` says matter are reported (class `inconsistent`). */
-export function withoutBrokenBooks(markets: readonly VenueMarket[], reported: (m: VenueMarket) => boolean): { markets: VenueMarket[]; dropped: Dropped[] } {
+export function withoutBrokenBooks(
+  markets: readonly VenueMarket[],
+  reported: (m: VenueMarket) => boolean,
+): { markets: VenueMarket[]; dropped: Dropped[] } {
   const out: VenueMarket[] = [];
   const dropped: Dropped[] = [];
   for (const m of markets) {
@@ -62,7 +66,10 @@ function labelTokens(m: VenueMarket): Map<string, string> | undefined {
  * were not, so every price would be read for the wrong outcome. A re-listing (new tokens) is the
  * match guard's, not this. Reported (class `inconsistent`).
  */
-export function withoutRelabelled(markets: readonly VenueMarket[], previous: readonly VenueMarket[]): { markets: VenueMarket[]; dropped: Dropped[] } {
+export function withoutRelabelled(
+  markets: readonly VenueMarket[],
+  previous: readonly VenueMarket[],
+): { markets: VenueMarket[]; dropped: Dropped[] } {
   const before = new Map(previous.map((m) => [idOf(m), labelTokens(m)]));
   const out: VenueMarket[] = [];
   const dropped: Dropped[] = [];
@@ -70,9 +77,16 @@ export function withoutRelabelled(markets: readonly VenueMarket[], previous: rea
     const now = labelTokens(m);
     const was = before.get(idOf(m));
     const sameTokens = now && was && [...now.values()].sort().join() === [...was.values()].sort().join();
-    const moved = sameTokens ? [...now.entries()].filter(([label, token]) => was.get(label) !== token).map(([label]) => label) : [];
+    const moved = sameTokens
+      ? [...now.entries()].filter(([label, token]) => was.get(label) !== token).map(([label]) => label)
+      : [];
     if (moved.length === 0) out.push(m);
-    else dropped.push({ id: idOf(m), reason: `outcome labels ${moved.map((l) => `"${l}"`).join(', ')} now name the other token (labels reordered, tokens and prices not)`, class: 'inconsistent' });
+    else
+      dropped.push({
+        id: idOf(m),
+        reason: `outcome labels ${moved.map((l) => `"${l}"`).join(', ')} now name the other token (labels reordered, tokens and prices not)`,
+        class: 'inconsistent',
+      });
   }
   return { markets: out, dropped };
 }

@@ -50,7 +50,9 @@ export const DEFAULT_QUALITY: QualityOptions = {
 export class QualityGateError extends Error {
   override name = 'QualityGateError';
   constructor(readonly violations: readonly string[]) {
-    super(`quality gate: ${violations.slice(0, 5).join('; ')}${violations.length > 5 ? ` (+${violations.length - 5} more)` : ''}`);
+    super(
+      `quality gate: ${violations.slice(0, 5).join('; ')}${violations.length > 5 ? ` (+${violations.length - 5} more)` : ''}`,
+    );
   }
 }
 

@@ -14,7 +14,12 @@ import { ladderBreaks } from './ladders.js';
 import type { QualityOptions } from './options.js';
 
 const quoteId = (ev: MarketEvent, outcome: string, q: Quote) => `${ev.slug}/${outcome}/${q.operatorId}`;
-const isYesNo = (ev: MarketEvent) => ev.outcomes.length === 2 && ev.outcomes.map((o) => o.name.toLowerCase()).sort().join('/') === 'no/yes';
+const isYesNo = (ev: MarketEvent) =>
+  ev.outcomes.length === 2 &&
+  ev.outcomes
+    .map((o) => o.name.toLowerCase())
+    .sort()
+    .join('/') === 'no/yes';
 
 /** Operators whose Yes and No asks in `ev` contradict each other, with the reason. */
 function inconsistentPairs(ev: MarketEvent, opts: QualityOptions): Map<string, string> {
@@ -25,17 +30,26 @@ function inconsistentPairs(ev: MarketEvent, opts: QualityOptions): Map<string, s
     const qb = b!.quotes.find((q) => q.operatorId === qa.operatorId);
     if (!qb) continue;
     const sum = qa.yesPrice + qb.yesPrice;
-    if (sum < opts.minAskSum) out.set(qa.operatorId, `asks ${qa.yesPrice} + ${qb.yesPrice} sum below ${opts.minAskSum}`);
-    else if (sum > opts.maxAskSum) out.set(qa.operatorId, `asks ${qa.yesPrice} + ${qb.yesPrice} sum above ${opts.maxAskSum}`);
+    if (sum < opts.minAskSum)
+      out.set(qa.operatorId, `asks ${qa.yesPrice} + ${qb.yesPrice} sum below ${opts.minAskSum}`);
+    else if (sum > opts.maxAskSum)
+      out.set(qa.operatorId, `asks ${qa.yesPrice} + ${qb.yesPrice} sum above ${opts.maxAskSum}`);
   }
   return out;
 }
 
 /** `next` with inconsistent pairs dropped and implausible jumps held; what was dropped, held or lost. */
-export function screenEvents(prev: EventsData | undefined, next: EventsData, now: Date, opts: QualityOptions, carried: readonly Dropped[]): { data: EventsData; dropped: Dropped[] } {
+export function screenEvents(
+  prev: EventsData | undefined,
+  next: EventsData,
+  now: Date,
+  opts: QualityOptions,
+  carried: readonly Dropped[],
+): { data: EventsData; dropped: Dropped[] } {
   const dropped: Dropped[] = [];
   const before = new Map<string, Quote>();
-  for (const ev of prev?.events ?? []) for (const o of ev.outcomes) for (const q of o.quotes) before.set(quoteId(ev, o.name, q), q);
+  for (const ev of prev?.events ?? [])
+    for (const o of ev.outcomes) for (const q of o.quotes) before.set(quoteId(ev, o.name, q), q);
   const events: MarketEvent[] = [];
   // Lifecycle: an event past its close is over, whatever its markets still say; it goes unreported
   // (closing is no fault) and does not count as lost.
@@ -52,10 +66,20 @@ export function screenEvents(prev: EventsData | undefined, next: EventsData, now
           .map((q) => {
             const id = quoteId(ev, o.name, q);
             const was = before.get(id);
-            if (!was || Math.abs(q.yesPrice - was.yesPrice) <= opts.maxJump || (q.volume24hUsd ?? 0) > (was.volume24hUsd ?? Infinity)) return q;
+            if (
+              !was ||
+              Math.abs(q.yesPrice - was.yesPrice) <= opts.maxJump ||
+              (q.volume24hUsd ?? 0) > (was.volume24hUsd ?? Infinity)
+            )
+              return q;
             const since = heldSince(carried, id, now);
             if (now.getTime() - since.getTime() >= opts.jumpHoldMs) return q;
-            dropped.push({ id, reason: `price ${was.yesPrice} → ${q.yesPrice} without new volume: held at ${was.yesPrice}`, class: 'held', since: since.toISOString() });
+            dropped.push({
+              id,
+              reason: `price ${was.yesPrice} → ${q.yesPrice} without new volume: held at ${was.yesPrice}`,
+              class: 'held',
+              since: since.toISOString(),
+            });
             return was;
           }),
       }))
@@ -64,7 +88,8 @@ export function screenEvents(prev: EventsData | undefined, next: EventsData, now
   }
   const data = { ...next, events };
   const present = new Map<string, string>();
-  for (const ev of prev?.events ?? []) for (const o of ev.outcomes) for (const q of o.quotes) present.set(quoteId(ev, o.name, q), ev.closesAt);
+  for (const ev of prev?.events ?? [])
+    for (const o of ev.outcomes) for (const q of o.quotes) present.set(quoteId(ev, o.name, q), ev.closesAt);
   const after = new Set<string>();
   for (const ev of events) for (const o of ev.outcomes) for (const q of o.quotes) after.add(quoteId(ev, o.name, q));
   dropped.push(...lostItems(present, after, carried, now));

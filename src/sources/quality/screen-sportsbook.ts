@@ -44,32 +44,66 @@ function without(b: BookOdds, fields: readonly (keyof BookOdds)[]): BookOdds {
 }
 
 /** One book's lines with contradictions and impossible points removed; the reasons go to `dropped`. */
-function consistentBook(game: Matchup, b: BookOdds, bounds: LeagueBounds, opts: QualityOptions, dropped: Dropped[]): BookOdds {
+function consistentBook(
+  game: Matchup,
+  b: BookOdds,
+  bounds: LeagueBounds,
+  opts: QualityOptions,
+  dropped: Dropped[],
+): BookOdds {
   const id = `${game.id}/${b.operatorId}`;
   let out = b;
-  const drop = (what: string, fields: readonly (keyof BookOdds)[], reason: string, cls: 'inconsistent' | 'range' = 'inconsistent') => {
+  const drop = (
+    what: string,
+    fields: readonly (keyof BookOdds)[],
+    reason: string,
+    cls: 'inconsistent' | 'range' = 'inconsistent',
+  ) => {
     dropped.push({ id: `${id}/${what}`, reason, class: cls });
     out = without(out, fields);
   };
-  const outside = [out.totalOver, out.totalUnder].find((l) => l && (l.point < bounds.total[0] || l.point > bounds.total[1]));
-  if (outside) drop('totals', MARKET_FIELDS.totals, `total ${outside.point} outside the league's range ${bounds.total[0]}-${bounds.total[1]}`, 'range');
+  const outside = [out.totalOver, out.totalUnder].find(
+    (l) => l && (l.point < bounds.total[0] || l.point > bounds.total[1]),
+  );
+  if (outside)
+    drop(
+      'totals',
+      MARKET_FIELDS.totals,
+      `total ${outside.point} outside the league's range ${bounds.total[0]}-${bounds.total[1]}`,
+      'range',
+    );
   const wide = [out.homeSpread, out.awaySpread].find((l) => l && Math.abs(l.point) > bounds.spread);
-  if (wide) drop('spreads', MARKET_FIELDS.spreads, `spread ${wide.point} beyond the league's ±${bounds.spread}`, 'range');
+  if (wide)
+    drop('spreads', MARKET_FIELDS.spreads, `spread ${wide.point} beyond the league's ±${bounds.spread}`, 'range');
   if (out.homeSpread && out.awaySpread && out.homeSpread.point + out.awaySpread.point !== 0) {
     drop('spreads', MARKET_FIELDS.spreads, `spreads ${out.homeSpread.point} / ${out.awaySpread.point} not opposite`);
   }
   if (out.totalOver && out.totalUnder && out.totalOver.point !== out.totalUnder.point) {
-    drop('totals', MARKET_FIELDS.totals, `over ${out.totalOver.point} and under ${out.totalUnder.point} at different totals`);
+    drop(
+      'totals',
+      MARKET_FIELDS.totals,
+      `over ${out.totalOver.point} and under ${out.totalUnder.point} at different totals`,
+    );
   }
   const p = impliedMoneylines(out);
   const sum = p?.reduce((a, x) => a + x, 0);
   if (p && sum !== undefined && (sum < opts.minOverround || sum > opts.maxOverround)) {
-    drop('h2h', MONEYLINES, `moneylines imply ${Math.round(sum * 100)} % in all (outside ${Math.round(opts.minOverround * 100)}-${Math.round(opts.maxOverround * 100)} %)`);
+    drop(
+      'h2h',
+      MONEYLINES,
+      `moneylines imply ${Math.round(sum * 100)} % in all (outside ${Math.round(opts.minOverround * 100)}-${Math.round(opts.maxOverround * 100)} %)`,
+    );
   } else if (p && sum !== undefined && out.homeSpread && out.awaySpread) {
     const [home, away] = [p[0]! / sum, p[1]! / sum];
-    const favouriteGetsPoints = (home >= opts.favouriteShare && out.homeSpread.point > 0) || (away >= opts.favouriteShare && out.awaySpread.point > 0);
+    const favouriteGetsPoints =
+      (home >= opts.favouriteShare && out.homeSpread.point > 0) ||
+      (away >= opts.favouriteShare && out.awaySpread.point > 0);
     if (favouriteGetsPoints) {
-      drop('h2h+spreads', [...MONEYLINES, ...MARKET_FIELDS.spreads], `moneyline favourite (${Math.round(Math.max(home, away) * 100)} %) receives points on the spread (${out.homeSpread.point} / ${out.awaySpread.point})`);
+      drop(
+        'h2h+spreads',
+        [...MONEYLINES, ...MARKET_FIELDS.spreads],
+        `moneyline favourite (${Math.round(Math.max(home, away) * 100)} %) receives points on the spread (${out.homeSpread.point} / ${out.awaySpread.point})`,
+      );
     }
   }
   return out;
@@ -84,39 +118,74 @@ function withoutOutliers(game: Matchup, bounds: LeagueBounds, opts: QualityOptio
     books: game.books.map((b) => {
       const markets = found.get(b.operatorId);
       if (!markets) return b;
-      for (const [market, reason] of markets) dropped.push({ id: `${game.id}/${b.operatorId}/${market}`, reason, class: 'outlier' });
-      return without(b, [...markets.keys()].flatMap((m) => MARKET_FIELDS[m]));
+      for (const [market, reason] of markets)
+        dropped.push({ id: `${game.id}/${b.operatorId}/${market}`, reason, class: 'outlier' });
+      return without(
+        b,
+        [...markets.keys()].flatMap((m) => MARKET_FIELDS[m]),
+      );
     }),
   };
 }
 
 /** A book with its moneylines held at `was` while a jump has not persisted; the hold is reported. */
-function heldJump(game: Matchup, b: BookOdds, was: BookOdds | undefined, now: Date, opts: QualityOptions, carried: readonly Dropped[], dropped: Dropped[]): BookOdds {
+function heldJump(
+  game: Matchup,
+  b: BookOdds,
+  was: BookOdds | undefined,
+  now: Date,
+  opts: QualityOptions,
+  carried: readonly Dropped[],
+  dropped: Dropped[],
+): BookOdds {
   const id = `${game.id}/${b.operatorId}/h2h`;
-  const jump = MONEYLINES.some((f) => b[f] !== undefined && was?.[f] !== undefined && Math.abs(americanToProbability(b[f]) - americanToProbability(was[f])) > opts.maxJump);
+  const jump = MONEYLINES.some(
+    (f) =>
+      b[f] !== undefined &&
+      was?.[f] !== undefined &&
+      Math.abs(americanToProbability(b[f]) - americanToProbability(was[f])) > opts.maxJump,
+  );
   if (!jump || !was) return b;
   const since = heldSince(carried, id, now);
   if (now.getTime() - since.getTime() >= opts.jumpHoldMs) return b;
   const show = (x: BookOdds) => MONEYLINES.flatMap((f) => (x[f] !== undefined ? [x[f]] : [])).join('/');
-  dropped.push({ id, reason: `moneylines ${show(was)} → ${show(b)}: held at ${show(was)}`, class: 'held', since: since.toISOString() });
+  dropped.push({
+    id,
+    reason: `moneylines ${show(was)} → ${show(b)}: held at ${show(was)}`,
+    class: 'held',
+    since: since.toISOString(),
+  });
   const held: BookOdds = without(b, MONEYLINES);
   for (const f of MONEYLINES) if (was[f] !== undefined) held[f] = was[f];
   return held;
 }
 
 /** `next` with contradictions dropped, outliers withheld, identity changes refused and implausible moneyline jumps held; what was dropped, held or lost. */
-export function screenLeague(prev: LeagueData | undefined, next: LeagueData, now: Date, opts: QualityOptions, carried: readonly Dropped[]): { data: LeagueData; dropped: Dropped[] } {
+export function screenLeague(
+  prev: LeagueData | undefined,
+  next: LeagueData,
+  now: Date,
+  opts: QualityOptions,
+  carried: readonly Dropped[],
+): { data: LeagueData; dropped: Dropped[] } {
   const dropped: Dropped[] = [];
   const bounds = LEAGUE_BOUNDS[next.league];
   // What the last good snapshot remembers: the games not yet started, and each of their books.
-  const remembered = new Map((prev?.upcoming ?? []).filter((m) => Date.parse(m.scheduledTime) > now.getTime()).map((m) => [m.id, m]));
+  const remembered = new Map(
+    (prev?.upcoming ?? []).filter((m) => Date.parse(m.scheduledTime) > now.getTime()).map((m) => [m.id, m]),
+  );
   const before = new Map<string, BookOdds>();
   for (const m of remembered.values()) for (const b of m.books) before.set(`${m.id}/${b.operatorId}`, b);
   const once = sameGameOnce(next, new Set(remembered.keys()));
   dropped.push(...once.dropped);
   /** The last good version of a game whose identity changed, reported with the time it was first seen. */
   const refuse = (was: Matchup, reason: string): Matchup => {
-    dropped.push({ id: was.id, reason: `${reason}: last good version kept`, class: 'identity', since: heldSince(carried, was.id, now, 'identity').toISOString() });
+    dropped.push({
+      id: was.id,
+      reason: `${reason}: last good version kept`,
+      class: 'identity',
+      since: heldSince(carried, was.id, now, 'identity').toISOString(),
+    });
     return was;
   };
   const upcoming = once.upcoming.map((raw): Matchup => {
@@ -127,11 +196,16 @@ export function screenLeague(prev: LeagueData | undefined, next: LeagueData, now
     const m = withoutOutliers(consistent, bounds, opts, dropped);
     const flipped = was && favouriteFlip(was, m);
     if (was && flipped) return refuse(was, flipped);
-    return { ...m, books: m.books.map((b) => heldJump(m, b, before.get(`${m.id}/${b.operatorId}`), now, opts, carried, dropped)) };
+    return {
+      ...m,
+      books: m.books.map((b) => heldJump(m, b, before.get(`${m.id}/${b.operatorId}`), now, opts, carried, dropped)),
+    };
   });
   const lineIds = (ms: readonly Matchup[]) => {
     const out = new Map<string, string>();
-    for (const m of ms) for (const b of m.books) for (const f of LINE_FIELDS) if (b[f] !== undefined) out.set(`${m.id}/${b.operatorId}/${f}`, m.scheduledTime);
+    for (const m of ms)
+      for (const b of m.books)
+        for (const f of LINE_FIELDS) if (b[f] !== undefined) out.set(`${m.id}/${b.operatorId}/${f}`, m.scheduledTime);
     return out;
   };
   dropped.push(...lostItems(lineIds(prev?.upcoming ?? []), new Set(lineIds(upcoming).keys()), carried, now));

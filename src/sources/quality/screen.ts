@@ -20,9 +20,21 @@ export function screenItems<K extends SnapshotKind>(
 ): { data: SnapshotDataOf<K>; dropped: Dropped[] } {
   switch (kind) {
     case 'events':
-      return screenEvents(prev as SnapshotDataOf<'events'> | undefined, next as SnapshotDataOf<'events'>, now, opts, carried) as { data: SnapshotDataOf<K>; dropped: Dropped[] };
+      return screenEvents(
+        prev as SnapshotDataOf<'events'> | undefined,
+        next as SnapshotDataOf<'events'>,
+        now,
+        opts,
+        carried,
+      ) as { data: SnapshotDataOf<K>; dropped: Dropped[] };
     case 'sportsbook':
-      return screenLeague(prev as SnapshotDataOf<'sportsbook'> | undefined, next as SnapshotDataOf<'sportsbook'>, now, opts, carried) as { data: SnapshotDataOf<K>; dropped: Dropped[] };
+      return screenLeague(
+        prev as SnapshotDataOf<'sportsbook'> | undefined,
+        next as SnapshotDataOf<'sportsbook'>,
+        now,
+        opts,
+        carried,
+      ) as { data: SnapshotDataOf<K>; dropped: Dropped[] };
     default:
       // FX is one fixing (judged whole in fx.ts); metrics derive from the two snapshots above.
       return { data: next, dropped: [] };

@@ -15,12 +15,22 @@ export function checkLeague(prev: LeagueData | undefined, next: LeagueData, now:
   const t = now.getTime();
   const live = prev.upcoming.filter((m) => Date.parse(m.scheduledTime) > t);
   const ids = new Set(next.upcoming.map((m) => m.id));
-  const games = lossViolation('upcoming games', live.length, live.filter((m) => ids.has(m.id)).length, opts.maxLossShare);
+  const games = lossViolation(
+    'upcoming games',
+    live.length,
+    live.filter((m) => ids.has(m.id)).length,
+    opts.maxLossShare,
+  );
   if (games) out.push(games);
   const ops = (ms: LeagueData['upcoming']) => new Set(ms.flatMap((m) => m.books.map((b) => b.operatorId)));
   const before = ops(live);
   const after = ops(next.upcoming);
-  const operators = lossViolation('operators', before.size, [...before].filter((o) => after.has(o)).length, opts.maxLossShare);
+  const operators = lossViolation(
+    'operators',
+    before.size,
+    [...before].filter((o) => after.has(o)).length,
+    opts.maxLossShare,
+  );
   if (operators) out.push(operators);
   // Per operator, on the games still listed: the lines it quoted before against now.
   const kept = live.filter((m) => ids.has(m.id));
@@ -39,9 +49,13 @@ export function checkLeague(prev: LeagueData | undefined, next: LeagueData, now:
 }
 
 /** A book's lines with a point (each spread side and total side). */
-export const POINT_FIELDS = ['homeSpread', 'awaySpread', 'totalOver', 'totalUnder'] as const satisfies ReadonlyArray<keyof BookOdds>;
+export const POINT_FIELDS = ['homeSpread', 'awaySpread', 'totalOver', 'totalUnder'] as const satisfies ReadonlyArray<
+  keyof BookOdds
+>;
 /** A book's moneylines. */
-export const MONEYLINE_FIELDS = ['homeMoneyline', 'awayMoneyline', 'drawMoneyline'] as const satisfies ReadonlyArray<keyof BookOdds>;
+export const MONEYLINE_FIELDS = ['homeMoneyline', 'awayMoneyline', 'drawMoneyline'] as const satisfies ReadonlyArray<
+  keyof BookOdds
+>;
 /** Every line a book may quote. */
 export const LINE_FIELDS = [...POINT_FIELDS, ...MONEYLINE_FIELDS] as const;
 
@@ -49,7 +63,8 @@ export const LINE_FIELDS = [...POINT_FIELDS, ...MONEYLINE_FIELDS] as const;
 function linesByOperator(games: readonly Matchup[]): Map<string, number> {
   const out = new Map<string, number>();
   for (const m of games) {
-    for (const b of m.books) out.set(b.operatorId, (out.get(b.operatorId) ?? 0) + LINE_FIELDS.filter((f) => b[f] !== undefined).length);
+    for (const b of m.books)
+      out.set(b.operatorId, (out.get(b.operatorId) ?? 0) + LINE_FIELDS.filter((f) => b[f] !== undefined).length);
   }
   return out;
 }

@@ -8,7 +8,10 @@ import { num } from '../http/parse.js';
 import type { Dropped } from './dropped.js';
 
 /** The first of `fields` holding a number outside [0, 1], as a drop reason; undefined when all are dollars per $1 contract. */
-export function priceUnitChange(item: Readonly<Record<string, unknown>>, fields: readonly string[]): string | undefined {
+export function priceUnitChange(
+  item: Readonly<Record<string, unknown>>,
+  fields: readonly string[],
+): string | undefined {
   for (const f of fields) {
     const v = num(item[f]);
     if (v !== undefined && (v < 0 || v > 1)) return `${f} ${String(item[f])} outside [0, 1]: price unit changed`;
@@ -17,7 +20,11 @@ export function priceUnitChange(item: Readonly<Record<string, unknown>>, fields:
 }
 
 /** Splits `items` into those whose prices are in dollars and the rest, reported as dropped. */
-export function splitByPriceUnit<T extends object>(items: readonly T[], fields: readonly string[], idOf: (item: T) => string): { ok: T[]; dropped: Dropped[] } {
+export function splitByPriceUnit<T extends object>(
+  items: readonly T[],
+  fields: readonly string[],
+  idOf: (item: T) => string,
+): { ok: T[]; dropped: Dropped[] } {
   const ok: T[] = [];
   const dropped: Dropped[] = [];
   for (const it of items) {

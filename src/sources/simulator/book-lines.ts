@@ -44,7 +44,12 @@ function quote(book: BookProfile, p: number, ways: number): number {
 }
 
 /** Prices of the bets on a game, as one book quotes them. */
-function price(book: BookProfile, v: GameView, shade: number, league: League): Omit<BookOdds, 'operatorId' | 'lastUpdate'> {
+function price(
+  book: BookProfile,
+  v: GameView,
+  shade: number,
+  league: League,
+): Omit<BookOdds, 'operatorId' | 'lastUpdate'> {
   const out: Omit<BookOdds, 'operatorId' | 'lastUpdate'> = {};
   if (book.offersSpread) {
     const line = spreadLine(v);
@@ -78,7 +83,8 @@ export function bookOdds(
   const own = createRng(k).normal() + drift(k, tSec, BOOK_OCTAVES);
   const view = marketView(seed, league, season, g.id, g.home, g.away, tSec, own * BOOK_BIAS[league]);
   // Sportsbooks shade prices a little around their line; contracts trade at the market.
-  const shade = book.market === 'odds' ? drift(key(seed, g.id, book.operatorId, 'shade'), tSec, BOOK_OCTAVES) * 0.012 : 0;
+  const shade =
+    book.market === 'odds' ? drift(key(seed, g.id, book.operatorId, 'shade'), tSec, BOOK_OCTAVES) * 0.012 : 0;
   return {
     operatorId: book.operatorId,
     lastUpdate: new Date(Math.floor(tSec * 1000)).toISOString(),

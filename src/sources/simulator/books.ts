@@ -49,7 +49,9 @@ export function booksFor(seed: number, league: League, matchupId: string): BookP
   ranked.forEach((r, i) => {
     if (i < 4 || r.u < 0.8) chosen.add(r.id);
   });
-  return OPERATORS.filter((op) => chosen.has(op.id)).map((op) => profile(seed, league, op.id, op.kind !== 'sportsbook'));
+  return OPERATORS.filter((op) => chosen.has(op.id)).map((op) =>
+    profile(seed, league, op.id, op.kind !== 'sportsbook'),
+  );
 }
 
 function profile(seed: number, league: League, id: string, contract: boolean): BookProfile {

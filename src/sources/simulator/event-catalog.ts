@@ -51,14 +51,20 @@ export function kalshiTicker(t: EventTemplate, d: Date): string | undefined {
   if (!t.kalshi) return undefined;
   const { series, code } = t.kalshi;
   const yyyy = String(d.getUTCFullYear());
-  const suffix =
-    code === 'yyyy' ? yyyy : code === 'yy' ? yyyy.slice(2) : kalshiDateCode(d, code === 'day');
+  const suffix = code === 'yyyy' ? yyyy : code === 'yy' ? yyyy.slice(2) : kalshiDateCode(d, code === 'day');
   return `${series}-${suffix}`;
 }
 
 // FOMC decision days (second day of each meeting), reused every year.
 const FOMC_DAYS: readonly (readonly [number, number])[] = [
-  [1, 28], [3, 18], [4, 29], [6, 17], [7, 29], [9, 16], [10, 28], [12, 9],
+  [1, 28],
+  [3, 18],
+  [4, 29],
+  [6, 17],
+  [7, 29],
+  [9, 16],
+  [10, 28],
+  [12, 9],
 ];
 
 function nextFomc(now: Date): Date {

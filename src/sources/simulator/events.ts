@@ -68,7 +68,7 @@ function buildEvent(seed: number, t: EventTemplate, now: Date): MarketEvent {
   const tSec = epochSec(now);
   const fair = fairProbabilities(seed, t, inst.slug, tSec);
   // Attention is concave in probability: longshots trade, just less.
-  const weights = fair.map((p) => Math.pow(p, 0.6));
+  const weights = fair.map((p) => p ** 0.6);
   const wsum = weights.reduce((s, w) => s + w, 0);
   const ticker = kalshiTicker(t, inst.tickerDate ?? inst.closesAt);
   const kalshi = t.kalshi && ticker ? { series: t.kalshi.series, page: t.kalshi.page, eventTicker: ticker } : undefined;

@@ -11,7 +11,15 @@ import { key } from './rng.js';
 const DAY_SEC = 86_400;
 // Late-2026 levels, roughly.
 const LEVELS: Readonly<Record<string, number>> = {
-  EUR: 0.92, GBP: 0.79, CAD: 1.38, AUD: 1.52, BRL: 5.6, MXN: 18.9, JPY: 151.0, CHF: 0.88, INR: 84.5,
+  EUR: 0.92,
+  GBP: 0.79,
+  CAD: 1.38,
+  AUD: 1.52,
+  BRL: 5.6,
+  MXN: 18.9,
+  JPY: 151.0,
+  CHF: 0.88,
+  INR: 84.5,
 };
 // Majors wander ~1-2% over weeks; a few tenths of a percent day to day.
 const FX_OCTAVES: readonly Octave[] = [

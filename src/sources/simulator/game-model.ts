@@ -34,9 +34,39 @@ interface GoalsLeague {
 
 /** Scoring and market parameters per league (points sports vs goals). */
 export const LEAGUE_MODELS: Readonly<Record<League, PointsLeague | GoalsLeague>> = {
-  NBA: { kind: 'points', ratingSd: 5, homeAdv: 2.5, marginSd: 12, baseTotal: 226, paceSd: 4, totalSd: 18, marginDrift: 1.2, totalDrift: 2.5 },
-  NCAAB: { kind: 'points', ratingSd: 5.5, homeAdv: 3.5, marginSd: 10.5, baseTotal: 146, paceSd: 4, totalSd: 15, marginDrift: 1.2, totalDrift: 2 },
-  NFL: { kind: 'points', ratingSd: 4.5, homeAdv: 1.8, marginSd: 13, baseTotal: 44.5, paceSd: 2.5, totalSd: 13, marginDrift: 1, totalDrift: 1.2 },
+  NBA: {
+    kind: 'points',
+    ratingSd: 5,
+    homeAdv: 2.5,
+    marginSd: 12,
+    baseTotal: 226,
+    paceSd: 4,
+    totalSd: 18,
+    marginDrift: 1.2,
+    totalDrift: 2.5,
+  },
+  NCAAB: {
+    kind: 'points',
+    ratingSd: 5.5,
+    homeAdv: 3.5,
+    marginSd: 10.5,
+    baseTotal: 146,
+    paceSd: 4,
+    totalSd: 15,
+    marginDrift: 1.2,
+    totalDrift: 2,
+  },
+  NFL: {
+    kind: 'points',
+    ratingSd: 4.5,
+    homeAdv: 1.8,
+    marginSd: 13,
+    baseTotal: 44.5,
+    paceSd: 2.5,
+    totalSd: 13,
+    marginDrift: 1,
+    totalDrift: 1.2,
+  },
   EPL: { kind: 'goals', ratingSd: 0.3, homeGoals: 1.5, awayGoals: 1.2, rateDrift: 0.08 },
 };
 

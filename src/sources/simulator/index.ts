@@ -37,7 +37,12 @@ export function createSimulator(opts: { seed: number }): Simulator {
     },
     async fetchMetrics(ctx) {
       const now = check(ctx);
-      return buildMetrics(seed, now, buildEvents(seed, now), LEAGUES.map((l) => league(l, now, true)));
+      return buildMetrics(
+        seed,
+        now,
+        buildEvents(seed, now),
+        LEAGUES.map((l) => league(l, now, true)),
+      );
     },
     async fetchRates(ctx) {
       return buildFx(seed, check(ctx));

@@ -33,7 +33,14 @@ function ukOffset(localDay: Date): number {
 }
 
 /** A game at a local day and minute of the day, in a zone given by its offset rule. */
-function game(league: League, day: Date, minute: number, offset: (d: Date) => number, home: string, away: string): ScheduledGame {
+function game(
+  league: League,
+  day: Date,
+  minute: number,
+  offset: (d: Date) => number,
+  home: string,
+  away: string,
+): ScheduledGame {
   const time = new Date(day.getTime() + (minute + offset(day) * 60) * 60_000);
   const id = `${league.toLowerCase()}-${isoDay(day)}-${home.toLowerCase()}-${away.toLowerCase()}`;
   return { id, time, home, away };
@@ -67,9 +74,10 @@ function basketball(seed: number, league: 'NBA' | 'NCAAB', year: number): Schedu
   const teams = codes(league);
   const days = league === 'NBA' ? 174 : 126;
   const [lo, hi] = league === 'NBA' ? [4, 11] : [3, 8];
-  const tips = league === 'NBA'
-    ? [at(19), at(19, 30), at(20), at(20, 30), at(21), at(22), at(22, 30)]
-    : [at(18, 30), at(19), at(20), at(21), at(21, 30)];
+  const tips =
+    league === 'NBA'
+      ? [at(19), at(19, 30), at(20), at(20, 30), at(21), at(22), at(22, 30)]
+      : [at(18, 30), at(19), at(20), at(21), at(21, 30)];
   const start = seasonStart(league, year);
   const played = new Map<string, number>(teams.map((t) => [t, 0]));
   const out: ScheduledGame[] = [];
@@ -109,7 +117,10 @@ function football(seed: number, year: number): ScheduledGame[] {
     const resting = new Set(byeOrder.slice(byeAt, byeAt + (NFL_BYES[w] ?? 0)));
     byeAt += NFL_BYES[w] ?? 0;
     const rng = createRng(key(seed, 'NFL', String(year), 'week', String(w)));
-    const order = shuffled(teams.filter((t) => !resting.has(t)), rng);
+    const order = shuffled(
+      teams.filter((t) => !resting.has(t)),
+      rng,
+    );
     const n = order.length / 2;
     const thu = addDays(start, 7 * w);
     const sun = addDays(thu, 3);
@@ -119,12 +130,17 @@ function football(seed: number, year: number): ScheduledGame[] {
       const away = order[2 * g + 1] as string;
       // Slot by position: first game Thursday, last two Sunday and Monday night, then late Sunday.
       const slot: [Date, number] =
-        g === 0 ? [thu, at(20, 15)]
-        : g === n - 1 ? [mon, at(20, 15)]
-        : g === n - 2 ? [sun, at(20, 20)]
-        : g >= n - 5 ? [sun, at(16, 25)]
-        : g >= n - 7 ? [sun, at(16, 5)]
-        : [sun, at(13)];
+        g === 0
+          ? [thu, at(20, 15)]
+          : g === n - 1
+            ? [mon, at(20, 15)]
+            : g === n - 2
+              ? [sun, at(20, 20)]
+              : g >= n - 5
+                ? [sun, at(16, 25)]
+                : g >= n - 7
+                  ? [sun, at(16, 5)]
+                  : [sun, at(13)];
       out.push(game('NFL', slot[0], slot[1], easternOffset, home, away));
     }
   }
@@ -135,8 +151,16 @@ function football(seed: number, year: number): ScheduledGame[] {
 const EPL_BREAKS_AFTER = [3, 7, 11];
 // Kick-off slots of a round, UK time: Friday night, Saturday, Sunday.
 const EPL_SLOTS: readonly (readonly [number, number])[] = [
-  [-1, at(20)], [0, at(12, 30)], [0, at(15)], [0, at(15)], [0, at(15)], [0, at(15)], [0, at(17, 30)],
-  [1, at(14)], [1, at(14)], [1, at(16, 30)],
+  [-1, at(20)],
+  [0, at(12, 30)],
+  [0, at(15)],
+  [0, at(15)],
+  [0, at(15)],
+  [0, at(15)],
+  [0, at(17, 30)],
+  [1, at(14)],
+  [1, at(14)],
+  [1, at(16, 30)],
 ];
 
 /** Premier League: a double round robin (circle method), one round per weekend. */
@@ -180,9 +204,11 @@ function premierLeague(seed: number, year: number): ScheduledGame[] {
 /** Every game of a season, oldest first. */
 export function seasonSchedule(seed: number, league: League, year: number): ScheduledGame[] {
   const games =
-    league === 'NFL' ? football(seed, year)
-    : league === 'EPL' ? premierLeague(seed, year)
-    : basketball(seed, league, year);
+    league === 'NFL'
+      ? football(seed, year)
+      : league === 'EPL'
+        ? premierLeague(seed, year)
+        : basketball(seed, league, year);
   // Plain code-unit order on ties: localeCompare would depend on the host's ICU data.
   return games.sort((a, b) => a.time.getTime() - b.time.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
