@@ -13,7 +13,8 @@ export const REQUEST_HEADERS = [
   'purpose',
   'sec-purpose',
   'x-moz',
-  // A trusted CDN's geo headers (geo/cdn-headers.ts); read only with TRUST_PROXY and CDN_GEO set.
+  // A trusted CDN's geo headers (geo/cdn-headers.ts; test/unit/request-headers.test.ts holds the two together);
+  // read only with TRUST_PROXY and CDN_GEO set.
   'cf-ipcountry',
   'cf-region-code',
   'cloudfront-viewer-country',

@@ -1,5 +1,6 @@
 import type { HttpRequest } from 'uWebSockets.js';
 import { describe, expect, it } from 'vitest';
+import { CDN_GEO } from '../../src/geo/cdn-headers.js';
 import { headerReader } from '../../src/transport/request-headers.js';
 import { packHead, REQUEST_HEADERS } from '../../src/transport/types.js';
 
@@ -33,6 +34,11 @@ describe('headerReader', () => {
     const one = headerReader(['x-request-id'])(uwsRequest({}).req);
     expect(Object.keys(all)).toEqual([...REQUEST_HEADERS]);
     expect(Object.keys(one)).toEqual([...REQUEST_HEADERS]);
+  });
+
+  it("includes every trusted CDN's geo headers (geo/cdn-headers.ts), or a CDN's country would never be read", () => {
+    const cdn = Object.values(CDN_GEO).flatMap(({ country, region }) => [country, region]);
+    expect(REQUEST_HEADERS.filter((name) => (cdn as string[]).includes(name))).toEqual(cdn);
   });
 
   it('reads each of REQUEST_HEADERS under its own name', () => {
