@@ -4,19 +4,16 @@
  * a section or a file cannot leave a dead link behind. So does every repository path the pages name
  * in code (`src/http/router.ts`), the way they point a reader at the code.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { filesUnder } from '../support/files.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
 /** The markdown files the project's documentation is made of. */
 function docFiles(): string[] {
-  const walk = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => {
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? walk(path) : name.endsWith('.md') ? [path] : [];
-    });
+  const walk = (dir: string) => filesUnder(dir, '.md');
   return [
     join(root, 'README.md'),
     ...walk(join(root, 'docs')),

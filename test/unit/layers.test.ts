@@ -2,9 +2,10 @@
  * The layering of docs/design.md ("Code layout"), checked: a file imports only from its own folder
  * or from a lower layer. A new top-level folder or file must be given its layer here.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { filesUnder } from '../support/files.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -45,14 +46,6 @@ const LAYERS: Record<string, number> = {
   'watchdog.ts': 0,
 };
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(path);
-    return e.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
 /** The layer a file belongs to: its folder under src/ (or the file itself), or `workers`. */
 function unitOf(file: string): string {
   const parts = relative(root, file).split('/');
@@ -67,7 +60,7 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(IMPORT)].map((m) => normalize(join(dirname(file), m[1]!)).replace(/\.js$/, '.ts'));
 }
 
-const files = [...sourceFiles(join(root, 'src')), ...sourceFiles(join(root, 'workers'))];
+const files = [...filesUnder(join(root, 'src'), '.ts'), ...filesUnder(join(root, 'workers'), '.ts')];
 
 describe('layers', () => {
   it('every top-level folder and file of src/ has a layer', () => {

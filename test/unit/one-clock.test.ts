@@ -3,20 +3,13 @@
  * through an injected `Clock`, durations through the monotonic one. A `Date.now()` or an argument-less
  * `new Date()` anywhere else would read a time no test can move.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { filesUnder } from '../support/files.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const CLOCK_MODULE = 'src/model/clock.ts';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(path);
-    return e.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 /** `Date.now()` and `new Date()` (no argument), outside comments. */
 function clockReads(text: string): string[] {
@@ -33,7 +26,7 @@ describe('one clock', () => {
   });
 
   it('is read only through src/model/clock.ts in src/ and workers/', () => {
-    const files = [...sourceFiles(join(root, 'src')), ...sourceFiles(join(root, 'workers'))];
+    const files = [...filesUnder(join(root, 'src'), '.ts'), ...filesUnder(join(root, 'workers'), '.ts')];
     expect(files.length).toBeGreaterThan(100);
     const reads = files
       .map((file) => relative(root, file))
