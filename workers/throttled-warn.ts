@@ -9,18 +9,18 @@ export function throttledWarn(
   log: Logger,
   msg: string,
   everyMs = 30_000,
-  clock: Clock = monotonicClock,
+  now: Clock = monotonicClock,
 ): (err: Error) => void {
   let lastMs = -Infinity;
   let skipped = 0;
   return (err) => {
-    const now = clock();
-    if (now - lastMs < everyMs) {
+    const at = now();
+    if (at - lastMs < everyMs) {
       skipped++;
       return;
     }
     log.warn({ err: err.message, ...(skipped ? { skipped } : {}) }, msg);
-    lastMs = now;
+    lastMs = at;
     skipped = 0;
   };
 }

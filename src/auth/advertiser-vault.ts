@@ -33,7 +33,7 @@ export class AdvertiserVault {
     private readonly redis: Redis,
     private readonly file: string,
     private readonly log: Logger,
-    private readonly clock: Clock = systemClock,
+    private readonly now: Clock = systemClock,
   ) {
     try {
       const copy = AdvertiserBackup.parse(JSON.parse(readFileSync(file, 'utf8')));
@@ -80,7 +80,7 @@ export class AdvertiserVault {
   }
 
   async #sync(): Promise<string[]> {
-    const current = await exportAdvertisers(this.redis, new Date(this.clock()));
+    const current = await exportAdvertisers(this.redis, new Date(this.now()));
     const present = new Set(current.advertisers.map((a) => a.id));
     const lost = [...this.#records.values()].filter((entry) => !present.has(entry.id));
     let added: string[] = [];
@@ -110,7 +110,7 @@ export class AdvertiserVault {
     const tmp = `${this.file}.${process.pid}.tmp`;
     try {
       mkdirSync(join(this.file, '..'), { recursive: true });
-      writeFileSync(tmp, `${JSON.stringify(advertiserBackup(advertisers, new Date(this.clock())), null, 2)}\n`, {
+      writeFileSync(tmp, `${JSON.stringify(advertiserBackup(advertisers, new Date(this.now())), null, 2)}\n`, {
         mode: 0o600,
       });
       renameSync(tmp, this.file);

@@ -35,11 +35,11 @@ export class HangWatch {
   constructor(
     private readonly hangMs: number,
     private readonly onHung: (child: ChildProcess, silentMs: number) => void,
-    private readonly clock: Clock = monotonicClock,
+    private readonly now: Clock = monotonicClock,
   ) {}
 
   start(): void {
-    this.#timer ??= setInterval(() => this.#check(this.clock()), HEARTBEAT_MS);
+    this.#timer ??= setInterval(() => this.#check(this.now()), HEARTBEAT_MS);
     this.#timer.unref();
   }
 
@@ -49,7 +49,7 @@ export class HangWatch {
   }
 
   beat(child: ChildProcess): void {
-    this.#lastBeat.set(child, this.clock());
+    this.#lastBeat.set(child, this.now());
   }
 
   /** A worker that exited is watched no more. */

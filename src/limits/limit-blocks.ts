@@ -25,7 +25,7 @@ export class LimitBlocks {
     private readonly publisher: Redis,
     /** Told of every block lifted early, so the limiter forgets the key's count too. */
     private readonly onLift: (name: string, key: string) => void = () => {},
-    private readonly clock: Clock = systemClock,
+    private readonly now: Clock = systemClock,
   ) {}
 
   /** Follows the other processes' blocks on `subscriber` (a connection in subscriber mode). */
@@ -64,7 +64,7 @@ export class LimitBlocks {
   }
 
   #set({ name, key, until }: BlockNotice): void {
-    const ttl = until - this.clock();
+    const ttl = until - this.now();
     if (ttl > 0) return void this.#until.set(`${name}\n${key}`, until, { ttl });
     this.#until.delete(`${name}\n${key}`);
     this.onLift(name, key);

@@ -84,7 +84,7 @@ export class RateLimits {
     config: Config['limits'],
     /** The request path's breaker, shared with the other commands on `redis`. */
     private readonly breaker: RedisBreaker = redisBreaker(),
-    private readonly clock: Clock = systemClock,
+    private readonly now: Clock = systemClock,
   ) {
     // A block lifted early (limit-blocks.ts) forgets the key's count here too, in memory and in Redis.
     this.#blocks = new LimitBlocks(
@@ -95,7 +95,7 @@ export class RateLimits {
         void limiter.memory.delete(key);
         void limiter.shared?.delete(key).catch(() => {});
       },
-      clock,
+      now,
     );
     const make = (name: LimitName, limit: RateLimit, blockSeconds = 0): Limiter => {
       const base = {
@@ -184,7 +184,7 @@ export class RateLimits {
   #refused(name: LimitName, key: string, res: unknown): Problem | undefined {
     if (!(res instanceof RateLimiterRes)) return undefined;
     rateLimitRejections.labels(name).inc();
-    if (this.#limiters[name].shared) this.#blocks.block(name, key, this.clock() + res.msBeforeNext);
+    if (this.#limiters[name].shared) this.#blocks.block(name, key, this.now() + res.msBeforeNext);
     return rateLimited(name, this.#limiters[name].limit, res.msBeforeNext);
   }
 
@@ -232,8 +232,8 @@ export class RateLimits {
     try {
       const res = await this.#consume(this.#limiters[name], key, points);
       if (name === 'advertiser')
-        this.#allowances.set(key, { remaining: res.remainingPoints, resetAtMs: this.clock() + res.msBeforeNext });
-      if (res.remainingPoints === 0) this.#blocks.block(name, key, this.clock() + res.msBeforeNext);
+        this.#allowances.set(key, { remaining: res.remainingPoints, resetAtMs: this.now() + res.msBeforeNext });
+      if (res.remainingPoints === 0) this.#blocks.block(name, key, this.now() + res.msBeforeNext);
     } catch (res) {
       this.#refused(name, key, res);
     } finally {

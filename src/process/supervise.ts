@@ -18,7 +18,7 @@ export interface SupervisorOptions {
   /** Up this long, a child's next crash starts from the minimum backoff again. */
   stableMs?: number;
   /** Measures how long a child ran and how long it has been silent (default: monotonic). */
-  clock?: Clock;
+  now?: Clock;
   /** Told of each exit and restart, in words. */
   notify(line: string): void;
   /** The child cannot start at all (bad configuration): the launcher gives up. */
@@ -44,7 +44,7 @@ export function supervise(name: string, start: () => ChildProcess, opts: Supervi
   const minMs = opts.minBackoffMs ?? 1_000;
   const maxMs = opts.maxBackoffMs ?? 30_000;
   const stableMs = opts.stableMs ?? 60_000;
-  const clock = opts.clock ?? monotonicClock;
+  const clock = opts.now ?? monotonicClock;
   let child: ChildProcess | undefined;
   let starts = 0;
   let backoff = minMs;

@@ -72,7 +72,7 @@ export interface WsOptions {
   /** Request headers geo resolution reads besides X-Forwarded-For (a trusted CDN's, GeoResolver.headerNames). */
   geoHeaders?: readonly string[];
   /** Times each client's one-second message window (default: monotonic). */
-  clock?: Clock;
+  now?: Clock;
 }
 
 export const DEFAULT_WS_OPTIONS: WsOptions = {
@@ -158,7 +158,7 @@ export function registerWebSocket(
 ): WsHub {
   const open = new Set<WebSocket<Client>>();
   wsMaxConnections.set(opts.maxConnections);
-  const clock = opts.clock ?? monotonicClock;
+  const clock = opts.now ?? monotonicClock;
   /** Connections open or being upgraded, per address key (reserved before the upgrade). */
   const ledger = admission.ledger ?? localLedger();
   /** This process's connections open or being upgraded: file descriptors are per process. */

@@ -140,7 +140,7 @@ export interface SimulatedPricesOptions {
   /** Mean milliseconds between ticks per asset. */
   intervalMs?: number;
   /** The wall clock the path is read at (default: the machine's). */
-  clock?: Clock;
+  now?: Clock;
 }
 
 /**
@@ -155,7 +155,7 @@ export function createSimulatedPrices(opts: SimulatedPricesOptions): PriceSource
   return {
     name: 'simulator',
     async start(onTick) {
-      const clock = opts.clock ?? systemClock;
+      const clock = opts.now ?? systemClock;
       const startMs = clock();
       ASSETS.forEach((asset, i) => {
         const walk = new SimulatedWalk(opts.seed, asset);
