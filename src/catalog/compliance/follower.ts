@@ -122,11 +122,15 @@ export class ComplianceFollower {
       return this.#running;
     }
     this.#running = (async () => {
-      do {
-        this.#again = false;
-        await this.#reloadOnce();
-      } while (this.#again);
-      this.#running = undefined;
+      try {
+        do {
+          this.#again = false;
+          await this.#reloadOnce();
+        } while (this.#again);
+      } finally {
+        // A reload that throws must not leave every later reload and poll waiting on it.
+        this.#running = undefined;
+      }
     })();
     return this.#running;
   }
