@@ -11,11 +11,6 @@ export const RuleJurisdiction = z.string().refine((s) => (s.length === 2 ? isCou
   message: `not a country code or a subdivision of ${[...SUBDIVIDED_COUNTRIES].join(' or ')}`,
 });
 
-/** The date a rule's source was last checked. */
-export const AsOfDate = z.iso.date('as-of date must be YYYY-MM-DD');
-/** Where a rule comes from: the licence, law, order or page it restates. */
-export const Source = z.string().min(10, 'say where the rule comes from');
-
 /**
  * The entry of `table` that applies in `jurisdiction`: its subdivision's, else its country's
  * (a visitor whose region is unknown gets only a whole-country entry).

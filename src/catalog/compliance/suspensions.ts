@@ -1,7 +1,7 @@
 /**
  * Suspensions: an operator withdrawn from a jurisdiction (on every surface, or one contract
  * category) at once, whatever the rules say, until resumed: what a court order or a regulator's
- * letter needs before the rules file can be reviewed. Kept in Redis (suspension-store.ts) with an
+ * letter needs before the rules file can be reviewed. Kept in Redis (store.ts) with an
  * audit of every change; folded into the catalog's views (state.ts, shown-operators.ts).
  */
 import { z } from 'zod';
