@@ -9,6 +9,17 @@ import type { ComplianceRules } from './compliance/rules.js';
 import { complianceState } from './compliance/state.js';
 import type { Operator } from './operator-schema.js';
 
+/** A site a click may land on: its affiliate URL, the domains a landing page may be on, and its click id parameter. */
+export interface Site {
+  affiliateUrl: string;
+  webDomains: readonly string[];
+  clickIdParam?: string;
+}
+
+/**
+ * An operator's sites: the default one, and those licensed in particular jurisdictions. The latter
+ * are required so that a catalog Operator, which has none, is never passed for them by mistake.
+ */
 export interface OperatorSites {
   affiliateUrl: string;
   webDomains: readonly string[];
@@ -17,12 +28,7 @@ export interface OperatorSites {
    * Sites licensed in particular jurisdictions, overriding the default there; each names the
    * parameter its affiliate programme reads the click id from (the default site's is `subIdParams.click`).
    */
-  destinations: ReadonlyArray<{
-    jurisdictions: readonly string[];
-    affiliateUrl: string;
-    webDomains: readonly string[];
-    clickIdParam: string;
-  }>;
+  destinations: ReadonlyArray<Site & { jurisdictions: readonly string[]; clickIdParam: string }>;
 }
 
 const made = new WeakMap<ComplianceRules, Map<string, OperatorSites>>();

@@ -6,6 +6,8 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import type { OperatorSites, Site } from '../catalog/operator-sites.js';
+import { withinDomains } from '../domain/web-domains.js';
 
 export interface ClickTarget {
   operatorId: string;
@@ -141,12 +143,6 @@ export function verifyClick(rawQuery: string, secret: string, now: Date): Verify
   };
 }
 
-/** True when `host` is one of `domains` or a subdomain of one ("evil-kalshi.com" is not "kalshi.com"). */
-function withinDomains(host: string, domains: readonly string[]): boolean {
-  const h = host.toLowerCase();
-  return domains.some((d) => h === d || h.endsWith(`.${d}`));
-}
-
 /**
  * Which of our values an operator's affiliate program takes, and under which parameter names;
  * `click` carries the click id its postbacks quote back (click-ids.ts) on its default site (a
@@ -184,25 +180,6 @@ export function affiliateUrlWithSubIds(
   }
   if (clickParam && clickId) url.searchParams.set(clickParam, clickId);
   return url.toString();
-}
-
-/** A site of an operator: where a click lands, its hosts, and the parameter its programme reads the click id from. */
-export interface Site {
-  affiliateUrl: string;
-  webDomains: readonly string[];
-  clickIdParam?: string;
-}
-
-/**
- * An operator's sites: the default one, and those licensed in particular jurisdictions. The latter
- * are required so that a catalog Operator, which has none, is never passed for them by mistake:
- * catalog/operator-sites.ts adds those of the compliance rules.
- */
-export interface OperatorSites {
-  affiliateUrl: string;
-  webDomains: readonly string[];
-  subIdParams?: SubIdParams;
-  destinations: ReadonlyArray<Site & { jurisdictions: readonly string[] }>;
 }
 
 /** The site for a visitor in `jurisdiction`: the one licensed in its subdivision, else its country, else the default. */

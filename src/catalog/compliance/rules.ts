@@ -8,6 +8,7 @@
 import { Category } from '../../model/index.js';
 import { jurisdictionOf, UNKNOWN_COUNTRY } from '../../model/jurisdiction.js';
 import { entryFor } from '../jurisdiction-schema.js';
+import { withinDomains } from '../../domain/web-domains.js';
 import {
   RulesDocument,
   TABLES,
@@ -190,7 +191,7 @@ export function compileRules(
       routed.set(`${row.operator} ${code}`, row);
     }
     const host = new URL(row.url).hostname;
-    if (!row.web_domains.some((d) => host === d || host.endsWith(`.${d}`)))
+    if (!withinDomains(host, row.web_domains))
       problems.push(`${name('destinations', row)}: ${host} is not within its web_domains`);
   }
 
