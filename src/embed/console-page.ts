@@ -6,6 +6,7 @@
  * advertiser types, kept in the tab's sessionStorage.
  */
 import { createHash } from 'node:crypto';
+import { CURRENCY_CODES } from '../model/index.js';
 
 const STYLE = `
 :root{color-scheme:light dark;--bg:#f9fafb;--card:#fff;--fg:#111827;--muted:#4b5563;--border:#d1d5db;--accent:#1d4ed8;--accent-fg:#fff;--focus:#b45309;
@@ -69,7 +70,6 @@ const TILES: ReadonlyArray<[string, string]> = [
   ['earnings', 'Earnings'],
   ['earnings_per_click', 'Earnings per click'],
 ];
-const CURRENCY_CODES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'BRL', 'MXN', 'JPY', 'CHF', 'INR'];
 
 const table = (
   id: string,

@@ -18,6 +18,9 @@ export const CURRENCIES = {
 /** A supported ISO 4217 currency code. */
 export type CurrencyCode = keyof typeof CURRENCIES;
 
+/** Every supported code, as a non-empty tuple (what `z.enum` and `enumParam` take). */
+export const CURRENCY_CODES = Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]];
+
 /**
  * Whether `s` is a supported currency code (exact, upper case, as ISO 4217 writes it).
  * Uses an own-property check so "toString" and friends are not currencies.

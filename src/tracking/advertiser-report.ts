@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { roundTo } from '../domain/aggregate.js';
 import { convert, usdRate } from '../domain/fx.js';
 import { fromMinorUnits, minorDigits } from '../domain/money.js';
-import { CURRENCIES, isCurrencyCode, type CurrencyCode, type FxData } from '../model/index.js';
+import { CURRENCY_CODES, isCurrencyCode, type CurrencyCode, type FxData } from '../model/index.js';
 import { dataUnavailable } from '../problem.js';
 import { GRANULARITIES, PERIOD_SECONDS, reportKey, type Granularity } from './report-counters.js';
 
@@ -81,9 +81,7 @@ export const ReportRow = z.object({
 export const ReportPayload = z.object({
   advertiser_id: z.string().describe('The advertiser whose attribution is counted (the caller)'),
   granularity: z.enum(GRANULARITIES).describe('The length of each period'),
-  currency: z
-    .enum(Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]])
-    .describe('The currency of deposit_amount, earnings and earnings_per_click'),
+  currency: z.enum(CURRENCY_CODES).describe('The currency of deposit_amount, earnings and earnings_per_click'),
   fx_as_of: z.iso
     .date()
     .nullable()

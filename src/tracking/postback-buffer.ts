@@ -13,7 +13,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Logger } from '../log.js';
 import { postbackBufferSize, postbacks } from '../metrics/http.js';
-import { CURRENCIES, type CurrencyCode } from '../model/index.js';
+import { CURRENCY_CODES } from '../model/index.js';
 import { POSTBACK_EVENTS, writeConversions, type Conversion } from './conversions.js';
 import { SpillingQueue } from './spilling-queue.js';
 
@@ -26,7 +26,7 @@ const SpilledConversion: z.ZodType<Conversion> = z.object({
   clickId: z.string(),
   event: z.enum(POSTBACK_EVENTS),
   eventId: z.string(),
-  currency: z.enum(Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]]).optional(),
+  currency: z.enum(CURRENCY_CODES).optional(),
   amountMinor: z.number().int().nonnegative().optional(),
   commissionMinor: z.number().int().nonnegative().optional(),
   atMs: z.number().int(),

@@ -5,7 +5,7 @@
  * headers, else they are private (http/cache-policy.ts).
  */
 import { z } from 'zod';
-import { CURRENCIES, type CurrencyCode } from '../../model/index.js';
+import { CURRENCY_CODES } from '../../model/index.js';
 import type { Deps } from '../deps.js';
 import { AdvertiserIdParam, enumParam, GeoParams, intParam, RefreshParam } from '../params.js';
 import { parseQuery } from '../query.js';
@@ -19,7 +19,7 @@ import type { Attribution } from './widgets.js';
 export const BroadWidgetQuery = z.object({
   limit: intParam(1, 50).meta({ description: 'At most this many operators. Default: 10.' }).optional(),
   ...GeoParams,
-  currency: enumParam(Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]])
+  currency: enumParam(CURRENCY_CODES)
     .meta({
       description: "Currency of the money strings. Default: the viewer's country's when its rate is loaded, else USD.",
     })

@@ -21,7 +21,7 @@ import { z } from 'zod';
 import { parseMinorUnits } from '../../domain/money.js';
 import { addressKey } from '../../geo/address-key.js';
 import { postbacks } from '../../metrics/http.js';
-import { CURRENCIES, OPERATOR_ID, type CurrencyCode } from '../../model/index.js';
+import { CURRENCY_CODES, OPERATOR_ID } from '../../model/index.js';
 import { CLICK_ID, clickIdTime } from '../../tracking/click-ids.js';
 import { POSTBACK_EVENTS, writeConversions, type Conversion } from '../../tracking/conversions.js';
 import type { Deps } from '../deps.js';
@@ -31,7 +31,6 @@ import { parseQuery } from '../query.js';
 import { json } from '../../transport/respond.js';
 import type { Handler } from '../../transport/types.js';
 
-const CURRENCY_CODES = Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]];
 const AMOUNT = /^\d{1,12}(\.\d{1,2})?$/;
 const amount = (what: string) =>
   z

@@ -16,7 +16,7 @@ import {
   type ReportRequest,
 } from '../../tracking/advertiser-report.js';
 import type { Deps } from '../deps.js';
-import { CURRENCIES, type CurrencyCode } from '../../model/index.js';
+import { CURRENCY_CODES } from '../../model/index.js';
 import { enumParam } from '../params.js';
 import { dataUnavailable, invalidParameters, Problem } from '../../problem.js';
 import { parseQuery } from '../query.js';
@@ -74,7 +74,7 @@ export const ReportQuery = z.object({
   group_by: GroupBy.meta({
     description: 'Split rows by any of operator, widget, country (comma-separated). Default: one row per period.',
   }).optional(),
-  currency: enumParam(Object.keys(CURRENCIES) as [CurrencyCode, ...CurrencyCode[]])
+  currency: enumParam(CURRENCY_CODES)
     .meta({
       description:
         'ISO 4217 code of the currency deposit amounts and earnings are given in, converted at the latest daily reference rates. Default: USD.',
