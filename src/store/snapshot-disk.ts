@@ -5,10 +5,10 @@
  * a temporary name and renamed, so a reader never sees half of one; validated like Redis's copy
  * when read back.
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log.js';
+import { writeFileAtomic } from './atomic-file.js';
 import { SNAPSHOT_KINDS, type Snapshot, type SnapshotKind } from './schemas.js';
 import { parseSnapshot } from './snapshots.js';
 
@@ -55,19 +55,11 @@ export class SnapshotDisk {
 
   async #write(batch: PersistedSnapshot[]): Promise<void> {
     if (batch.length === 0) return;
-    let tmp: string | undefined;
     try {
-      mkdirSync(this.dir, { recursive: true });
       for (const { snapshot, fetchedAt } of batch) {
-        const file = fileOf(this.dir, snapshot.kind, snapshot.key);
-        // Per process: API workers share the folder.
-        tmp = `${file}.${process.pid}.tmp`;
-        await writeFile(tmp, JSON.stringify({ fetchedAt, snapshot }), { mode: 0o600 });
-        await rename(tmp, file);
+        await writeFileAtomic(fileOf(this.dir, snapshot.kind, snapshot.key), JSON.stringify({ fetchedAt, snapshot }));
       }
     } catch (err) {
-      // A full folder leaves no half-written file behind.
-      if (tmp) await rm(tmp, { force: true }).catch(() => {});
       // The disk copy is a fallback: failing to keep it never affects serving. Once per streak:
       // the data folder's own check (data-dir-watch.ts) keeps saying what is wrong.
       if (!this.#failing)

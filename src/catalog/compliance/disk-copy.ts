@@ -5,10 +5,10 @@
  * lifted by an outage or a flush. Written under a temporary name and renamed (API workers share
  * the folder); validated when read back.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomic } from '../../store/atomic-file.js';
 import { Suspension } from './suspensions.js';
 
 const FORMAT = 'predictwire-compliance';
@@ -27,11 +27,8 @@ export type ComplianceCopy = z.infer<typeof ComplianceCopy>;
 export const complianceCopyFile = (dataDir: string) => join(dataDir, 'compliance.json');
 
 /** Writes `copy` to `file` atomically. @throws on a file-system error (the caller logs it). */
-export async function writeComplianceCopy(file: string, copy: Omit<ComplianceCopy, 'format'>): Promise<void> {
-  mkdirSync(join(file, '..'), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify({ format: FORMAT, ...copy }), { mode: 0o600 });
-  await rename(tmp, file);
+export function writeComplianceCopy(file: string, copy: Omit<ComplianceCopy, 'format'>): Promise<void> {
+  return writeFileAtomic(file, JSON.stringify({ format: FORMAT, ...copy }));
 }
 
 /** The copy in `file`; undefined when there is none; an error message when it is not a valid copy. */

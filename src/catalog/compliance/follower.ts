@@ -49,6 +49,8 @@ export class ComplianceFollower {
   readonly #now: Clock;
   /** The compliance revision applied (0: none yet, only the bundled rules). */
   #revision = 0;
+  /** The disk copy being written, if any: the next write waits for it. */
+  #copying: Promise<void> = Promise.resolve();
   /** The published document as Redis held it at the last reload (mirrored into the disk copy). */
   #published: Published = null;
   /** The published text last compiled, and what it gave (rules, or the refusal). */
@@ -216,9 +218,12 @@ export class ComplianceFollower {
       );
     }
     if (moved) {
-      writeComplianceCopy(this.#file, state).catch((err: unknown) =>
-        this.log.warn({ err: (err as Error).message, file: this.#file }, 'compliance disk copy not written'),
-      );
+      // One write at a time: two changes close together must not share the temporary file.
+      this.#copying = this.#copying
+        .then(() => writeComplianceCopy(this.#file, state))
+        .catch((err: unknown) =>
+          this.log.warn({ err: (err as Error).message, file: this.#file }, 'compliance disk copy not written'),
+        );
     }
   }
 
