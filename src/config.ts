@@ -8,7 +8,9 @@ import { DATA_KINDS, OperatorId, type DataKind } from './model/index.js';
 import { CDN_NAMES } from './geo/cdn-headers.js';
 import { invalidRanges } from './geo/cidr.js';
 import { parseJurisdiction } from './geo/jurisdiction-code.js';
+import { ConfigError } from './process/config-error.js';
 import { dataDir } from './process/redis-url-file.js';
+import type { RedisTarget, SentinelAddress } from './store/redis.js';
 
 /**
  * `SOURCES` picks a source per data kind: `simulator` for all, or a comma list such as
@@ -536,18 +538,8 @@ export const EnvSchema = z.object({
     ),
 });
 
-/** A host and port of a Redis sentinel. */
-export type SentinelAddress = { host: string; port: number };
-
 /** At most `points` requests per `seconds`. */
 export type RateLimit = z.output<ReturnType<typeof RateSpec>>;
-
-/** Where Redis is: one server (`url`), or a primary found through Sentinel. */
-export interface RedisTarget {
-  /** The server; under Sentinel only its password, db and TLS are used (host and port come from Sentinel). */
-  url: string;
-  sentinel?: { sentinels: SentinelAddress[]; masterName: string; password: string | undefined };
-}
 
 // Development-only fallbacks; production refuses to start without real values.
 const DEV_CLICK_SECRET = 'predictwire-dev-click-secret-not-for-production';
@@ -678,10 +670,6 @@ const ConfigSchema = EnvSchema.transform((e, ctx) => {
 
 /** The validated configuration every process receives. */
 export type Config = z.output<typeof ConfigSchema>;
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
 
 /**
  * Reads configuration from an environment object.

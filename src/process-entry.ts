@@ -1,27 +1,39 @@
 /** The common entry of every long-running process: config, logger, start, graceful shutdown. */
-import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './log.js';
+import { ConfigError } from './process/config-error.js';
 import { EXIT_WITH_PARENT_ENV, onParentExit } from './process/parent-watch.js';
 import { onShutdown } from './shutdown.js';
 import { exposeBuildInfo } from './metrics/build-info.js';
 import { startWatchdog } from './watchdog.js';
 
+/** What this entry needs of a process's configuration (config.ts gives it, with the rest). */
+export interface ProcessSettings {
+  logLevel: string;
+  hangSeconds: number;
+}
+
+/** A started process as this entry runs it: stopped (after draining, if it drains) at a stop signal. */
+export interface RunningProcess {
+  stop(): Promise<void>;
+  drain?(): Promise<void>;
+  drainMs?: number;
+  abandon?(): void;
+}
+
 /**
- * Loads config, starts the process and stops it on SIGTERM, SIGINT, SIGHUP and the other stop
+ * Loads config (`load`, which throws ConfigError on a bad one), starts the process and stops it on SIGTERM, SIGINT, SIGHUP and the other stop
  * signals (shutdown.ts). A bad configuration prints its message and exits with status 2.
  * `bindings` go in every log line (an API worker's index). A process that buffers counts says how
  * to spill them at once (`abandon`) should it have to exit before its stop finished.
  */
-export async function runProcess(
+export async function runProcess<C extends ProcessSettings>(
   name: string,
-  start: (
-    config: Config,
-    log: Logger,
-  ) => Promise<{ stop(): Promise<void>; drain?(): Promise<void>; drainMs?: number; abandon?(): void }>,
+  load: () => C,
+  start: (config: C, log: Logger) => Promise<RunningProcess>,
   bindings?: Record<string, unknown>,
 ): Promise<void> {
   try {
-    const config = loadConfig();
+    const config = load();
     const log = createLogger(config.logLevel, name, bindings);
     exposeBuildInfo();
     startWatchdog(name, config.hangSeconds);

@@ -1,5 +1,6 @@
 /** Entry of the worker process. */
 import { runProcess } from '../src/process-entry.js';
+import { loadConfig } from '../src/config.js';
 import { startWorker } from './worker.js';
 
-await runProcess('worker', startWorker);
+await runProcess('worker', loadConfig, startWorker);

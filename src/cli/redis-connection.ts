@@ -5,7 +5,8 @@
  * connection itself is store/redis-once.ts: one attempt, failing in one line.
  */
 import type { Redis } from 'ioredis';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
+import { ConfigError } from '../process/config-error.js';
 import { dataDir, launcherRedisUrl } from '../process/redis-url-file.js';
 import { connectOnce } from '../store/redis-once.js';
 

@@ -6,7 +6,8 @@
  * - fx: simulator | ecb
  * Only the chosen sources are built, so an unused upstream needs no credentials.
  */
-import { ConfigError, type Config } from '../config.js';
+import type { Config } from '../config.js';
+import { ConfigError } from '../process/config-error.js';
 import { CatalogError, loadEventCatalog } from '../catalog/events/load.js';
 import { createLogger, type Logger } from '../log.js';
 import { createCatalogEventsSource, type CatalogEventsSource } from './combined/catalog-events.js';

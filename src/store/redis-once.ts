@@ -4,7 +4,7 @@
  * wait or a stack trace.
  */
 import { Redis } from 'ioredis';
-import type { RedisTarget } from '../config.js';
+import type { RedisTarget } from './redis.js';
 import { targetOptions } from './redis.js';
 
 export class RedisUnreachableError extends Error {

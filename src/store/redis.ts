@@ -1,6 +1,15 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import type { RedisTarget } from '../config.js';
 import type { Logger } from '../log.js';
+
+/** A host and port of a Redis sentinel. */
+export type SentinelAddress = { host: string; port: number };
+
+/** Where Redis is: one server (`url`), or a primary found through Sentinel (set by config.ts). */
+export interface RedisTarget {
+  /** The server; under Sentinel only its password, db and TLS are used (host and port come from Sentinel). */
+  url: string;
+  sentinel?: { sentinels: SentinelAddress[]; masterName: string; password: string | undefined };
+}
 
 /**
  * ioredis options that reach the target: nothing for a single server; for Sentinel, the sentinels

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/process/config-error.js';
 
 const REDIS = 'redis://127.0.0.1:6399';
 const SECRET = 'x'.repeat(32);

@@ -32,7 +32,7 @@ const LAYERS: Record<string, number> = {
   'auth/': 4,
   'matching/': 3,
   'store/': 3,
-  'config.ts': 2,
+  'config.ts': 4,
   'domain/': 1,
   'geo/': 1,
   'shutdown.ts': 1,

@@ -1,7 +1,8 @@
 /** SOURCES picks a source per data kind; real ones need their credentials; the simulator is the default. */
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/process/config-error.js';
 import { createSources } from '../../src/sources/registry.js';
 
 const log = pino({ level: 'silent' });

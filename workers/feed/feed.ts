@@ -4,7 +4,7 @@
  * up/down quotes (one connection per venue) on `pw:quotes:{ASSET}`.
  */
 import type { Config } from '../../src/config.js';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/process/config-error.js';
 import type { Logger } from '../../src/log.js';
 import { ticksChannel } from '../../src/store/keys.js';
 import { VolatilityStamp } from '../../src/live/volatility.js';

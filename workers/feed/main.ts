@@ -1,5 +1,6 @@
 /** Entry of the price-feed process. */
 import { runProcess } from '../../src/process-entry.js';
+import { loadConfig } from '../../src/config.js';
 import { startFeed } from './feed.js';
 
-await runProcess('feed', startFeed);
+await runProcess('feed', loadConfig, startFeed);
