@@ -15,6 +15,37 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
+/**
+ * The least and greatest of the per-round ratios `other[i] / base[i]`: runs of one round are taken
+ * back to back, so their ratio is what the machine's state at that moment allowed.
+ */
+export function roundSpread(base: readonly number[], other: readonly number[]): [min: number, max: number] {
+  const ratios = other.map((x, i) => x / base[i]!).filter(Number.isFinite);
+  return ratios.length === 0 ? [Number.NaN, Number.NaN] : [Math.min(...ratios), Math.max(...ratios)];
+}
+
+/** When a REST row is taken again: its rounds disagree, or its server worked far harder than usual. */
+export const NOISE = {
+  /** Greatest / least per-round ratio above this: one round met a busy machine. */
+  maxSpread: 1.15,
+  /** CPU per request above this multiple of the run's median across rows. */
+  cpuOverMedian: 1.5,
+  /** Re-runs of one row at most; the one with the narrowest spread is kept. */
+  retries: 2,
+} as const;
+
+/**
+ * Whether a row's measurement is noise rather than the server: its per-round ratios spread wider
+ * than NOISE.maxSpread, or a server of the row spent NOISE.cpuOverMedian times the CPU per request
+ * that the same server spent on the run's median row (`cpuOverRunMedian`, the larger of the two
+ * servers'). On a quiet machine every row costs about the same (10-13 µs here, whatever the body
+ * or coding), so a row far off met something else using the core.
+ */
+export function isNoisy(spread: readonly [number, number], cpuOverRunMedian: number): boolean {
+  const [min, max] = spread;
+  return (min > 0 && max / min > NOISE.maxSpread) || cpuOverRunMedian > NOISE.cpuOverMedian;
+}
+
 /** A price as a widget shows it, seen (published or observed) at `atUs` (monotonic microseconds). */
 export interface PriceEvent {
   price: string;

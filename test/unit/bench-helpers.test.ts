@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseHttpResponse, replayHeaders, wrkRequest } from '../../bench/lib/http-capture.js';
 import { DEFAULTS, parseOptions } from '../../bench/lib/options.js';
 import { replayKey } from '../../bench/lib/replay.js';
-import { matchByPrice, median, percentile } from '../../bench/lib/stats.js';
+import { isNoisy, matchByPrice, median, NOISE, percentile, roundSpread } from '../../bench/lib/stats.js';
 import { renderMarkdown } from '../../bench/lib/table.js';
 import { parseWrk, wrkDurationMs } from '../../bench/lib/wrk.js';
 
@@ -189,5 +189,19 @@ describe('table', () => {
       '| --- | ---: | ---: | ---: | --- |',
       '| broad US | 4,057 | 1,200 | 1,000 | br |',
     ]);
+  });
+});
+
+describe('noise in REST rows', () => {
+  it('spreads the per-round ratios of runs taken back to back', () => {
+    expect(roundSpread([100, 200, 50], [90, 220, 50])).toEqual([0.9, 1.1]);
+    expect(roundSpread([], [])).toEqual([Number.NaN, Number.NaN]);
+  });
+
+  it('takes a row again when its rounds disagree or it cost far more CPU than the run median', () => {
+    expect(isNoisy([0.95, 1.0], 1)).toBe(false);
+    expect(isNoisy([0.8, 1.0], 1)).toBe(true);
+    expect(isNoisy([0.95, 1.0], NOISE.cpuOverMedian + 0.1)).toBe(true);
+    expect(isNoisy([0.95, 1.0], Number.NaN)).toBe(false);
   });
 });
