@@ -57,13 +57,12 @@ class PreparedByEncoding {
 }
 
 /**
- * A body as transport serves it (a representation, in HTTP's words): the bytes and validators the
- * layer that built them gives (serve/, which stands above transport and imports this class), and
- * transport's own replies for them, made on first use and kept here: the compressed copies and, per
- * reply shape, the 200 in each coding and the 304. Made once per body, so serving it again is a
- * field read, without a header object, a spread or a string built per request. Transport defines
- * the type it accepts rather than model/ holding a plain "bytes and validators" record: the replies
- * must sit on the object the route passes, and only transport may know them (they are private).
+ * A body as transport serves it (a representation, in HTTP's words): the bytes and validators given
+ * by the layer that built them (serve/, which stands above transport and imports this class), and
+ * transport's own replies for them, made on first use: the compressed copies and, per reply shape,
+ * the 200 in each coding and the 304. Transport defines the type it accepts rather than model/
+ * holding a plain "bytes and validators" record, so that the replies sit on the object the route
+ * passes (a field read, no lookup) and stay private to transport.
  */
 export class Representation {
   /** Quoted strong entity tag of the uncompressed bytes. */
