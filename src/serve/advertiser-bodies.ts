@@ -3,6 +3,7 @@ import { catalogView } from '../catalog/shown-operators.js';
 import { buildEventList, buildSpecificEvent } from '../widgets/advertiser-events.js';
 import type { ServeContext } from './context.js';
 import type { Built, CachedBody } from './payload-cache.js';
+import type { Representation } from '../transport/respond.js';
 import { requireEvent, requireSnapshot } from './snapshot-lookup.js';
 import { VariantKeys } from './variant-keys.js';
 import { BODY_TTL_MS } from './widget-context.js';
@@ -17,14 +18,14 @@ function buildList(ctx: ServeContext, nowMs: number): Built {
 }
 
 /** The advertiser's event list. @throws Problem 503 before the first events snapshot. */
-export function eventListBody(ctx: ServeContext): CachedBody {
+export function eventListBody(ctx: ServeContext): Representation {
   return ctx.payloads.getOrBuild('events', 'list', ctx.now(), buildList, ctx);
 }
 
 /** Slug, limit (undefined for all), jurisdiction. */
 type SpecificParts = [slug: string, limit: number | undefined, country: string];
 
-export type SpecificEventBodies = (...parts: SpecificParts) => CachedBody;
+export type SpecificEventBodies = (...parts: SpecificParts) => Representation;
 
 /** @returns a function that throws Problem 404 for an unknown slug, 503 before the first events snapshot. */
 export function specificEventBodies(ctx: ServeContext): SpecificEventBodies {

@@ -10,6 +10,7 @@ import type { RankingSignals } from '../tracking/ranking-inputs.js';
 import { buildBroadWidget } from '../widgets/broad-widget.js';
 import type { ServeContext } from './context.js';
 import type { Built, CachedBody } from './payload-cache.js';
+import type { Representation } from '../transport/respond.js';
 import { requireSnapshot } from './snapshot-lookup.js';
 import { VariantKeys } from './variant-keys.js';
 import { viewerCurrency } from './viewer.js';
@@ -37,7 +38,7 @@ export type BroadBodies = (
   requested: CurrencyCode | undefined,
   limit: number,
   advertiserId: string | undefined,
-) => CachedBody;
+) => Representation;
 
 /**
  * @returns a function that throws Problem 503 before the first metrics snapshot, and for an

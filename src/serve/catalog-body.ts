@@ -7,7 +7,8 @@ import { ASSETS, HORIZONS, LEAGUES, type League } from '../model/index.js';
 import type { Snapshot } from '../store/schemas.js';
 import { buildCatalog, nextCatalogChange } from '../widgets/catalog.js';
 import type { ServeContext } from './context.js';
-import type { Built, CachedBody } from './payload-cache.js';
+import type { Built } from './payload-cache.js';
+import type { Representation } from '../transport/respond.js';
 import { requireSnapshot } from './snapshot-lookup.js';
 import { BODY_TTL_MS } from './widget-context.js';
 
@@ -16,7 +17,7 @@ const LIVE = ASSETS.map((asset) => ({ asset, horizons: HORIZONS }));
 type Leagues = Array<{ league: League; snap: Snapshot<'sportsbook'> | undefined }>;
 
 /** @returns the catalog body's getter, which throws Problem 503 before the first events snapshot. */
-export function catalogBodies(ctx: ServeContext): () => CachedBody {
+export function catalogBodies(ctx: ServeContext): () => Representation {
   const build = (leagues: Leagues, nowMs: number): Built => {
     const events = requireSnapshot(ctx.snapshots, 'events', 'all');
     const now = new Date(nowMs);

@@ -3,6 +3,7 @@ import type { DisplayFormat } from '../model/index.js';
 import { buildEventWidget } from '../widgets/event-widget.js';
 import type { ServeContext } from './context.js';
 import type { Built, CachedBody } from './payload-cache.js';
+import type { Representation } from '../transport/respond.js';
 import { requireEvent, requireSnapshot } from './snapshot-lookup.js';
 import { VariantKeys } from './variant-keys.js';
 import { BODY_TTL_MS, widgetContext } from './widget-context.js';
@@ -15,7 +16,7 @@ export type EventBodies = (
   format: DisplayFormat,
   advertiserId: string | undefined,
   country: string,
-) => CachedBody;
+) => Representation;
 
 /** @returns a function that throws Problem 404 for an unknown slug, 503 before the first snapshot. */
 export function eventBodies(ctx: ServeContext): EventBodies {

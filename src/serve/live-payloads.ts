@@ -12,7 +12,8 @@
  * fresh as any reader can count on, and a busy feed (ten pushes a second) costs one rebuild a second
  * per country and advertiser rather than ten.
  */
-import { toCachedBody, type CachedBody } from './payload-cache.js';
+import { jsonRepresentation } from './payload-cache.js';
+import type { Representation } from '../transport/respond.js';
 import type { ChangeKind, LiveEngine } from '../live/engine.js';
 import { ASSETS, HORIZONS, type Asset, type Horizon } from '../model/index.js';
 import { type Clock, systemClock } from '../model/clock.js';
@@ -35,7 +36,7 @@ export type Wanted = (topic: string, country: string) => boolean;
 const MAX_REST_AGE_MS = 1000;
 
 interface Variant {
-  entry?: CachedBody;
+  entry?: Representation;
   builtMs: number;
   /** The expiry of the window the entry was built for: it is never served from then on. */
   validUntilMs: number;
@@ -88,7 +89,7 @@ export class LivePayloads {
    * `advertiserId` (a registered advertiser's request), its links credit that advertiser: a
    * variant of its own, never shared with another advertiser or the public, and never pushed.
    */
-  latest(asset: Asset, horizon: Horizon, country: string, advertiserId?: string): CachedBody {
+  latest(asset: Asset, horizon: Horizon, country: string, advertiserId?: string): Representation {
     const state = this.#state(asset, horizon);
     let variants: Map<string, Variant> | undefined = state.variants;
     if (advertiserId !== undefined) {
@@ -161,14 +162,10 @@ export class LivePayloads {
     state.lastAnyPushMs = now;
   }
 
-  #entry(payload: unknown, now: number): CachedBody {
-    return toCachedBody(payload, new Date(now));
-  }
-
   #rebuild(asset: Asset, horizon: Horizon, country: string, variant: Variant, advertiserId?: string): void {
     const now = this.now();
     this.builds++;
-    variant.entry = this.#entry(this.build(asset, horizon, now, country, advertiserId), now);
+    variant.entry = jsonRepresentation(this.build(asset, horizon, now, country, advertiserId), new Date(now));
     variant.builtMs = now;
     variant.validUntilMs = windowAt(now, horizon).endMs;
   }

@@ -1,71 +1,46 @@
 /**
  * Serialized widget bodies, cached per request key and dropped when a snapshot of the kind they were
  * built from changes. Builders run once per snapshot version and variant, not once per request, and
- * so does everything derived from a body: its compressed copies and ready-made replies
- * (transport/respond.ts).
+ * so does everything transport derives from a body (its compressed copies and ready-made replies,
+ * kept in the `Representation` it defines: transport/respond.ts). This module makes the bytes and
+ * their validators; it knows nothing of replies.
  */
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SnapshotKind } from '../store/schemas.js';
 import type { StaleMarker } from '../store/snapshot-freshness.js';
+import { Representation } from '../transport/respond.js';
 import type { VariantSlot } from './variant-keys.js';
 
 /** The stale marker for bodies built from a kind (one snapshot `key` of it when given). */
 export type Staleness = (kind: SnapshotKind, key?: string) => StaleMarker | undefined;
 
+/** A body the cache holds: what transport serves, and the cache's own bookkeeping about it. */
 export interface CachedBody {
-  body: Buffer;
-  /** Quoted strong entity tag of the uncompressed body. */
-  etag: string;
-  /** The tag without its closing quote: a compressed copy's tag is this plus its coding. */
-  tagStem: string;
-  lastModified: string;
+  readonly representation: Representation;
   /** Epoch ms after which the body must be rebuilt even without a snapshot change. */
-  expiresAt?: number;
-  /** Compressed copies, made the first time a client accepts them (transport/respond.ts). */
-  encoded: Partial<Record<'br' | 'gzip', Buffer>>;
-  /**
-   * Ready-made replies per route reply shape (transport/respond.ts): the first shape's in the two
-   * fields (nearly every body is served in one shape, read without a Map lookup), any other's in
-   * the map, keyed by object identity.
-   */
-  firstShape: object | undefined;
-  firstReplies: unknown;
-  replies: Map<object, unknown>;
+  expiresAt: number | undefined;
   /** The one snapshot of its kind the body was built from (a league); undefined: any of them. */
-  snapshotKey?: string;
+  snapshotKey: string | undefined;
   /** True while the cache holds it: a slot's body is served without a lookup only then. */
   cached: boolean;
   /** The slot last given it, which lets go of it when the cache drops it. */
-  slot?: VariantSlot<CachedBody>;
+  slot: VariantSlot<CachedBody> | undefined;
   /** The kind's count of stores when it last took its place as most recently used (see `getOrBuild`). */
   usedAt: number;
 }
 
 /**
- * Serializes a payload into a servable body with its ETag. `lastModified` is when the data last
- * changed.
+ * `bytes` with their validators, ready for transport: the tag is a hash of the bytes, so the same
+ * bytes have the same ETag in every API process; `lastModified` is when the data last changed.
  */
-export function toCachedBody(payload: unknown, lastModified: Date, opts: { expiresAt?: number } = {}): CachedBody {
-  return bodyEntry(Buffer.from(JSON.stringify(payload)), lastModified, opts);
+export function bytesRepresentation(bytes: Buffer, lastModified: Date): Representation {
+  return new Representation(bytes, createHash('sha1').update(bytes).digest('base64url'), lastModified);
 }
 
-/** A cache entry for bytes that are already serialized (scripts, pages). */
-export function bodyEntry(body: Buffer, lastModified: Date, opts: { expiresAt?: number } = {}): CachedBody {
-  const tagStem = `"${createHash('sha1').update(body).digest('base64url')}`;
-  return {
-    body,
-    etag: `${tagStem}"`,
-    tagStem,
-    lastModified: lastModified.toUTCString(),
-    expiresAt: opts.expiresAt,
-    encoded: {},
-    replies: new Map(),
-    firstShape: undefined,
-    firstReplies: undefined,
-    cached: false,
-    usedAt: 0,
-  };
+/** A payload serialized as JSON, with its validators (see `bytesRepresentation`). */
+export function jsonRepresentation(payload: unknown, lastModified: Date): Representation {
+  return bytesRepresentation(Buffer.from(JSON.stringify(payload)), lastModified);
 }
 
 /** What a body builder returns: the payload and what the cache needs to know about it (see `put`). */
@@ -107,7 +82,12 @@ export class PayloadCache {
   /** `staleness` marks bodies built from stale data; call `invalidate` when it changes. */
   constructor(private readonly staleness: Staleness = () => undefined) {}
 
-  get(kind: SnapshotKind, key: string, nowMs: number): CachedBody | undefined {
+  /** The body under `key` unless it expired by `nowMs`. */
+  get(kind: SnapshotKind, key: string, nowMs: number): Representation | undefined {
+    return this.#get(kind, key, nowMs)?.representation;
+  }
+
+  #get(kind: SnapshotKind, key: string, nowMs: number): CachedBody | undefined {
     const hit = this.#byKind.get(kind)?.lru.get(key);
     if (!hit || (hit.expiresAt !== undefined && hit.expiresAt <= nowMs)) return undefined;
     return hit;
@@ -132,8 +112,9 @@ export class PayloadCache {
     nowMs: number,
     build: BodyBuilder<I>,
     input: I,
-  ): CachedBody {
-    if (typeof at === 'string') return this.get(kind, at, nowMs) ?? this.#build(kind, at, nowMs, build, input);
+  ): Representation {
+    if (typeof at === 'string')
+      return (this.#get(kind, at, nowMs) ?? this.#build(kind, at, nowMs, build, input)).representation;
     const held = at.entry;
     if (held?.cached && (held.expiresAt === undefined || held.expiresAt > nowMs)) {
       const cache = this.#byKind.get(kind)!;
@@ -141,26 +122,26 @@ export class PayloadCache {
         cache.lru.get(at.key);
         held.usedAt = cache.stores;
       }
-      return held;
+      return held.representation;
     }
-    const entry = this.get(kind, at.key, nowMs) ?? this.#build(kind, at.key, nowMs, build, input);
+    const entry = this.#get(kind, at.key, nowMs) ?? this.#build(kind, at.key, nowMs, build, input);
     at.entry = entry;
     entry.slot = at;
-    return entry;
+    return entry.representation;
   }
 
   #build<I>(kind: SnapshotKind, key: string, nowMs: number, build: BodyBuilder<I>, input: I): CachedBody {
     const b = build(input, nowMs);
-    return this.put(kind, key, b.payload, b.changedAt, b.expiresAt, b.snapshotKey, b.inputs);
+    return this.#store(kind, key, b.payload, b.changedAt, b.expiresAt, b.snapshotKey, b.inputs);
   }
 
   /** Per input kind, the kinds whose bodies were also built from it (FX → metrics): invalidated with it. */
   readonly #dependents = new Map<SnapshotKind, Set<SnapshotKind>>();
 
   /**
-   * Serializes `payload`, stores it and returns the entry. A payload built from stale data gets the
-   * stale marker; `snapshotKey` narrows that to the one snapshot of `kind` it was built from, and
-   * `inputs` names the other snapshots it was built from (FX rates), whose staleness counts too.
+   * Serializes `payload`, stores it and returns its bytes and validators. A payload built from stale
+   * data gets the stale marker; `snapshotKey` narrows that to the one snapshot of `kind` it was built
+   * from, and `inputs` names the other snapshots it was built from (FX rates), whose staleness counts too.
    */
   put(
     kind: SnapshotKind,
@@ -169,6 +150,18 @@ export class PayloadCache {
     changedAt: string,
     expiresAt?: number,
     snapshotKey?: string,
+    inputs: readonly SnapshotKind[] = [],
+  ): Representation {
+    return this.#store(kind, key, payload, changedAt, expiresAt, snapshotKey, inputs).representation;
+  }
+
+  #store(
+    kind: SnapshotKind,
+    key: string,
+    payload: unknown,
+    changedAt: string,
+    expiresAt: number | undefined,
+    snapshotKey: string | undefined,
     inputs: readonly SnapshotKind[] = [],
   ): CachedBody {
     this.builds++;
@@ -183,16 +176,20 @@ export class PayloadCache {
       if (m && (!marker || m.data_fetched_at < marker.data_fetched_at)) marker = m;
     }
     const body = marker && payload && typeof payload === 'object' ? Object.assign({}, payload, marker) : payload;
-    const entry = toCachedBody(body, new Date(changedAt), { expiresAt });
-    entry.snapshotKey = snapshotKey;
     let cache = this.#byKind.get(kind);
     if (!cache)
       this.#byKind.set(
         kind,
         (cache = { lru: new LRUCache({ max: MAX_ENTRIES_PER_KIND, dispose: dropped }), stores: 0 }),
       );
-    entry.usedAt = ++cache.stores;
-    entry.cached = true;
+    const entry: CachedBody = {
+      representation: jsonRepresentation(body, new Date(changedAt)),
+      expiresAt,
+      snapshotKey,
+      cached: true,
+      slot: undefined,
+      usedAt: ++cache.stores,
+    };
     cache.lru.set(key, entry);
     return entry;
   }

@@ -5,6 +5,7 @@ import { buildSportsbookWidget, nextMatchup } from '../widgets/sportsbook-widget
 import { matchTeam } from '../widgets/team-match.js';
 import type { ServeContext } from './context.js';
 import type { Built, CachedBody } from './payload-cache.js';
+import type { Representation } from '../transport/respond.js';
 import { requireSnapshot } from './snapshot-lookup.js';
 import { VariantKeys } from './variant-keys.js';
 import { widgetContext } from './widget-context.js';
@@ -18,7 +19,7 @@ type SportsbookParts = [
   advertiserId: string | undefined,
 ];
 
-export type SportsbookBodies = (...parts: SportsbookParts) => CachedBody;
+export type SportsbookBodies = (...parts: SportsbookParts) => Representation;
 
 /**
  * @returns a function that throws Problem 404 for no team or no upcoming matchup, 400 for a

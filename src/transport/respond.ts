@@ -1,12 +1,12 @@
 /**
  * Reply helpers shared by routes: JSON bodies with ETag/304, CORS, cache headers, content coding.
  *
- * Cached bodies are served through a `ReplyShape` (a route's fixed headers). For each body and
- * shape, the replies (200 per content coding, and 304) are put together on first use and kept with
- * the body, so serving one is a lookup: no header object, spread or string is built per request.
+ * A body is a `Representation` served through a `ReplyShape` (a route's fixed headers). For each
+ * body and shape, the replies (200 per content coding, and 304) are put together on first use and
+ * kept with the body, so serving one is a field read: no header object, spread or string is built
+ * per request.
  */
 import { compress, MIN_COMPRESS_BYTES, preferredEncoding, type Encoding } from './compression.js';
-import type { CachedBody } from '../serve/payload-cache.js';
 import { headerList, packHead, type Reply, type Request } from './types.js';
 
 export const CORS_HEADERS: Readonly<Record<string, string>> = {
@@ -56,58 +56,109 @@ class PreparedByEncoding {
   br: Prepared | undefined = undefined;
 }
 
-/** True when If-None-Match names this body in any coding (its tags share a stem), weak or strong, or is "*". */
-function matches(ifNoneMatch: string, entry: CachedBody): boolean {
-  return ifNoneMatch.includes(entry.tagStem) || ifNoneMatch.trim() === '*';
-}
+/**
+ * A body as transport serves it (a representation, in HTTP's words): the bytes and validators given
+ * by the layer that built them (serve/, which stands above transport and imports this class), and
+ * transport's own replies for them, made on first use: the compressed copies and, per reply shape,
+ * the 200 in each coding and the 304. Transport defines the type it accepts rather than model/
+ * holding a plain "bytes and validators" record, so that the replies sit on the object the route
+ * passes (a field read, no lookup) and stay private to transport.
+ */
+export class Representation {
+  /** Quoted strong entity tag of the uncompressed bytes. */
+  readonly etag: string;
+  /** The tag without its closing quote: a compressed copy's tag is this plus its coding. */
+  readonly tagStem: string;
+  /** The HTTP date of when the data last changed. */
+  readonly lastModified: string;
+  /** Compressed copies, made the first time a client accepts them. */
+  private readonly encoded: { br?: Buffer; gzip?: Buffer } = {};
+  /**
+   * The replies of the first shape this body is served through: nearly every body is served in one
+   * shape, read without a Map lookup. Any other shape's are in `otherShapes`, keyed by identity.
+   */
+  private firstShape: ReplyShape | undefined = undefined;
+  private firstReplies: PreparedByEncoding | undefined = undefined;
+  private otherShapes: Map<ReplyShape, PreparedByEncoding> | undefined = undefined;
 
-function prepare(entry: CachedBody, shape: ReplyShape, encoding: Encoding): Prepared {
-  let body = entry.body;
-  let etag = entry.etag;
-  const coding: string[] = [];
-  if (encoding !== 'identity' && body.length >= MIN_COMPRESS_BYTES) {
-    const compressed = (entry.encoded[encoding] ??= compress(entry.body, encoding, shape.maxCompression));
-    // A body too small to gain is sent as it is (its tag and coding stay identity's).
-    if (compressed.length < body.length) {
-      body = compressed;
-      etag = `${entry.tagStem}-${encoding}"`;
-      coding.push('content-encoding', encoding);
+  /**
+   * @param body the bytes, never changed afterwards.
+   * @param tag an opaque strong validator of the bytes (the same bytes, the same tag, in every
+   *   process), without quotes.
+   * @param lastModified when the data last changed.
+   */
+  constructor(
+    readonly body: Buffer,
+    tag: string,
+    lastModified: Date,
+  ) {
+    this.tagStem = `"${tag}`;
+    this.etag = `${this.tagStem}"`;
+    this.lastModified = lastModified.toUTCString();
+  }
+
+  /** This body as a 200 in the client's preferred coding, or a 304 when the client already holds it. */
+  reply(req: Request, shape: ReplyShape): Reply {
+    const encoding = preferredEncoding(req.headers['accept-encoding']);
+    const byEncoding = this.firstShape === shape ? this.firstReplies! : this.repliesFor(shape);
+    const prepared =
+      encoding === 'br'
+        ? (byEncoding.br ??= this.prepare(shape, encoding))
+        : encoding === 'gzip'
+          ? (byEncoding.gzip ??= this.prepare(shape, encoding))
+          : (byEncoding.identity ??= this.prepare(shape, encoding));
+    const ifNoneMatch = req.headers['if-none-match'];
+    return ifNoneMatch !== undefined && this.matches(ifNoneMatch) ? prepared.notModified : prepared.ok;
+  }
+
+  /** True when If-None-Match names this body in any coding (its tags share a stem), weak or strong, or is "*". */
+  private matches(ifNoneMatch: string): boolean {
+    return ifNoneMatch.includes(this.tagStem) || ifNoneMatch.trim() === '*';
+  }
+
+  /** The replies for `shape` when it is not the body's first shape (or there is none yet), made on first use. */
+  private repliesFor(shape: ReplyShape): PreparedByEncoding {
+    if (this.firstShape === undefined) {
+      this.firstShape = shape;
+      return (this.firstReplies = new PreparedByEncoding());
     }
+    this.otherShapes ??= new Map();
+    let byEncoding = this.otherShapes.get(shape);
+    if (!byEncoding) this.otherShapes.set(shape, (byEncoding = new PreparedByEncoding()));
+    return byEncoding;
   }
-  const validators = ['etag', etag, 'last-modified', entry.lastModified];
-  const okHeaders = ['content-type', shape.contentType, ...coding, ...validators, ...shape.headers];
-  const notModifiedHeaders = [...validators, ...shape.headers];
-  return {
-    ok: { status: 200, headers: okHeaders, body, head: packHead(200, okHeaders) },
-    // `body: undefined` keeps every prepared reply one shape (the server reads them all).
-    notModified: { status: 304, headers: notModifiedHeaders, body: undefined, head: packHead(304, notModifiedHeaders) },
-  };
+
+  private prepare(shape: ReplyShape, encoding: Encoding): Prepared {
+    let body = this.body;
+    let etag = this.etag;
+    const coding: string[] = [];
+    if (encoding !== 'identity' && body.length >= MIN_COMPRESS_BYTES) {
+      const compressed = (this.encoded[encoding] ??= compress(this.body, encoding, shape.maxCompression));
+      // A body too small to gain is sent as it is (its tag and coding stay identity's).
+      if (compressed.length < body.length) {
+        body = compressed;
+        etag = `${this.tagStem}-${encoding}"`;
+        coding.push('content-encoding', encoding);
+      }
+    }
+    const validators = ['etag', etag, 'last-modified', this.lastModified];
+    const okHeaders = ['content-type', shape.contentType, ...coding, ...validators, ...shape.headers];
+    const notModifiedHeaders = [...validators, ...shape.headers];
+    return {
+      ok: { status: 200, headers: okHeaders, body, head: packHead(200, okHeaders) },
+      // `body: undefined` keeps every prepared reply one shape (the server reads them all).
+      notModified: {
+        status: 304,
+        headers: notModifiedHeaders,
+        body: undefined,
+        head: packHead(304, notModifiedHeaders),
+      },
+    };
+  }
 }
 
-/** A body's replies for a shape other than its first (held in the entry's own fields), made on first use. */
-function repliesFor(entry: CachedBody, shape: ReplyShape): PreparedByEncoding {
-  if (entry.firstShape === undefined) {
-    entry.firstShape = shape;
-    return (entry.firstReplies = new PreparedByEncoding());
-  }
-  let byEncoding = entry.replies.get(shape) as PreparedByEncoding | undefined;
-  if (!byEncoding) entry.replies.set(shape, (byEncoding = new PreparedByEncoding()));
-  return byEncoding;
-}
-
-/** A cached body as a 200 in the client's preferred coding, or a 304 when the client already holds it. */
-export function cachedReply(req: Request, entry: CachedBody, shape: ReplyShape): Reply {
-  const encoding = preferredEncoding(req.headers['accept-encoding']);
-  const byEncoding = entry.firstShape === shape ? (entry.firstReplies as PreparedByEncoding) : repliesFor(entry, shape);
-  const prepared =
-    encoding === 'br'
-      ? (byEncoding.br ??= prepare(entry, shape, encoding))
-      : encoding === 'gzip'
-        ? (byEncoding.gzip ??= prepare(entry, shape, encoding))
-        : (byEncoding.identity ??= prepare(entry, shape, encoding));
-  const ifNoneMatch = req.headers['if-none-match'];
-  return ifNoneMatch !== undefined && matches(ifNoneMatch, entry) ? prepared.notModified : prepared.ok;
-}
+/** A body as a 200 in the client's preferred coding, or a 304 when the client already holds it. */
+export const cachedReply = (req: Request, body: Representation, shape: ReplyShape): Reply => body.reply(req, shape);
 
 /** A JSON route's reply shape. */
 export const jsonShape = (headers: Readonly<Record<string, string>>) =>

@@ -17,9 +17,9 @@ const LAYERS: Record<string, number> = {
   'cli/': 11,
   'dev/': 11,
   'http/': 10,
-  'transport/': 9,
-  'serve/': 8,
-  'embed/': 8,
+  'serve/': 9,
+  'embed/': 9,
+  'transport/': 8,
   'widgets/': 7,
   workers: 7,
   'tracking/': 6,
@@ -55,9 +55,26 @@ function unitOf(file: string): string {
 
 const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)'(\.[^']+)'/g;
 
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
+/** The files `text` (the source of `file`) imports by a relative path, as .ts paths. */
+function importsIn(file: string, text: string): string[] {
   return [...text.matchAll(IMPORT)].map((m) => normalize(join(dirname(file), m[1]!)).replace(/\.js$/, '.ts'));
+}
+
+const importsOf = (file: string): string[] => importsIn(file, readFileSync(file, 'utf8'));
+
+/**
+ * What transport/ may use besides its own files: the vocabulary, problems, the logger, metrics and
+ * the WebSocket frames. Transport stands under everything that makes bodies or routes (serve/,
+ * http/, widgets/, ...): it defines the types it sends, and those layers import them.
+ */
+const TRANSPORT_MAY_IMPORT = ['transport/', 'model/', 'problem.ts', 'log.ts', 'metrics/', 'ws/'];
+
+/** The imports of a transport/ file (source `text`) outside what transport may use. */
+function transportOverreach(file: string, text: string): string[] {
+  return importsIn(file, text)
+    .filter((target) => target.startsWith(join(root, 'src')))
+    .filter((target) => !TRANSPORT_MAY_IMPORT.includes(unitOf(target)))
+    .map((target) => `${relative(root, file)} -> ${relative(root, target)}`);
 }
 
 const files = [...filesUnder(join(root, 'src'), '.ts'), ...filesUnder(join(root, 'workers'), '.ts')];
@@ -86,6 +103,24 @@ describe('layers', () => {
     const users = files.filter((f) => /from\s+'uWebSockets\.js'/.test(readFileSync(f, 'utf8'))).map(unitOf);
     expect(users.length).toBeGreaterThan(0);
     expect([...new Set(users)]).toEqual(['transport/']);
+  });
+
+  it('transport/ imports only its own files, model/, problem.ts, log.ts, metrics/ and ws/ (never serve/ or http/)', () => {
+    const transport = files.filter((f) => unitOf(f) === 'transport/');
+    expect(transport.length).toBeGreaterThan(5);
+    expect(transport.flatMap((f) => transportOverreach(f, readFileSync(f, 'utf8')))).toEqual([]);
+    // The check itself: the import transport once had, and one from http/, are caught.
+    const respond = join(root, 'src/transport/respond.ts');
+    expect(
+      transportOverreach(
+        respond,
+        "import type { CachedBody } from '../serve/payload-cache.js';\nimport type { Deps } from '../http/deps.js';",
+      ),
+    ).toEqual([
+      'src/transport/respond.ts -> src/serve/payload-cache.ts',
+      'src/transport/respond.ts -> src/http/deps.ts',
+    ]);
+    expect(transportOverreach(respond, "import { Problem } from '../problem.js';")).toEqual([]);
   });
 
   it('finds an upward import when there is one', () => {

@@ -9,8 +9,8 @@ import { z } from 'zod';
 import { buildComplianceMatrix } from '../../catalog/compliance/matrix.js';
 import { complianceState } from '../../catalog/compliance/state.js';
 import { OPERATORS } from '../../catalog/operators.js';
-import { bodyEntry, toCachedBody, type CachedBody } from '../../serve/payload-cache.js';
-import { cachedReply, CORS_HEADERS, jsonShape, ReplyShape } from '../../transport/respond.js';
+import { bytesRepresentation, jsonRepresentation } from '../../serve/payload-cache.js';
+import { cachedReply, CORS_HEADERS, jsonShape, ReplyShape, type Representation } from '../../transport/respond.js';
 import type { Handler } from '../../transport/types.js';
 import { COMPLIANCE_PAGE_CSP, compliancePage } from '../compliance-page.js';
 import type { Deps } from '../deps.js';
@@ -26,8 +26,8 @@ export const ComplianceQuery = z.object({
 /** Both routes: the JSON and the page. */
 export function complianceRoutes(deps: Deps): { json: Handler; page: Handler } {
   // Keyed by what the body depends on; bounded above the jurisdictions there are (about 314).
-  const bodies = new LRUCache<string, CachedBody>({ max: 1_000 });
-  const body = (query: string, html: boolean): CachedBody => {
+  const bodies = new LRUCache<string, Representation>({ max: 1_000 });
+  const body = (query: string, html: boolean): Representation => {
     const { jurisdiction } = parseQuery(ComplianceQuery, query);
     const nowMs = deps.now();
     const state = complianceState();
@@ -44,7 +44,9 @@ export function complianceRoutes(deps: Deps): { json: Handler; page: Handler } {
         ...(jurisdiction !== undefined && { only: jurisdiction }),
       });
       const changed = new Date(`${matrix.as_of}T00:00:00Z`);
-      entry = html ? bodyEntry(Buffer.from(compliancePage(matrix)), changed) : toCachedBody(matrix, changed);
+      entry = html
+        ? bytesRepresentation(Buffer.from(compliancePage(matrix)), changed)
+        : jsonRepresentation(matrix, changed);
       bodies.set(key, entry);
     }
     return entry;

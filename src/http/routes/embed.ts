@@ -2,7 +2,7 @@
  * GET /v1/embed.js (the <predictwire-widget> bundle) and GET /demo (the demo page): fixed bytes
  * prepared once at start, served with an ETag so browsers revalidate instead of downloading again.
  */
-import { bodyEntry } from '../../serve/payload-cache.js';
+import { bytesRepresentation } from '../../serve/payload-cache.js';
 import { cachedReply, CORS_HEADERS, ReplyShape } from '../../transport/respond.js';
 import type { Handler } from '../../transport/types.js';
 
@@ -23,7 +23,7 @@ export function staticRoute(
     headers = {},
   }: { maxCompression?: boolean; headers?: Readonly<Record<string, string>> } = {},
 ): Handler {
-  const entry = bodyEntry(bytes, startedAt);
+  const entry = bytesRepresentation(bytes, startedAt);
   const shape = new ReplyShape(
     contentType,
     { ...CORS_HEADERS, 'cache-control': CACHE_CONTROL, ...headers },
