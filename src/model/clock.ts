@@ -5,7 +5,7 @@
  */
 export type Clock = () => number;
 
-let wallClock: Clock = Date.now;
+let wallClock: Clock = () => Date.now();
 
 /**
  * The process's wall clock: the machine's, unless `runOnClock` put the process on another one
