@@ -83,7 +83,7 @@ export async function waitFor(
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`timed out waiting for ${url} (last: ${last}):\n${proc.output()}`);
 }
@@ -103,7 +103,7 @@ export function testEnv(redisUrl: string, extra: Record<string, string> = {}): R
     ADMIN_PORT: '0',
     WORKER_HEALTH_PORT: '0',
     FEED_HEALTH_PORT: '0',
-    // waitFor polls /readyz every 100 ms: far above the per-address production limit.
+    // waitFor polls /readyz every 25 ms: far above the per-address production limit.
     RATE_LIMIT_READYZ: '100000/60',
     // A data folder per environment: spilled counts and snapshot copies never cross between tests.
     DATA_DIR: mkdtempSync(join(tmpdir(), 'pw-data-')),
