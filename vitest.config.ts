@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The service compiled once per run: the processes tests start run it on plain node.
+    globalSetup: ['test/support/test-build.ts'],
     // Every answer of the API in any test must match /v1/openapi.json (test/support/contract.ts).
     setupFiles: ['test/support/contract-setup.ts'],
     // Integration and e2e files each start their own redis-server and processes.

@@ -76,7 +76,7 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
   eviction.start();
   exposeEvictionPolicy(eviction);
   // A scheduler's jobs carry its id; each finished run (completed or failed) counts as a sign of life.
-  const watch = new RefreshWatch(schedules(config), config.staleAfterIntervals, Date.now);
+  const watch = new RefreshWatch(schedules(config), config.staleAfterIntervals, systemClock);
   const finished = (job: Job | undefined) => job && watch.finished(job.repeatJobKey ?? job.name);
   worker.on('completed', finished);
   worker.on('failed', finished);

@@ -22,7 +22,7 @@ export interface SpawnOptions {
   args?: string[];
 }
 
-/** Spawns a TypeScript entry (relative to the repo) through tsx, like test/support/service.ts. */
+/** Spawns a TypeScript entry (relative to the repo) through tsx, as a ServiceProcess of test/support/service.ts. */
 export async function spawnTs(
   entry: string,
   env: Record<string, string>,

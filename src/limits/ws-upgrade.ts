@@ -1,4 +1,5 @@
 /** The `ws_upgrade` limit as the WebSocket upgrade asks it: decided from memory at once, charged after. */
+import { type Clock, systemClock } from '../model/clock.js';
 import type { Problem } from '../problem.js';
 import type { RateLimits } from './rate-limits.js';
 
@@ -9,7 +10,7 @@ export interface UpgradeLimit {
   charge(address: string): void;
 }
 
-export function upgradeLimit(limits: RateLimits, now: () => number = Date.now): UpgradeLimit {
+export function upgradeLimit(limits: RateLimits, now: Clock = systemClock): UpgradeLimit {
   return {
     blocked: (address) => (limits.anyBlocked ? limits.blockedNow('ws_upgrade', address, now()) : undefined),
     charge: (address) => limits.charge('ws_upgrade', address),

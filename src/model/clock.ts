@@ -5,8 +5,21 @@
  */
 export type Clock = () => number;
 
-/** The machine's clock. Processes started by tests have theirs moved as a whole (test/support/test-clock.ts). */
-export const systemClock: Clock = () => Date.now();
+let wallClock: Clock = () => Date.now();
+
+/**
+ * The process's wall clock: the machine's, unless `runOnClock` put the process on another one
+ * (a process a test starts runs on the test's clock, test/support/test-clock.ts).
+ */
+export const systemClock: Clock = () => wallClock();
+
+/**
+ * Puts this whole process on `clock`: every later `systemClock` read returns its time. Only a
+ * module preloaded by a test calls it, before the service's code runs; nothing in the service does.
+ */
+export function runOnClock(clock: Clock): void {
+  wallClock = clock;
+}
 
 /**
  * A clock for durations (since a child started, since a beat): it never jumps when the machine's

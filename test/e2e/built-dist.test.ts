@@ -81,8 +81,8 @@ describe('the built dist/', () => {
 
   it('starts the API, the worker and the feed with plain node, and they serve data', { timeout: 120_000 }, async () => {
     const env = testEnv(redis.url);
-    const api = await spawnProcess(ENTRIES.api, env, []);
-    procs.push(api, await spawnProcess(ENTRIES.worker, env, []), await spawnProcess(ENTRIES.feed, env, []));
+    const api = await spawnProcess(ENTRIES.api, env);
+    procs.push(api, await spawnProcess(ENTRIES.worker, env), await spawnProcess(ENTRIES.feed, env));
     await waitFor(`${api.base}/healthz`, (s) => s === 200, api, 60_000);
     // Ready means every snapshot the worker writes is loaded: the compiled worker works.
     await waitFor(`${api.base}/readyz`, (s) => s === 200, api, 60_000);

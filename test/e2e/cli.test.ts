@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startPrivateRedis } from '../../src/dev/private-redis.js';
 import { freePort } from '../../src/process/free-port.js';
-import { spawnTsx } from '../support/processes.js';
+import { spawnEntry } from '../support/processes.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys } from '../support/service.js';
 
@@ -27,7 +27,7 @@ async function run(entry: string, ...args: string[]) {
 }
 
 async function runWith(extra: NodeJS.ProcessEnv, entry: string, ...args: string[]) {
-  const p = spawnTsx(entry, args, { ...isolatedEnv(), ...extra });
+  const p = spawnEntry(entry, args, { ...isolatedEnv(), ...extra });
   return { code: await p.exit, out: p.output() };
 }
 

@@ -27,7 +27,7 @@ import {
 import type { CompliancePayload } from '../../src/catalog/compliance/matrix.js';
 import { answersFromEachWorker, TWO_LOGGED_WORKERS } from '../support/api-workers.js';
 import { publishTick, seedStrike } from '../support/live.js';
-import { spawnTsx } from '../support/processes.js';
+import { spawnEntry } from '../support/processes.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
@@ -81,7 +81,7 @@ afterAll(async () => {
 
 /** `npm run compliance -- ...args` against this test's Redis; its exit code and output. */
 async function compliance(...args: string[]): Promise<{ code: number | null; out: string }> {
-  const p = spawnTsx('src/cli/compliance.ts', [...args, '--by', 'e2e-officer'], {
+  const p = spawnEntry('src/cli/compliance.ts', [...args, '--by', 'e2e-officer'], {
     PATH: process.env.PATH ?? '',
     REDIS_URL: redis.url,
     DATA_DIR: env.DATA_DIR!,

@@ -17,7 +17,7 @@ import {
   descendants,
   describeProcess,
   portOpen,
-  spawnTsx,
+  spawnEntry,
   waitUntil,
   type Spawned,
 } from '../support/processes.js';
@@ -55,7 +55,7 @@ async function startLauncher(): Promise<Spawned> {
   ports = { api: Number(env.ADMIN_PORT), worker: Number(env.WORKER_HEALTH_PORT), feed: Number(env.FEED_HEALTH_PORT) };
   // Some other process answering HTTP on the feed's admin port, when a test asks for one.
   if (stranger) await new Promise<void>((r) => stranger!.listen(ports.feed, '127.0.0.1', r));
-  const l = spawnTsx(LAUNCHER, [], env);
+  const l = spawnEntry(LAUNCHER, [], env);
   await waitUntil(() => /predictwire is ready/.test(l.output()) || l.child.exitCode !== null, 60_000, l.output);
   if (l.child.exitCode !== null) throw new Error(`launcher exited ${l.child.exitCode}:\n${l.output()}`);
   redisPort = Number(/export REDIS_URL=redis:\/\/127\.0\.0\.1:(\d+)/.exec(l.output())?.[1]);
@@ -70,7 +70,7 @@ const text = async (url: string) => (await fetch(url)).text();
 async function cli(...args: string[]): Promise<{ code: number | null; out: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env.REDIS_URL;
-  const run = spawnTsx('src/cli/advertiser.ts', args, env);
+  const run = spawnEntry('src/cli/advertiser.ts', args, env);
   const code = await run.exit;
   return { code, out: run.output() };
 }
@@ -189,7 +189,7 @@ describe('npm start launcher', () => {
 
   it('refuses a second launcher on the same data folder', async () => {
     const env = await launcherEnv();
-    const second = spawnTsx(LAUNCHER, [], env);
+    const second = spawnEntry(LAUNCHER, [], env);
     expect(await second.exit).toBe(1);
     expect(second.output().trim()).toMatch(
       new RegExp(`^${dataDir}.* is in use by another npm start \\(pid ${launcher.child.pid}\\)`),

@@ -436,7 +436,6 @@ describe('Redis killed and restarted under traffic', () => {
     const reader = await spawnProcess(
       'src/main.ts',
       { ...env, DATA_DIR: folder, ADMIN_PORT: String(adminPort) },
-      undefined,
       unprivileged(),
     );
     try {

@@ -15,7 +15,7 @@ import { createLogger } from '../../src/log.js';
 import { connectRedis } from '../../src/store/redis.js';
 import { readMeta } from '../../src/store/snapshots.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
-import { spawnTsx } from '../support/processes.js';
+import { spawnEntry } from '../support/processes.js';
 import { MASTER_NAME, startSentinelCluster, type SentinelCluster } from '../support/sentinel.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
@@ -187,7 +187,7 @@ describe('Redis Sentinel failover', () => {
       expect(res.status, id).toBe(200);
     }
     // Writes go to the new primary: a key the advertiser CLI creates now, through the sentinels, works at once.
-    const cli = spawnTsx('src/cli/advertiser.ts', ['create', 'failover-after', '--json'], {
+    const cli = spawnEntry('src/cli/advertiser.ts', ['create', 'failover-after', '--json'], {
       ...process.env,
       ...env,
       REDIS_URL: '',

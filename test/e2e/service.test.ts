@@ -405,11 +405,17 @@ describe('HTTP behaviour', () => {
 
   it("writes a well-formed HTTP/1.1 head on the wire: a prepared one in one piece, then the request id, then uWS's own", async () => {
     const path = `/v1/widgets/sportsbook?league=${LEAGUES[0]}&fallback_geo=${BOOK_GEO}`;
-    const ok = await capture(api.port, path, { 'Accept-Encoding': 'br' });
-    const notModified = await capture(api.port, path, {
+    // The worker refreshes every second: a body replaced between the two requests answers the
+    // second with a 200, so the pair is asked again (bounded) until the body held still.
+    let ok = await capture(api.port, path, { 'Accept-Encoding': 'br' });
+    let notModified = await capture(api.port, path, {
       'Accept-Encoding': 'br',
       'If-None-Match': headerOf(ok, 'etag')!,
     });
+    for (let tries = 1; notModified.status === '200 OK' && tries < 20; tries++) {
+      ok = notModified;
+      notModified = await capture(api.port, path, { 'Accept-Encoding': 'br', 'If-None-Match': headerOf(ok, 'etag')! });
+    }
     for (const [res, status] of [
       [ok, '200 OK'],
       [notModified, '304 Not Modified'],

@@ -3,12 +3,12 @@
  * a real process, stuck in an endless loop, and its real watchdog thread.
  */
 import { describe, expect, it } from 'vitest';
-import { spawnTsx } from '../support/processes.js';
+import { spawnEntry } from '../support/processes.js';
 
 describe('watchdog', () => {
   it('kills a process whose event loop is stuck for longer than HANG_SECONDS, saying why', async () => {
     const HANG_SECONDS = 2;
-    const stuck = spawnTsx('test/support/hang.ts', [String(HANG_SECONDS)], process.env);
+    const stuck = spawnEntry('test/support/hang.ts', [String(HANG_SECONDS)], process.env);
     const signal = await new Promise<NodeJS.Signals | null>((r) => stuck.child.once('exit', (_code, s) => r(s)));
     expect(signal).toBe('SIGKILL');
     expect(stuck.output()).toContain('looping');

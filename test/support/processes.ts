@@ -1,9 +1,11 @@
-/** Process and port probes for tests of the `npm start` launcher. */
+/** Starting the repository's entry points, and process and port probes. */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { inject } from 'vitest';
 
 export const root = resolve(import.meta.dirname, '../..');
+const CLOCK_PRELOAD = 'test/support/test-clock.ts';
 
 export const portOpen = (port: number) =>
   new Promise<boolean>((done) => {
@@ -68,12 +70,29 @@ export interface Spawned {
 }
 
 /**
- * Spawns `node --import tsx <entry> ...args` in the repository, collecting its output; with a test
- * clock's `env` (test/support/test-clock.ts) the process runs on that clock.
+ * The node arguments that run `entry` (a path in the repository): the run's compiled copy
+ * (test/support/test-build.ts) for the service's code, so a start pays no TypeScript compilation;
+ * tsx for anything else in TypeScript (the development launcher, which starts its children through
+ * tsx as `npm start` does, and test helpers); compiled JavaScript (dist/) as it is. With a test
+ * clock's `env` (test/support/test-clock.ts) the clock's preload comes first, from the same place
+ * as the entry, so that it sets the clock module the entry's code imports.
  */
-export function spawnTsx(entry: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
-  const clock = env.PW_TEST_CLOCK_FILE ? ['--import', resolve(root, 'test/support/test-clock.ts')] : [];
-  const child = spawn(process.execPath, ['--import', 'tsx', ...clock, resolve(root, entry), ...args], {
+export function nodeArgsFor(entry: string, env: NodeJS.ProcessEnv): string[] {
+  const clock = env.PW_TEST_CLOCK_FILE !== undefined;
+  if (entry.endsWith('.js')) {
+    if (clock) throw new Error(`${entry}: compiled JavaScript has no test clock preload`);
+    return [resolve(root, entry)];
+  }
+  if (/^(src|workers)\//.test(entry) && !entry.startsWith('src/dev/')) {
+    const built = (path: string) => join(inject('builtRoot'), path.replace(/\.ts$/, '.js'));
+    return [...(clock ? ['--import', built(CLOCK_PRELOAD)] : []), built(entry)];
+  }
+  return ['--import', 'tsx', ...(clock ? ['--import', resolve(root, CLOCK_PRELOAD)] : []), resolve(root, entry)];
+}
+
+/** Spawns `entry` in the repository with `args` (see nodeArgsFor), collecting its output. */
+export function spawnEntry(entry: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
+  const child = spawn(process.execPath, [...nodeArgsFor(entry, env), ...args], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -94,6 +113,6 @@ export async function waitUntil(
   const deadline = Date.now() + timeoutMs;
   while (!(await ready())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms:\n${context()}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 50));
   }
 }

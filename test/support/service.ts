@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
@@ -10,8 +10,7 @@ import { loadConfig } from '../../src/config.js';
 import { freePort } from '../../src/process/free-port.js';
 import { nodeFlagsFor } from '../../src/process/node-flags.js';
 import { stopChild } from '../../src/process/stop-child.js';
-
-const root = resolve(import.meta.dirname, '../..');
+import { nodeArgsFor, root } from './processes.js';
 
 export interface ServiceProcess {
   base: string;
@@ -22,20 +21,18 @@ export interface ServiceProcess {
 }
 
 /**
- * Spawns `entry` (src/main.ts or workers/main.ts) with `env` on top of a quiet test environment.
- * `nodeArgs` defaults to running TypeScript through tsx; pass [] for compiled JavaScript (dist/).
- * With a test clock's `env` (test/support/test-clock.ts) the process runs on that clock.
+ * Spawns `entry` (src/main.ts, workers/main.ts, workers/feed/main.ts, or their compiled dist/ copy)
+ * with `env` on top of a quiet test environment, run as `nodeArgsFor` says (the run's compiled
+ * service; with a test clock's `env`, on that clock).
  */
 export async function spawnProcess(
   entry: string,
   env: Record<string, string>,
-  nodeArgs: string[] = ['--import', 'tsx'],
   /** Run as another user (`unprivileged()`). */
   user: Pick<SpawnOptions, 'uid' | 'gid'> = {},
 ): Promise<ServiceProcess> {
   const port = Number(env.PORT ?? (await freePort()));
-  const clock = env.PW_TEST_CLOCK_FILE ? ['--import', resolve(root, 'test/support/test-clock.ts')] : [];
-  const child = spawn(process.execPath, [...nodeFlagsFor(entry), ...nodeArgs, ...clock, resolve(root, entry)], {
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry), ...nodeArgsFor(entry, env)], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,7 +83,7 @@ export async function waitFor(
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`timed out waiting for ${url} (last: ${last}):\n${proc.output()}`);
 }
@@ -106,7 +103,7 @@ export function testEnv(redisUrl: string, extra: Record<string, string> = {}): R
     ADMIN_PORT: '0',
     WORKER_HEALTH_PORT: '0',
     FEED_HEALTH_PORT: '0',
-    // waitFor polls /readyz every 100 ms: far above the per-address production limit.
+    // waitFor polls /readyz every 25 ms: far above the per-address production limit.
     RATE_LIMIT_READYZ: '100000/60',
     // A data folder per environment: spilled counts and snapshot copies never cross between tests.
     DATA_DIR: mkdtempSync(join(tmpdir(), 'pw-data-')),

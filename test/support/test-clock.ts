@@ -1,14 +1,15 @@
 /**
  * Moves the time of processes a test starts. `testClock()` gives the test a clock and the
- * environment that hands it to spawned processes (spawnProcess preloads this file when
- * PW_TEST_CLOCK_FILE is set): each such process reads `Date.now()` and `new Date()` shifted by the
- * offset in that file, re-read whenever the test changes it, so the service's one clock
- * (src/model/clock.ts) moves with the test's without waiting for the wall clock.
+ * environment that hands it to spawned processes (the spawners in processes.ts preload this file when
+ * PW_TEST_CLOCK_FILE is set): the service's one clock (src/model/clock.ts) in each such process
+ * reads the wall clock shifted by the offset in that file, re-read whenever the test changes it, so
+ * the process moves with the test's time without waiting for the wall clock. Libraries that read
+ * `Date` themselves (log time stamps, BullMQ's scheduling) keep the machine's time.
  */
 import { mkdtempSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock } from '../../src/model/clock.js';
+import { runOnClock, type Clock } from '../../src/model/clock.js';
 
 const ENV = 'PW_TEST_CLOCK_FILE';
 
@@ -43,9 +44,13 @@ export function testClock(offsetMs = 0): TestClock {
   };
 }
 
-/** In a spawned process (preloaded with --import): shifts Date by the offset in the file. */
-function shiftThisProcess(file: string): void {
-  const RealDate = Date;
+/**
+ * In a spawned process (preloaded with --import): puts the service's one clock on the wall clock
+ * plus the offset in the file. This imports the clock module of the code the process runs (the
+ * preload is built beside it, test/support/test-build.ts, or both run through tsx), so the one
+ * instance the service reads is the one set; `Date` itself is left alone.
+ */
+function followOffsetFile(file: string): void {
   let offset = 0;
   const read = () => {
     const raw = readFileSync(file, 'utf8').trim();
@@ -60,18 +65,9 @@ function shiftThisProcess(file: string): void {
       // the file is being replaced: the next event reads it
     }
   });
-  class ShiftedDate extends RealDate {
-    constructor(...args: unknown[]) {
-      if (args.length === 0) super(RealDate.now() + offset);
-      else super(...(args as [string | number | Date]));
-    }
-    static override now(): number {
-      return RealDate.now() + offset;
-    }
-  }
-  globalThis.Date = ShiftedDate as DateConstructor;
+  runOnClock(() => Date.now() + offset);
 }
 
 const file = process.env[ENV];
 // Only when preloaded into a process a test started: importing this file in a test changes nothing.
-if (file && process.env.VITEST === undefined) shiftThisProcess(file);
+if (file && process.env.VITEST === undefined) followOffsetFile(file);
