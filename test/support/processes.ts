@@ -69,6 +69,9 @@ export interface Spawned {
   exit: Promise<number | null>;
 }
 
+/** `npm start`'s launcher: run through tsx as a developer runs it, and its children with it. */
+const LAUNCHER = 'src/dev/embedded.ts';
+
 /**
  * The node arguments that run `entry` (a path in the repository): the run's compiled copy
  * (test/support/test-build.ts) for the service's code, so a start pays no TypeScript compilation;
@@ -83,7 +86,7 @@ export function nodeArgsFor(entry: string, env: NodeJS.ProcessEnv): string[] {
     if (clock) throw new Error(`${entry}: compiled JavaScript has no test clock preload`);
     return [resolve(root, entry)];
   }
-  if (/^(src|workers)\//.test(entry) && !entry.startsWith('src/dev/')) {
+  if (/^(src|workers)\//.test(entry) && entry !== LAUNCHER) {
     const built = (path: string) => join(inject('builtRoot'), path.replace(/\.ts$/, '.js'));
     return [...(clock ? ['--import', built(CLOCK_PRELOAD)] : []), built(entry)];
   }
