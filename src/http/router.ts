@@ -1,12 +1,9 @@
 /**
- * Path and method dispatch. Only GET and HEAD reach handlers; OPTIONS answers CORS preflight;
- * anything else is a 405 problem. The one route that changes something, /v1/postback (called
- * server to server, never from a page), takes GET alone: a HEAD must not count a conversion. Unknown paths are a 404 problem. Every reply is counted per
- * route (metrics, sampled access log); a request that built a body for a variant (path and query)
- * never built before is charged to its address afterwards (`variant_build`: serving a cached body
- * and rebuilding one after a data change stay free, but an address that keeps making us build new
- * variants is refused them from memory, before any build, until its window ends, while it still
- * gets the variants already built); /readyz is limited per instance and reports draining.
+ * The route table: each path with the request headers it reads and its handler, behind the
+ * pipeline's stages (pipeline.ts: metrics and access log, problems, methods, the variant-build
+ * guard on public widgets). GET and HEAD reach handlers; /v1/postback, the one route that changes
+ * something (called server to server, never from a page), takes GET alone. Unknown paths are a 404
+ * problem. /readyz is limited per instance and reports draining.
  */
 import type { z } from 'zod';
 // Imported: Node's global `performance` is a getter, paid on every request.
@@ -15,7 +12,7 @@ import { accessLogger } from '../transport/access-log.js';
 import { requireAdvertiser } from './auth.js';
 import type { Deps } from './deps.js';
 import { invalidParameters, notFound, Problem } from '../problem.js';
-import { json, PREFLIGHT_HEADERS } from '../transport/respond.js';
+import { json } from '../transport/respond.js';
 import { eventListRoute, SPECIFIC_PREFIX, specificEventRoute } from './routes/advertiser.js';
 import { reportsRoute } from './routes/reports.js';
 import { eventHistoryRoute } from './routes/event-history.js';
@@ -30,13 +27,11 @@ import { liveMarketRoute } from './routes/live-market.js';
 import { openApiRoute } from './routes/openapi.js';
 import { eventWidgetRoute, sportsbookWidgetRoute, type Attribution } from './routes/widgets.js';
 import { problemReply, type Route } from '../transport/server.js';
-import { headerList, type Handler, type Reply, type Request, type RequestHeaderName } from '../transport/types.js';
+import { type Methods, methodsChecked, observed, problemsMapped, variantsGuarded } from './pipeline.js';
+import type { Handler, Request, RequestHeaderName } from '../transport/types.js';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import { addressKey } from '../geo/address-key.js';
 import { BuiltVariants } from '../limits/built-variants.js';
-
-const ALLOW = 'GET, HEAD, OPTIONS';
-const PREFLIGHT: Reply = { status: 204, headers: headerList({ ...PREFLIGHT_HEADERS, allow: ALLOW }) };
 
 /** Authenticated widgets: the advertiser is the one whose key was checked. */
 const authenticatedAttribution: Attribution = (req) => req.headers['x-advertiser-id'];
@@ -73,7 +68,6 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     if (!(client && deps.geo.isTrustedProxy(client))) await deps.limits.consume('readyz', addressKey(client));
     return ready(req);
   };
-  const built = new BuiltVariants();
   // The request headers each kind of route reads (server.ts reads no other: each read is a call
   // into uWS). X-Forwarded-For counts only behind a trusted proxy (TRUST_PROXY).
   const BASE: RequestHeaderName[] = [
@@ -104,63 +98,18 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
   const done = accessLogger(deps.log, deps.config.accessLogSampleRate);
   const compliance = complianceRoutes(deps);
 
-  /**
-   * A route's handler behind the method check (GET and HEAD reach it; OPTIONS answers CORS
-   * preflight; anything else is 405), the variant-build guard on public widgets, and the per-route
-   * metrics and sampled access log. A `getOnly` route answers every other method 405.
-   */
+  const built = new BuiltVariants();
+  const guardDeps = { payloads: deps.payloads, limits: deps.limits, address, now: deps.now };
+  const problems = problemsMapped(deps.log);
+  /** A route's handler behind the pipeline's stages (pipeline.ts), composed here once. */
   const route = (
     pattern: string,
     reads: readonly RequestHeaderName[],
     handler: Handler,
-    label = pattern,
-    getOnly = false,
+    { label = pattern, methods = 'GET, HEAD' as Methods } = {},
   ): Route => {
-    const guarded = pattern.startsWith('/v1/widgets/');
-    return {
-      pattern,
-      reads,
-      handler: (req) => {
-        const start = performance.now();
-        const builds = deps.payloads.builds;
-        let result: Reply | Promise<Reply>;
-        try {
-          if (getOnly && req.method !== 'GET') {
-            throw new Problem(
-              405,
-              'method_not_allowed',
-              `${req.method} is not supported here: send postbacks as GET (docs/postbacks.md).`,
-              [],
-              { allow: 'GET' },
-            );
-          } else if (req.method === 'GET' || req.method === 'HEAD') {
-            // Free unless some address is blocked for building too many variants; a blocked one
-            // still gets the variants built before.
-            const problem =
-              guarded && deps.limits.anyBlocked
-                ? deps.limits.blockedNow('variant_build', address(req), deps.now())
-                : undefined;
-            if (problem && !built.has(req)) throw problem;
-            result = handler(req);
-          } else if (req.method === 'OPTIONS') {
-            result = PREFLIGHT;
-          } else {
-            throw new Problem(405, 'method_not_allowed', `${req.method} is not supported; this API is read-only.`, [], {
-              allow: ALLOW,
-            });
-          }
-        } catch (err) {
-          result = problemReply(err, deps.log, req);
-        }
-        if (deps.payloads.builds !== builds && built.first(req)) deps.limits.charge('variant_build', address(req));
-        if (result instanceof Promise) {
-          return result
-            .catch((err: unknown) => problemReply(err, deps.log, req))
-            .then((reply) => done(label, req, reply, start));
-        }
-        return done(label, req, result, start);
-      },
-    };
+    const guard = variantsGuarded(guardDeps, built, pattern.startsWith('/v1/widgets/'));
+    return { pattern, reads, handler: observed(label, done)(problems(methodsChecked(methods)(guard(handler)))) };
   };
 
   const routes: Route[] = [
@@ -168,7 +117,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     route('/readyz', BASE, readyGate),
     route('/v1/click', CLICK, clickRoute(deps)),
     route('/v1/impression', CLICK, impressionRoute(deps)),
-    route('/v1/postback', BASE, postbackRoute(deps), '/v1/postback', true),
+    route('/v1/postback', BASE, postbackRoute(deps), { methods: 'GET' }),
     route('/v1/ws', BASE, upgradeOnly),
     route('/v1/widgets/event', WIDGET, eventWidgetRoute(deps, false, publicAttribution)),
     route('/v1/widgets/event/history', [...BASE, ...GEO], eventHistoryRoute(deps)),
@@ -188,7 +137,7 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     ),
     route('/advertiser/v1/widgets/events', ADVERTISER, auth(eventListRoute(deps))),
     route('/advertiser/v1/widgets/broad', ADVERTISER, auth(broadWidgetRoute(deps, true, authenticatedAttribution))),
-    route(`${SPECIFIC_PREFIX}:slug`, ADVERTISER, auth(specificEventRoute(deps)), `${SPECIFIC_PREFIX}{slug}`),
+    route(`${SPECIFIC_PREFIX}:slug`, ADVERTISER, auth(specificEventRoute(deps)), { label: `${SPECIFIC_PREFIX}{slug}` }),
     route('/advertiser/v1/reports', [...BASE, 'x-advertiser-id', 'x-api-key', 'accept'], auth(reportsRoute(deps))),
     route('/v1/catalog', CACHED, catalogRoute(deps)),
     route('/v1/compliance', CACHED, compliance.json),
