@@ -13,7 +13,7 @@ import { requireAdvertiser } from './auth.js';
 import type { Deps } from './deps.js';
 import { invalidParameters, notFound, Problem } from '../problem.js';
 import { json } from '../transport/respond.js';
-import { eventListRoute, SPECIFIC_PREFIX, specificEventRoute } from './routes/advertiser.js';
+import { eventListRoute, specificEventRoute } from './routes/advertiser.js';
 import { reportsRoute } from './routes/reports.js';
 import { eventHistoryRoute } from './routes/event-history.js';
 import { broadWidgetRoute } from './routes/broad.js';
@@ -27,6 +27,7 @@ import { liveMarketRoute } from './routes/live-market.js';
 import { openApiRoute } from './routes/openapi.js';
 import { eventWidgetRoute, sportsbookWidgetRoute, type Attribution } from './routes/widgets.js';
 import { problemReply, type Route } from '../transport/server.js';
+import type { paths } from './openapi-types.js';
 import { type Methods, methodsChecked, observed, problemsMapped, variantsGuarded } from './pipeline.js';
 import type { Handler, Request, RequestHeaderName } from '../transport/types.js';
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
@@ -42,8 +43,28 @@ export interface RouteTable {
   fallback: Handler;
 }
 
-/** Builds the routes of the API process; `extra` are fixed pages (path → handler). */
-export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): RouteTable {
+/** A path of the OpenAPI document (src/http/openapi.ts). */
+export type ApiPath = keyof paths;
+
+/** The fixed pages (routes/pages.ts), prepared at start; undefined: not served (a 404). */
+export type Pages = {
+  readonly [P in '/v1/embed.js' | '/docs' | '/docs/redoc.standalone.js' | '/demo' | '/advertiser/console']:
+    | Handler
+    | undefined;
+};
+
+/** One route: the request headers its handler reads, the handler, and the methods it takes. */
+interface RouteSpec {
+  reads: readonly RequestHeaderName[];
+  handler: Handler;
+  methods?: Methods;
+}
+
+/** `/a/{name}` (OpenAPI) as uWS writes it, `/a/:name`. */
+const uwsPattern = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** Builds the routes of the API process, with the fixed `pages`. */
+export function createRouter(deps: Deps, pages: Pages): RouteTable {
   /**
    * Public widgets: an optional advertiser_id (query or header) attributes clicks, grants nothing.
    * Only a registered advertiser is credited: an invented id changes neither links nor cache keys.
@@ -102,49 +123,66 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
   const guardDeps = { payloads: deps.payloads, limits: deps.limits, address, now: deps.now };
   const problems = problemsMapped(deps.log);
   /** A route's handler behind the pipeline's stages (pipeline.ts), composed here once. */
-  const route = (
-    pattern: string,
-    reads: readonly RequestHeaderName[],
-    handler: Handler,
-    { label = pattern, methods = 'GET, HEAD' as Methods } = {},
-  ): Route => {
-    const guard = variantsGuarded(guardDeps, built, pattern.startsWith('/v1/widgets/'));
-    return { pattern, reads, handler: observed(label, done)(problems(methodsChecked(methods)(guard(handler)))) };
+  const route = (path: ApiPath, { reads, handler, methods = 'GET, HEAD' }: RouteSpec): Route => {
+    const guard = variantsGuarded(guardDeps, built, path.startsWith('/v1/widgets/'));
+    // The OpenAPI path names the route in metrics and logs; uWS writes its `{name}` segment `:name`.
+    const observe = observed(path, done);
+    return { pattern: uwsPattern(path), reads, handler: observe(problems(methodsChecked(methods)(guard(handler)))) };
   };
+  const page = (handler: Handler | undefined): RouteSpec | undefined => handler && { reads: CACHED, handler };
 
-  const routes: Route[] = [
-    route('/healthz', BASE, healthRoute()),
-    route('/readyz', BASE, readyGate),
-    route('/v1/click', CLICK, clickRoute(deps)),
-    route('/v1/impression', CLICK, impressionRoute(deps)),
-    route('/v1/postback', BASE, postbackRoute(deps), { methods: 'GET' }),
-    route('/v1/ws', BASE, upgradeOnly),
-    route('/v1/widgets/event', WIDGET, eventWidgetRoute(deps, false, publicAttribution)),
-    route('/v1/widgets/event/history', [...BASE, ...GEO], eventHistoryRoute(deps)),
-    route('/v1/widgets/sportsbook', [...CACHED, ...GEO], sportsbookWidgetRoute(deps, false, publicAttribution)),
-    route('/v1/widgets/live-market', [...CACHED, ...GEO], liveMarketRoute(deps, false, publicAttribution)),
-    route('/v1/widgets/broad', BROAD, broadWidgetRoute(deps, false, publicAttribution)),
-    route('/advertiser/v1/widgets/event', ADVERTISER, auth(eventWidgetRoute(deps, true, authenticatedAttribution))),
-    route(
-      '/advertiser/v1/widgets/sportsbook',
-      ADVERTISER,
-      auth(sportsbookWidgetRoute(deps, true, authenticatedAttribution)),
-    ),
-    route(
-      '/advertiser/v1/widgets/live-market',
-      ADVERTISER,
-      auth(liveMarketRoute(deps, true, authenticatedAttribution)),
-    ),
-    route('/advertiser/v1/widgets/events', ADVERTISER, auth(eventListRoute(deps))),
-    route('/advertiser/v1/widgets/broad', ADVERTISER, auth(broadWidgetRoute(deps, true, authenticatedAttribution))),
-    route(`${SPECIFIC_PREFIX}:slug`, ADVERTISER, auth(specificEventRoute(deps)), { label: `${SPECIFIC_PREFIX}{slug}` }),
-    route('/advertiser/v1/reports', [...BASE, 'x-advertiser-id', 'x-api-key', 'accept'], auth(reportsRoute(deps))),
-    route('/v1/catalog', CACHED, catalogRoute(deps)),
-    route('/v1/compliance', CACHED, compliance.json),
-    route('/compliance', CACHED, compliance.page),
-    route('/v1/openapi.json', CACHED, openApiRoute(deps)),
-    ...Object.entries(extra).map(([path, handler]) => route(path, CACHED, handler)),
-  ];
+  // Keyed by the OpenAPI document's paths (openapi-types.ts, generated from it): a path served but
+  // not documented, or documented but not served, does not compile.
+  const table: { readonly [P in ApiPath]: RouteSpec | undefined } = {
+    '/healthz': { reads: BASE, handler: healthRoute() },
+    '/readyz': { reads: BASE, handler: readyGate },
+    '/v1/click': { reads: CLICK, handler: clickRoute(deps) },
+    '/v1/impression': { reads: CLICK, handler: impressionRoute(deps) },
+    '/v1/postback': { reads: BASE, handler: postbackRoute(deps), methods: 'GET' },
+    '/v1/ws': { reads: BASE, handler: upgradeOnly },
+    '/v1/widgets/event': { reads: WIDGET, handler: eventWidgetRoute(deps, false, publicAttribution) },
+    '/v1/widgets/event/history': { reads: [...BASE, ...GEO], handler: eventHistoryRoute(deps) },
+    '/v1/widgets/sportsbook': {
+      reads: [...CACHED, ...GEO],
+      handler: sportsbookWidgetRoute(deps, false, publicAttribution),
+    },
+    '/v1/widgets/live-market': { reads: [...CACHED, ...GEO], handler: liveMarketRoute(deps, false, publicAttribution) },
+    '/v1/widgets/broad': { reads: BROAD, handler: broadWidgetRoute(deps, false, publicAttribution) },
+    '/advertiser/v1/widgets/event': {
+      reads: ADVERTISER,
+      handler: auth(eventWidgetRoute(deps, true, authenticatedAttribution)),
+    },
+    '/advertiser/v1/widgets/sportsbook': {
+      reads: ADVERTISER,
+      handler: auth(sportsbookWidgetRoute(deps, true, authenticatedAttribution)),
+    },
+    '/advertiser/v1/widgets/live-market': {
+      reads: ADVERTISER,
+      handler: auth(liveMarketRoute(deps, true, authenticatedAttribution)),
+    },
+    '/advertiser/v1/widgets/events': { reads: ADVERTISER, handler: auth(eventListRoute(deps)) },
+    '/advertiser/v1/widgets/broad': {
+      reads: ADVERTISER,
+      handler: auth(broadWidgetRoute(deps, true, authenticatedAttribution)),
+    },
+    '/advertiser/v1/widgets/specific/{event_slug}': { reads: ADVERTISER, handler: auth(specificEventRoute(deps)) },
+    '/advertiser/v1/reports': {
+      reads: [...BASE, 'x-advertiser-id', 'x-api-key', 'accept'],
+      handler: auth(reportsRoute(deps)),
+    },
+    '/v1/catalog': { reads: CACHED, handler: catalogRoute(deps) },
+    '/v1/compliance': { reads: CACHED, handler: compliance.json },
+    '/compliance': { reads: CACHED, handler: compliance.page },
+    '/v1/openapi.json': { reads: CACHED, handler: openApiRoute(deps) },
+    '/v1/embed.js': page(pages['/v1/embed.js']),
+    '/docs': page(pages['/docs']),
+    '/docs/redoc.standalone.js': page(pages['/docs/redoc.standalone.js']),
+    '/demo': page(pages['/demo']),
+    '/advertiser/console': page(pages['/advertiser/console']),
+  };
+  const routes = (Object.entries(table) as Array<[ApiPath, RouteSpec | undefined]>).flatMap(([path, spec]) =>
+    spec ? [route(path, spec)] : [],
+  );
   // Unknown paths are 404 whatever the method.
   const fallback: Handler = (req) =>
     done('unmatched', req, problemReply(notFound(`No route ${req.path}.`), deps.log, req), performance.now());
