@@ -15,6 +15,7 @@ import { invalidParameters, notFound, Problem } from '../problem.js';
 import { json } from '../transport/respond.js';
 import { eventListRoute, specificEventRoute } from './routes/advertiser.js';
 import { reportsRoute } from './routes/reports.js';
+import { reportReader } from '../tracking/advertiser-report.js';
 import { eventHistoryRoute } from './routes/event-history.js';
 import { broadWidgetRoute } from './routes/broad.js';
 import { catalogRoute } from './routes/catalog.js';
@@ -118,6 +119,7 @@ export function createRouter(deps: Deps, pages: Pages): RouteTable {
   };
   const done = accessLogger(deps.log, deps.config.accessLogSampleRate);
   const compliance = complianceRoutes(deps);
+  const reports = reportReader(deps.redis, () => deps.snapshots.get('fx', 'daily')?.data);
 
   const built = new BuiltVariants();
   const guardDeps = { payloads: deps.payloads, limits: deps.limits, address, now: deps.now };
@@ -168,7 +170,7 @@ export function createRouter(deps: Deps, pages: Pages): RouteTable {
     '/advertiser/v1/widgets/specific/{event_slug}': { reads: ADVERTISER, handler: auth(specificEventRoute(deps)) },
     '/advertiser/v1/reports': {
       reads: [...BASE, 'x-advertiser-id', 'x-api-key', 'accept'],
-      handler: auth(reportsRoute(deps)),
+      handler: auth(reportsRoute(reports, deps.now)),
     },
     '/v1/catalog': { reads: CACHED, handler: catalogRoute(deps) },
     '/v1/compliance': { reads: CACHED, handler: compliance.json },
