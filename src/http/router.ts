@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { accessLogger } from '../transport/access-log.js';
 import { requireAdvertiser } from './auth.js';
 import type { Deps } from './deps.js';
-import { invalidParameters, notFound, Problem } from '../problem.js';
+import { notFound, Problem } from '../problem.js';
 import { json } from '../transport/respond.js';
 import { eventListRoute, specificEventRoute } from './routes/advertiser.js';
 import { reportsRoute } from './routes/reports.js';
@@ -26,17 +26,14 @@ import { impressionRoute } from './routes/impression.js';
 import { type DrainingBody, healthRoute, readyRoute } from './routes/health.js';
 import { liveMarketRoute } from './routes/live-market.js';
 import { openApiRoute } from './routes/openapi.js';
-import { eventWidgetRoute, sportsbookWidgetRoute, type Attribution } from './routes/widgets.js';
+import { eventWidgetRoute, sportsbookWidgetRoute } from './routes/widgets.js';
+import { ADVERTISER_AUDIENCE, publicAudience } from './audience.js';
 import { problemReply, type Route } from '../transport/server.js';
 import type { paths } from './openapi-types.js';
 import { type Methods, methodsChecked, observed, problemsMapped, variantsGuarded } from './pipeline.js';
 import type { Handler, Request, RequestHeaderName } from '../transport/types.js';
-import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import { addressKey } from '../geo/address-key.js';
 import { BuiltVariants } from '../limits/built-variants.js';
-
-/** Authenticated widgets: the advertiser is the one whose key was checked. */
-const authenticatedAttribution: Attribution = (req) => req.headers['x-advertiser-id'];
 
 /** Every HTTP route of the API process, and the handler of every other path (404). */
 export interface RouteTable {
@@ -66,18 +63,7 @@ const uwsPattern = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /** Builds the routes of the API process, with the fixed `pages`. */
 export function createRouter(deps: Deps, pages: Pages): RouteTable {
-  /**
-   * Public widgets: an optional advertiser_id (query or header) attributes clicks, grants nothing.
-   * Only a registered advertiser is credited: an invented id changes neither links nor cache keys.
-   */
-  const publicAttribution: Attribution = (req, hint) => {
-    const header = req.headers['x-advertiser-id'];
-    if (hint === undefined && header !== undefined && !ADVERTISER_ID.test(header)) {
-      throw invalidParameters([{ param: 'x-advertiser-id', message: 'must be 3-64 characters of a-z, 0-9, _ and -' }]);
-    }
-    const id = hint ?? header;
-    return id !== undefined && deps.verifiedKeys.isRegistered(id) ? id : undefined;
-  };
+  const publicViewers = publicAudience(deps.geo, (id) => deps.verifiedKeys.isRegistered(id));
   const address = (req: Request) => addressKey(deps.geo.clientAddress(req));
   /**
    * /readyz: not ready while draining; limited per address in this instance's memory, except for
@@ -142,30 +128,30 @@ export function createRouter(deps: Deps, pages: Pages): RouteTable {
     '/v1/impression': { reads: CLICK, handler: impressionRoute(deps) },
     '/v1/postback': { reads: BASE, handler: postbackRoute(deps), methods: 'GET' },
     '/v1/ws': { reads: BASE, handler: upgradeOnly },
-    '/v1/widgets/event': { reads: WIDGET, handler: eventWidgetRoute(deps, false, publicAttribution) },
+    '/v1/widgets/event': { reads: WIDGET, handler: eventWidgetRoute(deps, publicViewers) },
     '/v1/widgets/event/history': { reads: [...BASE, ...GEO], handler: eventHistoryRoute(deps) },
     '/v1/widgets/sportsbook': {
       reads: [...CACHED, ...GEO],
-      handler: sportsbookWidgetRoute(deps, false, publicAttribution),
+      handler: sportsbookWidgetRoute(deps, publicViewers),
     },
-    '/v1/widgets/live-market': { reads: [...CACHED, ...GEO], handler: liveMarketRoute(deps, false, publicAttribution) },
-    '/v1/widgets/broad': { reads: BROAD, handler: broadWidgetRoute(deps, false, publicAttribution) },
+    '/v1/widgets/live-market': { reads: [...CACHED, ...GEO], handler: liveMarketRoute(deps, publicViewers) },
+    '/v1/widgets/broad': { reads: BROAD, handler: broadWidgetRoute(deps, publicViewers) },
     '/advertiser/v1/widgets/event': {
       reads: ADVERTISER,
-      handler: auth(eventWidgetRoute(deps, true, authenticatedAttribution)),
+      handler: auth(eventWidgetRoute(deps, ADVERTISER_AUDIENCE)),
     },
     '/advertiser/v1/widgets/sportsbook': {
       reads: ADVERTISER,
-      handler: auth(sportsbookWidgetRoute(deps, true, authenticatedAttribution)),
+      handler: auth(sportsbookWidgetRoute(deps, ADVERTISER_AUDIENCE)),
     },
     '/advertiser/v1/widgets/live-market': {
       reads: ADVERTISER,
-      handler: auth(liveMarketRoute(deps, true, authenticatedAttribution)),
+      handler: auth(liveMarketRoute(deps, ADVERTISER_AUDIENCE)),
     },
     '/advertiser/v1/widgets/events': { reads: ADVERTISER, handler: auth(eventListRoute(deps)) },
     '/advertiser/v1/widgets/broad': {
       reads: ADVERTISER,
-      handler: auth(broadWidgetRoute(deps, true, authenticatedAttribution)),
+      handler: auth(broadWidgetRoute(deps, ADVERTISER_AUDIENCE)),
     },
     '/advertiser/v1/widgets/specific/{event_slug}': { reads: ADVERTISER, handler: auth(specificEventRoute(deps)) },
     '/advertiser/v1/reports': {

@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import type { GeoResolver } from '../../geo/resolver.js';
 import { type EventHistorySource, eventHistory } from '../../serve/event-history-body.js';
-import { viewerJurisdiction } from '../../serve/viewer.js';
 import { CORS_HEADERS, json } from '../../transport/respond.js';
 import type { Handler } from '../../transport/types.js';
 import { HISTORY_RANGES, type HistoryRange } from '../../widgets/event-history.js';
@@ -24,7 +23,7 @@ export const EventHistoryQuery = z.object({
 export function eventHistoryRoute(deps: EventHistorySource & { geo: GeoResolver }): Handler {
   return async (req) => {
     const q = parseQuery(EventHistoryQuery, req.query);
-    const jurisdiction = viewerJurisdiction(deps.geo, req, q.fallback_geo, false, undefined);
+    const jurisdiction = deps.geo.resolve(req, q.fallback_geo).jurisdiction;
     const payload = await eventHistory(deps, q.slug, q.range, jurisdiction);
     return json(200, payload, { ...CORS_HEADERS, 'cache-control': 'private, max-age=60' });
   };
