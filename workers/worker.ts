@@ -25,6 +25,7 @@ import { exposeEvictionPolicy } from '../src/metrics/redis.js';
 import { EvictionPolicy } from '../src/store/eviction-policy.js';
 import { throttledWarn } from './throttled-warn.js';
 import { systemClock } from '../src/model/clock.js';
+import { Lifecycle } from '../src/lifecycle.js';
 
 export interface WorkerProcess {
   stop(): Promise<void>;
@@ -33,14 +34,21 @@ export interface WorkerProcess {
 export async function startWorker(config: Config, log: Logger): Promise<WorkerProcess> {
   // BullMQ needs maxRetriesPerRequest: null on its connections (blocking commands).
   const bullOpts = { maxRetriesPerRequest: null };
-  const redis = connectRedis(config.redis, 'worker', log);
+  // Each part stops where it starts, in reverse order: Redis last.
+  const life = new Lifecycle();
+  const { redis, queueConn, workerConn } = await life.start(
+    () => ({
+      redis: connectRedis(config.redis, 'worker', log),
+      queueConn: connectRedis(config.redis, 'worker-queue', log, bullOpts),
+      workerConn: connectRedis(config.redis, 'worker-bull', log, bullOpts),
+    }),
+    (c) => Promise.allSettled([c.redis.quit(), c.queueConn.quit(), c.workerConn.quit()]),
+  );
   const sources = createSources(config, {
     log,
     leagueMemory: redisLeagueMemory(redis),
     oddsQuotaStore: redisQuotaStore(redis, 'odds-api'),
   });
-  const queueConn = connectRedis(config.redis, 'worker-queue', log, bullOpts);
-  const workerConn = connectRedis(config.redis, 'worker-bull', log, bullOpts);
 
   const deps: RefreshDeps = {
     redis,
@@ -56,24 +64,37 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
     [REFRESH_FX]: refreshFx(deps, sources.fx),
   };
 
-  const queue = new Queue(REFRESH_QUEUE, { connection: queueConn, prefix: BULL_PREFIX });
+  const queue = await life.start(
+    () => new Queue(REFRESH_QUEUE, { connection: queueConn, prefix: BULL_PREFIX }),
+    (q) => q.close(),
+  );
   // Without a listener BullMQ's errors (Redis away) print as multi-line stacks outside the JSON log.
   queue.on('error', throttledWarn(log, 'queue error'));
   await upsertSchedules(queue, config);
-  const worker = new Worker(
-    REFRESH_QUEUE,
-    async (job: Job) => {
-      const run = jobs[job.name];
-      if (!run) throw new Error(`unknown job ${job.name}`);
-      return run(job.data);
-    },
-    { connection: workerConn, prefix: BULL_PREFIX, concurrency: 4 },
+  const worker = await life.start(
+    () =>
+      new Worker(
+        REFRESH_QUEUE,
+        async (job: Job) => {
+          const run = jobs[job.name];
+          if (!run) throw new Error(`unknown job ${job.name}`);
+          return run(job.data);
+        },
+        { connection: workerConn, prefix: BULL_PREFIX, concurrency: 4 },
+      ),
+    (w) => w.close(),
   );
   worker.on('error', throttledWarn(log, 'worker error'));
-  const stopKeeping = keepSchedules(queue, queueConn, config, log);
+  life.onStop(keepSchedules(queue, queueConn, config, log));
   // Schedules and snapshots are lost to eviction as to a flush: an unsafe policy is named at start.
-  const eviction = new EvictionPolicy(redis, log);
-  eviction.start();
+  const eviction = await life.start(
+    () => {
+      const policy = new EvictionPolicy(redis, log);
+      policy.start();
+      return policy;
+    },
+    (policy) => policy.stop(),
+  );
   exposeEvictionPolicy(eviction);
   // A scheduler's jobs carry its id; each finished run (completed or failed) counts as a sign of life.
   const watch = new RefreshWatch(schedules(config), config.staleAfterIntervals, systemClock);
@@ -83,9 +104,9 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
   // Back from an outage: the time it took does not count against the schedules.
   queueConn.on('ready', () => watch.restart());
   log.info({ sources: config.sources, refreshSeconds: config.refreshSeconds }, 'worker started');
-  const unexpose = exposeQueue(queue);
+  life.onStop(exposeQueue(queue));
   let overdueBefore = false;
-  const admin = await startAdminServer(config.admin.host, config.admin.workerPort, log, () => {
+  const health = () => {
     // While Redis is away nothing can refresh, and a restart would not help.
     const refreshes = queueConn.status === 'ready' ? watch.health() : { ok: true, overdue: {} };
     if (!refreshes.ok && !overdueBefore)
@@ -95,17 +116,10 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
       );
     overdueBefore = !refreshes.ok;
     return { ok: worker.isRunning() && refreshes.ok, ...(refreshes.ok ? {} : { overdue_seconds: refreshes.overdue }) };
-  });
-
-  return {
-    async stop() {
-      stopKeeping();
-      eviction.stop();
-      unexpose();
-      await admin?.close();
-      await worker.close();
-      await queue.close();
-      await Promise.allSettled([redis.quit(), queueConn.quit(), workerConn.quit()]);
-    },
   };
+  await life.start(
+    () => startAdminServer(config.admin.host, config.admin.workerPort, log, health),
+    (admin) => admin?.close(),
+  );
+  return { stop: () => life.stop() };
 }

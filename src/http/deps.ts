@@ -1,4 +1,4 @@
-/** Everything a route handler may use. Built once per API process by startApi (src/api.ts). */
+/** Everything a route handler may use. Built once per API process by startHttp (http/api-server.ts). */
 import type { Redis } from 'ioredis';
 import type { AdvertiserKeys } from '../auth/advertiser-keys.js';
 import type { LivePayloads } from '../serve/live-payloads.js';

@@ -1,12 +1,9 @@
 /**
- * Path and method dispatch. Only GET and HEAD reach handlers; OPTIONS answers CORS preflight;
- * anything else is a 405 problem. The one route that changes something, /v1/postback (called
- * server to server, never from a page), takes GET alone: a HEAD must not count a conversion. Unknown paths are a 404 problem. Every reply is counted per
- * route (metrics, sampled access log); a request that built a body for a variant (path and query)
- * never built before is charged to its address afterwards (`variant_build`: serving a cached body
- * and rebuilding one after a data change stay free, but an address that keeps making us build new
- * variants is refused them from memory, before any build, until its window ends, while it still
- * gets the variants already built); /readyz is limited per instance and reports draining.
+ * The route table: each path with the request headers it reads and its handler, behind the
+ * pipeline's stages (pipeline.ts: metrics and access log, problems, methods, the variant-build
+ * guard on public widgets). GET and HEAD reach handlers; /v1/postback, the one route that changes
+ * something (called server to server, never from a page), takes GET alone. Unknown paths are a 404
+ * problem. /readyz is limited per instance and reports draining.
  */
 import type { z } from 'zod';
 // Imported: Node's global `performance` is a getter, paid on every request.
@@ -14,10 +11,11 @@ import { performance } from 'node:perf_hooks';
 import { accessLogger } from '../transport/access-log.js';
 import { requireAdvertiser } from './auth.js';
 import type { Deps } from './deps.js';
-import { invalidParameters, notFound, Problem } from '../problem.js';
-import { json, PREFLIGHT_HEADERS } from '../transport/respond.js';
-import { eventListRoute, SPECIFIC_PREFIX, specificEventRoute } from './routes/advertiser.js';
+import { notFound, Problem } from '../problem.js';
+import { json } from '../transport/respond.js';
+import { eventListRoute, specificEventRoute } from './routes/advertiser.js';
 import { reportsRoute } from './routes/reports.js';
+import { reportReader } from '../tracking/advertiser-report.js';
 import { eventHistoryRoute } from './routes/event-history.js';
 import { broadWidgetRoute } from './routes/broad.js';
 import { catalogRoute } from './routes/catalog.js';
@@ -28,18 +26,14 @@ import { impressionRoute } from './routes/impression.js';
 import { type DrainingBody, healthRoute, readyRoute } from './routes/health.js';
 import { liveMarketRoute } from './routes/live-market.js';
 import { openApiRoute } from './routes/openapi.js';
-import { eventWidgetRoute, sportsbookWidgetRoute, type Attribution } from './routes/widgets.js';
+import { eventWidgetRoute, sportsbookWidgetRoute } from './routes/widgets.js';
+import { ADVERTISER_AUDIENCE, publicAudience } from './audience.js';
 import { problemReply, type Route } from '../transport/server.js';
-import { headerList, type Handler, type Reply, type Request, type RequestHeaderName } from '../transport/types.js';
-import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
+import type { paths } from './openapi-types.js';
+import { type Methods, methodsChecked, observed, problemsMapped, variantsGuarded } from './pipeline.js';
+import type { Handler, Request, RequestHeaderName } from '../transport/types.js';
 import { addressKey } from '../geo/address-key.js';
 import { BuiltVariants } from '../limits/built-variants.js';
-
-const ALLOW = 'GET, HEAD, OPTIONS';
-const PREFLIGHT: Reply = { status: 204, headers: headerList({ ...PREFLIGHT_HEADERS, allow: ALLOW }) };
-
-/** Authenticated widgets: the advertiser is the one whose key was checked. */
-const authenticatedAttribution: Attribution = (req) => req.headers['x-advertiser-id'];
 
 /** Every HTTP route of the API process, and the handler of every other path (404). */
 export interface RouteTable {
@@ -47,20 +41,29 @@ export interface RouteTable {
   fallback: Handler;
 }
 
-/** Builds the routes of the API process; `extra` are fixed pages (path → handler). */
-export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): RouteTable {
-  /**
-   * Public widgets: an optional advertiser_id (query or header) attributes clicks, grants nothing.
-   * Only a registered advertiser is credited: an invented id changes neither links nor cache keys.
-   */
-  const publicAttribution: Attribution = (req, hint) => {
-    const header = req.headers['x-advertiser-id'];
-    if (hint === undefined && header !== undefined && !ADVERTISER_ID.test(header)) {
-      throw invalidParameters([{ param: 'x-advertiser-id', message: 'must be 3-64 characters of a-z, 0-9, _ and -' }]);
-    }
-    const id = hint ?? header;
-    return id !== undefined && deps.verifiedKeys.isRegistered(id) ? id : undefined;
-  };
+/** A path of the OpenAPI document (src/http/openapi.ts). */
+export type ApiPath = keyof paths;
+
+/** The fixed pages (routes/pages.ts), prepared at start; undefined: not served (a 404). */
+export type Pages = {
+  readonly [P in '/v1/embed.js' | '/docs' | '/docs/redoc.standalone.js' | '/demo' | '/advertiser/console']:
+    | Handler
+    | undefined;
+};
+
+/** One route: the request headers its handler reads, the handler, and the methods it takes. */
+interface RouteSpec {
+  reads: readonly RequestHeaderName[];
+  handler: Handler;
+  methods?: Methods;
+}
+
+/** `/a/{name}` (OpenAPI) as uWS writes it, `/a/:name`. */
+const uwsPattern = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/** Builds the routes of the API process, with the fixed `pages`. */
+export function createRouter(deps: Deps, pages: Pages): RouteTable {
+  const publicViewers = publicAudience(deps.geo, (id) => deps.verifiedKeys.isRegistered(id));
   const address = (req: Request) => addressKey(deps.geo.clientAddress(req));
   /**
    * /readyz: not ready while draining; limited per address in this instance's memory, except for
@@ -73,7 +76,6 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
     if (!(client && deps.geo.isTrustedProxy(client))) await deps.limits.consume('readyz', addressKey(client));
     return ready(req);
   };
-  const built = new BuiltVariants();
   // The request headers each kind of route reads (server.ts reads no other: each read is a call
   // into uWS). X-Forwarded-For counts only behind a trusted proxy (TRUST_PROXY).
   const BASE: RequestHeaderName[] = [
@@ -103,99 +105,72 @@ export function createRouter(deps: Deps, extra: Record<string, Handler> = {}): R
   };
   const done = accessLogger(deps.log, deps.config.accessLogSampleRate);
   const compliance = complianceRoutes(deps);
+  const reports = reportReader(deps.redis, () => deps.snapshots.get('fx', 'daily')?.data);
 
-  /**
-   * A route's handler behind the method check (GET and HEAD reach it; OPTIONS answers CORS
-   * preflight; anything else is 405), the variant-build guard on public widgets, and the per-route
-   * metrics and sampled access log. A `getOnly` route answers every other method 405.
-   */
-  const route = (
-    pattern: string,
-    reads: readonly RequestHeaderName[],
-    handler: Handler,
-    label = pattern,
-    getOnly = false,
-  ): Route => {
-    const guarded = pattern.startsWith('/v1/widgets/');
-    return {
-      pattern,
-      reads,
-      handler: (req) => {
-        const start = performance.now();
-        const builds = deps.payloads.builds;
-        let result: Reply | Promise<Reply>;
-        try {
-          if (getOnly && req.method !== 'GET') {
-            throw new Problem(
-              405,
-              'method_not_allowed',
-              `${req.method} is not supported here: send postbacks as GET (docs/postbacks.md).`,
-              [],
-              { allow: 'GET' },
-            );
-          } else if (req.method === 'GET' || req.method === 'HEAD') {
-            // Free unless some address is blocked for building too many variants; a blocked one
-            // still gets the variants built before.
-            const problem =
-              guarded && deps.limits.anyBlocked
-                ? deps.limits.blockedNow('variant_build', address(req), deps.now())
-                : undefined;
-            if (problem && !built.has(req)) throw problem;
-            result = handler(req);
-          } else if (req.method === 'OPTIONS') {
-            result = PREFLIGHT;
-          } else {
-            throw new Problem(405, 'method_not_allowed', `${req.method} is not supported; this API is read-only.`, [], {
-              allow: ALLOW,
-            });
-          }
-        } catch (err) {
-          result = problemReply(err, deps.log, req);
-        }
-        if (deps.payloads.builds !== builds && built.first(req)) deps.limits.charge('variant_build', address(req));
-        if (result instanceof Promise) {
-          return result
-            .catch((err: unknown) => problemReply(err, deps.log, req))
-            .then((reply) => done(label, req, reply, start));
-        }
-        return done(label, req, result, start);
-      },
-    };
+  const built = new BuiltVariants();
+  const guardDeps = { payloads: deps.payloads, limits: deps.limits, address, now: deps.now };
+  const problems = problemsMapped(deps.log);
+  /** A route's handler behind the pipeline's stages (pipeline.ts), composed here once. */
+  const route = (path: ApiPath, { reads, handler, methods = 'GET, HEAD' }: RouteSpec): Route => {
+    const guard = variantsGuarded(guardDeps, built, path.startsWith('/v1/widgets/'));
+    // The OpenAPI path names the route in metrics and logs; uWS writes its `{name}` segment `:name`.
+    const observe = observed(path, done);
+    return { pattern: uwsPattern(path), reads, handler: observe(problems(methodsChecked(methods)(guard(handler)))) };
   };
+  const page = (handler: Handler | undefined): RouteSpec | undefined => handler && { reads: CACHED, handler };
 
-  const routes: Route[] = [
-    route('/healthz', BASE, healthRoute()),
-    route('/readyz', BASE, readyGate),
-    route('/v1/click', CLICK, clickRoute(deps)),
-    route('/v1/impression', CLICK, impressionRoute(deps)),
-    route('/v1/postback', BASE, postbackRoute(deps), '/v1/postback', true),
-    route('/v1/ws', BASE, upgradeOnly),
-    route('/v1/widgets/event', WIDGET, eventWidgetRoute(deps, false, publicAttribution)),
-    route('/v1/widgets/event/history', [...BASE, ...GEO], eventHistoryRoute(deps)),
-    route('/v1/widgets/sportsbook', [...CACHED, ...GEO], sportsbookWidgetRoute(deps, false, publicAttribution)),
-    route('/v1/widgets/live-market', [...CACHED, ...GEO], liveMarketRoute(deps, false, publicAttribution)),
-    route('/v1/widgets/broad', BROAD, broadWidgetRoute(deps, false, publicAttribution)),
-    route('/advertiser/v1/widgets/event', ADVERTISER, auth(eventWidgetRoute(deps, true, authenticatedAttribution))),
-    route(
-      '/advertiser/v1/widgets/sportsbook',
-      ADVERTISER,
-      auth(sportsbookWidgetRoute(deps, true, authenticatedAttribution)),
-    ),
-    route(
-      '/advertiser/v1/widgets/live-market',
-      ADVERTISER,
-      auth(liveMarketRoute(deps, true, authenticatedAttribution)),
-    ),
-    route('/advertiser/v1/widgets/events', ADVERTISER, auth(eventListRoute(deps))),
-    route('/advertiser/v1/widgets/broad', ADVERTISER, auth(broadWidgetRoute(deps, true, authenticatedAttribution))),
-    route(`${SPECIFIC_PREFIX}:slug`, ADVERTISER, auth(specificEventRoute(deps)), `${SPECIFIC_PREFIX}{slug}`),
-    route('/advertiser/v1/reports', [...BASE, 'x-advertiser-id', 'x-api-key', 'accept'], auth(reportsRoute(deps))),
-    route('/v1/catalog', CACHED, catalogRoute(deps)),
-    route('/v1/compliance', CACHED, compliance.json),
-    route('/compliance', CACHED, compliance.page),
-    route('/v1/openapi.json', CACHED, openApiRoute(deps)),
-    ...Object.entries(extra).map(([path, handler]) => route(path, CACHED, handler)),
-  ];
+  // Keyed by the OpenAPI document's paths (openapi-types.ts, generated from it): a path served but
+  // not documented, or documented but not served, does not compile.
+  const table: { readonly [P in ApiPath]: RouteSpec | undefined } = {
+    '/healthz': { reads: BASE, handler: healthRoute() },
+    '/readyz': { reads: BASE, handler: readyGate },
+    '/v1/click': { reads: CLICK, handler: clickRoute(deps) },
+    '/v1/impression': { reads: CLICK, handler: impressionRoute(deps) },
+    '/v1/postback': { reads: BASE, handler: postbackRoute(deps), methods: 'GET' },
+    '/v1/ws': { reads: BASE, handler: upgradeOnly },
+    '/v1/widgets/event': { reads: WIDGET, handler: eventWidgetRoute(deps, publicViewers) },
+    '/v1/widgets/event/history': { reads: [...BASE, ...GEO], handler: eventHistoryRoute(deps) },
+    '/v1/widgets/sportsbook': {
+      reads: [...CACHED, ...GEO],
+      handler: sportsbookWidgetRoute(deps, publicViewers),
+    },
+    '/v1/widgets/live-market': { reads: [...CACHED, ...GEO], handler: liveMarketRoute(deps, publicViewers) },
+    '/v1/widgets/broad': { reads: BROAD, handler: broadWidgetRoute(deps, publicViewers) },
+    '/advertiser/v1/widgets/event': {
+      reads: ADVERTISER,
+      handler: auth(eventWidgetRoute(deps, ADVERTISER_AUDIENCE)),
+    },
+    '/advertiser/v1/widgets/sportsbook': {
+      reads: ADVERTISER,
+      handler: auth(sportsbookWidgetRoute(deps, ADVERTISER_AUDIENCE)),
+    },
+    '/advertiser/v1/widgets/live-market': {
+      reads: ADVERTISER,
+      handler: auth(liveMarketRoute(deps, ADVERTISER_AUDIENCE)),
+    },
+    '/advertiser/v1/widgets/events': { reads: ADVERTISER, handler: auth(eventListRoute(deps)) },
+    '/advertiser/v1/widgets/broad': {
+      reads: ADVERTISER,
+      handler: auth(broadWidgetRoute(deps, ADVERTISER_AUDIENCE)),
+    },
+    '/advertiser/v1/widgets/specific/{event_slug}': { reads: ADVERTISER, handler: auth(specificEventRoute(deps)) },
+    '/advertiser/v1/reports': {
+      reads: [...BASE, 'x-advertiser-id', 'x-api-key', 'accept'],
+      handler: auth(reportsRoute(reports, deps.now)),
+    },
+    '/v1/catalog': { reads: CACHED, handler: catalogRoute(deps) },
+    '/v1/compliance': { reads: CACHED, handler: compliance.json },
+    '/compliance': { reads: CACHED, handler: compliance.page },
+    '/v1/openapi.json': { reads: CACHED, handler: openApiRoute(deps) },
+    '/v1/embed.js': page(pages['/v1/embed.js']),
+    '/docs': page(pages['/docs']),
+    '/docs/redoc.standalone.js': page(pages['/docs/redoc.standalone.js']),
+    '/demo': page(pages['/demo']),
+    '/advertiser/console': page(pages['/advertiser/console']),
+  };
+  const routes = (Object.entries(table) as Array<[ApiPath, RouteSpec | undefined]>).flatMap(([path, spec]) =>
+    spec ? [route(path, spec)] : [],
+  );
   // Unknown paths are 404 whatever the method.
   const fallback: Handler = (req) =>
     done('unmatched', req, problemReply(notFound(`No route ${req.path}.`), deps.log, req), performance.now());

@@ -11,7 +11,7 @@ import { roundTo } from '../domain/aggregate.js';
 import { convert, usdRate } from '../domain/fx.js';
 import { fromMinorUnits, minorDigits } from '../domain/money.js';
 import { CURRENCY_CODES, isCurrencyCode, type CurrencyCode, type FxData } from '../model/index.js';
-import { dataUnavailable } from '../problem.js';
+import { dataUnavailable, Problem } from '../problem.js';
 import { GRANULARITIES, PERIOD_SECONDS, reportKey, type Granularity } from './report-counters.js';
 
 export const REPORT_DIMENSIONS = ['operator', 'widget', 'country'] as const;
@@ -273,6 +273,24 @@ export async function readReport(redis: Redis, req: ReportRequest, fx?: FxData):
     return hash as Record<string, string>;
   });
   return buildReport(req, hashes, fx);
+}
+
+/** Reads an advertiser's report (readReport at the latest FX rates), as the reports route serves it. */
+export type ReportReader = (req: ReportRequest) => Promise<ReportPayload>;
+
+/**
+ * The reader of reports over `redis`, converting at the rates `fx` returns when called.
+ * @throws Problem 503 when Redis cannot answer or a rate is missing.
+ */
+export function reportReader(redis: Redis, fx: () => FxData | undefined): ReportReader {
+  return async (req) => {
+    try {
+      return await readReport(redis, req, fx());
+    } catch (err) {
+      if (err instanceof Problem) throw err;
+      throw dataUnavailable('Reports cannot be read right now; try again shortly.');
+    }
+  };
 }
 
 /** The CSV columns after the period and the grouped ones, in order. */

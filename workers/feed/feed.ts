@@ -21,6 +21,7 @@ import { createSimulatedPrices } from './simulated-prices.js';
 import { startAdminServer } from '../../src/metrics/admin-server.js';
 import { Counter } from 'prom-client';
 import { type Clock, systemClock } from '../../src/model/clock.js';
+import { Lifecycle } from '../../src/lifecycle.js';
 
 const ticksPublished = new Counter({
   name: 'predictwire_feed_ticks_published_total',
@@ -87,36 +88,47 @@ export async function startFeed(
   const source = priceSource(config, log);
   const now = opts.now ?? systemClock;
   const venues = quoteSources(config, log, now);
-  const redis = connectRedis(config.redis, 'feed', log);
-  const quotes = createQuotePublisher(redis, { log, now });
+  // Each part stops where it starts, in reverse order: the publishers before the connection they use.
+  const life = new Lifecycle();
+  const redis = await life.start(
+    () => connectRedis(config.redis, 'feed', log),
+    (connection) => connection.quit().catch(() => {}),
+  );
+  const quotes = await life.start(
+    () => createQuotePublisher(redis, { log, now }),
+    (publisher) => publisher.stop(),
+  );
   // Measured here, once, and sent with every tick: API processes started at different times then
   // still price with the same volatility.
   const volatility = new VolatilityStamp();
   let published = 0;
-  await source.start((tick) => {
-    published++;
-    ticksPublished.inc({ asset: tick.asset });
-    redis.publish(ticksChannel(tick.asset), JSON.stringify(volatility.stamp(tick))).catch(() => {
-      // Ticks are ephemeral: a lost one is superseded within a second; the connection logs once.
-    });
-  });
+  await life.start(
+    () =>
+      source.start((tick) => {
+        published++;
+        ticksPublished.inc({ asset: tick.asset });
+        redis.publish(ticksChannel(tick.asset), JSON.stringify(volatility.stamp(tick))).catch(() => {
+          // Ticks are ephemeral: a lost one is superseded within a second; the connection logs once.
+        });
+      }),
+    () => source.stop(),
+  );
   log.info({ source: source.name }, 'price feed started');
-  for (const venue of venues) await venue.start(quotes);
+  for (const venue of venues)
+    await life.start(
+      () => venue.start(quotes),
+      () => venue.stop(),
+    );
   if (venues.length > 0) log.info({ sources: venues.map((v) => v.name) }, 'venue quote sources started');
-  const admin = await startAdminServer(config.admin.host, config.admin.feedPort, log);
+  await life.start(
+    () => startAdminServer(config.admin.host, config.admin.feedPort, log),
+    (admin) => admin?.close(),
+  );
   const stats = setInterval(
     () => log.debug({ published, quotes: quotes.published }, 'ticks and quotes published'),
     60_000,
   );
   stats.unref();
-  return {
-    async stop() {
-      clearInterval(stats);
-      await admin?.close();
-      await source.stop();
-      for (const venue of venues) await venue.stop();
-      quotes.stop();
-      await redis.quit().catch(() => {});
-    },
-  };
+  life.onStop(() => clearInterval(stats));
+  return { stop: () => life.stop() };
 }

@@ -6,7 +6,7 @@ import { invalidParameters } from '../../problem.js';
 import { parseQuery } from '../query.js';
 import { cachedReply, jsonShape } from '../../transport/respond.js';
 import type { Handler } from '../../transport/types.js';
-import { viewerJurisdiction } from '../../serve/viewer.js';
+import { advertiserViewerGeo } from '../../serve/viewer.js';
 import { eventListBody, specificEventBodies } from '../../serve/advertiser-bodies.js';
 
 const SHAPE = jsonShape({ 'cache-control': 'private, max-age=5' });
@@ -39,7 +39,7 @@ export function specificEventRoute(deps: Deps): Handler {
     let slug = slugs.get(req.path);
     if (slug === undefined) slugs.set(req.path, (slug = slugOf(req.path)));
     const q = parseQuery(SpecificEventQuery, req.query);
-    const country = viewerJurisdiction(deps.geo, req, q.fallback_geo, true, q.geo);
+    const country = advertiserViewerGeo(q.geo).jurisdiction;
     return cachedReply(req, bodies(slug, q.limit, country), SHAPE);
   };
 }

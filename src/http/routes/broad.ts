@@ -12,9 +12,9 @@ import { parseQuery } from '../query.js';
 import { shapeFor, widgetShapes } from '../cache-policy.js';
 import { cachedReply } from '../../transport/respond.js';
 import type { Handler } from '../../transport/types.js';
-import { viewerGeo, viewerLocale } from '../../serve/viewer.js';
+import { viewerLocale } from '../../serve/viewer.js';
 import { broadBodies } from '../../serve/broad-body.js';
-import type { Attribution } from './widgets.js';
+import type { Audience } from '../audience.js';
 
 export const BroadWidgetQuery = z.object({
   limit: intParam(1, 50).meta({ description: 'At most this many operators. Default: 10.' }).optional(),
@@ -30,10 +30,10 @@ export const BroadWidgetQuery = z.object({
 
 export const BROAD_DEFAULT_LIMIT = 10;
 
-/** The broad widget route; `authenticated` selects the advertiser variant's cache policy. */
-export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
+/** The broad widget route for `audience` (the public, or an advertiser). */
+export function broadWidgetRoute(deps: Deps, audience: Audience): Handler {
   const shapes = widgetShapes({
-    authenticated,
+    authenticated: audience.authenticated,
     cdn: deps.config.cdnGeo,
     refreshSeconds: deps.config.refreshSeconds.metrics,
     browserMaxAge: deps.config.widgetMaxAgeSeconds,
@@ -42,8 +42,8 @@ export function broadWidgetRoute(deps: Deps, authenticated: boolean, attribution
   const bodies = broadBodies(deps);
   return (req) => {
     const q = parseQuery(BroadWidgetQuery, req.query);
-    const advertiserId = attribution(req, q.advertiser_id);
-    const geo = viewerGeo(deps.geo, req, q.fallback_geo, authenticated, q.geo);
+    const advertiserId = audience.advertiser(req, q.advertiser_id);
+    const geo = audience.viewer(req, q.fallback_geo, q.geo);
     const country = geo.jurisdiction;
     const locale = viewerLocale(req.headers['accept-language'], country);
     const entry = bodies(country, locale, q.currency, q.limit ?? BROAD_DEFAULT_LIMIT, advertiserId);

@@ -1,20 +1,16 @@
 /**
  * GET /v1/widgets/event/history?slug=&range=1d|7d|30d (docs/contract.md, Event history): the
  * worker's stored points for an event, shown as the event widget would be to this visitor (its
- * jurisdiction's operators only). Off the widget path: one Redis read per request.
+ * jurisdiction's operators only), served by serve/event-history-body.ts.
  */
 import { z } from 'zod';
-import { catalogView } from '../../catalog/shown-operators.js';
-import { readHistory } from '../../store/price-history.js';
-import { buildEventHistory, HISTORY_RANGES, type HistoryRange } from '../../widgets/event-history.js';
-import type { Deps } from '../deps.js';
-import { enumParam, EventWidgetQuery, GeoParams } from '../params.js';
-import { dataUnavailable, notFound } from '../../problem.js';
-import { parseQuery } from '../query.js';
+import type { GeoResolver } from '../../geo/resolver.js';
+import { type EventHistorySource, eventHistory } from '../../serve/event-history-body.js';
 import { CORS_HEADERS, json } from '../../transport/respond.js';
-import { findEvent, requireSnapshot } from '../../serve/snapshot-lookup.js';
 import type { Handler } from '../../transport/types.js';
-import { viewerJurisdiction } from '../../serve/viewer.js';
+import { HISTORY_RANGES, type HistoryRange } from '../../widgets/event-history.js';
+import { enumParam, EventWidgetQuery, GeoParams } from '../params.js';
+import { parseQuery } from '../query.js';
 
 export const EventHistoryQuery = z.object({
   slug: EventWidgetQuery.shape.slug,
@@ -24,27 +20,11 @@ export const EventHistoryQuery = z.object({
   fallback_geo: GeoParams.fallback_geo,
 });
 
-export function eventHistoryRoute(deps: Deps): Handler {
+export function eventHistoryRoute(deps: EventHistorySource & { geo: GeoResolver }): Handler {
   return async (req) => {
     const q = parseQuery(EventHistoryQuery, req.query);
-    const jurisdiction = viewerJurisdiction(deps.geo, req, q.fallback_geo, false, undefined);
-    const event = findEvent(requireSnapshot(deps.snapshots, 'events', 'all'), q.slug);
-    if (!event) throw notFound(`No event with slug "${q.slug}". GET /v1/catalog lists the open ones.`);
-    const { series, seconds } = HISTORY_RANGES[q.range];
-    let points: Awaited<ReturnType<typeof readHistory>>;
-    try {
-      points = await readHistory(deps.redis, q.slug, series, Math.floor(deps.now() / 1000) - seconds);
-    } catch {
-      throw dataUnavailable('History cannot be read right now; try again shortly.');
-    }
-    const shown = catalogView(jurisdiction);
-    const payload = buildEventHistory(points, {
-      slug: q.slug,
-      range: q.range,
-      category: event.category,
-      jurisdiction,
-      isShown: (id) => shown.operatorOn(id, event.category) !== undefined,
-    });
+    const jurisdiction = deps.geo.resolve(req, q.fallback_geo).jurisdiction;
+    const payload = await eventHistory(deps, q.slug, q.range, jurisdiction);
     return json(200, payload, { ...CORS_HEADERS, 'cache-control': 'private, max-age=60' });
   };
 }

@@ -7,8 +7,7 @@ import { parseQuery } from '../query.js';
 import { shapeFor, widgetShapes } from '../cache-policy.js';
 import { cachedReply } from '../../transport/respond.js';
 import type { Handler } from '../../transport/types.js';
-import { viewerGeo } from '../../serve/viewer.js';
-import type { Attribution } from './widgets.js';
+import type { Audience } from '../audience.js';
 
 export const LiveMarketQuery = z.object({
   asset: enumParam(ASSETS).meta({ description: 'The crypto asset. Default: BTC.' }).default('BTC'),
@@ -20,11 +19,11 @@ export const LiveMarketQuery = z.object({
   ...GeoParams,
 });
 
-export function liveMarketRoute(deps: Deps, authenticated: boolean, attribution: Attribution): Handler {
+export function liveMarketRoute(deps: Deps, audience: Audience): Handler {
   // Prices move several times a second: a second of caching at most (the operators shown depend
   // on the visitor's jurisdiction, so a shared cache keeps it only with a trusted CDN's geo headers).
   const shapes = widgetShapes({
-    authenticated,
+    authenticated: audience.authenticated,
     cdn: deps.config.cdnGeo,
     refreshSeconds: 1,
     browserMaxAge: 1,
@@ -32,8 +31,8 @@ export function liveMarketRoute(deps: Deps, authenticated: boolean, attribution:
   });
   return (req) => {
     const q = parseQuery(LiveMarketQuery, req.query);
-    const advertiserId = attribution(req, q.advertiser_id);
-    const geo = viewerGeo(deps.geo, req, q.fallback_geo, authenticated, q.geo);
+    const advertiserId = audience.advertiser(req, q.advertiser_id);
+    const geo = audience.viewer(req, q.fallback_geo, q.geo);
     const entry = deps.live.latest(q.asset, q.horizon_minutes, geo.jurisdiction, advertiserId);
     return cachedReply(req, entry, shapeFor(shapes, geo));
   };

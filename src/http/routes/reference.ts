@@ -42,7 +42,9 @@ export const loadRenderer = (): Promise<Buffer> =>
   readFile(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'));
 
 /** The page and the bundle, by path. */
-export async function referenceRoutes(startedAt: Date): Promise<Record<string, Handler>> {
+export async function referenceRoutes(
+  startedAt: Date,
+): Promise<Record<typeof REFERENCE_PATH | typeof RENDERER_PATH, Handler>> {
   return {
     [REFERENCE_PATH]: staticRoute(Buffer.from(referencePage()), 'text/html; charset=utf-8', startedAt, {
       headers: { 'content-security-policy': REFERENCE_CSP },

@@ -2,23 +2,22 @@
  * GET /advertiser/v1/reports (docs/contract.md, Reports): the calling advertiser's clicks,
  * impressions and click-through rate per hour or day, and the conversions operators reported for
  * those clicks with their amounts in the asked currency (at the FX snapshot's reference rates), as
- * JSON or CSV. Authentication is applied by the router. Off the widget path: one Redis pipeline per
- * request.
+ * JSON or CSV. Authentication is applied by the router; the counters are read by
+ * tracking/advertiser-report.ts (one Redis pipeline per request, off the widget path).
  */
 import { z } from 'zod';
 import { GRANULARITIES, PERIOD_SECONDS, REPORT_RETENTION } from '../../tracking/report-counters.js';
 import {
   periodStart,
-  readReport,
   REPORT_DIMENSIONS,
   reportCsv,
   type Dimension,
+  type ReportReader,
   type ReportRequest,
 } from '../../tracking/advertiser-report.js';
-import type { Deps } from '../deps.js';
 import { CURRENCY_CODES } from '../../model/index.js';
 import { enumParam } from '../params.js';
-import { dataUnavailable, invalidParameters, Problem } from '../../problem.js';
+import { invalidParameters } from '../../problem.js';
 import { parseQuery } from '../query.js';
 import { json } from '../../transport/respond.js';
 import { headerList, type Handler } from '../../transport/types.js';
@@ -115,19 +114,12 @@ export function reportRequest(advertiserId: string, q: z.infer<typeof ReportQuer
   return { advertiserId, granularity: g, fromMs, toMs, groupBy: q.group_by ?? [], currency: q.currency };
 }
 
-/** The report route. */
-export function reportsRoute(deps: Deps): Handler {
+/** The report route: `read` reads the counters (tracking/advertiser-report.ts). */
+export function reportsRoute(read: ReportReader, now: () => number): Handler {
   return async (req) => {
     const q = parseQuery(ReportQuery, req.query);
     const advertiserId = req.headers['x-advertiser-id']!;
-    const request = reportRequest(advertiserId, q, deps.now());
-    let report: Awaited<ReturnType<typeof readReport>>;
-    try {
-      report = await readReport(deps.redis, request, deps.snapshots.get('fx', 'daily')?.data);
-    } catch (err) {
-      if (err instanceof Problem) throw err;
-      throw dataUnavailable('Reports cannot be read right now; try again shortly.');
-    }
+    const report = await read(reportRequest(advertiserId, q, now()));
     const csv = q.format === 'csv' || (q.format === undefined && /\btext\/csv\b/i.test(req.headers.accept ?? ''));
     if (!csv) return json(200, report, { 'cache-control': 'private, no-store', vary: 'Accept' });
     return {
