@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { freePort } from '../src/process/free-port.js';
+import { freePort } from '../src/runtime/free-port.js';
 import {
   cloudflareHeaders,
   EDGE_JURISDICTIONS,

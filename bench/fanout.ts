@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { loadConfig } from '../src/config.js';
-import { freePort } from '../src/process/free-port.js';
+import { freePort } from '../src/runtime/free-port.js';
 import { formatMoneyPrecise } from '../src/domain/money.js';
 import { ticksChannel } from '../src/store/keys.js';
 import type { ServiceProcess } from '../test/support/service.js';

@@ -4,7 +4,7 @@
  * filled, then trimmed), and MEMORY USAGE of each event's two keys is reported (bench/README.md).
  */
 import { Redis } from 'ioredis';
-import { startPrivateRedis } from '../src/dev/private-redis.js';
+import { startPrivateRedis } from '../src/runtime/private-redis.js';
 import { buildEvents } from '../src/sources/simulator/events.js';
 import { historyKey, recordHistory } from '../src/store/price-history.js';
 

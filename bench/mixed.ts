@@ -13,7 +13,7 @@ import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LEAGUES } from '../src/model/index.js';
-import { freePort } from '../src/process/free-port.js';
+import { freePort } from '../src/runtime/free-port.js';
 import { cpuTimeUs, pinned } from './lib/cpu.js';
 import { capture, replayHeaders } from './lib/http-capture.js';
 import { spawnTs, waitForLine } from './lib/procs.js';

@@ -9,7 +9,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../src/process/free-port.js';
+import { freePort } from '../src/runtime/free-port.js';
 import { LEAGUES } from '../src/model/index.js';
 import type { ServiceProcess } from '../test/support/service.js';
 import { capture, headerOf, replayHeaders, type CapturedResponse } from './lib/http-capture.js';

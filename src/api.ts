@@ -1,16 +1,16 @@
 /**
  * One API process, as a list of parts. Each part is assembled in the folder of what it starts and
- * registers its stop as it starts (src/lifecycle.ts), so they stop in reverse order: the live feeds'
+ * registers its stop as it starts (src/runtime/lifecycle.ts), so they stop in reverse order: the live feeds'
  * pushes, the WebSocket hub, the server, then the buffers its requests filled, and Redis last.
  */
 import { openAuth } from './auth/api-auth.js';
 import { openCompliance } from './catalog/compliance/api-compliance.js';
 import type { Config } from './config.js';
 import { type ApiHttp, type ApiWorkerLink, startHttp } from './http/api-server.js';
-import { Lifecycle } from './lifecycle.js';
+import { Lifecycle } from './runtime/lifecycle.js';
 import { RateLimits } from './limits/rate-limits.js';
 import { openLiveEngine } from './live/api-live.js';
-import type { Logger } from './log.js';
+import type { Logger } from './runtime/log.js';
 import { type Clock, systemClock } from './model/clock.js';
 import { startServing } from './serve/api-serving.js';
 import { followRedis, openApiRedis } from './store/api-redis.js';

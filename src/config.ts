@@ -8,8 +8,8 @@ import { DATA_KINDS, OperatorId, type DataKind } from './model/index.js';
 import { CDN_NAMES } from './geo/cdn-headers.js';
 import { invalidRanges } from './geo/cidr.js';
 import { parseJurisdiction } from './geo/jurisdiction-code.js';
-import { ConfigError } from './process/config-error.js';
-import { dataDir } from './process/redis-url-file.js';
+import { ConfigError } from './runtime/config-error.js';
+import { dataDir } from './runtime/redis-url-file.js';
 import type { RedisTarget, SentinelAddress } from './store/redis.js';
 
 /**

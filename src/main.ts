@@ -1,6 +1,6 @@
 /** Entry of the API process: the API itself, or with API_WORKERS above 1 the primary of that many workers. */
 import { loadConfig } from './config.js';
-import { runProcess } from './process-entry.js';
+import { runProcess } from './runtime/process-entry.js';
 import { checkUws } from './transport/uws-check.js';
 import { WORKER_INDEX_ENV } from './cluster/messages.js';
 

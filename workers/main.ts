@@ -1,5 +1,5 @@
 /** Entry of the worker process. */
-import { runProcess } from '../src/process-entry.js';
+import { runProcess } from '../src/runtime/process-entry.js';
 import { loadConfig } from '../src/config.js';
 import { startWorker } from './worker.js';
 

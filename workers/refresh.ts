@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ZodError } from 'zod';
-import type { Logger } from '../src/log.js';
+import type { Logger } from '../src/runtime/log.js';
 import {
   failureStreak,
   itemsDropped,

@@ -7,7 +7,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../src/config.js';
-import type { Logger } from '../src/log.js';
+import type { Logger } from '../src/runtime/log.js';
 import { schedulesRecreated } from '../src/metrics/queue.js';
 import { LEAGUES } from '../src/model/index.js';
 import { REFRESH_EVENTS } from './jobs/refresh-events.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '../src/log.js';
+import type { Logger } from '../src/runtime/log.js';
 import { monotonicClock, type Clock } from '../src/model/clock.js';
 
 /**

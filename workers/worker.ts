@@ -5,7 +5,7 @@
  */
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Config } from '../src/config.js';
-import type { Logger } from '../src/log.js';
+import type { Logger } from '../src/runtime/log.js';
 import { BULL_PREFIX } from '../src/store/keys.js';
 import { connectRedis } from '../src/store/redis.js';
 import { createSources } from '../src/sources/registry.js';
@@ -25,7 +25,7 @@ import { exposeEvictionPolicy } from '../src/metrics/redis.js';
 import { EvictionPolicy } from '../src/store/eviction-policy.js';
 import { throttledWarn } from './throttled-warn.js';
 import { systemClock } from '../src/model/clock.js';
-import { Lifecycle } from '../src/lifecycle.js';
+import { Lifecycle } from '../src/runtime/lifecycle.js';
 
 export interface WorkerProcess {
   stop(): Promise<void>;

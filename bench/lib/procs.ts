@@ -1,10 +1,10 @@
 /** Processes the benchmark starts: pinned to CPUs when asked, with the open-file limit raised. */
 import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { EXIT_WITH_PARENT_ENV } from '../../src/process/parent-watch.js';
-import { freePort } from '../../src/process/free-port.js';
-import { nodeFlagsFor } from '../../src/process/node-flags.js';
-import { stopChild } from '../../src/process/stop-child.js';
+import { EXIT_WITH_PARENT_ENV } from '../../src/runtime/parent-watch.js';
+import { freePort } from '../../src/runtime/free-port.js';
+import { nodeFlagsFor } from '../../src/runtime/node-flags.js';
+import { stopChild } from '../../src/runtime/stop-child.js';
 import type { ServiceProcess } from '../../test/support/service.js';
 import { canPin, pinned } from './cpu.js';
 

@@ -1,6 +1,6 @@
 /** The service the benchmarks run against: a private Redis, the worker, the price feed, API processes. */
 import { Redis } from 'ioredis';
-import { startPrivateRedis, type PrivateRedis } from '../../src/dev/private-redis.js';
+import { startPrivateRedis, type PrivateRedis } from '../../src/runtime/private-redis.js';
 import type { Asset, Horizon } from '../../src/model/index.js';
 import { ticksChannel } from '../../src/store/keys.js';
 import { seedStrike } from '../../test/support/live.js';

@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { AdvertiserBackup, advertiserBackup, exportAdvertisers, importAdvertisers } from './advertiser-backup.js';
 import { advKey } from './advertiser-keys.js';
 import { systemClock, type Clock } from '../model/clock.js';

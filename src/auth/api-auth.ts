@@ -1,6 +1,6 @@
 /** The authentication part of an API process: advertiser keys and operators' postback secrets. */
-import type { Lifecycle } from '../lifecycle.js';
-import type { Logger } from '../log.js';
+import type { Lifecycle } from '../runtime/lifecycle.js';
+import type { Logger } from '../runtime/log.js';
 import type { ApiRedis } from '../store/api-redis.js';
 import { AdvertiserKeys } from './advertiser-keys.js';
 import { AdvertiserVault, vaultFile } from './advertiser-vault.js';

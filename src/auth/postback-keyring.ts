@@ -15,7 +15,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { CHANGED_CHANNEL, postbackSignature, type PostbackSecrets } from './postback-secrets.js';
 
 const RELOAD_MS = 30_000;

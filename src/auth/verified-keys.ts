@@ -25,7 +25,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { redisBreaker, type RedisBreaker } from '../store/redis-breaker.js';
 import { INVALIDATE_CHANNEL, type AdvertiserKeys } from './advertiser-keys.js';
 import type { AdvertiserVault } from './advertiser-vault.js';

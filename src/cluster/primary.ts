@@ -8,12 +8,12 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Config } from '../config.js';
-import { EXIT_WITH_PARENT_ENV } from '../process/parent-watch.js';
-import { freePort } from '../process/free-port.js';
-import { supervise, type Supervised } from '../process/supervise.js';
-import type { Logger } from '../log.js';
+import { EXIT_WITH_PARENT_ENV } from '../runtime/parent-watch.js';
+import { freePort } from '../runtime/free-port.js';
+import { supervise, type Supervised } from '../runtime/supervise.js';
+import type { Logger } from '../runtime/log.js';
 import { startAdminServer } from '../metrics/admin-server.js';
-import { SlotCounts } from '../ws/connection-ledger.js';
+import { SlotCounts } from '../transport/ws/connection-ledger.js';
 import { HangWatch } from './heartbeat.js';
 import { isMessage, WORKER_INDEX_ENV, type ToPrimary, type ToWorker } from './messages.js';
 import { exposeWorkers, MetricsCollector, workerRestarts } from './metrics.js';

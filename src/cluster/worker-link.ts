@@ -5,7 +5,7 @@
  * process's metrics whenever the primary collects them, and a heartbeat (heartbeat.ts).
  */
 import { register } from 'prom-client';
-import { SlotView, type ConnectionLedger } from '../ws/connection-ledger.js';
+import { SlotView, type ConnectionLedger } from '../transport/ws/connection-ledger.js';
 import { startHeartbeat } from './heartbeat.js';
 import { isMessage, type ToPrimary, type ToWorker } from './messages.js';
 

@@ -5,10 +5,10 @@
  * main.ts hands in how to start the API, so this layer does not import the one above it.
  */
 import { type Config, loadConfig } from '../config.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { ensureDefaultMetrics } from '../metrics/admin-server.js';
-import { type RunningProcess, runProcess } from '../process-entry.js';
-import { withTimeout } from '../with-timeout.js';
+import { type RunningProcess, runProcess } from '../runtime/process-entry.js';
+import { withTimeout } from '../runtime/with-timeout.js';
 import { linkToPrimary, type WorkerLink } from './worker-link.js';
 
 /** An API started on a worker link, and what to refresh before the primary collects its metrics. */

@@ -6,7 +6,7 @@
  */
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
 import type { GeoResolver, GeoResult } from '../geo/resolver.js';
-import { invalidParameters } from '../problem.js';
+import { invalidParameters } from '../model/problem.js';
 import { advertiserViewerGeo } from '../serve/viewer.js';
 import type { Request } from '../transport/types.js';
 

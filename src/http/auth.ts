@@ -22,7 +22,7 @@ import { noteFailedAddress } from '../limits/auth-failure-blocks.js';
 import { authFailures, countAdvertiserRequest } from '../metrics/http.js';
 import { visitorId } from '../tracking/click-counter.js';
 import type { Deps } from './deps.js';
-import { Problem } from '../problem.js';
+import { Problem } from '../model/problem.js';
 import type { Handler, Request } from '../transport/types.js';
 
 const CHALLENGE = { 'www-authenticate': 'ApiKey realm="predictwire", header="x-api-key"' };

@@ -2,7 +2,7 @@
 import type { Redis } from 'ioredis';
 import type { AdvertiserKeys } from '../auth/advertiser-keys.js';
 import type { LivePayloads } from '../serve/live-payloads.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import type { SnapshotFreshness } from '../store/snapshot-freshness.js';
 import type { GeoResolver } from '../geo/resolver.js';
 import type { ImpressionCounter } from '../tracking/impression-counter.js';

@@ -5,7 +5,7 @@
  * (scripts, pages, CSV and the document itself, which no zod schema describes, are named below).
  */
 import { z } from 'zod';
-import { ProblemBody } from '../problem.js';
+import { ProblemBody } from '../model/problem.js';
 import { DrainingBody, HealthBody, ReadyBody } from './routes/health.js';
 import { PostbackReceipt } from './routes/postback.js';
 import {
@@ -20,7 +20,7 @@ import {
 import { CompliancePayload } from '../catalog/compliance/matrix.js';
 import { ReportPayload } from '../tracking/advertiser-report.js';
 import { EventHistoryPayload } from '../widgets/event-history.js';
-import { ClientMessage, dataFrameSchema, ErrorFrame, UnsubscribedFrame } from '../ws/protocol.js';
+import { ClientMessage, dataFrameSchema, ErrorFrame, UnsubscribedFrame } from '../transport/ws/protocol.js';
 
 export type JsonSchema = Record<string, unknown>;
 

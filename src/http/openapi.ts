@@ -18,7 +18,7 @@ import {
   SportsbookWidgetQuery,
   WsQuery,
 } from './params.js';
-import { dataUnavailable, invalidParameters, Problem, PROBLEM_DOCS } from '../problem.js';
+import { dataUnavailable, invalidParameters, Problem, PROBLEM_DOCS } from '../model/problem.js';
 import { unknownEvent } from '../serve/snapshot-lookup.js';
 import { rateLimited } from '../limits/rate-limits.js';
 import { BroadWidgetQuery } from './routes/broad.js';

@@ -9,8 +9,8 @@
 import { performance } from 'node:perf_hooks';
 import type { BuiltVariants } from '../limits/built-variants.js';
 import type { RateLimits } from '../limits/rate-limits.js';
-import type { Logger } from '../log.js';
-import { Problem } from '../problem.js';
+import type { Logger } from '../runtime/log.js';
+import { Problem } from '../model/problem.js';
 import { PREFLIGHT_HEADERS } from '../transport/respond.js';
 import { problemReply } from '../transport/server.js';
 import { type Handler, headerList, type Reply, type Request } from '../transport/types.js';

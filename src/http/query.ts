@@ -1,7 +1,7 @@
 /** Query-string validation: zod issues become the `errors` list of a 400 problem. */
 import { LRUCache } from 'lru-cache';
 import type { z } from 'zod';
-import { invalidParameters } from '../problem.js';
+import { invalidParameters } from '../model/problem.js';
 
 // Widgets are embedded on many pages with the same query strings: parse each once. Results are
 // plain immutable data; only successes are kept. Each schema's memo holds up to 10,000 query

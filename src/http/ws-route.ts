@@ -5,8 +5,8 @@
 import { addressKey } from '../geo/address-key.js';
 import { upgradeLimit } from '../limits/ws-upgrade.js';
 import type { Topics } from '../serve/topics.js';
-import { defaultWsCap } from '../ws/fd-limit.js';
-import type { ConnectionLedger } from '../ws/connection-ledger.js';
+import { defaultWsCap } from '../transport/ws/fd-limit.js';
+import type { ConnectionLedger } from '../transport/ws/connection-ledger.js';
 import { DEFAULT_WS_OPTIONS, registerWebSocket, type UpgradeRequest, type WsHub } from '../transport/ws-server.js';
 import type { Deps } from './deps.js';
 import { WsQuery } from './params.js';

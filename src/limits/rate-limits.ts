@@ -22,7 +22,7 @@ import { redisBreaker, type RedisBreaker } from '../store/redis-breaker.js';
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../model/clock.js';
 import { LimitBlocks } from './limit-blocks.js';
-import { Problem } from '../problem.js';
+import { Problem } from '../model/problem.js';
 
 const CHARGE_MS = 50;
 

@@ -1,6 +1,6 @@
 /** The `ws_upgrade` limit as the WebSocket upgrade asks it: decided from memory at once, charged after. */
 import { type Clock, systemClock } from '../model/clock.js';
-import type { Problem } from '../problem.js';
+import type { Problem } from '../model/problem.js';
 import type { RateLimits } from './rate-limits.js';
 
 export interface UpgradeLimit {

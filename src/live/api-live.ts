@@ -1,6 +1,6 @@
 /** The live part of an API process: the live-market engine on connections of its own. */
-import type { Lifecycle } from '../lifecycle.js';
-import type { Logger } from '../log.js';
+import type { Lifecycle } from '../runtime/lifecycle.js';
+import type { Logger } from '../runtime/log.js';
 import type { ApiRedis } from '../store/api-redis.js';
 import { connectRedis, type RedisTarget } from '../store/redis.js';
 import { LiveEngine } from './engine.js';

@@ -7,7 +7,7 @@
  * (`pw:quotes:{ASSET}`) are held beside the ticks and handed out with the view.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { strikeKey, ticksChannel } from '../store/keys.js';
 import { ASSETS, HORIZONS, Tick, type Asset, type Horizon, type VenueQuoteMessage } from '../model/index.js';
 import { SpotPath, type PathPoint } from './spot-path.js';

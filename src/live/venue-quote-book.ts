@@ -5,7 +5,7 @@
  * decided where the payload is built (live-quotes.ts), since it depends on the clock.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { quotesChannel } from '../store/keys.js';
 import { ASSETS, VenueQuoteMessage, type Asset, type Horizon } from '../model/index.js';
 

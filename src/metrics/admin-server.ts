@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, register } from 'prom-client';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 
 /** What `/healthz` reports: `ok: false` answers 503 so a container health check restarts the process. */
 export type HealthCheck = () => { ok: boolean; [detail: string]: unknown };

@@ -1,7 +1,7 @@
 /** BullMQ job counts per state, read from Redis at scrape time, and schedulers re-created (worker process). */
 import type { Queue } from 'bullmq';
 import { Counter, Gauge } from 'prom-client';
-import { withTimeout } from '../with-timeout.js';
+import { withTimeout } from '../runtime/with-timeout.js';
 
 const STATES = ['waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized', 'waiting-children'] as const;
 const queues = new Set<Queue>();

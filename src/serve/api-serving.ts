@@ -5,11 +5,11 @@
 import { overdueRows } from '../catalog/compliance/review.js';
 import { complianceState, onComplianceChange } from '../catalog/compliance/state.js';
 import type { Config } from '../config.js';
-import type { Lifecycle } from '../lifecycle.js';
+import type { Lifecycle } from '../runtime/lifecycle.js';
 import type { LiveEngine } from '../live/engine.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { exposeCompliance } from '../metrics/compliance.js';
-import { exposeLiveEngine } from '../metrics/live.js';
+import { exposeLiveEngine } from '../live/metrics.js';
 import { exposePayloadBuilds } from '../metrics/payloads.js';
 import { exposeSnapshotFreshness } from '../metrics/snapshots.js';
 import type { Clock } from '../model/clock.js';

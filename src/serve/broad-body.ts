@@ -4,7 +4,7 @@
  */
 import { usdRate } from '../domain/fx.js';
 import type { CurrencyCode, Locale } from '../model/index.js';
-import { dataUnavailable } from '../problem.js';
+import { dataUnavailable } from '../model/problem.js';
 import type { Snapshot, SnapshotKind } from '../store/schemas.js';
 import type { RankingSignals } from '../tracking/ranking-inputs.js';
 import { buildBroadWidget } from '../widgets/broad-widget.js';

@@ -4,7 +4,7 @@
  */
 import type { Redis } from 'ioredis';
 import { catalogView } from '../catalog/shown-operators.js';
-import { dataUnavailable, notFound } from '../problem.js';
+import { dataUnavailable, notFound } from '../model/problem.js';
 import { readHistory } from '../store/price-history.js';
 import type { SnapshotCache } from '../store/snapshot-cache.js';
 import { buildEventHistory, HISTORY_RANGES, type HistoryRange } from '../widgets/event-history.js';

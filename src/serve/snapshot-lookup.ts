@@ -2,7 +2,7 @@
 import type { MarketEvent } from '../model/index.js';
 import type { Snapshot, SnapshotKind } from '../store/schemas.js';
 import type { SnapshotCache } from '../store/snapshot-cache.js';
-import { dataUnavailable, notFound, type Problem } from '../problem.js';
+import { dataUnavailable, notFound, type Problem } from '../model/problem.js';
 
 export function requireSnapshot<K extends SnapshotKind>(cache: SnapshotCache, kind: K, key: string): Snapshot<K> {
   const snap = cache.get(kind, key);

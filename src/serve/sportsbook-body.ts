@@ -1,6 +1,6 @@
 /** The sportsbook widget's body for a league, an optional team and a viewer. */
 import type { League, OddsFormat } from '../model/index.js';
-import { notFound, Problem } from '../problem.js';
+import { notFound, Problem } from '../model/problem.js';
 import { buildSportsbookWidget, nextMatchup } from '../widgets/sportsbook-widget.js';
 import { matchTeam } from '../widgets/team-match.js';
 import type { ServeContext } from './context.js';

@@ -5,7 +5,7 @@
  */
 import { ASSETS, DISPLAY_FORMATS, HORIZONS, type DisplayFormat } from '../model/index.js';
 import { liveTopic } from '../live/topic.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import type { SnapshotCache } from '../store/snapshot-cache.js';
 import type { ServeContext } from './context.js';
 import { eventBodies, type EventBodies } from './event-body.js';

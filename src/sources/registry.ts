@@ -7,9 +7,9 @@
  * Only the chosen sources are built, so an unused upstream needs no credentials.
  */
 import type { Config } from '../config.js';
-import { ConfigError } from '../process/config-error.js';
+import { ConfigError } from '../runtime/config-error.js';
 import { CatalogError, loadEventCatalog } from '../catalog/events/load.js';
-import { createLogger, type Logger } from '../log.js';
+import { createLogger, type Logger } from '../runtime/log.js';
 import { createCatalogEventsSource, type CatalogEventsSource } from './combined/catalog-events.js';
 import { createDerivedMetricsSource } from './combined/derived-metrics.js';
 import type { LeagueMemory } from './combined/league-memory.js';

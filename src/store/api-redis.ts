@@ -3,8 +3,8 @@
  * eviction-policy watch, and whether Redis answered at start (a cold start serves the disk copy).
  */
 import type { Redis } from 'ioredis';
-import type { Lifecycle } from '../lifecycle.js';
-import type { Logger } from '../log.js';
+import type { Lifecycle } from '../runtime/lifecycle.js';
+import type { Logger } from '../runtime/log.js';
 import { EvictionPolicy } from './eviction-policy.js';
 import { redisBreaker, type RedisBreaker } from './redis-breaker.js';
 import { connectRedis, connectRedisFailFast, type RedisTarget, readyWithin } from './redis.js';

@@ -2,8 +2,8 @@
  * The snapshot part of an API process: the in-memory snapshot cache, how fresh each snapshot is,
  * and their disk copy, seeded from that copy when Redis lacks them at start (a cold start).
  */
-import type { Lifecycle } from '../lifecycle.js';
-import type { Logger } from '../log.js';
+import type { Lifecycle } from '../runtime/lifecycle.js';
+import type { Logger } from '../runtime/log.js';
 import type { Clock } from '../model/clock.js';
 import type { ApiRedis } from './api-redis.js';
 import { missingInRedis, seedFromDisk } from './cold-start.js';

@@ -4,7 +4,7 @@
  * copy of the last snapshots, marked stale, rather than answering 503 until the worker writes again.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { EXPECTED_SNAPSHOTS, snapKey, type SnapshotId } from './keys.js';
 import type { SnapshotCache } from './snapshot-cache.js';
 import { readPersistedSnapshots } from './snapshot-disk.js';

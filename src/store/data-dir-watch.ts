@@ -7,7 +7,7 @@
  */
 import { mkdir, rm, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 
 const CHECK_MS = 10_000;
 /** Below this much free space the folder counts as nearly full: a full buffer of clicks and impressions spills some tens of MB. */

@@ -6,7 +6,7 @@
  * unsafe one is logged when first seen, and shown by /readyz and a metric.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 
 const CHECK_MS = 60_000;
 export const SAFE_POLICY = 'noeviction';

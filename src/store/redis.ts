@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 
 /** A host and port of a Redis sentinel. */
 export type SentinelAddress = { host: string; port: number };

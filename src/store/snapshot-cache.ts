@@ -4,7 +4,7 @@
  * subscriber was away are lost, so everything is reloaded then).
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { EXPECTED_SNAPSHOTS, SNAP_CHANNEL } from './keys.js';
 import { SnapNotice, type Snapshot, type SnapshotKind } from './schemas.js';
 import { readSnapshot } from './snapshots.js';

@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { SNAPSHOT_KINDS, type Snapshot, type SnapshotKind } from './schemas.js';
 import { parseSnapshot } from './snapshots.js';

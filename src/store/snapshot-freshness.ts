@@ -11,7 +11,7 @@
  * is not forgotten here: the last stamp seen stands, and keeps ageing, until Redis has a newer one.
  */
 import type { Redis } from 'ioredis';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { EXPECTED_SNAPSHOTS, type SnapshotId } from './keys.js';
 import type { SnapshotKind } from './schemas.js';
 import { readMeta, type SnapshotMeta } from './snapshots.js';

@@ -11,7 +11,7 @@ import { roundTo } from '../domain/aggregate.js';
 import { convert, usdRate } from '../domain/fx.js';
 import { fromMinorUnits, minorDigits } from '../domain/money.js';
 import { CURRENCY_CODES, isCurrencyCode, type CurrencyCode, type FxData } from '../model/index.js';
-import { dataUnavailable, Problem } from '../problem.js';
+import { dataUnavailable, Problem } from '../model/problem.js';
 import { GRANULARITIES, PERIOD_SECONDS, reportKey, type Granularity } from './report-counters.js';
 
 export const REPORT_DIMENSIONS = ['operator', 'widget', 'country'] as const;

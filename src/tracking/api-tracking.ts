@@ -4,8 +4,8 @@
  */
 import { OPERATORS } from '../catalog/operators.js';
 import type { Config } from '../config.js';
-import type { Lifecycle } from '../lifecycle.js';
-import type { Logger } from '../log.js';
+import type { Lifecycle } from '../runtime/lifecycle.js';
+import type { Logger } from '../runtime/log.js';
 import { exposeDataDir } from '../metrics/data-dir.js';
 import { exposeImpressionQueue } from '../metrics/http.js';
 import type { Clock } from '../model/clock.js';

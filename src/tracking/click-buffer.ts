@@ -17,7 +17,7 @@
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { clickBufferDropped, clickBufferSize } from '../metrics/http.js';
 import { systemClock, type Clock } from '../model/clock.js';
 import { DEFAULT_ATTRIBUTION_MS, writeClicks, type Click } from './click-counter.js';

@@ -15,7 +15,7 @@
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { isBot } from './bot-filter.js';
 import { ImpressionGate } from './impression-gate.js';
 import type { ImpressionTarget } from './impression-links.js';

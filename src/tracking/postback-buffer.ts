@@ -11,7 +11,7 @@
  */
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { postbackBufferSize, postbacks } from '../metrics/http.js';
 import { CURRENCY_CODES } from '../model/index.js';
 import { POSTBACK_EVENTS, writeConversions, type Conversion } from './conversions.js';

@@ -6,7 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import { oiAcceleration, populationCtr } from '../domain/ranking.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { readCtrCounts } from './ctr-counts.js';
 import { readOiHistory } from './oi-history.js';
 import type { Clock } from '../model/clock.js';

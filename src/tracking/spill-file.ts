@@ -18,7 +18,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { systemClock } from '../model/clock.js';
 
 /** The spill folder inside the data folder. */

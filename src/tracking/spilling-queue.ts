@@ -10,7 +10,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { claimSpilled, Replay, settlePending } from './spill-file.js';
 
 export interface SpillingQueueOptions<T> {

@@ -4,7 +4,7 @@
  */
 // Imported: Node's global `performance` is a getter, paid on every request.
 import { performance } from 'node:perf_hooks';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { observeRequest } from '../metrics/http.js';
 import type { Reply, Request } from './types.js';
 

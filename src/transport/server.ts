@@ -18,8 +18,8 @@ import {
   type TemplatedApp,
   type us_listen_socket,
 } from 'uWebSockets.js';
-import type { Logger } from '../log.js';
-import { invalidParameters, Problem } from '../problem.js';
+import type { Logger } from '../runtime/log.js';
+import { invalidParameters, Problem } from '../model/problem.js';
 import { givenRequestId } from './request-id.js';
 import { CORS_HEADERS } from './respond.js';
 import { headerReader } from './request-headers.js';

@@ -20,12 +20,12 @@
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, WebSocketBehavior } from 'uWebSockets.js';
 import { remoteAddress as peerAddress } from './remote-address.js';
 import { problemReply, writeHead } from './server.js';
-import { Problem } from '../problem.js';
+import { Problem } from '../model/problem.js';
 import { givenRequestId, nextRequestNumber, requestIdText } from './request-id.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../runtime/log.js';
 import { wsConnections, wsMaxConnections, wsRefused, wsSubscriptions } from '../metrics/http.js';
-import { dataFrame, errorFrame, parseClientMessage, unsubscribedFrame } from '../ws/protocol.js';
-import { localLedger, type ConnectionLedger } from '../ws/connection-ledger.js';
+import { dataFrame, errorFrame, parseClientMessage, unsubscribedFrame } from './ws/protocol.js';
+import { localLedger, type ConnectionLedger } from './ws/connection-ledger.js';
 import { monotonicClock, type Clock } from '../model/clock.js';
 
 /** The longest client message we process: subscribe and unsubscribe are far shorter. */

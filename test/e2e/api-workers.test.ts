@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { openWebSocket } from '../support/ws-client.js';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { alive } from '../support/processes.js';
 import { requestOnNewConnection } from '../support/api-workers.js';
 import { useRedis } from '../support/redis.js';
@@ -20,7 +20,7 @@ import {
   wsConnections,
   type ServiceProcess,
 } from '../support/service.js';
-import { packageVersion } from '../../src/metrics/build-info.js';
+import { packageVersion } from '../../src/runtime/build-info.js';
 
 const redis = useRedis();
 let feedWorker: ServiceProcess;

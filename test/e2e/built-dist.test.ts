@@ -19,7 +19,7 @@ const ENTRIES = {
   api: 'dist/src/main.js',
   worker: 'dist/workers/main.js',
   feed: 'dist/workers/feed/main.js',
-  advertiserCli: 'dist/src/cli/advertiser.js',
+  advertiserCli: 'dist/src/tools/advertiser.js',
 };
 
 const redis = useRedis();

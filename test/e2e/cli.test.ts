@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { startPrivateRedis } from '../../src/dev/private-redis.js';
-import { freePort } from '../../src/process/free-port.js';
+import { startPrivateRedis } from '../../src/runtime/private-redis.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { spawnEntry } from '../support/processes.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys } from '../support/service.js';
@@ -33,7 +33,7 @@ async function runWith(extra: NodeJS.ProcessEnv, entry: string, ...args: string[
 
 describe('advertiser CLI', () => {
   it('--help works without Redis and lists every command', async () => {
-    const { code, out } = await run('src/cli/advertiser.ts', '--help');
+    const { code, out } = await run('src/tools/advertiser.ts', '--help');
     expect(code).toBe(0);
     for (const command of [
       'create <id> [name]',
@@ -49,7 +49,7 @@ describe('advertiser CLI', () => {
   }, 30_000);
 
   it('without any Redis, says so in one line', async () => {
-    const { code, out } = await run('src/cli/advertiser.ts', 'list');
+    const { code, out } = await run('src/tools/advertiser.ts', 'list');
     expect(code).toBe(1);
     expect(out.trim().split('\n')).toEqual([
       'no Redis to talk to: set REDIS_URL or REDIS_SENTINELS, or run this next to a running `npm start`',
@@ -60,7 +60,7 @@ describe('advertiser CLI', () => {
     const port = await freePort();
     const { code, out } = await runWith(
       { REDIS_URL: `redis://:s3cret-pw@127.0.0.1:${port}` },
-      'src/cli/advertiser.ts',
+      'src/tools/advertiser.ts',
       'list',
     );
     expect(code).toBe(1);
@@ -73,7 +73,7 @@ describe('advertiser CLI', () => {
   }, 30_000);
 
   it('an unknown command is a usage error', async () => {
-    const { code, out } = await run('src/cli/advertiser.ts', 'delete', 'x');
+    const { code, out } = await run('src/tools/advertiser.ts', 'delete', 'x');
     expect(code).toBe(2);
     expect(out).toMatch(/^unknown command "delete"\n\nusage: /);
   }, 30_000);
@@ -89,7 +89,7 @@ describe('advertiser CLI: export and import', () => {
     await source.revoke('backup-gone', now);
 
     const file = join(mkdtempSync(join(tmpdir(), 'pw-backup-')), 'advertisers.json');
-    const exported = await runWith({ REDIS_URL: redis.url }, 'src/cli/advertiser.ts', 'export', file);
+    const exported = await runWith({ REDIS_URL: redis.url }, 'src/tools/advertiser.ts', 'export', file);
     expect(exported.code, exported.out).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const text = readFileSync(file, 'utf8');
@@ -99,7 +99,7 @@ describe('advertiser CLI: export and import', () => {
     const target = await startPrivateRedis();
     const client = new Redis(target.url);
     try {
-      const imported = await runWith({ REDIS_URL: target.url }, 'src/cli/advertiser.ts', 'import', file, '--json');
+      const imported = await runWith({ REDIS_URL: target.url }, 'src/tools/advertiser.ts', 'import', file, '--json');
       expect(imported.code, imported.out).toBe(0);
       expect(JSON.parse(imported.out)).toEqual({ added: ['backup-gone', 'backup-live'], skipped: [], liftedBlocks: 0 });
       const copy = advertiserKeys(client);
@@ -108,7 +108,7 @@ describe('advertiser CLI: export and import', () => {
       expect(await copy.verify('backup-live', rotated)).toBe(true);
       expect(await copy.verify('backup-gone', gone)).toBe(false);
       // Again: nothing is overwritten.
-      const again = await runWith({ REDIS_URL: target.url }, 'src/cli/advertiser.ts', 'import', file);
+      const again = await runWith({ REDIS_URL: target.url }, 'src/tools/advertiser.ts', 'import', file);
       expect(again.out.trim()).toBe('imported 0 advertisers; skipped 2 already here: backup-gone, backup-live');
     } finally {
       client.disconnect();
@@ -119,7 +119,7 @@ describe('advertiser CLI: export and import', () => {
   it('a file that is not an export is one line naming it', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pw-backup-')), 'other.json');
     writeFileSync(file, JSON.stringify({ advertisers: [] }));
-    const { code, out } = await runWith({ REDIS_URL: redis.url }, 'src/cli/advertiser.ts', 'import', file);
+    const { code, out } = await runWith({ REDIS_URL: redis.url }, 'src/tools/advertiser.ts', 'import', file);
     expect(code).toBe(1);
     expect(out.trim().split('\n')).toEqual([
       expect.stringMatching(new RegExp(`^${file}: not an advertiser export \\(format: `)),
@@ -129,7 +129,7 @@ describe('advertiser CLI: export and import', () => {
 
 describe('postback CLI', () => {
   it('--help works without Redis and lists every command; an operator the catalog lacks is a usage error', async () => {
-    const help = await run('src/cli/postback.ts', '--help');
+    const help = await run('src/tools/postback.ts', '--help');
     expect(help.code).toBe(0);
     for (const command of [
       'create <operator>',
@@ -140,28 +140,28 @@ describe('postback CLI', () => {
       '--json',
     ])
       expect(help.out).toContain(command);
-    const unknown = await run('src/cli/postback.ts', 'create', 'no-such-operator');
+    const unknown = await run('src/tools/postback.ts', 'create', 'no-such-operator');
     expect(unknown.code).toBe(2);
     expect(unknown.out).toMatch(/^no operator "no-such-operator" in the catalog\n\nusage: /);
   }, 30_000);
 
   it("creates, rotates and lists an operator's secrets as the API derives them; errors are one line", async () => {
     const env = { REDIS_URL: redis.url };
-    const created = await runWith(env, 'src/cli/postback.ts', 'create', 'limitless', '--json');
+    const created = await runWith(env, 'src/tools/postback.ts', 'create', 'limitless', '--json');
     expect(created.code, created.out).toBe(0);
     const { secret } = JSON.parse(created.out) as { secret: string };
     expect(secret).toMatch(/^pwp_/);
-    const rotated = await runWith(env, 'src/cli/postback.ts', 'rotate', 'limitless');
+    const rotated = await runWith(env, 'src/tools/postback.ts', 'rotate', 'limitless');
     expect(rotated.out).toMatch(
       /^operator limitless\nsecret {5}pwp_\S+\n\(shown once: hand it to the operator now; the previous secret verifies until `retire`\)/,
     );
-    const listed = await runWith(env, 'src/cli/postback.ts', 'list', '--json');
+    const listed = await runWith(env, 'src/tools/postback.ts', 'list', '--json');
     const [entry] = (JSON.parse(listed.out) as Array<{ operatorId: string; secrets: unknown[] }>).filter(
       (o) => o.operatorId === 'limitless',
     );
     expect(entry!.secrets).toHaveLength(2);
     expect(listed.out).not.toContain(secret);
-    const again = await runWith(env, 'src/cli/postback.ts', 'create', 'limitless');
+    const again = await runWith(env, 'src/tools/postback.ts', 'create', 'limitless');
     expect(again.code).toBe(1);
     expect(again.out.trim()).toBe('operator limitless already has a postback secret (rotate it instead)');
   }, 60_000);
@@ -169,14 +169,14 @@ describe('postback CLI', () => {
 
 describe('match-markets CLI', () => {
   it('--help explains its inputs', async () => {
-    const { code, out } = await run('src/cli/match-markets.ts', '--help');
+    const { code, out } = await run('src/tools/match-markets.ts', '--help');
     expect(code).toBe(0);
     expect(out).toMatch(/--kalshi FILE[\s\S]*--polymarket FILE[\s\S]*KALSHI_BASE_URL[\s\S]*POLYMARKET_GAMMA_URL/);
   }, 30_000);
 
   it('a missing file is one line, not a stack trace', async () => {
     const { code, out } = await run(
-      'src/cli/match-markets.ts',
+      'src/tools/match-markets.ts',
       '--kalshi',
       'no-such-file.json',
       '--polymarket',

@@ -5,7 +5,7 @@
  * clock, not an hour later. Each process has its own test clock, moved by the test.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { EventWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
 import { scrape, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';

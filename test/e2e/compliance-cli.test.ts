@@ -11,7 +11,7 @@ import rulesJson from '../../src/catalog/compliance/rules.json' with { type: 'js
 import { BUNDLED_RULES } from '../../src/catalog/compliance/bundled.js';
 import { overdueRows } from '../../src/catalog/compliance/review.js';
 import { suspend } from '../../src/catalog/compliance/store.js';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { root, spawnEntry } from '../support/processes.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
@@ -30,7 +30,7 @@ const newest = Date.parse(
 
 /** The command with `env` only (no Redis unless given), on `clock` when given. */
 async function cli(args: string[], env: Record<string, string> = {}) {
-  const p = spawnEntry('src/cli/compliance.ts', args, {
+  const p = spawnEntry('src/tools/compliance.ts', args, {
     PATH: process.env.PATH ?? '',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'pw-cli-')),
     ...env,

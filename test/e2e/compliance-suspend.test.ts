@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import rulesJson from '../../src/catalog/compliance/rules.json' with { type: 'json' };
 import { publishRules } from '../../src/catalog/compliance/store.js';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import {
   BroadWidgetPayload,
   CatalogPayload,
@@ -81,7 +81,7 @@ afterAll(async () => {
 
 /** `npm run compliance -- ...args` against this test's Redis; its exit code and output. */
 async function compliance(...args: string[]): Promise<{ code: number | null; out: string }> {
-  const p = spawnEntry('src/cli/compliance.ts', [...args, '--by', 'e2e-officer'], {
+  const p = spawnEntry('src/tools/compliance.ts', [...args, '--by', 'e2e-officer'], {
     PATH: process.env.PATH ?? '',
     REDIS_URL: redis.url,
     DATA_DIR: env.DATA_DIR!,

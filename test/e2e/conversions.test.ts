@@ -14,7 +14,7 @@ import { PostbackSecrets, signPostback } from '../../src/auth/postback-secrets.j
 import { loadConfig } from '../../src/config.js';
 import { roundTo } from '../../src/domain/aggregate.js';
 import { convert } from '../../src/domain/fx.js';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { readSnapshot } from '../../src/store/snapshots.js';
 import { ReportPayload } from '../../src/tracking/advertiser-report.js';
 import { clickKey, newClickId } from '../../src/tracking/click-ids.js';

@@ -8,7 +8,7 @@
  * only; its cache and temp files live in a temporary folder. Skipped (one line) without nginx.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { impressionsKey } from '../../src/tracking/impression-writes.js';
 import {
   cloudflareHeaders,

@@ -16,7 +16,7 @@ import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorById } from '../../src/catalog/operators.js';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { MAX_GZIPPED_BYTES } from '../../src/embed/bundle.js';
 import { DEMO_VARIANTS, DEMO_WIDGETS } from '../../src/embed/demo-page.js';
 import { localNumber } from '../../src/embed/element/format.js';

@@ -8,10 +8,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe as suite, expect, it } from 'vitest';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { alive, describeProcess as describe, descendants, portOpen, root } from '../support/processes.js';
 
-const launcher = resolve(root, 'src/dev/embedded.ts');
+const launcher = resolve(root, 'src/tools/embedded.ts');
 // A data folder of its own: a developer's `npm start` holds the default one.
 const dataDir = () => mkdtempSync(join(tmpdir(), 'pw-launcher-'));
 

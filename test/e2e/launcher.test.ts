@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import {
   alive,
   childRunning,
@@ -22,7 +22,7 @@ import {
   type Spawned,
 } from '../support/processes.js';
 
-const LAUNCHER = 'src/dev/embedded.ts';
+const LAUNCHER = 'src/tools/embedded.ts';
 const dataDir = mkdtempSync(join(tmpdir(), 'pw-launcher-'));
 let launcher: Spawned;
 let port: number;
@@ -70,7 +70,7 @@ const text = async (url: string) => (await fetch(url)).text();
 async function cli(...args: string[]): Promise<{ code: number | null; out: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
   delete env.REDIS_URL;
-  const run = spawnEntry('src/cli/advertiser.ts', args, env);
+  const run = spawnEntry('src/tools/advertiser.ts', args, env);
   const code = await run.exit;
   return { code, out: run.output() };
 }

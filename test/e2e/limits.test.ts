@@ -179,7 +179,7 @@ describe('failed authentication', () => {
   it('import, rotate and retire lift the blocks that failures as that advertiser earned, on every process', async () => {
     const keys = advertiserKeys(redis.client);
     const cli = async (...args: string[]) => {
-      const run = spawnEntry('src/cli/advertiser.ts', [...args, '--json'], {
+      const run = spawnEntry('src/tools/advertiser.ts', [...args, '--json'], {
         ...process.env,
         REDIS_URL: redis.url,
         DATA_DIR: mkdtempSync(join(tmpdir(), 'pw-cli-')),
@@ -201,7 +201,10 @@ describe('failed authentication', () => {
     const restored = 'limits-restored';
     const restoredKey = await keys.create(restored, 'Restored', new Date());
     const backup = join(mkdtempSync(join(tmpdir(), 'pw-backup-')), 'advertisers.json');
-    const exported = spawnEntry('src/cli/advertiser.ts', ['export', backup], { ...process.env, REDIS_URL: redis.url });
+    const exported = spawnEntry('src/tools/advertiser.ts', ['export', backup], {
+      ...process.env,
+      REDIS_URL: redis.url,
+    });
     expect(await exported.exit, exported.output()).toBe(0);
     await blockFrom('81.2.69.80', restored);
     for (const base of [api.base, other.base])

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { childRunning, root, spawnEntry, waitUntil, type Spawned } from '../support/processes.js';
 
 const PROMETHEUS = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
@@ -110,7 +110,7 @@ const seriesIn = (expr: string) => [...new Set(expr.match(/\b(?:predictwire|node
 
 beforeAll(async () => {
   expect(Object.keys(JOBS).sort(), 'the deployed jobs').toEqual(deployed.scrape_configs.map((j) => j.job_name).sort());
-  launcher = spawnEntry('src/dev/embedded.ts', [], await launcherEnv());
+  launcher = spawnEntry('src/tools/embedded.ts', [], await launcherEnv());
   // The banner: printed once the API is ready, or after 30 s without (a busy machine); Prometheus waits for the rest.
   await waitUntil(
     () => /^predictwire (is ready|started)/m.test(launcher.output()) || launcher.child.exitCode !== null,

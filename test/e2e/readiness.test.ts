@@ -4,7 +4,7 @@
  * carry the stale flag and the metrics say so; everything recovers without restarting the API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { EventWidgetPayload, LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';

@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vaultFile } from '../../src/auth/advertiser-vault.js';
 import { loadConfig } from '../../src/config.js';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { BULL_PREFIX, EXPECTED_SNAPSHOTS, metaKey } from '../../src/store/keys.js';
 import { snapshotDir } from '../../src/store/snapshot-disk.js';
 import { EventWidgetPayload } from '../../src/widgets/payload-schemas.js';

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 import { clicksKey } from '../../src/tracking/click-counter.js';
 import { PostbackSecrets, signPostback } from '../../src/auth/postback-secrets.js';
 import { clickKey, newClickId } from '../../src/tracking/click-ids.js';

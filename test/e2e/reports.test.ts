@@ -231,16 +231,16 @@ describe('GET /advertiser/v1/reports', () => {
       'operator,widget,country',
     ];
     const env = { ...process.env, REDIS_URL: redis.url };
-    const csvRun = spawnEntry('src/cli/advertiser.ts', args, env);
+    const csvRun = spawnEntry('src/tools/advertiser.ts', args, env);
     expect(await csvRun.exit).toBe(0);
     const apiCsv = await (await adv(`${query('operator,widget,country')}&format=csv`)).text();
     expect(csvRun.output()).toBe(apiCsv.replaceAll('\r\n', '\n'));
-    const jsonRun = spawnEntry('src/cli/advertiser.ts', [...args, '--json'], env);
+    const jsonRun = spawnEntry('src/tools/advertiser.ts', [...args, '--json'], env);
     expect(await jsonRun.exit).toBe(0);
     expect(ReportPayload.parse(JSON.parse(jsonRun.output()))).toEqual(
       ReportPayload.parse(await (await adv(query('operator,widget,country'))).json()),
     );
-    const bad = spawnEntry('src/cli/advertiser.ts', ['report', ADVERTISER, '--granularity', 'week'], env);
+    const bad = spawnEntry('src/tools/advertiser.ts', ['report', ADVERTISER, '--granularity', 'week'], env);
     expect(await bad.exit).toBe(2);
     expect(bad.output()).toMatch(/--granularity must be one of day, hour/);
   });

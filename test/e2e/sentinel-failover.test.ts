@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
 import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { connectRedis } from '../../src/store/redis.js';
 import { readMeta } from '../../src/store/snapshots.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
@@ -187,7 +187,7 @@ describe('Redis Sentinel failover', () => {
       expect(res.status, id).toBe(200);
     }
     // Writes go to the new primary: a key the advertiser CLI creates now, through the sentinels, works at once.
-    const cli = spawnEntry('src/cli/advertiser.ts', ['create', 'failover-after', '--json'], {
+    const cli = spawnEntry('src/tools/advertiser.ts', ['create', 'failover-after', '--json'], {
       ...process.env,
       ...env,
       REDIS_URL: '',

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoneyPrecise } from '../../src/domain/money.js';
 import { ASSETS, HORIZONS } from '../../src/model/index.js';
 import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
-import { simulatedPriceAt } from '../../workers/feed/simulated-prices.js';
+import { simulatedPriceAt } from '../../src/sources/simulator/prices.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 

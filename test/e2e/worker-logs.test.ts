@@ -3,7 +3,7 @@
  * as multi-line stack traces on stderr.
  */
 import { afterAll, expect, it } from 'vitest';
-import { startPrivateRedis, type PrivateRedis } from '../../src/dev/private-redis.js';
+import { startPrivateRedis, type PrivateRedis } from '../../src/runtime/private-redis.js';
 import { spawnProcess, testEnv, type ServiceProcess } from '../support/service.js';
 
 let redis: PrivateRedis | undefined;

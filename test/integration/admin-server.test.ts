@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { Gauge } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { startAdminServer } from '../../src/metrics/admin-server.js';
-import { freePort } from '../../src/process/free-port.js';
+import { freePort } from '../../src/runtime/free-port.js';
 
 const log = pino({ level: 'silent' });
 

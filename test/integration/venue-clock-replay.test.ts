@@ -14,7 +14,7 @@ import { loadConfig } from '../../src/config.js';
 import { formatMoneyPrecise } from '../../src/domain/money.js';
 import { widgetContext } from '../../src/serve/widget-context.js';
 import { LiveEngine } from '../../src/live/engine.js';
-import { exposeLiveEngine } from '../../src/metrics/live.js';
+import { exposeLiveEngine } from '../../src/live/metrics.js';
 import { register } from 'prom-client';
 import { VENUE_QUOTE_MAX_AGE_MS } from '../../src/live/live-quotes.js';
 import { VenueQuoteMessage, type Asset, type Horizon } from '../../src/model/index.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { App, us_listen_socket_close, us_socket_local_port, type us_listen_socket } from 'uWebSockets.js';
 import WebSocket from 'ws';
 import { openWebSocket } from '../support/ws-client.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/runtime/log.js';
 import { DEFAULT_WS_OPTIONS, registerWebSocket } from '../../src/transport/ws-server.js';
 
 const log = createLogger('silent', 'test');

@@ -6,8 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../src/process/free-port.js';
-import { stopChild } from '../../src/process/stop-child.js';
+import { freePort } from '../../src/runtime/free-port.js';
+import { stopChild } from '../../src/runtime/stop-child.js';
 import { root } from './processes.js';
 import { waitFor, type ServiceProcess } from './service.js';
 

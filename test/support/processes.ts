@@ -70,7 +70,7 @@ export interface Spawned {
 }
 
 /** `npm start`'s launcher: run through tsx as a developer runs it, and its children with it. */
-const LAUNCHER = 'src/dev/embedded.ts';
+const LAUNCHER = 'src/tools/embedded.ts';
 
 /**
  * The node arguments that run `entry` (a path in the repository): the run's compiled copy

@@ -1,7 +1,7 @@
 /** A private redis-server per test file: real Redis, never a mock, never shared between files. */
 import { afterAll, beforeAll } from 'vitest';
 import { Redis } from 'ioredis';
-import { startPrivateRedis, type PrivateRedis } from '../../src/dev/private-redis.js';
+import { startPrivateRedis, type PrivateRedis } from '../../src/runtime/private-redis.js';
 
 export interface RedisFixture {
   url: string;

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { freePort } from '../../src/process/free-port.js';
-import { stopChild } from '../../src/process/stop-child.js';
+import { freePort } from '../../src/runtime/free-port.js';
+import { stopChild } from '../../src/runtime/stop-child.js';
 
 export const MASTER_NAME = 'pw-test';
 /** How long a primary may be silent before a sentinel calls it down. */

@@ -7,9 +7,9 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
 import { AdvertiserKeys } from '../../src/auth/advertiser-keys.js';
 import { loadConfig } from '../../src/config.js';
-import { freePort } from '../../src/process/free-port.js';
-import { nodeFlagsFor } from '../../src/process/node-flags.js';
-import { stopChild } from '../../src/process/stop-child.js';
+import { freePort } from '../../src/runtime/free-port.js';
+import { nodeFlagsFor } from '../../src/runtime/node-flags.js';
+import { stopChild } from '../../src/runtime/stop-child.js';
 import { nodeArgsFor, root } from './processes.js';
 
 export interface ServiceProcess {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Tick } from '../../src/model/index.js';
-import { COINBASE_PRODUCTS, parseCoinbaseMessage } from '../../workers/feed/coinbase.js';
+import { COINBASE_PRODUCTS, parseCoinbaseMessage } from '../../src/sources/coinbase/ticker.js';
 
 // Real Coinbase Exchange `ticker` messages (2021-04-17), for products we do not track.
 const LINES = readFileSync(new URL('../fixtures/recorded/coinbase-ticker-messages.jsonl', import.meta.url), 'utf8')

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { ConfigError } from '../../src/process/config-error.js';
+import { ConfigError } from '../../src/runtime/config-error.js';
 
 const REDIS = 'redis://127.0.0.1:6399';
 const SECRET = 'x'.repeat(32);

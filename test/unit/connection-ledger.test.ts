@@ -1,6 +1,6 @@
 /** Per-address WebSocket slots: one cap across holders (API workers), and a dead holder's slots freed. */
 import { describe, expect, it } from 'vitest';
-import { localLedger, SlotCounts, SlotView } from '../../src/ws/connection-ledger.js';
+import { localLedger, SlotCounts, SlotView } from '../../src/transport/ws/connection-ledger.js';
 
 describe('SlotCounts', () => {
   it('caps an address across holders, not per holder', () => {

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DataDirLockedError, lockDataDir } from '../../src/process/data-lock.js';
+import { DataDirLockedError, lockDataDir } from '../../src/runtime/data-lock.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'pw-lock-'));
 

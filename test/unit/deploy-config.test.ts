@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { EnvSchema } from '../../src/config.js';
-import { API_NODE_FLAGS, nodeFlagsFor } from '../../src/process/node-flags.js';
+import { API_NODE_FLAGS, nodeFlagsFor } from '../../src/runtime/node-flags.js';
 import { sentinelDirectives } from '../support/sentinel.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -138,7 +138,7 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('starts the api, in compose and in the image, with the V8 flags of src/process/node-flags.ts', () => {
+  it('starts the api, in compose and in the image, with the V8 flags of src/runtime/node-flags.ts', () => {
     expect(services.api!.command).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/main.js']);
     const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(resolve(root, 'Dockerfile'), 'utf8'))?.[1];
     expect(JSON.parse(cmd ?? 'null')).toEqual(['node', ...API_NODE_FLAGS, 'dist/src/main.js']);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { ConfigError } from '../../src/process/config-error.js';
+import { ConfigError } from '../../src/runtime/config-error.js';
 import { AddressMatcher, invalidRanges, parseCidr } from '../../src/geo/cidr.js';
 import { clientAddress } from '../../src/geo/client-address.js';
 import { parseJurisdiction } from '../../src/geo/jurisdiction-code.js';

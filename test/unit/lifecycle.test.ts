@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Lifecycle } from '../../src/lifecycle.js';
+import { Lifecycle } from '../../src/runtime/lifecycle.js';
 
 describe('Lifecycle', () => {
   it('starts parts as they are added and stops them last first, each awaited before the next', async () => {

@@ -1,7 +1,7 @@
 /** Pure pieces of the limits: address keys, request ids, the 429 problem, limit settings. */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { ConfigError } from '../../src/process/config-error.js';
+import { ConfigError } from '../../src/runtime/config-error.js';
 import { addressKey } from '../../src/geo/address-key.js';
 import { parseIp } from '../../src/geo/ip.js';
 import { rateLimited } from '../../src/limits/rate-limits.js';

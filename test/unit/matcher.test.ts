@@ -1,9 +1,9 @@
 /** The matcher over the two recorded listings of early March 2026 (same project, overlapping). */
 import { describe, expect, it } from 'vitest';
 import type { VenueMarket } from '../../src/model/index.js';
-import { deadlineOf, statedDeadlines } from '../../src/matching/dates.js';
-import { proposeMatches } from '../../src/matching/match.js';
-import { numericTokens, tokens } from '../../src/matching/text.js';
+import { deadlineOf, statedDeadlines } from '../../src/domain/matching/dates.js';
+import { proposeMatches } from '../../src/domain/matching/match.js';
+import { numericTokens, tokens } from '../../src/domain/matching/text.js';
 import { normalizeKalshiEvents } from '../../src/sources/kalshi/normalize.js';
 import { normalizeGammaEvents } from '../../src/sources/polymarket/normalize.js';
 import { recorded } from '../support/upstream-replay.js';

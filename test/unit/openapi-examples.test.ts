@@ -1,12 +1,12 @@
 /**
- * The 200 examples of the OpenAPI document (src/http/openapi-examples.json, written by `npm
+ * The 200 examples of the OpenAPI document (src/generated/openapi-examples.json, written by `npm
  * run openapi:examples` from a service on simulator data): one for every operation whose 200 has a
  * JSON or CSV body, each accepted by that operation's schema, and the file holds exactly what the
  * script asks for, at the path of the operation it is shown on.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { exampleRequests } from '../../src/dev/openapi-examples.js';
+import { exampleRequests } from '../../src/tools/openapi-examples.js';
 import { EXAMPLES_FILE } from '../../src/http/openapi-examples.js';
 import { CatalogPayload } from '../../src/widgets/payload-schemas.js';
 import { contractViolation, openApiDocument } from '../support/contract.js';

@@ -1,13 +1,13 @@
 /**
- * The TypeScript types generated from the OpenAPI document (src/http/openapi-types.ts) match the
+ * The TypeScript types generated from the OpenAPI document (src/generated/openapi-types.ts) match the
  * document this code builds: a change to a schema, parameter or route without `npm run
  * openapi:types` fails here. The payloads the service builds are assignable to the generated types
  * (checked by tsc).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { openApiTypes, TYPES_FILE } from '../../src/dev/openapi-types.js';
-import type { components, paths } from '../../src/http/openapi-types.js';
+import { openApiTypes, TYPES_FILE } from '../../src/tools/openapi-types.js';
+import type { components, paths } from '../../src/generated/openapi-types.js';
 import type { ReportPayload } from '../../src/tracking/advertiser-report.js';
 import type {
   BroadWidgetPayload,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { Problem, PROBLEM_CODES } from '../../src/problem.js';
+import { Problem, PROBLEM_CODES } from '../../src/model/problem.js';
 import { CURRENCIES, DISPLAY_FORMATS, LEAGUES } from '../../src/model/index.js';
 import { contractViolation, openApiDocument } from '../support/contract.js';
 

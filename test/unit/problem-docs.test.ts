@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Problem, PROBLEM_DOCS, TITLES, type ProblemCode } from '../../src/problem.js';
+import { Problem, PROBLEM_DOCS, TITLES, type ProblemCode } from '../../src/model/problem.js';
 
 const docs = readFileSync(resolve(import.meta.dirname, '../../docs/problems.md'), 'utf8');
 /** The anchors GitHub-style renderers give `## name` headings: lower case, spaces to hyphens. */

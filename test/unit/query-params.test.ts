@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventWidgetQuery, SpecificEventQuery, SportsbookWidgetQuery } from '../../src/http/params.js';
-import { Problem } from '../../src/problem.js';
+import { Problem } from '../../src/model/problem.js';
 import { MEMO_LIMIT, MEMO_MAX_CHARS, parseQuery } from '../../src/http/query.js';
 
 /** Runs `fn`, expecting a Problem, and returns it. */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EnvSchema } from '../../src/config.js';
-import { SETTINGS_FILE, settingsMarkdown } from '../../src/dev/settings-doc.js';
+import { SETTINGS_FILE, settingsMarkdown } from '../../src/tools/settings-doc.js';
 
 describe('docs/settings.md', () => {
   it('is what the config schema generates (run `npm run docs:settings` after a change)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../src/sources/simulator/rng.js';
-import { SimulatedWalk, simulatedPriceAt, step, type WalkState } from '../../workers/feed/simulated-prices.js';
+import { SimulatedWalk, simulatedPriceAt, step, type WalkState } from '../../src/sources/simulator/prices.js';
 
 const SECONDS_PER_YEAR = 365 * 24 * 3600; // 31,536,000; sqrt = 5615.692299262843
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
-import { ConfigError } from '../../src/process/config-error.js';
+import { ConfigError } from '../../src/runtime/config-error.js';
 import { createSources } from '../../src/sources/registry.js';
 
 const log = pino({ level: 'silent' });

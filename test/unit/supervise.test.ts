@@ -1,7 +1,7 @@
 /** The launcher's supervisor with real child processes: restarts a crashing child, gives up on a bad configuration. */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_ERROR_EXIT, supervise } from '../../src/process/supervise.js';
+import { CONFIG_ERROR_EXIT, supervise } from '../../src/runtime/supervise.js';
 
 const exitingWith = (code: number) => () =>
   spawn(process.execPath, ['-e', `process.exit(${code})`], { stdio: 'ignore' });

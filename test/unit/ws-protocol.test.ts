@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataFrame, errorFrame, parseClientMessage } from '../../src/ws/protocol.js';
+import { dataFrame, errorFrame, parseClientMessage } from '../../src/transport/ws/protocol.js';
 
 describe('parseClientMessage', () => {
   it('accepts subscribe and unsubscribe', () => {

@@ -4,8 +4,8 @@
  * up/down quotes (one connection per venue) on `pw:quotes:{ASSET}`.
  */
 import type { Config } from '../../src/config.js';
-import { ConfigError } from '../../src/process/config-error.js';
-import type { Logger } from '../../src/log.js';
+import { ConfigError } from '../../src/runtime/config-error.js';
+import type { Logger } from '../../src/runtime/log.js';
 import { ticksChannel } from '../../src/store/keys.js';
 import { VolatilityStamp } from '../../src/live/volatility.js';
 import { connectRedis } from '../../src/store/redis.js';
@@ -14,14 +14,14 @@ import { createKalshiCrypto15m } from '../../src/sources/kalshi/crypto-15m.js';
 import { PolymarketClient } from '../../src/sources/polymarket/client.js';
 import { createPolymarketUpDown } from '../../src/sources/polymarket/updown-source.js';
 import type { QuoteSource } from '../../src/sources/quotes/quote-source.js';
-import { createCoinbasePrices } from './coinbase.js';
-import type { PriceSource } from './price-source.js';
+import { createCoinbasePrices } from '../../src/sources/coinbase/ticker.js';
+import type { PriceSource } from '../../src/sources/prices/price-source.js';
 import { createQuotePublisher } from './quote-publisher.js';
-import { createSimulatedPrices } from './simulated-prices.js';
+import { createSimulatedPrices } from '../../src/sources/simulator/prices.js';
 import { startAdminServer } from '../../src/metrics/admin-server.js';
 import { Counter } from 'prom-client';
 import { type Clock, systemClock } from '../../src/model/clock.js';
-import { Lifecycle } from '../../src/lifecycle.js';
+import { Lifecycle } from '../../src/runtime/lifecycle.js';
 
 const ticksPublished = new Counter({
   name: 'predictwire_feed_ticks_published_total',

@@ -9,7 +9,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Asset, Horizon, VenueQuoteMessage } from '../../src/model/index.js';
-import type { Logger } from '../../src/log.js';
+import type { Logger } from '../../src/runtime/log.js';
 import type { QuoteSink } from '../../src/sources/quotes/quote-source.js';
 import { quoteKey, quotesChannel } from '../../src/store/keys.js';
 import { type Clock, systemClock } from '../../src/model/clock.js';

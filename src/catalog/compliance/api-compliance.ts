@@ -1,6 +1,6 @@
 /** The compliance part of an API process: rules and suspensions followed from Redis. */
-import type { Lifecycle } from '../../lifecycle.js';
-import type { Logger } from '../../log.js';
+import type { Lifecycle } from '../../runtime/lifecycle.js';
+import type { Logger } from '../../runtime/log.js';
 import type { ApiRedis } from '../../store/api-redis.js';
 import { OPERATORS } from '../operators.js';
 import { ComplianceFollower } from './follower.js';

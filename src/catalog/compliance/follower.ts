@@ -13,7 +13,7 @@
  */
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import { type Clock, systemClock } from '../../model/clock.js';
 import { BUNDLED_RULES } from './bundled.js';
 import { complianceCopyFile, readComplianceCopy, writeComplianceCopy, type ComplianceCopy } from './disk-copy.js';

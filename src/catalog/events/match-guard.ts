@@ -5,8 +5,8 @@
  * became "below", Democrat became Republican: the matcher's contrasts) or changed its threshold,
  * is dropped and flagged, never priced as the reviewed outcome. Pure.
  */
-import { contrastsBetween } from '../../matching/contrasts.js';
-import { hasNegation, numericTokens } from '../../matching/text.js';
+import { contrastsBetween } from '../../domain/matching/contrasts.js';
+import { hasNegation, numericTokens } from '../../domain/matching/text.js';
 import type { MarketRef } from './schema.js';
 import type { VenueMarket } from '../../model/index.js';
 

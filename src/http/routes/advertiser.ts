@@ -2,7 +2,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Deps } from '../deps.js';
 import { SlugPath, SpecificEventQuery } from '../params.js';
-import { invalidParameters } from '../../problem.js';
+import { invalidParameters } from '../../model/problem.js';
 import { parseQuery } from '../query.js';
 import { cachedReply, jsonShape } from '../../transport/respond.js';
 import type { Handler } from '../../transport/types.js';

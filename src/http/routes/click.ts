@@ -24,7 +24,7 @@ import { verifyClick } from '../../tracking/click-links.js';
 import { clickLanding, stillShown } from '../../serve/click-landing.js';
 import { WITHDRAWN_CSP, WITHDRAWN_PAGE } from '../withdrawn-page.js';
 import type { Deps } from '../deps.js';
-import { Problem } from '../../problem.js';
+import { Problem } from '../../model/problem.js';
 import type { Handler } from '../../transport/types.js';
 
 export function clickRoute(deps: Deps): Handler {

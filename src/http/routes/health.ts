@@ -7,9 +7,9 @@
  * pull every instance out of its load balancer at once, since every instance shares them.
  */
 import { z } from 'zod';
-import { priceFeedStaleness } from '../../metrics/live.js';
+import { priceFeedStaleness } from '../../live/metrics.js';
 import { dataDirProblem } from '../../store/data-dir-watch.js';
-import { withTimeout } from '../../with-timeout.js';
+import { withTimeout } from '../../runtime/with-timeout.js';
 import type { Deps } from '../deps.js';
 import { json } from '../../transport/respond.js';
 import type { Handler } from '../../transport/types.js';

@@ -11,7 +11,7 @@ import { isPrefetch } from '../../tracking/bot-filter.js';
 import { visitorId } from '../../tracking/click-counter.js';
 import { verifyImpression } from '../../tracking/impression-links.js';
 import type { Deps } from '../deps.js';
-import { Problem } from '../../problem.js';
+import { Problem } from '../../model/problem.js';
 import { CORS_HEADERS } from '../../transport/respond.js';
 import { headerList, type Handler, type Reply } from '../../transport/types.js';
 

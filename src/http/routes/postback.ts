@@ -26,7 +26,7 @@ import { CLICK_ID, clickIdTime } from '../../tracking/click-ids.js';
 import { POSTBACK_EVENTS, writeConversions, type Conversion } from '../../tracking/conversions.js';
 import type { Deps } from '../deps.js';
 import { enumParam } from '../params.js';
-import { dataUnavailable, invalidParameters, Problem } from '../../problem.js';
+import { dataUnavailable, invalidParameters, Problem } from '../../model/problem.js';
 import { parseQuery } from '../query.js';
 import { json } from '../../transport/respond.js';
 import type { Handler } from '../../transport/types.js';

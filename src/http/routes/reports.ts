@@ -17,7 +17,7 @@ import {
 } from '../../tracking/advertiser-report.js';
 import { CURRENCY_CODES } from '../../model/index.js';
 import { enumParam } from '../params.js';
-import { invalidParameters } from '../../problem.js';
+import { invalidParameters } from '../../model/problem.js';
 import { parseQuery } from '../query.js';
 import { json } from '../../transport/respond.js';
 import { headerList, type Handler } from '../../transport/types.js';

@@ -7,7 +7,7 @@
  */
 import { buildCatalogEvents, indexMarkets } from '../../catalog/events/build.js';
 import type { EventCatalog, PolymarketRef } from '../../catalog/events/schema.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import type { EventsData, HistoryWindow, MarketEvent, VenueMarket, VenueSeries } from '../../model/index.js';
 import { catalogCategories, marketKey, type MarketsWithCategory } from './derived-metrics.js';
 import { UpstreamHttpError } from '../http/errors.js';

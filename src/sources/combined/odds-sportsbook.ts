@@ -14,7 +14,7 @@
  * blocked. The quota and every call time are kept in `quotaStore` (Redis in the worker), so a
  * restarted worker makes no call while the provider's block holds or before an interval ends.
  */
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import type { FinishedGame, League, LeagueData, Matchup } from '../../model/index.js';
 import { LEAGUES } from '../../model/index.js';
 import { oddsCreditsRemaining } from '../../metrics/sources.js';

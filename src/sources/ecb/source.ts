@@ -1,5 +1,5 @@
 /** The ECB daily reference rates as an FX source. */
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import type { FxData } from '../../model/index.js';
 import { HttpClient, type Resilience } from '../http/client.js';
 import type { FetchContext, FxSource } from '../source.js';

@@ -22,7 +22,7 @@ import {
   type IBackoff,
   type IRetryBackoffContext,
 } from 'cockatiel';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import { circuitOpen, upstreamRequestSeconds } from '../../metrics/sources.js';
 import { backoffDelay, retryAfterMs } from './backoff.js';
 import {

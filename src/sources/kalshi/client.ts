@@ -2,7 +2,7 @@
  * Kalshi trade API v2 client (market data needs no key). Listings are cursor-paginated; the
  * envelope is validated here, each market by the normalizer.
  */
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import { HttpClient, type Resilience } from '../http/client.js';
 import { UpstreamShapeError } from '../http/errors.js';
 import { chunk, collectPages } from '../http/paginate.js';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { Asset, VenueQuoteMessage } from '../../model/index.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import { NO_ASKS, tradable, type QuoteSink, type QuoteSource, type UpDownAsks } from '../quotes/quote-source.js';
 import type { KalshiClient } from './client.js';
 import { kalshiMarketUrl } from '../../catalog/kalshi-pages.js';

@@ -4,7 +4,7 @@
  * until the block lapses (the quota is monthly; the provider sends no reset header, so we wait
  * `quotaBlockMs`, an hour by default, and then try one call to read the headers again).
  */
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import { HttpClient, type Resilience } from '../http/client.js';
 import { UpstreamShapeError } from '../http/errors.js';
 import { QuotaTracker } from '../http/quota.js';

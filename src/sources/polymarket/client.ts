@@ -2,7 +2,7 @@
  * Polymarket clients: Gamma (events and markets, no auth) and the CLOB's `/price` for a live ask
  * when Gamma's market object has none.
  */
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import { HttpClient, type Resilience } from '../http/client.js';
 import { UpstreamShapeError } from '../http/errors.js';
 import { chunk, collectPages } from '../http/paginate.js';

@@ -6,7 +6,7 @@
  */
 import { ASSETS, HORIZONS, type Asset, type Horizon, type VenueQuoteMessage } from '../../model/index.js';
 import { windowAt } from '../../live/window.js';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import { UpstreamHttpError } from '../http/errors.js';
 import { ReconnectingSocket } from '../stream/reconnecting-socket.js';
 import type { QuoteSink, QuoteSource } from '../quotes/quote-source.js';

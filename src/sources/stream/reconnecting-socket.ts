@@ -7,7 +7,7 @@
  * A client supplies only the URL, its subscribe message, its keep-alive and its parsing.
  */
 import WebSocket from 'ws';
-import type { Logger } from '../../log.js';
+import type { Logger } from '../../runtime/log.js';
 import { ReconnectBackoff } from './reconnect.js';
 import { type Clock, systemClock } from '../../model/clock.js';
 

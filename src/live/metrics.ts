@@ -3,7 +3,7 @@
  * venue's quote by the venue's own clock (API process).
  */
 import { Counter, Gauge } from 'prom-client';
-import type { LiveEngine } from '../live/engine.js';
+import type { LiveEngine } from './engine.js';
 import { ASSETS, HORIZONS } from '../model/index.js';
 import { type Clock, systemClock } from '../model/clock.js';
 

@@ -1,7 +1,7 @@
 /**
  * `npm run openapi:examples`: runs the service on simulator data (a private redis-server, the
  * worker, the price feed and an API process), asks every endpoint whose 200 has a JSON or CSV body
- * once, and writes the answers to src/http/openapi-examples.json, which the OpenAPI document
+ * once, and writes the answers to src/generated/openapi-examples.json, which the OpenAPI document
  * shows as each operation's example. test/unit/openapi-examples.test.ts checks the file covers
  * every such operation and validates against the document.
  */
@@ -21,9 +21,9 @@ import { loadConfig } from '../config.js';
 import { windowAt } from '../live/window.js';
 import { strikeKey, ticksChannel } from '../store/keys.js';
 import { EXAMPLES_FILE, type OpenApiExamples } from '../http/openapi-examples.js';
-import { startPrivateRedis } from './private-redis.js';
-import { freePort } from '../process/free-port.js';
-import { stopChild } from '../process/stop-child.js';
+import { startPrivateRedis } from '../runtime/private-redis.js';
+import { freePort } from '../runtime/free-port.js';
+import { stopChild } from '../runtime/stop-child.js';
 import { monotonicClock, systemClock } from '../model/clock.js';
 
 const root = resolve(import.meta.dirname, '../..');

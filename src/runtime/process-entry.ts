@@ -1,9 +1,9 @@
 /** The common entry of every long-running process: config, logger, start, graceful shutdown. */
 import { createLogger, type Logger } from './log.js';
-import { ConfigError } from './process/config-error.js';
-import { EXIT_WITH_PARENT_ENV, onParentExit } from './process/parent-watch.js';
+import { ConfigError } from './config-error.js';
+import { EXIT_WITH_PARENT_ENV, onParentExit } from './parent-watch.js';
 import { onShutdown } from './shutdown.js';
-import { exposeBuildInfo } from './metrics/build-info.js';
+import { exposeBuildInfo } from './build-info.js';
 import { startWatchdog } from './watchdog.js';
 
 /** What this entry needs of a process's configuration (config.ts gives it, with the rest). */

@@ -6,9 +6,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { DataDirLockedError, processAlive, readPid } from '../process/data-lock.js';
-import { freePort } from '../process/free-port.js';
-import { stopChild } from '../process/stop-child.js';
+import { DataDirLockedError, processAlive, readPid } from './data-lock.js';
+import { freePort } from './free-port.js';
+import { stopChild } from './stop-child.js';
 import { monotonicClock } from '../model/clock.js';
 
 export const INSTALL_HINT =

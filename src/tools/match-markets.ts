@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { proposeMatches, type Proposal } from '../matching/match.js';
+import { proposeMatches, type Proposal } from '../domain/matching/match.js';
 import { KalshiClient } from '../sources/kalshi/client.js';
 import { normalizeKalshiEvents } from '../sources/kalshi/normalize.js';
 import { PolymarketClient } from '../sources/polymarket/client.js';

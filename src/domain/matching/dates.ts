@@ -4,7 +4,7 @@
  * its start, so "by February 28" and "before March 1" agree. Years missing from the text come
  * from the market's close time.
  */
-import { systemClock } from '../model/clock.js';
+import { systemClock } from '../../model/clock.js';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const DAY = 86_400_000;

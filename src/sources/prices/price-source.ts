@@ -1,5 +1,5 @@
 /** A source of spot-price ticks for the live-market engine. */
-import type { Tick } from '../../src/model/index.js';
+import type { Tick } from '../../model/index.js';
 
 export interface PriceSource {
   readonly name: string;

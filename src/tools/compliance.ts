@@ -21,7 +21,7 @@ import {
 import { Suspension, type AuditEntry } from '../catalog/compliance/suspensions.js';
 import { OPERATORS } from '../catalog/operators.js';
 import { EnvSchema } from '../config.js';
-import { ConfigError } from '../process/config-error.js';
+import { ConfigError } from '../runtime/config-error.js';
 import { Category } from '../model/index.js';
 import { openRedis } from './redis-connection.js';
 import { runCommand, UsageError } from './run-command.js';

@@ -1,5 +1,5 @@
 /** Title normalization for matching: folded, stop words and dates removed, light stemming. */
-import { stripAccents } from '../domain/text.js';
+import { stripAccents } from '../text.js';
 
 const STOP = new Set(
   'a an the of in on at by to for be will would is are was with from as or and than this that who what which when whether before after during end market question yes no ever next new 2024 2025 2026 2027 2028 2029 2030 st nd rd th'.split(

@@ -1,5 +1,5 @@
 /** How a command-line tool ends: its exit status, a usage error with the usage (2), an expected error in one line (1). */
-import { ConfigError } from '../process/config-error.js';
+import { ConfigError } from '../runtime/config-error.js';
 import { RedisUnreachableError } from '../store/redis-once.js';
 
 /** A mistake in the command line: answered with the message and the usage. */

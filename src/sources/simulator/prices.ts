@@ -9,11 +9,11 @@
  * next, so the path is continuous across hours and days and one hour costs 36,000 steps to build.
  * Ticks go out at jittered times, several a second; each is the path's price at its timestamp.
  */
-import { ASSETS, HORIZONS, type Asset, type Tick } from '../../src/model/index.js';
-import { windowAt } from '../../src/live/window.js';
-import { systemClock, type Clock } from '../../src/model/clock.js';
-import { createRng, key } from '../../src/sources/simulator/rng.js';
-import type { PriceSource } from './price-source.js';
+import { ASSETS, HORIZONS, type Asset, type Tick } from '../../model/index.js';
+import { windowAt } from '../../live/window.js';
+import { systemClock, type Clock } from '../../model/clock.js';
+import { createRng, key } from './rng.js';
+import type { PriceSource } from '../prices/price-source.js';
 
 const START: Readonly<Record<Asset, number>> = { BTC: 97_000, ETH: 3_400, SOL: 185 };
 const ANNUAL_VOL: Readonly<Record<Asset, number>> = { BTC: 0.55, ETH: 0.7, SOL: 0.9 };

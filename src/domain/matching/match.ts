@@ -5,7 +5,7 @@
  * outcome numbers differ is rejected whatever its text score (the classic look-alike: same
  * question, different date), and one-sided negation is flagged as a possible YES/NO inversion.
  */
-import type { VenueMarket } from '../model/index.js';
+import type { VenueMarket } from '../../model/index.js';
 import { contrastsBetween } from './contrasts.js';
 import { deadlineOf } from './dates.js';
 import { hasNegation, numericTokens, tokens } from './text.js';

@@ -10,7 +10,7 @@ import { AdvertiserBackup, exportAdvertisers, importAdvertisers } from '../auth/
 import { liftAuthFailureBlocks } from '../limits/auth-failure-blocks.js';
 import { openRedis } from './redis-connection.js';
 import { runCommand, UsageError } from './run-command.js';
-import { Problem } from '../problem.js';
+import { Problem } from '../model/problem.js';
 import { parseQuery } from '../http/query.js';
 import { ReportQuery, reportRequest } from '../http/routes/reports.js';
 import { readReport, reportCsv, type ReportRequest } from '../tracking/advertiser-report.js';

@@ -4,10 +4,10 @@
  * ReconnectingSocket's.
  */
 import { z } from 'zod';
-import type { Asset, Tick } from '../../src/model/index.js';
-import type { Logger } from '../../src/log.js';
-import type { PriceSource } from './price-source.js';
-import { ReconnectingSocket } from '../../src/sources/stream/reconnecting-socket.js';
+import type { Asset, Tick } from '../../model/index.js';
+import type { Logger } from '../../runtime/log.js';
+import type { PriceSource } from '../prices/price-source.js';
+import { ReconnectingSocket } from '../stream/reconnecting-socket.js';
 
 // A Map, not an object literal: a product id such as "toString" must not find a prototype member.
 export const COINBASE_PRODUCTS: ReadonlyMap<string, Asset> = new Map([

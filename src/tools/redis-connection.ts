@@ -6,8 +6,8 @@
  */
 import type { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../config.js';
-import { ConfigError } from '../process/config-error.js';
-import { dataDir, launcherRedisUrl } from '../process/redis-url-file.js';
+import { ConfigError } from '../runtime/config-error.js';
+import { dataDir, launcherRedisUrl } from '../runtime/redis-url-file.js';
 import { connectOnce } from '../store/redis-once.js';
 
 /** The environment to read settings from, and where its Redis setting came from (for messages). */
