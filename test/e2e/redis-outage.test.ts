@@ -153,7 +153,7 @@ async function clickLink(address: string, base = api.base) {
 const apiWorkersOf = (proc: ServiceProcess) =>
   execFileSync('ps', ['-o', 'pid=,cmd=', '--ppid', String(proc.child.pid)], { encoding: 'utf8' })
     .split('\n')
-    .filter((row) => row.includes('src/main.ts'))
+    .filter((row) => /src\/main\.[jt]s\b/.test(row)) // the compiled copy (test-build) or the source
     .map((row) => Number(row.trim().split(/\s+/)[0]));
 
 /** The JSON log lines of `proc` whose message is `msg`. */
