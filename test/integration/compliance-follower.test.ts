@@ -19,6 +19,7 @@ import {
   publishRules,
   readAudit,
   readCompliance,
+  readRevision,
   resume,
   StaleRevisionError,
   suspend,
@@ -156,6 +157,35 @@ describe('suspensions through Redis', () => {
       .poll(async () => (await readCompliance(redis.client)).suspensions, { timeout: 3_000, interval: 50 })
       .toEqual([michigan()]);
     await expect.poll(() => shownIn('US-MI', 'draftkings'), { timeout: 2_000, interval: 10 }).toBe(false);
+  });
+
+  it('a restore that failed is tried again at the next poll, though Redis still holds no revision', async () => {
+    // The follower's own connection may read but not run scripts (the restore is one), until allowed.
+    await redis.client.call('ACL', 'SETUSER', 'follower', 'on', 'nopass', '~*', '&*', '+@all', '-eval');
+    const reader = new Redis(redis.url, { username: 'follower', password: 'any' });
+    const subscriber = new Redis(redis.url);
+    const f = new ComplianceFollower(reader, subscriber, log, {
+      operatorIds: IDS,
+      dataDir: mkdtempSync(join(tmpdir(), 'pw-compliance-')),
+      pollMs: 50,
+    });
+    followers.push({ follower: f, subscriber });
+    try {
+      await f.start();
+      await suspend(redis.client, michigan());
+      await expect.poll(() => shownIn('US-MI', 'draftkings'), { timeout: 2_000, interval: 10 }).toBe(false);
+      await redis.client.flushall();
+      const refused = () => lines.filter((l) => l.msg === 'compliance not restored into Redis: will try again');
+      await expect.poll(() => refused().length, { timeout: 3_000, interval: 20 }).toBeGreaterThan(0);
+      expect(await readRevision(redis.client)).toBeNull();
+      await redis.client.call('ACL', 'SETUSER', 'follower', '+eval');
+      await expect
+        .poll(async () => (await readCompliance(redis.client)).suspensions, { timeout: 3_000, interval: 50 })
+        .toEqual([michigan()]);
+    } finally {
+      reader.disconnect();
+      await redis.client.call('ACL', 'DELUSER', 'follower');
+    }
   });
 
   it('with Redis away at start, the disk copy holds', async () => {

@@ -59,6 +59,8 @@ export class ComplianceFollower {
   #seen: number | null | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
+  /** Redis held nothing and putting our state back failed: the poll asks again, revision unchanged. */
+  #restoreFailed = false;
   #again = false;
 
   constructor(
@@ -139,7 +141,7 @@ export class ComplianceFollower {
 
   async #poll(): Promise<void> {
     try {
-      if ((await readRevision(this.redis)) !== this.#seen) await this.reload();
+      if (this.#restoreFailed || (await readRevision(this.redis)) !== this.#seen) await this.reload();
     } catch {
       // Redis away: the reconnect reloads.
     }
@@ -155,6 +157,7 @@ export class ComplianceFollower {
     }
     const before = this.#seen;
     this.#seen = stored.revision;
+    this.#restoreFailed = false;
     if (stored.invalid.length > 0)
       this.log.error({ fields: stored.invalid }, 'invalid suspension entries in Redis skipped');
     if (stored.revision === null) return this.#restore();
@@ -180,7 +183,10 @@ export class ComplianceFollower {
     }
   }
 
-  /** Redis holds no compliance state: put back what this process holds, or its disk copy. */
+  /**
+   * Redis holds no compliance state: put back what this process holds, or its disk copy. A failure
+   * is tried again at the next poll (Redis's revision stays empty, so the poll would not see a change).
+   */
   async #restore(): Promise<void> {
     const held =
       this.#revision > 0
@@ -196,6 +202,7 @@ export class ComplianceFollower {
         );
       }
     } catch (err) {
+      this.#restoreFailed = true;
       this.log.warn({ err: (err as Error).message }, 'compliance not restored into Redis: will try again');
     }
   }
