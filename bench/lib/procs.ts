@@ -1,7 +1,7 @@
 /** Processes the benchmark starts: pinned to CPUs when asked, with the open-file limit raised. */
 import { spawn, spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { EXIT_WITH_PARENT_ENV } from '../../src/runtime/parent-watch.js';
+import { exitWithMe } from '../../src/runtime/parent-watch.js';
 import { freePort } from '../../src/runtime/free-port.js';
 import { nodeFlagsFor } from '../../src/runtime/node-flags.js';
 import { stopChild } from '../../src/runtime/stop-child.js';
@@ -40,7 +40,7 @@ export async function spawnTs(
   ];
   const child = spawn('sh', ['-c', RAISE_NOFILE, 'sh', ...pinned(opts.cpus, node)], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', [EXIT_WITH_PARENT_ENV]: '1', ...env, PORT: String(port) },
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...exitWithMe(), ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

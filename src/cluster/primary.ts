@@ -8,7 +8,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Config } from '../config.js';
-import { EXIT_WITH_PARENT_ENV } from '../runtime/parent-watch.js';
+import { exitWithMe } from '../runtime/parent-watch.js';
 import { freePort } from '../runtime/free-port.js';
 import { supervise, type Supervised } from '../runtime/supervise.js';
 import type { Logger } from '../runtime/log.js';
@@ -67,7 +67,7 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
         [WORKER_INDEX_ENV]: String(index),
         PORT: String(port),
         ADMIN_PORT: '0',
-        [EXIT_WITH_PARENT_ENV]: '1',
+        ...exitWithMe(),
       },
     });
     running.set(index, { child, holder });

@@ -3,8 +3,7 @@
  * shell but never reaches us, and a launcher killed hard never stops its children. Re-parenting
  * (our parent pid changes) is the one signal every such case leaves, so we poll for it.
  */
-export function onParentExit(callback: () => void, intervalMs = 500): void {
-  const parent = process.ppid;
+export function onParentExit(callback: () => void, intervalMs = 500, parent = process.ppid): void {
   const timer = setInterval(() => {
     if (process.ppid !== parent) {
       clearInterval(timer);
@@ -14,5 +13,21 @@ export function onParentExit(callback: () => void, intervalMs = 500): void {
   timer.unref();
 }
 
-/** Set by the launcher on its children, so they exit if the launcher disappears. */
+/**
+ * Set by a launcher on its children, so they exit if it disappears: its own pid, so that a child
+ * whose launcher died before the child could look (it was still loading) still notices.
+ */
 export const EXIT_WITH_PARENT_ENV = 'PW_EXIT_WITH_PARENT';
+
+/** The environment a launcher gives its children (EXIT_WITH_PARENT_ENV). */
+export const exitWithMe = (): Record<string, string> => ({ [EXIT_WITH_PARENT_ENV]: String(process.pid) });
+
+/**
+ * The parent pid this process must exit without, from EXIT_WITH_PARENT_ENV: the launcher's pid,
+ * or `1` for "whoever is my parent now"; undefined when unset.
+ */
+export function parentToWatch(env: NodeJS.ProcessEnv): number | undefined {
+  const value = env[EXIT_WITH_PARENT_ENV];
+  if (value === undefined || value === '') return undefined;
+  return value === '1' ? process.ppid : Number(value);
+}

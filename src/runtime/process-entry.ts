@@ -1,7 +1,7 @@
 /** The common entry of every long-running process: config, logger, start, graceful shutdown. */
 import { createLogger, type Logger } from './log.js';
 import { ConfigError } from './config-error.js';
-import { EXIT_WITH_PARENT_ENV, onParentExit } from './parent-watch.js';
+import { onParentExit, parentToWatch } from './parent-watch.js';
 import { onShutdown } from './shutdown.js';
 import { exposeBuildInfo } from './build-info.js';
 import { startWatchdog } from './watchdog.js';
@@ -37,6 +37,10 @@ export async function runProcess<C extends ProcessSettings>(
     const log = createLogger(config.logLevel, name, bindings);
     exposeBuildInfo();
     startWatchdog(name, config.hangSeconds);
+    // Started by `npm start`: go down if the launcher is gone, from now on. A process still starting
+    // (an API waiting for Redis) has nothing to stop yet, and a SIGTERM then simply ends it.
+    const launcher = parentToWatch(process.env);
+    if (launcher !== undefined) onParentExit(() => process.kill(process.pid, 'SIGTERM'), undefined, launcher);
     const proc = await start(config, log);
     // A process that drains (the API) keeps serving, reported not-ready, before it stops.
     onShutdown(
@@ -48,8 +52,6 @@ export async function runProcess<C extends ProcessSettings>(
       10_000 + (proc.drainMs ?? 0),
       () => proc.abandon?.(),
     );
-    // Started by `npm start`: go down gracefully if the launcher is gone.
-    if (process.env[EXIT_WITH_PARENT_ENV] === '1') onParentExit(() => process.kill(process.pid, 'SIGTERM'));
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

@@ -12,7 +12,7 @@ import { AdvertiserKeys } from '../auth/advertiser-keys.js';
 import { loadConfig, type Config } from '../config.js';
 import { ConfigError } from '../runtime/config-error.js';
 import { DataDirLockedError, lockDataDir } from '../runtime/data-lock.js';
-import { EXIT_WITH_PARENT_ENV, onParentExit } from '../runtime/parent-watch.js';
+import { exitWithMe, onParentExit } from '../runtime/parent-watch.js';
 import { prettyPipe } from './pretty-logs.js';
 import { MissingRedisError, startPrivateRedis, type PrivateRedis } from '../runtime/private-redis.js';
 import { dataDir, forgetRedisUrl, recordRedisUrl } from '../runtime/redis-url-file.js';
@@ -163,7 +163,7 @@ async function main(): Promise<void> {
   for (const [name, entry] of CHILDREN) {
     const start = () => {
       const child = spawn(process.execPath, [...nodeFlagsFor(entry), '--import', 'tsx', resolve(root, entry)], {
-        env: { ...env, [EXIT_WITH_PARENT_ENV]: '1' },
+        env: { ...env, ...exitWithMe() },
         stdio: ['ignore', 'pipe', 'inherit'],
         cwd: root,
       });
