@@ -22,12 +22,8 @@ export const EXIT_WITH_PARENT_ENV = 'PW_EXIT_WITH_PARENT';
 /** The environment a launcher gives its children (EXIT_WITH_PARENT_ENV). */
 export const exitWithMe = (): Record<string, string> => ({ [EXIT_WITH_PARENT_ENV]: String(process.pid) });
 
-/**
- * The parent pid this process must exit without, from EXIT_WITH_PARENT_ENV: the launcher's pid,
- * or `1` for "whoever is my parent now"; undefined when unset.
- */
+/** The launcher's pid this process must exit without (EXIT_WITH_PARENT_ENV); undefined when unset. */
 export function parentToWatch(env: NodeJS.ProcessEnv): number | undefined {
   const value = env[EXIT_WITH_PARENT_ENV];
-  if (value === undefined || value === '') return undefined;
-  return value === '1' ? process.ppid : Number(value);
+  return value ? Number(value) : undefined;
 }
