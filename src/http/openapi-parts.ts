@@ -14,7 +14,7 @@ import { rateLimited } from '../limits/rate-limits.js';
 export type Obj = Record<string, unknown>;
 
 /** A response header; `required`: every answer that lists it carries it (test/support/contract.ts checks). */
-export const header = (description: string, schema: JsonSchema = { type: 'string' }, required = true) => ({
+const header = (description: string, schema: JsonSchema = { type: 'string' }, required = true) => ({
   description,
   required,
   schema,
@@ -59,7 +59,7 @@ export const HEADERS = {
   Upgrade: header('The protocol the path takes: `websocket`.', { type: 'string', enum: ['websocket'] }),
   Location: header("Where the redirect goes: the operator's page.", { type: 'string', format: 'uri' }),
 } as const;
-export type HeaderName = keyof typeof HEADERS;
+type HeaderName = keyof typeof HEADERS;
 export const headers = (...names: HeaderName[]) =>
   Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 
@@ -173,7 +173,7 @@ export const param = (
 });
 
 /** A query parameter's schema without its description (the parameter carries its own). */
-export const bare = (schema: z.ZodType): JsonSchema => {
+const bare = (schema: z.ZodType): JsonSchema => {
   const { description: _, ...rest } = parameterSchema(schema);
   return rest;
 };
@@ -183,13 +183,13 @@ export const bare = (schema: z.ZodType): JsonSchema => {
  * longer one is not refused (uWS bounds the whole header block), just never useful.
  */
 export const HEADER_VALUE = { type: 'string', pattern: '^[\\x20-\\x7e]*$', maxLength: 256 };
-export const IF_NONE_MATCH = param(
+const IF_NONE_MATCH = param(
   'If-None-Match',
   'header',
   'An ETag from an earlier answer: 304 without a body while it still matches.',
   HEADER_VALUE,
 );
-export const ACCEPT_ENCODING = param(
+const ACCEPT_ENCODING = param(
   'Accept-Encoding',
   'header',
   'br or gzip: the body compressed (br preferred); absent or neither: the plain body.',

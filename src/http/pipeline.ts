@@ -2,8 +2,8 @@
  * The stages every route's requests pass, outermost first: metrics and the sampled access log (they
  * need the final reply), problem mapping (whatever a later stage or the route throws becomes its
  * RFC 9457 reply), the method check, and the variant-build guard; then the route's own stages
- * (a limit of its own, advertiser authentication), the request's context with its parsed query,
- * the viewer (audience.ts), and the route. Each stage wraps the next once, at startup: a request
+ * (/readyz's limit; advertiser authentication and allowance: auth.ts), the request's context with
+ * its parsed query, the viewer (audience.ts), and the route. Each stage wraps the next once, at startup: a request
  * makes plain nested calls, with no list walked and no closure made per request.
  *
  * The stages up to authentication see the transport's request: they decide whether it is answered
