@@ -1,4 +1,4 @@
-/** Advertiser data endpoints (docs/contract.md: event list, operator comparison). Authentication is applied by the router. */
+/** Advertiser data endpoints (docs/contract.md: event list, operator comparison). Each declares `auth`: the pipeline checks the key first (auth.ts). */
 import { LRUCache } from 'lru-cache';
 import { SlugPath, SpecificEventQuery } from '../params.js';
 import { invalidParameters } from '../../model/problem.js';

@@ -2,8 +2,9 @@
  * GET /advertiser/v1/reports (docs/contract.md, Reports): the calling advertiser's clicks,
  * impressions and click-through rate per hour or day, and the conversions operators reported for
  * those clicks with their amounts in the asked currency (at the FX snapshot's reference rates), as
- * JSON or CSV. Authentication is applied by the router; the counters are read by
- * tracking/advertiser-report.ts (one Redis pipeline per request, off the widget path).
+ * JSON or CSV. The declaration asks for authentication (the pipeline checks the key first,
+ * auth.ts); the counters are read by tracking/advertiser-report.ts (one Redis pipeline per
+ * request, off the widget path).
  */
 import { z } from 'zod';
 import { GRANULARITIES, PERIOD_SECONDS, REPORT_RETENTION } from '../../tracking/report-counters.js';
