@@ -16,7 +16,7 @@ if (workerIndex > 0) {
   const { startApi } = await import('./api.js');
   await runWorker(workerIndex, async (config, log, link) => {
     const api = await startApi(config, log, link);
-    return { api, beforeCollect: () => api.deps.freshness.poll() };
+    return { api, beforeCollect: () => api.freshness.poll() };
   });
 } else {
   await runProcess('api', loadConfig, async (config, log) => {

@@ -23,9 +23,14 @@ import type { ApiTracking } from '../tracking/api-tracking.js';
 import { listenHttp } from '../transport/server.js';
 import type { WsHub } from '../transport/ws-server.js';
 import type { ConnectionLedger } from '../transport/ws/connection-ledger.js';
-import type { Deps } from './deps.js';
+import { authFailureNotes } from '../limits/auth-failure-blocks.js';
+import { withTimeout } from '../runtime/with-timeout.js';
+import { eventHistoryReader } from '../serve/event-history-body.js';
+import type { SnapshotFreshness } from '../store/snapshot-freshness.js';
+import { reportReader } from '../tracking/advertiser-report.js';
+import { conversionWriter } from '../tracking/conversions.js';
 import { createRouter } from './router.js';
-import { assessReadiness } from './routes/health.js';
+import { assessReadiness, type ReadyDeps } from './routes/health.js';
 import { fixedPages } from './routes/pages.js';
 import { webSocketRoute } from './ws-route.js';
 
@@ -52,7 +57,8 @@ export interface ServedParts {
 
 export interface ApiHttp {
   port: number;
-  deps: Deps;
+  /** How fresh each expected snapshot is: polled before a worker's metrics are collected. */
+  freshness: SnapshotFreshness;
   /** Reports not-ready (/readyz 503) for DRAIN_SECONDS, still serving, so load balancers move away. */
   drain(): Promise<void>;
   drainMs: number;
@@ -73,32 +79,61 @@ export async function startHttp(
   const geo = new GeoResolver(locations, config.trustProxy, config.defaultGeo, config.cdnGeo);
   let draining = false;
   let hub: WsHub | undefined;
-  const deps: Deps = {
-    ...serving.ctx,
-    ...auth,
-    ...tracking,
-    redis: redis.requestRedis,
-    breaker: redis.breaker,
-    eviction: redis.eviction,
+  const { requestRedis, breaker, eviction } = redis;
+  const ctx = serving.ctx;
+  const ready: ReadyDeps = {
     freshness: store.freshness,
-    limits,
-    draining: () => draining,
+    snapshots: ctx.snapshots,
     live: serving.live,
-    geo,
+    config,
+    now: ctx.now,
+    draining: () => draining,
+    eviction,
+    dataDir: tracking.dataDir,
+    pingRedis: () => breaker.execute(() => withTimeout(requestRedis.ping(), 1_000)),
+    refresh: () => withTimeout(Promise.all([store.freshness.poll(), eviction.check()]), 1_000),
     wsConnections: worker?.wsConnections ?? (() => hub?.connections() ?? 0),
-    compliance,
-    log,
   };
-  exposeRedisUp(redis.requestRedis, redis.breaker);
-  exposeEvictionPolicy(redis.eviction);
-  exposeReadiness(
-    () => assessReadiness(deps, redis.requestRedis.status === 'ready' && !breakerOpen(redis.breaker)).status,
+  exposeRedisUp(requestRedis, breaker);
+  exposeEvictionPolicy(eviction);
+  exposeReadiness(() => assessReadiness(ready, requestRedis.status === 'ready' && !breakerOpen(breaker)).status);
+  const startedAt = new Date(clock());
+  const { routes, fallback } = createRouter(
+    {
+      config,
+      log,
+      geo,
+      serve: ctx,
+      live: serving.live,
+      limits,
+      auth: {
+        verifiedKeys: auth.verifiedKeys,
+        isRegistered: (id) => auth.verifiedKeys.isRegistered(id),
+        noteFailure: authFailureNotes(
+          requestRedis,
+          config.limits.authFailures.seconds + config.limits.authBlockSeconds,
+        ),
+      },
+      click: { clickSigningSecret: config.clickSigningSecret, clicks: tracking.clicks },
+      impression: { clickSigningSecret: config.clickSigningSecret, impressions: tracking.impressions },
+      postback: {
+        postbackKeyring: auth.postbackKeyring,
+        clickAttributionMs: config.clickAttributionMs,
+        writeConversion: conversionWriter(requestRedis, breaker),
+        postbacks: tracking.postbacks,
+      },
+      ready,
+      compliance: { compliance, reviewDays: config.complianceReviewDays },
+      reports: reportReader(requestRedis, () => ctx.snapshots.get('fx', 'daily')?.data),
+      history: eventHistoryReader({ snapshots: ctx.snapshots, redis: requestRedis, now: ctx.now }),
+      startedAt,
+    },
+    await fixedPages(config, startedAt),
   );
-  const { routes, fallback } = createRouter(deps, await fixedPages(config, new Date(clock())));
   // Workers listen together: a connection never lands on one still loading, nor on a port whose
   // group of listeners is still forming.
   await worker?.mayListen();
-  const withWebSocket = webSocketRoute(deps, serving.topics, worker?.ledger);
+  const withWebSocket = webSocketRoute({ config, geo, limits, log }, serving.topics, worker?.ledger);
   const server = await life.start(
     () =>
       listenHttp(config.host, config.port, routes, fallback, log, (app) => {
@@ -117,7 +152,7 @@ export async function startHttp(
   );
   return {
     port: server.port,
-    deps,
+    freshness: store.freshness,
     drainMs: config.drainSeconds * 1000,
     async drain() {
       draining = true;

@@ -1,22 +1,32 @@
 /**
- * Who a widget route serves, decided once per route when the table is built instead of a boolean
- * threaded through each route: the public, or an authenticated advertiser. The audience says how a
- * request's viewer is placed (serve/viewer.ts) and who its clicks credit; `authenticated` picks
- * the reply shapes (cache-policy.ts).
+ * The viewer stage: who a widget route serves, decided once per route when the table is built, and
+ * the viewer resolved once per request from it (context.ts), instead of each route asking. The
+ * public: placed by a trusted CDN's geo headers or its address; an authenticated advertiser: placed
+ * by the `geo` it names (serve/viewer.ts). The audience also says who clicks credit.
  */
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
-import type { GeoResolver, GeoResult } from '../geo/resolver.js';
+import type { GeoResolver } from '../geo/resolver.js';
+import type { CurrencyCode } from '../model/index.js';
 import { invalidParameters } from '../model/problem.js';
 import { advertiserViewerGeo } from '../serve/viewer.js';
-import type { Request } from '../transport/types.js';
+import type { RequestContext } from './context.js';
+import type { Next } from './pipeline.js';
 
-export interface Audience {
-  readonly authenticated: boolean;
-  /** The viewer's jurisdiction and where it came from (the source decides whether a shared cache may keep the reply). */
-  viewer(req: Request, fallbackGeo: string | undefined, geo: string | undefined): GeoResult;
-  /** Who gets credit for clicks: the authenticated advertiser, else the public's optional hint. */
-  advertiser(req: Request, queryHint: string | undefined): string | undefined;
+/** Who a route serves: the public, or an advertiser whose key the auth stage checked. */
+export type Audience = 'public' | 'advertiser';
+
+/** The query parameters the viewer is resolved from, where a route's query has them. */
+export interface ViewerQuery {
+  readonly fallback_geo?: string | undefined;
+  readonly geo?: string | undefined;
+  readonly advertiser_id?: string | undefined;
+  readonly currency?: CurrencyCode | undefined;
 }
+
+/** Resolves the viewer on the context, then runs the route. */
+export type ViewerStage = <Q extends ViewerQuery>(next: Next<RequestContext<Q>>) => Next<RequestContext<Q>>;
+
+const BAD_ADVERTISER_HEADER = [{ param: 'x-advertiser-id', message: 'must be 3-64 characters of a-z, 0-9, _ and -' }];
 
 /**
  * Public widgets: the jurisdiction from a trusted CDN's geo headers or the address (`fallback_geo`
@@ -24,29 +34,30 @@ export interface Audience {
  * nothing, and only a registered advertiser is credited: an invented id changes neither links nor
  * cache keys.
  */
-export function publicAudience(geo: Pick<GeoResolver, 'resolve'>, isRegistered: (id: string) => boolean): Audience {
-  return {
-    authenticated: false,
-    viewer: (req, fallbackGeo) => geo.resolve(req, fallbackGeo),
-    advertiser(req, hint) {
-      const header = req.headers['x-advertiser-id'];
-      if (hint === undefined && header !== undefined && !ADVERTISER_ID.test(header)) {
-        throw invalidParameters([
-          { param: 'x-advertiser-id', message: 'must be 3-64 characters of a-z, 0-9, _ and -' },
-        ]);
-      }
-      const id = hint ?? header;
-      return id !== undefined && isRegistered(id) ? id : undefined;
-    },
+export function publicViewer(geo: Pick<GeoResolver, 'resolve'>, isRegistered: (id: string) => boolean): ViewerStage {
+  return (next) => (ctx) => {
+    const q = ctx.query;
+    const header = ctx.req.headers['x-advertiser-id'];
+    const hint = q.advertiser_id;
+    if (hint === undefined && header !== undefined && !ADVERTISER_ID.test(header))
+      throw invalidParameters(BAD_ADVERTISER_HEADER);
+    const id = hint ?? header;
+    ctx.advertiserId = id !== undefined && isRegistered(id) ? id : undefined;
+    ctx.geo = geo.resolve(ctx.req, q.fallback_geo);
+    ctx.currency = q.currency;
+    return next(ctx);
   };
 }
 
 /**
  * Advertiser widgets, called from the advertiser's server (whose address says nothing of the
- * viewer): only the viewer's `geo` places it; the advertiser credited is the one whose key was checked.
+ * viewer): only the viewer's `geo` places it; the advertiser credited is the one whose key the
+ * auth stage (auth.ts) checked.
  */
-export const ADVERTISER_AUDIENCE: Audience = {
-  authenticated: true,
-  viewer: (_req, _fallbackGeo, geo) => advertiserViewerGeo(geo),
-  advertiser: (req) => req.headers['x-advertiser-id'],
+export const advertiserViewer: ViewerStage = (next) => (ctx) => {
+  ctx.authenticated = true;
+  ctx.advertiserId = ctx.req.headers['x-advertiser-id'];
+  ctx.geo = advertiserViewerGeo(ctx.query.geo);
+  ctx.currency = ctx.query.currency;
+  return next(ctx);
 };

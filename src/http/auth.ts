@@ -17,18 +17,55 @@
  * advertiser's keys with the CLI lifts the blocks its servers earned (limits/auth-failure-blocks.ts).
  */
 import { ADVERTISER_ID } from '../auth/advertiser-keys.js';
-import { addressKey } from '../geo/address-key.js';
-import { noteFailedAddress } from '../limits/auth-failure-blocks.js';
+import type { VerifiedKeys } from '../auth/verified-keys.js';
+import type { RateLimits } from '../limits/rate-limits.js';
 import { authFailures, countAdvertiserRequest } from '../metrics/http.js';
+import type { Logger } from '../runtime/log.js';
 import { visitorId } from '../tracking/click-counter.js';
-import type { Deps } from './deps.js';
 import { Problem } from '../model/problem.js';
 import type { Handler, Request } from '../transport/types.js';
+import type { Stage } from './pipeline.js';
 
 const CHALLENGE = { 'www-authenticate': 'ApiKey realm="predictwire", header="x-api-key"' };
 
-/** Wraps a handler so it runs only for a valid, active advertiser key. */
-export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
+/** What the auth stage checks keys and counts failures with. */
+export interface AuthDeps {
+  verifiedKeys: Pick<VerifiedKeys, 'verify' | 'verifiedRecently' | 'verifiedFrom'>;
+  limits: Pick<RateLimits, 'anyBlocked' | 'blockedNow' | 'blocked' | 'take' | 'charge' | 'usage'>;
+  /** Notes that an address failed as an advertiser id (limits/auth-failure-blocks.ts, `authFailureNotes`). */
+  noteFailure(id: string, address: string): void;
+  /** The client's address key (geo/address-key.ts). */
+  address(req: Request): string;
+  log: Logger;
+  now(): number;
+}
+
+/** The auth stage: the next stage runs only for a valid, active advertiser key. */
+export const advertiserAuthenticated =
+  (deps: AuthDeps): Stage =>
+  (next) =>
+    requireAdvertiser(deps, next);
+
+/**
+ * The allowance stage, after authentication: the advertiser's own allowance, from memory; the
+ * point is taken after the reply, and the answer says what is left.
+ */
+export const advertiserAllowance =
+  ({ limits, now }: Pick<AuthDeps, 'limits' | 'now'>): Stage =>
+  (next) =>
+  (req) => {
+    // The id whose key the auth stage checked.
+    const id = req.headers['x-advertiser-id']!;
+    const nowMs = now();
+    const over = limits.anyBlocked ? limits.blockedNow('advertiser', id, nowMs) : undefined;
+    if (over) throw over;
+    limits.charge('advertiser', id);
+    req.ownHeaders = limits.usage(id, nowMs);
+    countAdvertiserRequest(id);
+    return next(req);
+  };
+
+function requireAdvertiser(deps: AuthDeps, handler: Handler): Handler {
   /** Counts a failure; the 429 problem when this one used up the address's allowance. */
   const failed = async (req: Request, address: string, reason: 'missing' | 'invalid') => {
     authFailures.labels(reason).inc();
@@ -37,10 +74,7 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
       { request_id: req.id, address_hash: visitorId(address), advertiser_id: id?.slice(0, 64), reason, path: req.path },
       'advertiser authentication failed',
     );
-    if (id && ADVERTISER_ID.test(id)) {
-      const { authFailures: window, authBlockSeconds } = deps.config.limits;
-      void noteFailedAddress(deps.redis, id, address, window.seconds + authBlockSeconds).catch(() => {}); // only what lifting a block needs
-    }
+    if (id && ADVERTISER_ID.test(id)) deps.noteFailure(id, address);
     return deps.limits.take('auth_failures', address);
   };
 
@@ -51,20 +85,9 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
     return !!id && !!key && deps.verifiedKeys.verifiedFrom(address, id, key);
   };
 
-  /** The advertiser's own allowance, from memory; the point is taken after the reply. */
-  const admit = (id: string, req: Request) => {
-    const nowMs = deps.now();
-    const over = deps.limits.anyBlocked ? deps.limits.blockedNow('advertiser', id, nowMs) : undefined;
-    if (over) throw over;
-    deps.limits.charge('advertiser', id);
-    req.ownHeaders = deps.limits.usage(id, nowMs);
-    countAdvertiserRequest(id);
-    return handler(req);
-  };
-
   return (req: Request) => {
     if (deps.limits.anyBlocked) {
-      const address = addressKey(deps.geo.clientAddress(req));
+      const address = deps.address(req);
       const blocked = !waived(req, address) && deps.limits.blockedNow('auth_failures', address, deps.now());
       if (blocked) {
         authFailures.labels('blocked').inc();
@@ -73,12 +96,12 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
     }
     const id = req.headers['x-advertiser-id'];
     const key = req.headers['x-api-key'];
-    if (id && key && deps.verifiedKeys.verifiedRecently(id, key)) return admit(id, req);
+    if (id && key && deps.verifiedKeys.verifiedRecently(id, key)) return handler(req);
     return checkFully(req);
   };
 
   async function checkFully(req: Request) {
-    const address = addressKey(deps.geo.clientAddress(req));
+    const address = deps.address(req);
     const blocked = !waived(req, address) && (await deps.limits.blocked('auth_failures', address));
     if (blocked) {
       authFailures.labels('blocked').inc();
@@ -121,6 +144,6 @@ export function requireAdvertiser(deps: Deps, handler: Handler): Handler {
         )
       );
     }
-    return admit(id, req);
+    return handler(req);
   }
 }

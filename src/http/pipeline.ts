@@ -2,11 +2,17 @@
  * The stages every route's requests pass, outermost first: metrics and the sampled access log (they
  * need the final reply), problem mapping (whatever a later stage or the route throws becomes its
  * RFC 9457 reply), the method check, and the variant-build guard; then the route's own stages
- * (advertiser authentication) and its handler. Each stage wraps the next once, at startup: a
- * request makes plain nested calls, with no list walked and no closure made per request.
+ * (/readyz's limit; advertiser authentication and allowance: auth.ts), the request's context with
+ * its parsed query, the viewer (audience.ts), and the route. Each stage wraps the next once, at startup: a request
+ * makes plain nested calls, with no list walked and no closure made per request.
+ *
+ * The stages up to authentication see the transport's request: they decide whether it is answered
+ * at all. The context (context.ts) is made once it is: the one object a request allocates here.
  */
 // Imported: Node's global `performance` is a getter, paid on every request.
 import { performance } from 'node:perf_hooks';
+import { addressKey } from '../geo/address-key.js';
+import type { GeoResolver } from '../geo/resolver.js';
 import type { BuiltVariants } from '../limits/built-variants.js';
 import type { RateLimits } from '../limits/rate-limits.js';
 import type { Logger } from '../runtime/log.js';
@@ -14,9 +20,30 @@ import { Problem } from '../model/problem.js';
 import { PREFLIGHT_HEADERS } from '../transport/respond.js';
 import { problemReply } from '../transport/server.js';
 import { type Handler, headerList, type Reply, type Request } from '../transport/types.js';
+import type { z } from 'zod';
+import { RequestContext } from './context.js';
+import { parseQuery } from './query.js';
+
+/** What the next stage (or the route) does with `C`: a reply, now or later. */
+export type Next<C> = (ctx: C) => Reply | Promise<Reply>;
 
 /** A stage: wraps the next handler of the pipeline into one that runs before (and after) it. */
 export type Stage = (next: Handler) => Handler;
+
+/** A route without a query schema gets this query (frozen, shared): every query is an object. */
+export const NO_QUERY: Readonly<Record<never, never>> = Object.freeze({});
+
+/**
+ * Makes the request's context: its query parsed by `schema` (a 400 problem listing each bad
+ * parameter), or NO_QUERY. Parsed after the method check and authentication, so a preflight, a 405
+ * or a 401 does not depend on the query.
+ */
+export function withContext<S extends z.ZodType>(schema: S): (next: Next<RequestContext<z.infer<S>>>) => Handler;
+export function withContext(schema: undefined): (next: Next<RequestContext<typeof NO_QUERY>>) => Handler;
+export function withContext(schema: z.ZodType | undefined): (next: Next<RequestContext<unknown>>) => Handler {
+  if (schema === undefined) return (next) => (req) => next(new RequestContext(req, NO_QUERY));
+  return (next) => (req) => next(new RequestContext(req, parseQuery(schema, req.query)));
+}
 
 /** The methods a route takes: GET and HEAD (with CORS preflight), or GET alone (it changes something). */
 export type Methods = 'GET, HEAD' | 'GET';
@@ -102,5 +129,23 @@ export function variantsGuarded(deps: VariantGuardDeps, built: BuiltVariants, re
     } finally {
       if (payloads.builds !== builds && built.first(req)) limits.charge('variant_build', deps.address(req));
     }
+  };
+}
+
+/** What the readiness limit reads: the client's address, whether it is our own proxy, the limit. */
+export interface AddressLimitDeps {
+  geo: Pick<GeoResolver, 'clientAddress' | 'isTrustedProxy'>;
+  limits: Pick<RateLimits, 'consume'>;
+}
+
+/**
+ * /readyz's limit: per client address, in this instance's memory (`readyz`), except for our own
+ * proxies and load balancers (TRUST_PROXY) asking for themselves: they decide rotation.
+ */
+export function readinessLimited({ geo, limits }: AddressLimitDeps): Stage {
+  return (next) => async (req) => {
+    const client = geo.clientAddress(req);
+    if (!(client && geo.isTrustedProxy(client))) await limits.consume('readyz', addressKey(client));
+    return next(req);
   };
 }

@@ -19,6 +19,16 @@ export async function noteFailedAddress(redis: Redis, id: string, address: strin
 }
 
 /**
+ * What the auth stage is given rather than Redis: notes a failure as `noteFailedAddress` does, kept
+ * the failure window plus the block (`seconds`), without waiting and without failing (it is only
+ * what lifting a block needs).
+ */
+export const authFailureNotes =
+  (redis: Redis, seconds: number) =>
+  (id: string, address: string): void =>
+    void noteFailedAddress(redis, id, address, seconds).catch(() => {});
+
+/**
  * Lifts the failed-authentication blocks of every address that failed as `id`, in Redis and (by a
  * notice) on every API process; returns how many addresses.
  */

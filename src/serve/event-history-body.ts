@@ -19,6 +19,15 @@ export interface EventHistorySource {
   now(): number;
 }
 
+/** An event's history for a viewer: what the route is given, rather than Redis. */
+export type EventHistoryReader = (slug: string, range: HistoryRange, jurisdiction: string) => Promise<EventHistory>;
+
+/** The reader of `src`'s histories. */
+export const eventHistoryReader =
+  (src: EventHistorySource): EventHistoryReader =>
+  (slug, range, jurisdiction) =>
+    eventHistory(src, slug, range, jurisdiction);
+
 /**
  * @throws Problem 404 for an unknown event, 503 while the events snapshot or the history cannot be read.
  */

@@ -9,6 +9,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { CurrencyCode } from '../model/index.js';
+import type { RedisBreaker } from '../store/redis-breaker.js';
 import { ClickRecord, clickKey } from './click-ids.js';
 import { conversionIncrements, periodOf, REPORT_RETENTION, reportKey, reportTtl } from './report-counters.js';
 
@@ -64,6 +65,15 @@ function clickOf(conv: Conversion, stored: unknown): ClickRecord | undefined {
   // Another operator's click is not this operator's to convert: as unknown as a made-up id.
   return record.o === conv.operatorId ? record : undefined;
 }
+
+/** Counts one conversion through the request path's breaker: its outcome; rejects while Redis fails. */
+export type ConversionWriter = (conversion: Conversion) => Promise<ConversionOutcome | undefined>;
+
+/** The writer of one postback's conversion on `redis` (the request path's connection). */
+export const conversionWriter =
+  (redis: Redis, breaker: RedisBreaker): ConversionWriter =>
+  async (conversion) =>
+    (await breaker.execute(() => writeConversions(redis, [conversion])))[0];
 
 /**
  * Counts `conversions`: one pipeline reading their clicks, then one script per conversion whose

@@ -6,15 +6,13 @@
  */
 import { z } from 'zod';
 import { CURRENCY_CODES } from '../../model/index.js';
-import type { Deps } from '../deps.js';
 import { AdvertiserIdParam, enumParam, GeoParams, intParam, RefreshParam } from '../params.js';
-import { parseQuery } from '../query.js';
 import { shapeFor, widgetShapes } from '../cache-policy.js';
 import { cachedReply } from '../../transport/respond.js';
-import type { Handler } from '../../transport/types.js';
-import { viewerLocale } from '../../serve/viewer.js';
+import type { ServeContext } from '../../serve/context.js';
 import { broadBodies } from '../../serve/broad-body.js';
-import type { Audience } from '../audience.js';
+import { WIDGET } from '../route.js';
+import { widgetRoutes } from '../widget-routes.js';
 
 export const BroadWidgetQuery = z.object({
   limit: intParam(1, 50).meta({ description: 'At most this many operators. Default: 10.' }).optional(),
@@ -30,23 +28,37 @@ export const BroadWidgetQuery = z.object({
 
 export const BROAD_DEFAULT_LIMIT = 10;
 
-/** The broad widget route for `audience` (the public, or an advertiser). */
-export function broadWidgetRoute(deps: Deps, audience: Audience): Handler {
-  const shapes = widgetShapes({
-    authenticated: audience.authenticated,
-    cdn: deps.config.cdnGeo,
-    refreshSeconds: deps.config.refreshSeconds.metrics,
-    browserMaxAge: deps.config.widgetMaxAgeSeconds,
-    vary: ['Accept-Language', 'X-Advertiser-Id'],
-  });
-  const bodies = broadBodies(deps);
-  return (req) => {
-    const q = parseQuery(BroadWidgetQuery, req.query);
-    const advertiserId = audience.advertiser(req, q.advertiser_id);
-    const geo = audience.viewer(req, q.fallback_geo, q.geo);
-    const country = geo.jurisdiction;
-    const locale = viewerLocale(req.headers['accept-language'], country);
-    const entry = bodies(country, locale, q.currency, q.limit ?? BROAD_DEFAULT_LIMIT, advertiserId);
-    return cachedReply(req, entry, shapeFor(shapes, geo));
-  };
-}
+export const broadWidget = widgetRoutes(
+  'broad',
+  {
+    id: 'BroadWidget',
+    payload: 'BroadWidgetPayload',
+    summary: "Broad widget: operators allowed in the visitor's country, ranked",
+    description:
+      "Every operator that may be shown in the viewer's jurisdiction, ranked by activity and click-through, with its promotion, disclosures and signed links; an empty list where none may be shown.",
+    problems: [429, 503],
+    language: true,
+  },
+  BroadWidgetQuery,
+  [...WIDGET, 'accept-language'],
+  (serve: ServeContext, authenticated) => {
+    const shapes = widgetShapes({
+      authenticated,
+      cdn: serve.config.cdnGeo,
+      refreshSeconds: serve.config.refreshSeconds.metrics,
+      browserMaxAge: serve.config.widgetMaxAgeSeconds,
+      vary: ['Accept-Language', 'X-Advertiser-Id'],
+    });
+    const bodies = broadBodies(serve);
+    return ({ req, query: q, viewer }) => {
+      const entry = bodies(
+        viewer.geo.jurisdiction,
+        viewer.locale,
+        viewer.currency,
+        q.limit ?? BROAD_DEFAULT_LIMIT,
+        viewer.advertiserId,
+      );
+      return cachedReply(req, entry, shapeFor(shapes, viewer.geo));
+    };
+  },
+);

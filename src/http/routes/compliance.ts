@@ -11,11 +11,11 @@ import { complianceState } from '../../catalog/compliance/state.js';
 import { OPERATORS } from '../../catalog/operators.js';
 import { bytesRepresentation, jsonRepresentation } from '../../serve/payload-cache.js';
 import { cachedReply, CORS_HEADERS, jsonShape, ReplyShape, type Representation } from '../../transport/respond.js';
-import type { Handler } from '../../transport/types.js';
+import type { Refusal } from '../../catalog/compliance/follower.js';
 import { COMPLIANCE_PAGE_CSP, compliancePage } from '../compliance-page.js';
-import type { Deps } from '../deps.js';
+import { operation, queryParams } from '../openapi-parts.js';
 import { JurisdictionParam } from '../params.js';
-import { parseQuery } from '../query.js';
+import { CACHED, route } from '../route.js';
 
 export const ComplianceQuery = z.object({
   jurisdiction: JurisdictionParam.meta({
@@ -23,12 +23,22 @@ export const ComplianceQuery = z.object({
   }),
 });
 
-/** Both routes: the JSON and the page. */
-export function complianceRoutes(deps: Deps): { json: Handler; page: Handler } {
+/** What the matrix is made from besides the rules: what this process follows, the review period, the time. */
+export interface ComplianceDeps {
+  /** Which compliance revision this process follows, and a published rules document it refused. */
+  compliance: { readonly revision: number; readonly refused: Refusal | undefined };
+  reviewDays: number;
+  now(): number;
+}
+
+/** The matrix body for `jurisdiction` (or all), as JSON or the page. */
+type ComplianceBody = (jurisdiction: string | undefined, html: boolean) => Representation;
+
+/** Bodies made once per compliance change, UTC day and jurisdiction, shared by both routes. */
+export function complianceBodies(deps: ComplianceDeps): ComplianceBody {
   // Keyed by what the body depends on; bounded above the jurisdictions there are (about 314).
   const bodies = new LRUCache<string, Representation>({ max: 1_000 });
-  const body = (query: string, html: boolean): Representation => {
-    const { jurisdiction } = parseQuery(ComplianceQuery, query);
+  return (jurisdiction, html) => {
     const nowMs = deps.now();
     const state = complianceState();
     const refused = deps.compliance.refused;
@@ -40,7 +50,7 @@ export function complianceRoutes(deps: Deps): { json: Handler; page: Handler } {
         operators: OPERATORS,
         followed: { revision: deps.compliance.revision, refused },
         nowMs,
-        reviewDays: deps.config.complianceReviewDays,
+        reviewDays: deps.reviewDays,
         ...(jurisdiction !== undefined && { only: jurisdiction }),
       });
       const changed = new Date(`${matrix.as_of}T00:00:00Z`);
@@ -51,15 +61,48 @@ export function complianceRoutes(deps: Deps): { json: Handler; page: Handler } {
     }
     return entry;
   };
-  const jsonReply = jsonShape({ ...CORS_HEADERS, 'cache-control': 'no-cache' });
-  const pageReply = new ReplyShape('text/html; charset=utf-8', {
-    ...CORS_HEADERS,
-    'cache-control': 'no-cache',
-    'content-security-policy': COMPLIANCE_PAGE_CSP,
-    'x-content-type-options': 'nosniff',
-  });
-  return {
-    json: (req) => cachedReply(req, body(req.query, false), jsonReply),
-    page: (req) => cachedReply(req, body(req.query, true), pageReply),
-  };
 }
+
+const JSON_REPLY = jsonShape({ ...CORS_HEADERS, 'cache-control': 'no-cache' });
+const PAGE_REPLY = new ReplyShape('text/html; charset=utf-8', {
+  ...CORS_HEADERS,
+  'cache-control': 'no-cache',
+  'content-security-policy': COMPLIANCE_PAGE_CSP,
+  'x-content-type-options': 'nosniff',
+});
+
+export const complianceJson = route({
+  path: '/v1/compliance',
+  reads: CACHED,
+  query: ComplianceQuery,
+  openapi: () =>
+    operation('getCompliance', {
+      tag: 'compliance',
+      summary:
+        'Who is shown where and why: every operator by jurisdiction and surface, the rows with their sources and review dates, active suspensions',
+      description:
+        'What this process applies now (a suspension shows here within seconds). `Cache-Control: no-cache`: revalidate with If-None-Match. The same as a page at /compliance (docs/compliance.md).',
+      payload: 'CompliancePayload',
+      params: queryParams(ComplianceQuery),
+      cached: true,
+    }),
+  handler: (body: ComplianceBody) => (ctx) => cachedReply(ctx.req, body(ctx.query.jurisdiction, false), JSON_REPLY),
+});
+
+export const compliancePageRoute = route({
+  path: '/compliance',
+  reads: CACHED,
+  query: ComplianceQuery,
+  openapi: () =>
+    operation('getCompliancePage', {
+      tag: 'compliance',
+      summary: 'The compliance matrix as a page a compliance officer reads (no script)',
+      description:
+        'The same as /v1/compliance, for people: light and dark, readable on a phone, under a Content-Security-Policy that allows nothing but its own style.',
+      payload: 'Page',
+      contentType: 'text/html',
+      params: queryParams(ComplianceQuery),
+      cached: true,
+    }),
+  handler: (body: ComplianceBody) => (ctx) => cachedReply(ctx.req, body(ctx.query.jurisdiction, true), PAGE_REPLY),
+});

@@ -4,7 +4,7 @@
  */
 import { bytesRepresentation } from '../../serve/payload-cache.js';
 import { cachedReply, CORS_HEADERS, ReplyShape } from '../../transport/respond.js';
-import type { Handler } from '../../transport/types.js';
+import type { PageHandler } from './pages.js';
 
 /** Cacheable everywhere for five minutes, then revalidated (the URL is not versioned). */
 const CACHE_CONTROL = 'public, max-age=300';
@@ -22,12 +22,12 @@ export function staticRoute(
     maxCompression = true,
     headers = {},
   }: { maxCompression?: boolean; headers?: Readonly<Record<string, string>> } = {},
-): Handler {
+): PageHandler {
   const entry = bytesRepresentation(bytes, startedAt);
   const shape = new ReplyShape(
     contentType,
     { ...CORS_HEADERS, 'cache-control': CACHE_CONTROL, ...headers },
     maxCompression,
   );
-  return (req) => cachedReply(req, entry, shape);
+  return ({ req }) => cachedReply(req, entry, shape);
 }

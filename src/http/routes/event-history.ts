@@ -4,13 +4,14 @@
  * jurisdiction's operators only), served by serve/event-history-body.ts.
  */
 import { z } from 'zod';
-import type { GeoResolver } from '../../geo/resolver.js';
-import { type EventHistorySource, eventHistory } from '../../serve/event-history-body.js';
+import type { EventHistoryReader } from '../../serve/event-history-body.js';
 import { CORS_HEADERS, json } from '../../transport/respond.js';
-import type { Handler } from '../../transport/types.js';
 import { HISTORY_RANGES, type HistoryRange } from '../../widgets/event-history.js';
+import { operation, queryParams } from '../openapi-parts.js';
 import { enumParam, EventWidgetQuery, GeoParams } from '../params.js';
-import { parseQuery } from '../query.js';
+import { route } from '../route.js';
+
+const HEADERS = { ...CORS_HEADERS, 'cache-control': 'private, max-age=60' };
 
 export const EventHistoryQuery = z.object({
   slug: EventWidgetQuery.shape.slug,
@@ -20,11 +21,24 @@ export const EventHistoryQuery = z.object({
   fallback_geo: GeoParams.fallback_geo,
 });
 
-export function eventHistoryRoute(deps: EventHistorySource & { geo: GeoResolver }): Handler {
-  return async (req) => {
-    const q = parseQuery(EventHistoryQuery, req.query);
-    const jurisdiction = deps.geo.resolve(req, q.fallback_geo).jurisdiction;
-    const payload = await eventHistory(deps, q.slug, q.range, jurisdiction);
-    return json(200, payload, { ...CORS_HEADERS, 'cache-control': 'private, max-age=60' });
-  };
-}
+export const eventHistory = route({
+  path: '/v1/widgets/event/history',
+  reads: ['cdn-geo'],
+  query: EventHistoryQuery,
+  viewer: 'public',
+  openapi: () =>
+    operation('getEventHistory', {
+      tag: 'widgets',
+      summary: "Event history: each outcome's aggregated probability and operator prices over 1, 7 or 30 days",
+      description:
+        "Recorded by the worker at each events refresh: 5-minute points for a day, hourly points for 30 days. Only operators allowed in the viewer's jurisdiction appear.",
+      payload: 'EventHistoryPayload',
+      params: queryParams(EventHistoryQuery),
+      // Under /v1/widgets/: an address building too many new variants is refused (variant_build).
+      problems: [404, 429, 503],
+    }),
+  handler:
+    (history: EventHistoryReader) =>
+    async ({ query: q, viewer }) =>
+      json(200, await history(q.slug, q.range, viewer.geo.jurisdiction), HEADERS),
+});

@@ -9,10 +9,15 @@
 import { z } from 'zod';
 import { priceFeedStaleness } from '../../live/metrics.js';
 import { dataDirProblem } from '../../store/data-dir-watch.js';
-import { withTimeout } from '../../runtime/with-timeout.js';
-import type { Deps } from '../deps.js';
+import type { SnapshotFreshness } from '../../store/snapshot-freshness.js';
+import type { SnapshotCache } from '../../store/snapshot-cache.js';
+import type { EvictionPolicy } from '../../store/eviction-policy.js';
+import type { DataDirWatch } from '../../store/data-dir-watch.js';
+import type { LivePayloads } from '../../serve/live-payloads.js';
 import { json } from '../../transport/respond.js';
-import type { Handler } from '../../transport/types.js';
+import { route } from '../route.js';
+import { operation, headers } from '../openapi-parts.js';
+import { ref } from '../openapi-schemas.js';
 
 /** GET /healthz: the process is alive. */
 export const HealthBody = z
@@ -102,13 +107,47 @@ export const DrainingBody = z
   .object({ status: z.literal('draining').describe('Always draining.') })
   .describe('The process is draining before shutdown.');
 
-export const healthRoute = (): Handler => () => json(200, { status: 'ok' } satisfies z.input<typeof HealthBody>);
+const OK = { status: 'ok' } satisfies z.input<typeof HealthBody>;
+
+// Health checks are for load balancers and monitors: no CORS.
+export const health = route({
+  path: '/healthz',
+  reads: [],
+  openapi: () =>
+    operation('getHealth', {
+      tag: 'operations',
+      summary: 'The process is alive',
+      description: 'Answers whenever the process runs; it calls nothing, so it answers while Redis is away.',
+      payload: 'Health',
+      cors: false,
+    }),
+  handler: () => () => json(200, OK),
+});
 
 /** What readiness depends on besides Redis. */
-type ReadinessDeps = Pick<
-  Deps,
-  'freshness' | 'snapshots' | 'live' | 'config' | 'now' | 'draining' | 'eviction' | 'dataDir'
->;
+export interface ReadinessDeps {
+  freshness: Pick<SnapshotFreshness, 'states'>;
+  snapshots: Pick<SnapshotCache, 'get'>;
+  live: Pick<LivePayloads, 'engine'>;
+  config: { live: { staleAfterMs: number } };
+  now(): number;
+  /** True from SIGTERM on: /readyz answers 503 so load balancers stop sending before we close. */
+  draining(): boolean;
+  /** Redis's maxmemory-policy, watched (/readyz names an unsafe one). */
+  eviction: Pick<EvictionPolicy, 'unsafe' | 'policy'>;
+  /** Whether the data folder can take spilled counts (/readyz says when not). */
+  dataDir: Pick<DataDirWatch, 'state'>;
+}
+
+/** What /readyz reads besides: Redis asked, the background reads brought up to date, the WebSocket count. */
+export interface ReadyDeps extends ReadinessDeps {
+  /** Pings Redis through the breaker, within a second; rejects when it does not answer. */
+  pingRedis(): Promise<unknown>;
+  /** Re-reads the snapshots' meta and the eviction policy (the background reads may be behind). */
+  refresh(): Promise<unknown>;
+  /** Open WebSocket connections (of every API worker). */
+  wsConnections(): number | Promise<number>;
+}
 
 /**
  * The readiness of this instance with Redis answering or not (`redisOk`): the status, what is
@@ -159,36 +198,65 @@ export function assessReadiness(deps: ReadinessDeps, redisOk: boolean) {
   return { status, missing, draining, snapshots, staleAssets };
 }
 
-export function readyRoute(deps: Deps): Handler {
-  return async () => {
-    let redisOk = true;
-    try {
-      await deps.breaker.execute(() => withTimeout(deps.redis.ping(), 1_000));
-    } catch {
-      redisOk = false;
-    }
-    // Fresh meta and eviction policy for the answer (the background reads may be behind); cheap, and never on a widget's path.
-    if (redisOk) await withTimeout(Promise.all([deps.freshness.poll(), deps.eviction.check()]), 1_000).catch(() => {});
-    const { status, missing, draining, snapshots, staleAssets } = assessReadiness(deps, redisOk);
-    const live = deps.live.engine.stats();
-    const body: z.input<typeof ReadyBody> = {
-      status,
-      missing,
-      redis: redisOk ? 'ok' : 'unreachable',
-      redis_eviction_policy: deps.eviction.policy ?? null,
-      data_dir: { writable: deps.dataDir.state?.writable ?? true, free_bytes: deps.dataDir.state?.freeBytes ?? null },
-      draining,
-      snapshots,
-      price_feed: { stale_assets: staleAssets, last_tick_at: live.lastTickAt },
-      live: {
-        ticks_applied: live.ticksApplied,
-        bad_ticks: live.badTicks,
-        last_tick_at: live.lastTickAt,
-        quotes_held: live.quotesHeld,
-        bad_quotes: live.badQuotes,
+const DRAINING = { status: 'draining' } satisfies z.input<typeof DrainingBody>;
+
+/**
+ * /readyz: not ready while draining; limited per address in this instance's memory, except for
+ * our own proxies and load balancers (TRUST_PROXY) asking for themselves: they decide rotation.
+ */
+export const ready = route({
+  path: '/readyz',
+  reads: [],
+  limitedPerAddress: true,
+  openapi: () =>
+    operation('getReadiness', {
+      tag: 'operations',
+      summary: 'This instance can serve: ready, degraded (Redis unreachable or stale data, still 200) or not',
+      description:
+        "For load balancers: 503 only while a needed snapshot is not loaded or the process drains. Limited per client address in this instance's memory, except for TRUST_PROXY addresses asking for themselves.",
+      payload: 'Readiness',
+      problems: [429],
+      cors: false,
+      responses: {
+        '503': {
+          description: 'Not ready (Readiness with status not_ready), or draining before shutdown.',
+          headers: headers('X-Request-Id', 'Cache-Control'),
+          content: { 'application/json': { schema: { oneOf: [ref('Readiness'), ref('Draining')] } } },
+        },
       },
-      websocket: { connections: await deps.wsConnections() },
-    };
-    return json(status === 'not_ready' ? 503 : 200, body);
+    }),
+  handler: (deps: ReadyDeps) => () => (deps.draining() ? json(503, DRAINING) : readiness(deps)),
+});
+
+/** The readiness answer, Redis asked. */
+async function readiness(deps: ReadyDeps) {
+  let redisOk = true;
+  try {
+    await deps.pingRedis();
+  } catch {
+    redisOk = false;
+  }
+  // Fresh meta and eviction policy for the answer (the background reads may be behind); cheap, and never on a widget's path.
+  if (redisOk) await deps.refresh().catch(() => {});
+  const { status, missing, draining, snapshots, staleAssets } = assessReadiness(deps, redisOk);
+  const live = deps.live.engine.stats();
+  const body: z.input<typeof ReadyBody> = {
+    status,
+    missing,
+    redis: redisOk ? 'ok' : 'unreachable',
+    redis_eviction_policy: deps.eviction.policy ?? null,
+    data_dir: { writable: deps.dataDir.state?.writable ?? true, free_bytes: deps.dataDir.state?.freeBytes ?? null },
+    draining,
+    snapshots,
+    price_feed: { stale_assets: staleAssets, last_tick_at: live.lastTickAt },
+    live: {
+      ticks_applied: live.ticksApplied,
+      bad_ticks: live.badTicks,
+      last_tick_at: live.lastTickAt,
+      quotes_held: live.quotesHeld,
+      bad_quotes: live.badQuotes,
+    },
+    websocket: { connections: await deps.wsConnections() },
   };
+  return json(status === 'not_ready' ? 503 : 200, body);
 }

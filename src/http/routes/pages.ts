@@ -6,9 +6,21 @@ import { CONSOLE, loadBundle, loadEmbedScript } from '../../embed/bundle.js';
 import { consolePage } from '../../embed/console-page.js';
 import { demoPage } from '../../embed/demo-page.js';
 import type { Config } from '../../config.js';
-import type { Pages } from '../router.js';
+import type { Request } from '../../transport/types.js';
+import type { Next } from '../pipeline.js';
+import { operation, type Op } from '../openapi-parts.js';
+import type { ComponentName } from '../openapi-schemas.js';
+import { CACHED, route } from '../route.js';
 import { staticRoute } from './embed.js';
 import { referenceRoutes } from './reference.js';
+
+/** A fixed page's handler: it reads nothing of the request but its validators and codings. */
+export type PageHandler = Next<{ readonly req: Request }>;
+
+type PagePath = '/v1/embed.js' | '/docs' | '/docs/redoc.standalone.js' | '/demo' | '/advertiser/console';
+
+/** The fixed pages, prepared at start; undefined: not served (a 404). */
+export type Pages = { readonly [P in PagePath]: PageHandler | undefined };
 
 /** Path → handler of every fixed page; `startedAt` is their Last-Modified. */
 export async function fixedPages(config: Config, startedAt: Date): Promise<Pages> {
@@ -32,3 +44,62 @@ export async function fixedPages(config: Config, startedAt: Date): Promise<Pages
     ...(await referenceRoutes(startedAt)),
   };
 }
+
+/** A fixed page's route: served from `Pages`, described as a document of `contentType` with `body`'s schema. */
+const page = <P extends PagePath>(
+  path: P,
+  id: string,
+  doc: Pick<Op, 'tag' | 'summary' | 'description' | 'contentType' | 'problems'> & { payload: ComponentName },
+) =>
+  route({
+    path,
+    reads: CACHED,
+    openapi: () => operation(id, { ...doc, cached: true }),
+    handler: (pages: Pages) => pages[path],
+  });
+
+export const embedScript = page('/v1/embed.js', 'getEmbedScript', {
+  tag: 'discovery',
+  summary: 'The <predictwire-widget> custom element (docs/embed.md)',
+  description: 'The script a page loads once to embed any number of widgets; under 15 KB gzipped.',
+  payload: 'Script',
+  contentType: 'application/javascript',
+  problems: [],
+});
+
+export const reference = page('/docs', 'getReference', {
+  tag: 'discovery',
+  summary: 'This document as pages people read (Redoc, served by the service itself)',
+  description: 'A page rendering /v1/openapi.json; it loads nothing from other hosts.',
+  payload: 'Page',
+  contentType: 'text/html',
+  problems: [],
+});
+
+export const referenceRenderer = page('/docs/redoc.standalone.js', 'getReferenceRenderer', {
+  tag: 'discovery',
+  summary: "The renderer /docs loads (the npm package redoc's standalone bundle)",
+  description: 'Served from this service, so the reference needs no third-party host.',
+  payload: 'Script',
+  contentType: 'application/javascript',
+  problems: [],
+});
+
+export const demo = page('/demo', 'getDemoPage', {
+  tag: 'discovery',
+  summary:
+    'A page showing every widget kind, light and dark, each with its embed snippet (404 while DEMO_ENABLED is off)',
+  description: 'For trying the embed; off in production unless DEMO_ENABLED is set.',
+  payload: 'Page',
+  contentType: 'text/html',
+  problems: [404],
+});
+
+export const advertiserConsole = page('/advertiser/console', 'getAdvertiserConsole', {
+  tag: 'advertiser',
+  summary: 'The advertiser console: your report as charts and tables, for a range of days (a page for people)',
+  description:
+    "A fixed page (no key needed to load it): the advertiser signs in on it with its id and key, which stay in the tab's sessionStorage and go only to /advertiser/v1/reports, in headers. Served with a strict Content-Security-Policy (its one script and stylesheet by hash).",
+  payload: 'Page',
+  contentType: 'text/html',
+});

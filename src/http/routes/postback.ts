@@ -19,17 +19,22 @@
  */
 import { z } from 'zod';
 import { parseMinorUnits } from '../../domain/money.js';
-import { addressKey } from '../../geo/address-key.js';
 import { postbacks } from '../../metrics/http.js';
 import { CURRENCY_CODES, OPERATOR_ID } from '../../model/index.js';
 import { CLICK_ID, clickIdTime } from '../../tracking/click-ids.js';
-import { POSTBACK_EVENTS, writeConversions, type Conversion } from '../../tracking/conversions.js';
-import type { Deps } from '../deps.js';
+import { POSTBACK_EVENTS, type Conversion, type ConversionWriter } from '../../tracking/conversions.js';
+import type { PostbackBuffer } from '../../tracking/postback-buffer.js';
+import type { PostbackKeyring } from '../../auth/postback-keyring.js';
+import type { RateLimits } from '../../limits/rate-limits.js';
+import type { Logger } from '../../runtime/log.js';
 import { enumParam } from '../params.js';
 import { dataUnavailable, invalidParameters, Problem } from '../../model/problem.js';
 import { parseQuery } from '../query.js';
 import { json } from '../../transport/respond.js';
-import type { Handler } from '../../transport/types.js';
+import type { Request } from '../../transport/types.js';
+import { headers, problemRefs, queryParams, REQUEST_ID, withExample } from '../openapi-parts.js';
+import { ref } from '../openapi-schemas.js';
+import { route } from '../route.js';
 
 const AMOUNT = /^\d{1,12}(\.\d{1,2})?$/;
 const amount = (what: string) =>
@@ -121,87 +126,136 @@ function refused(outcome: string, problem: Problem): Problem {
   return problem;
 }
 
-export function postbackRoute(deps: Deps): Handler {
-  return async (req) => {
-    const nowMs = deps.now();
-    const address = addressKey(deps.geo.clientAddress(req));
-    let q: z.infer<typeof PostbackQuery>;
-    try {
-      q = parseQuery(PostbackQuery, req.query);
-    } catch (err) {
-      throw err instanceof Problem ? refused('malformed', err) : err;
-    }
-    const signed = signedPart(req.query, q.sig);
-    if (signed === undefined)
-      throw refused('malformed', invalidParameters([{ param: 'sig', message: 'must be the last parameter, once' }]));
-    // Started while Redis was away, with no secrets yet: say so, rather than call it a forgery.
-    if (!deps.postbackKeyring.loaded)
-      throw refused(
-        'unavailable',
-        dataUnavailable('Postback signatures cannot be checked right now; send this one again shortly.'),
-      );
-    const blocked = deps.limits.anyBlocked ? deps.limits.blockedNow('auth_failures', address, nowMs) : undefined;
-    if (blocked && !deps.postbackKeyring.verifiedFrom(address, q.operator, signed, q.sig))
-      throw refused('blocked', blocked);
-    if (!deps.postbackKeyring.verify(q.operator, signed, q.sig, nowMs, address)) {
-      deps.log.warn({ request_id: req.id, operator: q.operator, event_id: q.event_id }, 'postback signature refused');
-      throw refused(
-        'invalid_signature',
-        (await deps.limits.take('auth_failures', address)) ??
-          new Problem(
-            401,
-            'invalid_signature',
-            `The signature does not match this query under a live postback secret of operator ${q.operator}.`,
-            [],
-            {
-              'www-authenticate': 'PostbackSignature realm="predictwire", param="sig"',
-            },
-          ),
-      );
-    }
-    if (nowMs - clickIdTime(q.click_id)! > deps.config.clickAttributionMs) {
-      const days = deps.config.clickAttributionMs / 86_400_000;
-      throw refused(
-        'click_expired',
-        new Problem(
-          410,
-          'click_expired',
-          `Click ${q.click_id} is older than the ${days}-day attribution window; nothing was counted.`,
-        ),
-      );
-    }
-    const currency = q.currency;
-    const conversion: Conversion = {
-      operatorId: q.operator,
-      clickId: q.click_id,
-      event: q.event,
-      eventId: q.event_id,
-      ...(currency && { currency }),
-      ...(currency && q.amount !== undefined && { amountMinor: parseMinorUnits(q.amount, currency)! }),
-      ...(currency && q.commission !== undefined && { commissionMinor: parseMinorUnits(q.commission, currency)! }),
-      atMs: nowMs,
-    };
-    const receipt = { operator_id: q.operator, event: q.event, event_id: q.event_id, click_id: q.click_id };
-    let outcome: Awaited<ReturnType<typeof writeConversions>>[number] | undefined;
-    try {
-      [outcome] = await deps.breaker.execute(() => writeConversions(deps.redis, [conversion]));
-    } catch {
-      if (!deps.postbacks.add(conversion))
-        throw refused('dropped', dataUnavailable('Postbacks cannot be taken right now; send this one again shortly.'));
-      postbacks.labels('queued').inc();
-      return json(202, { status: 'queued', ...receipt } satisfies z.input<typeof PostbackReceipt>);
-    }
-    if (outcome === 'unknown_click' || outcome === undefined) {
-      throw refused(
-        'unknown_click',
-        new Problem(
-          404,
-          'unknown_click',
-          `Click ${q.click_id} is not a click of operator ${q.operator} that we know; nothing was counted.`,
-        ),
-      );
-    }
-    postbacks.labels(outcome).inc();
-    return json(200, { status: outcome, ...receipt } satisfies z.input<typeof PostbackReceipt>);
-  };
+/** What a postback is checked against and counted with. */
+export interface PostbackDeps {
+  /** The client's address key (geo/address-key.ts). */
+  address(req: Request): string;
+  limits: Pick<RateLimits, 'anyBlocked' | 'blockedNow' | 'take'>;
+  /** Operators' live postback secrets, in memory. */
+  postbackKeyring: Pick<PostbackKeyring, 'loaded' | 'verifiedFrom' | 'verify'>;
+  clickAttributionMs: number;
+  writeConversion: ConversionWriter;
+  /** Postbacks waiting for Redis (taken while it was away). */
+  postbacks: Pick<PostbackBuffer, 'add'>;
+  log: Logger;
+  now(): number;
 }
+
+// Its query is parsed by the route itself: a malformed postback is counted as one.
+export const postback = route({
+  path: '/v1/postback',
+  methods: 'GET',
+  reads: [],
+  openapi: () => ({
+    get: {
+      operationId: 'receivePostback',
+      tags: ['operators'],
+      summary: 'An operator reports what a click became: a registration, a first deposit or a deposit',
+      description:
+        "Server to server, signed with the operator's postback secret (docs/postbacks.md): `sig`, the last parameter, is the hex HMAC-SHA256 of the query string before `&sig=`, exactly as sent. Counted once per `event_id`: a postback sent again is answered `duplicate` and changes nothing. Attributed to the advertiser, widget class, placement and jurisdiction of the click `click_id` names. While storage is unreachable a checked postback is queued (202) and counted within seconds of its return. GET only: HEAD and every other method are 405. An address sending too many bad signatures is refused 429 for a while.",
+      parameters: [...queryParams(PostbackQuery), REQUEST_ID],
+      security: [{ postbackSignature: [] }],
+      responses: {
+        '200': {
+          description: 'Taken: `counted` (new) or `duplicate` (this event id was counted before; nothing changed).',
+          headers: headers('X-Request-Id', 'Cache-Control'),
+          content: { 'application/json': { schema: ref('PostbackReceipt'), ...withExample('receivePostback') } },
+        },
+        '202': {
+          description:
+            'Queued while storage is unreachable: counted within seconds of its return (not at all if the click turns out unknown).',
+          headers: headers('X-Request-Id', 'Cache-Control'),
+          content: { 'application/json': { schema: ref('PostbackReceipt') } },
+        },
+        ...problemRefs([401, 404, 410, 429, 503]),
+      },
+    },
+  }),
+  handler:
+    (deps: PostbackDeps) =>
+    async ({ req }) => {
+      const nowMs = deps.now();
+      const address = deps.address(req);
+      let q: z.infer<typeof PostbackQuery>;
+      try {
+        q = parseQuery(PostbackQuery, req.query);
+      } catch (err) {
+        throw err instanceof Problem ? refused('malformed', err) : err;
+      }
+      const signed = signedPart(req.query, q.sig);
+      if (signed === undefined)
+        throw refused('malformed', invalidParameters([{ param: 'sig', message: 'must be the last parameter, once' }]));
+      // Started while Redis was away, with no secrets yet: say so, rather than call it a forgery.
+      if (!deps.postbackKeyring.loaded)
+        throw refused(
+          'unavailable',
+          dataUnavailable('Postback signatures cannot be checked right now; send this one again shortly.'),
+        );
+      const blocked = deps.limits.anyBlocked ? deps.limits.blockedNow('auth_failures', address, nowMs) : undefined;
+      if (blocked && !deps.postbackKeyring.verifiedFrom(address, q.operator, signed, q.sig))
+        throw refused('blocked', blocked);
+      if (!deps.postbackKeyring.verify(q.operator, signed, q.sig, nowMs, address)) {
+        deps.log.warn({ request_id: req.id, operator: q.operator, event_id: q.event_id }, 'postback signature refused');
+        throw refused(
+          'invalid_signature',
+          (await deps.limits.take('auth_failures', address)) ??
+            new Problem(
+              401,
+              'invalid_signature',
+              `The signature does not match this query under a live postback secret of operator ${q.operator}.`,
+              [],
+              {
+                'www-authenticate': 'PostbackSignature realm="predictwire", param="sig"',
+              },
+            ),
+        );
+      }
+      if (nowMs - clickIdTime(q.click_id)! > deps.clickAttributionMs) {
+        const days = deps.clickAttributionMs / 86_400_000;
+        throw refused(
+          'click_expired',
+          new Problem(
+            410,
+            'click_expired',
+            `Click ${q.click_id} is older than the ${days}-day attribution window; nothing was counted.`,
+          ),
+        );
+      }
+      const currency = q.currency;
+      const conversion: Conversion = {
+        operatorId: q.operator,
+        clickId: q.click_id,
+        event: q.event,
+        eventId: q.event_id,
+        ...(currency && { currency }),
+        ...(currency && q.amount !== undefined && { amountMinor: parseMinorUnits(q.amount, currency)! }),
+        ...(currency && q.commission !== undefined && { commissionMinor: parseMinorUnits(q.commission, currency)! }),
+        atMs: nowMs,
+      };
+      const receipt = { operator_id: q.operator, event: q.event, event_id: q.event_id, click_id: q.click_id };
+      let outcome: Awaited<ReturnType<ConversionWriter>>;
+      try {
+        outcome = await deps.writeConversion(conversion);
+      } catch {
+        if (!deps.postbacks.add(conversion))
+          throw refused(
+            'dropped',
+            dataUnavailable('Postbacks cannot be taken right now; send this one again shortly.'),
+          );
+        postbacks.labels('queued').inc();
+        return json(202, { status: 'queued', ...receipt } satisfies z.input<typeof PostbackReceipt>);
+      }
+      if (outcome === 'unknown_click' || outcome === undefined) {
+        throw refused(
+          'unknown_click',
+          new Problem(
+            404,
+            'unknown_click',
+            `Click ${q.click_id} is not a click of operator ${q.operator} that we know; nothing was counted.`,
+          ),
+        );
+      }
+      postbacks.labels(outcome).inc();
+      return json(200, { status: outcome, ...receipt } satisfies z.input<typeof PostbackReceipt>);
+    },
+});

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { Handler } from '../../transport/types.js';
+import type { PageHandler } from './pages.js';
 import { staticRoute } from './embed.js';
 
 export const REFERENCE_PATH = '/docs';
@@ -44,7 +44,7 @@ export const loadRenderer = (): Promise<Buffer> =>
 /** The page and the bundle, by path. */
 export async function referenceRoutes(
   startedAt: Date,
-): Promise<Record<typeof REFERENCE_PATH | typeof RENDERER_PATH, Handler>> {
+): Promise<Record<typeof REFERENCE_PATH | typeof RENDERER_PATH, PageHandler>> {
   return {
     [REFERENCE_PATH]: staticRoute(Buffer.from(referencePage()), 'text/html; charset=utf-8', startedAt, {
       headers: { 'content-security-policy': REFERENCE_CSP },

@@ -1,49 +1,77 @@
-/** Public (and advertiser-prefixed) event and sportsbook widget routes: parse, decide the viewer, serve the cached body. */
+/** The event and sportsbook widgets, public and under /advertiser: the viewer's cached body. */
 import { oddsFormatFor } from '../../domain/odds.js';
-import type { Deps } from '../deps.js';
-import { EventWidgetQuery, SportsbookWidgetQuery } from '../params.js';
-import { parseQuery } from '../query.js';
-import { shapeFor, widgetShapes, type WidgetShapes } from '../cache-policy.js';
-import { cachedReply } from '../../transport/respond.js';
-import type { Handler } from '../../transport/types.js';
-import type { Audience } from '../audience.js';
+import type { ServeContext } from '../../serve/context.js';
 import { eventBodies } from '../../serve/event-body.js';
 import { sportsbookBodies } from '../../serve/sportsbook-body.js';
+import { cachedReply } from '../../transport/respond.js';
+import { shapeFor, widgetShapes, type WidgetShapes } from '../cache-policy.js';
+import { EventWidgetQuery, SportsbookWidgetQuery } from '../params.js';
+import { CACHED, WIDGET } from '../route.js';
+import { widgetRoutes } from '../widget-routes.js';
 
 /**
  * A widget route's reply shapes: the body depends on the visitor's jurisdiction and, on public
  * routes, on the X-Advertiser-Id header (it changes the links).
  */
-function replyShapes(deps: Deps, audience: Audience, refreshSeconds: number): WidgetShapes {
+function replyShapes(serve: ServeContext, authenticated: boolean, refreshSeconds: number): WidgetShapes {
   return widgetShapes({
-    authenticated: audience.authenticated,
-    cdn: deps.config.cdnGeo,
+    authenticated,
+    cdn: serve.config.cdnGeo,
     refreshSeconds,
-    browserMaxAge: deps.config.widgetMaxAgeSeconds,
+    browserMaxAge: serve.config.widgetMaxAgeSeconds,
     vary: ['X-Advertiser-Id'],
   });
 }
 
-export function eventWidgetRoute(deps: Deps, audience: Audience): Handler {
-  const shapes = replyShapes(deps, audience, deps.config.refreshSeconds.events);
-  const bodies = eventBodies(deps);
-  return (req) => {
-    const q = parseQuery(EventWidgetQuery, req.query);
-    const advertiserId = audience.advertiser(req, q.advertiser_id);
-    const geo = audience.viewer(req, q.fallback_geo, q.geo);
-    return cachedReply(req, bodies(q.slug, q.display_format, advertiserId, geo.jurisdiction), shapeFor(shapes, geo));
-  };
-}
+export const eventWidget = widgetRoutes(
+  'event',
+  {
+    id: 'EventWidget',
+    payload: 'EventWidgetPayload',
+    summary: "Event widget: one event, every operator's price per outcome",
+    description:
+      "Each outcome of one event with the price of every operator shown in the viewer's jurisdiction, after fees, and the best one flagged.",
+    problems: [404, 429, 503],
+  },
+  EventWidgetQuery,
+  WIDGET,
+  (serve: ServeContext, authenticated) => {
+    const shapes = replyShapes(serve, authenticated, serve.config.refreshSeconds.events);
+    const bodies = eventBodies(serve);
+    return ({ req, query: q, viewer }) =>
+      cachedReply(
+        req,
+        bodies(q.slug, q.display_format, viewer.advertiserId, viewer.geo.jurisdiction),
+        shapeFor(shapes, viewer.geo),
+      );
+  },
+);
 
-export function sportsbookWidgetRoute(deps: Deps, audience: Audience): Handler {
-  const shapes = replyShapes(deps, audience, deps.config.refreshSeconds.sportsbook);
-  const bodies = sportsbookBodies(deps);
-  return (req) => {
-    const q = parseQuery(SportsbookWidgetQuery, req.query);
-    const advertiserId = audience.advertiser(req, q.advertiser_id);
-    const geo = audience.viewer(req, q.fallback_geo, q.geo);
-    const country = geo.jurisdiction;
-    const entry = bodies(q.league, q.team_context, country, q.odds_format ?? oddsFormatFor(country), advertiserId);
-    return cachedReply(req, entry, shapeFor(shapes, geo));
-  };
-}
+export const sportsbookWidget = widgetRoutes(
+  'sportsbook',
+  {
+    id: 'SportsbookWidget',
+    payload: 'SportsbookWidgetPayload',
+    summary: "Sportsbook widget: the next matchup of a league with every operator's lines",
+    description:
+      "The next game of a league (or of one team) with the moneyline, spread and total of every sportsbook shown in the viewer's jurisdiction, in the viewer's odds format, the best line flagged.",
+    problems: [404, 429, 503],
+  },
+  SportsbookWidgetQuery,
+  [...CACHED, 'cdn-geo'],
+  (serve: ServeContext, authenticated) => {
+    const shapes = replyShapes(serve, authenticated, serve.config.refreshSeconds.sportsbook);
+    const bodies = sportsbookBodies(serve);
+    return ({ req, query: q, viewer }) => {
+      const country = viewer.geo.jurisdiction;
+      const entry = bodies(
+        q.league,
+        q.team_context,
+        country,
+        q.odds_format ?? oddsFormatFor(country),
+        viewer.advertiserId,
+      );
+      return cachedReply(req, entry, shapeFor(shapes, viewer.geo));
+    };
+  },
+);
