@@ -30,6 +30,16 @@ const CHILDREN = [
   ['feed', 'workers/feed/main.ts'],
 ] as const;
 
+/**
+ * The node arguments that run a child's `entry` as this launcher runs: through tsx from the source
+ * tree (`npm start`), or as the compiled JavaScript beside it (a build), where tsx has nothing to do.
+ */
+function childArgs(entry: string): string[] {
+  const compiled = import.meta.url.endsWith('.js');
+  const path = resolve(root, compiled ? entry.replace(/\.ts$/, '.js') : entry);
+  return [...nodeFlagsFor(entry), ...(compiled ? [] : ['--import', 'tsx']), path];
+}
+
 /** What to set when the Redis the environment names does not answer. */
 const REDIS_HINT = {
   REDIS_SENTINELS:
@@ -162,7 +172,7 @@ async function main(): Promise<void> {
 
   for (const [name, entry] of CHILDREN) {
     const start = () => {
-      const child = spawn(process.execPath, [...nodeFlagsFor(entry), '--import', 'tsx', resolve(root, entry)], {
+      const child = spawn(process.execPath, childArgs(entry), {
         env: { ...env, ...exitWithMe() },
         stdio: ['ignore', 'pipe', 'inherit'],
         cwd: root,

@@ -9,9 +9,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe as suite, expect, it } from 'vitest';
 import { freePort } from '../../src/runtime/free-port.js';
-import { alive, describeProcess as describe, descendants, portOpen, root } from '../support/processes.js';
+import { alive, describeProcess as describe, descendants, portOpen, root, spawnEntry } from '../support/processes.js';
 
-const launcher = resolve(root, 'src/tools/embedded.ts');
+const LAUNCHER = 'src/tools/embedded.ts';
+/** The first two tests run it as `npm start` does, through tsx; the others its compiled copy. */
+const launcher = resolve(root, LAUNCHER);
 // A data folder of its own: a developer's `npm start` holds the default one.
 const dataDir = () => mkdtempSync(join(tmpdir(), 'pw-launcher-'));
 
@@ -99,15 +101,10 @@ suite('embedded launcher', () => {
   it('says in one line how to install redis-server when it is missing', async () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PATH: '/nonexistent' };
     delete env.REDIS_URL;
-    const child = spawn(process.execPath, ['--import', 'tsx', launcher], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnEntry(LAUNCHER, [], env);
     let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
-    expect(code).toBe(1);
+    child.child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    expect(await child.exit).toBe(1);
     expect(err.trim().split('\n')).toHaveLength(1);
     expect(err).toMatch(/redis-server was not found.*apt-get install redis-server/);
   }, 30_000);
@@ -128,15 +125,10 @@ suite('embedded launcher', () => {
     ] as const) {
       const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir(), [setting]: value };
       if (setting === 'REDIS_SENTINELS') delete env.REDIS_URL;
-      const child = spawn(process.execPath, ['--import', 'tsx', launcher], {
-        cwd: root,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawnEntry(LAUNCHER, [], env);
       let err = '';
-      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
-      expect(code, err).toBe(1);
+      child.child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      expect(await child.exit, err).toBe(1);
       expect(err.trim().split('\n'), err).toEqual([expect.stringMatching(hint)]);
       expect(err).not.toContain('secret');
     }

@@ -109,7 +109,7 @@ describe('npm start launcher', () => {
   });
 
   it('restarts a crashed worker while the API keeps answering', async () => {
-    const before = childRunning(launcher.child.pid!, 'workers/main.ts');
+    const before = childRunning(launcher.child.pid!, 'workers/main.');
     expect(before).toBeDefined();
     const statuses: number[] = [];
     let polling = true;
@@ -127,7 +127,7 @@ describe('npm start launcher', () => {
       .poll(() => launcher.output(), { timeout: 10_000 })
       .toMatch(/worker exited \(SIGKILL\); restarting in 1 s/);
     await expect
-      .poll(() => childRunning(launcher.child.pid!, 'workers/main.ts'), { timeout: 30_000, interval: 200 })
+      .poll(() => childRunning(launcher.child.pid!, 'workers/main.'), { timeout: 30_000, interval: 200 })
       .not.toBe(before);
     // The new worker is up when its health port answers again.
     await expect
@@ -146,13 +146,13 @@ describe('npm start launcher', () => {
   }, 60_000);
 
   it('restarts a hung (stopped) child that no longer answers its health check', async () => {
-    const before = childRunning(launcher.child.pid!, 'workers/feed/main.ts')!;
+    const before = childRunning(launcher.child.pid!, 'workers/feed/main.')!;
     process.kill(before, 'SIGSTOP');
     await expect
       .poll(() => launcher.output(), { timeout: 20_000, interval: 200 })
       .toMatch(/feed has not answered its health check for \d+ s; killing it/);
     await expect
-      .poll(() => childRunning(launcher.child.pid!, 'workers/feed/main.ts'), { timeout: 30_000, interval: 200 })
+      .poll(() => childRunning(launcher.child.pid!, 'workers/feed/main.'), { timeout: 30_000, interval: 200 })
       .not.toBe(before);
     expect(alive(before)).toBe(false);
     await expect

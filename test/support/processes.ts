@@ -69,14 +69,12 @@ export interface Spawned {
   exit: Promise<number | null>;
 }
 
-/** `npm start`'s launcher: run through tsx as a developer runs it, and its children with it. */
-const LAUNCHER = 'src/tools/embedded.ts';
-
 /**
  * The node arguments that run `entry` (a path in the repository): the run's compiled copy
- * (test/support/test-build.ts) for the service's code, so a start pays no TypeScript compilation;
- * tsx for anything else in TypeScript (the development launcher, which starts its children through
- * tsx as `npm start` does, and test helpers); compiled JavaScript (dist/) as it is. With a test
+ * (test/support/test-build.ts) for the service's code, so a start pays no TypeScript compilation
+ * (the launcher then starts its children compiled too; test/e2e/embedded.test.ts runs it through
+ * tsx, as `npm start` does); tsx for anything else in TypeScript (test helpers); compiled
+ * JavaScript (dist/) as it is. With a test
  * clock's `env` (test/support/test-clock.ts) the clock's preload comes first, from the same place
  * as the entry, so that it sets the clock module the entry's code imports.
  */
@@ -86,7 +84,7 @@ export function nodeArgsFor(entry: string, env: NodeJS.ProcessEnv): string[] {
     if (clock) throw new Error(`${entry}: compiled JavaScript has no test clock preload`);
     return [resolve(root, entry)];
   }
-  if (/^(src|workers)\//.test(entry) && entry !== LAUNCHER) {
+  if (/^(src|workers)\//.test(entry)) {
     const built = (path: string) => join(inject('builtRoot'), path.replace(/\.ts$/, '.js'));
     return [...(clock ? ['--import', built(CLOCK_PRELOAD)] : []), built(entry)];
   }
