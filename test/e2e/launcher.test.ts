@@ -44,6 +44,9 @@ async function launcherEnv(): Promise<NodeJS.ProcessEnv> {
     FEED_HEALTH_PORT: String(await freePort()),
     // A stopped child is noticed within seconds.
     HANG_SECONDS: '4',
+    // One API process rather than a primary and one per core: the drills are about the launcher's
+    // children (embedded.test.ts starts the default, and api-workers.test.ts covers API workers).
+    API_WORKERS: '1',
   };
   delete env.REDIS_URL;
   return env;
