@@ -5,7 +5,7 @@
  * frame it. The page holds no data and no secret: the script asks the reports API with the key the
  * advertiser types, kept in the tab's sessionStorage.
  */
-import { createHash } from 'node:crypto';
+import { hashSource } from './fixed-page.js';
 import { CURRENCY_CODES } from '../model/index.js';
 
 const STYLE = `
@@ -115,8 +115,6 @@ ${table('by-country', 'By jurisdiction', 'Jurisdiction')}
 </div>
 </main>`;
 
-const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
-
 /**
  * The page around `script` (the console's bundle), and its Content-Security-Policy: the inline
  * script and stylesheet by hash, requests to this origin only, nothing framed, no form posted
@@ -143,8 +141,8 @@ ${body()}
 `;
   const csp = [
     "default-src 'none'",
-    `script-src ${sha256(js)}`,
-    `style-src ${sha256(STYLE)}`,
+    `script-src ${hashSource(js)}`,
+    `style-src ${hashSource(STYLE)}`,
     "connect-src 'self'",
     'img-src data:',
     "base-uri 'none'",

@@ -5,6 +5,8 @@
  * ones the simulator serves.
  */
 
+import { escapeHtml as esc } from './fixed-page.js';
+
 export interface DemoWidget {
   title: string;
   /** Attributes of the element, in the order shown. */
@@ -36,8 +38,6 @@ export const DEMO_VARIANTS: readonly DemoWidget[] = [
   },
   { title: 'Compact, no horizon given', attributes: { kind: 'live-market', asset: 'BTC', compact: '' } },
 ];
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The tag with its attributes (a valueless attribute such as compact written bare). */
 const tag = (attributes: Record<string, string>) =>

@@ -4,10 +4,8 @@
  * that decide it, and every row with its sources and review date. Plain HTML: no script, its one
  * style allowed by hash, light and dark, one column that reads on a phone.
  */
-import { createHash } from 'node:crypto';
 import type { CompliancePayload } from '../catalog/compliance/matrix.js';
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml as esc, styleOnlyCsp } from '../embed/fixed-page.js';
 
 const STYLE = [
   ':root{color-scheme:light dark;--fg:#111827;--bg:#f9fafb;--card:#fff;--line:#d1d5db;--muted:#374151;--link:#1d4ed8;--ok:#065f46;--no:#991b1b;--warn:#92400e}',
@@ -24,7 +22,7 @@ const STYLE = [
 ].join('');
 
 /** The page's policy: its own inline style only; nothing loaded, no script, no form, not framed. */
-export const COMPLIANCE_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+export const COMPLIANCE_PAGE_CSP = styleOnlyCsp(STYLE);
 
 const REASONS: Record<string, string> = {
   allowed: 'shown',

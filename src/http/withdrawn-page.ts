@@ -3,7 +3,7 @@
  * was built for (suspended there, or the rules changed since): it names no operator and links to
  * none. Fixed bytes, its one style allowed by hash, nothing else loaded.
  */
-import { createHash } from 'node:crypto';
+import { styleOnlyCsp } from '../embed/fixed-page.js';
 
 const STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:24px;color:#111827;background:#f9fafb}' +
@@ -11,7 +11,7 @@ const STYLE =
   '@media (prefers-color-scheme:dark){body{color:#f3f4f6;background:#030712}}';
 
 /** The page's policy: its own inline style only; no script, image, frame or form. */
-export const WITHDRAWN_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+export const WITHDRAWN_CSP = styleOnlyCsp(STYLE);
 
 export const WITHDRAWN_PAGE = Buffer.from(`<!doctype html>
 <html lang="en">
