@@ -8,6 +8,16 @@ import type { ClientReply, ClientRequest } from './lib/client-pool.js';
 
 const SPOT = Buffer.from('"spot_price":"');
 const BATCH = 100;
+/**
+ * The loopback addresses this process's sockets come from, in turn: 127.0.<process + 1>.1-250.
+ * A client socket binds its address before it connects, so each address has its own range of
+ * ephemeral ports (about 28,000 here): from one address, 28,000 sockets to the server would be
+ * the most the bench could open, whatever the server takes.
+ */
+const PROCESS_INDEX = Number(process.argv[2] ?? 0);
+const ADDRESSES = 250;
+let opened = 0;
+const nextLocalAddress = () => `127.0.${PROCESS_INDEX + 1}.${(opened++ % ADDRESSES) + 1}`;
 
 interface Client {
   ws: WebSocket;
@@ -32,7 +42,7 @@ function priceOf(data: Buffer): string | undefined {
 
 function open(url: string, topic: string): Promise<Client> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { perMessageDeflate: false });
+    const ws = new WebSocket(url, { perMessageDeflate: false, localAddress: nextLocalAddress() });
     const c: Client = { ws, last: undefined };
     let subscribed = false;
     ws.once('error', reject);

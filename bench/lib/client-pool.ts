@@ -29,8 +29,9 @@ export class ClientPool {
   readonly #pending = new Map<number, (r: ClientReply) => void>();
 
   constructor(processes: number) {
-    this.#children = Array.from({ length: processes }, () => {
-      const node = [process.execPath, '--import', 'tsx', resolve(root, 'bench/fanout-clients.ts')];
+    this.#children = Array.from({ length: processes }, (_, index) => {
+      // Its index picks the loopback addresses its sockets come from (fanout-clients.ts).
+      const node = [process.execPath, '--import', 'tsx', resolve(root, 'bench/fanout-clients.ts'), String(index)];
       // Thousands of sockets per process: raise the soft open-file limit to the hard one.
       const child = spawn('sh', ['-c', 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"', 'sh', ...node], {
         cwd: root,
