@@ -10,11 +10,11 @@ export default defineConfig({
     setupFiles: ['test/support/contract-setup.ts'],
     // Integration and e2e files each start their own redis-server and processes.
     pool: 'forks',
-    // vitest's default (cores - 1) runs files one at a time on two cores. Much of an e2e file's time
-    // is spent waiting on the processes it started: on two cores, three files at once took 350 s
-    // where two took 415 s (the CPU 153 % busy rather than 137 %); four gained nothing more and let
-    // a load-sensitive drill time out (docs/testing.md).
-    maxWorkers: availableParallelism() + 1,
+    // vitest's default (cores - 1) runs files one at a time on two cores; most of an e2e file's time
+    // is spent waiting on the processes it started, so two files at once fit on two cores. Three
+    // were faster here (350 s against 415) but made the Sentinel drill and two tests that compare
+    // answers across a one-second refresh fail on a fresh clone (docs/testing.md).
+    maxWorkers: Math.max(2, availableParallelism()),
     // Files share a fork's loaded modules: importing the service's module graph (and the contract
     // check's document) once per fork, not once per file, is most of the suite's time otherwise.
     // Test files keep their own state: what they change globally (fake timers) they restore.

@@ -6,8 +6,7 @@
  */
 import { z } from 'zod';
 import { ProblemBody } from '../model/problem.js';
-import { DrainingBody, HealthBody, ReadyBody } from './routes/health.js';
-import { PostbackReceipt } from './routes/postback.js';
+import { DrainingBody, HealthBody, PostbackReceipt, ReadyBody } from './operation-bodies.js';
 import {
   BroadWidgetPayload,
   CatalogPayload,

@@ -4,7 +4,11 @@
  */
 import { bytesRepresentation } from '../../serve/payload-cache.js';
 import { cachedReply, CORS_HEADERS, ReplyShape } from '../../transport/respond.js';
-import type { PageHandler } from './pages.js';
+import type { Request } from '../../transport/types.js';
+import type { Next } from '../pipeline.js';
+
+/** A fixed page's handler: it reads nothing of the request but its validators and codings. */
+export type PageHandler = Next<{ readonly req: Request }>;
 
 /** Cacheable everywhere for five minutes, then revalidated (the URL is not versioned). */
 const CACHE_CONTROL = 'public, max-age=300';

@@ -6,16 +6,11 @@ import { CONSOLE, loadBundle, loadEmbedScript } from '../../embed/bundle.js';
 import { consolePage } from '../../embed/console-page.js';
 import { demoPage } from '../../embed/demo-page.js';
 import type { Config } from '../../config.js';
-import type { Request } from '../../transport/types.js';
-import type { Next } from '../pipeline.js';
 import { operation, type Op } from '../openapi-parts.js';
 import type { ComponentName } from '../openapi-schemas.js';
 import { CACHED, route } from '../route.js';
-import { staticRoute } from './embed.js';
+import { type PageHandler, staticRoute } from './embed.js';
 import { referenceRoutes } from './reference.js';
-
-/** A fixed page's handler: it reads nothing of the request but its validators and codings. */
-export type PageHandler = Next<{ readonly req: Request }>;
 
 type PagePath = '/v1/embed.js' | '/docs' | '/docs/redoc.standalone.js' | '/demo' | '/advertiser/console';
 

@@ -23,6 +23,7 @@ import { postbacks } from '../../metrics/http.js';
 import { CURRENCY_CODES, OPERATOR_ID } from '../../model/index.js';
 import { CLICK_ID, clickIdTime } from '../../tracking/click-ids.js';
 import { POSTBACK_EVENTS, type Conversion, type ConversionWriter } from '../../tracking/conversions.js';
+import type { PostbackReceipt } from '../operation-bodies.js';
 import type { PostbackBuffer } from '../../tracking/postback-buffer.js';
 import type { PostbackKeyring } from '../../auth/postback-keyring.js';
 import type { RateLimits } from '../../limits/rate-limits.js';
@@ -97,20 +98,6 @@ export const PostbackQuery = z
       }
     }
   });
-
-export const PostbackReceipt = z
-  .object({
-    status: z
-      .enum(['counted', 'duplicate', 'queued'])
-      .describe(
-        'counted: new, now in the reports; duplicate: this event id was counted before, nothing changed; queued: accepted while storage is away, counted within seconds of its return (a click id that turns out unknown is then not counted)',
-      ),
-    operator_id: z.string().describe('The operator, as sent'),
-    event: z.enum(POSTBACK_EVENTS).describe('As sent'),
-    event_id: z.string().describe('As sent'),
-    click_id: z.string().describe('As sent'),
-  })
-  .describe('A postback taken: what became of it.');
 
 /** The query before `&sig=`, when `sig` is its last parameter and appears once. */
 function signedPart(query: string, sig: string): string | undefined {

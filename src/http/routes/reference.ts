@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { PageHandler } from './pages.js';
+import type { PageHandler } from './embed.js';
 import { staticRoute } from './embed.js';
 
 export const REFERENCE_PATH = '/docs';
