@@ -190,11 +190,20 @@ describe('event widget', () => {
 
 describe('sportsbook widget', () => {
   it.each(LEAGUES)('%s: next matchup, odds from the snapshot, team analytics', async (league) => {
-    const res = await get(`/v1/widgets/sportsbook?league=${league}&fallback_geo=${BOOK_GEO}`);
+    // The worker refreshes every second here: a widget asked for between two reads of one snapshot
+    // version was built from it (a busy machine can let a refresh fall between the two otherwise).
+    let res: Response;
+    let snap: NonNullable<Awaited<ReturnType<typeof readSnapshot<'sportsbook'>>>>;
+    for (let tries = 1; ; tries++) {
+      const before = (await readSnapshot(redis.client, 'sportsbook', league))!;
+      res = await get(`/v1/widgets/sportsbook?league=${league}&fallback_geo=${BOOK_GEO}`);
+      snap = (await readSnapshot(redis.client, 'sportsbook', league))!;
+      if (snap.version === before.version || tries === 10) break;
+      await res.arrayBuffer();
+    }
     expect(res.status).toBe(200);
     const body = SportsbookWidgetPayload.parse(await res.json());
     expect(body.resolved_region).toBe(BOOK_GEO);
-    const snap = (await readSnapshot(redis.client, 'sportsbook', league))!;
     const matchup = snap.data.upcoming.find((m) => m.id === body.match_meta.event_id);
     if (!matchup) return; // refreshed in between: forms were still checked by the schema
     // Football adds the W-D-L record beside the spec's W-L.
