@@ -25,6 +25,8 @@ export type Read = RequestHeaderName | 'cdn-geo';
 export const CACHED: readonly Read[] = ['if-none-match', 'accept-encoding', 'x-advertiser-id'];
 /** A widget's: where the viewer is, and what client asks (bots are not counted). */
 export const WIDGET: readonly Read[] = [...CACHED, 'cdn-geo', 'user-agent'];
+/** A signed link's (a click, an impression): who follows it, and whether it is a prefetch (not counted). */
+export const SIGNED_LINK: readonly Read[] = ['user-agent', 'purpose', 'sec-purpose', 'x-moz'];
 /** An advertiser widget's: every widget's headers, Accept-Language and the key. */
 export const ADVERTISER: readonly Read[] = [...WIDGET, 'accept-language', 'x-api-key'];
 

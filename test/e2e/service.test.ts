@@ -9,6 +9,7 @@ import { capture, headerOf } from '../../bench/lib/http-capture.js';
 import { catalogView } from '../../src/catalog/shown-operators.js';
 import { afterFeePrice } from '../../src/catalog/fee-schedules.js';
 import { operatorById } from '../../src/catalog/operators.js';
+import type { Snapshot } from '../../src/store/schemas.js';
 import { readSnapshot } from '../../src/store/snapshots.js';
 import { clicksKey } from '../../src/tracking/click-counter.js';
 import { LEAGUES, type MarketEvent } from '../../src/model/index.js';
@@ -193,7 +194,7 @@ describe('sportsbook widget', () => {
     // The worker refreshes every second here: a widget asked for between two reads of one snapshot
     // version was built from it (a busy machine can let a refresh fall between the two otherwise).
     let res: Response;
-    let snap: NonNullable<Awaited<ReturnType<typeof readSnapshot<'sportsbook'>>>>;
+    let snap: Snapshot<'sportsbook'>;
     for (let tries = 1; ; tries++) {
       const before = (await readSnapshot(redis.client, 'sportsbook', league))!;
       res = await get(`/v1/widgets/sportsbook?league=${league}&fallback_geo=${BOOK_GEO}`);

@@ -30,7 +30,7 @@ import { Problem } from '../../model/problem.js';
 import type { Request } from '../../transport/types.js';
 import { headers, param, problemRefs, PUBLIC, REQUEST_ID, SIGNED } from '../openapi-parts.js';
 import { ref } from '../openapi-schemas.js';
-import { route } from '../route.js';
+import { route, SIGNED_LINK } from '../route.js';
 
 /** What a click reads and counts: the signing secret, the limits, the catalog's state, the buffer. */
 export interface ClickDeps {
@@ -56,7 +56,7 @@ const CLICK_FIELDS: Record<(typeof FIELDS)[number][0], JsonSchema> = {
 
 export const followClick = route({
   path: '/v1/click',
-  reads: ['user-agent', 'purpose', 'sec-purpose', 'x-moz'],
+  reads: SIGNED_LINK,
   openapi: () => ({
     get: {
       operationId: 'followClick',

@@ -14,7 +14,7 @@ import { Problem } from '../../model/problem.js';
 import { CORS_HEADERS } from '../../transport/respond.js';
 import { headerList, type Reply, type Request } from '../../transport/types.js';
 import { headers, param, problemRefs, PUBLIC, REQUEST_ID, SIGNED } from '../openapi-parts.js';
-import { route } from '../route.js';
+import { route, SIGNED_LINK } from '../route.js';
 
 const COUNTED: Reply = { status: 204, headers: headerList({ ...CORS_HEADERS, 'cache-control': 'no-store' }) };
 
@@ -29,7 +29,7 @@ export interface ImpressionDeps {
 
 export const impression = route({
   path: '/v1/impression',
-  reads: ['user-agent', 'purpose', 'sec-purpose', 'x-moz'],
+  reads: SIGNED_LINK,
   openapi: () => ({
     get: {
       operationId: 'reportImpression',
