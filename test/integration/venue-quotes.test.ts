@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { VenueQuoteMessage } from '../../src/model/index.js';
 import { quoteKey } from '../../src/store/keys.js';
+import { RECONNECT_POLICY } from '../../src/sources/stream/reconnect.js';
 import { startFeed } from '../../workers/feed/feed.js';
 import { RECORDED_PRICE_CHANGE } from '../support/clob-ws-replay.js';
 import { useRedis } from '../support/redis.js';
@@ -272,9 +273,13 @@ describe('venue quote sources (quotes=venues)', () => {
       .toBe(true);
     expect(Date.now() - since).toBeLessThan(10_000 + 1_000);
     clob.silent = false;
-    await expect.poll(() => clob.subscriptions.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    // The next connection comes after the reconnect backoff, which earlier drops may have grown
+    // towards its ceiling: wait that long, not a fixed 10 s (it failed so on a busy machine).
+    await expect
+      .poll(() => clob.subscriptions.length, { timeout: RECONNECT_POLICY.maxMs + 5_000 })
+      .toBeGreaterThanOrEqual(2);
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.08);
-  }, 30_000);
+  }, 70_000);
 
   it('withdraws a Kalshi quote while its poll fails, and brings it back', async () => {
     const btc = await listen('BTC');
