@@ -20,6 +20,8 @@ export interface SpawnOptions {
   cpus?: number | string;
   /** Extra arguments after the script (for bench scripts). */
   args?: string[];
+  /** Node flags before the script (e.g. bench/lib/heap.ts's inspectFlag). */
+  nodeFlags?: string[];
 }
 
 /** Spawns a TypeScript entry (relative to the repo) through tsx, as a ServiceProcess of test/support/service.ts. */
@@ -33,6 +35,7 @@ export async function spawnTs(
   const node = [
     process.execPath,
     ...nodeFlagsFor(entry),
+    ...(opts.nodeFlags ?? []),
     '--import',
     'tsx',
     resolve(root, entry),
