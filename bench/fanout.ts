@@ -67,6 +67,8 @@ interface PhaseResult {
   /** Leading edge: ticks no client received at all. */
   ticksNeverSent?: number;
   rssKbPerSocket: number;
+  /** The server's RSS before its clients connected (after a full GC), KiB. */
+  idleRssKb: number;
 }
 
 /**
@@ -87,6 +89,7 @@ function combine(all: PhaseResult[]): PhaseResult & { phases: number } {
     closedEarly: sum((r) => r.closedEarly),
     ticksNeverSent: sum((r) => r.ticksNeverSent ?? 0),
     rssKbPerSocket: median(all.map((r) => r.rssKbPerSocket)),
+    idleRssKb: median(all.map((r) => r.idleRssKb)),
     phases: all.length,
   };
 }
@@ -141,23 +144,23 @@ class Fanout {
   ) {}
 
   /**
-   * Connects `n` clients to `t` and returns the memory it keeps per socket (KiB): its RSS growth over
-   * the connect, each reading taken after a full garbage collection, so what the connect burst left
-   * in the young generation is not counted as kept.
+   * Connects `n` clients to `t` and returns its RSS before (KiB) and the memory it keeps per socket
+   * (KiB): its RSS growth over the connect, each reading taken after a full garbage collection, so
+   * what the connect burst left in the young generation is not counted as kept.
    */
-  async #connect(t: Target, n: number): Promise<number> {
+  async #connect(t: Target, n: number): Promise<{ idleRssKb: number; rssKbPerSocket: number }> {
     await collectGarbage(t.inspectPort);
     const before = treeRssKb(t.pid);
     await this.pool.connect(t.url, TOPIC, n);
     await sleep(1_000);
     await collectGarbage(t.inspectPort);
-    const kb = (treeRssKb(t.pid) - before) / n;
+    const rssKbPerSocket = (treeRssKb(t.pid) - before) / n;
     await this.pool.reset();
-    return kb;
+    return { idleRssKb: before, rssKbPerSocket };
   }
 
   async leadingEdge(t: Target, n: number, ticks: number): Promise<PhaseResult> {
-    const rssKbPerSocket = await this.#connect(t, n);
+    const memory = await this.#connect(t, n);
     const published: PriceEvent[] = [];
     for (let i = 0; i < WARMUP_TICKS + ticks; i++) {
       const price = (this.#price += 1);
@@ -185,12 +188,12 @@ class Fanout {
       unmatched: m.unmatched,
       closedEarly,
       ticksNeverSent,
-      rssKbPerSocket,
+      ...memory,
     };
   }
 
   async underFeed(t: Target, n: number, seconds: number): Promise<PhaseResult> {
-    const rssKbPerSocket = await this.#connect(t, n);
+    const memory = await this.#connect(t, n);
     const ticks: PriceEvent[] = [];
     const sub = new Redis(this.stack.redis.url);
     sub.on('message', (_channel: string, message: string) => {
@@ -216,7 +219,7 @@ class Fanout {
       delivered: m.latenciesMs.length,
       unmatched: m.unmatched,
       closedEarly,
-      rssKbPerSocket,
+      ...memory,
     };
   }
 }
@@ -300,6 +303,7 @@ export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult
       );
       // Unmeasured: warms the client processes' JIT, so the first measured phase is not penalized.
       await withRaw(stack, templateFile, (t) => f.leadingEdge(t, Math.min(1_000, ...o.subscribers), 5));
+      const idle: Record<Target['label'], number[]> = { raw: [], predictwire: [] };
       for (const n of o.subscribers) {
         const raws: PhaseResult[] = [];
         const pws: PhaseResult[] = [];
@@ -308,6 +312,7 @@ export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult
           pws.push(await withApi((t) => f.leadingEdge(t, n, o.ticks)));
         }
         const [raw, pw] = [combine(raws), combine(pws)];
+        for (const r of [...raws, ...pws]) idle[r.label as Target['label']].push(r.idleRssKb);
         const ratio = percentile(pw.latenciesMs, 99) / percentile(raw.latenciesMs, 99);
         const lost = (r: PhaseResult) => r.expected - r.delivered;
         const delivered = (r: PhaseResult) =>
@@ -356,6 +361,18 @@ export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult
           );
         }
       }
+      // What a process holds before any client: for the API, its geolocation database (both
+      // address families), its caches' preallocated slots, and the code of its dependencies.
+      const mib = (kb: number[]) => median(kb) / 1024;
+      out.rows.push({
+        area: 'fan-out',
+        case: `RSS of a fresh process before its clients, after a full GC (median of ${idle.predictwire.length} starts)`,
+        baseline: `${fixed(mib(idle.raw), 0)} MiB`,
+        predictwire: `${fixed(mib(idle.predictwire), 0)} MiB`,
+        ratio: fixed(mib(idle.predictwire) / mib(idle.raw)),
+        target: 'report',
+        result: '',
+      });
     }
 
     if (o.parts.includes('feed')) {
