@@ -8,9 +8,9 @@
  * reload sends Redis nothing. The queue is bounded (MAX_PENDING): beyond it reports are dropped,
  * logged and counted (predictwire_impressions_dropped_total).
  *
- * A failed write keeps its batch for the next flush; writing a batch again counts nothing twice.
- * stop() flushes and spills what Redis did not take to a file in the data folder (spill-file.ts),
- * which the next API process to start there writes.
+ * The queue is a SpillingQueue: a failed write keeps its batch for the next flush (writing a batch
+ * again counts nothing twice), and stop() spills what Redis did not take to a file in the data
+ * folder, which the next API process to start there writes.
  */
 import type { Redis } from 'ioredis';
 import { LRUCache } from 'lru-cache';
@@ -26,7 +26,7 @@ import {
   writeImpressions,
   type Impression,
 } from './impression-writes.js';
-import { claimSpilled, Replay, settlePending } from './spill-file.js';
+import { SpillingQueue } from './spilling-queue.js';
 
 // Reports waiting for Redis: a minute or more of a busy process's new visitors (a Redis failover
 // takes seconds), some tens of MB at most.
@@ -45,36 +45,64 @@ const SpilledImpression = z.object({
   country: z.string().min(1).max(8),
 });
 
+/**
+ * Writes `batch` through the counting script, loading it first when this connection may not have
+ * it (at start, and again once after a NOSCRIPT: Redis restarted or failed over since).
+ */
+function scriptWriter(redis: Redis): (batch: Impression[]) => Promise<void> {
+  let loaded = false;
+  return async (batch) => {
+    for (let attempt = 0; ; attempt++) {
+      if (!loaded) {
+        await loadImpressionScript(redis);
+        loaded = true;
+      }
+      try {
+        return await writeImpressions(redis, batch);
+      } catch (err) {
+        loaded = false;
+        if (!isNoScript(err) || attempt > 0) throw err;
+      }
+    }
+  };
+}
+
 export class ImpressionCounter {
-  #pending: Impression[] = [];
   readonly #gate = new ImpressionGate();
   readonly #bots = new LRUCache<string, boolean>({ max: 10_000 });
-  #timer: NodeJS.Timeout | undefined;
-  #flushing: Promise<void> | undefined;
-  #scriptLoaded = false;
+  readonly #queue: SpillingQueue<Impression>;
   #dropped = 0;
-  /** Spilled files being replayed from the head of #pending. */
-  readonly #replay = new Replay();
 
   /** `redis`: a fail-fast connection (a flush must not wait for a reconnect); `spillDir`: see above. */
   constructor(
-    private readonly redis: Redis,
+    redis: Redis,
     private readonly log: Logger,
-    private readonly flushMs = 1_000,
-    private readonly spillDir?: string,
-  ) {}
+    flushMs = 1_000,
+    spillDir?: string,
+  ) {
+    this.#queue = new SpillingQueue<Impression>(redis, log, {
+      kind: 'impressions',
+      schema: SpilledImpression,
+      write: scriptWriter(redis),
+      max: MAX_PENDING,
+      batch: BATCH,
+      spillDir,
+      flushMs,
+      onDropped: (n) => (this.#dropped += n),
+      // What an earlier process queued counts as queued here: its visitors are not queued twice.
+      onReplay: (replayed) => {
+        for (const imp of replayed) this.#gate.firstViews(imp.visitor, imp.widget, imp.operatorIds, imp.day);
+      },
+    });
+  }
 
   start(): void {
-    this.#replaySpilled();
-    this.#timer ??= setInterval(() => void this.flush(), this.flushMs);
-    this.#timer.unref();
-    // Back from an outage: write what waited at once.
-    this.redis.on('ready', () => void this.flush());
+    this.#queue.start();
   }
 
   /** Impressions waiting for Redis. */
   get size(): number {
-    return this.#pending.length;
+    return this.#queue.size;
   }
 
   /** Impressions dropped since start: the queue was full, or they could not be kept at stop. */
@@ -96,13 +124,10 @@ export class ImpressionCounter {
     const imp = impressionOf(target, visitor, now);
     const fresh = this.#gate.firstViews(visitor, imp.widget, imp.operatorIds, imp.day);
     if (fresh.length === 0) return;
-    if (this.#pending.length >= MAX_PENDING) {
-      this.#dropped++;
-      if (this.#dropped === 1 || this.#dropped % 1000 === 0)
-        this.log.error({ dropped: this.#dropped, max: MAX_PENDING }, 'impression queue full; impressions dropped');
-      return;
-    }
-    this.#pending.push(fresh.length === imp.operatorIds.length ? imp : { ...imp, operatorIds: fresh });
+    if (this.#queue.add(fresh.length === imp.operatorIds.length ? imp : { ...imp, operatorIds: fresh })) return;
+    this.#dropped++;
+    if (this.#dropped === 1 || this.#dropped % 1000 === 0)
+      this.log.error({ dropped: this.#dropped, max: MAX_PENDING }, 'impression queue full; impressions dropped');
   }
 
   #isBot(userAgent: string | undefined): boolean {
@@ -113,84 +138,17 @@ export class ImpressionCounter {
   }
 
   /** Writes pending impressions to Redis; a batch that fails stays queued for the next attempt. */
-  async flush(): Promise<void> {
-    if (this.#flushing) return this.#flushing;
-    if (this.#pending.length === 0 || this.redis.status !== 'ready') return;
-    this.#flushing = (async () => {
-      let reloaded = false;
-      try {
-        while (this.#pending.length > 0) {
-          if (!this.#scriptLoaded) {
-            await loadImpressionScript(this.redis);
-            this.#scriptLoaded = true;
-          }
-          const batch = this.#pending.slice(0, BATCH);
-          try {
-            await writeImpressions(this.redis, batch);
-          } catch (err) {
-            this.#scriptLoaded = false;
-            // Redis restarted or failed over since the script was loaded: load it again, write again.
-            if (isNoScript(err) && !reloaded) {
-              reloaded = true;
-              continue;
-            }
-            throw err;
-          }
-          // Only now are they safe; new reports were appended behind them meanwhile.
-          this.#pending.splice(0, batch.length);
-          this.#replay.written(batch.length);
-        }
-      } catch (err) {
-        this.log.warn(
-          { err: (err as Error).message, pending: this.#pending.length },
-          'impressions not written yet; will retry',
-        );
-      } finally {
-        this.#flushing = undefined;
-      }
-    })();
-    return this.#flushing;
+  flush(): Promise<void> {
+    return this.#queue.flush();
   }
 
   /** Stops the timer and writes what is pending (if Redis answers); spills the rest to a file. */
-  async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = undefined;
-    await this.#flushing;
-    await this.flush();
-    this.abandon();
+  stop(): Promise<void> {
+    return this.#queue.stop();
   }
 
-  /**
-   * Spills what is pending, now and synchronously (the stop's last step, and all a process forced
-   * to exit has time for); what it cannot spill is dropped, counted and logged with its exact
-   * number, and never written afterwards.
-   */
+  /** Spills what is pending, now and synchronously (see SpillingQueue.abandon). */
   abandon(): void {
-    clearInterval(this.#timer);
-    const left = this.#pending;
-    this.#pending = [];
-    // Spilled: the files this process was replaying are no longer needed (their reports are in the new one).
-    if (settlePending('impressions', left, this.spillDir, this.log, (n) => (this.#dropped += n)) && left.length > 0)
-      this.#replay.spilled();
-  }
-
-  /** Puts impressions spilled by an earlier process at the head of the queue. */
-  #replaySpilled(): void {
-    if (!this.spillDir) return;
-    const claimed = claimSpilled(this.spillDir, 'impressions');
-    if (claimed.files.length === 0) return;
-    const impressions: Impression[] = claimed.items.flatMap((item) => {
-      const parsed = SpilledImpression.safeParse(item);
-      return parsed.success ? [parsed.data] : [];
-    });
-    const skipped = claimed.items.length - impressions.length + claimed.unreadable;
-    for (const imp of impressions) this.#gate.firstViews(imp.visitor, imp.widget, imp.operatorIds, imp.day);
-    this.#pending = impressions.concat(this.#pending);
-    this.log.info(
-      { impressions: impressions.length, skipped, files: claimed.files.length },
-      'counting impressions spilled by an earlier stop',
-    );
-    this.#replay.begin(claimed, impressions.length);
+    this.#queue.abandon();
   }
 }

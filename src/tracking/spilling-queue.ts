@@ -5,8 +5,9 @@
  * process to start there claims and writes first. `write` must be safe to repeat for a batch (a
  * batch that failed half way is written again whole).
  *
- * Clicks (click-buffer.ts, which deduplicates and caps what it adds) and postbacks
- * (postback-buffer.ts) use it; impressions keep their own queue, which merges what it holds.
+ * Clicks (click-buffer.ts, which deduplicates and caps what it adds), impressions
+ * (impression-counter.ts, which skips what this process already queued) and postbacks
+ * (postback-buffer.ts) use it.
  */
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
@@ -15,7 +16,7 @@ import { claimSpilled, Replay, settlePending } from './spill-file.js';
 
 export interface SpillingQueueOptions<T> {
   /** What the items are, for logs and spill file names. */
-  kind: 'clicks' | 'postbacks';
+  kind: 'clicks' | 'impressions' | 'postbacks';
   /** Checks a spilled item on replay: the file is ours, but a disk can hold anything. */
   schema: z.ZodType<T>;
   /** Writes one batch. @throws to keep the batch for the next attempt. */
@@ -130,7 +131,8 @@ export class SpillingQueue<T> {
       return parsed.success ? [parsed.data] : [];
     });
     this.opts.onReplay?.(items);
-    this.#pending.unshift(...items);
+    // Not unshift(...items): a spill holds up to `max` items, past what a call's arguments may hold.
+    this.#pending = items.concat(this.#pending);
     this.opts.onSize?.(this.#pending.length);
     const skipped = claimed.items.length - items.length + claimed.unreadable;
     this.log.info(

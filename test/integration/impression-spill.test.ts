@@ -51,4 +51,31 @@ describe('ImpressionCounter at stop', () => {
     expect(await redis.client.hget(impressionsKey('kalshi', day), 'total')).toBe('3');
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it('replays a spill of a full queue: every impression counted once by the next counter', async () => {
+    const now = new Date();
+    const many = mkdtempSync(join(tmpdir(), 'pw-spill-many-'));
+    // More reports than a call's arguments may hold: a replay that spreads them into one call fails.
+    const VISITORS = 150_000;
+    const away = connectRedisFailFast({ url: redis.url }, 'test-away', log, 300);
+    await whenReady(away);
+    away.disconnect();
+    const stopping = new ImpressionCounter(away, log, 60_000, many);
+    stopping.start();
+    for (let v = 0; v < VISITORS; v++)
+      stopping.record({ widget: 'broad', operatorIds: ['unibet'] }, `m${v}`, BROWSER, now);
+    expect(stopping.size).toBe(VISITORS);
+    await stopping.stop();
+
+    const conn = connectRedisFailFast({ url: redis.url }, 'test-next', log, 300);
+    await whenReady(conn);
+    const next = new ImpressionCounter(conn, log, 60_000, many);
+    next.start();
+    expect(next.size).toBe(VISITORS);
+    await next.stop();
+    conn.disconnect();
+    expect(await redis.client.hget(impressionsKey('unibet', utcDay(now)), 'total')).toBe(String(VISITORS));
+    expect(readdirSync(many)).toEqual([]);
+    rmSync(many, { recursive: true, force: true });
+  });
 });
