@@ -76,36 +76,11 @@ export class PostbackKeyring {
   }
 
   /**
-   * True when `signature` (hex) is the HMAC-SHA256 of `signed` under one of `operatorId`'s live
-   * secrets. Every live secret is tried, each compared in constant time. With `address`, remembers
-   * that the secret verified from there (verifiedFrom).
+   * The id of the live secret of `operatorId` whose HMAC-SHA256 of `signed` is `signature` (hex), if
+   * one's is. Every live secret is tried, each compared in constant time. A match is a postback's
+   * authentication; `accept` records it once the address's block, if any, has been consulted.
    */
-  verify(operatorId: string, signed: string, signature: string, nowMs: number, address?: string): boolean {
-    const matched = this.#match(operatorId, signed, signature);
-    if (matched === undefined) return false;
-    this.#touch(operatorId, matched, nowMs);
-    if (address !== undefined && this.#fromAddress) {
-      const slot = `${address}\n${operatorId}`;
-      const ids = this.#fromAddress.get(slot) ?? [];
-      // Set again either way: each verification restarts the window.
-      this.#fromAddress.set(slot, ids.includes(matched) ? ids : [...ids, matched]);
-    }
-    return true;
-  }
-
-  /**
-   * True when `signature` is made by a live secret of `operatorId` that verified from `address`
-   * within `fromAddressSeconds` (in memory): the address's failed-authentication block is waived.
-   */
-  verifiedFrom(address: string, operatorId: string, signed: string, signature: string): boolean {
-    const ids = this.#fromAddress?.get(`${address}\n${operatorId}`);
-    if (!ids) return false;
-    const matched = this.#match(operatorId, signed, signature);
-    return matched !== undefined && ids.includes(matched);
-  }
-
-  /** The id of the live secret of `operatorId` that signed `signed` as `signature`, if one did. */
-  #match(operatorId: string, signed: string, signature: string): string | undefined {
+  match(operatorId: string, signed: string, signature: string): string | undefined {
     const secrets = this.#secrets.get(operatorId);
     if (!secrets || !/^[0-9a-f]{64}$/.test(signature)) return undefined;
     const given = Buffer.from(signature, 'hex');
@@ -114,6 +89,33 @@ export class PostbackKeyring {
       if (timingSafeEqual(Buffer.from(postbackSignature(key, signed), 'hex'), given)) matched ??= secretId;
     }
     return matched;
+  }
+
+  /**
+   * `match` for a postback from an address blocked for failed authentications: the id of the live
+   * secret of `operatorId` that made `signature`, when that secret verified from `address` within
+   * `fromAddressSeconds` (in memory), so the block is waived for it; undefined otherwise, with no
+   * HMAC computed when no secret of the operator verified from there.
+   */
+  verifiedFrom(address: string, operatorId: string, signed: string, signature: string): string | undefined {
+    const ids = this.#fromAddress?.get(`${address}\n${operatorId}`);
+    if (!ids) return undefined;
+    const matched = this.match(operatorId, signed, signature);
+    return matched !== undefined && ids.includes(matched) ? matched : undefined;
+  }
+
+  /**
+   * Takes secret `secretId`'s match of a postback at `nowMs`: its last use is recorded and, with
+   * `address`, that it verified from there (verifiedFrom).
+   */
+  accept(operatorId: string, secretId: string, nowMs: number, address?: string): void {
+    this.#touch(operatorId, secretId, nowMs);
+    if (address !== undefined && this.#fromAddress) {
+      const slot = `${address}\n${operatorId}`;
+      const ids = this.#fromAddress.get(slot) ?? [];
+      // Set again either way: each verification restarts the window.
+      this.#fromAddress.set(slot, ids.includes(secretId) ? ids : [...ids, secretId]);
+    }
   }
 
   /** Records when a secret was last used: at most once a minute per secret and process, never awaited. */

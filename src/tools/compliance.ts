@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import type { Redis } from 'ioredis';
 import { BUNDLED_RULES } from '../catalog/compliance/bundled.js';
 import { overdueRows } from '../catalog/compliance/review.js';
-import { compileRules, RulesError, type ComplianceRules } from '../catalog/compliance/rules.js';
+import { compileRulesText, RulesError, type ComplianceRules } from '../catalog/compliance/rules.js';
 import {
   publishRules,
   readAudit,
@@ -65,13 +65,7 @@ function readRules(file: string): { text: string; rules: ComplianceRules } {
       `${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
     );
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new RulesError(file, [`not JSON: ${(err as Error).message}`]);
-  }
-  return { text, rules: compileRules(raw, operatorIds, file) };
+  return { text, rules: compileRulesText(text, operatorIds, file) };
 }
 
 /** The rules every API process applies: a published document newer than the bundled one, else the bundled one. */
@@ -80,7 +74,7 @@ async function rulesInForce(redis: Redis): Promise<{ rules: ComplianceRules; fro
   if (!rules || rules.revision <= BUNDLED_RULES.revision)
     return { rules: BUNDLED_RULES, from: `bundled rules (revision ${BUNDLED_RULES.revision})` };
   return {
-    rules: compileRules(JSON.parse(rules.text), operatorIds, 'published rules'),
+    rules: compileRulesText(rules.text, operatorIds, 'published rules'),
     from: `published rules (revision ${rules.revision})`,
   };
 }

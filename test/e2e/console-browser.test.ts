@@ -10,7 +10,6 @@
  * sessionStorage only.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -23,7 +22,7 @@ import { ReportPayload, type ReportRow } from '../../src/tracking/advertiser-rep
 import { clickKey } from '../../src/tracking/click-ids.js';
 import { BroadWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { clickIdOf } from '../support/click-ids.js';
-import { launchChromium } from '../support/browser.js';
+import { axeViolations, launchChromium } from '../support/browser.js';
 import { waitUntil } from '../support/processes.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
@@ -176,20 +175,6 @@ afterAll(async () => {
   if (profile) rmSync(profile, { recursive: true, force: true });
   await Promise.all([api?.stop(), worker?.stop()]);
 });
-
-/** Every axe-core violation of `p` (any impact), run through the devtools protocol: the page's CSP allows no other script. */
-async function axeViolations(p: Page) {
-  await p.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
-  return p.evaluate(async () => {
-    const w = window as unknown as {
-      axe: { run(ctx: Document): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> };
-    };
-    return (await w.axe.run(document)).violations.map((v) => ({
-      id: v.id,
-      where: v.nodes.slice(0, 3).map((n) => n.target),
-    }));
-  });
-}
 
 /** Opens the console at `width` px and signs in. */
 async function signedIn(width = 1280): Promise<Page> {

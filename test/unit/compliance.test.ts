@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import rulesJson from '../../src/catalog/compliance/rules.json' with { type: 'json' };
 import { BUNDLED_RULES } from '../../src/catalog/compliance/bundled.js';
-import { compileRules, RulesError, type ComplianceRules } from '../../src/catalog/compliance/rules.js';
+import {
+  compileRules,
+  compileRulesText,
+  RulesError,
+  type ComplianceRules,
+} from '../../src/catalog/compliance/rules.js';
 import { overdueRows } from '../../src/catalog/compliance/review.js';
 import { RulesDocument } from '../../src/catalog/compliance/schema.js';
 import type { ComplianceState } from '../../src/catalog/compliance/state.js';
@@ -709,6 +714,24 @@ describe('refusing a rules document, naming the row', () => {
     expect(() => compileRules(doc, IDS, 'published compliance rules (revision 9)')).toThrow(
       /^invalid published compliance rules \(revision 9\):\n {2}row ghost-us/,
     );
+  });
+
+  it('checks a document given as text as it checks the parsed one; text that is not JSON is one problem', () => {
+    const text = JSON.stringify(rulesJson);
+    expect(compileRulesText(text, IDS).rows()).toEqual(compileRules(rulesJson, IDS).rows());
+    const doc = withRow('allow', { id: 'ghost-us', operator: 'ghost', jurisdictions: ['XX'], ...REVIEWED });
+    expect(() => compileRulesText(JSON.stringify(doc), IDS, 'rules.json')).toThrow(
+      /^invalid rules\.json:\n {2}row ghost-us/,
+    );
+    let refused: unknown;
+    try {
+      compileRulesText(text.slice(0, -1), IDS, 'published compliance rules (revision 9)');
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).toBeInstanceOf(RulesError);
+    expect((refused as RulesError).origin).toBe('published compliance rules (revision 9)');
+    expect((refused as RulesError).problems).toEqual([expect.stringMatching(/^not JSON: /)]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventWidgetQuery, SpecificEventQuery, SportsbookWidgetQuery } from '../../src/http/params.js';
+import { PostbackQuery } from '../../src/http/routes/postback.js';
 import { Problem } from '../../src/model/problem.js';
 import { MEMO_LIMIT, MEMO_MAX_CHARS, parseQuery } from '../../src/http/query.js';
 
@@ -166,5 +167,28 @@ describe('parseQuery memo', () => {
     expect(count).toBeLessThan(MEMO_LIMIT);
     for (let i = 0; i < count; i++) parseQuery(SportsbookWidgetQuery, `league=NFL&cb=${i}${junk}`);
     expect(parseQuery(SportsbookWidgetQuery, 'league=NBA&memo-test=long-first')).not.toBe(first);
+  });
+});
+
+describe('parseQuery with PostbackQuery', () => {
+  const head = `operator=kalshi&click_id=${'A'.repeat(27)}`;
+  const sig = `sig=${'0'.repeat(64)}`;
+
+  it('refuses a decimal the currency does not have, listed beside every other bad parameter', () => {
+    expect(parseQuery(PostbackQuery, `${head}&event=deposit&event_id=d1&amount=19.99&currency=GBP&${sig}`).amount).toBe(
+      '19.99',
+    );
+    const p = problemOf(() =>
+      parseQuery(PostbackQuery, `${head}&event=deposit&event_id=d2&amount=5.5&commission=1.25&currency=JPY&${sig}`),
+    );
+    expect(p.status).toBe(400);
+    expect(p.errors).toEqual([
+      { param: 'amount', message: 'has more decimals than JPY has' },
+      { param: 'commission', message: 'has more decimals than JPY has' },
+    ]);
+    const both = problemOf(() =>
+      parseQuery(PostbackQuery, `${head}&event=deposit&event_id=bad%20id&amount=5.5&currency=JPY&${sig}`),
+    );
+    expect(both.errors.map((e) => e.param)).toEqual(['event_id', 'amount']);
   });
 });

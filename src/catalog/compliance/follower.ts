@@ -17,7 +17,7 @@ import type { Logger } from '../../runtime/log.js';
 import { type Clock, systemClock } from '../../model/clock.js';
 import { BUNDLED_RULES } from './bundled.js';
 import { complianceCopyFile, readComplianceCopy, writeComplianceCopy, type ComplianceCopy } from './disk-copy.js';
-import { compileRules, RulesError, type ComplianceRules } from './rules.js';
+import { compileRulesText, RulesError, type ComplianceRules } from './rules.js';
 import { applyCompliance, complianceState } from './state.js';
 import {
   COMPLIANCE_CHANNEL,
@@ -242,11 +242,11 @@ export class ComplianceFollower {
       const origin = `published compliance rules (revision ${published.revision})`;
       let result: ComplianceRules | Refusal;
       try {
-        result = compileRules(JSON.parse(published.text), this.opts.operatorIds, origin);
+        result = compileRulesText(published.text, this.opts.operatorIds, origin);
       } catch (err) {
         result = {
           revision: published.revision,
-          problems: err instanceof RulesError ? err.problems : [`not JSON: ${(err as Error).message}`],
+          problems: err instanceof RulesError ? err.problems : [(err as Error).message],
         };
         this.log.error(
           { revision: published.revision, problems: result.problems },

@@ -258,3 +258,21 @@ export function compileRules(
 
 /** Every contract category: what "every surface" means. */
 export const CATEGORIES: readonly Category[] = Category.options;
+
+/**
+ * A rules document as text (a file, or what was published through Redis), checked as
+ * {@link compileRules} checks it. @throws RulesError listing every problem; text that is not JSON is one.
+ */
+export function compileRulesText(
+  text: string,
+  operatorIds: readonly string[],
+  origin = 'compliance rules',
+): ComplianceRules {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new RulesError(origin, [`not JSON: ${(err as Error).message}`]);
+  }
+  return compileRules(raw, operatorIds, origin);
+}

@@ -84,16 +84,28 @@ redis.call('LPUSH', KEYS[3], string.sub(ARGV[3], 1, -2) .. ',"revision":' .. rev
 redis.call('PUBLISH', ARGV[4], rev)
 return rev`;
 
-/** Records `s` (replacing a suspension of the same operator, jurisdiction and surface). @returns the new revision. */
-export async function suspend(redis: Redis, s: Suspension): Promise<number> {
+/** The operator, jurisdiction and surface a suspension is kept under. */
+type SuspendedPair = Pick<Suspension, 'operator' | 'jurisdiction' | 'surface'>;
+
+/**
+ * One change of `pair`'s suspension with its audit entry: `suspension` is the JSON to store, or ''
+ * to remove it. @returns the new revision, or -1 when a removal found nothing.
+ */
+async function changeSuspension(
+  redis: Redis,
+  action: 'suspend' | 'resume',
+  pair: SuspendedPair,
+  why: Pick<AuditEntry, 'by' | 'reason' | 'at'>,
+  suspension: string,
+): Promise<number> {
   const audit: AuditEntry = {
-    action: 'suspend',
-    at: s.at,
-    by: s.by,
-    reason: s.reason,
-    operator: s.operator,
-    jurisdiction: s.jurisdiction,
-    surface: s.surface,
+    action,
+    at: why.at,
+    by: why.by,
+    reason: why.reason,
+    operator: pair.operator,
+    jurisdiction: pair.jurisdiction,
+    surface: pair.surface,
   };
   return Number(
     await redis.eval(
@@ -102,44 +114,28 @@ export async function suspend(redis: Redis, s: Suspension): Promise<number> {
       REVISION_KEY,
       SUSPENSIONS_KEY,
       AUDIT_KEY,
-      suspensionField(s),
-      JSON.stringify(Suspension.parse(s)),
-      JSON.stringify(audit),
+      suspensionField(pair),
+      suspension,
+      JSON.stringify(AuditEntry.parse(audit)),
       COMPLIANCE_CHANNEL,
     ),
   );
 }
 
+/** Records `s` (replacing a suspension of the same operator, jurisdiction and surface). @returns the new revision. */
+export async function suspend(redis: Redis, s: Suspension): Promise<number> {
+  return changeSuspension(redis, 'suspend', s, s, JSON.stringify(Suspension.parse(s)));
+}
+
 /** Ends the suspension of `pair`. @returns the new revision, or undefined when there was none. */
 export async function resume(
   redis: Redis,
-  pair: Pick<Suspension, 'operator' | 'jurisdiction' | 'surface'>,
+  pair: SuspendedPair,
   by: string,
   reason: string,
   at: string,
 ): Promise<number | undefined> {
-  const audit: AuditEntry = {
-    action: 'resume',
-    at,
-    by,
-    reason,
-    operator: pair.operator,
-    jurisdiction: pair.jurisdiction,
-    surface: pair.surface,
-  };
-  const rev = Number(
-    await redis.eval(
-      CHANGE_SUSPENSION,
-      3,
-      REVISION_KEY,
-      SUSPENSIONS_KEY,
-      AUDIT_KEY,
-      suspensionField(pair),
-      '',
-      JSON.stringify(AuditEntry.parse(audit)),
-      COMPLIANCE_CHANNEL,
-    ),
-  );
+  const rev = await changeSuspension(redis, 'resume', pair, { by, reason, at }, '');
   return rev === -1 ? undefined : rev;
 }
 

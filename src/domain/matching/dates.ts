@@ -5,8 +5,9 @@
  * from the market's close time.
  */
 import { systemClock } from '../../model/clock.js';
+import { MONTH_NAMES } from '../../model/months.js';
 
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTHS: readonly string[] = MONTH_NAMES.map((m) => m.slice(0, 3));
 const DAY = 86_400_000;
 
 export interface Deadline {

@@ -1,4 +1,5 @@
 /** Title normalization for matching: folded, stop words and dates removed, light stemming. */
+import { MONTH_NAMES } from '../../model/months.js';
 import { stripAccents } from '../text.js';
 
 const STOP = new Set(
@@ -7,21 +8,7 @@ const STOP = new Set(
   ),
 );
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
-const MONTH_WORDS = new Set([...MONTHS, ...MONTHS.map((m) => m.slice(0, 3)), 'sept']);
+const MONTH_WORDS = new Set([...MONTH_NAMES, ...MONTH_NAMES.map((m) => m.slice(0, 3)), 'sept']);
 
 /** Words that turn a question around; one side having them and the other not hints at inversion. */
 export const NEGATIONS = new Set([

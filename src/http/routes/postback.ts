@@ -119,7 +119,7 @@ export interface PostbackDeps {
   address(req: Request): string;
   limits: Pick<RateLimits, 'anyBlocked' | 'blockedNow' | 'take'>;
   /** Operators' live postback secrets, in memory. */
-  postbackKeyring: Pick<PostbackKeyring, 'loaded' | 'verifiedFrom' | 'verify'>;
+  postbackKeyring: Pick<PostbackKeyring, 'loaded' | 'match' | 'verifiedFrom' | 'accept'>;
   clickAttributionMs: number;
   writeConversion: ConversionWriter;
   /** Postbacks waiting for Redis (taken while it was away). */
@@ -179,9 +179,12 @@ export const postback = route({
           dataUnavailable('Postback signatures cannot be checked right now; send this one again shortly.'),
         );
       const blocked = deps.limits.anyBlocked ? deps.limits.blockedNow('auth_failures', address, nowMs) : undefined;
-      if (blocked && !deps.postbackKeyring.verifiedFrom(address, q.operator, signed, q.sig))
-        throw refused('blocked', blocked);
-      if (!deps.postbackKeyring.verify(q.operator, signed, q.sig, nowMs, address)) {
+      // One HMAC per live secret at most: a blocked address is answered from what verified from it.
+      const secretId = blocked
+        ? deps.postbackKeyring.verifiedFrom(address, q.operator, signed, q.sig)
+        : deps.postbackKeyring.match(q.operator, signed, q.sig);
+      if (blocked && secretId === undefined) throw refused('blocked', blocked);
+      if (secretId === undefined) {
         deps.log.warn({ request_id: req.id, operator: q.operator, event_id: q.event_id }, 'postback signature refused');
         throw refused(
           'invalid_signature',
@@ -197,6 +200,7 @@ export const postback = route({
             ),
         );
       }
+      deps.postbackKeyring.accept(q.operator, secretId, nowMs, address);
       if (nowMs - clickIdTime(q.click_id)! > deps.clickAttributionMs) {
         const days = deps.clickAttributionMs / 86_400_000;
         throw refused(

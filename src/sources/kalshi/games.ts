@@ -8,6 +8,7 @@
 import { probabilityToAmerican } from '../../domain/odds.js';
 import { afterFeePrice } from '../../catalog/fee-schedules.js';
 import type { BookOdds, League, Matchup, Team, VenueMarket } from '../../model/index.js';
+import { MONTH_NAMES } from '../../model/months.js';
 import { foldName } from '../../domain/text.js';
 
 /** Kalshi's game-winner series per league. */
@@ -18,7 +19,7 @@ export const KALSHI_GAME_SERIES: Readonly<Record<League, string>> = {
   EPL: 'KXEPLGAME',
 };
 
-const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];
+const MONTHS: readonly string[] = MONTH_NAMES.map((m) => m.slice(0, 3).toUpperCase());
 
 /** The game date in an event ticker (KXNCAAMBGAME-26MAR18GWUVU → 2026-03-18), as UTC midnight ms. */
 export function gameDateOf(eventTicker: string): number | undefined {

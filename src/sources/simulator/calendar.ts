@@ -1,21 +1,7 @@
 /** Small UTC calendar helpers; the simulator never uses local time zones. */
+import { MONTH_NAMES } from '../../model/months.js';
 
 export const DAY_MS = 86_400_000;
-
-const MONTH_NAMES = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-] as const;
 
 /** A UTC date from a 1-based month. */
 export function utc(year: number, month: number, day: number, hour = 0, minute = 0): Date {
