@@ -57,7 +57,7 @@ interface Target {
 }
 
 interface PhaseResult {
-  label: string;
+  label: Target['label'];
   subscribers: number;
   latenciesMs: number[];
   expected: number;
@@ -312,7 +312,7 @@ export async function runFanout(o: BenchOptions, log: Log): Promise<FanoutResult
           pws.push(await withApi((t) => f.leadingEdge(t, n, o.ticks)));
         }
         const [raw, pw] = [combine(raws), combine(pws)];
-        for (const r of [...raws, ...pws]) idle[r.label as Target['label']].push(r.idleRssKb);
+        for (const r of [...raws, ...pws]) idle[r.label].push(r.idleRssKb);
         const ratio = percentile(pw.latenciesMs, 99) / percentile(raw.latenciesMs, 99);
         const lost = (r: PhaseResult) => r.expected - r.delivered;
         const delivered = (r: PhaseResult) =>
