@@ -24,6 +24,8 @@ ENV NODE_ENV=production
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
+# The geo table every process reads (src/geo/location-db.ts), built once into node_modules/.cache.
+RUN node dist/src/tools/geo-table.js
 # The data folder (DATA_DIR): the only place the app writes, owned by the node image's
 # unprivileged user so that a named volume mounted there starts writable.
 RUN mkdir /data && chown node:node /data

@@ -75,7 +75,9 @@ export async function startHttp(
 ): Promise<ApiHttp> {
   // Broad widget and click visitor ids: the location database is opened once.
   const locations = await LocationDb.open();
-  log.info({ builtAt: locations.builtAt.toISOString() }, 'geo database loaded');
+  const { builtAt, origin, cacheError } = locations;
+  if (cacheError) log.warn({ err: cacheError }, 'geo table built but not cached: the next start builds it again');
+  log.info({ builtAt: builtAt.toISOString(), origin }, 'geo database loaded');
   const geo = new GeoResolver(locations, config.trustProxy, config.defaultGeo, config.cdnGeo);
   let draining = false;
   let hub: WsHub | undefined;

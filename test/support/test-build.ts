@@ -7,7 +7,8 @@
  * with esbuild (what tsx does in memory) into a folder of this run, `.test-build/<pid>/`, keeping
  * the source layout: relative imports, JSON imports and `import.meta` paths resolve as they do
  * from the source tree. The browser bundles are written where the compiled API looks for them
- * (beside src/embed/bundle.js, as `npm run build` does for dist/). Built at the start of every
+ * (beside src/embed/bundle.js, as `npm run build` does for dist/), and the geo table is cached if it
+ * is not yet (src/geo/location-db.ts). Built at the start of every
  * run from the working tree, it is never stale; the folder goes when the run ends.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
 import { bundle, CONSOLE, ELEMENT } from '../../src/embed/bundle.js';
+import { ensureLocationTable } from '../../src/geo/location-db.js';
 import { filesUnder } from './files.js';
 
 declare module 'vitest' {
@@ -49,7 +51,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
     ...filesUnder(join(root, 'workers'), '.ts'),
     join(root, 'test/support/test-clock.ts'),
   ];
-  const [, ...bundles] = await Promise.all([
+  const [, element, consoleBundle] = await Promise.all([
     build({
       entryPoints: [...entryPoints, ...filesUnder(join(root, 'src'), '.json')],
       outdir: out,
@@ -63,8 +65,13 @@ export default async function setup(project: TestProject): Promise<() => void> {
     }),
     bundle(ELEMENT.entry),
     bundle(CONSOLE.entry),
+    // The geo table every API process reads: built once here on a fresh checkout, not by each.
+    ensureLocationTable(),
   ]);
-  for (const [b, bytes] of [ELEMENT, CONSOLE].map((b, i) => [b, bundles[i]!] as const)) {
+  for (const [b, bytes] of [
+    [ELEMENT, element],
+    [CONSOLE, consoleBundle],
+  ] as const) {
     const target = join(out, relative(root, b.prebuilt));
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, bytes);
