@@ -18,8 +18,11 @@ interface BlockNotice {
 }
 
 export class LimitBlocks {
-  /** `${name}\n${key}` → epoch ms the block ends; purged then, so `active` turns false again. */
-  readonly #until = new LRUCache<string, number>({ max: 100_000, ttl: 3_600_000, ttlAutopurge: true });
+  /**
+   * `${name}\n${key}` → epoch ms the block ends; purged then, so `any` turns false again. Made at
+   * the first block: lru-cache allocates every slot (and its TTL's) up front, 3 MB and 35 ms here.
+   */
+  #until?: LRUCache<string, number>;
 
   constructor(
     private readonly publisher: Redis,
@@ -45,12 +48,12 @@ export class LimitBlocks {
 
   /** Whether any key is blocked now: when none is, callers need not even work out their key. */
   get any(): boolean {
-    return this.#until.size > 0;
+    return (this.#until?.size ?? 0) > 0;
   }
 
   /** Milliseconds left of `key`'s block under `name`, or 0. */
   remaining(name: string, key: string, nowMs: number): number {
-    const until = this.#until.get(`${name}\n${key}`);
+    const until = this.#until?.get(`${name}\n${key}`);
     return until === undefined || until <= nowMs ? 0 : until - nowMs;
   }
 
@@ -65,8 +68,11 @@ export class LimitBlocks {
 
   #set({ name, key, until }: BlockNotice): void {
     const ttl = until - this.now();
-    if (ttl > 0) return void this.#until.set(`${name}\n${key}`, until, { ttl });
-    this.#until.delete(`${name}\n${key}`);
+    if (ttl > 0) {
+      this.#until ??= new LRUCache({ max: 100_000, ttl: 3_600_000, ttlAutopurge: true });
+      return void this.#until.set(`${name}\n${key}`, until, { ttl });
+    }
+    this.#until?.delete(`${name}\n${key}`);
     this.onLift(name, key);
   }
 }

@@ -60,10 +60,18 @@ export interface ClickBufferOptions {
 export class ClickBuffer {
   /** The clicks waiting for Redis: written, retried, spilled and replayed as any spilling queue. */
   readonly #queue: SpillingQueue<Click>;
+  // Both made at the first click: lru-cache allocates every slot up front (4.5 MB and 40 ms here),
+  // which most API processes, serving widgets and no click, would pay at every start.
+  #seenSlots?: LRUCache<string, string>;
+  #perVisitorSlots?: LRUCache<string, number>;
   /** `visitor|operator|day` already buffered here → the click id it was given ('' for none). */
-  readonly #seen = new LRUCache<string, string>({ max: 200_000 });
+  get #seen(): LRUCache<string, string> {
+    return (this.#seenSlots ??= new LRUCache({ max: 200_000 }));
+  }
   /** `visitor|day` → operators counted for that visitor. */
-  readonly #perVisitor = new LRUCache<string, number>({ max: 100_000 });
+  get #perVisitor(): LRUCache<string, number> {
+    return (this.#perVisitorSlots ??= new LRUCache({ max: 100_000 }));
+  }
   #dropped = 0;
 
   /** `redis`: a fail-fast connection (a flush must not wait for a reconnect). */
