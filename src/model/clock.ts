@@ -33,3 +33,30 @@ export const monotonicClock: Clock = () => performance.now();
  * clock that lies: a tick is dropped, a snapshot's fetch time is clamped to when it was seen.
  */
 export const MAX_CLOCK_SKEW_MS = 1_000;
+
+/** Cancels a timer of `Timers` (a no-op once it has fired or been cancelled). */
+export type CancelTimer = () => void;
+
+/**
+ * Scheduling in a clock's time: the process's own timers, or a test's, which fire as the test moves
+ * its clock (test/support/manual-clock.ts). Code that waits on an upstream (a silent socket, a poll
+ * interval, a window's end) takes `Timers` beside its `Clock`, so a test moves time instead of
+ * waiting for it.
+ */
+export interface Timers {
+  /** Runs `fn` once, `ms` from now. */
+  after(ms: number, fn: () => void): CancelTimer;
+  /** Runs `fn` every `ms`. */
+  every(ms: number, fn: () => void): CancelTimer;
+}
+
+export const systemTimers: Timers = {
+  after(ms, fn) {
+    const t = setTimeout(fn, ms);
+    return () => clearTimeout(t);
+  },
+  every(ms, fn) {
+    const t = setInterval(fn, ms);
+    return () => clearInterval(t);
+  },
+};

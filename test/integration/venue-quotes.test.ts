@@ -2,7 +2,9 @@
  * The venue quote sources in the feed process, against local replays of Gamma, Kalshi's REST API
  * and Polymarket's CLOB market channel (documented-shape templates and the recorded CLOB book),
  * through real Redis: the asks and strikes each venue publishes, read back from the pw:quote keys
- * and the pw:quotes channel; a window roll; a reconnect; missing, empty and crossed books.
+ * and the pw:quotes channel; a window roll; a reconnect; missing, empty and crossed books. The feed
+ * runs on a manual clock (test/support/manual-clock.ts): its pings, silence watchdog, reconnects
+ * and polls fire as the test moves time, never after a wait on the wall clock.
  */
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
@@ -10,9 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { VenueQuoteMessage } from '../../src/model/index.js';
 import { quoteKey } from '../../src/store/keys.js';
-import { RECONNECT_POLICY } from '../../src/sources/stream/reconnect.js';
 import { startFeed } from '../../workers/feed/feed.js';
 import { RECORDED_PRICE_CHANGE } from '../support/clob-ws-replay.js';
+import { ManualClock } from '../support/manual-clock.js';
 import { useRedis } from '../support/redis.js';
 import { listKalshi15m, listUpDown, startVenueReplay, type VenueReplay } from '../support/venue-replay.js';
 
@@ -27,6 +29,11 @@ const DOWN0 = '48331043336612883890938759509493159234755048973500640148014422747
 const UP1 = '71321045679252212594626385532706912750332728571942532289631379312455583992563';
 const DOWN1 = '52114319501245915516055106046884209969926127482827954674443846427813813222426';
 const level = (price: string) => ({ price, size: '100' });
+/** KALSHI_QUOTES_POLL_MS of the venue replay's settings. */
+const KALSHI_POLL_MS = 250;
+/** The CLOB socket's silence limit and ping interval (src/sources/polymarket/updown-source.ts). */
+const SILENCE_MS = 10_000;
+const PING_MS = 5_000;
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -37,16 +44,16 @@ afterEach(async () => {
 const book = (bids: string[], asks: string[]) => ({ bids: bids.map((p) => level(p)), asks: asks.map((p) => level(p)) });
 
 interface Setup {
-  clock: { ms: number };
+  clock: ManualClock;
   http: VenueReplay['http'];
   clob: VenueReplay['clob'];
 }
 
 /** Lists the windows, serves their books and starts the feed with quotes=venues at T0 + 1 min. */
 async function venues(): Promise<Setup> {
-  const clock = { ms: T0 + 60_000 };
+  const clock = new ManualClock(T0 + 60_000);
   // The venues' clock agrees with ours: their books and answers are stamped with it.
-  const r = await startVenueReplay(() => clock.ms);
+  const r = await startVenueReplay(clock.now);
   cleanups.push(() => r.stop());
 
   listUpDown(
@@ -109,7 +116,8 @@ async function venues(): Promise<Setup> {
   });
 
   const feed = await startFeed(loadConfig({ REDIS_URL: redis.url, SOURCES: 'quotes=venues', ...r.env }), log, {
-    now: () => clock.ms,
+    now: clock.now,
+    timers: clock.timers,
   });
   cleanups.push(() => feed.stop());
   return { clock, http: r.http, clob: r.clob };
@@ -131,6 +139,14 @@ async function listen(asset: string): Promise<VenueQuoteMessage[]> {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Each read `step` ms later than the last: for what waits on a timer (a poll, a reconnect), polled until it shows. */
+const moving =
+  <T>(clock: ManualClock, read: () => T | Promise<T>, step = KALSHI_POLL_MS) =>
+  async () => {
+    await clock.advance(step);
+    return read();
+  };
 
 describe('venue quote sources (quotes=venues)', () => {
   it('refuses a quotes source it does not have', async () => {
@@ -203,7 +219,7 @@ describe('venue quote sources (quotes=venues)', () => {
       .poll(async () => (await quote('ETH', 5, 'polymarket'))?.windowStart, { timeout: 10_000 })
       .toBe(iso(T0));
 
-    clock.ms = T1 + 1_000;
+    await clock.advanceTo(T1 + 1_000);
     await expect
       .poll(() => quote('BTC', 15, 'polymarket'), { timeout: 10_000 })
       .toMatchObject({
@@ -215,7 +231,10 @@ describe('venue quote sources (quotes=venues)', () => {
         marketUrl: `https://polymarket.com/event/btc-updown-15m-${T1 / 1000}`,
       });
     await expect
-      .poll(() => quote('BTC', 15, 'kalshi'), { timeout: 10_000 })
+      .poll(
+        moving(clock, () => quote('BTC', 15, 'kalshi')),
+        { timeout: 10_000 },
+      )
       .toMatchObject({ windowStart: iso(T1), up: 0.46, down: 0.56, strike: 97101.3 });
     // ETH's 5-minute window rolled too, and the next one is not listed: its quote is withdrawn.
     await expect.poll(() => quote('ETH', 5, 'polymarket'), { timeout: 10_000 }).toBeUndefined();
@@ -223,21 +242,32 @@ describe('venue quote sources (quotes=venues)', () => {
     // The start price appears on Gamma later; the source asks again until it has one.
     const event = http.data.gammaEvents.find((e) => e.slug === `btc-updown-15m-${T1 / 1000}`)!;
     event.eventMetadata = { priceToBeat: 97098.75 };
-    await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.strike, { timeout: 15_000 }).toBe(97098.75);
+    await expect
+      .poll(
+        moving(clock, async () => (await quote('BTC', 15, 'polymarket'))?.strike, 1_000),
+        { timeout: 10_000 },
+      )
+      .toBe(97098.75);
     // The old window's tokens are no longer subscribed (a new connection: the channel has no unsubscribe).
     await expect.poll(() => clob.subscriptions.at(-1), { timeout: 10_000 }).toEqual([UP1, DOWN1].sort());
   });
 
   it('withdraws the quotes when the venue drops the connection, and resubscribes', async () => {
     const btc = await listen('BTC');
-    const { clob } = await venues();
+    const { clob, clock } = await venues();
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.08);
 
     clob.dropAll();
     await expect
       .poll(() => btc.some((q) => q.operatorId === 'polymarket' && q.up === null), { timeout: 10_000 })
       .toBe(true);
-    await expect.poll(() => clob.subscriptions.length, { timeout: 10_000 }).toBe(2);
+    // The reconnect waits out its backoff (from 0.5 s).
+    await expect
+      .poll(
+        moving(clock, () => clob.subscriptions.length, 100),
+        { timeout: 10_000 },
+      )
+      .toBe(2);
     expect(clob.subscriptions[1]).toEqual(clob.subscriptions[0]);
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.08);
   });
@@ -247,12 +277,14 @@ describe('venue quote sources (quotes=venues)', () => {
     await expect
       .poll(async () => (await quote('BTC', 15, 'polymarket'))?.ts, { timeout: 10_000 })
       .toBe(iso(T0 + 60_000));
-    clock.ms = T0 + 120_000;
-    // Same book: the next PONG (a PING goes out every 5 s) confirms the socket at the new time; the
-    // venue's own time of the book stays when it sent it.
-    await expect
-      .poll(async () => (await quote('BTC', 15, 'polymarket'))?.ts, { timeout: 12_000 })
-      .toBe(iso(T0 + 120_000));
+    // A minute on, with a PING every 5 s. Each PONG confirms the socket at the time it is heard
+    // (the I/O between a PING and its PONG may see the clock move on to the next timer), and a
+    // confirmation is forwarded at most every 5 s: the last one is from the last five seconds.
+    await clock.advanceTo(T0 + 120_000);
+    const confirmedAt = async () => Date.parse((await quote('BTC', 15, 'polymarket'))!.ts);
+    await expect.poll(confirmedAt, { timeout: 10_000 }).toBeGreaterThanOrEqual(T0 + 120_000 - PING_MS);
+    expect(await confirmedAt()).toBeLessThanOrEqual(T0 + 120_000);
+    // The venue's own time of the book stays when it sent it.
     expect(await quote('BTC', 15, 'polymarket')).toMatchObject({
       up: 0.08,
       down: 0.93,
@@ -263,33 +295,48 @@ describe('venue quote sources (quotes=venues)', () => {
 
   it('finds a silent socket within 10 s: withdraws the quotes and reconnects', async () => {
     const btc = await listen('BTC');
-    const { clob } = await venues();
+    const { clob, clock } = await venues();
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.08);
+    const withdrawn = () => btc.some((q) => q.operatorId === 'polymarket' && q.up === null);
     // The venue keeps the connection open but stops answering anything, PINGs included.
     clob.silent = true;
-    const since = Date.now();
-    await expect
-      .poll(() => btc.some((q) => q.operatorId === 'polymarket' && q.up === null), { timeout: 15_000, interval: 100 })
-      .toBe(true);
-    expect(Date.now() - since).toBeLessThan(10_000 + 1_000);
+    // Five seconds without a word (a PING unanswered): still taken as alive...
+    await clock.advance(SILENCE_MS - PING_MS);
+    expect(withdrawn()).toBe(false);
+    expect(clob.subscriptions).toHaveLength(1);
+    // ...and ten seconds after it last heard anything, it is dropped and its quotes withdrawn.
+    await clock.advance(PING_MS);
+    await expect.poll(withdrawn, { timeout: 10_000 }).toBe(true);
     clob.silent = false;
-    // The next connection comes after the reconnect backoff, which earlier drops may have grown
-    // towards its ceiling: wait that long, not a fixed 10 s (it failed so on a busy machine).
+    // The next connection comes after the reconnect backoff, however far it has grown.
     await expect
-      .poll(() => clob.subscriptions.length, { timeout: RECONNECT_POLICY.maxMs + 5_000 })
+      .poll(
+        moving(clock, () => clob.subscriptions.length, 1_000),
+        {
+          timeout: 10_000,
+        },
+      )
       .toBeGreaterThanOrEqual(2);
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.08);
-  }, 70_000);
+  });
 
   it('withdraws a Kalshi quote while its poll fails, and brings it back', async () => {
     const btc = await listen('BTC');
-    const { http } = await venues();
+    const { http, clock } = await venues();
     await expect.poll(async () => (await quote('BTC', 15, 'kalshi'))?.up, { timeout: 10_000 }).toBe(0.53);
     // 400 is not retried: each of the next three /markets calls fails, BTC's among them.
     http.fault({ prefix: '/kalshi/markets', status: 400, times: 3 });
     await expect
-      .poll(() => btc.some((q) => q.operatorId === 'kalshi' && q.up === null), { timeout: 10_000 })
+      .poll(
+        moving(clock, () => btc.some((q) => q.operatorId === 'kalshi' && q.up === null)),
+        { timeout: 10_000 },
+      )
       .toBe(true);
-    await expect.poll(async () => (await quote('BTC', 15, 'kalshi'))?.up, { timeout: 10_000 }).toBe(0.53);
+    await expect
+      .poll(
+        moving(clock, async () => (await quote('BTC', 15, 'kalshi'))?.up),
+        { timeout: 10_000 },
+      )
+      .toBe(0.53);
   });
 });

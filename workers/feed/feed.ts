@@ -20,7 +20,7 @@ import { createQuotePublisher } from './quote-publisher.js';
 import { createSimulatedPrices } from '../../src/sources/simulator/prices.js';
 import { startAdminServer } from '../../src/metrics/admin-server.js';
 import { Counter } from 'prom-client';
-import { type Clock, systemClock } from '../../src/model/clock.js';
+import { type Clock, systemClock, systemTimers, type Timers } from '../../src/model/clock.js';
 import { Lifecycle } from '../../src/runtime/lifecycle.js';
 
 const ticksPublished = new Counter({
@@ -43,7 +43,7 @@ function priceSource(config: Config, log: Logger): PriceSource {
 }
 
 /** The venue quote sources: none on the simulator (the API processes model the venues themselves). */
-function quoteSources(config: Config, log: Logger, now: Clock): QuoteSource[] {
+function quoteSources(config: Config, log: Logger, now: Clock, timers: Timers): QuoteSource[] {
   const up = config.upstream;
   switch (config.sources.quotes) {
     case 'simulator':
@@ -60,12 +60,14 @@ function quoteSources(config: Config, log: Logger, now: Clock): QuoteSource[] {
           wsUrl: up.polymarketClobWsUrl,
           log,
           now,
+          timers,
         }),
         createKalshiCrypto15m({
           client: new KalshiClient({ baseUrl: up.kalshiBaseUrl, timeoutMs: up.timeoutMs, log }),
           pollMs: up.kalshiQuotesPollMs,
           log,
           now,
+          timers,
         }),
       ];
     default:
@@ -78,6 +80,8 @@ function quoteSources(config: Config, log: Logger, now: Clock): QuoteSource[] {
 export interface FeedOptions {
   /** The clock the venue sources pick windows by (tests move it across a window boundary). */
   now?: Clock;
+  /** The venue sources' timers, on that clock (test/support/manual-clock.ts). */
+  timers?: Timers;
 }
 
 export async function startFeed(
@@ -87,7 +91,8 @@ export async function startFeed(
 ): Promise<{ stop(): Promise<void> }> {
   const source = priceSource(config, log);
   const now = opts.now ?? systemClock;
-  const venues = quoteSources(config, log, now);
+  const timers = opts.timers ?? systemTimers;
+  const venues = quoteSources(config, log, now, timers);
   // Each part stops where it starts, in reverse order: the publishers before the connection they use.
   const life = new Lifecycle();
   const redis = await life.start(
@@ -95,7 +100,7 @@ export async function startFeed(
     (connection) => connection.quit().catch(() => {}),
   );
   const quotes = await life.start(
-    () => createQuotePublisher(redis, { log, now }),
+    () => createQuotePublisher(redis, { log, now, timers }),
     (publisher) => publisher.stop(),
   );
   // Measured here, once, and sent with every tick: API processes started at different times then

@@ -12,7 +12,7 @@ import type { Asset, Horizon, VenueQuoteMessage } from '../../src/model/index.js
 import type { Logger } from '../../src/runtime/log.js';
 import type { QuoteSink } from '../../src/sources/quotes/quote-source.js';
 import { quoteKey, quotesChannel } from '../../src/store/keys.js';
-import { type Clock, systemClock } from '../../src/model/clock.js';
+import { type Clock, systemClock, systemTimers, type Timers } from '../../src/model/clock.js';
 
 const KEY_TTL_SECONDS = 30;
 
@@ -25,6 +25,8 @@ export interface QuotePublisher extends QuoteSink {
 export interface QuotePublisherOptions {
   log: Logger;
   now?: Clock;
+  /** The expiry sweep's timer. */
+  timers?: Timers;
   resendMs?: number;
 }
 
@@ -70,13 +72,10 @@ export function createQuotePublisher(redis: Redis, opts: QuotePublisherOptions):
   };
 
   // Windows end without a word from the venue: their quotes are withdrawn on time.
-  const expire = setInterval(
-    () => {
-      for (const quote of [...held.values()])
-        if (Date.parse(quote.expiresAt) <= now()) drop(quote.asset, quote.horizonMinutes, quote.operatorId);
-    },
-    Math.min(resendMs, 1_000),
-  );
+  const stopExpiring = (opts.timers ?? systemTimers).every(Math.min(resendMs, 1_000), () => {
+    for (const quote of [...held.values()])
+      if (Date.parse(quote.expiresAt) <= now()) drop(quote.asset, quote.horizonMinutes, quote.operatorId);
+  });
 
   return {
     get published() {
@@ -92,7 +91,7 @@ export function createQuotePublisher(redis: Redis, opts: QuotePublisherOptions):
     },
     drop,
     stop() {
-      clearInterval(expire);
+      stopExpiring();
     },
   };
 }

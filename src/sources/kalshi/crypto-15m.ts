@@ -11,7 +11,7 @@ import { NO_ASKS, tradable, type QuoteSink, type QuoteSource, type UpDownAsks } 
 import type { KalshiClient } from './client.js';
 import { kalshiMarketUrl } from '../../catalog/kalshi-pages.js';
 import { KalshiMarket } from './schemas.js';
-import { type Clock, systemClock } from '../../model/clock.js';
+import { type CancelTimer, type Clock, systemClock, systemTimers, type Timers } from '../../model/clock.js';
 
 export const KALSHI_OPERATOR = 'kalshi';
 
@@ -73,13 +73,16 @@ export interface KalshiCrypto15mOptions {
   log: Logger;
   pollMs: number;
   now?: Clock;
+  /** The poll's timer. */
+  timers?: Timers;
 }
 
 /** Polls each series' open markets and reports the current window's quote, or drops it. */
 export function createKalshiCrypto15m(opts: KalshiCrypto15mOptions): QuoteSource {
   const now = opts.now ?? systemClock;
   let stopped = true;
-  let timer: NodeJS.Timeout | undefined;
+  const schedule = opts.timers ?? systemTimers;
+  let cancel: CancelTimer | undefined;
   const failing = new Set<string>();
 
   const pollSeries = async (sink: QuoteSink, asset: Asset, series: string) => {
@@ -102,7 +105,7 @@ export function createKalshiCrypto15m(opts: KalshiCrypto15mOptions): QuoteSource
 
   const loop = (sink: QuoteSink) => {
     Promise.all([...KALSHI_15M_SERIES].map(([asset, series]) => pollSeries(sink, asset, series))).finally(() => {
-      if (!stopped) timer = setTimeout(() => loop(sink), opts.pollMs);
+      if (!stopped) cancel = schedule.after(opts.pollMs, () => loop(sink));
     });
   };
 
@@ -114,7 +117,7 @@ export function createKalshiCrypto15m(opts: KalshiCrypto15mOptions): QuoteSource
     },
     async stop() {
       stopped = true;
-      clearTimeout(timer);
+      cancel?.();
     },
   };
 }

@@ -13,7 +13,7 @@ import type { QuoteSink, QuoteSource } from '../quotes/quote-source.js';
 import { ClobBooks, parseClobFrame } from './clob-book.js';
 import type { PolymarketClient } from './client.js';
 import { parseUpDownEvent, upDownSlug, type UpDownMarket } from './updown-events.js';
-import { type Clock, systemClock } from '../../model/clock.js';
+import { type CancelTimer, type Clock, systemClock, systemTimers, type Timers } from '../../model/clock.js';
 
 export const POLYMARKET_OPERATOR = 'polymarket';
 
@@ -23,6 +23,8 @@ export interface PolymarketUpDownOptions {
   wsUrl: string;
   log: Logger;
   now?: Clock;
+  /** Discovery's, evaluation's and the socket's timers. */
+  timers?: Timers;
   /** How often Gamma is asked for events not found yet and for a start price not published yet. */
   discoverMs?: number;
   /** How often the current windows are re-evaluated, so a window rolls on time without a message. */
@@ -38,6 +40,7 @@ const SILENCE_MS = 10_000;
 
 export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSource {
   const now = opts.now ?? systemClock;
+  const schedule = opts.timers ?? systemTimers;
   const discoverMs = opts.discoverMs ?? 5_000;
   const markets = new Map<string, UpDownMarket>();
   const books = new ClobBooks();
@@ -45,7 +48,7 @@ export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSour
   let stopped = true;
   let socket: ReconnectingSocket | undefined;
   let subscribed = '';
-  const timers: { discover?: NodeJS.Timeout; evaluate?: NodeJS.Timeout } = {};
+  const cancel: { discover?: CancelTimer; evaluate?: CancelTimer } = {};
   let gammaFailing = false;
 
   /** Start times of the current and the next window. */
@@ -114,6 +117,7 @@ export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSour
       url: opts.wsUrl,
       log: opts.log,
       now,
+      timers: schedule,
       silenceMs: SILENCE_MS,
       pingMs: PING_MS,
       pingText: 'PING',
@@ -155,7 +159,7 @@ export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSour
     discover()
       .catch((err: unknown) => opts.log.error({ err }, 'polymarket up/down discovery failed'))
       .finally(() => {
-        if (!stopped) timers.discover = setTimeout(discoverLoop, discoverMs);
+        if (!stopped) cancel.discover = schedule.after(discoverMs, discoverLoop);
       });
   };
 
@@ -165,12 +169,12 @@ export function createPolymarketUpDown(opts: PolymarketUpDownOptions): QuoteSour
       sink = s;
       stopped = false;
       discoverLoop();
-      timers.evaluate = setInterval(evaluate, opts.evaluateMs ?? 1_000);
+      cancel.evaluate = schedule.every(opts.evaluateMs ?? 1_000, evaluate);
     },
     async stop() {
       stopped = true;
-      clearTimeout(timers.discover);
-      clearInterval(timers.evaluate);
+      cancel.discover?.();
+      cancel.evaluate?.();
       socket?.stop();
       socket = undefined;
     },

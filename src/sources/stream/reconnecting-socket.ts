@@ -9,7 +9,7 @@
 import WebSocket from 'ws';
 import type { Logger } from '../../runtime/log.js';
 import { ReconnectBackoff } from './reconnect.js';
-import { type Clock, systemClock } from '../../model/clock.js';
+import { type CancelTimer, type Clock, systemClock, systemTimers, type Timers } from '../../model/clock.js';
 
 export interface ReconnectingSocketOptions {
   /** For log lines: "coinbase", "polymarket clob". */
@@ -18,6 +18,8 @@ export interface ReconnectingSocketOptions {
   log: Logger;
   /** Our clock, for the healthy period and `lastHeardAt`. */
   now?: Clock;
+  /** The silence watchdog's, the ping's and the reconnect's timers (a test's move with its clock). */
+  timers?: Timers;
   /** Terminate the connection when nothing arrives for this long (a silent socket). */
   silenceMs: number;
   /** Send `pingText` this often (a venue that drops quiet connections, or to have a pong to hear). */
@@ -37,10 +39,12 @@ export class ReconnectingSocket {
   #lastHeardAt: number | undefined;
   readonly #backoff = new ReconnectBackoff();
   readonly #now: Clock;
-  readonly #timers: { retry?: NodeJS.Timeout; watchdog?: NodeJS.Timeout; ping?: NodeJS.Timeout } = {};
+  readonly #schedule: Timers;
+  readonly #cancel: { retry?: CancelTimer; watchdog?: CancelTimer; ping?: CancelTimer } = {};
 
   constructor(private readonly o: ReconnectingSocketOptions) {
     this.#now = o.now ?? systemClock;
+    this.#schedule = o.timers ?? systemTimers;
   }
 
   /** When the last frame of the current connection arrived (our clock); undefined while not connected. */
@@ -65,7 +69,7 @@ export class ReconnectingSocket {
   }
 
   #teardown(): void {
-    clearTimeout(this.#timers.retry);
+    this.#cancel.retry?.();
     this.#clearLive();
     const ws = this.#socket;
     this.#socket = undefined;
@@ -74,16 +78,16 @@ export class ReconnectingSocket {
   }
 
   #clearLive(): void {
-    clearTimeout(this.#timers.watchdog);
-    clearInterval(this.#timers.ping);
+    this.#cancel.watchdog?.();
+    this.#cancel.ping?.();
   }
 
   #connect(): void {
     const ws = new WebSocket(this.o.url);
     this.#socket = ws;
     const arm = () => {
-      clearTimeout(this.#timers.watchdog);
-      this.#timers.watchdog = setTimeout(() => ws.terminate(), this.o.silenceMs);
+      this.#cancel.watchdog?.();
+      this.#cancel.watchdog = this.#schedule.after(this.o.silenceMs, () => ws.terminate());
     };
     ws.on('open', () => {
       if (ws !== this.#socket) return;
@@ -92,7 +96,7 @@ export class ReconnectingSocket {
       arm();
       if (this.o.pingMs && this.o.pingText) {
         const text = this.o.pingText;
-        this.#timers.ping = setInterval(() => ws.readyState === ws.OPEN && ws.send(text), this.o.pingMs);
+        this.#cancel.ping = this.#schedule.every(this.o.pingMs, () => ws.readyState === ws.OPEN && ws.send(text));
       }
     });
     ws.on('message', (data) => {
@@ -114,7 +118,7 @@ export class ReconnectingSocket {
       if (this.#stopped) return;
       const delay = this.#backoff.closed(this.#now());
       if (this.#backoff.wasHealthy) this.#failing = false;
-      this.#timers.retry = setTimeout(() => this.#connect(), delay);
+      this.#cancel.retry = this.#schedule.after(delay, () => this.#connect());
     });
   }
 }
