@@ -8,7 +8,7 @@
  */
 import type { Redis } from 'ioredis';
 import { BLOCKS_CHANNEL } from './limit-blocks.js';
-import { limitPrefix } from './rate-limits.js';
+import { limitPrefix } from './limit-names.js';
 
 /** The address keys whose failed authentications named advertiser `id`. */
 export const failedFromKey = (id: string) => `pw:authfail:${id}`;

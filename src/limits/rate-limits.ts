@@ -22,17 +22,13 @@ import { redisBreaker, type RedisBreaker } from '../store/redis-breaker.js';
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../model/clock.js';
 import { LimitBlocks } from './limit-blocks.js';
+import { limitPrefix, type LimitName } from './limit-names.js';
 import { Problem } from '../model/problem.js';
 
 const CHARGE_MS = 50;
 
 /** Two response headers of a request's own, as name/value pairs (transport/types.ts, Request.ownHeaders). */
 export type UsageHeaders = readonly [name: string, value: string, name2: string, value2: string];
-
-export type LimitName = 'click' | 'ws_upgrade' | 'readyz' | 'variant_build' | 'advertiser' | 'auth_failures';
-
-/** Where a limit's counts live in Redis: `{prefix}:{key}` (rate-limiter-flexible's naming). */
-export const limitPrefix = (name: LimitName) => `pw:rl:${name}`;
 
 /** The RateLimit-Policy field value of `name`. */
 const policyField = (name: LimitName, limit: RateLimit) => `"${name}";q=${limit.points};w=${limit.seconds}`;

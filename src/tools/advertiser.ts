@@ -12,7 +12,7 @@ import { openRedis } from './redis-connection.js';
 import { runCommand, UsageError } from './run-command.js';
 import { Problem } from '../model/problem.js';
 import { parseQuery } from '../http/query.js';
-import { ReportQuery, reportRequest } from '../http/routes/reports.js';
+import { ReportQuery, reportRequest } from '../http/report-query.js';
 import { readReport, reportCsv, type ReportRequest } from '../tracking/advertiser-report.js';
 import { readSnapshot } from '../store/snapshots.js';
 import { systemClock } from '../model/clock.js';
