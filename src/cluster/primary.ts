@@ -10,7 +10,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import type { Config } from '../config.js';
 import { exitWithMe } from '../runtime/parent-watch.js';
 import { freePort } from '../runtime/free-port.js';
-import { ensureLocationTable } from '../geo/location-db.js';
+import { loadLocationTable, tableCached } from '../geo/location-db.js';
 import { supervise, type Supervised } from '../runtime/supervise.js';
 import type { Logger } from '../runtime/log.js';
 import { startAdminServer } from '../metrics/admin-server.js';
@@ -138,10 +138,15 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
   // uWS asks for SO_REUSEPORT only on a given port, so PORT=0 cannot be shared as the kernel's
   // pick: take a free port here and give all workers that one.
   if (port === 0) port = await freePort();
-  // Every worker reads the geo table: build it here once, not in each at the same time.
-  const geo = await ensureLocationTable();
-  if (geo !== 'cache') log.info({ origin: geo }, 'geo table built for the workers');
   try {
+    // Every worker reads the geo table: built here once when none is cached, not in each at once.
+    if (!(await tableCached())) {
+      const { origin, unreadable, cacheError } = await loadLocationTable();
+      log[cacheError ? 'warn' : 'info'](
+        { origin, unreadable: unreadable?.message, err: cacheError },
+        'geo table built for the workers',
+      );
+    }
     await Promise.all(Array.from({ length: config.apiWorkers }, (_, i) => start(i + 1)));
   } catch (err) {
     hangs.stop();

@@ -2,7 +2,7 @@
  * Builds the LocationTable from DB-IP's MaxMind-format (.mmdb) city files: a walk of each file's
  * search tree in address order (the binary tree of the MaxMind DB format: `node_count` nodes of two
  * records, a record below `node_count` being a node, equal to it no data, above it a data pointer),
- * with each distinct record read once through `maxmind`'s Reader. Takes a few seconds; the result
+ * with each distinct record read once through `maxmind`'s Reader. Takes about 10 s; the result
  * is cached on disk (location-db.ts).
  */
 import { readFile } from 'node:fs/promises';
@@ -123,8 +123,8 @@ function splitAtPrefixes(ranges: RangeTable): { v6: RangeTable; v6Split: RangeTa
     if (j - i === 1 && atPrefix) main.add([h0, h1], v[i]!);
     else {
       main.add([h0, h1], SPLIT);
-      // The /64's first addresses belong to the range before (the tree's first range starts at ::).
-      if (!atPrefix) split.add([h0, h1, 0, 0], v[i - 1]!);
+      // The /64's first addresses belong to the range before (a tree walk's first range starts at ::).
+      if (!atPrefix) split.add([h0, h1, 0, 0], i > 0 ? v[i - 1]! : NOWHERE);
       for (let k = i; k < j; k++) split.add(s.subarray(k * 4, k * 4 + 4), v[k]!);
     }
     i = j;

@@ -39,6 +39,28 @@ export function encodeLocationTable(table: LocationTable): Buffer {
   return Buffer.concat([head, padding, ...tables.map((t) => bytes(t.starts)), ...tables.map((t) => bytes(t.values))]);
 }
 
+/**
+ * The length a table file whose first bytes are `head` has when whole: undefined for anything else
+ * or when `head` is too short to tell (the magic line, the header's length and the header itself).
+ */
+export function tableFileLength(head: Buffer): number | undefined {
+  if (head.length < MAGIC.length + 4 || !head.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+  const jsonStart = MAGIC.length + 4;
+  const jsonLength = head.readUInt32LE(MAGIC.length);
+  if (head.length < jsonStart + jsonLength) return undefined;
+  try {
+    const { sizes, endianness: order } = JSON.parse(
+      head.subarray(jsonStart, jsonStart + jsonLength).toString('utf8'),
+    ) as Header;
+    if (order !== endianness()) return undefined;
+    const { v4, v6, v6Split } = sizes;
+    // Starts as 32-bit words (1, 2 and 4 a range), then values as 16-bit ones.
+    return Math.ceil((jsonStart + jsonLength) / 4) * 4 + (v4 + 2 * v6 + 4 * v6Split) * 4 + (v4 + v6 + v6Split) * 2;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The table in `file` (from encodeLocationTable); throws on anything else, truncated or from another byte order. */
 export function decodeLocationTable(file: Buffer): LocationTable {
   if (!file.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a location table');

@@ -75,9 +75,10 @@ export async function startHttp(
 ): Promise<ApiHttp> {
   // Broad widget and click visitor ids: the location database is opened once.
   const locations = await LocationDb.open();
-  const { builtAt, origin, cacheError } = locations;
+  const { origin, unreadable, cacheError } = locations.loaded;
+  if (unreadable) log.warn({ err: unreadable }, 'geo table cache unreadable: built again');
   if (cacheError) log.warn({ err: cacheError }, 'geo table built but not cached: the next start builds it again');
-  log.info({ builtAt: builtAt.toISOString(), origin }, 'geo database loaded');
+  log.info({ builtAt: locations.builtAt.toISOString(), origin }, 'geo database loaded');
   const geo = new GeoResolver(locations, config.trustProxy, config.defaultGeo, config.cdnGeo);
   let draining = false;
   let hub: WsHub | undefined;

@@ -3,9 +3,13 @@
  * node_modules/.cache/predictwire/ (src/geo/location-db.ts), so that no process builds it at start.
  * The image runs it once (Dockerfile); a checkout needs it only to spare its first start a few seconds.
  */
-import { ensureLocationTable, locationSource } from '../geo/location-db.js';
+import { loadLocationTable, locationSource } from '../geo/location-db.js';
 
 const source = locationSource();
-const origin = await ensureLocationTable(source);
+const { origin, unreadable, cacheError } = await loadLocationTable(source);
+if (unreadable) process.stdout.write(`${source.cacheFile}: unreadable (${unreadable.message}), built again\n`);
 process.stdout.write(`${source.cacheFile}: ${origin === 'cache' ? 'already cached' : origin}\n`);
-if (origin === 'built, not cached') process.exitCode = 1;
+if (cacheError) {
+  process.stderr.write(`${cacheError.message}\n`);
+  process.exitCode = 1;
+}

