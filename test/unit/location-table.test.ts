@@ -35,28 +35,35 @@ function textOf(n: bigint, bits: number): string {
   return Array.from({ length: 8 }, (_, i) => hex.slice(i * 4, i * 4 + 4)).join(':');
 }
 
-const bitsOf = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(2).padStart(8, '0')).join('');
+/** An address from its 32-bit words, most significant first, as text. */
+const wordsText = (words: readonly number[]) =>
+  textOf(
+    words.reduce((n, w) => (n << 32n) | BigInt(w >>> 0), 0n),
+    words.length * 32,
+  );
 
-/** The address whose bits are `bits`, as text. */
-function addressOf(bits: string): string {
-  const bytes = Array.from({ length: bits.length / 8 }, (_, i) => parseInt(bits.slice(i * 8, i * 8 + 8), 2));
-  if (bytes.length === 4) return bytes.join('.');
-  return Array.from({ length: 8 }, (_, i) => ((bytes[i * 2]! << 8) | bytes[i * 2 + 1]!).toString(16)).join(':');
+/** The number of an address. */
+const numberOf = (address: string) => BigInt(`0x${Buffer.from(parseIp(address)!.bytes).toString('hex')}`);
+
+/**
+ * The first and last address of the network of `prefix` bits holding address `n` (of `bits` bits),
+ * and the ones just outside it, as text.
+ */
+function networkEdges(n: bigint, prefix: number, bits: number): string[] {
+  const size = 1n << BigInt(bits - prefix);
+  const first = n - (n % size);
+  return [first - 1n, first, first + size - 1n, first + size]
+    .filter((edge) => edge >= 0n && edge < 1n << BigInt(bits))
+    .map((edge) => textOf(edge, bits));
 }
 
 /** A network's first and last address and the ones just outside it. */
 function edges(cidr: string): string[] {
   const [address, length] = cidr.split('/') as [string, string];
-  const bits = bitsOf(parseIp(address)!.bytes);
-  const prefix = bits.slice(0, Number(length));
-  const first = prefix.padEnd(bits.length, '0');
-  const last = prefix.padEnd(bits.length, '1');
-  const step = (b: string, by: 1n | -1n) => {
-    const n = BigInt(`0b${b}`) + by;
-    return n < 0n || n >= 1n << BigInt(b.length) ? undefined : n.toString(2).padStart(b.length, '0');
-  };
-  return [first, last, step(first, -1n), step(last, 1n)].filter((b) => b !== undefined).map(addressOf);
+  return networkEdges(numberOf(address), Number(length), parseIp(address)!.version === 4 ? 32 : 128);
 }
+
+const bitsOf = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(2).padStart(8, '0')).join('');
 
 const prefixOf = (cidr: string) => {
   const [address, length] = cidr.split('/') as [string, string];
@@ -204,42 +211,33 @@ describe('the cached table of the shipped DB-IP database', () => {
       seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
       return seed;
     };
-    const word = (w: number) => `${(w >>> 16).toString(16)}:${(w & 0xffff).toString(16)}`;
-    const v4Text = (w: number) => [w >>> 24, (w >>> 16) & 255, (w >>> 8) & 255, w & 255].join('.');
     const addresses: string[] = [];
-    for (let i = 0; i < 20_000; i++) addresses.push(v4Text(random()));
+    for (let i = 0; i < 20_000; i++) addresses.push(wordsText([random()]));
     // IPv6 where the database has its networks (2000::/3), down to the last bits.
     for (let i = 0; i < 20_000; i++)
-      addresses.push(
-        [(0x2000_0000 | (random() & 0x1fff_ffff)) >>> 0, random(), random(), random()].map(word).join(':'),
-      );
+      addresses.push(wordsText([0x2000_0000 | (random() & 0x1fff_ffff), random(), random(), random()]));
     // Both sides of range edges: every 97th IPv4 and IPv6 /64 start, and every start inside a /64.
     for (let i = 1; i < table.v4.size; i += 97) {
       const s = table.v4.starts[i]!;
-      addresses.push(v4Text(s), v4Text(s - 1));
+      addresses.push(wordsText([s]), wordsText([s - 1]));
     }
     for (let i = 1; i < table.v6.size; i += 97) {
       const [hi, lo] = [table.v6.starts[i * 2]!, table.v6.starts[i * 2 + 1]!];
-      addresses.push([hi, lo, 0, 0].map(word).join(':'));
-      if (lo > 0) addresses.push([hi, lo - 1, 0xffff_ffff, 0xffff_ffff].map(word).join(':'));
+      addresses.push(wordsText([hi, lo, 0, 0]));
+      if (lo > 0) addresses.push(wordsText([hi, lo - 1, 0xffff_ffff, 0xffff_ffff]));
     }
     for (let i = 0; i < table.v6Split.size; i++) {
       const w = [...table.v6Split.starts.subarray(i * 4, i * 4 + 4)];
-      addresses.push(w.map(word).join(':'));
-      if (w[3]! > 0) addresses.push([w[0]!, w[1]!, w[2]!, w[3]! - 1].map(word).join(':'));
+      addresses.push(wordsText(w));
+      if (w[3]! > 0) addresses.push(wordsText([w[0]!, w[1]!, w[2]!, w[3]! - 1]));
     }
     // The database's own networks around each random address, independently of the table: their
     // first and last addresses and the ones just outside (a range the build dropped or moved shows).
     const randomOnes = addresses.slice(0, 40_000);
     for (const a of randomOnes) {
       const ip = parseIp(a)!;
-      const bits = ip.version === 4 ? 32 : 128;
       const [, prefix] = (ip.version === 4 ? v4 : v6).getWithPrefixLength(ip.text);
-      const n = BigInt(`0x${Buffer.from(ip.bytes).toString('hex')}`);
-      const size = 1n << BigInt(bits - prefix);
-      const first = n - (n % size);
-      for (const edge of [first - 1n, first, first + size - 1n, first + size])
-        if (edge >= 0n && edge < 1n << BigInt(bits)) addresses.push(textOf(edge, bits));
+      addresses.push(...networkEdges(numberOf(a), prefix, ip.version === 4 ? 32 : 128));
     }
     const mismatches = addresses.filter((a) => {
       const ip = parseIp(a)!;
