@@ -6,7 +6,8 @@
  * Every .ts file of src/ and workers/, and the test clock's preload, is transformed file by file
  * with esbuild (what tsx does in memory) into a folder of this run, `.test-build/<pid>/`, keeping
  * the source layout: relative imports, JSON imports and `import.meta` paths resolve as they do
- * from the source tree. The browser bundles are written where the compiled API looks for them
+ * from the source tree. Each process entry is then bundled over its copy (entry-bundles.ts), so a
+ * process start reads one file. The browser bundles are written where the compiled API looks for them
  * (beside src/embed/bundle.js, as `npm run build` does for dist/), and the geo table is cached if it
  * is not yet (src/geo/location-db.ts). Built at the start of every
  * run from the working tree, it is never stale; the folder goes when the run ends.
@@ -17,6 +18,7 @@ import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
 import { bundle, CONSOLE, ELEMENT } from '../../src/embed/bundle.js';
 import { loadLocationTable, tableCached } from '../../src/geo/location-db.js';
+import { bundleEntries } from './entry-bundles.js';
 import { filesUnder } from './files.js';
 
 declare module 'vitest' {
@@ -62,7 +64,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
       // JSON files are copied as they are: the compiled code imports them `with { type: 'json' }`.
       loader: { '.json': 'copy' },
       logLevel: 'warning',
-    }),
+    }).then(() => bundleEntries(root, out)),
     bundle(ELEMENT.entry),
     bundle(CONSOLE.entry),
     // The geo table every API process reads: built once here on a fresh checkout, not by each.
