@@ -1,15 +1,56 @@
 /** The free-port lookup every process that starts children on loopback uses (the cluster primary, tests). */
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** Asks the kernel for a free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** How many ports below the ephemeral range are tried, at random, before asking the kernel for one. */
+const TRIES = 20;
+/** The span below the ephemeral range the tries are drawn from. */
+const SPAN = 10_000;
+
+/**
+ * A free TCP port on 127.0.0.1, for a child about to listen on it. It is taken below the range the
+ * kernel hands outgoing connections (Linux's `ip_local_port_range`) when that range can be read:
+ * a port from that range, which is what listening on port 0 gives, can go to an outgoing connection
+ * between this check and the child's own listen, and a machine that opens thousands of connections
+ * (the test suite) then sees the child fail with "could not listen". Elsewhere, the kernel's choice.
+ */
+export async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  if (low !== undefined && low > SPAN + 1024)
+    for (let i = 0; i < TRIES; i++) {
+      const port = low - 1 - Math.floor(Math.random() * SPAN);
+      if (await listens(port)) return port;
+    }
+  return kernelPort();
+}
+
+/** The first port of the kernel's ephemeral range, or undefined where it cannot be read. */
+export function ephemeralLow(): number | undefined {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 0 ? low : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Listens on `port` (0: the kernel picks) and closes again; the port, or undefined if it is taken. */
+function probe(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const srv = createServer();
     srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
+    srv.once('error', () => resolve(undefined));
+    srv.listen(port, '127.0.0.1', () => {
       const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : undefined));
     });
   });
+}
+
+const listens = async (port: number) => (await probe(port)) === port;
+
+async function kernelPort(): Promise<number> {
+  const port = await probe(0);
+  if (port === undefined) throw new Error('no free port on 127.0.0.1');
+  return port;
 }
