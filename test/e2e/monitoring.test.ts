@@ -77,7 +77,7 @@ async function launcherEnv(): Promise<NodeJS.ProcessEnv> {
 function testConfig(): PromConfig {
   return {
     ...deployed,
-    global: { scrape_interval: '4s', scrape_timeout: '4s', evaluation_interval: '1s' },
+    global: { scrape_interval: '2s', scrape_timeout: '2s', evaluation_interval: '1s' },
     rule_files: deployed.rule_files.map((f) => resolve(root, 'deploy/prometheus', f)),
     scrape_configs: deployed.scrape_configs.map((job) => ({
       ...job,
