@@ -48,26 +48,47 @@ function compareAt(starts: Uint32Array, at: number, key: ArrayLike<number>, word
   return 0;
 }
 
-/** Appends ranges in ascending order, merging a start whose value repeats the previous one's. */
+/**
+ * Appends ranges in ascending order, merging a start whose value repeats the previous one's. The
+ * starts and values go straight into typed arrays that double when full: a build adds some 15
+ * million ranges, and JavaScript arrays of numbers took a third of its time.
+ */
 export class RangeTableBuilder {
-  #starts: number[] = [];
-  #values: number[] = [];
+  #starts: Uint32Array;
+  #values = new Uint16Array(1 << 16);
+  #size = 0;
 
-  constructor(readonly words: number) {}
+  constructor(readonly words: number) {
+    this.#starts = new Uint32Array(this.#values.length * words);
+  }
 
   /** The value of the last range added, if any. */
   get lastValue(): number | undefined {
-    return this.#values.at(-1);
+    return this.#size === 0 ? undefined : this.#values[this.#size - 1];
   }
 
   /** Adds a range starting at `start` (`words` words); nothing when it continues the previous value. */
   add(start: ArrayLike<number>, value: number): void {
-    if (value === this.lastValue) return;
-    for (let i = 0; i < this.words; i++) this.#starts.push(start[i]! >>> 0);
-    this.#values.push(value);
+    const size = this.#size;
+    if (size > 0 && this.#values[size - 1] === value) return;
+    if (size === this.#values.length) this.#grow();
+    const at = size * this.words;
+    for (let i = 0; i < this.words; i++) this.#starts[at + i] = start[i]!;
+    this.#values[size] = value;
+    this.#size = size + 1;
   }
 
   build(): RangeTable {
-    return new RangeTable(this.words, Uint32Array.from(this.#starts), Uint16Array.from(this.#values));
+    const size = this.#size;
+    return new RangeTable(this.words, this.#starts.slice(0, size * this.words), this.#values.slice(0, size));
+  }
+
+  #grow(): void {
+    const starts = new Uint32Array(this.#starts.length * 2);
+    starts.set(this.#starts);
+    this.#starts = starts;
+    const values = new Uint16Array(this.#values.length * 2);
+    values.set(this.#values);
+    this.#values = values;
   }
 }
