@@ -5,7 +5,7 @@
  * in `node_modules/.cache/predictwire/`, under the database's version and the table's format; a
  * process reads the cached table in a fraction of the time the database took. The image builds it (Dockerfile), the tests
  * before their first process (test/support/test-build.ts), and any process that finds none builds
- * it (about 10 s) and writes it for the next, or keeps it in memory when it cannot write.
+ * it (about 6 s) and writes it for the next, or keeps it in memory when it cannot write.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
