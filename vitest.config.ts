@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import LongestFirst from './test/support/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -20,8 +19,6 @@ export default defineConfig({
     // check's document) once per fork, not once per file, is most of the suite's time otherwise.
     // Test files keep their own state: what they change globally (fake timers) they restore.
     isolate: false,
-    // Long end-to-end files first when vitest has no durations from an earlier run (a fresh clone).
-    sequence: { sequencer: LongestFirst },
     testTimeout: 20_000,
     hookTimeout: 60_000,
     reporters: ['default'],
