@@ -10,7 +10,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import type { Config } from '../config.js';
 import { exitWithMe } from '../runtime/parent-watch.js';
 import { freePort } from '../runtime/free-port.js';
-import { loadLocationTable, tableCached } from '../geo/location-db.js';
+import { ensureLocationTable } from '../geo/location-db.js';
 import { supervise, type Supervised } from '../runtime/supervise.js';
 import type { Logger } from '../runtime/log.js';
 import { startAdminServer } from '../metrics/admin-server.js';
@@ -140,13 +140,12 @@ export async function startPrimary(config: Config, log: Logger): Promise<{ stop(
   if (port === 0) port = await freePort();
   try {
     // Every worker reads the geo table: built here once when none is cached, not in each at once.
-    if (!(await tableCached())) {
-      const { origin, unreadable, cacheError } = await loadLocationTable();
-      log[cacheError ? 'warn' : 'info'](
-        { origin, unreadable: unreadable?.message, err: cacheError },
+    const geo = await ensureLocationTable();
+    if (geo)
+      log[geo.cacheError ? 'warn' : 'info'](
+        { origin: geo.origin, unreadable: geo.unreadable?.message, err: geo.cacheError },
         'geo table built for the workers',
       );
-    }
     await Promise.all(Array.from({ length: config.apiWorkers }, (_, i) => start(i + 1)));
   } catch (err) {
     hangs.stop();

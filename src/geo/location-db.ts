@@ -76,11 +76,7 @@ export async function loadLocationTable(source = locationSource()): Promise<Load
 /** Bytes read to tell a cached table's length: its magic line and header (about 100 KB of places). */
 const HEAD_BYTES = 256 * 1024;
 
-/**
- * Whether a whole table is cached, judged by its header and length without reading its ranges: for
- * whoever starts several processes at once (the cluster's primary, the test run), which builds it
- * first when it is not (loadLocationTable), so that they do not each build it.
- */
+/** Whether a whole table is cached, judged by its header and length without reading its ranges. */
 export async function tableCached(source = locationSource()): Promise<boolean> {
   try {
     const file = await open(source.cacheFile);
@@ -94,6 +90,17 @@ export async function tableCached(source = locationSource()): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Builds and caches the table unless a whole one is cached (tableCached): for whoever starts
+ * several processes at once (the cluster's primary, the test run) and for `npm run geo:table`, so
+ * that the processes do not each build it. What loading said, or undefined when it was cached.
+ */
+export async function ensureLocationTable(source = locationSource()): Promise<Omit<LoadedTable, 'table'> | undefined> {
+  if (await tableCached(source)) return undefined;
+  const { table: _built, ...loaded } = await loadLocationTable(source);
+  return loaded;
 }
 
 export class LocationDb implements LocationLookup {

@@ -69,8 +69,8 @@ export class RangeTableBuilder {
 
   /** Adds a range starting at `start` (`words` words); nothing when it continues the previous value. */
   add(start: ArrayLike<number>, value: number): void {
+    if (value === this.lastValue) return;
     const size = this.#size;
-    if (size > 0 && this.#values[size - 1] === value) return;
     if (size === this.#values.length) this.#grow();
     const at = size * this.words;
     for (let i = 0; i < this.words; i++) this.#starts[at + i] = start[i]!;

@@ -17,7 +17,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
 import { bundle, CONSOLE, ELEMENT } from '../../src/embed/bundle.js';
-import { loadLocationTable, tableCached } from '../../src/geo/location-db.js';
+import { ensureLocationTable } from '../../src/geo/location-db.js';
 import { bundleEntries } from './entry-bundles.js';
 import { filesUnder } from './files.js';
 
@@ -68,7 +68,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
     bundle(ELEMENT.entry),
     bundle(CONSOLE.entry),
     // The geo table every API process reads: built once here on a fresh checkout, not by each.
-    tableCached().then(async (cached) => cached || (await loadLocationTable()).origin),
+    ensureLocationTable(),
   ]);
   for (const [b, bytes] of [
     [ELEMENT, element],

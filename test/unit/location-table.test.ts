@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { open, Reader, type Response } from 'maxmind';
 import { describe, expect, it } from 'vitest';
 import { parseIp } from '../../src/geo/ip.js';
-import { loadLocationTable, locationSource, tableCached } from '../../src/geo/location-db.js';
+import { ensureLocationTable, loadLocationTable, locationSource, tableCached } from '../../src/geo/location-db.js';
 import { buildLocationTable } from '../../src/geo/location-table-build.js';
 import { decodeLocationTable, encodeLocationTable } from '../../src/geo/location-table-file.js';
 import type { LocationTable } from '../../src/geo/location-table.js';
@@ -180,15 +180,17 @@ describe('the table built from crafted MaxMind DB files', () => {
     expect(second.origin).toBe('cache');
     expect(compareCrafted(second.table, dir).mismatches).toEqual([]);
     expect(await tableCached({ dir, cacheFile })).toBe(true);
+    expect(await ensureLocationTable({ dir, cacheFile })).toBeUndefined(); // cached: nothing built
     // A truncated or damaged cache is not taken as cached, and is rebuilt, saying why.
     writeFileSync(cacheFile, readFileSync(cacheFile).subarray(0, -2));
     expect(await tableCached({ dir, cacheFile })).toBe(false);
     writeFileSync(cacheFile, 'garbage');
     expect(await tableCached({ dir, cacheFile })).toBe(false);
-    const rebuilt = await loadLocationTable({ dir, cacheFile });
-    expect(rebuilt.origin).toBe('built');
-    expect(rebuilt.unreadable?.message).toMatch(/not a location table/);
+    const rebuilt = await ensureLocationTable({ dir, cacheFile });
+    expect(rebuilt?.origin).toBe('built');
+    expect(rebuilt?.unreadable?.message).toMatch(/not a location table/);
     expect(await tableCached({ dir, cacheFile })).toBe(true);
+    expect(compareCrafted((await loadLocationTable({ dir, cacheFile })).table, dir).mismatches).toEqual([]);
     expect(await tableCached({ dir, cacheFile: `${cacheFile}.absent` })).toBe(false);
     const blocked = await loadLocationTable({ dir, cacheFile: join(cacheFile, 'under-a-file.geo') });
     expect(blocked.origin).toBe('built, not cached');
