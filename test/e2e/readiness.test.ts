@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/runtime/free-port.js';
 import { EventWidgetPayload, LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
-import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { spawnProcess, FAST_REFRESH, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
 const redis = useRedis();
 let env: Record<string, string>;
@@ -43,6 +43,7 @@ beforeAll(async () => {
   adminPort = await freePort();
   // Stale after three missed one-second refreshes, the price feed after two quiet seconds.
   env = testEnv(redis.url, {
+    ...FAST_REFRESH,
     STALE_AFTER_INTERVALS: '3',
     LIVE_STALE_AFTER_SECONDS: '2',
     ADMIN_PORT: String(adminPort),

@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { clicksKey } from '../../src/tracking/click-counter.js';
 import { BroadWidgetPayload, CatalogPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
-import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { spawnProcess, FAST_REFRESH, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 
 const redis = useRedis();
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:130.0) Gecko/20100101 Firefox/130.0';
@@ -22,6 +22,7 @@ let other: ServiceProcess;
 
 beforeAll(async () => {
   env = testEnv(redis.url, {
+    ...FAST_REFRESH,
     TRUST_PROXY: '127.0.0.1,::1',
     // One process per instance: what an instance built, and its /readyz counts, are per process
     // (with API workers, per worker).

@@ -14,7 +14,14 @@ import {
   SportsbookWidgetPayload,
 } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
-import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import {
+  advertiserKeys,
+  spawnProcess,
+  FAST_REFRESH,
+  testEnv,
+  waitFor,
+  type ServiceProcess,
+} from '../support/service.js';
 import { testClock } from '../support/test-clock.js';
 import { replayEnv, startReplayServer, type ReplayServer } from '../support/upstream-replay.js';
 
@@ -43,6 +50,7 @@ beforeAll(async () => {
   // The quality gate refuses a fixing older than a few days: the recorded one is served as today's.
   replay.ecbToday = true;
   const env = testEnv(redis.url, {
+    ...FAST_REFRESH,
     ...replayEnv(replay.base),
     ...clock.env,
     SOURCES: 'events=kalshi+polymarket,sportsbook=odds-api,metrics=derived,fx=ecb',
