@@ -2,9 +2,11 @@
  * The demo page `npm start` links in its banner: the four widget kinds, light and dark, each next to
  * the two lines a publisher copies; variants (locale, currency, odds format, theme, compact); and a
  * configurator that writes the snippet for the attributes picked. Example slugs and leagues are
- * ones the simulator serves.
+ * ones the simulator serves: its event slugs roll with the calendar (the next Fed meeting), so the
+ * page names the ones it lists on the day the page is made.
  */
 
+import { simulatorSlug } from '../sources/simulator/event-catalog.js';
 import { escapeHtml as esc } from './fixed-page.js';
 
 export interface DemoWidget {
@@ -13,15 +15,19 @@ export interface DemoWidget {
   attributes: Record<string, string>;
 }
 
-export const DEMO_WIDGETS: readonly DemoWidget[] = [
-  { title: 'Event', attributes: { kind: 'event', slug: 'fed-december-2026', 'display-format': 'implied_pct' } },
+/** The four kinds, one widget each, with the events the simulator lists at `now`. */
+export const demoWidgets = (now: Date): readonly DemoWidget[] => [
+  {
+    title: 'Event',
+    attributes: { kind: 'event', slug: simulatorSlug('KXFEDDECISION', now), 'display-format': 'implied_pct' },
+  },
   { title: 'Broad', attributes: { kind: 'broad', limit: '5' } },
   { title: 'Sportsbook', attributes: { kind: 'sportsbook', league: 'NBA' } },
   { title: 'Live market', attributes: { kind: 'live-market', asset: 'BTC', horizon: '15' } },
 ];
 
-/** One widget per variant a publisher may want to see before choosing. */
-export const DEMO_VARIANTS: readonly DemoWidget[] = [
+/** One widget per variant a publisher may want to see before choosing (events as listed at `now`). */
+export const demoVariants = (now: Date): readonly DemoWidget[] => [
   { title: 'German, euros', attributes: { kind: 'broad', limit: '3', locale: 'de', currency: 'EUR' } },
   { title: 'Japanese, yen', attributes: { kind: 'broad', limit: '3', locale: 'ja', currency: 'JPY' } },
   {
@@ -34,7 +40,7 @@ export const DEMO_VARIANTS: readonly DemoWidget[] = [
   },
   {
     title: 'Theme follows the reader (auto)',
-    attributes: { kind: 'event', slug: 'us-cpi-inflation-november-2026', theme: 'auto' },
+    attributes: { kind: 'event', slug: simulatorSlug('KXCPIYOY', now), theme: 'auto' },
   },
   { title: 'Compact, no horizon given', attributes: { kind: 'live-market', asset: 'BTC', compact: '' } },
 ];
@@ -74,12 +80,13 @@ const FIELDS: ReadonlyArray<readonly [string, string, string, (readonly string[]
   ['hide-when-empty', 'Hide when empty', '', ['', 'yes']],
 ];
 
-function configurator(publicBaseUrl: string): string {
+/** The configurator, its slug field filled with `slug`. */
+function configurator(publicBaseUrl: string, slug: string): string {
   const fields = FIELDS.map(([name, label, kinds, choices]) => {
     const id = `cfg-${name}`;
     const input = choices
       ? `<select id="${id}" name="${name}">${choices.map((c) => `<option value="${c}">${c || '(default)'}</option>`).join('')}</select>`
-      : `<input id="${id}" name="${name}" value="${name === 'slug' ? 'fed-december-2026' : ''}">`;
+      : `<input id="${id}" name="${name}" value="${name === 'slug' ? esc(slug) : ''}">`;
     return `<p data-kinds="${kinds}"><label for="${id}">${esc(label)}</label> ${input}</p>`;
   });
   // The page's own script: builds the element from the form and writes its snippet.
@@ -106,16 +113,18 @@ update();
 <div><pre><code id="cfg-snippet"></code></pre><div id="cfg-preview"></div></div></div><script>${script}</script></section>`;
 }
 
-/** The whole page; the script is loaded from this origin, so api-base is not needed here. */
-export function demoPage(publicBaseUrl: string): string {
-  const kinds = DEMO_WIDGETS.map((w) => {
+/** The whole page, with the events listed at `now`; the script is loaded from this origin, so api-base is not needed here. */
+export function demoPage(publicBaseUrl: string, now: Date): string {
+  const kinds = demoWidgets(now).map((w) => {
     const pair = [
       figure(publicBaseUrl, w, `${w.title}, light`),
       figure(publicBaseUrl, w, `${w.title}, dark`, 'dark', 'dark'),
     ];
     return `<section><h2>${esc(w.title)}</h2><div class="pair">${pair.join('\n')}</div></section>`;
   });
-  const variants = `<section><h2>Variants</h2><div class="pair">${DEMO_VARIANTS.map((w) => figure(publicBaseUrl, w, w.title)).join('\n')}</div></section>`;
+  const variants = `<section><h2>Variants</h2><div class="pair">${demoVariants(now)
+    .map((w) => figure(publicBaseUrl, w, w.title))
+    .join('\n')}</div></section>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -141,7 +150,7 @@ form p{display:flex;justify-content:space-between;gap:8px;margin:4px 0}form p[hi
 <p>Each widget is one script and one element; copy the two lines under it into any page (the script goes in the page's head). Attributes, events and the Content-Security-Policy a page needs: docs/embed.md.</p>
 ${kinds.join('\n')}
 ${variants}
-${configurator(publicBaseUrl)}
+${configurator(publicBaseUrl, simulatorSlug('KXFEDDECISION', now))}
 </main>
 </body>
 </html>

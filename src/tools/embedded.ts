@@ -21,6 +21,7 @@ import { nodeFlagsFor } from '../runtime/node-flags.js';
 import { STOP_SIGNALS } from '../runtime/shutdown.js';
 import { connectOnce, describeTarget, RedisUnreachableError } from '../store/redis-once.js';
 import { monotonicClock, systemClock } from '../model/clock.js';
+import { simulatorSlug } from '../sources/simulator/event-catalog.js';
 
 const DEMO_ADVERTISER = 'demo-advertiser';
 const root = resolve(import.meta.dirname, '../..');
@@ -222,7 +223,7 @@ async function main(): Promise<void> {
         ? [`  demo page    ${base}/demo  (every widget, light and dark, with the two lines to embed it)`]
         : []),
       `  broad        ${base}/v1/widgets/broad?limit=5`,
-      `  event        ${base}/v1/widgets/event?slug=fed-december-2026`,
+      `  event        ${base}/v1/widgets/event?slug=${simulatorSlug('KXFEDDECISION', new Date(systemClock()))}`,
       `  sportsbook   ${base}/v1/widgets/sportsbook?league=NBA`,
       `  live market  ${base}/v1/widgets/live-market?asset=BTC&horizon_minutes=15`,
       `  websocket    ${base.replace('http', 'ws')}/v1/ws  {"op":"subscribe","topic":"live-market:ETH:15"}`,

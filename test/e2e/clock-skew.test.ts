@@ -10,10 +10,13 @@ import { EventWidgetPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
 import { scrape, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 import { testClock } from '../support/test-clock.js';
+import { fedSlug } from '../support/slugs.js';
 
 const redis = useRedis();
 const HOUR = 3_600_000;
 const apiClock = testClock();
+// The Fed event the API lists on its clock.
+const FED = fedSlug(apiClock.now());
 const workerClock = testClock(HOUR);
 const REFRESH_SECONDS = 10;
 const STALE_AFTER_INTERVALS = 6;
@@ -34,7 +37,7 @@ interface Ready {
 const events = async () =>
   ((await (await fetch(`${api.base}/readyz`)).json()) as Ready).snapshots.find((s) => s.kind === 'events')!;
 const eventWidget = async () =>
-  EventWidgetPayload.parse(await (await fetch(`${api.base}/v1/widgets/event?slug=fed-december-2026`)).json());
+  EventWidgetPayload.parse(await (await fetch(`${api.base}/v1/widgets/event?slug=${FED}`)).json());
 
 beforeAll(async () => {
   env = testEnv(redis.url, {

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorById } from '../../src/catalog/operators.js';
 import { freePort } from '../../src/runtime/free-port.js';
 import { MAX_GZIPPED_BYTES } from '../../src/embed/bundle.js';
-import { DEMO_VARIANTS, DEMO_WIDGETS } from '../../src/embed/demo-page.js';
+import { demoVariants, demoWidgets } from '../../src/embed/demo-page.js';
 import { localNumber } from '../../src/embed/element/format.js';
 import { isEmpty, type Payload } from '../../src/embed/element/view.js';
 import { recordHistory } from '../../src/store/price-history.js';
@@ -36,6 +36,7 @@ import { publishTick, seedStrike } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 import { testClock } from '../support/test-clock.js';
+import { fedSlug } from '../support/slugs.js';
 
 const ARTIFACTS = resolve(root, 'test-results/embed');
 const STRIKE = 97_000;
@@ -43,6 +44,8 @@ const STRIKE = 97_000;
 // takes about a minute of the 14 left), so the live window's spot path always holds its ticks.
 const WINDOW_MS = 15 * 60_000;
 const clock = testClock((60_000 - (Date.now() % WINDOW_MS) + WINDOW_MS) % WINDOW_MS);
+// The Fed event the processes list on their clock.
+const FED = fedSlug(clock.now());
 
 const redis = useRedis();
 let api: ServiceProcess;
@@ -121,7 +124,7 @@ async function open(url: string, width = 1280): Promise<Page> {
 }
 
 const ALL_KINDS = [
-  '<predictwire-widget kind="event" slug="fed-december-2026" display-format="implied_pct"></predictwire-widget>',
+  `<predictwire-widget kind="event" slug="${FED}" display-format="implied_pct"></predictwire-widget>`,
   '<predictwire-widget kind="broad" limit="5"></predictwire-widget>',
   '<predictwire-widget kind="sportsbook" league="NBA"></predictwire-widget>',
   '<predictwire-widget kind="live-market" asset="BTC" horizon="15"></predictwire-widget>',
@@ -241,7 +244,7 @@ describe('embed.js', () => {
 describe('the demo page in chromium', () => {
   it('renders all four widgets, light and dark, the variants, each with its snippet and the DB-IP attribution', async () => {
     await settled(page);
-    for (const w of DEMO_WIDGETS) {
+    for (const w of demoWidgets(new Date(clock.now()))) {
       for (const theme of ['light', 'dark'] as const) {
         const el = widget(w.attributes.kind!, theme);
         await el.locator('footer').waitFor({ timeout: 15_000 });
@@ -254,7 +257,9 @@ describe('the demo page in chromium', () => {
     }
     // Each with the two lines to copy: the kinds twice, the variants once, and the configurator's.
     const snippets = await page.locator('pre code').allTextContents();
-    expect(snippets).toHaveLength(DEMO_WIDGETS.length * 2 + DEMO_VARIANTS.length + 1);
+    expect(snippets).toHaveLength(
+      demoWidgets(new Date(clock.now())).length * 2 + demoVariants(new Date(clock.now())).length + 1,
+    );
     for (const s of snippets)
       expect(s).toMatch(
         /^<script src="\S+\/v1\/embed\.js"><\/script>\n<predictwire-widget kind="[a-z-]+"[^>]*><\/predictwire-widget>$/,
@@ -276,9 +281,7 @@ describe('the demo page in chromium', () => {
   });
 
   it('shows what the payload says: question, probabilities, prices, ranks, ratings and promo codes', async () => {
-    const event = EventWidgetPayload.parse(
-      await getJson('/v1/widgets/event?slug=fed-december-2026&display_format=implied_pct'),
-    );
+    const event = EventWidgetPayload.parse(await getJson(`/v1/widgets/event?slug=${FED}&display_format=implied_pct`));
     const el = widget('event');
     expect(await el.locator('h2').textContent()).toBe(event.event_question);
     expect(await el.locator('h3').allTextContents()).toEqual(
@@ -300,9 +303,7 @@ describe('the demo page in chromium', () => {
   });
 
   it('puts the Best Odds badge on exactly the operators the payload flags, where more than one quotes', async () => {
-    const event = EventWidgetPayload.parse(
-      await getJson('/v1/widgets/event?slug=fed-december-2026&display_format=implied_pct'),
-    );
+    const event = EventWidgetPayload.parse(await getJson(`/v1/widgets/event?slug=${FED}&display_format=implied_pct`));
     const sections = widget('event').locator('section.outcome');
     expect(await sections.count()).toBe(event.outcomes.length);
     // The fixture has both cases: outcomes several operators quote, and one only one quotes.
@@ -546,8 +547,8 @@ describe("a publisher's page on another origin", () => {
       publish(
         '/one-socket',
         [
-          '<predictwire-widget kind="event" slug="fed-december-2026"></predictwire-widget>',
-          '<predictwire-widget kind="event" slug="fed-december-2026" display-format="implied_pct"></predictwire-widget>',
+          `<predictwire-widget kind="event" slug="${FED}"></predictwire-widget>`,
+          `<predictwire-widget kind="event" slug="${FED}" display-format="implied_pct"></predictwire-widget>`,
           '<predictwire-widget kind="live-market" asset="BTC" horizon="15"></predictwire-widget>',
           '<predictwire-widget kind="live-market" asset="BTC" horizon="15" locale="de"></predictwire-widget>',
         ],
@@ -555,7 +556,7 @@ describe("a publisher's page on another origin", () => {
       ),
     );
     await settled(p);
-    const expected = ['event:fed-december-2026', 'event:fed-december-2026:implied_pct', 'live-market:BTC:15'];
+    const expected = [`event:${FED}`, `event:${FED}:implied_pct`, 'live-market:BTC:15'];
     await waitUntil(
       () => expected.every((t) => pushed.has(t)),
       10_000,
@@ -566,9 +567,7 @@ describe("a publisher's page on another origin", () => {
     // Each event widget fetched once; the pushes (the subscribe's answer included) were shown as they came.
     expect(eventGets).toHaveLength(2);
     // The implied_pct widget shows the REST payload of its format.
-    const event = EventWidgetPayload.parse(
-      await getJson('/v1/widgets/event?slug=fed-december-2026&display_format=implied_pct'),
-    );
+    const event = EventWidgetPayload.parse(await getJson(`/v1/widgets/event?slug=${FED}&display_format=implied_pct`));
     const prices = await p
       .locator('predictwire-widget[display-format="implied_pct"] tbody td.num:first-of-type')
       .allTextContents();
@@ -622,12 +621,12 @@ describe("a publisher's page on another origin", () => {
     });
     await p.goto(
       publish('/reconnect', [
-        '<predictwire-widget kind="event" slug="fed-december-2026"></predictwire-widget>',
+        `<predictwire-widget kind="event" slug="${FED}"></predictwire-widget>`,
         '<predictwire-widget kind="live-market" asset="BTC" horizon="15"></predictwire-widget>',
       ]),
     );
     await settled(p);
-    const topics = ['event:fed-december-2026', 'live-market:BTC:15'];
+    const topics = [`event:${FED}`, 'live-market:BTC:15'];
     await waitUntil(
       () => subscribes[0]?.length === 2,
       10_000,
@@ -660,7 +659,7 @@ describe("a publisher's page on another origin", () => {
     p.on('console', (m) => logs.push(m.text()));
     await p.goto(
       publish('/events', [
-        '<predictwire-widget id="loaded" kind="event" slug="fed-december-2026"></predictwire-widget>',
+        `<predictwire-widget id="loaded" kind="event" slug="${FED}"></predictwire-widget>`,
         `<predictwire-widget id="empty" kind="event" slug="${emptySlug}"></predictwire-widget>`,
         `<predictwire-widget id="hidden" kind="event" slug="${emptySlug}" hide-when-empty></predictwire-widget>`,
         '<predictwire-widget id="broken" kind="event" slug="no-such-event"></predictwire-widget>',
@@ -884,7 +883,7 @@ describe("a publisher's page on another origin", () => {
     const snap = (await readSnapshot(redis.client, 'events', 'all'))!;
     for (const minutesAgo of [20, 10])
       await recordHistory(redis.client, snap.data, new Date(clock.now() - minutesAgo * 60_000));
-    const slug = 'fed-december-2026';
+    const slug = FED;
     const history = EventHistoryPayload.parse(await getJson(`/v1/widgets/event/history?slug=${slug}`));
     const p = await open(publish('/sparklines', [ALL_KINDS[0]!, ALL_KINDS[3]!], true));
     await settled(p);

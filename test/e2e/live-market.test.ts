@@ -15,6 +15,10 @@ import { windowAt } from '../../src/live/window.js';
 import { publishTick as publish, seedStrike } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, wsConnections, type ServiceProcess } from '../support/service.js';
+import { fedSlug } from '../support/slugs.js';
+
+// The simulator's Fed event today: its slug rolls with the meetings.
+const FED = fedSlug();
 
 const redis = useRedis();
 let a: ServiceProcess;
@@ -231,30 +235,30 @@ describe('WebSocket /v1/ws', () => {
     await expect
       .poll(
         async () => {
-          c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'event:fed-december-2026' }));
+          c.ws.send(JSON.stringify({ op: 'subscribe', topic: `event:${FED}` }));
           await new Promise((r) => setTimeout(r, 100));
-          return c.frames.some((f) => f.topic === 'event:fed-december-2026');
+          return c.frames.some((f) => f.topic === `event:${FED}`);
         },
         { timeout: 5_000 },
       )
       .toBe(true);
     // A display format other than cents is a topic of its own; an unknown format is no topic.
-    c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'event:fed-december-2026:decimal' }));
-    await c.next((f) => f.topic === 'event:fed-december-2026:decimal');
-    c.ws.send(JSON.stringify({ op: 'subscribe', topic: 'event:fed-december-2026:percent' }));
+    c.ws.send(JSON.stringify({ op: 'subscribe', topic: `event:${FED}:decimal` }));
+    await c.next((f) => f.topic === `event:${FED}:decimal`);
+    c.ws.send(JSON.stringify({ op: 'subscribe', topic: `event:${FED}:percent` }));
     expect(await c.next((f) => f.code === 'unknown_topic')).toMatchObject({ op: 'error', code: 'unknown_topic' });
     await writeSnapshot(redis.client, 'events', 'all', oneEvent(0.45), new Date());
     // Kalshi 0.45 after its fee: 0.45 + round_up(0.07 × 100 × 0.45 × 0.55 = 1.7325 → 1.74)/100 = 0.4674 → 47¢
     const afterFee = 0.45 + Math.ceil(0.07 * 100 * 0.45 * 0.55 * 100) / 100 / 100;
     const pushed = await c.next(
       (f) =>
-        f.topic === 'event:fed-december-2026' &&
+        f.topic === `event:${FED}` &&
         JSON.stringify(f.data).includes(`"contract_price":"${formatContractPrice(afterFee, 'cents')}"`),
     );
-    expect(pushed.data).toMatchObject({ widget_class: 'event-specific', event_slug: 'fed-december-2026' });
+    expect(pushed.data).toMatchObject({ widget_class: 'event-specific', event_slug: FED });
     await c.next(
       (f) =>
-        f.topic === 'event:fed-december-2026:decimal' &&
+        f.topic === `event:${FED}:decimal` &&
         JSON.stringify(f.data).includes(`"contract_price":"${formatContractPrice(afterFee, 'decimal')}"`),
     );
     c.ws.close();

@@ -8,6 +8,10 @@ import { freePort } from '../../src/runtime/free-port.js';
 import { EventWidgetPayload, LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, FAST_REFRESH, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { fedSlug } from '../support/slugs.js';
+
+// The simulator's Fed event today: its slug rolls with the meetings.
+const FED = fedSlug();
 
 const redis = useRedis();
 let env: Record<string, string>;
@@ -32,7 +36,7 @@ const get = async (path: string) => {
   expect(res.status).toBe(200);
   return res.json() as Promise<unknown>;
 };
-const eventWidget = async () => EventWidgetPayload.parse(await get('/v1/widgets/event?slug=fed-december-2026'));
+const eventWidget = async () => EventWidgetPayload.parse(await get(`/v1/widgets/event?slug=${FED}`));
 const metric = async (series: string) => {
   const text = await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));

@@ -22,6 +22,10 @@ import { REFRESH_QUEUE, SCHEDULE_CHECK_MS, schedules } from '../../workers/sched
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, scrape, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 import { testClock } from '../support/test-clock.js';
+import { fedSlug } from '../support/slugs.js';
+
+// The simulator's Fed event today: its slug rolls with the meetings.
+const FED = fedSlug();
 
 const redis = useRedis();
 const clock = testClock();
@@ -41,7 +45,7 @@ interface Ready {
 
 const ready = async () => (await (await fetch(`${api.base}/readyz`)).json()) as Ready;
 const eventWidget = async () =>
-  EventWidgetPayload.parse(await (await fetch(`${api.base}/v1/widgets/event?slug=fed-december-2026`)).json());
+  EventWidgetPayload.parse(await (await fetch(`${api.base}/v1/widgets/event?slug=${FED}`)).json());
 const advertiserStatus = async () =>
   (
     await fetch(`${api.base}/advertiser/v1/widgets/events`, {

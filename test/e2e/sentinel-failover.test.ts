@@ -18,6 +18,10 @@ import { LiveMarketPayload } from '../../src/widgets/payload-schemas.js';
 import { spawnEntry } from '../support/processes.js';
 import { MASTER_NAME, startSentinelCluster, type SentinelCluster } from '../support/sentinel.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { fedSlug } from '../support/slugs.js';
+
+// The simulator's Fed event today: its slug rolls with the meetings.
+const FED = fedSlug();
 
 interface Sample {
   kind: 'widget' | 'advertiser';
@@ -77,7 +81,7 @@ function traffic(credentials: Array<[string, string]>): { samples: Sample[]; sto
   let running = true;
   const paths: Array<[Sample['kind'], string]> = [
     ['widget', '/v1/widgets/broad?fallback_geo=US&limit=3'],
-    ['widget', '/v1/widgets/event?slug=fed-december-2026'],
+    ['widget', `/v1/widgets/event?slug=${FED}`],
     ['widget', '/v1/widgets/sportsbook?league=NBA'],
     ['widget', '/v1/widgets/live-market?asset=BTC&horizon_minutes=5'],
     ['advertiser', '/advertiser/v1/widgets/events'],

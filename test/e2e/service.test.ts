@@ -21,6 +21,10 @@ import {
 } from '../../src/widgets/payload-schemas.js';
 import { useRedis } from '../support/redis.js';
 import { advertiserKeys, spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
+import { fedSlug } from '../support/slugs.js';
+
+// The simulator's Fed event today: its slug rolls with the meetings.
+const FED = fedSlug();
 
 const redis = useRedis();
 let api: ServiceProcess;
@@ -336,14 +340,14 @@ describe('bad input gets a problem response, never a 500', () => {
     ['GET', '/v1/widgets/event', 400, 'invalid_parameter'],
     ['GET', '/v1/widgets/event?slug=Not%20A%20Slug', 400, 'invalid_parameter'],
     ['GET', '/v1/widgets/event?slug=no-such-event', 404, 'not_found'],
-    ['GET', '/v1/widgets/event?slug=fed-december-2026&display_format=fractional', 400, 'invalid_parameter'],
+    ['GET', `/v1/widgets/event?slug=${FED}&display_format=fractional`, 400, 'invalid_parameter'],
     ['GET', '/v1/widgets/event?slug=x&advertiser_id=%00', 400, 'invalid_parameter'],
     ['GET', '/advertiser/v1/widgets/specific/no-such-event', 404, 'not_found', { auth: '1' }],
     ['GET', '/advertiser/v1/widgets/specific/%E0%A4%A', 400, 'invalid_parameter', { auth: '1' }],
-    ['GET', '/advertiser/v1/widgets/specific/fed-december-2026?limit=0', 400, 'invalid_parameter', { auth: '1' }],
-    ['GET', '/advertiser/v1/widgets/specific/fed-december-2026?limit=101', 400, 'invalid_parameter', { auth: '1' }],
-    ['GET', '/advertiser/v1/widgets/specific/fed-december-2026?limit=2.5', 400, 'invalid_parameter', { auth: '1' }],
-    ['GET', '/advertiser/v1/widgets/specific/fed-december-2026?limit=abc', 400, 'invalid_parameter', { auth: '1' }],
+    ['GET', `/advertiser/v1/widgets/specific/${FED}?limit=0`, 400, 'invalid_parameter', { auth: '1' }],
+    ['GET', `/advertiser/v1/widgets/specific/${FED}?limit=101`, 400, 'invalid_parameter', { auth: '1' }],
+    ['GET', `/advertiser/v1/widgets/specific/${FED}?limit=2.5`, 400, 'invalid_parameter', { auth: '1' }],
+    ['GET', `/advertiser/v1/widgets/specific/${FED}?limit=abc`, 400, 'invalid_parameter', { auth: '1' }],
     ['GET', '/v1/nothing-here', 404, 'not_found'],
     ['GET', '/v1/click?o=kalshi&s=forged', 403, 'invalid_link'],
     ['POST', '/v1/widgets/event?slug=x', 405, 'method_not_allowed'],

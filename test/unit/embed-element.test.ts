@@ -4,7 +4,8 @@
  * countdown and the backoff. The element in a browser is tested in test/e2e/embed-browser.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { snippet, DEMO_WIDGETS } from '../../src/embed/demo-page.js';
+import { demoPage, demoVariants, demoWidgets, snippet } from '../../src/embed/demo-page.js';
+import { buildEvents } from '../../src/sources/simulator/events.js';
 import { renderEvent, TOP } from '../../src/embed/element/event.js';
 import { backoffMs } from '../../src/embed/element/socket.js';
 import { esc, telUri } from '../../src/embed/element/html.js';
@@ -586,11 +587,27 @@ describe('countdown and backoff', () => {
 
 describe('demo snippets', () => {
   it('are the script and the element, two lines, for every kind', () => {
-    expect(DEMO_WIDGETS.map((w) => w.attributes.kind)).toEqual(['event', 'broad', 'sportsbook', 'live-market']);
-    expect(snippet('https://api.example', DEMO_WIDGETS[3]!, 'dark')).toBe(
+    const widgets = demoWidgets(new Date('2026-12-02T12:00:00Z'));
+    expect(widgets.map((w) => w.attributes.kind)).toEqual(['event', 'broad', 'sportsbook', 'live-market']);
+    expect(snippet('https://api.example', widgets[3]!, 'dark')).toBe(
       '<script src="https://api.example/v1/embed.js"></script>\n<predictwire-widget kind="live-market" asset="BTC" horizon="15" theme="dark"></predictwire-widget>',
     );
   });
+
+  // The Fed meeting of December 2026 is decided on the 9th: the day after, the simulator lists
+  // January's, and a page with the old slug would show an unknown event.
+  it.each(['2026-12-02T12:00:00Z', '2026-12-10T12:00:00Z', '2027-03-01T00:00:00Z'])(
+    'name only events the simulator lists at the time (%s)',
+    (at) => {
+      const now = new Date(at);
+      const listed = buildEvents(1, now).events.map((e) => e.slug);
+      const named = [...demoWidgets(now), ...demoVariants(now)].flatMap((w) => w.attributes.slug ?? []);
+      expect(named.length).toBe(2);
+      for (const slug of named) expect(listed).toContain(slug);
+      // The configurator's slug field starts on the same event as the page's event widget.
+      expect(demoPage('https://api.example', now)).toContain(`name="slug" value="${named[0]}"`);
+    },
+  );
 });
 
 describe('what issue "Lawful where shown" adds, rendered when present', () => {

@@ -24,9 +24,11 @@ export async function fixedPages(config: Config, startedAt: Date): Promise<Pages
   const advertiserConsole = consolePage(consoleScript.toString('utf8'));
   return {
     '/v1/embed.js': staticRoute(embedScript, 'application/javascript; charset=utf-8', startedAt),
-    // Off unless asked for in production (DEMO_ENABLED): then /demo is an unknown path (404).
+    // Off unless asked for in production (DEMO_ENABLED): then /demo is an unknown path (404). Its
+    // example events are those the simulator lists at start: a process running past one's close
+    // shows that widget's error (an event no longer listed) until it restarts (a development page).
     '/demo': config.demoEnabled
-      ? staticRoute(Buffer.from(demoPage(config.publicBaseUrl)), 'text/html; charset=utf-8', startedAt)
+      ? staticRoute(Buffer.from(demoPage(config.publicBaseUrl, startedAt)), 'text/html; charset=utf-8', startedAt)
       : undefined,
     '/advertiser/console': staticRoute(Buffer.from(advertiserConsole.html), 'text/html; charset=utf-8', startedAt, {
       headers: {

@@ -444,3 +444,14 @@ export const EVENT_TEMPLATES: readonly EventTemplate[] = [
     },
   },
 ];
+
+/**
+ * The slug the simulator lists at `now` for the event of Kalshi series `series` (KXFEDDECISION: the
+ * next Fed meeting). Slugs roll with the calendar, so an example or a test that names an event
+ * asks for it here rather than writing one down that a later day no longer serves.
+ */
+export function simulatorSlug(series: string, now: Date): string {
+  const template = EVENT_TEMPLATES.find((t) => t.kalshi?.series === series);
+  if (!template) throw new Error(`no simulator event of Kalshi series ${series}`);
+  return template.instance(now).slug;
+}
