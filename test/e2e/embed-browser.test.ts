@@ -36,7 +36,7 @@ import { publishTick, seedStrike } from '../support/live.js';
 import { useRedis } from '../support/redis.js';
 import { spawnProcess, testEnv, waitFor, type ServiceProcess } from '../support/service.js';
 import { testClock } from '../support/test-clock.js';
-import { fedSlug } from '../support/slugs.js';
+import { cpiSlug, fedSlug } from '../support/slugs.js';
 
 const ARTIFACTS = resolve(root, 'test-results/embed');
 const STRIKE = 97_000;
@@ -44,8 +44,9 @@ const STRIKE = 97_000;
 // takes about a minute of the 14 left), so the live window's spot path always holds its ticks.
 const WINDOW_MS = 15 * 60_000;
 const clock = testClock((60_000 - (Date.now() % WINDOW_MS) + WINDOW_MS) % WINDOW_MS);
-// The Fed event the processes list on their clock.
+// The Fed and CPI events the processes list on their clock.
 const FED = fedSlug(clock.now());
+const CPI = cpiSlug(clock.now());
 
 const redis = useRedis();
 let api: ServiceProcess;
@@ -832,13 +833,9 @@ describe("a publisher's page on another origin", () => {
         await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
       },
     );
-    await p.goto(
-      publish('/collapse', [
-        '<predictwire-widget kind="event" slug="us-cpi-inflation-november-2026"></predictwire-widget>',
-      ]),
-    );
+    await p.goto(publish('/collapse', [`<predictwire-widget kind="event" slug="${CPI}"></predictwire-widget>`]));
     await settled(p);
-    const event = EventWidgetPayload.parse(await getJson('/v1/widgets/event?slug=us-cpi-inflation-november-2026'));
+    const event = EventWidgetPayload.parse(await getJson(`/v1/widgets/event?slug=${CPI}`));
     const outcome = p.locator('predictwire-widget section.outcome').first();
     const pool = event.outcomes[0]!.comparison_pool.length * 2;
     const visibleRows = () =>
@@ -867,7 +864,7 @@ describe("a publisher's page on another origin", () => {
     const p = await open(
       publish('/two-of-each', [
         ...ALL_KINDS,
-        '<predictwire-widget kind="event" slug="us-cpi-inflation-november-2026" theme="dark"></predictwire-widget>',
+        `<predictwire-widget kind="event" slug="${CPI}" theme="dark"></predictwire-widget>`,
         '<predictwire-widget kind="broad" limit="3" locale="de" currency="EUR"></predictwire-widget>',
         '<predictwire-widget kind="sportsbook" league="EPL" odds-format="fractional"></predictwire-widget>',
         '<predictwire-widget kind="live-market" asset="BTC" horizon="15" compact theme="dark"></predictwire-widget>',
