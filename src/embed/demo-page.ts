@@ -80,7 +80,7 @@ const FIELDS: ReadonlyArray<readonly [string, string, string, (readonly string[]
   ['hide-when-empty', 'Hide when empty', '', ['', 'yes']],
 ];
 
-/** The configurator, its slug field filled with `slug`. */
+/** The configurator, its slug field filled with `slug` (the page's event widget's). */
 function configurator(publicBaseUrl: string, slug: string): string {
   const fields = FIELDS.map(([name, label, kinds, choices]) => {
     const id = `cfg-${name}`;
@@ -115,7 +115,8 @@ update();
 
 /** The whole page, with the events listed at `now`; the script is loaded from this origin, so api-base is not needed here. */
 export function demoPage(publicBaseUrl: string, now: Date): string {
-  const kinds = demoWidgets(now).map((w) => {
+  const widgets = demoWidgets(now);
+  const kinds = widgets.map((w) => {
     const pair = [
       figure(publicBaseUrl, w, `${w.title}, light`),
       figure(publicBaseUrl, w, `${w.title}, dark`, 'dark', 'dark'),
@@ -150,7 +151,7 @@ form p{display:flex;justify-content:space-between;gap:8px;margin:4px 0}form p[hi
 <p>Each widget is one script and one element; copy the two lines under it into any page (the script goes in the page's head). Attributes, events and the Content-Security-Policy a page needs: docs/embed.md.</p>
 ${kinds.join('\n')}
 ${variants}
-${configurator(publicBaseUrl, simulatorSlug('KXFEDDECISION', now))}
+${configurator(publicBaseUrl, widgets.find((w) => w.attributes.kind === 'event')!.attributes.slug!)}
 </main>
 </body>
 </html>

@@ -245,7 +245,8 @@ describe('embed.js', () => {
 describe('the demo page in chromium', () => {
   it('renders all four widgets, light and dark, the variants, each with its snippet and the DB-IP attribution', async () => {
     await settled(page);
-    for (const w of demoWidgets(new Date(clock.now()))) {
+    const now = new Date(clock.now());
+    for (const w of demoWidgets(now)) {
       for (const theme of ['light', 'dark'] as const) {
         const el = widget(w.attributes.kind!, theme);
         await el.locator('footer').waitFor({ timeout: 15_000 });
@@ -258,9 +259,7 @@ describe('the demo page in chromium', () => {
     }
     // Each with the two lines to copy: the kinds twice, the variants once, and the configurator's.
     const snippets = await page.locator('pre code').allTextContents();
-    expect(snippets).toHaveLength(
-      demoWidgets(new Date(clock.now())).length * 2 + demoVariants(new Date(clock.now())).length + 1,
-    );
+    expect(snippets).toHaveLength(demoWidgets(now).length * 2 + demoVariants(now).length + 1);
     for (const s of snippets)
       expect(s).toMatch(
         /^<script src="\S+\/v1\/embed\.js"><\/script>\n<predictwire-widget kind="[a-z-]+"[^>]*><\/predictwire-widget>$/,
@@ -880,8 +879,7 @@ describe("a publisher's page on another origin", () => {
     const snap = (await readSnapshot(redis.client, 'events', 'all'))!;
     for (const minutesAgo of [20, 10])
       await recordHistory(redis.client, snap.data, new Date(clock.now() - minutesAgo * 60_000));
-    const slug = FED;
-    const history = EventHistoryPayload.parse(await getJson(`/v1/widgets/event/history?slug=${slug}`));
+    const history = EventHistoryPayload.parse(await getJson(`/v1/widgets/event/history?slug=${FED}`));
     const p = await open(publish('/sparklines', [ALL_KINDS[0]!, ALL_KINDS[3]!], true));
     await settled(p);
     const points = (el: ReturnType<Page['locator']>) =>
@@ -891,9 +889,7 @@ describe("a publisher's page on another origin", () => {
         ),
       );
     const event = p.locator('predictwire-widget[kind="event"]');
-    const payload = EventWidgetPayload.parse(
-      await getJson(`/v1/widgets/event?slug=${slug}&display_format=implied_pct`),
-    );
+    const payload = EventWidgetPayload.parse(await getJson(`/v1/widgets/event?slug=${FED}&display_format=implied_pct`));
     const expected = payload.outcomes.map(
       (o) =>
         history.outcomes.find((h) => h.outcome_name === o.outcome_name)!.probability_pct.filter((v) => v !== null)
