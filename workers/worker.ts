@@ -7,7 +7,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Config } from '../src/config.js';
 import type { Logger } from '../src/runtime/log.js';
 import { BULL_PREFIX } from '../src/store/keys.js';
-import { connectRedis } from '../src/store/redis.js';
+import { closeRedis, connectRedis } from '../src/store/redis.js';
 import { createSources } from '../src/sources/registry.js';
 import { redisLeagueMemory } from '../src/sources/combined/redis-league-memory.js';
 import { redisQuotaStore } from '../src/sources/http/redis-quota-store.js';
@@ -42,7 +42,7 @@ export async function startWorker(config: Config, log: Logger): Promise<WorkerPr
       queueConn: connectRedis(config.redis, 'worker-queue', log, bullOpts),
       workerConn: connectRedis(config.redis, 'worker-bull', log, bullOpts),
     }),
-    (c) => Promise.allSettled([c.redis.quit(), c.queueConn.quit(), c.workerConn.quit()]),
+    (c) => closeRedis(c.redis, c.queueConn, c.workerConn),
   );
   const sources = createSources(config, {
     log,

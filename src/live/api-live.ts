@@ -2,7 +2,7 @@
 import type { Lifecycle } from '../runtime/lifecycle.js';
 import type { Logger } from '../runtime/log.js';
 import type { ApiRedis } from '../store/api-redis.js';
-import { connectRedis, type RedisTarget } from '../store/redis.js';
+import { closeRedis, connectRedis, type RedisTarget } from '../store/redis.js';
 import { LiveEngine } from './engine.js';
 
 /** Makes the engine (its `start` subscribes); it stops before its connections quit. */
@@ -19,7 +19,7 @@ export async function openLiveEngine(
       ticks: connectRedis(config.redis, 'api-ticks', log),
       quotes: connectRedis(config.redis, 'api-quotes', log),
     }),
-    (c) => Promise.allSettled([c.ticks.quit(), c.quotes.quit()]),
+    (c) => closeRedis(c.ticks, c.quotes),
   );
   const engine = new LiveEngine({
     redis: redis.redis,

@@ -7,7 +7,7 @@ import type { Lifecycle } from '../runtime/lifecycle.js';
 import type { Logger } from '../runtime/log.js';
 import { EvictionPolicy } from './eviction-policy.js';
 import { redisBreaker, type RedisBreaker } from './redis-breaker.js';
-import { connectRedis, connectRedisFailFast, type RedisTarget, readyWithin } from './redis.js';
+import { closeRedis, connectRedis, connectRedisFailFast, type RedisTarget, readyWithin } from './redis.js';
 
 /** How long a starting API waits for Redis before serving the disk copy of its snapshots instead. */
 const COLD_START_WAIT_MS = 5_000;
@@ -40,7 +40,7 @@ export async function openApiRedis(
       // Requests never wait for a reconnect: their commands fail fast and the route answers anyway.
       requestRedis: connectRedisFailFast(config.redis, 'api-requests', log, config.redisCommandTimeoutMs),
     }),
-    (c) => Promise.allSettled([c.redis.quit(), c.subscriber.quit(), c.requestRedis.quit()]),
+    (c) => closeRedis(c.redis, c.subscriber, c.requestRedis),
   );
   const atStart = await readyWithin(connections.requestRedis, COLD_START_WAIT_MS);
   const breaker = redisBreaker((open) =>

@@ -83,3 +83,15 @@ export function readyWithin(redis: Redis, ms: number): Promise<boolean> {
     new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref()),
   ]);
 }
+
+/**
+ * Lets go of `connections` at a stop. A ready connection quits, so replies still in flight arrive
+ * first. One that is not ready is cut at once: ioredis would queue its QUIT behind whatever waits
+ * in its offline queue (a snapshot read, a ranking load) until Redis came back, holding the stop
+ * until the process's grace ran out. What is dropped can go: reads the stopping process no longer
+ * needs, snapshots the next worker's refresh writes again, ticks already stale. What must be kept
+ * (clicks, impressions, postbacks) goes through fail-fast connections and is spilled at the stop.
+ */
+export async function closeRedis(...connections: Redis[]): Promise<void> {
+  await Promise.allSettled(connections.map((c) => (c.status === 'ready' ? c.quit() : Promise.resolve(c.disconnect()))));
+}

@@ -8,7 +8,7 @@ import { ConfigError } from '../../src/runtime/config-error.js';
 import type { Logger } from '../../src/runtime/log.js';
 import { ticksChannel } from '../../src/store/keys.js';
 import { VolatilityStamp } from '../../src/live/volatility.js';
-import { connectRedis } from '../../src/store/redis.js';
+import { closeRedis, connectRedis } from '../../src/store/redis.js';
 import { KalshiClient } from '../../src/sources/kalshi/client.js';
 import { createKalshiCrypto15m } from '../../src/sources/kalshi/crypto-15m.js';
 import { PolymarketClient } from '../../src/sources/polymarket/client.js';
@@ -97,7 +97,7 @@ export async function startFeed(
   const life = new Lifecycle();
   const redis = await life.start(
     () => connectRedis(config.redis, 'feed', log),
-    (connection) => connection.quit().catch(() => {}),
+    (connection) => closeRedis(connection),
   );
   const quotes = await life.start(
     () => createQuotePublisher(redis, { log, now, timers }),
