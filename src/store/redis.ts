@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { type Command, Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../runtime/log.js';
 
 /** A host and port of a Redis sentinel. */
@@ -11,9 +11,12 @@ export interface RedisTarget {
   sentinel?: { sentinels: SentinelAddress[]; masterName: string; password: string | undefined };
 }
 
+/** How long a sentinel may take to name the primary: it answers from memory, in well under a millisecond. */
+const SENTINEL_ANSWER_MS = 1_000;
+
 /**
  * ioredis options that reach the target: nothing for a single server; for Sentinel, the sentinels
- * and master name, plus the two settings that make a failover short (below). Exported for callers
+ * and master name, plus the settings that carry a connection through a failover (below). Exported for callers
  * that build their own client (CLI tools).
  */
 export function targetOptions(target: RedisTarget): RedisOptions {
@@ -27,7 +30,32 @@ export function targetOptions(target: RedisTarget): RedisOptions {
     // A demoted primary answers writes with READONLY: reconnect (Sentinel names the new primary)
     // and resend the command instead of failing it.
     reconnectOnError: (err) => (err.message.startsWith('READONLY') ? 2 : false),
+    // A sentinel that takes the connection and never answers (its host stalled) is passed over
+    // for the next one: without a timeout every reconnect waits on it for as long as it is stuck.
+    sentinelCommandTimeout: SENTINEL_ANSWER_MS,
   };
+}
+
+/**
+ * An ioredis client that knows whether its owner closed it (disconnect or QUIT), so one that ends
+ * otherwise can be connected again (connectRedis).
+ */
+class OwnedRedis extends Redis {
+  closedByOwner = false;
+
+  constructor(url: string, options: Omit<RedisOptions, 'replyMapping'>) {
+    super(url, options);
+  }
+
+  override disconnect(reconnect = false): void {
+    if (!reconnect) this.closedByOwner = true;
+    super.disconnect(reconnect);
+  }
+
+  override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
+    if (command.name === 'quit') this.closedByOwner = true;
+    return super.sendCommand(command, stream);
+  }
 }
 
 /**
@@ -35,9 +63,16 @@ export function targetOptions(target: RedisTarget): RedisOptions {
  * a URL, so no connection can silently bypass Sentinel. `role` names it in logs and in CLIENT LIST.
  * Subscriber connections must be separate from command connections (a subscribed connection can
  * run nothing else).
+ *
+ * A connection that ends without being closed connects again. ioredis (6.0.0) ends a Sentinel
+ * client for good when a sentinel's +switch-master notice reaches its failover detector while it
+ * is asking a sentinel for the primary after losing the old one: the connector's stop makes that
+ * reconnect throw "Connection is closed.", and nothing retries. An API whose tick or
+ * snapshot-notice connection ended so served frozen widgets until restarted. Its subscriptions
+ * come back with it (ioredis resubscribes what it held when it was last ready).
  */
 export function connectRedis(target: RedisTarget, role: string, log: Logger, extra: RedisOptions = {}): Redis {
-  const redis = new Redis(target.url, {
+  const redis = new OwnedRedis(target.url, {
     connectionName: `predictwire:${role}`,
     // Keep retrying forever with a capped backoff: Redis restarts must not kill the process.
     retryStrategy: (times) => Math.min(times * 200, 2_000),
@@ -50,9 +85,19 @@ export function connectRedis(target: RedisTarget, role: string, log: Logger, ext
     if (lastState !== 'error') log.warn({ err: err.message, role }, 'redis connection error');
     lastState = 'error';
   });
+  let ends = 0;
   redis.on('ready', () => {
     if (lastState === 'error') log.info({ role }, 'redis connection restored');
     lastState = 'ok';
+    ends = 0;
+  });
+  redis.on('end', () => {
+    if (redis.closedByOwner) return;
+    const delayMs = Math.min(++ends * 200, 2_000);
+    log.warn({ role, delayMs }, 'redis connection ended without being closed; connecting again');
+    setTimeout(() => {
+      if (!redis.closedByOwner && redis.status === 'end') redis.connect().catch(() => {}); // errors: logged above
+    }, delayMs).unref();
   });
   return redis;
 }

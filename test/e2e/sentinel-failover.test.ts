@@ -149,8 +149,10 @@ describe('Redis Sentinel failover', () => {
         interval: 250,
       })
       .toBeGreaterThan(promotedAt);
-    // This wait has failed on a heavily loaded machine and is not understood yet: on failure, say
-    // what the feed and the API logged about Redis, and when the widget's time last moved.
+    // This wait (and the test's own client above) failed on heavily loaded machines when ioredis
+    // ended a connection whose reconnect heard of the failover mid-question (src/store/redis.ts,
+    // test/integration/sentinel-reconnect.test.ts). On failure, say what the feed and the API
+    // logged about Redis.
     await withOutputOnFailure([api, feed], () =>
       expect
         .poll(

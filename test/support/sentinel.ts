@@ -49,8 +49,10 @@ export interface SentinelCluster {
   replicaPort: number;
   /** SIGKILL of the primary: no goodbye to replicas or clients, as when a machine dies. */
   killPrimary(): void;
-  /** The primary's port as the sentinels report it now. */
+  /** The primary's port as the sentinels report it now (a frozen sentinel is skipped). */
   currentPrimaryPort(): Promise<number | undefined>;
+  /** SIGSTOP of sentinel `i` (0-2, in `sentinelList`'s order): it takes connections and answers nothing. Returns the SIGCONT. */
+  freezeSentinel(i: number): () => void;
   stop(): Promise<void>;
 }
 
@@ -115,6 +117,7 @@ export async function startSentinelCluster(): Promise<SentinelCluster> {
   }
 
   const sentinelPorts: number[] = [];
+  const sentinels: ChildProcess[] = [];
   for (let i = 0; i < 3; i++) {
     const port = await freePort();
     // Sentinel rewrites its config file as it learns the topology: one writable file each.
@@ -134,7 +137,7 @@ export async function startSentinelCluster(): Promise<SentinelCluster> {
         '',
       ].join('\n'),
     );
-    start('redis-sentinel', [conf, '--loglevel', 'warning']);
+    sentinels.push(start('redis-sentinel', [conf, '--loglevel', 'warning']));
     sentinelPorts.push(port);
   }
   await Promise.all(sentinelPorts.map((p) => waitPing(p)));
@@ -156,7 +159,12 @@ export async function startSentinelCluster(): Promise<SentinelCluster> {
 
   const askSentinel = async (): Promise<number | undefined> => {
     for (const port of sentinelPorts) {
-      const s = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+      const s = new Redis(port, '127.0.0.1', {
+        lazyConnect: true,
+        retryStrategy: () => null,
+        maxRetriesPerRequest: 0,
+        commandTimeout: 1_000,
+      });
       s.on('error', () => {}); // a dead sentinel: ask the next one
       try {
         await s.connect();
@@ -177,6 +185,11 @@ export async function startSentinelCluster(): Promise<SentinelCluster> {
     replicaPort,
     killPrimary: () => void primary.kill('SIGKILL'),
     currentPrimaryPort: askSentinel,
+    freezeSentinel(i) {
+      const sentinel = sentinels[i]!;
+      sentinel.kill('SIGSTOP');
+      return () => void sentinel.kill('SIGCONT');
+    },
     async stop() {
       await Promise.all(children.map((c) => stopChild(c, 5_000)));
       rmSync(dir, { recursive: true, force: true });
