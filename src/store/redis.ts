@@ -138,5 +138,5 @@ export function readyWithin(redis: Redis, ms: number): Promise<boolean> {
  * (clicks, impressions, postbacks) goes through fail-fast connections and is spilled at the stop.
  */
 export async function closeRedis(...connections: Redis[]): Promise<void> {
-  await Promise.allSettled(connections.map((c) => (c.status === 'ready' ? c.quit() : Promise.resolve(c.disconnect()))));
+  await Promise.allSettled(connections.map((c) => (c.status === 'ready' ? c.quit() : c.disconnect())));
 }

@@ -74,13 +74,14 @@ const metric = (text: string, series: string) =>
 const openWs = (address: string) =>
   openWebSocket(`${api.base.replace('http', 'ws')}/v1/ws`, { 'x-forwarded-for': address });
 
+/** /healthz requests workerPids() has sent: how many it takes depends on how the kernel spread them. */
+let healthzSent = 0;
+
 /**
  * The workers that answer fresh connections. The kernel spreads connections over the workers'
  * listening sockets; on a loaded machine one worker may take a long run of them, so ask until both
  * have answered (bounded), rather than a fixed number of times.
  */
-/** /healthz requests workerPids() has sent: how many it takes depends on how the kernel spread them. */
-let healthzSent = 0;
 async function workerPids(): Promise<Set<number>> {
   const before = answeredBy('/healthz').length;
   const seen = () =>

@@ -93,7 +93,7 @@ describe('GET /compliance', () => {
     const articles = await p.locator('article[id^="row-"]').evaluateAll((as) =>
       as.map((a) => ({
         id: a.id,
-        heading: a.querySelector('h4')?.textContent?.trim(),
+        heading: a.querySelector<HTMLElement>('h4')?.innerText,
         sources: [...a.querySelectorAll('a')].map((l) => l.getAttribute('href')),
         text: (a as HTMLElement).innerText,
       })),

@@ -6,7 +6,6 @@
  */
 import { pino } from 'pino';
 import { describe, type ExpectStatic, it } from 'vitest';
-import type { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.js';
 import { closeRedis, connectRedis, whenReady } from '../../src/store/redis.js';
 import { MASTER_NAME, startSentinelCluster, type SentinelCluster } from '../support/sentinel.js';
@@ -22,12 +21,7 @@ const log = pino({ level: 'silent' });
 async function onCluster(
   expect: ExpectStatic,
   extra: Parameters<typeof connectRedis>[3],
-  drill: (
-    cluster: SentinelCluster,
-    commands: Redis,
-    heard: string[],
-    freeze: (i: number) => () => void,
-  ) => Promise<void>,
+  drill: (cluster: SentinelCluster, freeze: (i: number) => () => void) => Promise<void>,
 ) {
   const cluster = await startSentinelCluster();
   const target = loadConfig(
@@ -41,7 +35,7 @@ async function onCluster(
     const heard: string[] = [];
     subscriber.on('message', (_channel: string, message: string) => heard.push(message));
     await subscriber.subscribe('pw:test:notices');
-    await drill(cluster, commands, heard, (i) => {
+    await drill(cluster, (i) => {
       const thaw = cluster.freezeSentinel(i);
       thaws.push(thaw);
       return thaw;
@@ -77,7 +71,7 @@ describe.concurrent('connectRedis under Sentinel, the primary killed', () => {
     // A sentinel slow to answer (here: stopped, and no timeout on the question), so the notice from
     // the other two lands while the reconnect still waits on it: the interleaving in which
     // ioredis's reconnect throws "Connection is closed." and gives up.
-    await onCluster(expect, { sentinelCommandTimeout: 60_000 }, async (cluster, _commands, _heard, freeze) => {
+    await onCluster(expect, { sentinelCommandTimeout: 60_000 }, async (cluster, freeze) => {
       const thaw = freeze(0);
       cluster.killPrimary();
       await expect
@@ -88,7 +82,7 @@ describe.concurrent('connectRedis under Sentinel, the primary killed', () => {
   }, 90_000);
 
   it('reaches the new primary when the sentinel it asks first answers nothing', async ({ expect }) => {
-    await onCluster(expect, {}, async (cluster, _commands, _heard, freeze) => {
+    await onCluster(expect, {}, async (cluster, freeze) => {
       freeze(0); // stopped until the end
       cluster.killPrimary();
     });
