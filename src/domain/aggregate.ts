@@ -25,10 +25,32 @@ export function roundTo(value: number, decimals: number): number {
   if (!Number.isFinite(value)) throw new RangeError(`roundTo: value must be finite, got ${value}`);
   if (!Number.isInteger(decimals)) throw new RangeError(`roundTo: decimals must be an integer, got ${decimals}`);
   // Work on the magnitude: Math.round is half-up, which on |value| is half away from zero.
-  const magnitude = shiftDecimal(Math.round(shiftDecimal(Math.abs(value), decimals)), -decimals);
+  const abs = Math.abs(value);
+  const magnitude = roundedByProduct(abs, decimals) ?? shiftDecimal(Math.round(shiftDecimal(abs, decimals)), -decimals);
   // `0 * -1` would give -0, which prints as "0" but is not what callers compare against.
   if (magnitude === 0) return 0;
   return value < 0 ? -magnitude : magnitude;
+}
+
+/** 10^0 … 10^22: every power of ten a double holds exactly. */
+const EXACT_POWERS = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
+
+/**
+ * `roundTo`'s answer for a magnitude without strings, when the product `abs × 10^decimals` lies
+ * clearly away from a half; undefined when the string shift must decide. A body rebuild rounds
+ * hundreds of figures, and the four string conversions of the shift were about a quarter of an
+ * event body's build (bench/log/2026-12.md). The product is within two units in the last place of
+ * the exact decimal shift (one for the double nearest the decimal, one for the multiplication), far
+ * inside the margin, so both round to the same integer k; k ÷ 10^d and the parse of "k e-d" are
+ * both the double nearest the same fraction.
+ */
+function roundedByProduct(abs: number, decimals: number): number | undefined {
+  const scale = EXACT_POWERS[decimals];
+  if (scale === undefined) return undefined;
+  const x = abs * scale;
+  if (!(x < 2 ** 52)) return undefined;
+  if (Math.abs(x - Math.floor(x) - 0.5) <= 1e-9 * Math.max(1, x)) return undefined;
+  return Math.round(x) / scale;
 }
 
 /**

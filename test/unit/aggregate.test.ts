@@ -83,3 +83,45 @@ describe('volumeWeightedProbability', () => {
     expect(() => volumeWeightedProbability([{ yesPrice: 0.5, volume24hUsd: Number.NaN }])).toThrow(RangeError);
   });
 });
+
+describe('roundTo against the decimal string shift it is defined by', () => {
+  // The definition: move the decimal point through the shortest decimal string, round, move it back.
+  const shift = (n: number, places: number) => {
+    const [mantissa, exponent] = String(n).split('e');
+    return Number(`${mantissa}e${Number(exponent ?? 0) + places}`);
+  };
+  const byDefinition = (value: number, decimals: number) => {
+    const m = shift(Math.round(shift(Math.abs(value), decimals)), -decimals);
+    return m === 0 ? 0 : value < 0 ? -m : m;
+  };
+  // A seeded generator: the same cases on every run, so a failure can be replayed.
+  let seed = 20261202;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+
+  it('agrees on written halves, their neighbours and arbitrary doubles, at every precision', () => {
+    const cases: Array<[number, number]> = [];
+    for (let i = 0; i < 20_000; i++) {
+      const decimals = Math.floor(random() * 14) - 2;
+      const digits = Math.floor(random() * 10);
+      // A written half at `decimals` (k + 0.5 units), a value one unit of its last digit away, and any double.
+      const half = (Math.floor(random() * 10 ** Math.min(digits, 8)) + 0.5) / 10 ** decimals;
+      const near = half + (random() < 0.5 ? -1 : 1) * 10 ** -(decimals + 1 + Math.floor(random() * 8));
+      const any = (random() - 0.5) * 10 ** (Math.floor(random() * 12) - 4);
+      cases.push([half, decimals], [-half, decimals], [near, decimals], [any, decimals], [any * 1e12, decimals]);
+    }
+    const wrong = cases.filter(([v, d]) => !Object.is(roundTo(v, d), byDefinition(v, d)));
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+
+  it('agrees on prices, volumes and odds as widgets round them', () => {
+    for (let cents = 1; cents < 100; cents++)
+      for (const fee of [0, 0.07, 0.0175]) {
+        const price = cents / 100 + fee * (cents / 100) * (1 - cents / 100);
+        for (const d of [0, 1, 2, 3, 4]) {
+          expect(roundTo(price, d)).toBe(byDefinition(price, d));
+          expect(roundTo(price * 100, d)).toBe(byDefinition(price * 100, d));
+          expect(roundTo(1 / price, d)).toBe(byDefinition(1 / price, d));
+        }
+      }
+  });
+});
