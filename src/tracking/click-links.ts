@@ -76,16 +76,48 @@ function hasUserinfo(url: string): boolean {
   }
 }
 
+// What encodeURIComponent leaves as it is but the form encoding escapes, and its space.
+const NOT_FORM = /[!'()~]|%20/g;
+const formEscape = (c: string) => (c === '%20' ? '+' : `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * `value` exactly as URLSearchParams serializes it (application/x-www-form-urlencoded), the form
+ * `verifyClick` compares against. By hand because a body rebuild makes a link per quote, and a
+ * URLSearchParams per link was about a tenth of an event body's build (bench/log/2026-12.md).
+ */
+export function formEncode(value: string): string {
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(value);
+  } catch {
+    // A lone surrogate: URLSearchParams writes it as U+FFFD, encodeURIComponent refuses it.
+    return new URLSearchParams([['', value]]).toString().slice(1);
+  }
+  return encoded.replace(NOT_FORM, formEscape);
+}
+
+// A link's values are mostly strings of the snapshot it is built from (operator ids, slugs, contract
+// pages), the same string objects in every body of a data version: V8 keeps a string's hash with it,
+// so looking one up costs less than encoding it again.
+const encodedValues = new LRUCache<string, string>({ max: 10_000 });
+
+function encodedValue(value: string): string {
+  let encoded = encodedValues.get(value);
+  if (encoded === undefined) encodedValues.set(value, (encoded = formEncode(value)));
+  return encoded;
+}
+
 /** Builds the signed click URL for a target; a destination with userinfo is left out. */
 export function clickUrl(baseUrl: string, secret: string, target: ClickTarget): string {
-  const params = new URLSearchParams();
+  let query = '';
   for (const [short, long] of FIELDS) {
     const v = target[long];
     if (long === 'destination' && v !== undefined && hasUserinfo(String(v))) continue; // never signed
-    if (v !== undefined && v !== '') params.set(short, String(v));
+    if (v === undefined || v === '') continue;
+    // In FIELDS order, so already canonical. An integer's digits need no encoding.
+    const value = typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : encodedValue(String(v));
+    query += `${query === '' ? '' : '&'}${short}=${value}`;
   }
-  // Set in FIELDS order, so already canonical.
-  const query = params.toString();
   return `${baseUrl}/v1/click?${query}&s=${signLink(secret, query)}`;
 }
 

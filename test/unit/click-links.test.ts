@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { clickUrl, landingUrl, sign, signLink, verifyClick, type ClickTarget } from '../../src/tracking/click-links.js';
+import {
+  clickUrl,
+  formEncode,
+  landingUrl,
+  sign,
+  signLink,
+  verifyClick,
+  type ClickTarget,
+} from '../../src/tracking/click-links.js';
 
 const BASE = 'https://pw.example';
 const SECRET = 'click-secret-for-tests-0123456789abcdef';
@@ -245,5 +253,62 @@ describe('landingUrl', () => {
       'https://www.examplebet.co.uk/markets/1',
     );
     expect(landingUrl(target('https://evil.co.uk/phish'), op)).toBe(affiliate);
+  });
+});
+
+describe('formEncode', () => {
+  const bySearchParams = (v: string) => new URLSearchParams([['', v]]).toString().slice(1);
+
+  it('writes every code unit as URLSearchParams does, lone surrogates included', () => {
+    const wrong: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      const v = `a${String.fromCharCode(c)}z`;
+      if (formEncode(v) !== bySearchParams(v)) wrong.push(c);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('writes astral characters, URLs and spaces as URLSearchParams does', () => {
+    for (const v of [
+      '😀 x',
+      'https://kalshi.com/markets/kxfed/fed-rate?x=1&y=(2)!~*',
+      "O'Neil & sons",
+      'a+b=c%20d',
+      '\ud83d\ude00\ud800',
+      '',
+    ])
+      expect(formEncode(v)).toBe(bySearchParams(v));
+  });
+
+  it('gives clickUrl the query URLSearchParams would, so verifyClick accepts it', () => {
+    const target: ClickTarget = {
+      operatorId: 'kalshi',
+      widget: 'event-specific',
+      placement: "fed's (dec) rate ~ 2026!",
+      destination: 'https://kalshi.com/markets/kxfed?ticker=KXFED-26DEC&q=a b',
+      country: 'US-NJ',
+      advertiserId: 'adv_1',
+      impressionId: 'imp 1',
+      expiresAt: 1_800_000_000,
+    };
+    const url = clickUrl('https://pw.example', 'secret', target);
+    const query = url.slice(url.indexOf('?') + 1, url.lastIndexOf('&s='));
+    const expected = new URLSearchParams();
+    for (const [k, v] of [
+      ['o', target.operatorId],
+      ['w', target.widget],
+      ['p', target.placement],
+      ['d', target.destination!],
+      ['c', target.country!],
+      ['a', target.advertiserId!],
+      ['i', target.impressionId],
+      ['e', String(target.expiresAt)],
+    ] as const)
+      expected.set(k, v);
+    expect(query).toBe(expected.toString());
+    expect(verifyClick(url.slice(url.indexOf('?') + 1), 'secret', new Date(1_700_000_000_000))).toMatchObject({
+      ok: true,
+      target: { placement: target.placement, destination: target.destination },
+    });
   });
 });
