@@ -325,12 +325,13 @@ async function ratios(stack: Stack, o: BenchOptions, log: Log, out: RestResult):
     const cpuOf = (runs: Run[]) => median(runs.map((r) => r.cpuUsPerRequest ?? Number.NaN));
     const runCpu = { peer: median(measured.map((m) => cpuOf(m.peer))), pw: median(measured.map((m) => cpuOf(m.pw))) };
     const over = (m: Measured) => Math.max(cpuOf(m.peer) / runCpu.peer, cpuOf(m.pw) / runCpu.pw);
+    const ratioOf = (m: Measured) => median(m.pw.map((r) => r.rps)) / median(m.peer.map((r) => r.rps));
     const width = (m: Measured) => {
       const [low, high] = spreadOf(m);
       return high / low;
     };
     for (const m of measured) {
-      while (m.reruns < NOISE.retries && isNoisy(spreadOf(m), over(m))) {
+      while (m.reruns < NOISE.retries && isNoisy(spreadOf(m), over(m), ratioOf(m), RATIO_TARGET)) {
         const again = measure(m.c);
         m.reruns += 1;
         if (width(again) < width(m)) Object.assign(m, { base: again.base, peer: again.peer, pw: again.pw });

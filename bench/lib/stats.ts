@@ -32,18 +32,31 @@ export const NOISE = {
   cpuOverMedian: 1.5,
   /** Re-runs of one row at most; the one with the narrowest spread is kept. */
   retries: 2,
+  /**
+   * A wide spread is taken again only for a row whose ratio is below its target times this: a
+   * verdict it could change. Rows well above their target kept a noisy machine re-running them
+   * (27 of 36 rows on 2026-12-02, a full run of 27 minutes), and their spread is in the table.
+   */
+  nearTarget: 1.05,
 } as const;
 
 /**
- * Whether a row's measurement is noise rather than the server: its per-round ratios spread wider
- * than NOISE.maxSpread, or a server of the row spent NOISE.cpuOverMedian times the CPU per request
- * that the same server spent on the run's median row (`cpuOverRunMedian`, the larger of the two
- * servers'). On a quiet machine every row costs about the same (10-13 µs here, whatever the body
- * or coding), so a row far off met something else using the core.
+ * Whether a row's measurement is noise rather than the server: a server of the row spent
+ * NOISE.cpuOverMedian times the CPU per request that the same server spent on the run's median row
+ * (`cpuOverRunMedian`, the larger of the two servers'), or its per-round ratios spread wider than
+ * NOISE.maxSpread while its `ratio` is near enough its `target` for the verdict to turn on it. On
+ * a quiet machine every row costs about the same (10-13 µs here, whatever the body or coding), so
+ * a row far off met something else using the core.
  */
-export function isNoisy(spread: readonly [number, number], cpuOverRunMedian: number): boolean {
+export function isNoisy(
+  spread: readonly [number, number],
+  cpuOverRunMedian: number,
+  ratio: number,
+  target: number,
+): boolean {
   const [min, max] = spread;
-  return (min > 0 && max / min > NOISE.maxSpread) || cpuOverRunMedian > NOISE.cpuOverMedian;
+  const wide = min > 0 && max / min > NOISE.maxSpread;
+  return (wide && ratio < target * NOISE.nearTarget) || cpuOverRunMedian > NOISE.cpuOverMedian;
 }
 
 /** A price as a widget shows it, seen (published or observed) at `atUs` (monotonic microseconds). */

@@ -199,9 +199,12 @@ describe('noise in REST rows', () => {
   });
 
   it('takes a row again when its rounds disagree or it cost far more CPU than the run median', () => {
-    expect(isNoisy([0.95, 1.0], 1)).toBe(false);
-    expect(isNoisy([0.8, 1.0], 1)).toBe(true);
-    expect(isNoisy([0.95, 1.0], NOISE.cpuOverMedian + 0.1)).toBe(true);
-    expect(isNoisy([0.95, 1.0], Number.NaN)).toBe(false);
+    expect(isNoisy([0.95, 1.0], 1, 0.97, 0.9)).toBe(false);
+    expect(isNoisy([0.8, 1.0], 1, 0.9, 0.9)).toBe(true);
+    expect(isNoisy([0.95, 1.0], NOISE.cpuOverMedian + 0.1, 0.97, 0.9)).toBe(true);
+    expect(isNoisy([0.95, 1.0], Number.NaN, 0.97, 0.9)).toBe(false);
+    // A wide spread far above the target cannot change the verdict: not taken again for it alone.
+    expect(isNoisy([0.8, 1.2], 1, 1.1, 0.9)).toBe(false);
+    expect(isNoisy([0.8, 1.2], NOISE.cpuOverMedian + 0.1, 1.1, 0.9)).toBe(true);
   });
 });
