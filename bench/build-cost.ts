@@ -43,7 +43,8 @@ function perCall(f: () => unknown): number {
   return median(rounds);
 }
 
-const build = () => buildEventWidget(event, changedAt, 'cents', widgetContext(config, now, undefined, variant, jurisdiction));
+const build = () =>
+  buildEventWidget(event, changedAt, 'cents', widgetContext(config, now, undefined, variant, jurisdiction));
 const payload = build();
 const representation = jsonRepresentation(payload, now);
 const stages: Array<[string, () => unknown]> = [
