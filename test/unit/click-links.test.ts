@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   clickUrl,
+  FIELDS,
   formEncode,
   landingUrl,
   sign,
@@ -282,31 +283,16 @@ describe('formEncode', () => {
 
   it('gives clickUrl the query URLSearchParams would, so verifyClick accepts it', () => {
     const target: ClickTarget = {
-      operatorId: 'kalshi',
-      widget: 'event-specific',
+      ...TARGET,
       placement: "fed's (dec) rate ~ 2026!",
       destination: 'https://kalshi.com/markets/kxfed?ticker=KXFED-26DEC&q=a b',
-      country: 'US-NJ',
-      advertiserId: 'adv_1',
       impressionId: 'imp 1',
-      expiresAt: 1_800_000_000,
     };
-    const url = clickUrl('https://pw.example', 'secret', target);
-    const query = url.slice(url.indexOf('?') + 1, url.lastIndexOf('&s='));
+    const query = queryOf(clickUrl(BASE, SECRET, target));
     const expected = new URLSearchParams();
-    for (const [k, v] of [
-      ['o', target.operatorId],
-      ['w', target.widget],
-      ['p', target.placement],
-      ['d', target.destination!],
-      ['c', target.country!],
-      ['a', target.advertiserId!],
-      ['i', target.impressionId],
-      ['e', String(target.expiresAt)],
-    ] as const)
-      expected.set(k, v);
-    expect(query).toBe(expected.toString());
-    expect(verifyClick(url.slice(url.indexOf('?') + 1), 'secret', new Date(1_700_000_000_000))).toMatchObject({
+    for (const [short, long] of FIELDS) expected.set(short, String(target[long]));
+    expect(query.slice(0, query.lastIndexOf('&s='))).toBe(expected.toString());
+    expect(verifyClick(query, SECRET, BEFORE)).toMatchObject({
       ok: true,
       target: { placement: target.placement, destination: target.destination },
     });
